@@ -1,0 +1,32 @@
+// Every benchmark prints its rows through `report`, one JSON line each on stdout; the runner
+// (scripts/bench.mjs) turns them into the table. `ours` and `reference` share the unit.
+import process from 'node:process';
+import { performance } from 'node:perf_hooks';
+
+export interface BenchRow {
+  name: string;
+  ours: number;
+  reference: number;
+  unit: string;
+  /** what the reference is, e.g. "rg -F" */
+  against: string;
+  /** optional pass/fail target on the ratio ours/reference, or on ours when `absolute` */
+  target?: string;
+}
+
+export function report(row: BenchRow): void {
+  process.stdout.write(`BENCH ${JSON.stringify(row)}\n`);
+}
+
+/** Median wall time in ms of `runs` calls of `fn` after one warm-up. */
+export async function timeMs(fn: () => unknown | Promise<unknown>, runs = 5): Promise<number> {
+  await fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}

@@ -1,0 +1,80 @@
+// The one place that knows whether we run on Node or Deno. Everything else imports from here
+// instead of branching on the runtime itself.
+import process from 'node:process';
+import { Readable, Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+
+declare const Deno: { execPath(): string } | undefined;
+
+export type RuntimeName = 'node' | 'deno';
+
+export const runtimeName: RuntimeName = typeof Deno !== 'undefined' ? 'deno' : 'node';
+
+/** Path of the binary running this process (node or deno). */
+export function runtimeBinary(): string {
+  return runtimeName === 'deno' ? Deno!.execPath() : process.execPath;
+}
+
+/**
+ * argv that starts `entry` (a module URL or path) under the current runtime with the same loader:
+ * Deno needs `run -A`; Node keeps its loader flags (`--import tsx`) when running TypeScript.
+ */
+export function moduleCommand(entry: string): string[] {
+  const file = entry.startsWith('file:') ? fileURLToPath(entry) : entry;
+  if (runtimeName === 'deno') return [runtimeBinary(), 'run', '-A', '--no-check', file];
+  const loader: string[] = [];
+  const argv = process.execArgv;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if ((a === '--import' || a === '--loader') && i + 1 < argv.length) {
+      loader.push(a, argv[++i]);
+    } else if (a.startsWith('--import=') || a.startsWith('--loader=')) {
+      loader.push(a);
+    }
+  }
+  return [runtimeBinary(), ...loader, file];
+}
+
+/** This process's stdin/stdout as Web Streams (what the ACP SDK's ndJsonStream takes). */
+export function stdioStreams(): { input: ReadableStream<Uint8Array>; output: WritableStream<Uint8Array> } {
+  return {
+    input: Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>,
+    output: Writable.toWeb(process.stdout) as unknown as WritableStream<Uint8Array>,
+  };
+}
+
+/** A child's pipes as Web Streams. */
+export function childStreams(child: { stdin: Writable | null; stdout: Readable | null }): {
+  input: ReadableStream<Uint8Array>;
+  output: WritableStream<Uint8Array>;
+} {
+  if (!child.stdin || !child.stdout) throw new Error('child was spawned without piped stdin/stdout');
+  return {
+    input: Readable.toWeb(child.stdout) as unknown as ReadableStream<Uint8Array>,
+    output: Writable.toWeb(child.stdin) as unknown as WritableStream<Uint8Array>,
+  };
+}
+
+/** Signal the whole process group led by `pid` (children were spawned `detached`). */
+export function killProcessGroup(pid: number, signal: NodeJS.Signals = 'SIGKILL'): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    try {
+      process.kill(pid, signal);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** Run `handler` on SIGINT/SIGTERM; returns a function that removes it. */
+export function onTerminate(handler: (signal: NodeJS.Signals) => void): () => void {
+  const sigs: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+  for (const s of sigs) process.on(s, handler);
+  return () => {
+    for (const s of sigs) process.off(s, handler);
+  };
+}

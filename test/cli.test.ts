@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { repoRoot, runCxl } from './helpers/cxl.ts';
+
+const version = JSON.parse(readFileSync(`${repoRoot}package.json`, 'utf8')).version as string;
+
+test('cxl --version prints the package version and exits 0', async () => {
+  const r = await runCxl(['--version']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, `${version}\n`);
+});
+
+test('cxl --help lists every subcommand', async () => {
+  const r = await runCxl(['--help']);
+  assert.equal(r.code, 0, r.stderr);
+  for (const sub of ['acp', 'run', 'tool', 'check', 'config']) assert.match(r.stdout, new RegExp(`cxl ${sub}\\b`));
+  assert.match(r.stdout, /terminal UI/);
+});
+
+test('an unknown subcommand exits 2 and names it', async () => {
+  const r = await runCxl(['frobnicate']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /unknown command `frobnicate`/);
+  assert.equal(r.stdout, '');
+});
+
+test('an unknown top-level flag exits 2 and names it', async () => {
+  const r = await runCxl(['--frobnicate']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--frobnicate/);
+});

@@ -1,0 +1,43 @@
+// Spawns the cxl binary as a child process under the runtime running the test:
+// Node runs the built JavaScript (bin/cxl.js), Deno runs src/cli.ts directly.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { runtimeBinary, runtimeName } from '../../src/core/runtime.ts';
+
+export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+export function cxlCommand(): string[] {
+  if (runtimeName === 'deno') return [runtimeBinary(), 'run', '-A', '--no-check', `${repoRoot}src/cli.ts`];
+  return [runtimeBinary(), `${repoRoot}bin/cxl.js`];
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCxl(
+  args: string[],
+  opts: { cwd?: string; input?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {},
+): Promise<RunResult> {
+  const [cmd, ...pre] = cxlCommand();
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, [...pre, ...args], {
+      cwd: opts.cwd,
+      env: { ...process.env, NO_COLOR: '1', ...opts.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(opts.input ?? '');
+  });
+}
