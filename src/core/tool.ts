@@ -27,3 +27,14 @@ export interface ToolSpec {
 export function qualifiedName(spec: Pick<ToolSpec, 'toolset' | 'name'>): string {
   return `${spec.toolset}.${spec.name}`;
 }
+
+/**
+ * A toolset built with its dependencies (root, policy, ledger, file IO or terminal) and called
+ * by tool name. The gate pipeline wraps `call`; callers never reach a tool around it.
+ */
+export interface Toolset {
+  readonly name: string;
+  list(): ToolSpec[];
+  /** Runs one call. Failures throw ToolError with a stable code. */
+  call(tool: string, args: Record<string, unknown>, opts?: { signal?: AbortSignal }): Promise<unknown>;
+}
