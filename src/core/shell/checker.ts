@@ -1,0 +1,417 @@
+// The command policy: reads a line with the strict lexer, splits it into steps at && || ;,
+// interprets `cd` (confined to the allowed dir, by real path and components), and checks every
+// program of every step: no cap after which checking stops. The steps it returns are exactly what
+// the runner executes (argv, resolved program path, cwd), so what was checked is what runs.
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+import { isInside, realDirectory, ResolveError, resolveDirectory } from './confine.ts';
+import { lex, type Operator, type Token, type WordToken } from './lexer.ts';
+
+/** tools_policies.local_shell, parsed (see shell_policy.ts for the string form). */
+export interface ShellPolicy {
+  /** programs that may run, by name or absolute path; undefined = no allowlist (only the deny list applies) */
+  allowedCommands?: string[];
+  /** programs that never run, whatever the allowlist says; matched case-insensitively */
+  deniedCommands?: string[];
+  /** when set, no `cd` may leave it and programs named by path must reside under it */
+  allowedDir?: string;
+}
+
+export interface CheckOptions {
+  /** where the line starts (`cd` moves from here); default: the allowed dir, else process.cwd() */
+  cwd?: string;
+  /** the PATH programs are looked up on; default: this process's PATH. Relative entries are ignored. */
+  pathEnv?: string;
+}
+
+interface StepBase {
+  /** 0-based index of the step in the line */
+  index: number;
+  /** the operator joining this step to the previous one (null for the first) */
+  op: Operator | null;
+  /** the words of the step after quote removal: exactly the argv that runs */
+  argv: string[];
+  /** offsets of the step in the line, [start, end) */
+  start: number;
+  end: number;
+  /** the rule that allowed the step, in words */
+  rule: string;
+}
+
+/** `cd DIR`, interpreted by the tool itself. */
+export interface CdStep extends StepBase {
+  kind: 'cd';
+  /** real path of the directory on the path where every earlier step ran */
+  target: string;
+}
+
+/** A program run as an argv, without a shell. */
+export interface RunStep extends StepBase {
+  kind: 'run';
+  /** the program word as written (a bare name, or an absolute path) */
+  program: string;
+  /** the path that is executed: found once on PATH, or the absolute path given */
+  resolved: string;
+  /** realpath of `resolved` (what the deny list is also checked against) */
+  real: string;
+  /** the directory it runs in on the path where every earlier step ran */
+  cwd: string;
+}
+
+export type CheckedStep = CdStep | RunStep;
+
+export interface Allowed {
+  verdict: 'allow';
+  reason: string;
+  /** the directory the line starts in (real path) */
+  startDir: string;
+  /** the allowed dir, real path, when the policy has one */
+  allowedDir?: string;
+  steps: CheckedStep[];
+}
+
+export interface Refused {
+  verdict: 'refuse';
+  /** a sentence saying what was refused and what to do instead */
+  reason: string;
+  /** the machine name of the rule, e.g. `syntax`, `denied`, `not-allowlisted`, `cd-escape` */
+  rule: string;
+  /** the refused construct or program, e.g. `pipe |`, `rm` */
+  construct: string;
+  /** offset in the line where the refused construct starts */
+  position: number;
+  /** index of the step it is in (0-based) */
+  step: number;
+  /** the steps checked and allowed before the refusal */
+  steps: CheckedStep[];
+}
+
+export type Verdict = Allowed | Refused;
+
+// Words sh reads as grammar when they start a command; refused as program names.
+const RESERVED = new Set([
+  'if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done',
+  'in', 'function', 'time', 'coproc', '!', '{', '}', '[[', ']]',
+]);
+
+// Builtins that would mean something else than a program of that name on PATH (sh runs the
+// builtin first). Refused by name so `hash`, `alias`, `.` and friends can never be vouched for.
+const SHELL_ONLY = new Set([
+  '.', 'source', 'eval', 'exec', 'alias', 'unalias', 'hash', 'export', 'unset', 'set', 'shift', 'trap',
+  'readonly', 'declare', 'typeset', 'local', 'let', 'builtin', 'command', 'enable', 'exit', 'return',
+  'break', 'continue', 'ulimit', 'umask', 'shopt', 'bind', 'fc', 'history', 'jobs', 'fg', 'bg', 'disown',
+  'wait', 'suspend', 'getopts', 'read', 'mapfile', 'readarray', 'pushd', 'popd', 'dirs', 'logout', 'times',
+]);
+
+const MAX_CWDS = 64; // possible working directories tracked through conditional cds; past it: refuse
+
+interface CompiledPolicy {
+  allowNames: Set<string> | null;
+  allowReal: Set<string>;
+  denyNames: Set<string>;
+  denyReal: Set<string>;
+  allowedDir?: string;
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+function compile(policy: ShellPolicy): CompiledPolicy {
+  const allowNames = policy.allowedCommands ? new Set<string>() : null;
+  const allowReal = new Set<string>();
+  for (const e of policy.allowedCommands ?? []) {
+    if (e.includes('/')) {
+      if (path.isAbsolute(e)) allowReal.add(realOrSelf(e));
+    } else allowNames!.add(e);
+  }
+  const denyNames = new Set<string>();
+  const denyReal = new Set<string>();
+  for (const e of policy.deniedCommands ?? []) {
+    if (e.includes('/')) {
+      denyNames.add(path.basename(e).toLowerCase());
+      if (path.isAbsolute(e)) denyReal.add(realOrSelf(e));
+    } else denyNames.add(e.toLowerCase());
+  }
+  let allowedDir: string | undefined;
+  if (policy.allowedDir !== undefined) allowedDir = realDirectory(path.resolve(policy.allowedDir));
+  return { allowNames, allowReal, denyNames, denyReal, allowedDir };
+}
+
+function executable(p: string): boolean {
+  try {
+    if (!statSync(p).isFile()) return false;
+    accessSync(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The absolute directories of a PATH string, in order, without duplicates or relative entries. */
+export function pathDirectories(pathEnv: string): string[] {
+  const out: string[] = [];
+  for (const d of pathEnv.split(':')) if (d && path.isAbsolute(d) && !out.includes(d)) out.push(d);
+  return out;
+}
+
+/** Finds `name` on the PATH directories: the first executable regular file, or null. */
+export function findOnPath(name: string, dirs: string[]): string | null {
+  for (const d of dirs) {
+    const p = path.join(d, name);
+    if (executable(p)) return p;
+  }
+  return null;
+}
+
+class Refusal {
+  constructor(
+    readonly rule: string,
+    readonly construct: string,
+    readonly position: number,
+    readonly reason: string,
+  ) {}
+}
+
+interface ProgramOk {
+  resolved: string;
+  real: string;
+  rule: string;
+}
+
+function checkProgram(word: WordToken, pol: CompiledPolicy, dirs: string[], cache: Map<string, ProgramOk | Refusal>): ProgramOk | Refusal {
+  const name = word.value;
+  const at = word.start;
+  if (word.quoted) {
+    return new Refusal('quoted-program', name, at, `the program name at offset ${at} is quoted; write it bare (the policy matches the name exactly as it will run).`);
+  }
+  if (RESERVED.has(name)) {
+    return new Refusal('compound', name, at, `\`${name}\` at offset ${at} starts a compound command in sh, which the policy cannot vouch for. Run each command as its own step.`);
+  }
+  const eq = name.indexOf('=');
+  if (eq >= 0) {
+    return new Refusal(
+      'assignment',
+      name,
+      at,
+      `\`${name}\` at offset ${at} is a variable assignment (VAR=x prefix), which the policy refuses. Pass settings as program arguments instead.`,
+    );
+  }
+  const cached = cache.get(name);
+  if (cached) return cached instanceof Refusal ? new Refusal(cached.rule, cached.construct, at, cached.reason.replace(/offset \d+/, `offset ${at}`)) : cached;
+  const result = checkProgramName(name, at, pol, dirs);
+  cache.set(name, result);
+  return result;
+}
+
+function checkProgramName(name: string, at: number, pol: CompiledPolicy, dirs: string[]): ProgramOk | Refusal {
+  const lower = name.toLowerCase();
+  if (pol.denyNames.has(lower) || pol.denyNames.has(path.basename(lower))) {
+    return new Refusal('denied', name, at, `\`${name}\` at offset ${at} is on _denied_commands, so it never runs.`);
+  }
+  if (SHELL_ONLY.has(name)) {
+    return new Refusal('shell-builtin', name, at, `\`${name}\` at offset ${at} is a shell builtin; without a shell it cannot be vouched for.`);
+  }
+  let resolved: string;
+  let byPath = false;
+  if (name.includes('/')) {
+    if (!path.isAbsolute(name)) {
+      return new Refusal(
+        'program-path',
+        name,
+        at,
+        `\`${name}\` at offset ${at} names a program by a relative path; the policy vouches for names on PATH and absolute paths on _allowed_commands only.`,
+      );
+    }
+    if (!executable(name)) return new Refusal('not-found', name, at, `\`${name}\` at offset ${at} is not an executable file.`);
+    resolved = name;
+    byPath = true;
+  } else {
+    if (pol.allowNames && !pol.allowNames.has(name) && pol.allowReal.size === 0) {
+      return new Refusal('not-allowlisted', name, at, `\`${name}\` at offset ${at} is not on _allowed_commands. Allowed: ${[...pol.allowNames].join(', ') || '(none)'}.`);
+    }
+    const found = findOnPath(name, dirs);
+    if (!found) return new Refusal('not-found', name, at, `\`${name}\` at offset ${at} was not found on PATH.`);
+    resolved = found;
+  }
+  const real = realOrSelf(resolved);
+  if (pol.denyNames.has(path.basename(real).toLowerCase()) || pol.denyReal.has(real)) {
+    return new Refusal('denied', name, at, `\`${name}\` at offset ${at} resolves to ${real}, which is on _denied_commands.`);
+  }
+  let rule: string;
+  if (pol.allowNames) {
+    if (!byPath && pol.allowNames.has(name)) rule = `allowlisted: ${name}`;
+    else if (pol.allowReal.has(real)) rule = `allowlisted: ${real}`;
+    else {
+      return new Refusal(
+        'not-allowlisted',
+        name,
+        at,
+        byPath
+          ? `\`${name}\` at offset ${at} is a program path not on _allowed_commands (only bare names on PATH, or the exact absolute paths listed, are allowed).`
+          : `\`${name}\` at offset ${at} is not on _allowed_commands.`,
+      );
+    }
+  } else rule = `not denied (no _allowed_commands): ${name}`;
+  if (byPath && pol.allowedDir && !isInside(pol.allowedDir, real)) {
+    return new Refusal('outside-allowed-dir', name, at, `\`${name}\` at offset ${at} resides outside _allowed_dir (${pol.allowedDir}).`);
+  }
+  return { resolved, real, rule };
+}
+
+interface RawStep {
+  op: Operator | null;
+  words: WordToken[];
+  start: number;
+  end: number;
+}
+
+function splitSteps(tokens: Token[], line: string): RawStep[] | Refusal {
+  const steps: RawStep[] = [];
+  let cur: RawStep = { op: null, words: [], start: 0, end: 0 };
+  for (const t of tokens) {
+    if (t.kind === 'word') {
+      if (cur.words.length === 0) cur.start = t.start;
+      cur.words.push(t);
+      cur.end = t.end;
+      continue;
+    }
+    if (cur.words.length === 0) {
+      return new Refusal('empty-step', t.op, t.start, `\`${t.op}\` at offset ${t.start} has no command before it.`);
+    }
+    steps.push(cur);
+    cur = { op: t.op, words: [], start: t.end, end: t.end };
+  }
+  if (cur.words.length === 0) {
+    if (cur.op) return new Refusal('empty-step', cur.op, line.length, `the line ends with \`${cur.op}\` and no command after it.`);
+    return new Refusal('empty-step', 'empty line', 0, 'the line has no command.');
+  }
+  steps.push(cur);
+  return steps;
+}
+
+function stepOfOffset(tokens: Token[]): number {
+  return tokens.filter((t) => t.kind === 'op').length;
+}
+
+/**
+ * Checks `line` against `policy`. Returns the verdict with every step (for an allowed line) or the
+ * first refusal with the steps allowed before it. Never throws for a bad line; throws only when
+ * the policy itself is unusable (the allowed dir does not exist).
+ */
+export function checkLine(line: string, policy: ShellPolicy, opts: CheckOptions = {}): Verdict {
+  const lexed = lex(line);
+  if (!lexed.ok) {
+    const r = lexed.refusal;
+    return { verdict: 'refuse', rule: 'syntax', construct: r.construct, position: r.position, step: stepOfOffset(lexed.tokens), reason: r.message, steps: [] };
+  }
+  const pol = compile(policy);
+  const dirs = pathDirectories(opts.pathEnv ?? process.env.PATH ?? '');
+  const raw = splitSteps(lexed.tokens, lexed.line);
+  if (raw instanceof Refusal) return refused(raw, stepOfOffset(lexed.tokens.filter((t) => t.start < raw.position)), []);
+
+  let startDir: string;
+  try {
+    startDir = opts.cwd !== undefined ? realDirectory(path.resolve(pol.allowedDir ?? process.cwd(), opts.cwd)) : (pol.allowedDir ?? realDirectory(process.cwd()));
+  } catch {
+    return refused(new Refusal('cwd', opts.cwd ?? '', 0, `the working directory ${opts.cwd} does not exist or is not a directory.`), 0, []);
+  }
+  if (pol.allowedDir && !isInside(pol.allowedDir, startDir)) {
+    return refused(new Refusal('cwd-escape', opts.cwd ?? startDir, 0, `the working directory ${startDir} is outside _allowed_dir (${pol.allowedDir}).`), 0, []);
+  }
+
+  const steps: CheckedStep[] = [];
+  const cache = new Map<string, ProgramOk | Refusal>();
+  // Every directory the line may be in at this point: a cd after && or || may not run.
+  let cwds = new Set<string>([startDir]);
+  let straight = startDir;
+  for (let index = 0; index < raw.length; index++) {
+    const s = raw[index];
+    const argv = s.words.map((w) => w.value);
+    const first = s.words[0];
+    if (first.value === 'cd' && !first.quoted) {
+      if (pol.denyNames.has('cd')) return refused(new Refusal('denied', 'cd', first.start, `\`cd\` at offset ${first.start} is on _denied_commands.`), index, steps);
+      const cd = checkCd(s, pol, cwds, straight);
+      if (cd instanceof Refusal) return refused(cd, index, steps);
+      const conditional = s.op === '&&' || s.op === '||';
+      const next = conditional ? new Set([...cwds, ...cd.targets]) : new Set(cd.targets);
+      if (next.size > MAX_CWDS) {
+        return refused(
+          new Refusal('cd-fanout', 'cd', first.start, `the line may be in more than ${MAX_CWDS} different directories after the cd at offset ${first.start}; split it into several calls.`),
+          index,
+          steps,
+        );
+      }
+      cwds = next;
+      straight = cd.straight;
+      steps.push({ kind: 'cd', index, op: s.op, argv, start: s.start, end: s.end, target: cd.straight, rule: cd.rule });
+      continue;
+    }
+    const prog = checkProgram(first, pol, dirs, cache);
+    if (prog instanceof Refusal) return refused(prog, index, steps);
+    steps.push({ kind: 'run', index, op: s.op, argv, program: first.value, resolved: prog.resolved, real: prog.real, cwd: straight, start: s.start, end: s.end, rule: prog.rule });
+  }
+  const programs = [...new Set(steps.filter((s): s is RunStep => s.kind === 'run').map((s) => s.program))];
+  return {
+    verdict: 'allow',
+    reason: `${steps.length} step${steps.length === 1 ? '' : 's'} checked; ${programs.length ? `programs ${programs.join(', ')} allowed` : 'no programs'}${pol.allowedDir ? `; every cd stays inside ${pol.allowedDir}` : ''}.`,
+    startDir,
+    ...(pol.allowedDir ? { allowedDir: pol.allowedDir } : {}),
+    steps,
+  };
+}
+
+function refused(r: Refusal, step: number, steps: CheckedStep[]): Refused {
+  return { verdict: 'refuse', rule: r.rule, construct: r.construct, position: r.position, step, reason: r.reason, steps };
+}
+
+function checkCd(s: RawStep, pol: CompiledPolicy, cwds: Set<string>, straight: string): { targets: string[]; straight: string; rule: string } | Refusal {
+  const at = s.words[0].start;
+  if (s.words.length !== 2) {
+    return new Refusal(
+      'cd-args',
+      'cd',
+      at,
+      s.words.length === 1
+        ? `\`cd\` at offset ${at} has no directory (it would go to $HOME). Name the directory: cd DIR.`
+        : `\`cd\` at offset ${at} takes exactly one directory; got ${s.words.length - 1} arguments.`,
+    );
+  }
+  const arg = s.words[1];
+  const target = arg.value;
+  if (target === '' || target === '-' || target.startsWith('-')) {
+    return new Refusal('cd-args', target || "''", arg.start, `\`cd ${target || "''"}\` at offset ${at} is refused: give a directory name (no options, no \`-\`, not empty).`);
+  }
+  const resolveFrom = (base: string): string | Refusal => {
+    let real: string;
+    try {
+      real = resolveDirectory(base, target);
+    } catch (err) {
+      const why = err instanceof ResolveError ? err.message : String(err);
+      return new Refusal('cd-missing', target, arg.start, `cd target \`${target}\` at offset ${arg.start} cannot be resolved from ${base}: ${why}. cd only into existing directories.`);
+    }
+    if (pol.allowedDir && !isInside(pol.allowedDir, real)) {
+      return new Refusal(
+        'cd-escape',
+        target,
+        arg.start,
+        `\`cd ${target}\` at offset ${at} leads to ${real}, outside _allowed_dir (${pol.allowedDir}).`,
+      );
+    }
+    return real;
+  };
+  const targets: string[] = [];
+  let straightTarget = '';
+  for (const base of new Set([straight, ...cwds])) {
+    const r = resolveFrom(base);
+    if (r instanceof Refusal) return r;
+    if (base === straight) straightTarget = r;
+    targets.push(r);
+  }
+  return { targets, straight: straightTarget, rule: pol.allowedDir ? `cd inside _allowed_dir: ${straightTarget}` : `cd (no _allowed_dir): ${straightTarget}` };
+}

@@ -1,0 +1,63 @@
+// tools_policies.local_shell as it travels in chains and agents.toml (string values, comma lists)
+// turned into a ShellPolicy, plus the shipped default lists.
+import path from 'node:path';
+import { ToolError } from '../errors.ts';
+import type { ShellPolicy } from './checker.ts';
+
+export const SHELL_POLICY_KEYS = ['_allowed_commands', '_denied_commands', '_allowed_dir'] as const;
+
+/** The allowlist the default chains ship (common dev tools). */
+export const DEFAULT_ALLOWED_COMMANDS = (
+  'ls,cat,head,tail,wc,sort,uniq,cut,tr,diff,echo,printf,pwd,which,find,grep,sed,awk,stat,file,basename,dirname,' +
+  'realpath,du,date,mktemp,mkdir,touch,cp,mv,rm,ln,chmod,tar,gzip,gunzip,zip,unzip,patch,git,go,gofmt,python3,node,' +
+  'npm,npx,deno,make,cargo,jq'
+).split(',');
+
+/** The deny list the default chains ship (privilege escalation, raw disks, system state). */
+export const DEFAULT_DENIED_COMMANDS = (
+  'sudo,su,dd,mkfs,fdisk,parted,shred,mount,umount,chown,systemctl,reboot,shutdown,halt,poweroff,useradd,usermod,passwd,iptables'
+).split(',');
+
+/** The string form of the shipped defaults, as a chain carries them. */
+export const DEFAULT_SHELL_POLICY: Record<string, string> = {
+  _allowed_commands: DEFAULT_ALLOWED_COMMANDS.join(','),
+  _denied_commands: DEFAULT_DENIED_COMMANDS.join(','),
+};
+
+/** `"a, b,,c"` → `['a','b','c']` */
+export function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+/**
+ * Parses `tools_policies.local_shell`. Returns undefined when no key is set (no policy: the line
+ * goes to the platform shell). A key that is present but empty still makes the policy active:
+ * `_allowed_commands = ""` allows no program at all, it does not mean "anything".
+ * A relative `_allowed_dir` is taken from `root` (the session root).
+ */
+export function parseShellPolicy(values: Record<string, unknown> | undefined, root: string): ShellPolicy | undefined {
+  if (!values) return undefined;
+  const unknown = Object.keys(values).filter((k) => !(SHELL_POLICY_KEYS as readonly string[]).includes(k));
+  if (unknown.length) {
+    throw new ToolError('bad_args', `tools_policies.local_shell has unknown key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the keys are ${SHELL_POLICY_KEYS.join(', ')}.`);
+  }
+  const str = (k: string): string | undefined => {
+    const v = values[k];
+    if (v === undefined || v === null) return undefined;
+    if (Array.isArray(v)) return v.map(String).join(',');
+    if (typeof v !== 'string') throw new ToolError('bad_args', `tools_policies.local_shell.${k} must be a string (a comma list), got ${typeof v}.`);
+    return v;
+  };
+  const allowed = str('_allowed_commands');
+  const denied = str('_denied_commands');
+  const dir = str('_allowed_dir');
+  if (allowed === undefined && denied === undefined && dir === undefined) return undefined;
+  const policy: ShellPolicy = {};
+  if (allowed !== undefined) policy.allowedCommands = splitList(allowed);
+  if (denied !== undefined) policy.deniedCommands = splitList(denied);
+  if (dir !== undefined && dir.trim() !== '') policy.allowedDir = path.resolve(root, dir.trim());
+  return policy;
+}
