@@ -1,0 +1,380 @@
+// The ACP agent: sessions, prompts, tool-call reporting, approvals and cancellation over
+// @agentclientprotocol/sdk 2.4.0's builder API. Tools come from a per-session SessionTools
+// (built by the caller), the model from a Provider; both are injected so tests run the real thing.
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import * as acp from '@agentclientprotocol/sdk';
+import { isToolError, toToolError, ToolError } from '../core/errors.ts';
+import { DIRECT_HELP, parseDirect } from './direct.ts';
+import { howToConfigure } from './providers/select.ts';
+import type { ModelToolCall, Provider } from './providers/types.ts';
+import type { StoredSession } from './session_store.ts';
+import { SessionStore } from './session_store.ts';
+import { callLocations, callTitle, resultForModel, textContent } from './tool_report.ts';
+import { modelName, resolveTool } from './tool_names.ts';
+import type { ApprovalAnswer, ApprovalRequest, SessionTools } from './tools.ts';
+import { runTurn, type StopReason } from './turn.ts';
+
+export interface SessionMode {
+  id: string;
+  name: string;
+  description?: string;
+}
+
+/** What a session's tools are built from. `client` is how they reach the ACP client. */
+export interface ToolContext {
+  sessionId: string;
+  cwd: string;
+  mode: string;
+  client: acp.AgentContext;
+  capabilities: acp.ClientCapabilities;
+  mcpServers: acp.McpServer[];
+  ledger?: unknown;
+  /** report something to the user in the session (an MCP server died, a config warning) */
+  notice(text: string): Promise<void>;
+}
+
+export interface AgentOptions {
+  name?: string;
+  version: string;
+  store: SessionStore;
+  modes: SessionMode[];
+  defaultMode: string;
+  /** null when no provider could be configured; prompts then answer with how to set one up */
+  provider: Provider | null;
+  providerProblem?: string;
+  buildTools(ctx: ToolContext): Promise<SessionTools>;
+  systemPrompt(cwd: string): string;
+  maxTurns: number;
+  log(msg: string): void;
+}
+
+interface LiveSession {
+  stored: StoredSession;
+  tools: SessionTools;
+  allows: Set<string>;
+  turn?: AbortController;
+  /** the tool call running now, so terminals and notices attach to it */
+  nextCall: number;
+}
+
+function nowIso(): string {
+  return new Date().toISOString();
+}
+
+function promptText(blocks: acp.ContentBlock[]): string {
+  const parts: string[] = [];
+  for (const b of blocks) {
+    if (b.type === 'text') parts.push(b.text);
+    else if (b.type === 'resource_link') parts.push(`[${b.name}](${b.uri})`);
+    else if (b.type === 'resource') {
+      const r = b.resource as { uri: string; text?: string };
+      if (typeof r.text === 'string') parts.push(`<file uri="${r.uri}">\n${r.text}\n</file>`);
+      else parts.push(`[binary resource ${r.uri}]`);
+    }
+  }
+  return parts.join('\n');
+}
+
+function errorResult(err: ToolError): string {
+  return JSON.stringify(err.toJSON());
+}
+
+export function createAgent(o: AgentOptions): acp.AgentApp {
+  const sessions = new Map<string, LiveSession>();
+  let caps: acp.ClientCapabilities = {};
+
+  const modeState = (current: string): acp.SessionModeState => ({
+    currentModeId: current,
+    availableModes: o.modes.map((m) => ({ id: m.id, name: m.name, ...(m.description ? { description: m.description } : {}) })),
+  });
+
+  async function persist(s: LiveSession): Promise<void> {
+    s.stored.updatedAt = nowIso();
+    s.stored.allows = [...s.allows];
+    try {
+      s.stored.ledger = s.tools.saveLedger();
+    } catch (err) {
+      o.log(`cannot serialise the ledger: ${String(err)}`);
+    }
+    try {
+      await o.store.save(s.stored);
+    } catch (err) {
+      o.log(`cannot save session ${s.stored.sessionId}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  async function open(client: acp.AgentContext, stored: StoredSession, mcpServers: acp.McpServer[]): Promise<LiveSession> {
+    const sessionId = stored.sessionId;
+    const pendingNotices: string[] = [];
+    let ready = false;
+    const live: LiveSession = { stored, tools: undefined as unknown as SessionTools, allows: new Set(stored.allows), nextCall: 0 };
+    const notice = async (text: string) => {
+      // before session/new has answered, the client does not know the session yet
+      if (!ready) {
+        pendingNotices.push(text);
+        return;
+      }
+      await client.notify(acp.methods.client.session.update, { sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${text}\n` } } });
+    };
+    live.tools = await o.buildTools({ sessionId, cwd: stored.cwd, mode: stored.mode, client, capabilities: caps, mcpServers, ledger: stored.ledger, notice });
+    sessions.set(sessionId, live);
+    const flushNotices = async () => {
+      ready = true;
+      const early = [...live.tools.notices(), ...pendingNotices.splice(0)];
+      if (early.length) live.stored.replay.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${early.join('\n')}\n` } });
+      for (const n of early) await notice(n);
+    };
+    // queued after the response is written
+    setTimeout(() => void flushNotices().catch((e) => o.log(String(e))), 0);
+    return live;
+  }
+
+  function lookup(id: string): LiveSession {
+    const s = sessions.get(id);
+    if (!s) throw acp.RequestError.sessionNotFound(id);
+    return s;
+  }
+
+  async function prompt(s: LiveSession, client: acp.AgentContext, blocks: acp.ContentBlock[]): Promise<StopReason> {
+    const sessionId = s.stored.sessionId;
+    const ctrl = new AbortController();
+    s.turn?.abort();
+    s.turn = ctrl;
+    const signal = ctrl.signal;
+    let agentText = '';
+    const send = (update: acp.SessionUpdate) => client.notify(acp.methods.client.session.update, { sessionId, update });
+    const say = async (text: string) => {
+      agentText += text;
+      await send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+    };
+    const text = promptText(blocks);
+    s.stored.replay.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text } });
+    if (!s.stored.title) s.stored.title = text.replace(/\s+/g, ' ').trim().slice(0, 80);
+
+    // One reported tool call: announce, gate (maybe ask), run, report the result.
+    const runCall = async (name: string, rawArgs: string | Record<string, unknown>, modelCallId?: string): Promise<{ forModel: string; stop?: boolean }> => {
+      const toolCallId = `${modelCallId ? modelCallId.replace(/[^A-Za-z0-9_-]/g, '') || 'call' : 'direct'}-${++s.nextCall}`;
+      const specs = s.tools.specs();
+      const spec = resolveTool(specs, name);
+      let args: Record<string, unknown> = {};
+      let argError: ToolError | undefined;
+      if (typeof rawArgs === 'string') {
+        try {
+          const parsed: unknown = rawArgs.trim() ? JSON.parse(rawArgs) : {};
+          if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) argError = new ToolError('bad_args', `The arguments of ${name} must be a JSON object; got ${rawArgs.slice(0, 100)}. Call it again with an object.`);
+          else args = parsed as Record<string, unknown>;
+        } catch (err) {
+          argError = new ToolError('bad_args', `The arguments of ${name} are not valid JSON (${err instanceof Error ? err.message : String(err)}). Call it again with a JSON object.`);
+        }
+      } else args = rawArgs;
+      const rawInput = typeof rawArgs === 'string' && argError ? { raw: rawArgs } : args;
+      const title = callTitle(spec, name, args);
+      const kind = spec?.kind ?? 'other';
+      const locations = callLocations(spec, args, s.stored.cwd);
+      await send({ sessionUpdate: 'tool_call', toolCallId, title, kind, status: 'pending', locations, rawInput });
+      const final = (status: 'completed' | 'failed', content: acp.ToolCallContent[], rawOutput?: unknown) => {
+        s.stored.replay.push({ sessionUpdate: 'tool_call', toolCallId, title, kind, status, locations, rawInput, content: content.filter((c) => c.type !== 'terminal') });
+        return send({ sessionUpdate: 'tool_call_update', toolCallId, status, content, ...(rawOutput !== undefined ? { rawOutput: rawOutput as Record<string, unknown> } : {}) });
+      };
+      if (!spec || argError) {
+        const err = argError ?? new ToolError('unknown_tool', `There is no tool \`${name}\`. Available: ${specs.map(modelName).join(', ')}.`);
+        await final('failed', [textContent(err.message)], err.toJSON());
+        return { forModel: errorResult(err) };
+      }
+      await send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' });
+      const terminals: acp.ToolCallContent[] = [];
+      let diffShown: acp.ToolCallContent | undefined;
+      let explain = false;
+      const approve = async (req: ApprovalRequest): Promise<ApprovalAnswer> => {
+        if (s.allows.has(req.scope)) return 'allow_once';
+        const content: acp.ToolCallContent[] = [];
+        if (req.diff) {
+          diffShown = { type: 'diff', path: path.resolve(s.stored.cwd, req.diff.path), oldText: req.diff.oldText, newText: req.diff.newText };
+          content.push(diffShown);
+        }
+        if (req.steps?.length) content.push(textContent(`Will run:\n${req.steps.map((x) => `  ${x}`).join('\n')}`));
+        if (!req.diff && !req.steps?.length) content.push(textContent(JSON.stringify(req.args, null, 2)));
+        let res: acp.RequestPermissionResponse;
+        try {
+          res = await client.request(
+            acp.methods.client.session.requestPermission,
+            {
+              sessionId,
+              toolCall: { toolCallId, title, kind, status: 'pending', content, locations, rawInput: args, _meta: { cxl: { rule: req.rule ?? null, reason: req.reason ?? null, scope: req.scopeLabel } } },
+              options: [
+                { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },
+                { optionId: 'allow_session', name: `Allow for this session (${req.scopeLabel})`, kind: 'allow_always' },
+                { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+                { optionId: 'reject_explain', name: 'Reject and tell the agent why', kind: 'reject_once' },
+              ],
+            },
+            { cancellationSignal: signal },
+          );
+        } catch (err) {
+          if (signal.aborted) return 'cancelled';
+          throw err;
+        }
+        if (signal.aborted || res.outcome.outcome === 'cancelled') return 'cancelled';
+        const id = res.outcome.optionId;
+        if (id === 'allow_session') {
+          s.allows.add(req.scope);
+          return 'allow_session';
+        }
+        if (id === 'allow_once') return 'allow_once';
+        if (id === 'reject_explain') {
+          explain = true;
+          return 'reject_explain';
+        }
+        return 'reject';
+      };
+      const onTerminal = async (terminalId: string) => {
+        terminals.push({ type: 'terminal', terminalId });
+        await send({ sessionUpdate: 'tool_call_update', toolCallId, content: [...terminals] });
+      };
+      try {
+        const result = await s.tools.call(spec, args, { signal, approve, onTerminal });
+        const forModel = resultForModel(result);
+        const content: acp.ToolCallContent[] = [...terminals];
+        if (diffShown) content.push(diffShown);
+        const d = (result as { diff?: { path: string; oldText: string | null; newText: string } } | null)?.diff;
+        if (!diffShown && d && typeof d.newText === 'string') content.push({ type: 'diff', path: path.resolve(s.stored.cwd, d.path), oldText: d.oldText, newText: d.newText });
+        content.push(textContent(forModel));
+        await final('completed', content, typeof result === 'object' && result !== null ? result : { output: result });
+        return { forModel };
+      } catch (err) {
+        const te = signal.aborted ? new ToolError('cancelled', 'Cancelled by the user.') : toToolError(err);
+        if (!isToolError(err) && !signal.aborted) o.log(`tool ${name} crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        await final('failed', [...terminals, textContent(`${te.code}: ${te.message}`)], te.toJSON());
+        if (explain) return { forModel: JSON.stringify({ code: 'rejected', error: 'The user rejected this call and will say why in their next message. Stop here and wait for it.' }), stop: true };
+        return { forModel: errorResult(te) };
+      }
+    };
+
+    try {
+      const direct = parseDirect(text);
+      if (direct) {
+        s.stored.history.push({ role: 'user', content: text });
+        if (direct.kind === 'help') await say(`${DIRECT_HELP}\n\nTools: ${s.tools.specs().map(modelName).join(', ')}\n`);
+        else if (direct.kind === 'error') await say(`${direct.message}\n`);
+        else {
+          const r = direct.kind === 'shell' ? await runCall('local_shell', { command: direct.command }) : await runCall(direct.name, direct.args);
+          // the model sees what the user did, so a later prompt can refer to it
+          s.stored.history.push({ role: 'assistant', content: `(direct command result) ${r.forModel.slice(0, 8000)}` });
+        }
+        return signal.aborted ? 'cancelled' : 'end_turn';
+      }
+      if (!o.provider) {
+        s.stored.history.push({ role: 'user', content: text });
+        await say(`${howToConfigure(undefined, o.providerProblem ?? 'no model provider is configured.')}\n`);
+        return 'end_turn';
+      }
+      if (s.stored.history.length === 0) s.stored.history.push({ role: 'system', content: o.systemPrompt(s.stored.cwd) });
+      s.stored.history.push({ role: 'user', content: text });
+      const specs = s.tools.specs();
+      let stopAfterTool = false;
+      const res = await runTurn({
+        provider: o.provider,
+        history: s.stored.history,
+        tools: specs.map((t) => ({ name: modelName(t), description: t.description, parameters: t.inputSchema })),
+        maxTurns: o.maxTurns,
+        signal,
+        onText: say,
+        onThought: (t) => send({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: t } }),
+        runTool: async (call: ModelToolCall) => {
+          if (stopAfterTool) return JSON.stringify({ code: 'rejected', error: 'Not run: the user rejected an earlier call of this turn.' });
+          const r = await runCall(call.name, call.arguments, call.id);
+          if (r.stop) stopAfterTool = true;
+          return r.forModel;
+        },
+        shouldStop: () => stopAfterTool,
+      });
+      if (res.error) {
+        const e = res.error;
+        const msg = e.kind === 'unreachable' || e.kind === 'model_not_found' ? howToConfigure(o.provider, e.message) : e.message;
+        await say(`${agentText && !agentText.endsWith('\n') ? '\n' : ''}${msg}\n`);
+      } else if (res.stopReason === 'max_turn_requests') {
+        await say(`\n(Stopped after ${o.maxTurns} model requests in one turn. Send another prompt to continue.)\n`);
+      }
+      return res.stopReason;
+    } finally {
+      if (agentText) s.stored.replay.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: agentText } });
+      if (s.turn === ctrl) s.turn = undefined;
+      await persist(s);
+    }
+  }
+
+  return acp
+    .agent({ name: o.name ?? 'cxl' })
+    .onRequest(acp.methods.agent.initialize, ({ params }) => {
+      caps = params.clientCapabilities ?? {};
+      return {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { embeddedContext: true },
+          mcpCapabilities: { http: true },
+          sessionCapabilities: { list: {} },
+        },
+        agentInfo: { name: 'cxl', title: 'cxl', version: o.version },
+        authMethods: [],
+      };
+    })
+    .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
+      if (!path.isAbsolute(params.cwd)) throw acp.RequestError.invalidParams({ cwd: params.cwd }, 'cwd must be an absolute path');
+      const stored: StoredSession = {
+        version: 1,
+        sessionId: randomUUID(),
+        cwd: path.resolve(params.cwd),
+        createdAt: nowIso(),
+        updatedAt: nowIso(),
+        mode: o.defaultMode,
+        history: [],
+        replay: [],
+        allows: [],
+      };
+      const live = await open(client, stored, params.mcpServers ?? []);
+      await persist(live);
+      return { sessionId: stored.sessionId, modes: modeState(stored.mode) };
+    })
+    .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+      const stored = await o.store.load(params.sessionId);
+      if (!stored) throw acp.RequestError.sessionNotFound(params.sessionId);
+      const old = sessions.get(stored.sessionId);
+      if (old) {
+        old.turn?.abort();
+        await old.tools.close();
+      }
+      if (params.cwd && path.isAbsolute(params.cwd)) stored.cwd = path.resolve(params.cwd);
+      // the whole history is replayed before the response
+      for (const update of stored.replay) {
+        await client.notify(acp.methods.client.session.update, { sessionId: stored.sessionId, update: update as acp.SessionUpdate });
+      }
+      await open(client, stored, params.mcpServers ?? []);
+      return { modes: modeState(stored.mode) };
+    })
+    .onRequest(acp.methods.agent.session.list, async ({ params }) => {
+      const list = await o.store.list(params.cwd ?? undefined);
+      return { sessions: list.map((s) => ({ sessionId: s.sessionId, cwd: s.cwd, title: s.title ?? null, updatedAt: s.updatedAt })) };
+    })
+    .onRequest(acp.methods.agent.session.setMode, async ({ params }) => {
+      const s = lookup(params.sessionId);
+      if (!o.modes.some((m) => m.id === params.modeId)) {
+        throw acp.RequestError.invalidParams({ modeId: params.modeId }, `unknown mode \`${params.modeId}\`; modes: ${o.modes.map((m) => m.id).join(', ')}`);
+      }
+      if (s.stored.mode !== params.modeId) {
+        s.stored.mode = params.modeId;
+        s.tools.setMode(params.modeId);
+        await persist(s);
+      }
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
+      const s = lookup(params.sessionId);
+      const stopReason = await prompt(s, client, params.prompt);
+      return { stopReason };
+    })
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+      sessions.get(params.sessionId)?.turn?.abort();
+    });
+}

@@ -1,0 +1,41 @@
+// Direct commands: work with no model at all and go through the same gate as model calls.
+//   !<line>              run <line> as a local_shell call
+//   /tool <name> [json]  call any tool with a JSON object of arguments
+//   /help                list these
+
+export type DirectCommand =
+  | { kind: 'shell'; command: string }
+  | { kind: 'tool'; name: string; args: Record<string, unknown> }
+  | { kind: 'help' }
+  | { kind: 'error'; message: string };
+
+export const DIRECT_HELP = [
+  'Direct commands (no model needed; they pass the same policies, envelope and approvals):',
+  '  !<command line>          run it with local_shell, e.g. `!git status`',
+  '  /tool <name> [json]      call one tool, e.g. `/tool read_file {"path":"README.md"}`',
+  '  /help                    this list',
+  'Anything else goes to the model.',
+].join('\n');
+
+export function parseDirect(text: string): DirectCommand | undefined {
+  const t = text.trim();
+  if (t.startsWith('!')) {
+    const command = t.slice(1).trim();
+    if (!command) return { kind: 'error', message: 'Nothing to run: write the command after `!`, e.g. `!ls -la`.' };
+    return { kind: 'shell', command };
+  }
+  if (t === '/help' || t === '/?') return { kind: 'help' };
+  const m = /^\/tool(?:\s+(\S+)(?:\s+([\s\S]*))?)?$/.exec(t);
+  if (!m) return undefined;
+  if (!m[1]) return { kind: 'error', message: 'Usage: /tool <name> [json], e.g. `/tool list_dir {"path":"."}`.' };
+  const raw = (m[2] ?? '').trim();
+  if (!raw) return { kind: 'tool', name: m[1], args: {} };
+  let args: unknown;
+  try {
+    args = JSON.parse(raw);
+  } catch (err) {
+    return { kind: 'error', message: `The arguments of /tool ${m[1]} are not valid JSON (${err instanceof Error ? err.message : String(err)}). Pass one JSON object, e.g. {"path":"."}.` };
+  }
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return { kind: 'error', message: `The arguments of /tool ${m[1]} must be a JSON object, e.g. {"path":"."}.` };
+  return { kind: 'tool', name: m[1], args: args as Record<string, unknown> };
+}
