@@ -1,0 +1,103 @@
+// ACP over stdio: session/update throughput from agent to client, and the round trip of an
+// fs/read_text_file of a 10 MB file, for `cxl acp` against a raw SDK echo agent (the same SDK,
+// nothing else) measured in the same run with the same client.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+import * as acp from '@agentclientprotocol/sdk';
+import { childStreams, moduleCommand } from '../src/core/runtime.ts';
+import { startFakeOpenAI } from '../test/fixtures/fake_models.ts';
+import { report } from './report.ts';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const N = 40_000;
+
+interface Peer {
+  child: ChildProcess;
+  agent: acp.ClientContext;
+  sessionId: string;
+  chunks: number;
+  close(): Promise<void>;
+}
+
+async function connect(argv: string[], cwd: string, env: Record<string, string>): Promise<Peer> {
+  const child = spawn(argv[0], argv.slice(1), { cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const { input, output } = childStreams(child);
+  const peer = { child, chunks: 0 } as Peer;
+  const conn = acp
+    .client({ name: 'bench' })
+    .onNotification(acp.methods.client.session.update, ({ params }) => {
+      if (params.update.sessionUpdate === 'agent_message_chunk') peer.chunks++;
+    })
+    .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => ({ content: readFileSync(params.path, 'utf8') }))
+    .onRequest(acp.methods.client.session.requestPermission, () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }))
+    .connect(acp.ndJsonStream(output, input));
+  peer.agent = conn.agent;
+  await conn.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false } });
+  peer.sessionId = (await conn.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] })).sessionId;
+  peer.close = async () => {
+    conn.close();
+    child.stdin?.end();
+    await new Promise<void>((r) => (child.exitCode !== null ? r() : child.once('close', () => r())));
+  };
+  return peer;
+}
+
+async function timed(peer: Peer, text: string): Promise<number> {
+  const t0 = performance.now();
+  const res = await peer.agent.request(acp.methods.agent.session.prompt, { sessionId: peer.sessionId, prompt: [{ type: 'text', text }] });
+  const ms = performance.now() - t0;
+  if (res.stopReason !== 'end_turn') throw new Error(`prompt ended with ${res.stopReason}`);
+  return ms;
+}
+
+async function median(runs: number, fn: () => Promise<number>): Promise<number> {
+  await fn();
+  const t: number[] = [];
+  for (let i = 0; i < runs; i++) t.push(await fn());
+  t.sort((a, b) => a - b);
+  return t[Math.floor(t.length / 2)];
+}
+
+const dir = mkdtempSync(path.join(tmpdir(), 'cxl-bench-acp-'));
+const fake = await startFakeOpenAI(() => ({ text: 'tok '.repeat(N) }));
+try {
+  mkdirSync(path.join(dir, '.contenox'));
+  writeFileSync(path.join(dir, '.contenox', 'agents.toml'), '[tools_policies.local_fs]\n_max_read_bytes = "0"\n_max_output_bytes = "0"\n');
+  const big = path.join(dir, 'big.txt');
+  const line = `${'x'.repeat(99)}\n`;
+  writeFileSync(big, line.repeat(100_000)); // 10 MB
+  const env = { XDG_DATA_HOME: path.join(dir, 'data'), OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'k' };
+  const ours = await connect([...moduleCommand(path.join(root, 'src/cli.ts')), 'acp', '--provider', 'openai', '--model', 'bench'], dir, env);
+  const ref = await connect(moduleCommand(path.join(root, 'bench/acp_echo_agent.ts')), dir, env);
+  try {
+    // throughput: updates per second over the whole prompt
+    const oursMs = await median(3, async () => {
+      const before = ours.chunks;
+      const ms = await timed(ours, 'say tok many times');
+      if (ours.chunks - before < N) throw new Error(`cxl sent ${ours.chunks - before} chunks, expected ${N}`);
+      return ms;
+    });
+    const refMs = await median(3, async () => {
+      const before = ref.chunks;
+      const ms = await timed(ref, `flood ${N}`);
+      if (ref.chunks - before !== N) throw new Error('echo agent lost updates');
+      return ms;
+    });
+    report({ name: 'session/update agent→client (stdio)', ours: (N / oursMs) * 1000, reference: (N / refMs) * 1000, unit: 'updates/s', against: 'raw SDK echo agent', target: '> 20000 updates/s' });
+
+    const readOurs = await median(5, () => timed(ours, `/tool read_file {"path":"big.txt"}`));
+    const readRef = await median(5, () => timed(ref, `read ${big}`));
+    report({ name: 'fs/read_text_file 10 MB round trip', ours: readOurs, reference: readRef, unit: 'ms', against: 'raw SDK echo agent' });
+  } finally {
+    await ours.close();
+    await ref.close();
+  }
+} finally {
+  await fake.close();
+  rmSync(dir, { recursive: true, force: true });
+}
