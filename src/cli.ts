@@ -23,7 +23,9 @@ Flags:
 Docs: README.md and docs/ in the package.`;
 
 // Each subcommand's wiring lives in src/cli/<name>.ts and exports `main`.
-const SUBCOMMANDS: Record<string, () => Promise<{ main: Main }>> = {};
+const SUBCOMMANDS: Record<string, () => Promise<{ main: Main }>> = {
+  ui: () => import('./cli/ui.ts'),
+};
 
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
