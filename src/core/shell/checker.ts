@@ -415,3 +415,40 @@ function checkCd(s: RawStep, pol: CompiledPolicy, cwds: Set<string>, straight: s
   }
   return { targets, straight: straightTarget, rule: pol.allowedDir ? `cd inside _allowed_dir: ${straightTarget}` : `cd (no _allowed_dir): ${straightTarget}` };
 }
+
+/**
+ * Checks the argv form (a program and its arguments, never read as a line): the program goes
+ * through the same rules as a step's program; the arguments are passed verbatim, so only NUL (which
+ * no argv can carry) is refused. `cd` has no argv form: use the `cwd` argument.
+ */
+export function checkArgv(program: string, args: string[], policy: ShellPolicy, opts: CheckOptions = {}): Verdict {
+  const fail = (rule: string, construct: string, reason: string, position = 0): Refused => ({ verdict: 'refuse', rule, construct, position, step: 0, reason, steps: [] });
+  if (program === '' || /[\u0000-\u001f\u007f]/.test(program)) return fail('program-name', program, 'the program name is empty or contains control characters.');
+  if (program === 'cd') return fail('cd-args', 'cd', '`cd` has no argv form; pass the directory as the `cwd` argument instead.');
+  const nul = args.findIndex((a) => a.includes('\u0000'));
+  if (nul >= 0) return fail('nul', 'NUL', `argument ${nul + 1} contains a NUL character, which no program can receive.`);
+  const pol = compile(policy);
+  let startDir: string;
+  try {
+    startDir = opts.cwd !== undefined ? realDirectory(path.resolve(pol.allowedDir ?? process.cwd(), opts.cwd)) : (pol.allowedDir ?? realDirectory(process.cwd()));
+  } catch {
+    return fail('cwd', opts.cwd ?? '', `the working directory ${opts.cwd} does not exist or is not a directory.`);
+  }
+  if (pol.allowedDir && !isInside(pol.allowedDir, startDir)) {
+    return fail('cwd-escape', opts.cwd ?? startDir, `the working directory ${startDir} is outside _allowed_dir (${pol.allowedDir}).`);
+  }
+  const word: WordToken = { kind: 'word', value: program, quoted: false, start: 0, end: program.length };
+  if (SHELL_ONLY.has(program) || RESERVED.has(program)) {
+    return fail('shell-builtin', program, `\`${program}\` is shell grammar or a shell builtin; without a shell it cannot be vouched for.`);
+  }
+  const prog = checkProgramName(word.value, 0, pol, pathDirectories(opts.pathEnv ?? process.env.PATH ?? ''));
+  if (prog instanceof Refusal) return refused(prog, 0, []);
+  const argv = [program, ...args];
+  return {
+    verdict: 'allow',
+    reason: `argv form: ${prog.rule}.`,
+    startDir,
+    ...(pol.allowedDir ? { allowedDir: pol.allowedDir } : {}),
+    steps: [{ kind: 'run', index: 0, op: null, argv, program, resolved: prog.resolved, real: prog.real, cwd: startDir, start: 0, end: 0, rule: prog.rule }],
+  };
+}

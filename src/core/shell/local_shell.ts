@@ -1,0 +1,185 @@
+// The `local_shell` toolset: one tool that runs a command line (or an argv) under
+// tools_policies.local_shell. With a policy the line is checked and run as argv steps with no
+// shell; without one it goes to the platform shell.
+import path from 'node:path';
+import process from 'node:process';
+import { ToolError } from '../errors.ts';
+import type { ToolSpec, Toolset } from '../tool.ts';
+import { checkArgv, checkLine, type ShellPolicy, type Verdict } from './checker.ts';
+import { DEFAULT_CLIENT_OUTPUT_LIMIT } from './client_terminal.ts';
+import { childEnv } from './env.ts';
+import { LocalTerminalHost } from './local_terminal.ts';
+import { DEFAULT_OUTPUT_LIMIT } from './output_limit.ts';
+import { parseShellPolicy } from './shell_policy.ts';
+import { runArgv, runShellLine, runSteps, type RunOptions, type ShellResult } from './runner.ts';
+import type { TerminalHost } from './terminal.ts';
+
+export const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
+const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+
+export interface LocalShellOptions {
+  /** the session root: where lines start without a `cwd` or `_allowed_dir`, and what a relative `_allowed_dir` is taken from */
+  root: string;
+  /** tools_policies.local_shell as strings; undefined or no keys = no policy */
+  policy?: Record<string, unknown>;
+  /** where programs run; default: child processes on this machine */
+  host?: TerminalHost;
+  /** base environment (default process.env), scrubbed of secrets unless keepSecrets */
+  env?: Record<string, string | undefined>;
+  keepSecrets?: boolean;
+  /** per-stream output cap; default 2 MiB locally, 1 MiB asked of a client */
+  outputLimit?: number;
+  /** PATH for program lookup under a policy (default: process.env.PATH) */
+  pathEnv?: string;
+  /** the platform shell used without a policy */
+  shell?: string;
+}
+
+const ARG_NAMES = ['command', 'args', 'cwd', 'timeout', 'shell'];
+
+export const LOCAL_SHELL_SPEC: ToolSpec = {
+  toolset: 'local_shell',
+  name: 'local_shell',
+  kind: 'execute',
+  description:
+    'Run a command on this machine and get {exit_code, stdout, stderr, success, duration_seconds, command, steps?}. ' +
+    'Under a command policy the line may hold only plain words, quotes and && || ; between commands, plus `cd DIR`; ' +
+    'pipes, redirections, globs, $, backticks and backslashes are refused (run one program per call instead).',
+  longDescription:
+    'Runs `command` (a command line) in `cwd` (default: the workspace root). With tools_policies.local_shell set, the line is ' +
+    'read with sh grammar and every program of every step must be allowed (_allowed_commands) and not denied ' +
+    '(_denied_commands); `cd DIR` moves the later steps and may not leave _allowed_dir. Quoted patterns are literal ' +
+    "arguments: find . -name '*.go' works, ls *.go is refused. Each step then runs as its own program without a shell. " +
+    'Alternatively pass `command` as the program and `args` as its argument list: it is never read as a line. ' +
+    '`timeout` is a duration (30s, 5m) or seconds, default 10m; on timeout everything the command started is killed. ' +
+    'A non-zero exit is a normal result with success false. Prefer local_fs tools for reading and editing files.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      command: { type: 'string', description: 'the command line, or the program when `args` is given' },
+      args: { type: 'array', items: { type: 'string' }, description: 'argument list: makes `command` a program run with exactly these arguments' },
+      cwd: { type: 'string', description: 'working directory, relative to the workspace root (default: the root)' },
+      timeout: { type: ['string', 'number'], description: 'a duration such as 30s or 5m, or seconds; default 10m' },
+      shell: { type: 'boolean', description: 'hand the line to the platform shell; refused while a command policy is active' },
+    },
+    required: ['command'],
+    additionalProperties: false,
+  },
+};
+
+/** `30s`, `5m`, `1h30m`, `500ms`, `90` (seconds) or a number of seconds → milliseconds. */
+export function parseTimeout(value: unknown): number {
+  if (value === undefined || value === null || value === '') return DEFAULT_TIMEOUT_MS;
+  let ms: number;
+  if (typeof value === 'number') ms = value * 1000;
+  else if (typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value)) ms = Number(value) * 1000;
+  else if (typeof value === 'string' && /^(\d+(\.\d+)?(ms|s|m|h))+$/.test(value.trim())) {
+    ms = 0;
+    for (const m of value.trim().matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) {
+      ms += Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as 'ms' | 's' | 'm' | 'h'];
+    }
+  } else {
+    throw new ToolError('bad_args', `timeout ${JSON.stringify(value)} is not a duration; use e.g. "30s", "5m" or a number of seconds.`);
+  }
+  if (!Number.isFinite(ms) || ms <= 0) throw new ToolError('bad_args', `timeout must be positive; got ${JSON.stringify(value)}.`);
+  return Math.min(ms, MAX_TIMEOUT_MS);
+}
+
+function bool(value: unknown, name: string): boolean | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string') {
+    const v = value.trim().toLowerCase();
+    if (['true', '1', 'yes', 'on'].includes(v)) return true;
+    if (['false', '0', 'no', 'off', ''].includes(v)) return false;
+  }
+  if (typeof value === 'number') return value !== 0;
+  throw new ToolError('bad_args', `${name} must be true or false; got ${JSON.stringify(value)}.`);
+}
+
+function refusal(v: Exclude<Verdict, { verdict: 'allow' }>): ToolError {
+  return new ToolError('policy_refused', `Refused by the command policy: ${v.reason}`, {
+    rule: v.rule,
+    construct: v.construct,
+    position: v.position,
+    step: v.step,
+  });
+}
+
+export class LocalShell implements Toolset {
+  readonly name = 'local_shell';
+  readonly policy: ShellPolicy | undefined;
+  private readonly root: string;
+  private readonly host: TerminalHost;
+
+  constructor(private readonly opts: LocalShellOptions) {
+    this.root = path.resolve(opts.root);
+    this.policy = parseShellPolicy(opts.policy, this.root);
+    this.host = opts.host ?? new LocalTerminalHost();
+  }
+
+  list(): ToolSpec[] {
+    return [LOCAL_SHELL_SPEC];
+  }
+
+  /** The verdict for a call's arguments without running anything (what `cxl check` and approvals show). */
+  check(args: Record<string, unknown>): Verdict | null {
+    const { command, argv, cwd } = this.parseArgs(args);
+    if (!this.policy) return null;
+    return argv ? checkArgv(command, argv, this.policy, { cwd, pathEnv: this.opts.pathEnv }) : checkLine(command, this.policy, { cwd, pathEnv: this.opts.pathEnv });
+  }
+
+  private parseArgs(args: Record<string, unknown>): { command: string; argv?: string[]; cwd?: string } {
+    const unknown = Object.keys(args).filter((k) => !ARG_NAMES.includes(k));
+    if (unknown.length) throw new ToolError('bad_args', `local_shell does not take ${unknown.join(', ')}; its arguments are ${ARG_NAMES.join(', ')}.`);
+    const command = args.command;
+    if (typeof command !== 'string' || command.trim() === '') throw new ToolError('bad_args', '`command` is required: the command line to run (or the program, with `args`).');
+    let argv: string[] | undefined;
+    if (args.args !== undefined && args.args !== null) {
+      if (!Array.isArray(args.args) || args.args.some((a) => typeof a !== 'string' && typeof a !== 'number')) {
+        throw new ToolError('bad_args', '`args` must be a list of strings.');
+      }
+      argv = args.args.map(String);
+    }
+    let cwd: string | undefined;
+    if (args.cwd !== undefined && args.cwd !== null && args.cwd !== '') {
+      if (typeof args.cwd !== 'string') throw new ToolError('bad_args', '`cwd` must be a path string.');
+      cwd = path.resolve(this.root, args.cwd);
+    }
+    return { command, argv, cwd };
+  }
+
+  async call(tool: string, args: Record<string, unknown>, callOpts: { signal?: AbortSignal } = {}): Promise<ShellResult> {
+    if (tool !== 'local_shell') throw new ToolError('unknown_tool', `local_shell has one tool, local_shell; got ${tool}.`);
+    const { command, argv, cwd } = this.parseArgs(args);
+    const timeoutMs = parseTimeout(args.timeout);
+    const shell = bool(args.shell, 'shell');
+    const run: RunOptions = {
+      host: this.host,
+      env: childEnv(this.opts.env ?? process.env, { keepSecrets: this.opts.keepSecrets }),
+      timeoutMs,
+      signal: callOpts.signal,
+      outputLimit: this.opts.outputLimit ?? (this.host.kind === 'client' ? DEFAULT_CLIENT_OUTPUT_LIMIT : DEFAULT_OUTPUT_LIMIT),
+    };
+    const checkOpts = { cwd, pathEnv: this.opts.pathEnv };
+    if (this.policy) {
+      if (shell) throw new ToolError('policy_refused', '`shell: true` is refused while a command policy is active: the line is checked and run without a shell. Drop `shell`.');
+      const v = argv ? checkArgv(command, argv, this.policy, checkOpts) : checkLine(command, this.policy, checkOpts);
+      if (v.verdict === 'refuse') throw refusal(v);
+      return argv ? runArgv(v.steps[0].kind === 'run' ? v.steps[0].resolved : command, argv, v.startDir, run, displayArgv([command, ...argv])) : runSteps(v, command, run);
+    }
+    const dir = cwd ?? this.root;
+    if (argv) return runArgv(command, argv, dir, run);
+    if (shell === false) {
+      // No policy but no shell either: split with the same grammar and run the steps ourselves.
+      const v = checkLine(command, {}, checkOpts.cwd ? checkOpts : { ...checkOpts, cwd: dir });
+      if (v.verdict === 'refuse') throw refusal(v);
+      return runSteps(v, command, run);
+    }
+    return runShellLine(command, dir, run, this.opts.shell);
+  }
+}
+
+export function createLocalShell(opts: LocalShellOptions): LocalShell {
+  return new LocalShell(opts);
+}

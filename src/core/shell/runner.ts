@@ -1,0 +1,216 @@
+// Runs what the checker vouched for: each step as an argv on its own terminal, no shell in
+// between, with `cd` and the && || ; semantics interpreted here. Without a policy a line goes to
+// the platform shell as one terminal. Timeout and cancellation kill the running terminal's
+// process group and end the whole line.
+import { quote } from 'shell-quote';
+import { ToolError } from '../errors.ts';
+import type { Allowed, CheckedStep } from './checker.ts';
+import { isInside, ResolveError, resolveDirectory } from './confine.ts';
+import { capText } from './output_limit.ts';
+import type { TerminalHost, TerminalRequest } from './terminal.ts';
+
+export interface RunOptions {
+  host: TerminalHost;
+  env: Record<string, string>;
+  /** whole-line budget; <= 0 = none */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** cap on the returned stdout and stderr (head and tail kept) */
+  outputLimit: number;
+}
+
+export interface StepResult {
+  /** the step as a display string (shell-quoted argv) */
+  command: string;
+  /** the directory it ran in (for a cd: the directory it moved to) */
+  cwd: string;
+  /** null when the step was skipped by && / || or killed by a signal */
+  exit_code: number | null;
+  skipped?: true;
+  signal?: string;
+}
+
+/** REFERENCE 6.2: a non-zero exit is a normal result with success false. */
+export interface ShellResult {
+  exit_code: number | null;
+  stdout: string;
+  stderr: string;
+  success: boolean;
+  duration_seconds: number;
+  command: string;
+  /** present when the line had several steps */
+  steps?: StepResult[];
+  /** present when output was cut */
+  truncated?: true;
+  signal?: string;
+}
+
+/** The argv of a step as one display string, quoted so it reads back as the same argv. */
+export function displayArgv(argv: string[]): string {
+  return quote(argv);
+}
+
+function seconds(ms: number): number {
+  return Math.round(ms) / 1000;
+}
+
+interface Collected {
+  stdout: string[];
+  stderr: string[];
+  steps: StepResult[];
+  truncated: boolean;
+}
+
+async function runTerminal(
+  req: TerminalRequest,
+  opts: RunOptions,
+  deadline: number,
+  collected: Collected,
+  label: string,
+  started: number,
+): Promise<{ exitCode: number | null; signal: string | null }> {
+  if (opts.signal?.aborted) throw new ToolError('cancelled', `\`${label}\` was cancelled before it started.`);
+  if (deadline > 0 && Date.now() >= deadline) throw new ToolError('timeout', `\`${label}\` did not start: the line's timeout ran out before it. Raise \`timeout\`.`);
+  const term = await opts.host.create(req);
+  let stop: 'timeout' | 'cancelled' | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    const stopped = new Promise<void>((resolve) => {
+      if (deadline > 0) {
+        timer = setTimeout(() => {
+          stop = 'timeout';
+          resolve();
+        }, Math.max(0, deadline - Date.now()));
+      }
+      if (opts.signal) {
+        onAbort = () => {
+          stop = 'cancelled';
+          resolve();
+        };
+        if (opts.signal.aborted) onAbort();
+        else opts.signal.addEventListener('abort', onAbort, { once: true });
+      }
+    });
+    const exit = await Promise.race([term.waitForExit(), stopped.then(() => null)]);
+    if (exit === null || stop) {
+      await term.kill();
+    }
+    const out = await term.output();
+    collected.stdout.push(out.stdout);
+    collected.stderr.push(out.stderr);
+    if (out.truncated) collected.truncated = true;
+    if (stop) {
+      const partial = { stdout: collected.stdout.join(''), stderr: collected.stderr.join(''), steps: collected.steps, command: label };
+      const after = seconds(Date.now() - started);
+      throw stop === 'timeout'
+        ? new ToolError('timeout', `\`${label}\` was killed after ${after}s (timeout); nothing it started is left running. Raise \`timeout\` or split the work. Partial output is in details.`, partial)
+        : new ToolError('cancelled', `\`${label}\` was cancelled after ${after}s; nothing it started is left running. Partial output is in details.`, partial);
+    }
+    return exit ?? (await term.waitForExit());
+  } finally {
+    if (timer) clearTimeout(timer);
+    if (onAbort) opts.signal?.removeEventListener('abort', onAbort);
+    await term.release().catch(() => {});
+  }
+}
+
+function finish(command: string, started: number, collected: Collected, lastExit: number | null, lastSignal: string | null, multi: boolean, limit: number): ShellResult {
+  let stdout = collected.stdout.join('');
+  let stderr = collected.stderr.join('');
+  let truncated = collected.truncated;
+  if (multi) {
+    const o = capText(stdout, limit);
+    const e = capText(stderr, limit);
+    stdout = o.text;
+    stderr = e.text;
+    truncated ||= o.truncated || e.truncated;
+  }
+  return {
+    exit_code: lastExit,
+    stdout,
+    stderr,
+    success: lastExit === 0,
+    duration_seconds: seconds(Date.now() - started),
+    command,
+    ...(multi ? { steps: collected.steps } : {}),
+    ...(truncated ? { truncated: true as const } : {}),
+    ...(lastSignal ? { signal: lastSignal } : {}),
+  };
+}
+
+/**
+ * Runs the steps of an allowed verdict. `line` is the original command line (for the result).
+ * Each `cd` is re-resolved when it runs and must still land inside the allowed dir (a step before
+ * it may have replaced a directory with a symlink); if it does not, the line stops there.
+ */
+export async function runSteps(verdict: Allowed, line: string, opts: RunOptions): Promise<ShellResult> {
+  const started = Date.now();
+  const deadline = opts.timeoutMs > 0 ? started + opts.timeoutMs : 0;
+  const collected: Collected = { stdout: [], stderr: [], steps: [], truncated: false };
+  let cwd = verdict.startDir;
+  let status: number | null = 0;
+  let lastSignal: string | null = null;
+  const multi = verdict.steps.length > 1;
+  for (const step of verdict.steps) {
+    const runIt = step.op === null || step.op === ';' || (step.op === '&&' ? status === 0 : status !== 0);
+    const shown = displayArgv(step.argv);
+    if (!runIt) {
+      // A skipped step leaves the status as it was, as in sh.
+      collected.steps.push({ command: shown, cwd, exit_code: null, skipped: true });
+      continue;
+    }
+    if (step.kind === 'cd') {
+      const moved = runCd(step, cwd, verdict.allowedDir);
+      if (typeof moved !== 'string') {
+        collected.stderr.push(`${moved.message}\n`);
+        collected.steps.push({ command: shown, cwd, exit_code: 1 });
+        return finish(line, started, collected, 1, null, multi, opts.outputLimit);
+      }
+      cwd = moved;
+      status = 0;
+      collected.steps.push({ command: shown, cwd, exit_code: 0 });
+      continue;
+    }
+    const exit = await runTerminal(
+      { command: step.resolved, args: step.argv.slice(1), cwd, env: opts.env, outputByteLimit: opts.outputLimit },
+      opts,
+      deadline,
+      collected,
+      shown,
+      started,
+    );
+    status = exit.exitCode;
+    lastSignal = exit.signal;
+    collected.steps.push({ command: shown, cwd, exit_code: exit.exitCode, ...(exit.signal ? { signal: exit.signal } : {}) });
+  }
+  return finish(line, started, collected, status, lastSignal, multi, opts.outputLimit);
+}
+
+function runCd(step: CheckedStep, cwd: string, allowedDir: string | undefined): string | Error {
+  const target = step.argv[1];
+  let real: string;
+  try {
+    real = resolveDirectory(cwd, target);
+  } catch (err) {
+    return new Error(`cd: ${target}: ${err instanceof ResolveError ? err.message : String(err)}; the line stopped here.`);
+  }
+  if (allowedDir && !isInside(allowedDir, real)) {
+    return new Error(`cd: ${target} now leads to ${real}, outside the allowed dir ${allowedDir}; the line stopped here.`);
+  }
+  return real;
+}
+
+/** One program with its arguments, no shell (the argv form, or a line already split). */
+export async function runArgv(program: string, args: string[], cwd: string, opts: RunOptions, label = displayArgv([program, ...args])): Promise<ShellResult> {
+  const started = Date.now();
+  const collected: Collected = { stdout: [], stderr: [], steps: [], truncated: false };
+  const deadline = opts.timeoutMs > 0 ? started + opts.timeoutMs : 0;
+  const exit = await runTerminal({ command: program, args, cwd, env: opts.env, outputByteLimit: opts.outputLimit }, opts, deadline, collected, label, started);
+  return finish(label, started, collected, exit.exitCode, exit.signal, false, opts.outputLimit);
+}
+
+/** Without any policy: the line as one `/bin/sh -c` terminal. */
+export function runShellLine(line: string, cwd: string, opts: RunOptions, shell = '/bin/sh'): Promise<ShellResult> {
+  return runArgv(shell, ['-c', line], cwd, opts, line);
+}

@@ -1,0 +1,48 @@
+// One running program as a terminal: the shape both the local implementation (child processes on
+// this machine) and the client-backed one (ACP terminal/* on the client) provide. A multi-step
+// line runs one terminal per step.
+
+export interface TerminalRequest {
+  /** the program: an absolute path (checked and resolved) or, without a policy, what the user gave */
+  command: string;
+  args: string[];
+  /** absolute working directory */
+  cwd: string;
+  /** environment to run with (already scrubbed) */
+  env: Record<string, string>;
+  /** cap on kept output bytes per stream (head and tail kept); <= 0 = unlimited */
+  outputByteLimit: number;
+}
+
+export interface TerminalExit {
+  /** null when killed by a signal */
+  exitCode: number | null;
+  signal: string | null;
+}
+
+export interface TerminalOutput {
+  stdout: string;
+  /** empty for client terminals, which interleave both streams into stdout */
+  stderr: string;
+  truncated: boolean;
+  /** bytes cut from the middle (local) or the start (client) */
+  omittedBytes: number;
+  exitStatus?: TerminalExit;
+}
+
+export interface Terminal {
+  readonly id: string;
+  /** output so far (or all of it once exited) */
+  output(): Promise<TerminalOutput>;
+  waitForExit(): Promise<TerminalExit>;
+  /** kill the program and everything it started; the terminal stays readable */
+  kill(): Promise<void>;
+  /** free the terminal; kills it first if still running */
+  release(): Promise<void>;
+}
+
+export interface TerminalHost {
+  /** where programs run, for messages: `local` or `client` */
+  readonly kind: 'local' | 'client';
+  create(req: TerminalRequest): Promise<Terminal>;
+}
