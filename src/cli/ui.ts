@@ -1,0 +1,83 @@
+// `cxl` with no subcommand: the terminal UI, an ACP client driving the built-in agent
+// (`cxl acp`, same runtime) or any ACP agent given with --agent.
+import path from 'node:path';
+import process from 'node:process';
+import { createElement } from 'react';
+import { moduleCommand } from '../core/runtime.ts';
+import { parseFlags, UsageError } from './args.ts';
+
+const HELP = `cxl: the terminal UI (an ACP client)
+
+Usage: cxl [--agent "<command line>"] [--cwd DIR] [--envelope NAME] [--model NAME]
+
+  --agent      any ACP agent on stdio, e.g. --agent "npx @agentclientprotocol/claude-agent-acp"
+               (default: the built-in agent, cxl acp)
+  --cwd        the session root (default: the current directory); files and commands the
+               agent asks for stay inside it
+  --envelope   the envelope (session mode) to start in
+  --model      the model to use
+
+Keys are listed in the footer for what has focus; docs/tui.md has the full table.`;
+
+/** The built-in agent: this same program's `acp` subcommand under the same runtime. */
+export function builtinAgentArgv(opts: { model?: string; envelope?: string }): string[] {
+  const entry = process.argv[1];
+  if (!entry) throw new UsageError('cxl: cannot tell which file is running, so the built-in agent cannot be started. Pass --agent "<command>".');
+  return [...moduleCommand(path.resolve(entry)), 'acp', ...(opts.model ? ['--model', opts.model] : []), ...(opts.envelope ? ['--envelope', opts.envelope] : [])];
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseFlags('cxl', argv, {
+    agent: { type: 'string' },
+    cwd: { type: 'string' },
+    envelope: { type: 'string' },
+    model: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError(`cxl: unexpected argument \`${positionals[0]}\`. Run \`cxl --help\`.`);
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    throw new UsageError('cxl: the UI needs a terminal on stdin and stdout. For unattended work use `cxl run "<task>"`; for an editor use `cxl acp`.');
+  }
+  const [{ render }, { App }, { AcpClient }, { splitCommandLine }] = await Promise.all([
+    import('ink'),
+    import('../ui/App.tsx'),
+    import('../client/acp_client.ts'),
+    import('../client/command_line.ts'),
+  ]);
+  const cwd = path.resolve((values.cwd as string | undefined) ?? process.cwd());
+  const model = values.model as string | undefined;
+  const envelope = values.envelope as string | undefined;
+  let agentArgv: string[];
+  let label: string;
+  if (values.agent !== undefined) {
+    try {
+      agentArgv = splitCommandLine(values.agent as string);
+    } catch (err) {
+      throw new UsageError(`cxl: --agent: ${(err as Error).message}.`);
+    }
+    if (agentArgv.length === 0) throw new UsageError('cxl: --agent needs a command line, e.g. --agent "npx my-acp-agent".');
+    label = path.basename(agentArgv[0]);
+  } else {
+    agentArgv = builtinAgentArgv({ model, envelope });
+    label = 'cxl acp';
+  }
+  let client: InstanceType<typeof AcpClient>;
+  try {
+    client = new AcpClient({ argv: agentArgv, label, cwd, model, envelope });
+  } catch (err) {
+    throw new UsageError(`cxl: --cwd ${cwd}: ${(err as Error).message}`);
+  }
+  // Bracketed paste: the terminal marks pasted text so newlines in it do not send the prompt.
+  process.stdout.write('\u001B[?2004h');
+  const instance = render(createElement(App, { store: client.store, controller: client }), { exitOnCtrlC: false, patchConsole: false });
+  void client.start();
+  await client.quitRequested;
+  instance.unmount();
+  process.stdout.write('\u001B[?2004l');
+  await client.close();
+  return 0;
+}

@@ -1,0 +1,70 @@
+// The agent as a child process: stdio pipes for ACP, stderr kept as its last lines (shown when
+// it dies), its own process group so quitting takes down whatever it started.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { childStreams, killProcessGroup } from '../core/runtime.ts';
+
+export interface AgentExit {
+  code: number | null;
+  signal: string | null;
+  error?: string;
+}
+
+export const STDERR_TAIL_LINES = 12;
+
+export class AgentProcess {
+  readonly child: ChildProcess;
+  readonly exited: Promise<AgentExit>;
+  #tail: string[] = [];
+  #partial = '';
+  #onStderr: (lines: string[]) => void;
+
+  constructor(argv: string[], opts: { cwd: string; env?: Record<string, string | undefined>; onStderr?: (lines: string[]) => void }) {
+    this.#onStderr = opts.onStderr ?? (() => {});
+    const [cmd, ...args] = argv;
+    this.child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    this.child.stderr?.setEncoding('utf8').on('data', (d: string) => this.#stderr(d));
+    // A dead agent's stdin must not crash us with EPIPE; the exit is reported instead.
+    this.child.stdin?.on('error', () => {});
+    this.exited = new Promise((resolve) => {
+      let error: string | undefined;
+      this.child.on('error', (err) => {
+        error = err.message;
+        resolve({ code: null, signal: null, error });
+      });
+      this.child.on('close', (code, signal) => {
+        if (this.#partial) this.#push(this.#partial);
+        this.#partial = '';
+        resolve({ code, signal: signal ?? null, error });
+      });
+    });
+  }
+
+  #push(line: string): void {
+    this.#tail.push(line);
+    if (this.#tail.length > STDERR_TAIL_LINES) this.#tail.shift();
+  }
+
+  #stderr(d: string): void {
+    const parts = (this.#partial + d).split('\n');
+    this.#partial = parts.pop() ?? '';
+    if (this.#partial.length > 4096) {
+      this.#push(this.#partial.slice(0, 4096));
+      this.#partial = '';
+    }
+    for (const p of parts) this.#push(p.replace(/\r$/, ''));
+    this.#onStderr(this.stderrTail());
+  }
+
+  stderrTail(): string[] {
+    return this.#partial ? [...this.#tail, this.#partial].slice(-STDERR_TAIL_LINES) : [...this.#tail];
+  }
+
+  streams() {
+    return childStreams(this.child);
+  }
+
+  /** End the agent and everything in its process group. */
+  kill(signal: NodeJS.Signals = 'SIGTERM'): void {
+    if (this.child.pid && this.child.exitCode === null && this.child.signalCode === null) killProcessGroup(this.child.pid, signal);
+  }
+}

@@ -1,0 +1,71 @@
+// Serves the agent's fs/read_text_file and fs/write_text_file from this machine's disk, through
+// the same confinement and credential quarantine as the local tools: nothing outside the session
+// root, never a quarantined file, and the read-approve list (.env, keys) only after the user says so.
+import { RequestError } from '@agentclientprotocol/sdk';
+import { ToolError } from '../core/errors.ts';
+import { WorkspaceFileIO } from '../core/file_io.ts';
+import { canonicalRoot, confine, type ConfinedPath } from '../core/paths.ts';
+import { classifyPath } from '../core/quarantine.ts';
+
+/** Reads over this are refused: the agent should read a range (line/limit) instead. */
+export const MAX_SERVED_READ_BYTES = 16 * 1024 * 1024;
+
+/** Asks the user whether the agent may read a read-approve file; true = allowed. */
+export type AskRead = (rel: string) => Promise<boolean>;
+
+/** JSON-RPC error for a refusal; `data.code` carries the stable ToolError code. */
+export function toRequestError(err: unknown): RequestError {
+  if (err instanceof RequestError) return err;
+  if (err instanceof ToolError) return new RequestError(err.code === 'not_found' ? -32002 : -32603, err.message, { code: err.code });
+  return RequestError.internalError(undefined, err instanceof Error ? err.message : String(err));
+}
+
+export class FsHost {
+  readonly root: string;
+  readonly #io: WorkspaceFileIO;
+  readonly #ask: AskRead;
+
+  constructor(root: string, ask: AskRead) {
+    this.root = canonicalRoot(root);
+    this.#io = new WorkspaceFileIO(this.root);
+    this.#ask = ask;
+  }
+
+  #confine(p: string): ConfinedPath {
+    const cp = confine(this.root, p);
+    if (classifyPath(cp.lexical, cp.real, cp.rel) === 'quarantined') {
+      throw new ToolError('quarantined', `${cp.rel} is in the credential quarantine; the client never serves it. Work without that file.`);
+    }
+    return cp;
+  }
+
+  async readTextFile(p: string, line?: number | null, limit?: number | null): Promise<string> {
+    try {
+      const cp = this.#confine(p);
+      if (classifyPath(cp.lexical, cp.real, cp.rel) === 'read_approve' && !(await this.#ask(cp.rel))) {
+        throw new ToolError('rejected', `The user declined to let the agent read ${cp.rel}.`);
+      }
+      const snap = await this.#io.read(cp, { maxBytes: MAX_SERVED_READ_BYTES });
+      const text = snap.bytes.toString('utf8');
+      if (line == null && limit == null) return text;
+      const lines = text.split('\n');
+      const start = Math.max(0, (line ?? 1) - 1);
+      const end = limit == null ? lines.length : start + Math.max(0, limit);
+      return lines.slice(start, end).join('\n');
+    } catch (err) {
+      throw toRequestError(err);
+    }
+  }
+
+  async writeTextFile(p: string, content: string): Promise<void> {
+    try {
+      const cp = this.#confine(p);
+      let expect: string | null = null;
+      if (cp.exists) expect = (await this.#io.read(cp, { maxBytes: Number.MAX_SAFE_INTEGER })).sha256;
+      await this.#io.write(cp, Buffer.from(content, 'utf8'), { expectSha256: expect });
+    } catch (err) {
+      throw toRequestError(err);
+    }
+  }
+}
+

@@ -1,0 +1,396 @@
+// The client's state: everything the screen shows, built from the agent's session/update
+// notifications, the requests it makes, and the agent process's fate. The UI subscribes and
+// renders; it never speaks the protocol itself.
+import type {
+  AvailableCommand,
+  ContentBlock,
+  PermissionOption,
+  PlanEntry,
+  RequestPermissionOutcome,
+  SessionUpdate,
+  ToolCallUpdate,
+} from '@agentclientprotocol/sdk';
+import { isFinished, mergeToolCall, type ToolCallView } from './tool_call.ts';
+
+export interface TerminalView {
+  id: string;
+  command: string;
+  output: string;
+  truncated: boolean;
+  exitCode?: number | null;
+  signal?: string | null;
+  done: boolean;
+}
+
+export type TextKind = 'user' | 'agent' | 'thought';
+
+export type HistoryItem =
+  | { kind: TextKind; key: string; text: string }
+  | { kind: 'tool'; key: string; call: ToolCallView; terminals: TerminalView[] }
+  | { kind: 'notice'; key: string; level: 'info' | 'warn' | 'error'; text: string; detail?: string[] }
+  | { kind: 'output'; key: string; title: string; text: string };
+
+export type LiveItem = { kind: TextKind; key: string; text: string } | { kind: 'tool'; key: string; id: string };
+
+export interface PendingPermission {
+  key: string;
+  sessionId: string;
+  call: ToolCallView;
+  options: PermissionOption[];
+}
+
+export type AgentStatus = 'starting' | 'ready' | 'exited';
+
+export interface AgentInfo {
+  /** What the user asked for: `cxl acp` or the --agent command line. */
+  label: string;
+  name?: string;
+  version?: string;
+  status: AgentStatus;
+  exitCode?: number | null;
+  signal?: string | null;
+  stderrTail: string[];
+  error?: string;
+}
+
+export interface ClientState {
+  agent: AgentInfo;
+  sessionId?: string;
+  cwd: string;
+  model?: string;
+  envelope?: string;
+  mode?: string;
+  title?: string;
+  /** Finished items, append-only: the screen prints each once (Ink <Static>). */
+  history: HistoryItem[];
+  /** The unfinished tail of the conversation, re-rendered every frame. */
+  live: LiveItem[];
+  /** Tool calls of the latest turn, in order (the tool list). */
+  turnCalls: string[];
+  toolCalls: Record<string, ToolCallView>;
+  terminals: Record<string, TerminalView>;
+  plan: PlanEntry[];
+  permissions: PendingPermission[];
+  running: boolean;
+  commands: AvailableCommand[];
+  /** Prompts typed while a turn runs, sent when it ends. */
+  queued: string[];
+}
+
+export interface StoreOptions {
+  label: string;
+  cwd: string;
+  model?: string;
+  envelope?: string;
+  /** How long after a turn ends late text may still join the last message before it is printed. */
+  settleMs?: number;
+}
+
+type Listener = () => void;
+
+export function contentText(block: ContentBlock): string {
+  switch (block.type) {
+    case 'text':
+      return block.text;
+    case 'resource_link':
+      return `[${block.title ?? block.name}](${block.uri})`;
+    case 'resource':
+      return 'text' in block.resource ? block.resource.text : `[${block.resource.uri}]`;
+    case 'image':
+      return `[image ${block.mimeType}]`;
+    case 'audio':
+      return `[audio ${block.mimeType}]`;
+    default:
+      return '';
+  }
+}
+
+export class ClientStore {
+  private state: ClientState;
+  private listeners = new Set<Listener>();
+  private resolvers = new Map<string, (o: RequestPermissionOutcome) => void>();
+  private seq = 0;
+  private settleTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly settleMs: number;
+
+  constructor(opts: StoreOptions) {
+    this.settleMs = opts.settleMs ?? 150;
+    this.state = {
+      agent: { label: opts.label, status: 'starting', stderrTail: [] },
+      cwd: opts.cwd,
+      model: opts.model,
+      envelope: opts.envelope,
+      history: [],
+      live: [],
+      turnCalls: [],
+      toolCalls: {},
+      terminals: {},
+      plan: [],
+      permissions: [],
+      running: false,
+      commands: [],
+      queued: [],
+    };
+  }
+
+  getState = (): ClientState => this.state;
+
+  subscribe = (fn: Listener): (() => void) => {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  };
+
+  private key(prefix: string): string {
+    return `${prefix}${++this.seq}`;
+  }
+
+  private set(patch: Partial<ClientState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const l of this.listeners) l();
+  }
+
+  // ---- agent and session -------------------------------------------------------------------
+
+  agentReady(info: { name?: string; version?: string }): void {
+    this.set({ agent: { ...this.state.agent, ...info, status: 'ready' } });
+  }
+
+  sessionStarted(sessionId: string, info: { model?: string; mode?: string } = {}): void {
+    this.set({ sessionId, model: info.model ?? this.state.model, mode: info.mode ?? this.state.mode });
+  }
+
+  setStderrTail(lines: string[]): void {
+    this.set({ agent: { ...this.state.agent, stderrTail: lines } });
+  }
+
+  /** The agent process ended (or could not start). Everything waiting on it is settled. */
+  agentExited(exit: { code: number | null; signal: string | null; stderrTail: string[]; error?: string }): void {
+    this.answerAllPermissions({ outcome: 'cancelled' });
+    const toolCalls = this.cancelUnfinished();
+    const how = exit.error
+      ? `the agent could not start: ${exit.error}`
+      : exit.signal
+        ? `the agent was killed by ${exit.signal}`
+        : `the agent exited with code ${exit.code}`;
+    const agent: AgentInfo = { ...this.state.agent, status: 'exited', exitCode: exit.code, signal: exit.signal, stderrTail: exit.stderrTail, error: exit.error };
+    this.set({ agent, toolCalls, running: false });
+    this.flush(true);
+    this.pushHistory({
+      kind: 'notice',
+      key: this.key('n'),
+      level: 'error',
+      text: `${how}. Its last stderr lines are below; quit with Ctrl+D and start cxl again.`,
+      detail: exit.stderrTail,
+    });
+  }
+
+  notice(level: 'info' | 'warn' | 'error', text: string, detail?: string[]): void {
+    this.flush(true);
+    this.pushHistory({ kind: 'notice', key: this.key('n'), level, text, detail });
+  }
+
+  private pushHistory(item: HistoryItem): void {
+    this.set({ history: [...this.state.history, item] });
+  }
+
+  // ---- turns --------------------------------------------------------------------------------
+
+  /** The user sent a prompt: what is left of the previous turn goes to history. */
+  beginTurn(text: string): void {
+    clearTimeout(this.settleTimer);
+    this.flush(true);
+    this.set({
+      running: true,
+      turnCalls: [],
+      plan: [],
+      history: [...this.state.history, { kind: 'user', key: this.key('u'), text }],
+    });
+  }
+
+  endTurn(stopReason: string): void {
+    this.set({ running: false });
+    if (stopReason === 'cancelled') this.set({ toolCalls: this.cancelUnfinished() });
+    else if (stopReason !== 'end_turn') this.notice('warn', `the turn ended: ${stopReason.replace(/_/g, ' ')}`);
+    this.flush(false);
+    this.scheduleSettle();
+  }
+
+  queuePrompt(text: string): void {
+    this.set({ queued: [...this.state.queued, text] });
+  }
+
+  takeQueued(): string | undefined {
+    const [first, ...rest] = this.state.queued;
+    if (first !== undefined) this.set({ queued: rest });
+    return first;
+  }
+
+  private scheduleSettle(): void {
+    clearTimeout(this.settleTimer);
+    if (this.state.running) return;
+    this.settleTimer = setTimeout(() => this.flush(true), this.settleMs);
+  }
+
+  /** Mark every unfinished call of the turn cancelled (the user cancelled or the agent died). */
+  private cancelUnfinished(): Record<string, ToolCallView> {
+    const toolCalls = { ...this.state.toolCalls };
+    for (const id of this.state.turnCalls) {
+      const c = toolCalls[id];
+      if (c && !isFinished(c.status)) toolCalls[id] = { ...c, status: 'cancelled' };
+    }
+    return toolCalls;
+  }
+
+  /** The user pressed Ctrl+C: every pending approval is answered `cancelled`. */
+  cancelTurn(): void {
+    this.answerAllPermissions({ outcome: 'cancelled' });
+    this.set({ toolCalls: this.cancelUnfinished() });
+    this.flush(false);
+  }
+
+  /**
+   * Move the finished prefix of the live items to history. A text item is finished when
+   * something follows it, or (`settled`) when the turn is over.
+   */
+  private flush(settled: boolean): void {
+    const live = this.state.live;
+    let n = 0;
+    const moved: HistoryItem[] = [];
+    for (; n < live.length; n++) {
+      const item = live[n];
+      if (item.kind === 'tool') {
+        const call = this.state.toolCalls[item.id];
+        if (!call || !isFinished(call.status) || this.state.permissions.some((p) => p.call.id === item.id)) break;
+        moved.push({ kind: 'tool', key: item.key, call, terminals: this.terminalsOf(call.id) });
+      } else {
+        const last = n === live.length - 1;
+        if (last && !(settled && !this.state.running)) break;
+        if (item.text.trim() !== '') moved.push(item);
+      }
+    }
+    if (n === 0) return;
+    this.set({ live: live.slice(n), history: [...this.state.history, ...moved] });
+  }
+
+  terminalsOf(callId: string): TerminalView[] {
+    const call = this.state.toolCalls[callId];
+    if (!call) return [];
+    return call.content.flatMap((c) => (c.type === 'terminal' && this.state.terminals[c.terminalId] ? [this.state.terminals[c.terminalId]] : []));
+  }
+
+  // ---- session/update -------------------------------------------------------------------------
+
+  applyUpdate(update: SessionUpdate): void {
+    switch (update.sessionUpdate) {
+      case 'agent_message_chunk':
+        return this.appendText('agent', contentText(update.content));
+      case 'agent_thought_chunk':
+        return this.appendText('thought', contentText(update.content));
+      case 'user_message_chunk':
+        return this.appendText('user', contentText(update.content));
+      case 'tool_call':
+      case 'tool_call_update':
+        return this.upsertCall(update);
+      case 'plan':
+        return this.set({ plan: update.entries });
+      case 'available_commands_update':
+        return this.set({ commands: update.availableCommands });
+      case 'current_mode_update':
+        return this.set({ mode: update.currentModeId });
+      case 'session_info_update':
+        if (typeof update.title === 'string') this.set({ title: update.title });
+        return;
+      case 'config_option_update': {
+        const model = update.configOptions.find((o) => o.category === 'model');
+        if (model && 'currentValue' in model && typeof model.currentValue === 'string') this.set({ model: model.currentValue });
+        return;
+      }
+      case 'notice':
+        return this.notice(update.severity === 'error' ? 'error' : update.severity === 'warning' ? 'warn' : 'info', [update.title, update.description].filter(Boolean).join(': '));
+      default:
+        return;
+    }
+  }
+
+  private appendText(kind: TextKind, text: string): void {
+    if (text === '') return;
+    const live = this.state.live;
+    const last = live[live.length - 1];
+    if (last && last.kind === kind) {
+      this.set({ live: [...live.slice(0, -1), { ...last, text: last.text + text }] });
+    } else {
+      this.set({ live: [...live, { kind, key: this.key('t'), text }] });
+      this.flush(false);
+    }
+    this.scheduleSettle();
+  }
+
+  private upsertCall(update: ToolCallUpdate): void {
+    const id = update.toolCallId;
+    const call = mergeToolCall(this.state.toolCalls[id], update);
+    const patch: Partial<ClientState> = { toolCalls: { ...this.state.toolCalls, [id]: call } };
+    if (!this.state.turnCalls.includes(id)) {
+      patch.turnCalls = [...this.state.turnCalls, id];
+      patch.live = [...this.state.live, { kind: 'tool', key: this.key('c'), id }];
+    }
+    const permissions = this.state.permissions.map((p) => (p.call.id === id ? { ...p, call } : p));
+    if (permissions.some((p, i) => p !== this.state.permissions[i])) patch.permissions = permissions;
+    this.set(patch);
+    this.flush(false);
+  }
+
+  // ---- terminals (served by the client) ------------------------------------------------------
+
+  updateTerminal(view: TerminalView): void {
+    this.set({ terminals: { ...this.state.terminals, [view.id]: view } });
+    if (view.done) this.flush(false);
+  }
+
+  // ---- permissions ----------------------------------------------------------------------------
+
+  /** session/request_permission: queue it and resolve when the user (or a cancel) answers. */
+  requestPermission(sessionId: string, toolCall: ToolCallUpdate, options: PermissionOption[]): Promise<RequestPermissionOutcome> {
+    const call = mergeToolCall(this.state.toolCalls[toolCall.toolCallId], toolCall);
+    const key = this.key('p');
+    const patch: Partial<ClientState> = {
+      toolCalls: { ...this.state.toolCalls, [call.id]: call },
+      permissions: [...this.state.permissions, { key, sessionId, call, options }],
+    };
+    if (!this.state.turnCalls.includes(call.id)) {
+      patch.turnCalls = [...this.state.turnCalls, call.id];
+      patch.live = [...this.state.live, { kind: 'tool', key: this.key('c'), id: call.id }];
+    }
+    return new Promise((resolve) => {
+      this.resolvers.set(key, resolve);
+      this.set(patch);
+    });
+  }
+
+  answerPermission(key: string, outcome: RequestPermissionOutcome): void {
+    const resolve = this.resolvers.get(key);
+    if (!resolve) return;
+    this.resolvers.delete(key);
+    this.set({ permissions: this.state.permissions.filter((p) => p.key !== key) });
+    resolve(outcome);
+    this.flush(false);
+  }
+
+  private answerAllPermissions(outcome: RequestPermissionOutcome): void {
+    for (const p of this.state.permissions) this.answerPermission(p.key, outcome);
+  }
+
+  /** Ctrl+O: print a call's whole output into the scrollback. */
+  showFullOutput(callId: string, title: string, text: string): void {
+    this.pushHistory({ kind: 'output', key: this.key('o'), title, text });
+  }
+
+  /** Print what the ended turn left in the live region now, without waiting for late text. */
+  settle(): void {
+    clearTimeout(this.settleTimer);
+    this.flush(true);
+  }
+
+  dispose(): void {
+    clearTimeout(this.settleTimer);
+  }
+}

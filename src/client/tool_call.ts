@@ -1,0 +1,43 @@
+// One tool call as the client knows it: the agent's `tool_call` joined with every later
+// `tool_call_update` (and a permission request's `toolCall`) by toolCallId.
+import type { ToolCall, ToolCallContent, ToolCallLocation, ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
+
+/** ACP statuses plus `cancelled`, which the client sets when the user cancels the turn. */
+export type ToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
+
+export interface ToolCallView {
+  id: string;
+  title: string;
+  kind: ToolKind;
+  status: ToolStatus;
+  content: ToolCallContent[];
+  locations: ToolCallLocation[];
+  rawInput?: unknown;
+  rawOutput?: unknown;
+}
+
+export function isFinished(status: ToolStatus): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
+}
+
+export function newToolCall(id: string): ToolCallView {
+  return { id, title: id, kind: 'other', status: 'pending', content: [], locations: [] };
+}
+
+/**
+ * Apply a tool_call (full) or tool_call_update (only what changed) to what we had. Fields the
+ * update leaves out keep their value; `content` and `locations`, when present, replace the list
+ * (ACP sends them whole). A late update never reopens a call the user cancelled.
+ */
+export function mergeToolCall(prev: ToolCallView | undefined, update: ToolCall | ToolCallUpdate): ToolCallView {
+  const base = prev ?? newToolCall(update.toolCallId);
+  const next: ToolCallView = { ...base };
+  if (update.title != null) next.title = update.title;
+  if (update.kind != null) next.kind = update.kind;
+  if (update.status != null && !(base.status === 'cancelled' && !isFinished(update.status))) next.status = update.status;
+  if (update.content != null) next.content = update.content;
+  if (update.locations != null) next.locations = update.locations;
+  if (update.rawInput !== undefined) next.rawInput = update.rawInput;
+  if (update.rawOutput !== undefined) next.rawOutput = update.rawOutput;
+  return next;
+}

@@ -1,0 +1,194 @@
+// The screen: finished history printed once through <Static>, then the live region (rows laid
+// out to fit the terminal). Keys go through the binding table in keys.ts.
+import { Static, useInput, useStdout, type Key } from 'ink';
+import { memo, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import type { ClientStore, HistoryItem } from '../client/session_store.ts';
+import { optionForKey } from './approval_rows.ts';
+import { backspace, emptyComposer, insertText, moveCursor } from './composer.ts';
+import { keyName, matchAction } from './keys.ts';
+import { historyRows } from './message_rows.ts';
+import { Rows } from './Rows.tsx';
+import { effectiveFocus, initialUi, liveRows, type UiState } from './screen_rows.ts';
+import { fullOutputText } from './tool_call_rows.ts';
+
+/** What the screen asks of the client. */
+export interface Controller {
+  send(text: string): void;
+  cancel(): void;
+  quit(): void;
+}
+
+const HistoryItemView = memo(function HistoryItemView({ item, width, cwd }: { item: HistoryItem; width: number; cwd: string }) {
+  return <Rows rows={historyRows(item, width, cwd)} />;
+});
+
+function useScreenSize(fixed?: { columns: number; rows: number }) {
+  const { stdout } = useStdout();
+  const read = () => fixed ?? { columns: stdout.columns || 80, rows: stdout.rows || 24 };
+  const [size, setSize] = useState(read);
+  useEffect(() => {
+    if (fixed) return;
+    const onResize = () => setSize(read());
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+  }, [stdout]);
+  return size;
+}
+
+export interface AppProps {
+  store: ClientStore;
+  controller: Controller;
+  /** Run the spinner (off in snapshot tests so frames are stable). */
+  animate?: boolean;
+  /** Fixed size for tests; otherwise the terminal's, following resizes. */
+  size?: { columns: number; rows: number };
+  initial?: Partial<UiState>;
+}
+
+export function App({ store, controller, animate = true, size: fixedSize, initial }: AppProps) {
+  const s = useSyncExternalStore(store.subscribe, store.getState, store.getState);
+  const size = useScreenSize(fixedSize);
+  const [ui, setUi] = useState<UiState>(() => ({ ...initialUi, ...initial }));
+  const uiRef = useRef(ui);
+  uiRef.current = ui;
+  const paste = useRef<string | undefined>(undefined);
+  const armTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  const spinning = animate && Object.values(s.toolCalls).some((c) => c.status === 'in_progress');
+  useEffect(() => {
+    if (!spinning) return;
+    const t = setInterval(() => setUi((u) => ({ ...u, spinnerFrame: u.spinnerFrame + 1 })), 120);
+    return () => clearInterval(t);
+  }, [spinning]);
+  useEffect(() => () => clearTimeout(armTimer.current), []);
+
+  // Keep the selection inside the tool list as it grows or is replaced.
+  useEffect(() => {
+    if (ui.selected >= s.turnCalls.length && s.turnCalls.length > 0) setUi((u) => ({ ...u, selected: s.turnCalls.length - 1 }));
+  }, [s.turnCalls.length, ui.selected]);
+
+  const onText = useCallback((text: string) => {
+    const st = store.getState();
+    const u = uiRef.current;
+    const focus = effectiveFocus(st, u);
+    if (focus === 'reason') setUi((x) => ({ ...x, reason: (x.reason ?? '') + text.replace(/[\r\n]+/g, ' ') }));
+    else if (focus === 'composer') setUi((x) => ({ ...x, composer: insertText(x.composer, text) }));
+  }, [store]);
+
+  const handle = useCallback(
+    (input: string, key: Key) => {
+      // Bracketed paste: everything between the markers is text, never keys.
+      if (input === '[200~') {
+        paste.current = '';
+        return;
+      }
+      if (paste.current !== undefined) {
+        if (input.endsWith('[201~')) {
+          const text = paste.current + input.slice(0, -5);
+          paste.current = undefined;
+          onText(text);
+        } else {
+          paste.current += key.return ? '\n' : input;
+        }
+        return;
+      }
+      const st = store.getState();
+      const u = uiRef.current;
+      const focus = effectiveFocus(st, u);
+      const name = keyName(input, key);
+      const action = matchAction(focus, name);
+      const perm = st.permissions[0];
+      const answer = (optionId: string | undefined) => {
+        if (perm && optionId !== undefined) store.answerPermission(perm.key, { outcome: 'selected', optionId });
+      };
+      switch (action) {
+        case 'cancel': {
+          if (u.quitArmed) return controller.quit();
+          if (st.running || st.permissions.length > 0) controller.cancel();
+          clearTimeout(armTimer.current);
+          armTimer.current = setTimeout(() => setUi((x) => ({ ...x, quitArmed: false })), 2000);
+          return setUi((x) => ({ ...x, quitArmed: true, reason: undefined }));
+        }
+        case 'quit':
+          return controller.quit();
+        case 'allow_once':
+          return answer(optionForKey(perm.options, 'y')?.optionId);
+        case 'allow_always':
+          return answer(optionForKey(perm.options, 'a')?.optionId);
+        case 'reject':
+          return answer(optionForKey(perm.options, 'n')?.optionId);
+        case 'pick_option':
+          return answer(perm.options[Number(input) - 1]?.optionId);
+        case 'reject_reason':
+          if (optionForKey(perm.options, 'n')) setUi((x) => ({ ...x, reason: '' }));
+          return;
+        case 'reason_submit': {
+          const reason = (u.reason ?? '').trim();
+          setUi((x) => ({ ...x, reason: undefined }));
+          answer(optionForKey(perm.options, 'n')?.optionId);
+          if (reason !== '') controller.send(reason);
+          return;
+        }
+        case 'reason_back':
+          return setUi((x) => ({ ...x, reason: undefined }));
+        case 'send': {
+          const text = u.composer.text;
+          if (text.trim() === '') return;
+          setUi((x) => ({ ...x, composer: emptyComposer }));
+          return controller.send(text);
+        }
+        case 'newline':
+          return setUi((x) => ({ ...x, composer: insertText(x.composer, '\n') }));
+        case 'focus_next':
+          return setUi((x) => ({ ...x, focus: x.focus === 'composer' ? 'tools' : 'composer' }));
+        case 'select_prev':
+          return setUi((x) => ({ ...x, selected: Math.max(0, x.selected - 1) }));
+        case 'select_next':
+          return setUi((x) => ({ ...x, selected: Math.min(Math.max(0, st.turnCalls.length - 1), x.selected + 1) }));
+        case 'toggle': {
+          const id = st.turnCalls[u.selected];
+          if (!id) return;
+          return setUi((x) => {
+            const expanded = new Set(x.expanded);
+            if (expanded.has(id)) expanded.delete(id);
+            else expanded.add(id);
+            return { ...x, expanded };
+          });
+        }
+        case 'expand_all':
+          return setUi((x) => ({ ...x, expanded: st.turnCalls.every((id) => x.expanded.has(id)) ? new Set() : new Set(st.turnCalls) }));
+        case 'full_output': {
+          const id = st.turnCalls[u.selected];
+          const call = id ? st.toolCalls[id] : undefined;
+          if (call) store.showFullOutput(id, call.title, fullOutputText(call, store.terminalsOf(id)) || '(no output)');
+          return;
+        }
+        default:
+          break;
+      }
+      // Not a binding: editing keys for whatever takes text.
+      if (focus === 'reason') {
+        if (name === 'backspace') setUi((x) => ({ ...x, reason: [...(x.reason ?? '')].slice(0, -1).join('') }));
+        else if (input && !key.ctrl && !key.meta && !key.escape) onText(input);
+        return;
+      }
+      if (focus === 'composer') {
+        if (name === 'backspace') setUi((x) => ({ ...x, composer: backspace(x.composer) }));
+        else if (name === 'left') setUi((x) => ({ ...x, composer: moveCursor(x.composer, -1) }));
+        else if (name === 'right') setUi((x) => ({ ...x, composer: moveCursor(x.composer, 1) }));
+        else if (input && !key.ctrl && !key.meta && !key.escape && !key.tab && !key.upArrow && !key.downArrow) onText(input);
+      }
+    },
+    [store, controller, onText],
+  );
+  useInput(handle);
+
+  return (
+    <>
+      <Static items={s.history}>{(item) => <HistoryItemView key={item.key} item={item} width={size.columns} cwd={s.cwd} />}</Static>
+      <Rows rows={liveRows(s, ui, size)} />
+    </>
+  );
+}

@@ -1,0 +1,93 @@
+// Markdown-light for streamed agent text: fenced code blocks, bullet and numbered lists with a
+// hanging indent, headings, `inline code` and **bold**. Anything else is plain wrapped text.
+import { sanitize, textWidth, truncateRow, wrapLine, type Row, type Span } from './text_layout.ts';
+
+function inlineSpans(text: string, base: Omit<Span, 'text'> = {}): Span[] {
+  const spans: Span[] = [];
+  const re = /(`[^`]+`|\*\*[^*]+\*\*)/g;
+  let last = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m.index > last) spans.push({ text: text.slice(last, m.index), ...base });
+    const tok = m[0];
+    if (tok.startsWith('`')) spans.push({ text: tok.slice(1, -1), ...base, color: 'code' });
+    else spans.push({ text: tok.slice(2, -2), ...base, bold: true });
+    last = m.index + tok.length;
+  }
+  if (last < text.length) spans.push({ text: text.slice(last), ...base });
+  return spans;
+}
+
+/** Wrap styled spans to `width`, keeping styles; `indent` prefixes continuation rows. */
+function wrapSpans(spans: Span[], width: number, first: Span[], indent: string): Row[] {
+  const plain = spans.map((s) => s.text).join('');
+  const avail = Math.max(1, width - textWidth(indent));
+  const lines = wrapLine(plain, avail);
+  // Map wrapped plain lines back onto the spans by character offset.
+  const rows: Row[] = [];
+  let spanIdx = 0;
+  let spanOff = 0;
+  let offset = 0;
+  lines.forEach((line, li) => {
+    // Skip whitespace that the wrapper dropped between lines.
+    while (offset < plain.length && plain.slice(offset, offset + line.length) !== line && /\s/.test(plain[offset])) {
+      offset++;
+      spanOff++;
+      while (spanIdx < spans.length && spanOff >= spans[spanIdx].text.length) {
+        spanOff -= spans[spanIdx].text.length;
+        spanIdx++;
+      }
+    }
+    const row: Row = li === 0 ? [...first] : [{ text: indent }];
+    let need = line.length;
+    while (need > 0 && spanIdx < spans.length) {
+      const s = spans[spanIdx];
+      const take = Math.min(need, s.text.length - spanOff);
+      row.push({ ...s, text: s.text.slice(spanOff, spanOff + take) });
+      need -= take;
+      spanOff += take;
+      offset += take;
+      if (spanOff >= s.text.length) {
+        spanIdx++;
+        spanOff = 0;
+      }
+    }
+    rows.push(row);
+  });
+  return rows;
+}
+
+export function markdownRows(text: string, width: number, base: Omit<Span, 'text'> = {}): Row[] {
+  const rows: Row[] = [];
+  let inCode = false;
+  for (const raw of sanitize(text).split('\n')) {
+    const fence = /^\s*```(.*)$/.exec(raw);
+    if (fence) {
+      inCode = !inCode;
+      rows.push([{ text: inCode ? `┌ ${fence[1].trim() || 'code'}` : '└', color: 'muted' }]);
+      continue;
+    }
+    if (inCode) {
+      rows.push(truncateRow([{ text: '│ ', color: 'muted' }, { text: raw, color: 'code' }], width));
+      continue;
+    }
+    const heading = /^(#{1,6})\s+(.*)$/.exec(raw);
+    if (heading) {
+      rows.push(...wrapSpans(inlineSpans(heading[2], { ...base, bold: true }), width, [], ''));
+      continue;
+    }
+    const item = /^(\s*)([-*+]|\d+[.)])\s+(.*)$/.exec(raw);
+    if (item) {
+      const depth = Math.min(6, Math.floor(item[1].length / 2));
+      const bullet = /\d/.test(item[2]) ? item[2] : '•';
+      const lead = `${'  '.repeat(depth)}${bullet} `;
+      rows.push(...wrapSpans(inlineSpans(item[3], base), width, [{ text: lead, ...base }], ' '.repeat(textWidth(lead))));
+      continue;
+    }
+    if (raw.trim() === '') {
+      rows.push([]);
+      continue;
+    }
+    rows.push(...wrapSpans(inlineSpans(raw, base), width, [], ''));
+  }
+  return rows;
+}

@@ -1,0 +1,131 @@
+// The live region as rows, budgeted to stay shorter than the terminal: whatever does not fit is
+// clipped with a "N lines hidden" row, so Ink never has to redraw more than one screen.
+import type { ClientState, LiveItem } from '../client/session_store.ts';
+import { approvalRows } from './approval_rows.ts';
+import { composerRows, type ComposerState } from './composer.ts';
+import { footerRows } from './footer.ts';
+import type { Focus } from './keys.ts';
+import { textRows } from './message_rows.ts';
+import { planRows } from './plan_rows.ts';
+import { statusRow } from './status_line.ts';
+import { clipHead, clipTail, plainRow, type Row } from './text_layout.ts';
+import { toolCallRows } from './tool_call_rows.ts';
+
+export interface UiState {
+  focus: 'composer' | 'tools';
+  composer: ComposerState;
+  /** Index into state.turnCalls. */
+  selected: number;
+  expanded: ReadonlySet<string>;
+  /** Set while typing a rejection reason. */
+  reason?: string;
+  /** A first Ctrl+C was pressed and a second one quits. */
+  quitArmed: boolean;
+  spinnerFrame: number;
+}
+
+export const initialUi: UiState = { focus: 'composer', composer: { text: '', cursor: 0 }, selected: 0, expanded: new Set(), quitArmed: false, spinnerFrame: 0 };
+
+export function effectiveFocus(s: ClientState, ui: UiState): Focus {
+  if (s.permissions.length > 0) return ui.reason !== undefined ? 'reason' : 'approval';
+  return ui.focus;
+}
+
+function liveItemRows(s: ClientState, ui: UiState, item: LiveItem, width: number): Row[] {
+  if (item.kind !== 'tool') return textRows(item.kind, item.text, width);
+  const call = s.toolCalls[item.id];
+  if (!call) return [];
+  const awaiting = s.permissions.some((p) => p.call.id === call.id);
+  return toolCallRows(call, {
+    cwd: s.cwd,
+    width,
+    expanded: ui.expanded.has(call.id) && !awaiting,
+    terminals: awaiting ? [] : terminalsOf(s, call.id),
+    awaiting,
+    spinnerFrame: ui.spinnerFrame,
+    outputLines: 8,
+    bodyLines: awaiting ? 0 : 14,
+  }).slice(0, awaiting ? 1 : undefined);
+}
+
+function terminalsOf(s: ClientState, callId: string) {
+  const call = s.toolCalls[callId];
+  if (!call) return [];
+  return call.content.flatMap((c) => (c.type === 'terminal' && s.terminals[c.terminalId] ? [s.terminals[c.terminalId]] : []));
+}
+
+/** The tool list (Tab): every call of the latest turn, the selected one marked. */
+export function toolListRows(s: ClientState, ui: UiState, width: number, maxLines: number): Row[] {
+  if (s.turnCalls.length === 0) return [plainRow('  no tool calls in this turn yet', { dim: true })];
+  let selRow = 0;
+  const rows: Row[] = [];
+  s.turnCalls.forEach((id, i) => {
+    const call = s.toolCalls[id];
+    if (!call) return;
+    if (i === ui.selected) selRow = rows.length;
+    const expanded = ui.expanded.has(id);
+    const r = toolCallRows(call, { cwd: s.cwd, width, expanded, terminals: terminalsOf(s, id), selected: i === ui.selected, spinnerFrame: ui.spinnerFrame, outputLines: expanded ? 20 : 3 });
+    rows.push(...(expanded ? r : r.slice(0, 1)));
+  });
+  if (rows.length <= maxLines) return rows;
+  // Start just above the selection so it and what follows it are on screen.
+  const start = Math.max(0, Math.min(selRow - 1, rows.length - maxLines));
+  const view = rows.slice(start);
+  const head = start > 0 ? [plainRow(`… ${start} line${start === 1 ? '' : 's'} above`, { dim: true })] : [];
+  return [...head, ...clipHead(view, maxLines - head.length)];
+}
+
+export interface ScreenSize {
+  columns: number;
+  rows: number;
+}
+
+export function liveRows(s: ClientState, ui: UiState, size: ScreenSize): Row[] {
+  const width = Math.max(20, size.columns);
+  const height = Math.max(8, size.rows);
+  const focus = effectiveFocus(s, ui);
+  const footer = footerRows(focus, width, ui.quitArmed ? [{ label: 'Ctrl+C', help: 'again quits' }] : []);
+  const status = [statusRow(s, width)];
+  // One spare row: a frame exactly as tall as the terminal makes Ink clear the screen.
+  const room = height - 1 - footer.length - status.length;
+  let bottom: Row[];
+  if (s.permissions.length > 0) {
+    const p = s.permissions[0];
+    bottom = approvalRows(p, {
+      cwd: s.cwd,
+      width,
+      index: 0,
+      total: s.permissions.length,
+      maxLines: Math.max(6, room - 3),
+      terminals: [],
+      reason: ui.reason,
+    });
+  } else {
+    bottom = [
+      plainRow('─'.repeat(width), { color: 'muted' }),
+      ...composerRows(ui.composer, width, Math.min(8, Math.max(1, room - 6)), {
+        active: ui.focus === 'composer',
+        placeholder: s.agent.status === 'exited' ? 'the agent has exited; Ctrl+D quits' : 'message the agent · !cmd runs a command · /tool name {json}',
+      }),
+    ];
+  }
+  let budget = Math.max(0, room - bottom.length);
+  const top: Row[] = [];
+  for (const q of s.queued) top.push(plainRow(`  queued: ${q.split('\n')[0]}`, { dim: true }));
+  budget -= Math.min(budget, top.length);
+  const plan = s.plan.length > 0 && s.plan.some((e) => e.status !== 'completed') ? planRows(s.plan, width, Math.min(6, Math.floor(budget / 3))) : [];
+  budget -= Math.min(budget, plan.length);
+  let middle: Row[];
+  if (focus === 'tools') {
+    const texts = s.live.filter((i) => i.kind !== 'tool').flatMap((i) => liveItemRows(s, ui, i, width));
+    const textPart = clipTail(texts, Math.min(3, Math.floor(budget / 4)));
+    middle = [...textPart, ...toolListRows(s, ui, width, Math.max(1, budget - textPart.length))];
+  } else {
+    middle = clipTail(
+      s.live.flatMap((i) => liveItemRows(s, ui, i, width)),
+      budget,
+      ' (printed in full when finished)',
+    );
+  }
+  return [...middle, ...plan, ...top, ...bottom, ...status, ...footer].slice(0, height - 1);
+}

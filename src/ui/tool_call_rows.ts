@@ -1,0 +1,120 @@
+// A tool call laid out as rows: status glyph, kind, title, locations; under it (when expanded or
+// when it matters) its diffs, embedded terminal output and text content.
+import type { ToolCallContent } from '@agentclientprotocol/sdk';
+import type { TerminalView } from '../client/session_store.ts';
+import type { ToolCallView, ToolStatus } from '../client/tool_call.ts';
+import { contentText } from '../client/session_store.ts';
+import { diffModel, diffRows, diffSummaryRow, displayPath } from './diff_rows.ts';
+import { clipHead, clipTail, plainRow, sanitize, truncateRow, wrapText, type Row, type Span } from './text_layout.ts';
+
+export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+export const STATUS_GLYPH: Record<ToolStatus | 'awaiting', { glyph: string; color: string; label: string }> = {
+  pending: { glyph: '○', color: 'muted', label: 'pending' },
+  in_progress: { glyph: SPINNER[0], color: 'running', label: 'running' },
+  completed: { glyph: '✓', color: 'ok', label: 'done' },
+  failed: { glyph: '✗', color: 'error', label: 'failed' },
+  cancelled: { glyph: '⊘', color: 'muted', label: 'cancelled' },
+  awaiting: { glyph: '?', color: 'warn', label: 'awaiting approval' },
+};
+
+export interface ToolRowsOptions {
+  cwd: string;
+  width: number;
+  /** Show diffs and full content rather than the one-line summary. */
+  expanded: boolean;
+  terminals: TerminalView[];
+  awaiting?: boolean;
+  selected?: boolean;
+  spinnerFrame?: number;
+  /** Terminal output rows kept (the last ones). */
+  outputLines?: number;
+  /** Rows kept for an expanded body. */
+  bodyLines?: number;
+}
+
+export function statusGlyph(call: ToolCallView, awaiting: boolean, frame = 0): Span {
+  const s = STATUS_GLYPH[awaiting ? 'awaiting' : call.status];
+  const glyph = call.status === 'in_progress' && !awaiting ? SPINNER[frame % SPINNER.length] : s.glyph;
+  return { text: glyph, color: s.color, bold: true };
+}
+
+function diffsOf(call: ToolCallView): Extract<ToolCallContent, { type: 'diff' }>[] {
+  return call.content.filter((c): c is Extract<ToolCallContent, { type: 'diff' }> => c.type === 'diff');
+}
+
+export function textOf(call: ToolCallView): string {
+  return call.content
+    .filter((c): c is Extract<ToolCallContent, { type: 'content' }> => c.type === 'content')
+    .map((c) => contentText(c.content))
+    .join('\n');
+}
+
+export function headerRow(call: ToolCallView, o: ToolRowsOptions): Row {
+  const row: Row = [
+    { text: o.selected ? '› ' : '  ', color: 'accent', bold: true },
+    statusGlyph(call, o.awaiting ?? false, o.spinnerFrame),
+    { text: ` ${call.kind} `, color: 'muted' },
+    { text: sanitize(call.title), bold: true, strike: call.status === 'cancelled' },
+  ];
+  const diffs = diffsOf(call);
+  if (diffs.length > 0 && !o.expanded) {
+    for (const d of diffs) row.push({ text: '  ' }, ...diffSummaryRow(diffModel(d), o.cwd));
+  } else if (call.locations.length > 0) {
+    const locs = call.locations.map((l) => `${displayPath(l.path, o.cwd)}${l.line ? `:${l.line}` : ''}`);
+    row.push({ text: `  ${locs.join(', ')}`, color: 'muted' });
+  }
+  return truncateRow(row, o.width);
+}
+
+function indent(rows: Row[], width: number): Row[] {
+  return rows.map((r) => truncateRow([{ text: '    ' }, ...r], width));
+}
+
+function terminalRows(t: TerminalView, o: ToolRowsOptions): Row[] {
+  const inner = o.width - 4;
+  const lines = t.output === '' ? [] : sanitize(t.output.replace(/\r\n/g, '\n').replace(/\n$/, '')).split('\n');
+  const rows = lines.map((l) => truncateRow([{ text: '│ ', color: 'muted' }, { text: l }], inner));
+  const clipped = clipTail(rows, o.outputLines ?? 8, ' (Ctrl+O in the tool list for all)');
+  if (t.truncated) clipped.unshift(plainRow('… earlier output dropped (output limit)', { dim: true }));
+  if (t.done) {
+    const how = t.signal ? `killed by ${t.signal}` : `exit ${t.exitCode ?? '?'}`;
+    clipped.push(plainRow(`└ ${how}`, { color: t.exitCode === 0 ? 'muted' : 'error' }));
+  }
+  return indent(clipped, o.width);
+}
+
+/** Everything under the header line. */
+export function bodyRows(call: ToolCallView, o: ToolRowsOptions): Row[] {
+  const rows: Row[] = [];
+  const inner = o.width - 4;
+  if (o.expanded) for (const d of diffsOf(call)) rows.push(...indent(diffRows(diffModel(d), inner), o.width));
+  for (const t of o.terminals) rows.push(...terminalRows(t, o));
+  const text = textOf(call).trim();
+  const showText = o.expanded || call.status === 'failed' || (call.kind === 'execute' && o.terminals.length === 0);
+  if (text !== '' && showText) {
+    const wrapped = wrapText(text, inner).map((l) => plainRow(l, { color: call.status === 'failed' ? 'error' : undefined }));
+    rows.push(...indent(o.expanded ? wrapped : clipTail(wrapped, o.outputLines ?? 8, ' (Ctrl+O in the tool list for all)'), o.width));
+  }
+  return o.bodyLines !== undefined ? clipHead(rows, o.bodyLines, ' (Ctrl+O for all)') : rows;
+}
+
+export function toolCallRows(call: ToolCallView, o: ToolRowsOptions): Row[] {
+  return [headerRow(call, o), ...bodyRows(call, o)];
+}
+
+/** The whole, unclipped output of a call (Ctrl+O), as plain text. */
+export function fullOutputText(call: ToolCallView, terminals: TerminalView[]): string {
+  const parts: string[] = [];
+  for (const d of diffsOf(call)) {
+    const m = diffModel(d);
+    for (const h of m.hunks) {
+      parts.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`);
+      for (const l of h.lines) parts.push(`${l.type === 'add' ? '+' : l.type === 'del' ? '-' : ' '}${l.text}`);
+    }
+  }
+  for (const t of terminals) parts.push(t.output.replace(/\n$/, ''));
+  const text = textOf(call);
+  if (text) parts.push(text);
+  return parts.join('\n');
+}

@@ -1,0 +1,193 @@
+// The ACP client against a scripted agent child process: ordering quirks of real agents,
+// permissions, fs/* and terminal/* served from disk, cancel, and an agent that crashes.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { AcpClient } from '../../src/client/acp_client.ts';
+import type { ClientState } from '../../src/client/session_store.ts';
+import { moduleCommand } from '../../src/core/runtime.ts';
+
+const fixture = fileURLToPath(new URL('../fixtures/scripted_agent.ts', import.meta.url));
+const dirs: string[] = [];
+after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function workdir(): string {
+  const d = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-client-')));
+  dirs.push(d);
+  return d;
+}
+
+export async function waitFor(client: AcpClient, pred: (s: ClientState) => boolean, what: string, ms = 10_000): Promise<ClientState> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const s = client.store.getState();
+    if (pred(s)) return s;
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}; state: ${JSON.stringify({ live: s.live, history: s.history, agent: s.agent, perms: s.permissions.length }, null, 1).slice(0, 2000)}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const allText = (s: ClientState) =>
+  [...s.history, ...s.live].map((i) => ('text' in i ? i.text : '')).join('\n');
+
+async function started(cwd = workdir()): Promise<AcpClient> {
+  const c = new AcpClient({ argv: moduleCommand(fixture), label: 'fixture', cwd, settleMs: 5 });
+  await c.start();
+  return c;
+}
+
+test('updates sent before session/new answered are buffered and applied to the session', async () => {
+  const c = await started();
+  try {
+    const s = await waitFor(c, (x) => x.sessionId !== undefined && allText(x).includes('ready.'), 'the early message');
+    assert.equal(s.sessionId, 'sess-1');
+    assert.deepEqual(s.commands.map((x) => x.name), ['tool']);
+    assert.equal(s.agent.name, 'scripted-agent');
+    assert.equal(s.agent.status, 'ready');
+  } finally {
+    await c.close();
+  }
+});
+
+test('a permission that names only the call id is joined to the earlier tool_call; y writes the file', async () => {
+  const cwd = workdir();
+  const c = await started(cwd);
+  try {
+    await waitFor(c, (x) => x.sessionId !== undefined, 'the session');
+    c.send('edit');
+    const s = await waitFor(c, (x) => x.permissions.length === 1, 'the permission request');
+    const p = s.permissions[0];
+    assert.equal(p.call.title, 'Write notes.txt');
+    assert.equal(p.call.kind, 'edit');
+    assert.equal(p.call.content[0]?.type, 'diff');
+    assert.deepEqual(p.options.map((o) => o.kind), ['allow_once', 'allow_always', 'reject_once']);
+    c.store.answerPermission(p.key, { outcome: 'selected', optionId: 'once' });
+    const done = await waitFor(c, (x) => !x.running && allText(x).includes('wrote notes.txt (once)'), 'the write');
+    assert.equal(readFileSync(path.join(cwd, 'notes.txt'), 'utf8'), 'one\ntwo\nthree\n');
+    const call = Object.values(done.toolCalls)[0];
+    assert.equal(call.status, 'completed');
+    assert.equal(call.title, 'Write notes.txt', 'updates keep the fields they leave out');
+  } finally {
+    await c.close();
+  }
+});
+
+test('updates after the turn answered are still applied', async () => {
+  const c = await started();
+  try {
+    await waitFor(c, (x) => x.sessionId !== undefined, 'the session');
+    c.send('late');
+    const s = await waitFor(c, (x) => !x.running && allText(x).includes('after the answer') && Object.values(x.toolCalls).some((t) => t.status === 'completed'), 'late updates');
+    assert.equal(Object.values(s.toolCalls)[0].title, 'Late call');
+    // Once settled, the late text and the finished call are history.
+    await waitFor(c, (x) => x.live.length === 0, 'the live region to empty');
+  } finally {
+    await c.close();
+  }
+});
+
+test('terminal/* runs the command in the session root and caps output from the start', async () => {
+  const cwd = workdir();
+  writeFileSync(path.join(cwd, 'marker.txt'), 'x');
+  const c = await started(cwd);
+  try {
+    await waitFor(c, (x) => x.sessionId !== undefined, 'the session');
+    c.send('run ls');
+    let s = await waitFor(c, (x) => x.permissions.length === 1, 'the permission');
+    c.store.answerPermission(s.permissions[0].key, { outcome: 'selected', optionId: 'once' });
+    s = await waitFor(c, (x) => !x.running && allText(x).includes('exit=0'), 'the run');
+    const term = Object.values(s.terminals)[0];
+    assert.match(term.output, /marker\.txt/);
+    assert.equal(term.done, true);
+    assert.equal(term.exitCode, 0);
+
+    c.send('run head -c 10000 /dev/zero | tr "\\0" é');
+    s = await waitFor(c, (x) => x.permissions.length === 1, 'the second permission');
+    c.store.answerPermission(s.permissions[0].key, { outcome: 'selected', optionId: 'once' });
+    s = await waitFor(c, (x) => !x.running && /exit=0 bytes=\d+ truncated=true/.test(allText(x)), 'the capped run');
+    const capped = Object.values(s.terminals).find((t) => t.truncated)!;
+    assert.ok(Buffer.byteLength(capped.output) <= 4096, 'within the agent\'s outputByteLimit');
+    assert.match(capped.output, /^é+$/, 'cut on a character boundary');
+  } finally {
+    await c.close();
+  }
+});
+
+test('cancel answers every pending permission `cancelled`', async () => {
+  const c = await started();
+  try {
+    await waitFor(c, (x) => x.sessionId !== undefined, 'the session');
+    c.send('two');
+    await waitFor(c, (x) => x.permissions.length === 2, 'two queued permissions');
+    c.cancel();
+    const s = await waitFor(c, (x) => allText(x).includes('answers cancelled cancelled'), 'the agent to see both cancelled');
+    assert.equal(s.permissions.length, 0);
+    c.send('wait');
+    await waitFor(c, (x) => x.permissions.length === 1, 'the waiting permission');
+    c.cancel();
+    const w = await waitFor(c, (x) => !x.running && allText(x).includes('perm=cancelled'), 'session/cancel to reach the agent');
+    assert.equal(w.toolCalls['w1'].status, 'cancelled');
+  } finally {
+    await c.close();
+  }
+});
+
+test('fs/read_text_file is confined to the root and never serves the quarantine; .env asks the user', async () => {
+  const cwd = workdir();
+  mkdirSync(path.join(cwd, '.ssh'));
+  writeFileSync(path.join(cwd, '.ssh', 'id_rsa'), 'PRIVATE');
+  writeFileSync(path.join(cwd, '.env'), 'API_KEY=1');
+  writeFileSync(path.join(cwd, 'ok.txt'), 'fine');
+  const c = await started(cwd);
+  try {
+    await waitFor(c, (x) => x.sessionId !== undefined, 'the session');
+    const ask = async (prompt: string, expect: RegExp) => {
+      c.send(prompt);
+      return await waitFor(c, (x) => expect.test(allText(x)), prompt);
+    };
+    await ask(`read ${path.join(cwd, 'ok.txt')}`, /content:fine/);
+    await ask('read /etc/passwd', /error:-32603:.*outside the workspace/);
+    await ask(`read ${cwd}/.ssh/id_rsa`, /error:-32603:.*quarantine/);
+    assert.doesNotMatch(allText(c.store.getState()), /PRIVATE/);
+    c.send(`read ${cwd}/.env`);
+    let s = await waitFor(c, (x) => x.permissions.length === 1, 'the .env approval');
+    assert.match(s.permissions[0].call.title, /\.env/);
+    c.store.answerPermission(s.permissions[0].key, { outcome: 'selected', optionId: 'reject' });
+    s = await waitFor(c, (x) => /error:-32603:.*declined/.test(allText(x)), 'the refusal');
+    assert.doesNotMatch(allText(s), /API_KEY/);
+  } finally {
+    await c.close();
+  }
+});
+
+test('an agent that crashes is reported with its exit code and last stderr lines; the client stays usable', async () => {
+  const c = await started();
+  try {
+    await waitFor(c, (x) => x.sessionId !== undefined, 'the session');
+    c.send('crash');
+    const s = await waitFor(c, (x) => x.agent.status === 'exited', 'the exit');
+    assert.equal(s.agent.exitCode, 3);
+    assert.ok(s.agent.stderrTail.includes('scripted-agent: fatal: out of cheese'));
+    const notice = s.history.find((h) => h.kind === 'notice' && h.level === 'error');
+    assert.ok(notice && notice.kind === 'notice' && /exited with code 3/.test(notice.text));
+    assert.equal(s.running, false);
+    c.send('hello');
+    await waitFor(c, (x) => x.history.some((h) => h.kind === 'notice' && /not running/.test(h.text)), 'the not-running notice');
+  } finally {
+    await c.close();
+  }
+});
+
+test('an agent command that does not exist is reported, not thrown', async () => {
+  const c = new AcpClient({ argv: ['/nonexistent/agent-binary'], label: 'missing', cwd: workdir(), settleMs: 5 });
+  await c.start();
+  const s = await waitFor(c, (x) => x.agent.status === 'exited', 'the failure');
+  assert.match(s.agent.error ?? '', /ENOENT/);
+  await c.close();
+  assert.equal(existsSync('/nonexistent'), false);
+});

@@ -1,0 +1,94 @@
+// Renders an Ink tree into fake streams of a chosen size, on Node and Deno alike (the same
+// design as ink-testing-library, with the width and height as parameters).
+import { EventEmitter } from 'node:events';
+import { render } from 'ink';
+import type { ReactElement } from 'react';
+
+class FakeStdout extends EventEmitter {
+  frames: string[] = [];
+  constructor(
+    public columns: number,
+    public rows: number,
+  ) {
+    super();
+  }
+  isTTY = true;
+  write = (frame: string) => {
+    this.frames.push(frame);
+    return true;
+  };
+}
+
+class FakeStdin extends EventEmitter {
+  isTTY = true;
+  private queue: string[] = [];
+  write(data: string) {
+    this.queue.push(data);
+    this.emit('readable');
+  }
+  read(): string | null {
+    return this.queue.shift() ?? null;
+  }
+  setEncoding() {}
+  setRawMode() {}
+  resume() {}
+  pause() {}
+  ref() {}
+  unref() {}
+}
+
+export interface Rendered {
+  lastFrame(): string;
+  press(...keys: string[]): Promise<void>;
+  resize(columns: number, rows: number): Promise<void>;
+  unmount(): void;
+  stdout: FakeStdout;
+}
+
+export const tick = (ms = 15) => new Promise((r) => setTimeout(r, ms));
+
+export function renderAt(tree: ReactElement, columns: number, rows = 40): Rendered {
+  const stdout = new FakeStdout(columns, rows);
+  const stdin = new FakeStdin();
+  const inst = render(tree, {
+    stdout: stdout as unknown as NodeJS.WriteStream,
+    stderr: new FakeStdout(columns, rows) as unknown as NodeJS.WriteStream,
+    stdin: stdin as unknown as NodeJS.ReadStream,
+    debug: true,
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
+  return {
+    stdout,
+    lastFrame: () => stdout.frames[stdout.frames.length - 1] ?? '',
+    async press(...keys: string[]) {
+      for (const k of keys) {
+        stdin.write(k);
+        await tick();
+      }
+    },
+    async resize(c: number, r: number) {
+      stdout.columns = c;
+      stdout.rows = r;
+      stdout.emit('resize');
+      await tick();
+    },
+    unmount: () => inst.unmount(),
+  };
+}
+
+export const KEY = {
+  enter: '\r',
+  esc: '\u001B',
+  tab: '\t',
+  up: '\u001B[A',
+  down: '\u001B[B',
+  ctrlC: '\u0003',
+  ctrlD: '\u0004',
+  ctrlO: '\u000F',
+  altEnter: '\u001B\r',
+  backspace: '\u007F',
+  space: ' ',
+  pasteStart: '\u001B[200~',
+  pasteEnd: '\u001B[201~',
+};

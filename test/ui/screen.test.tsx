@@ -1,0 +1,95 @@
+import './env.ts';
+// Whole-screen states at 60, 100 and 140 columns: history (<Static>) and the live region.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { App, type Controller } from '../../src/ui/App.tsx';
+import { matchSnapshot } from '../helpers/snapshot.ts';
+import { renderAt, tick, KEY } from './harness.ts';
+import * as states from './states.ts';
+import type { ClientStore } from '../../src/client/session_store.ts';
+
+const WIDTHS = [60, 100, 140];
+const ROWS = 30;
+const noop: Controller = { send() {}, cancel() {}, quit() {} };
+
+async function frame(store: ClientStore, columns: number, keys: string[] = []): Promise<string> {
+  const r = renderAt(<App store={store} controller={noop} animate={false} size={{ columns, rows: ROWS }} />, columns, ROWS);
+  await tick();
+  await r.press(...keys);
+  const f = r.lastFrame();
+  r.unmount();
+  return f;
+}
+
+function liveHeight(f: string, history: number): number {
+  return f.split('\n').length - history;
+}
+
+const CASES: [string, () => ClientStore, string[]][] = [
+  ['idle', states.idle, []],
+  ['streaming', states.streaming, []],
+  ['tool running', states.toolRunning, []],
+  ['approval with diff', () => states.approvalWithDiff(1).store, []],
+  ['queue of two approvals', () => states.approvalWithDiff(2).store, []],
+  ['collapsed diffs', states.finishedTurn, []],
+  ['expanded diffs', states.finishedTurn, [KEY.tab, 'e']],
+  ['failed call', states.failedCall, []],
+  ['agent crashed', states.crashed, []],
+];
+
+for (const [name, make, keys] of CASES) {
+  for (const w of WIDTHS) {
+    test(`screen: ${name} at ${w} columns`, async () => {
+      const store = make();
+      const f = await frame(store, w, keys);
+      for (const line of f.split('\n')) assert.ok([...line].length <= w, `a line is wider than ${w}: ${line}`);
+      matchSnapshot(import.meta.url, `${name} @${w}`, f);
+    });
+  }
+}
+
+test('the live region stays shorter than the terminal, whatever is streaming', async () => {
+  const store = states.baseStore();
+  store.beginTurn('long');
+  store.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'long output', kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: 'x' }] });
+  store.updateTerminal({ id: 'x', command: 'yes', output: 'y\n'.repeat(5000), truncated: false, done: false });
+  store.applyUpdate({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: Array.from({ length: 300 }, (_, i) => `line ${i}`).join('\n') } });
+  // history holds only the user's line: everything else is live
+  assert.equal(store.getState().history.length, 1);
+  for (const rows of [12, 24, 40]) {
+    const r = renderAt(<App store={store} controller={noop} animate={false} size={{ columns: 60, rows }} />, 60, rows);
+    await tick();
+    const f = r.lastFrame();
+    r.unmount();
+    const live = liveHeight(f, 1);
+    assert.ok(live < rows, `live region of ${live} rows in a ${rows}-row terminal`);
+    assert.match(f, /lines hidden/);
+    assert.match(f, /line 299/, 'the newest streamed line is on screen');
+  }
+});
+
+test('a resize re-lays the live region at the new width', async () => {
+  const store = states.finishedTurn();
+  const r = renderAt(<App store={store} controller={noop} animate={false} />, 100, 30);
+  await tick();
+  await r.resize(60, 20);
+  const f = r.lastFrame();
+  r.unmount();
+  const live = f.split('\n').slice(-4);
+  for (const line of live) assert.ok([...line].length <= 60, `after resize, a live line is wider than 60: ${line}`);
+});
+
+test('NO_COLOR: no colour codes, glyphs and signs still tell the states apart', async () => {
+  const { statusGlyph } = await import('../../src/ui/tool_call_rows.ts');
+  const { colorEnabled, themeColor } = await import('../../src/ui/theme.ts');
+  process.env.NO_COLOR = '1';
+  try {
+    assert.equal(colorEnabled(), false);
+    assert.equal(themeColor('added'), undefined);
+    const call = { id: 'x', title: 't', kind: 'read' as const, content: [], locations: [] };
+    const glyphs = (['pending', 'in_progress', 'completed', 'failed', 'cancelled'] as const).map((status) => statusGlyph({ ...call, status }, false).text);
+    assert.equal(new Set(glyphs).size, 5);
+  } finally {
+    delete process.env.NO_COLOR;
+  }
+});

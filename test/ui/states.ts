@@ -1,0 +1,95 @@
+// Client stores in the states the screen tests show, built through the store's own API (the
+// same calls the protocol layer makes), with fixed ids and paths so frames are stable.
+import type { PermissionOption, RequestPermissionOutcome } from '@agentclientprotocol/sdk';
+import { ClientStore } from '../../src/client/session_store.ts';
+
+export const CWD = '/srv/proj';
+
+export const OPTIONS: PermissionOption[] = [
+  { optionId: 'once', name: 'Allow once', kind: 'allow_once' },
+  { optionId: 'always', name: 'Allow for this session', kind: 'allow_always' },
+  { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+];
+
+const OLD = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+const NEW = OLD.replace('line 3\n', 'line three\nline 3.5\n').replace('line 25\n', 'line twenty-five\n');
+
+export const DIFF = { type: 'diff' as const, path: `${CWD}/src/app.ts`, oldText: OLD, newText: NEW };
+
+export function baseStore(): ClientStore {
+  const s = new ClientStore({ label: 'cxl acp', cwd: CWD, model: 'qwen3:8b', envelope: 'default', settleMs: 0 });
+  s.agentReady({ name: 'cxl', version: '0.1.0' });
+  s.sessionStarted('a1b2c3d4e5f6', { mode: 'default' });
+  return s;
+}
+
+export function idle(): ClientStore {
+  const s = baseStore();
+  s.beginTurn('What does this project do?');
+  s.applyUpdate({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'It is a **terminal agent**. It has:\n\n- a TUI\n- an ACP agent\n\n```ts\nconst x = 1;\n```\n' } });
+  s.endTurn('end_turn');
+  s.settle();
+  return s;
+}
+
+export function streaming(): ClientStore {
+  const s = baseStore();
+  s.beginTurn('Explain the layout');
+  s.applyUpdate({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'The code is split in layers:\n\n1. `src/core` holds the tools\n2. `src/client` speaks ACP and serves files to the agent, confined to the session root' } });
+  s.applyUpdate({ sessionUpdate: 'plan', entries: [
+    { content: 'Read the layout', priority: 'high', status: 'completed' },
+    { content: 'Summarise each layer', priority: 'medium', status: 'in_progress' },
+    { content: 'Answer', priority: 'low', status: 'pending' },
+  ] });
+  return s;
+}
+
+export function toolRunning(): ClientStore {
+  const s = baseStore();
+  s.beginTurn('run the tests');
+  s.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Read package.json', kind: 'read', status: 'completed', locations: [{ path: `${CWD}/package.json` }] });
+  s.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'c2', title: 'npm test', kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: 't1' }] });
+  s.updateTerminal({ id: 't1', command: 'npm test', output: Array.from({ length: 20 }, (_, i) => `ok ${i + 1} - test number ${i + 1}`).join('\n') + '\n', truncated: false, done: false });
+  return s;
+}
+
+export function approvalWithDiff(count = 1): { store: ClientStore; answers: Promise<RequestPermissionOutcome>[] } {
+  const s = baseStore();
+  s.beginTurn('rename the lines');
+  s.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'e1', title: 'Edit src/app.ts', kind: 'edit', status: 'pending', locations: [{ path: DIFF.path }] });
+  const answers = [s.requestPermission('a1b2c3d4e5f6', { toolCallId: 'e1', content: [DIFF] }, OPTIONS)];
+  if (count > 1) {
+    answers.push(s.requestPermission('a1b2c3d4e5f6', { toolCallId: 'x2', title: 'rm -rf build', kind: 'execute', status: 'pending', rawInput: { command: 'rm -rf build' } }, OPTIONS));
+  }
+  return { store: s, answers };
+}
+
+export function finishedTurn(): ClientStore {
+  const s = baseStore();
+  s.beginTurn('rename the lines');
+  s.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'e1', title: 'Edit src/app.ts', kind: 'edit', status: 'completed', content: [DIFF], locations: [{ path: DIFF.path }] });
+  s.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'e2', title: 'Write docs/new.md', kind: 'edit', status: 'completed', content: [{ type: 'diff', path: `${CWD}/docs/new.md`, oldText: null, newText: '# New\n\nA new page.\n' }] });
+  s.applyUpdate({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Done: two files changed.' } });
+  s.endTurn('end_turn');
+  s.settle();
+  return s;
+}
+
+export function failedCall(): ClientStore {
+  const s = baseStore();
+  s.beginTurn('read the secret');
+  s.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'f1', title: 'Read .ssh/id_rsa', kind: 'read', status: 'in_progress', locations: [{ path: `${CWD}/.ssh/id_rsa` }] });
+  s.applyUpdate({ sessionUpdate: 'tool_call_update', toolCallId: 'f1', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'quarantined: .ssh/id_rsa is in the credential quarantine; work without that file.' } }] });
+  s.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'f2', title: 'ls build', kind: 'execute', status: 'pending' });
+  s.cancelTurn();
+  s.endTurn('cancelled');
+  return s;
+}
+
+export function crashed(): ClientStore {
+  const s = baseStore();
+  s.beginTurn('hello');
+  s.applyUpdate({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Working on' } });
+  s.agentExited({ code: 3, signal: null, stderrTail: ['cxl acp: loading model', 'cxl acp: fatal: connection refused (127.0.0.1:11434)'] });
+  return s;
+}
