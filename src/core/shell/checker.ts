@@ -42,7 +42,7 @@ interface StepBase {
 /** `cd DIR`, interpreted by the tool itself. */
 export interface CdStep extends StepBase {
   kind: 'cd';
-  /** real path of the directory on the path where every earlier step ran */
+  /** real path of the directory it moves to (from the first directory the line can be in there) */
   target: string;
 }
 
@@ -55,7 +55,7 @@ export interface RunStep extends StepBase {
   resolved: string;
   /** realpath of `resolved` (what the deny list is also checked against) */
   real: string;
-  /** the directory it runs in on the path where every earlier step ran */
+  /** the directory it runs in (the first one the line can be in there; the runner tracks the real one) */
   cwd: string;
 }
 
@@ -104,7 +104,16 @@ const SHELL_ONLY = new Set([
   'wait', 'suspend', 'getopts', 'read', 'mapfile', 'readarray', 'pushd', 'popd', 'dirs', 'logout', 'times',
 ]);
 
-const MAX_CWDS = 64; // possible working directories tracked through conditional cds; past it: refuse
+// distinct directories the line may be in after conditional cds; past it the line is refused
+const MAX_CWDS = 64;
+
+interface State {
+  cwd: string;
+  /** the last status was 0 */
+  ok: boolean;
+}
+
+const stateKey = (cwd: string, ok: boolean) => `${ok ? '0' : '1'}${cwd}`;
 
 interface CompiledPolicy {
   allowNames: Set<string> | null;
@@ -327,34 +336,49 @@ export function checkLine(line: string, policy: ShellPolicy, opts: CheckOptions 
 
   const steps: CheckedStep[] = [];
   const cache = new Map<string, ProgramOk | Refusal>();
-  // Every directory the line may be in at this point: a cd after && or || may not run.
-  let cwds = new Set<string>([startDir]);
-  let straight = startDir;
+  // Every (directory, last status) the line may be in at this point. A step after && or || may
+  // not run, so a later cd is checked from every directory the line can be in, not only from
+  // the one where every step ran. A cd that fails when it runs stops the line, so a cd that ran
+  // leaves status 0; a program may leave either.
+  let states = new Map<string, State>([[stateKey(startDir, true), { cwd: startDir, ok: true }]]);
   for (let index = 0; index < raw.length; index++) {
     const s = raw[index];
     const argv = s.words.map((w) => w.value);
     const first = s.words[0];
+    const runs = (st: State) => s.op === null || s.op === ';' || (s.op === '&&' ? st.ok : !st.ok);
+    const all = [...states.values()];
+    const running = all.filter(runs);
+    // A step no path reaches is still checked, from every directory the line may be in.
+    const bases = [...new Set((running.length ? running : all).map((st) => st.cwd))];
+    const next = new Map<string, State>();
+    for (const st of all) if (!runs(st)) next.set(stateKey(st.cwd, st.ok), st);
     if (first.value === 'cd' && !first.quoted) {
       if (pol.denyNames.has('cd')) return refused(new Refusal('denied', 'cd', first.start, `\`cd\` at offset ${first.start} is on _denied_commands.`), index, steps);
-      const cd = checkCd(s, pol, cwds, straight);
+      const cd = checkCd(s, pol, bases);
       if (cd instanceof Refusal) return refused(cd, index, steps);
-      const conditional = s.op === '&&' || s.op === '||';
-      const next = conditional ? new Set([...cwds, ...cd.targets]) : new Set(cd.targets);
-      if (next.size > MAX_CWDS) {
+      for (const st of running) {
+        const t = cd.targets.get(st.cwd)!;
+        next.set(stateKey(t, true), { cwd: t, ok: true });
+      }
+      if (new Set([...next.values()].map((st) => st.cwd)).size > MAX_CWDS) {
         return refused(
-          new Refusal('cd-fanout', 'cd', first.start, `the line may be in more than ${MAX_CWDS} different directories after the cd at offset ${first.start}; split it into several calls.`),
+          new Refusal('cd-fanout', 'cd', first.start, `after the cd at offset ${first.start} the line may be in more than ${MAX_CWDS} different directories; split it into several calls.`),
           index,
           steps,
         );
       }
-      cwds = next;
-      straight = cd.straight;
-      steps.push({ kind: 'cd', index, op: s.op, argv, start: s.start, end: s.end, target: cd.straight, rule: cd.rule });
+      states = next;
+      steps.push({ kind: 'cd', index, op: s.op, argv, start: s.start, end: s.end, target: cd.targets.get(bases[0])!, rule: cd.rule });
       continue;
     }
     const prog = checkProgram(first, pol, dirs, cache);
     if (prog instanceof Refusal) return refused(prog, index, steps);
-    steps.push({ kind: 'run', index, op: s.op, argv, program: first.value, resolved: prog.resolved, real: prog.real, cwd: straight, start: s.start, end: s.end, rule: prog.rule });
+    for (const st of running) {
+      next.set(stateKey(st.cwd, true), { cwd: st.cwd, ok: true });
+      next.set(stateKey(st.cwd, false), { cwd: st.cwd, ok: false });
+    }
+    states = next;
+    steps.push({ kind: 'run', index, op: s.op, argv, program: first.value, resolved: prog.resolved, real: prog.real, cwd: bases[0], start: s.start, end: s.end, rule: prog.rule });
   }
   const programs = [...new Set(steps.filter((s): s is RunStep => s.kind === 'run').map((s) => s.program))];
   return {
@@ -370,7 +394,7 @@ function refused(r: Refusal, step: number, steps: CheckedStep[]): Refused {
   return { verdict: 'refuse', rule: r.rule, construct: r.construct, position: r.position, step, reason: r.reason, steps };
 }
 
-function checkCd(s: RawStep, pol: CompiledPolicy, cwds: Set<string>, straight: string): { targets: string[]; straight: string; rule: string } | Refusal {
+function checkCd(s: RawStep, pol: CompiledPolicy, bases: string[]): { targets: Map<string, string>; rule: string } | Refusal {
   const at = s.words[0].start;
   if (s.words.length !== 2) {
     return new Refusal(
@@ -405,15 +429,14 @@ function checkCd(s: RawStep, pol: CompiledPolicy, cwds: Set<string>, straight: s
     }
     return real;
   };
-  const targets: string[] = [];
-  let straightTarget = '';
-  for (const base of new Set([straight, ...cwds])) {
+  const targets = new Map<string, string>();
+  for (const base of bases) {
     const r = resolveFrom(base);
     if (r instanceof Refusal) return r;
-    if (base === straight) straightTarget = r;
-    targets.push(r);
+    targets.set(base, r);
   }
-  return { targets, straight: straightTarget, rule: pol.allowedDir ? `cd inside _allowed_dir: ${straightTarget}` : `cd (no _allowed_dir): ${straightTarget}` };
+  const shown = [...new Set(targets.values())].join(' or ');
+  return { targets, rule: pol.allowedDir ? `cd inside _allowed_dir: ${shown}` : `cd (no _allowed_dir): ${shown}` };
 }
 
 /**
