@@ -1,0 +1,121 @@
+// `cxl config`: the effective configuration, each value with where it came from;
+// `cxl config --check FILE`: validate one agents.toml (over the built-in defaults).
+import process from 'node:process';
+import { FLOOR_RULES } from '../core/envelopes_shipped.ts';
+import { formatDuration } from '../config/duration.ts';
+import { loadChain, taskPolicies } from '../config/chain.ts';
+import { BUILTIN, ConfigError, formatIssue, loadConfig, mergeLayers, readConfigFile, type EffectiveConfig } from '../config/load.ts';
+import { parseFlags, UsageError } from './args.ts';
+
+const HELP = `Usage: cxl config [--agent NAME] [--var NAME=VALUE]...
+       cxl config --check FILE...
+
+Prints the effective configuration (built-in defaults, ~/.contenox/agents.toml,
+.contenox/agents.toml of this project, then the [agents.NAME] section), one value a line
+with where it came from, and the tools_policies of the chain's tasks.
+
+  --check FILE   validate FILE as an agents.toml; exits 1 with the errors (file:line:col)
+  --agent NAME   apply the [agents.NAME] section
+  --var N=V      fill {{var:N}} in the chain (repeatable)
+  -h, --help     show this help`;
+
+function show(v: unknown): string {
+  if (typeof v === 'object' && v !== null && !Array.isArray(v) && 'grant' in v) {
+    const g = v as { grant: string; timeoutMs?: number };
+    return g.timeoutMs === undefined ? JSON.stringify(g.grant) : `{ grant = ${JSON.stringify(g.grant)}, timeout = "${formatDuration(g.timeoutMs)}" }`;
+  }
+  if (Array.isArray(v) && v.some((x) => typeof x === 'object' && x !== null)) return `[${v.map(show).join(', ')}]`;
+  if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+    return `{ ${Object.entries(v).map(([k, x]) => `${k} = ${show(x)}`).join(', ')} }`;
+  }
+  return JSON.stringify(v);
+}
+
+/** Leaf lines `key = value` in a stable order, with the source of each. */
+function leaves(v: unknown, key: string, out: [string, string][], sourceOf: (k: string) => string): void {
+  if (Array.isArray(v)) {
+    if (v.some((x) => typeof x === 'object' && x !== null)) v.forEach((x, i) => out.push([`${key}[${i}] = ${show(x)}`, sourceOf(`${key}[${i}]`)]));
+    else out.push([`${key} = ${show(v)}`, sourceOf(key)]);
+    return;
+  }
+  if (typeof v === 'object' && v !== null && !('grant' in v && Object.keys(v).every((k) => k === 'grant' || k === 'timeoutMs'))) {
+    for (const [k, x] of Object.entries(v)) {
+      if (k === 'bare') continue;
+      const name = k === 'timeoutMs' ? 'timeout' : k;
+      if (k === 'timeoutMs') out.push([`${key}.${name} = "${formatDuration(x as number)}"`, sourceOf(`${key}.${k}`)]);
+      else leaves(x, key ? `${key}.${/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k)}` : k, out, sourceOf);
+    }
+    return;
+  }
+  out.push([`${key} = ${show(v)}`, sourceOf(key)]);
+}
+
+export function describeConfig(cfg: EffectiveConfig, vars: Record<string, string> = {}): string {
+  const lines: string[] = [];
+  lines.push(`# files, weakest first: ${[BUILTIN, ...cfg.files].join(', ')}`);
+  lines.push(`# agent section: ${cfg.agent ?? '(none)'}`);
+  lines.push(`# default envelope: ${cfg.defaultEnvelope}`);
+  const rows: [string, string][] = [];
+  const sourceOf = (k: string) => cfg.sources.get(k.replace(/\."([^"]+)"/g, '.$1')) ?? BUILTIN;
+  leaves(cfg.data, '', rows, sourceOf);
+  const width = Math.min(80, Math.max(...rows.map(([l]) => l.length)));
+  for (const [l, s] of rows) lines.push(`${l.padEnd(width)}  # ${s}`);
+  const quarantine = FLOOR_RULES.filter((r) => r.reason === 'credential quarantine').length;
+  lines.push(`# every envelope's always_deny starts with ${FLOOR_RULES.length} built-in floor rules: ${quarantine} credential quarantine globs (every tool) and ${FLOOR_RULES.length - quarantine} write-wall globs (writes and shell)`);
+  const { chain, label } = loadChain(cfg.data, cfg.sources, { vars });
+  lines.push('');
+  lines.push(`# chain: ${label}`);
+  for (const task of chain.tasks) {
+    lines.push(`# task ${task.id}: model ${task.execute_config.model}, provider ${task.execute_config.provider}, tools ${task.execute_config.tools.join(', ')}`);
+    const { policies, from } = taskPolicies(task, cfg.data, cfg.sources, label);
+    const prow: [string, string][] = [];
+    for (const [ts, vals] of Object.entries(policies)) for (const [k, v] of Object.entries(vals)) prow.push([`tools_policies.${ts}.${k} = ${JSON.stringify(v)}`, from.get(`${ts}.${k}`) ?? label]);
+    const w = Math.min(80, Math.max(0, ...prow.map(([l]) => l.length)));
+    for (const [l, s] of prow) lines.push(`${l.padEnd(w)}  # ${s}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const { values } = parseFlags('cxl config', argv, {
+    check: { type: 'string', multiple: true },
+    agent: { type: 'string' },
+    var: { type: 'string', multiple: true },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  const vars: Record<string, string> = {};
+  for (const v of (values.var as string[] | undefined) ?? []) {
+    const eq = v.indexOf('=');
+    if (eq <= 0) throw new UsageError(`cxl config: --var takes NAME=VALUE, got \`${v}\`.`);
+    vars[v.slice(0, eq)] = v.slice(eq + 1);
+  }
+  const checks = values.check as string[] | undefined;
+  if (checks) {
+    let bad = 0;
+    for (const file of checks) {
+      try {
+        const layer = readConfigFile(file);
+        mergeLayers([[file, layer]], { agent: values.agent as string | undefined });
+        process.stdout.write(`${file}: ok\n`);
+      } catch (err) {
+        if (!(err instanceof ConfigError)) throw err;
+        bad++;
+        for (const i of err.issues) process.stderr.write(`${formatIssue(i)}\n`);
+      }
+    }
+    return bad ? 1 : 0;
+  }
+  try {
+    const cfg = loadConfig({ agent: values.agent as string | undefined });
+    process.stdout.write(describeConfig(cfg, vars));
+    return 0;
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    for (const i of err.issues) process.stderr.write(`${formatIssue(i)}\n`);
+    return 1;
+  }
+}

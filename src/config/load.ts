@@ -1,0 +1,260 @@
+// Loading agents.toml, weakest first: built-in defaults, ~/.contenox/agents.toml,
+// .contenox/agents.toml in the project, then the [agents.<name>] section of the agent in use
+// (from each file, in the same order). Every effective value remembers where it came from.
+// A problem anywhere fails the whole load: nothing half-loads.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import process from 'node:process';
+import TOML from '@iarna/toml';
+import { buildEnvelope, type CompiledEnvelope, type EnvelopeSpec } from '../core/envelope.ts';
+import { DEFAULT_ENVELOPE, FLOOR_RULES, SHIPPED_ENVELOPES } from '../core/envelopes_shipped.ts';
+import { isToolError } from '../core/errors.ts';
+import { checkConfig, type ConfigData, type Problem } from './schema.ts';
+import { keyLines, locateKey } from './source_lines.ts';
+
+export const BUILTIN = 'built-in defaults';
+
+/** One problem of one file, located. */
+export interface ConfigIssue {
+  file: string;
+  line?: number;
+  col?: number;
+  key?: string;
+  message: string;
+}
+
+export class ConfigError extends Error {
+  readonly issues: ConfigIssue[];
+
+  constructor(issues: ConfigIssue[]) {
+    super(issues.map(formatIssue).join('\n'));
+    this.name = 'ConfigError';
+    this.issues = issues;
+  }
+}
+
+export function formatIssue(i: ConfigIssue): string {
+  const where = i.line !== undefined ? `${i.file}:${i.line}:${i.col ?? 1}` : i.file;
+  return `${where}: ${i.message}`;
+}
+
+/** The built-in layer: the shipped envelopes and the model the seed names. */
+export const BUILTIN_CONFIG: Readonly<ConfigData> = Object.freeze({
+  default_envelope: DEFAULT_ENVELOPE,
+  model: 'qwen3:8b',
+  provider: 'ollama',
+  envelopes: structuredClone(SHIPPED_ENVELOPES) as Record<string, EnvelopeSpec>,
+});
+
+/** Reads and validates one agents.toml. Throws ConfigError naming file, line and column. */
+export function readConfigFile(file: string, text?: string): ConfigData {
+  let src: string;
+  try {
+    src = text ?? fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError([{ file, message: `cannot read: ${(err as Error).message}` }]);
+  }
+  return parseConfigText(file, src);
+}
+
+export function parseConfigText(file: string, src: string): ConfigData {
+  let doc: Record<string, unknown>;
+  try {
+    doc = TOML.parse(src) as Record<string, unknown>;
+  } catch (err) {
+    const e = err as { line?: number; col?: number; message?: string };
+    const first = String(e.message ?? err).split('\n')[0].replace(/ at row \d+, col \d+, pos \d+:?$/, '');
+    throw new ConfigError([{ file, line: (e.line ?? 0) + 1, col: (e.col ?? 0) + 1, message: `malformed TOML: ${first}` }]);
+  }
+  const { data, problems } = checkConfig(doc);
+  if (problems.length) throw new ConfigError(locate(file, src, problems));
+  return data;
+}
+
+function locate(file: string, src: string, problems: Problem[]): ConfigIssue[] {
+  const lines = keyLines(src);
+  return problems.map((p) => {
+    const at = locateKey(lines, p.path);
+    return { file, line: at?.line, col: at?.col, key: p.path.join('.'), message: p.message };
+  });
+}
+
+// ── merging with provenance ────────────────────────────────────────────────────────────────
+
+export type Sources = Map<string, string>;
+
+const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** How a value at `path` merges over what is there (see REFERENCE 7 and 10). */
+function mergeKind(path: string[]): 'concat' | 'axis' | 'atomic' | 'table' {
+  const [top, , k2, k3] = path;
+  if (top === 'envelopes') {
+    if (path.length === 3 && (k2 === 'always_deny' || k2 === 'always_allow')) return 'concat';
+    if (path.length === 3 && k2 === 'shell') return 'axis';
+    if (path.length === 4 && k2 === 'files' && (k3 === 'read' || k3 === 'write')) return 'axis';
+    if (path.length === 3 && k2 === 'default_action') return 'atomic';
+    if (path.length === 4 && k2 === 'tools') return 'atomic';
+    if (path.length === 4 && k2 === 'shell' && k3 === 'substitution') return 'atomic';
+  }
+  if (top === 'mcp_servers' && path.length === 2) return 'atomic';
+  return 'table';
+}
+
+function dropSources(sources: Sources, prefix: string): void {
+  for (const k of [...sources.keys()]) if (k === prefix || k.startsWith(`${prefix}.`) || k.startsWith(`${prefix}[`)) sources.delete(k);
+}
+
+function recordLeaves(sources: Sources, key: string, v: unknown, source: string, offset = 0): void {
+  if (Array.isArray(v)) {
+    if (v.length && v.every((x) => typeof x !== 'object')) {
+      sources.set(key, source);
+      return;
+    }
+    v.forEach((x, i) => sources.set(`${key}[${i + offset}]`, source));
+    if (!v.length) sources.set(key, source);
+    return;
+  }
+  if (isPlain(v) && !('grant' in v && Object.keys(v).every((k) => k === 'grant' || k === 'timeoutMs'))) {
+    for (const [k, x] of Object.entries(v)) if (k !== 'bare') recordLeaves(sources, `${key}.${k}`, x, source);
+    return;
+  }
+  sources.set(key, source);
+}
+
+/** Merges `incoming` (one level) into `into` in place. */
+function mergeInto(into: Record<string, unknown>, incoming: Record<string, unknown>, path: string[], source: string, sources: Sources): void {
+  for (const [k, v] of Object.entries(incoming)) {
+    if (v === undefined) continue;
+    const p = [...path, k];
+    const key = p.join('.');
+    const kind = mergeKind(p);
+    const cur = into[k];
+    if (kind === 'concat' && Array.isArray(cur) && Array.isArray(v)) {
+      recordLeaves(sources, key, v, source, cur.length);
+      into[k] = [...cur, ...v];
+    } else if (kind === 'atomic' || !isPlain(v) || !isPlain(cur) || (kind === 'axis' && (v as { bare?: boolean }).bare)) {
+      dropSources(sources, key);
+      recordLeaves(sources, key, v, source);
+      into[k] = structuredClone(v);
+    } else {
+      if (kind === 'axis') delete cur.bare; // a table over a bare grant keeps the grant and refines it
+      mergeInto(cur, v, p, source, sources);
+    }
+  }
+}
+
+// ── the effective configuration ────────────────────────────────────────────────────────────
+
+export interface LoadOptions {
+  /** the project directory (default: process.cwd()) */
+  cwd?: string;
+  /** the home directory (default: $HOME, else os.homedir()) */
+  home?: string;
+  /** the agent whose [agents.<name>] section applies (default: default_agent, if set) */
+  agent?: string;
+  /** layers applied last, e.g. from flags: [source label, data] */
+  overrides?: [string, ConfigData][];
+}
+
+export interface EffectiveConfig {
+  /** the merged values (without the agents sections) */
+  data: ConfigData;
+  /** key path → where it came from (a file, a file's [agents.x] section, or built-in defaults) */
+  sources: Sources;
+  /** the files read, weakest first */
+  files: string[];
+  /** the agent section applied, if any */
+  agent?: string;
+  envelopes: Record<string, EnvelopeSpec>;
+  defaultEnvelope: string;
+  /** the named envelope (default: the configured default), resolved and compiled */
+  envelope(name?: string): CompiledEnvelope;
+}
+
+export function homeDir(home?: string): string {
+  return home ?? process.env.HOME ?? os.homedir();
+}
+
+/** The config files that apply to a project, weakest first (only those that exist). */
+export function configFiles(opts: { cwd?: string; home?: string } = {}): string[] {
+  const user = path.join(homeDir(opts.home), '.contenox', 'agents.toml');
+  const project = path.join(path.resolve(opts.cwd ?? process.cwd()), '.contenox', 'agents.toml');
+  const out: string[] = [];
+  for (const f of [user, project]) if (!out.includes(f) && fs.existsSync(f)) out.push(f);
+  return out;
+}
+
+export function loadConfig(opts: LoadOptions = {}): EffectiveConfig {
+  const files = configFiles(opts);
+  const layers: [string, ConfigData][] = [];
+  const issues: ConfigIssue[] = [];
+  for (const f of files) {
+    try {
+      layers.push([f, readConfigFile(f)]);
+    } catch (err) {
+      if (err instanceof ConfigError) issues.push(...err.issues);
+      else throw err;
+    }
+  }
+  if (issues.length) throw new ConfigError(issues);
+  return mergeLayers(layers, opts);
+}
+
+/** Merges validated layers over the built-in defaults and checks the result as a whole. */
+export function mergeLayers(layers: [string, ConfigData][], opts: Pick<LoadOptions, 'agent' | 'overrides'> = {}): EffectiveConfig {
+  const sources: Sources = new Map();
+  const data: Record<string, unknown> = {};
+  mergeInto(data, structuredClone(BUILTIN_CONFIG) as Record<string, unknown>, [], BUILTIN, sources);
+  for (const [src, layer] of layers) {
+    const { agents: _agents, ...rest } = layer;
+    mergeInto(data, rest as Record<string, unknown>, [], src, sources);
+  }
+  const agent = opts.agent ?? (data.default_agent as string | undefined);
+  if (agent !== undefined) {
+    const found = layers.filter(([, l]) => l.agents && Object.hasOwn(l.agents, agent));
+    if (!found.length) {
+      const known = [...new Set(layers.flatMap(([, l]) => Object.keys(l.agents ?? {})))].sort();
+      throw new ConfigError([{ file: layers.map(([f]) => f).join(', ') || BUILTIN, message: `no [agents.${agent}] section in any config file${known.length ? `; defined agents: ${known.join(', ')}` : ''}. Add one or pick another agent.` }]);
+    }
+    for (const [src, l] of found) mergeInto(data, l.agents![agent] as Record<string, unknown>, [], `${src} [agents.${agent}]`, sources);
+  }
+  for (const [src, layer] of opts.overrides ?? []) mergeInto(data, layer as Record<string, unknown>, [], src, sources);
+
+  const cfg = data as ConfigData;
+  const envelopes = cfg.envelopes ?? {};
+  const defaultEnvelope = cfg.default_envelope ?? DEFAULT_ENVELOPE;
+  // Resolve every envelope now, so an unknown parent, a cycle or a bad default fails the load.
+  const compiled = new Map<string, CompiledEnvelope>();
+  const issues: ConfigIssue[] = [];
+  for (const name of Object.keys(envelopes)) {
+    try {
+      compiled.set(name, buildEnvelope(name, envelopes, FLOOR_RULES));
+    } catch (err) {
+      if (!isToolError(err)) throw err;
+      issues.push({ file: sources.get(`envelopes.${name}.extends`) ?? firstSource(sources, `envelopes.${name}`), key: `envelopes.${name}`, message: err.message });
+    }
+  }
+  if (!Object.hasOwn(envelopes, defaultEnvelope)) {
+    issues.push({ file: sources.get('default_envelope') ?? BUILTIN, key: 'default_envelope', message: `default_envelope = "${defaultEnvelope}" names no envelope; defined: ${Object.keys(envelopes).sort().join(', ')}.` });
+  }
+  if (issues.length) throw new ConfigError(issues);
+  return {
+    data: cfg,
+    sources,
+    files: layers.map(([f]) => f),
+    agent,
+    envelopes,
+    defaultEnvelope,
+    envelope(name = defaultEnvelope) {
+      const e = compiled.get(name);
+      if (e) return e;
+      return buildEnvelope(name, envelopes, FLOOR_RULES); // throws the unknown-envelope error
+    },
+  };
+}
+
+function firstSource(sources: Sources, prefix: string): string {
+  for (const [k, v] of sources) if (k === prefix || k.startsWith(`${prefix}.`)) return v;
+  return BUILTIN;
+}

@@ -1,0 +1,396 @@
+// The keys of agents.toml and their types. A parsed TOML document is checked here and turned
+// into a ConfigData in the engine's own shapes (bare grants become `{ grant }` tables, durations
+// become milliseconds). Every problem is collected with its key path; nothing half-loads.
+import { ENVELOPE_NAME, GRANTS, type EnvelopeRule, type EnvelopeSpec, type Grant, type GrantSpec, type PathAxisSpec, type ShellAxisSpec } from '../core/envelope.ts';
+import { FS_POLICY_KEYS } from '../core/fs_policy.ts';
+import { SHELL_POLICY_KEYS } from '../core/shell/shell_policy.ts';
+import { parseDuration } from './duration.ts';
+
+export interface McpServerSpec {
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  url?: string;
+}
+
+export interface ToolsPolicies {
+  local_fs?: Record<string, string>;
+  local_shell?: Record<string, string>;
+}
+
+/** One level of configuration, as validated. */
+export interface ConfigData {
+  default_envelope?: string;
+  default_agent?: string;
+  model?: string;
+  provider?: string;
+  chain?: string;
+  vars?: Record<string, string>;
+  tools_policies?: ToolsPolicies;
+  envelopes?: Record<string, EnvelopeSpec>;
+  mcp_servers?: Record<string, McpServerSpec>;
+  agents?: Record<string, ConfigData>;
+}
+
+export interface Problem {
+  /** the key path the problem is about */
+  path: string[];
+  message: string;
+}
+
+type Obj = Record<string, unknown>;
+
+const TOP_KEYS = ['default_envelope', 'default_agent', 'model', 'provider', 'chain', 'vars', 'tools_policies', 'envelopes', 'mcp_servers', 'agents'];
+const ENVELOPE_KEYS = ['extends', 'description', 'default_action', 'files', 'shell', 'tools', 'always_deny', 'always_allow'];
+const PATH_AXIS_KEYS = ['grant', 'timeout', 'deny_paths', 'approve_paths'];
+const SHELL_AXIS_KEYS = ['grant', 'timeout', 'blacklist', 'prefix_allowlist', 'ask_always', 'substitution'];
+const GRANT_KEYS = ['grant', 'timeout'];
+const RULE_KEYS = ['tool', 'path', 'program', 'reason'];
+const MCP_KEYS = ['command', 'args', 'env', 'url'];
+const POLICY_KEYS: Record<string, readonly string[]> = {
+  local_fs: Object.keys(FS_POLICY_KEYS),
+  local_shell: SHELL_POLICY_KEYS,
+};
+
+/** `*`, `<toolset>` or `<toolset>.<tool>` */
+export const TOOL_PATTERN = /^(?:\*|[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_.:-]+)?)$/;
+
+const dotted = (path: string[]) => path.join('.');
+
+function typeName(v: unknown): string {
+  if (Array.isArray(v)) return 'an array';
+  if (v === null) return 'null';
+  if (v instanceof Date) return 'a date';
+  if (typeof v === 'object') return 'a table';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'an integer' : 'a float';
+  return `a ${typeof v}`;
+}
+
+function isTable(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+}
+
+class Checker {
+  readonly problems: Problem[] = [];
+
+  fail(path: string[], message: string): undefined {
+    this.problems.push({ path, message });
+    return undefined;
+  }
+
+  wrongType(path: string[], expected: string, got: unknown): undefined {
+    return this.fail(path, `\`${dotted(path)}\` must be ${expected}, got ${typeName(got)}${typeof got === 'string' || typeof got === 'number' ? ` (${JSON.stringify(got)})` : ''}.`);
+  }
+
+  /** Flags keys outside `valid`; returns whether the value is a table at all. */
+  table(path: string[], v: unknown, valid: readonly string[], what: string): v is Obj {
+    if (!isTable(v)) {
+      this.wrongType(path, `a table (${what})`, v);
+      return false;
+    }
+    for (const k of Object.keys(v)) {
+      if (!valid.includes(k)) {
+        this.fail([...path, k], `unknown key \`${k}\` in ${path.length ? `[${dotted(path)}]` : 'the top level'}; valid keys: ${valid.join(', ')}.`);
+      }
+    }
+    return true;
+  }
+
+  str(path: string[], v: unknown): string | undefined {
+    if (v === undefined) return undefined;
+    if (typeof v !== 'string') return this.wrongType(path, 'a string', v);
+    return v;
+  }
+
+  strList(path: string[], v: unknown): string[] | undefined {
+    if (v === undefined) return undefined;
+    if (!Array.isArray(v)) return this.wrongType(path, 'an array of strings', v);
+    const out: string[] = [];
+    v.forEach((x, i) => {
+      if (typeof x !== 'string' || x.trim() === '') this.wrongType([...path, String(i)], 'a non-empty string', x);
+      else out.push(x.trim());
+    });
+    return out;
+  }
+
+  duration(path: string[], v: unknown): number | undefined {
+    if (v === undefined) return undefined;
+    if (typeof v !== 'number' && typeof v !== 'string') return this.wrongType(path, 'a duration (`30s`, `5m`, or seconds as a number)', v);
+    const ms = parseDuration(v);
+    if (ms === undefined) return this.fail(path, `\`${dotted(path)}\` = ${JSON.stringify(v)} is not a duration; write e.g. "30s", "5m", "1h" or a number of seconds.`);
+    return ms;
+  }
+
+  grantWord(path: string[], v: unknown): Grant | undefined {
+    if (typeof v !== 'string') return this.wrongType(path, `one of ${GRANTS.join(', ')}`, v);
+    if (!(GRANTS as readonly string[]).includes(v)) return this.fail(path, `\`${dotted(path)}\` = ${JSON.stringify(v)} is not a grant; expected one of ${GRANTS.join(', ')}.`);
+    return v as Grant;
+  }
+
+  /** `"approve"` or `{ grant = "approve", timeout = "30s" }` */
+  grant(path: string[], v: unknown): GrantSpec | undefined {
+    if (v === undefined) return undefined;
+    if (typeof v === 'string') {
+      const g = this.grantWord(path, v);
+      return g ? { grant: g } : undefined;
+    }
+    if (!isTable(v)) return this.wrongType(path, `a grant (${GRANTS.join(' | ')}, or a table { grant, timeout })`, v);
+    this.table(path, v, GRANT_KEYS, 'a grant');
+    if (v.grant === undefined) return this.fail([...path, 'grant'], `\`${dotted(path)}\` is a table without \`grant\`; add grant = "allow" | "approve" | "deny".`);
+    const g = this.grantWord([...path, 'grant'], v.grant);
+    const t = this.duration([...path, 'timeout'], v.timeout);
+    if (!g) return undefined;
+    return t === undefined ? { grant: g } : { grant: g, timeoutMs: t };
+  }
+
+  pathAxis(path: string[], v: unknown): PathAxisSpec | undefined {
+    if (v === undefined) return undefined;
+    if (typeof v === 'string') {
+      const g = this.grantWord(path, v);
+      return g ? { bare: true, grant: { grant: g } } : undefined;
+    }
+    if (!this.table(path, v, PATH_AXIS_KEYS, 'an axis: grant, timeout, deny_paths, approve_paths')) return undefined;
+    const out: PathAxisSpec = {};
+    if (v.grant !== undefined) {
+      const g = this.grantWord([...path, 'grant'], v.grant);
+      if (g) out.grant = { grant: g };
+    }
+    const t = this.duration([...path, 'timeout'], v.timeout);
+    if (t !== undefined) out.timeoutMs = t;
+    const d = this.strList([...path, 'deny_paths'], v.deny_paths);
+    if (d) out.deny_paths = d;
+    const a = this.strList([...path, 'approve_paths'], v.approve_paths);
+    if (a) out.approve_paths = a;
+    return out;
+  }
+
+  shellAxis(path: string[], v: unknown): ShellAxisSpec | undefined {
+    if (v === undefined) return undefined;
+    if (typeof v === 'string') {
+      const g = this.grantWord(path, v);
+      return g ? { bare: true, grant: { grant: g } } : undefined;
+    }
+    if (!this.table(path, v, SHELL_AXIS_KEYS, 'the shell axis')) return undefined;
+    const out: ShellAxisSpec = {};
+    if (v.grant !== undefined) {
+      const g = this.grantWord([...path, 'grant'], v.grant);
+      if (g) out.grant = { grant: g };
+    }
+    const t = this.duration([...path, 'timeout'], v.timeout);
+    if (t !== undefined) out.timeoutMs = t;
+    for (const k of ['blacklist', 'prefix_allowlist', 'ask_always'] as const) {
+      const l = this.strList([...path, k], v[k]);
+      if (l) out[k] = l;
+    }
+    const s = this.grant([...path, 'substitution'], v.substitution);
+    if (s) out.substitution = s;
+    return out;
+  }
+
+  rules(path: string[], v: unknown): EnvelopeRule[] | undefined {
+    if (v === undefined) return undefined;
+    if (!Array.isArray(v)) return this.wrongType(path, 'an array of rules ({ tool, path, program, reason })', v);
+    const out: EnvelopeRule[] = [];
+    v.forEach((r, i) => {
+      const p = [...path, String(i)];
+      if (!this.table(p, r, RULE_KEYS, 'a rule: tool, path, program, reason')) return;
+      let tool: string | string[] | undefined;
+      if (r.tool === undefined) tool = '*';
+      else if (typeof r.tool === 'string') tool = r.tool;
+      else if (Array.isArray(r.tool) && r.tool.every((t) => typeof t === 'string')) tool = r.tool as string[];
+      else this.wrongType([...p, 'tool'], 'a tool pattern or an array of them', r.tool);
+      for (const t of tool === undefined ? [] : Array.isArray(tool) ? tool : [tool]) {
+        if (!TOOL_PATTERN.test(t)) this.fail([...p, 'tool'], `\`${t}\` is not a tool pattern; write "*", "<toolset>" or "<toolset>.<tool>".`);
+      }
+      const rule: EnvelopeRule = { tool: tool ?? '*' };
+      const pathGlob = this.str([...p, 'path'], r.path);
+      if (pathGlob !== undefined) rule.path = pathGlob;
+      const program = this.str([...p, 'program'], r.program);
+      if (program !== undefined) rule.program = program;
+      const reason = this.str([...p, 'reason'], r.reason);
+      if (reason !== undefined) rule.reason = reason;
+      if (rule.path === undefined && rule.program === undefined && rule.tool === '*') {
+        this.fail(p, `rule ${i + 1} of \`${dotted(path)}\` names no path, no program and every tool; narrow it with path, program or tool.`);
+      }
+      out.push(rule);
+    });
+    return out;
+  }
+
+  envelope(path: string[], v: unknown): EnvelopeSpec | undefined {
+    if (!this.table(path, v, ENVELOPE_KEYS, 'an envelope')) return undefined;
+    const out: EnvelopeSpec = {};
+    const ext = this.str([...path, 'extends'], v.extends);
+    if (ext !== undefined) {
+      if (!ENVELOPE_NAME.test(ext)) this.fail([...path, 'extends'], `\`extends = "${ext}"\` is not an envelope name (lower-case letters, digits, _ and -).`);
+      else out.extends = ext;
+    }
+    const desc = this.str([...path, 'description'], v.description);
+    if (desc !== undefined) out.description = desc;
+    const da = this.grant([...path, 'default_action'], v.default_action);
+    if (da) out.default_action = da;
+    if (v.files !== undefined && this.table([...path, 'files'], v.files, ['read', 'write'], 'files.read and files.write')) {
+      const files: NonNullable<EnvelopeSpec['files']> = {};
+      const r = this.pathAxis([...path, 'files', 'read'], v.files.read);
+      if (r) files.read = r;
+      const w = this.pathAxis([...path, 'files', 'write'], v.files.write);
+      if (w) files.write = w;
+      out.files = files;
+    }
+    const sh = this.shellAxis([...path, 'shell'], v.shell);
+    if (sh) out.shell = sh;
+    if (v.tools !== undefined) {
+      if (!isTable(v.tools)) this.wrongType([...path, 'tools'], 'a table of tool pattern = grant', v.tools);
+      else {
+        const tools: Record<string, GrantSpec> = {};
+        for (const [pat, g] of Object.entries(v.tools)) {
+          if (!TOOL_PATTERN.test(pat)) {
+            this.fail([...path, 'tools', pat], `\`${pat}\` is not a tool pattern; write "*", "<toolset>" or "<toolset>.<tool>" (quote it: "github.create_issue" = "approve").`);
+            continue;
+          }
+          const spec = this.grant([...path, 'tools', pat], g);
+          if (spec) tools[pat] = spec;
+        }
+        out.tools = tools;
+      }
+    }
+    const ad = this.rules([...path, 'always_deny'], v.always_deny);
+    if (ad) out.always_deny = ad;
+    const aa = this.rules([...path, 'always_allow'], v.always_allow);
+    if (aa) out.always_allow = aa;
+    return out;
+  }
+
+  policies(path: string[], v: unknown): ToolsPolicies | undefined {
+    if (v === undefined) return undefined;
+    if (!this.table(path, v, Object.keys(POLICY_KEYS), 'tools_policies.local_fs and tools_policies.local_shell')) return undefined;
+    const out: ToolsPolicies = {};
+    for (const [toolset, keys] of Object.entries(POLICY_KEYS) as [keyof ToolsPolicies, readonly string[]][]) {
+      const t = v[toolset];
+      if (t === undefined) continue;
+      if (!this.table([...path, toolset], t, keys, `the policy keys of ${toolset}`)) continue;
+      const vals: Record<string, string> = {};
+      for (const [k, x] of Object.entries(t)) {
+        if (!keys.includes(k)) continue;
+        // Policy values are strings (REFERENCE 3); integers and string lists are accepted and
+        // stored as the strings they stand for.
+        if (typeof x === 'string') vals[k] = x;
+        else if (typeof x === 'number' && Number.isInteger(x)) vals[k] = String(x);
+        else if (typeof x === 'boolean') vals[k] = String(x);
+        else if (Array.isArray(x) && x.every((e) => typeof e === 'string')) vals[k] = x.join(',');
+        else this.wrongType([...path, toolset, k], 'a string (numbers as strings, lists comma-separated)', x);
+      }
+      out[toolset] = vals;
+    }
+    return out;
+  }
+
+  mcpServers(path: string[], v: unknown): Record<string, McpServerSpec> | undefined {
+    if (v === undefined) return undefined;
+    if (!isTable(v)) return this.wrongType(path, 'a table of [mcp_servers.<name>]', v);
+    const out: Record<string, McpServerSpec> = {};
+    for (const [name, s] of Object.entries(v)) {
+      const p = [...path, name];
+      if (!/^[A-Za-z0-9_-]+$/.test(name)) {
+        this.fail(p, `\`${name}\` is not a server name (letters, digits, _ and -); it becomes the toolset name of its tools.`);
+        continue;
+      }
+      if (!this.table(p, s, MCP_KEYS, 'an MCP server: command, args, env, url')) continue;
+      const spec: McpServerSpec = {};
+      const command = this.str([...p, 'command'], s.command);
+      if (command !== undefined) spec.command = command;
+      const args = this.strListAllowEmpty([...p, 'args'], s.args);
+      if (args) spec.args = args;
+      if (s.env !== undefined) {
+        if (!isTable(s.env)) this.wrongType([...p, 'env'], 'a table of NAME = "value"', s.env);
+        else {
+          const env: Record<string, string> = {};
+          for (const [k, x] of Object.entries(s.env)) {
+            if (typeof x !== 'string') this.wrongType([...p, 'env', k], 'a string', x);
+            else env[k] = x;
+          }
+          spec.env = env;
+        }
+      }
+      const url = this.str([...p, 'url'], s.url);
+      if (url !== undefined) spec.url = url;
+      if (spec.command === undefined && spec.url === undefined && s.command === undefined && s.url === undefined) {
+        this.fail(p, `[${dotted(p)}] needs \`command\` (a program to spawn) or \`url\` (an HTTP endpoint).`);
+      }
+      out[name] = spec;
+    }
+    return out;
+  }
+
+  strListAllowEmpty(path: string[], v: unknown): string[] | undefined {
+    if (v === undefined) return undefined;
+    if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) return this.wrongType(path, 'an array of strings', v);
+    return v as string[];
+  }
+
+  data(path: string[], v: Obj, allowAgents: boolean): ConfigData {
+    const keys = allowAgents ? TOP_KEYS : TOP_KEYS.filter((k) => k !== 'agents');
+    this.table(path, v, keys, allowAgents ? 'agents.toml' : 'an agent section');
+    const out: ConfigData = {};
+    for (const k of ['default_envelope', 'default_agent', 'model', 'provider', 'chain'] as const) {
+      const s = this.str([...path, k], v[k]);
+      if (s !== undefined) out[k] = s;
+    }
+    if (out.default_envelope !== undefined && !ENVELOPE_NAME.test(out.default_envelope)) {
+      this.fail([...path, 'default_envelope'], `\`default_envelope = "${out.default_envelope}"\` is not an envelope name (lower-case letters, digits, _ and -).`);
+    }
+    if (v.vars !== undefined) {
+      if (!isTable(v.vars)) this.wrongType([...path, 'vars'], 'a table of NAME = "value"', v.vars);
+      else {
+        const vars: Record<string, string> = {};
+        for (const [k, x] of Object.entries(v.vars)) {
+          if (typeof x === 'string') vars[k] = x;
+          else if (typeof x === 'number' || typeof x === 'boolean') vars[k] = String(x);
+          else this.wrongType([...path, 'vars', k], 'a string', x);
+        }
+        out.vars = vars;
+      }
+    }
+    const tp = this.policies([...path, 'tools_policies'], v.tools_policies);
+    if (tp) out.tools_policies = tp;
+    if (v.envelopes !== undefined) {
+      if (!isTable(v.envelopes)) this.wrongType([...path, 'envelopes'], 'a table of [envelopes.<name>]', v.envelopes);
+      else {
+        const envs: Record<string, EnvelopeSpec> = {};
+        for (const [name, e] of Object.entries(v.envelopes)) {
+          if (!ENVELOPE_NAME.test(name)) {
+            this.fail([...path, 'envelopes', name], `\`${name}\` is not an envelope name: use lower-case letters, digits, _ and -, starting with a letter or digit.`);
+            continue;
+          }
+          const spec = this.envelope([...path, 'envelopes', name], e);
+          if (spec) envs[name] = spec;
+        }
+        out.envelopes = envs;
+      }
+    }
+    const mcp = this.mcpServers([...path, 'mcp_servers'], v.mcp_servers);
+    if (mcp) out.mcp_servers = mcp;
+    if (allowAgents && v.agents !== undefined) {
+      if (!isTable(v.agents)) this.wrongType([...path, 'agents'], 'a table of [agents.<name>]', v.agents);
+      else {
+        const agents: Record<string, ConfigData> = {};
+        for (const [name, a] of Object.entries(v.agents)) {
+          if (!isTable(a)) {
+            this.wrongType([...path, 'agents', name], 'a table (an agent section)', a);
+            continue;
+          }
+          agents[name] = this.data([...path, 'agents', name], a, false);
+        }
+        out.agents = agents;
+      }
+    }
+    return out;
+  }
+}
+
+/** Validates a parsed agents.toml document. */
+export function checkConfig(doc: Record<string, unknown>): { data: ConfigData; problems: Problem[] } {
+  const c = new Checker();
+  const data = c.data([], doc, true);
+  return { data, problems: c.problems };
+}

@@ -1,0 +1,67 @@
+// The envelopes cxl ships (REFERENCE 7) and the floor every envelope carries: the credential
+// quarantine (every tool, read or write) and the write wall (writes, and shell lines naming
+// those paths). The floor sits in always_deny, which accumulates, so no envelope drops it by
+// inheritance or by a bare axis grant.
+import type { EnvelopeRule, EnvelopeSpec } from './envelope.ts';
+import { QUARANTINE_GLOBS, READ_APPROVE_GLOBS } from './quarantine.ts';
+
+/** Paths no tool writes: shell start-up files, git internals, agent and editor configs that can run code. */
+export const WRITE_WALL_GLOBS: readonly string[] = Object.freeze([
+  '**/{.bashrc,.bash_profile,.bash_login,.bash_logout,.profile,.zshrc,.zshenv,.zprofile,.zlogin,.zlogout,.login,.cshrc,.tcshrc,.kshrc,.inputrc}',
+  '**/.config/fish/**',
+  '**/.git/**',
+  '**/.git/hooks/**',
+  '**/.contenox/**',
+  '**/{.vscode,.claude,.cursor,.gemini,.codex}/**',
+]);
+
+const WRITERS = ['local_fs.write_file', 'local_fs.edit_file', 'local_fs.sed', 'local_shell'];
+
+export const FLOOR_RULES: readonly EnvelopeRule[] = Object.freeze([
+  ...QUARANTINE_GLOBS.map((path) => ({ tool: '*', path, reason: 'credential quarantine' })),
+  ...WRITE_WALL_GLOBS.map((path) => ({ tool: WRITERS, path, reason: 'write wall' })),
+]);
+
+const reads = { grant: { grant: 'allow' as const }, approve_paths: [...READ_APPROVE_GLOBS] };
+
+/** Read-only programs and test runners the `default` envelope runs without asking. */
+export const DEFAULT_PREFIX_ALLOWLIST: readonly string[] = Object.freeze([
+  'ls', 'pwd', 'cat', 'head', 'tail', 'wc', 'grep', 'diff', 'stat', 'file', 'du', 'which',
+  'basename', 'dirname', 'realpath', 'echo', 'printf', 'date',
+  'git status', 'git log', 'git diff', 'git show', 'git branch --show-current', 'git rev-parse',
+  'go test', 'go vet', 'cargo test', 'npm test', 'npm run test',
+  'deno test', 'deno check', 'node --test', 'make test', 'python3 -m pytest', 'pytest',
+]);
+
+export const SHIPPED_ENVELOPES: Readonly<Record<string, EnvelopeSpec>> = Object.freeze({
+  read_only: {
+    description: 'reads allowed, writes and shell denied',
+    files: { read: reads, write: { bare: true, grant: { grant: 'deny' } } },
+    shell: { bare: true, grant: { grant: 'deny' } },
+  },
+  ask_always: {
+    description: 'reads allowed, every write and every command asks',
+    files: { read: reads, write: { bare: true, grant: { grant: 'approve' } } },
+    shell: { bare: true, grant: { grant: 'approve' } },
+  },
+  auto_edit: {
+    description: 'reads and writes allowed, every command asks',
+    files: { read: reads, write: { bare: true, grant: { grant: 'allow' } } },
+    shell: { bare: true, grant: { grant: 'approve' } },
+  },
+  default: {
+    description: 'reads allowed; writes ask; read-only and test commands run, others ask, rm/mv/cp/chmod always ask',
+    files: { read: reads, write: { bare: true, grant: { grant: 'approve' } } },
+    shell: {
+      grant: { grant: 'approve' },
+      prefix_allowlist: [...DEFAULT_PREFIX_ALLOWLIST],
+      ask_always: ['rm', 'mv', 'cp', 'chmod'],
+    },
+  },
+  strict: {
+    description: 'everything denied unless a rule allows it',
+    default_action: { grant: 'deny' },
+  },
+});
+
+export const DEFAULT_ENVELOPE = 'default';
