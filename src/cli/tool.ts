@@ -1,0 +1,158 @@
+// `cxl tool <name> [json-args]`: one tool call (or a batch of JSON lines on stdin) through the
+// pipeline: tools_policies (the default chain's unless --policy overrides) → path gate and
+// quarantine → ledger → run; the result is printed as JSON. Kept thin: build → call → print.
+import os from 'node:os';
+import path from 'node:path';
+import process from 'node:process';
+import { createInterface } from 'node:readline';
+import { ToolError, toToolError } from '../core/errors.ts';
+import { DEFAULT_CHAIN_LOCAL_FS, parseFsPolicy } from '../core/fs_policy.ts';
+import { ReadLedger } from '../core/ledger.ts';
+import { LocalFsToolset } from '../core/local_fs/toolset.ts';
+import type { Toolset } from '../core/tool.ts';
+import { parseFlags, UsageError } from './args.ts';
+
+const HELP = `Usage: cxl tool <name> [json-args] [flags]
+       cxl tool --batch [flags] < calls.jsonl
+
+Runs one tool call against the current directory and prints {"ok":true,"result":...} or
+{"ok":false,"code":"...","error":"..."} as JSON (exit 1 on a tool error, 2 on bad usage).
+Names: read_file or local_fs.read_file. With --batch, each stdin line is {"tool":"...","args":{...}}
+and each answer is one JSON line; the batch shares one session.
+
+Flags:
+  --root DIR            workspace root (default: the current directory)
+  --policy key=value    a tools_policies.local_fs key, e.g. _max_read_bytes=0 (repeatable)
+  --session ID          keep the read ledger of session ID between runs
+  --yes                 approve read-approve paths (.env, *.pem, *.key); without it they are refused
+  --batch               read calls as JSON lines from stdin
+  -h, --help            this help`;
+
+export interface ToolRunOptions {
+  root: string;
+  policy: Record<string, string>;
+  sessionId?: string;
+  yes: boolean;
+}
+
+/** Where a named session's ledger lives (CXL_STATE_DIR overrides the XDG state dir). */
+export function sessionLedgerFile(id: string): string {
+  const base = process.env.CXL_STATE_DIR ?? path.join(process.env.XDG_STATE_HOME ?? path.join(os.homedir(), '.local', 'state'), 'cxl');
+  return path.join(base, 'sessions', id, 'ledger.json');
+}
+
+/** The toolsets `cxl tool` offers, by name; adding one is one line. */
+const TOOLSETS: Record<string, (o: ToolRunOptions, ledger: ReadLedger, warn: (w: string) => void) => Toolset> = {
+  local_fs: (o, ledger, warn) => {
+    const { policy, warnings } = parseFsPolicy({ ...DEFAULT_CHAIN_LOCAL_FS, ...o.policy });
+    warnings.forEach(warn);
+    return new LocalFsToolset({ root: o.root, policy, ledger, approvals: o.yes ? 'allow' : 'refuse' });
+  },
+};
+
+/** Builds every toolset, each failing alone (its calls then report why). */
+function buildToolsets(o: ToolRunOptions, ledger: ReadLedger): Map<string, Toolset | ToolError> {
+  const out = new Map<string, Toolset | ToolError>();
+  for (const [name, make] of Object.entries(TOOLSETS)) {
+    try {
+      out.set(name, make(o, ledger, (w) => process.stderr.write(`cxl tool: warning: ${w}\n`)));
+    } catch (err) {
+      out.set(name, toToolError(err));
+    }
+  }
+  return out;
+}
+
+async function callTool(toolsets: Map<string, Toolset | ToolError>, name: unknown, args: unknown): Promise<unknown> {
+  if (typeof name !== 'string' || name === '') throw new ToolError('bad_args', 'Each call needs a "tool" name, e.g. "read_file".');
+  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+    throw new ToolError('bad_args', `${name}: "args" must be a JSON object.`);
+  }
+  const dot = name.indexOf('.');
+  let set: Toolset | ToolError | undefined;
+  let tool = name;
+  if (dot > 0 && toolsets.has(name.slice(0, dot))) {
+    set = toolsets.get(name.slice(0, dot));
+    tool = name.slice(dot + 1);
+  } else {
+    for (const ts of toolsets.values()) if (!(ts instanceof ToolError) && ts.list().some((s) => s.name === name)) set = ts;
+    if (!set) for (const ts of toolsets.values()) if (ts instanceof ToolError) set = ts;
+  }
+  if (!set) throw new ToolError('unknown_tool', `No tool \`${name}\`. Tools: ${[...toolsets.values()].flatMap((t) => (t instanceof ToolError ? [] : t.list().map((s) => s.name))).join(', ')}.`);
+  if (set instanceof ToolError) throw set;
+  return set.call(tool, (args ?? {}) as Record<string, unknown>);
+}
+
+const answer = (r: { ok: true; result: unknown } | ToolError) =>
+  JSON.stringify(r instanceof ToolError ? { ok: false, code: r.code, error: r.message } : r);
+
+export async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseFlags('cxl tool', argv, {
+    root: { type: 'string' },
+    policy: { type: 'string', multiple: true },
+    session: { type: 'string' },
+    yes: { type: 'boolean' },
+    batch: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  const policy: Record<string, string> = {};
+  for (const kv of (values.policy as string[] | undefined) ?? []) {
+    const eq = kv.indexOf('=');
+    if (eq <= 0) throw new UsageError(`cxl tool: --policy takes key=value (e.g. --policy _max_read_bytes=0), got \`${kv}\`.`);
+    policy[kv.slice(0, eq)] = kv.slice(eq + 1);
+  }
+  const sessionId = values.session as string | undefined;
+  if (sessionId !== undefined && (!/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/.test(sessionId))) {
+    throw new UsageError('cxl tool: --session takes letters, digits, `.`, `_` and `-` (up to 128), not starting with `.`.');
+  }
+  const batch = values.batch === true;
+  if (batch && positionals.length > 0) throw new UsageError('cxl tool: --batch reads calls from stdin; give no tool name.');
+  if (!batch && (positionals.length < 1 || positionals.length > 2)) throw new UsageError(`cxl tool: give a tool name and optional JSON arguments.\n\n${HELP}`);
+
+  const o: ToolRunOptions = { root: (values.root as string | undefined) ?? process.cwd(), policy, sessionId, yes: values.yes === true };
+  const ledgerFile = sessionId ? sessionLedgerFile(sessionId) : undefined;
+  const ledger = ledgerFile ? ReadLedger.load(ledgerFile, sessionId!) : new ReadLedger(`cxl-tool-${process.pid}-${Date.now()}`);
+  const toolsets = buildToolsets(o, ledger);
+  const run = async (name: unknown, args: unknown) => {
+    try {
+      return { ok: true as const, result: await callTool(toolsets, name, args) };
+    } catch (err) {
+      return toToolError(err);
+    }
+  };
+
+  let code = 0;
+  if (!batch) {
+    let args: unknown = {};
+    if (positionals[1] !== undefined) {
+      try {
+        args = JSON.parse(positionals[1]);
+      } catch (err) {
+        throw new UsageError(`cxl tool: the arguments are not valid JSON (${(err as Error).message}). Example: cxl tool read_file '{"path":"README.md"}'`);
+      }
+    }
+    const r = await run(positionals[0], args);
+    process.stdout.write(`${answer(r)}\n`);
+    code = r instanceof ToolError ? 1 : 0;
+  } else {
+    const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+    for await (const line of rl) {
+      if (line.trim() === '') continue;
+      let call: { tool?: unknown; args?: unknown };
+      try {
+        call = JSON.parse(line);
+        if (typeof call !== 'object' || call === null || Array.isArray(call)) throw new Error('not an object');
+      } catch (err) {
+        process.stdout.write(`${answer(new ToolError('bad_args', `This line is not a JSON object {"tool": "...", "args": {...}} (${(err as Error).message}).`))}\n`);
+        continue;
+      }
+      process.stdout.write(`${answer(await run(call.tool, call.args))}\n`);
+    }
+  }
+  if (ledgerFile) ledger.save(ledgerFile);
+  return code;
+}

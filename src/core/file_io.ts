@@ -1,0 +1,234 @@
+// The content half of local_fs (read, write, edit, sed) reads and writes through a FileIO:
+// workspace-backed (this machine's disk: `cxl run`, `cxl tool`, the TUI's serving side) or
+// client-backed (an ACP client's fs/read_text_file and fs/write_text_file). Paths arrive already
+// confined; the workspace side closes the check-to-use window at open time.
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ToolError } from './errors.ts';
+import { isWithin, type ConfinedPath } from './paths.ts';
+
+/** What a read returns: the bytes, their hash, and (workspace) the identity of what was opened. */
+export interface FileSnapshot {
+  bytes: Buffer;
+  sha256: string;
+  /** file mode bits, where known */
+  mode?: number;
+}
+
+export interface FileIO {
+  readonly kind: 'workspace' | 'client';
+  /** Whole content of an existing confined file; `too_large` past `maxBytes`. */
+  read(file: ConfinedPath, opts: { maxBytes: number }): Promise<FileSnapshot>;
+  /**
+   * Replaces or creates `file` with `data`, but only if its current content still hashes to
+   * `expectSha256` (null: it must still not exist); otherwise `stale`, nothing written.
+   */
+  write(file: ConfinedPath, data: Buffer, opts: { expectSha256: string | null }): Promise<void>;
+}
+
+export const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
+
+const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL } = fs.constants;
+// O_NOFOLLOW / O_NONBLOCK are absent on Windows; there the identity check below still holds
+const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
+
+const tooLarge = (shown: string, size: number, max: number) =>
+  new ToolError('too_large', `${shown} is ${size} bytes, over the ${max}-byte read limit. Read a range with read_file_range, or raise tools_policies.local_fs._max_read_bytes.`, { size, limit: max });
+
+/** Opens an existing regular file for reading without following a final symlink. */
+function openChecked(file: ConfinedPath): { fd: number; st: fs.Stats } {
+  let fd: number;
+  try {
+    // NONBLOCK: opening a FIFO swapped in after the check must not hang
+    fd = fs.openSync(file.real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP' || code === 'EMLINK') throw new ToolError('escape', `${file.rel} became a symlink after it was checked; refused.`);
+    if (code === 'ENOENT') throw new ToolError('not_found', `${file.rel} does not exist. Check the path with list_dir or find_files.`);
+    if (code === 'EISDIR') throw new ToolError('is_directory', `${file.rel} is a directory. Use list_dir for directories.`);
+    throw new ToolError('io_error', `Cannot open ${file.rel}: ${(err as Error).message}.`);
+  }
+  const st = fs.fstatSync(fd);
+  if (!st.isFile()) {
+    fs.closeSync(fd);
+    if (st.isDirectory()) throw new ToolError('is_directory', `${file.rel} is a directory. Use list_dir for directories.`);
+    throw new ToolError('not_regular', `${file.rel} is not a regular file (a FIFO, socket or device); only regular files are read or written.`);
+  }
+  return { fd, st };
+}
+
+/** Reads an open fd to EOF (the size is a hint: the file may grow or shrink meanwhile). */
+function readFd(fd: number, sizeHint: number, max: number, shown: string): Buffer {
+  let buf = Buffer.allocUnsafe(Math.max(sizeHint, 1) + 1);
+  let len = 0;
+  for (;;) {
+    if (len === buf.length) {
+      const bigger = Buffer.allocUnsafe(buf.length * 2);
+      buf.copy(bigger, 0, 0, len);
+      buf = bigger;
+    }
+    const n = fs.readSync(fd, buf, len, buf.length - len, null);
+    if (n === 0) break;
+    len += n;
+    if (len > max) throw tooLarge(shown, len, max);
+  }
+  return buf.subarray(0, len);
+}
+
+/** Direct disk access for the workspace shapes. */
+export class WorkspaceFileIO implements FileIO {
+  readonly kind = 'workspace' as const;
+  readonly #root: string;
+
+  /** `root` is the canonical root every path was confined to. */
+  constructor(root: string) {
+    this.#root = root;
+  }
+
+  async read(file: ConfinedPath, opts: { maxBytes: number }): Promise<FileSnapshot> {
+    const checked = fs.lstatSync(file.real, { throwIfNoEntry: false });
+    if (!checked) throw new ToolError('not_found', `${file.rel} does not exist. Check the path with list_dir or find_files.`);
+    if (checked.isSymbolicLink()) throw new ToolError('escape', `${file.rel} became a symlink after it was checked; refused.`);
+    const { fd, st } = openChecked(file);
+    try {
+      // the opened file must be the one that was checked, not something swapped in between
+      if (st.dev !== checked.dev || st.ino !== checked.ino) {
+        throw new ToolError('escape', `${file.rel} was replaced while it was being opened; refused. Retry.`);
+      }
+      if (st.size > opts.maxBytes) throw tooLarge(file.rel, st.size, opts.maxBytes);
+      const bytes = readFd(fd, st.size, opts.maxBytes, file.rel);
+      return { bytes, sha256: sha256(bytes), mode: st.mode & 0o7777 };
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  async write(file: ConfinedPath, data: Buffer, opts: { expectSha256: string | null }): Promise<void> {
+    const dir = path.dirname(file.real);
+    fs.mkdirSync(dir, { recursive: true });
+    // a directory swapped for a symlink while we created parents must not take the write outside
+    let realDir: string;
+    try {
+      realDir = fs.realpathSync.native(dir);
+    } catch (err) {
+      throw new ToolError('io_error', `Cannot resolve the directory of ${file.rel}: ${(err as Error).message}.`);
+    }
+    if (realDir !== dir || !isWithin(this.#root, realDir)) {
+      throw new ToolError('escape', `The directory of ${file.rel} changed into a link after it was checked; refused.`);
+    }
+    let mode: number | undefined;
+    if (opts.expectSha256 !== null) {
+      const st = fs.lstatSync(file.real, { throwIfNoEntry: false });
+      if (!st) throw new ToolError('stale', `${file.rel} was deleted since this session read it. Read the path again, then retry.`);
+      if (st.isSymbolicLink()) throw new ToolError('escape', `${file.rel} became a symlink after it was checked; refused.`);
+      if (!st.isFile()) throw new ToolError('not_regular', `${file.rel} is no longer a regular file; refused.`);
+      mode = st.mode & 0o7777;
+    }
+    const tmp = path.join(dir, `.${path.basename(file.real)}.cxl-${randomBytes(6).toString('hex')}.tmp`);
+    let fd = -1;
+    let renamed = false;
+    try {
+      fd = fs.openSync(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode ?? 0o666);
+      if (mode !== undefined) fs.fchmodSync(fd, mode); // the umask must not narrow an existing mode
+      let off = 0;
+      while (off < data.length) off += fs.writeSync(fd, data, off, data.length - off);
+      fs.fsyncSync(fd);
+      fs.closeSync(fd);
+      fd = -1;
+      this.#verify(file, opts.expectSha256);
+      fs.renameSync(tmp, file.real);
+      renamed = true;
+      syncDir(dir);
+    } finally {
+      if (fd !== -1) fs.closeSync(fd);
+      if (!renamed) fs.rmSync(tmp, { force: true });
+    }
+  }
+
+  /** The last look before the rename: the content must still be the version the caller read. */
+  #verify(file: ConfinedPath, expect: string | null): void {
+    if (expect === null) {
+      if (fs.lstatSync(file.real, { throwIfNoEntry: false })) {
+        throw new ToolError('stale', `${file.rel} appeared while it was being written. Read it, then retry.`);
+      }
+      return;
+    }
+    const { fd, st } = openChecked(file);
+    try {
+      const now = sha256(readFd(fd, st.size, Number.MAX_SAFE_INTEGER, file.rel));
+      if (now !== expect) throw new ToolError('stale', `${file.rel} changed since this session read it. Read it again, then retry against the current text.`);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+}
+
+function syncDir(dir: string): void {
+  // durability of the rename itself; some platforms cannot fsync a directory, which is fine
+  try {
+    const fd = fs.openSync(dir, O_RDONLY);
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    /* best effort */
+  }
+}
+
+/** The two calls of an ACP client's fs capability (either may be absent). */
+export interface FsClient {
+  readTextFile?(path: string, line?: number, limit?: number): Promise<string>;
+  writeTextFile?(path: string, content: string): Promise<void>;
+}
+
+function clientError(err: unknown, file: ConfinedPath, what: string): ToolError {
+  if (err instanceof ToolError) return err;
+  const msg = err instanceof Error ? err.message : String(err);
+  if ((err as NodeJS.ErrnoException)?.code === 'ENOENT' || /not found|no such file|ENOENT/i.test(msg)) {
+    return new ToolError('not_found', `${file.rel} does not exist (the client says: ${msg}).`);
+  }
+  return new ToolError('io_error', `The client could not ${what} ${file.rel}: ${msg}.`);
+}
+
+/** Content through the client's fs/* methods; paths handed over are the confined absolute ones. */
+export class ClientFileIO implements FileIO {
+  readonly kind = 'client' as const;
+  readonly #client: FsClient;
+
+  constructor(client: FsClient) {
+    this.#client = client;
+  }
+
+  async read(file: ConfinedPath, opts: { maxBytes: number }): Promise<FileSnapshot> {
+    const read = this.#client.readTextFile;
+    if (!read) throw new ToolError('capability_missing', 'The connected client does not offer fs.readTextFile, so files cannot be read through it.');
+    let text: string;
+    try {
+      text = await read.call(this.#client, file.real);
+    } catch (err) {
+      throw clientError(err, file, 'read');
+    }
+    const bytes = Buffer.from(text, 'utf8');
+    if (bytes.length > opts.maxBytes) throw tooLarge(file.rel, bytes.length, opts.maxBytes);
+    return { bytes, sha256: sha256(bytes) };
+  }
+
+  async write(file: ConfinedPath, data: Buffer, opts: { expectSha256: string | null }): Promise<void> {
+    const write = this.#client.writeTextFile;
+    if (!write) throw new ToolError('capability_missing', 'The connected client does not offer fs.writeTextFile, so files cannot be written through it.');
+    if (opts.expectSha256 !== null) {
+      // the client's view is the truth here (it may hold unsaved edits): re-check through it
+      const now = await this.read(file, { maxBytes: Number.MAX_SAFE_INTEGER });
+      if (now.sha256 !== opts.expectSha256) throw new ToolError('stale', `${file.rel} changed since this session read it. Read it again, then retry against the current text.`);
+    }
+    try {
+      await write.call(this.#client, file.real, data.toString('utf8'));
+    } catch (err) {
+      throw clientError(err, file, 'write');
+    }
+  }
+}

@@ -1,0 +1,88 @@
+// What every local_fs tool shares: the canonical root, the parsed policy, the session ledger,
+// the file IO, and the one gate every path goes through (confinement, quarantine, denied
+// substrings, the read-approve list).
+import fs from 'node:fs';
+import path from 'node:path';
+import { ToolError } from '../errors.ts';
+import type { FileIO } from '../file_io.ts';
+import { deniedSubstring, type FsPolicy } from '../fs_policy.ts';
+import type { ReadLedger } from '../ledger.ts';
+import { confine, type ConfinedPath } from '../paths.ts';
+import type { PathMatcher } from '../quarantine.ts';
+
+/**
+ * How read-approve paths (`.env`, `*.pem`, `*.key`) are answered: `allow` (a human said yes up
+ * front, e.g. `cxl tool --yes`), `refuse` (nobody can answer: `approval_required`), or `ask`
+ * (the `ask` callback decides; without one it refuses).
+ */
+export type ApprovalMode = 'ask' | 'refuse' | 'allow';
+
+export interface ApprovalRequest {
+  tool: string;
+  /** root-relative path */
+  path: string;
+  reason: string;
+}
+
+export type AskApproval = (req: ApprovalRequest) => Promise<boolean>;
+
+export type GrepEngine = 'auto' | 'ripgrep' | 'builtin';
+
+export interface FsContext {
+  readonly root: string;
+  readonly policy: FsPolicy;
+  readonly ledger: ReadLedger;
+  readonly io: FileIO;
+  readonly matcher: PathMatcher;
+  readonly grepEngine: GrepEngine;
+  /** ripgrep binary, or null when absent/disabled */
+  readonly rgPath: string | null;
+  /** Confines `p` and applies quarantine, denied substrings and read-approval for `tool`. */
+  resolve(tool: string, p: string): Promise<ConfinedPath>;
+}
+
+export interface GateOptions {
+  root: string;
+  policy: FsPolicy;
+  matcher: PathMatcher;
+  approvals: ApprovalMode;
+  ask?: AskApproval;
+}
+
+/** The path gate shared by the tools (and usable alone by servers of fs/* requests). */
+export async function gatePath(o: GateOptions, tool: string, p: string): Promise<ConfinedPath> {
+  const c = confine(o.root, p);
+  // the quarantine looks at absolute forms so a root inside ~/.ssh is covered too
+  const cls = o.matcher.classify(c.lexical, c.real, c.requestedRel, c.rel);
+  if (cls === 'quarantined') {
+    throw new ToolError('quarantined', `${c.rel === '.' ? p : c.rel} is in the credential quarantine; no tool reads or writes it. Work without it.`);
+  }
+  const denied = deniedSubstring(o.policy, c.requestedRel) ?? deniedSubstring(o.policy, c.rel) ??
+    (p.startsWith('/') ? undefined : deniedSubstring(o.policy, p));
+  if (denied !== undefined) {
+    throw new ToolError('denied_path', `${c.rel} is refused by tools_policies.local_fs._denied_path_substrings (contains "${denied}"). Use another path, or change that policy.`);
+  }
+  if (cls === 'read_approve') {
+    const req: ApprovalRequest = { tool, path: c.rel, reason: 'matches the read-approve list (.env, *.pem, *.key)' };
+    let ok = false;
+    if (o.approvals === 'allow') ok = true;
+    else if (o.approvals === 'ask' && o.ask) {
+      ok = await o.ask(req);
+      if (!ok) throw new ToolError('rejected', `Access to ${c.rel} was rejected by the user. Do without it.`);
+    }
+    if (!ok) {
+      throw new ToolError('approval_required', `${c.rel} ${req.reason} and needs a human's approval, which nobody can give here. Do without it, or rerun with approval (cxl tool --yes).`);
+    }
+  }
+  return c;
+}
+
+/** lstat of a confined path, or undefined when it does not exist. */
+export function lstatOf(c: ConfinedPath): fs.Stats | undefined {
+  return fs.lstatSync(c.real, { throwIfNoEntry: false });
+}
+
+export const shown = (c: ConfinedPath) => c.rel;
+
+/** Base name helper that keeps `/` semantics for display. */
+export const baseName = (rel: string) => (rel === '.' ? '.' : path.posix.basename(rel));

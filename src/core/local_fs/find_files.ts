@@ -1,0 +1,97 @@
+// find_files: files whose name (pattern without `/`) or path relative to the search directory
+// (pattern with `/`) matches a glob with `**`. Two engines, like grep: `rg --files` (when present)
+// filtered through the same TraversalFilter, or the in-process walk; results are identical.
+import { spawn } from 'node:child_process';
+import { ToolError } from '../errors.ts';
+import { compileGlobs } from '../glob.ts';
+import type { ConfinedPath } from '../paths.ts';
+import { schema, str } from './args.ts';
+import { lstatOf, type FsContext } from './context.ts';
+import { comparePaths, TraversalFilter, walk } from './filter.ts';
+import { rgGlobLiteral } from './ripgrep.ts';
+import type { Args, ToolDef } from './tool_def.ts';
+
+/** A tester for `pattern` over paths relative to the search directory. */
+export function fileMatcher(pattern: string): (relToDir: string) => boolean {
+  const p = pattern.replace(/^\.\//, '');
+  const re = compileGlobs([p], { caseInsensitive: false });
+  if (p.includes('/')) return (r) => re.test(r);
+  return (r) => re.test(r.slice(r.lastIndexOf('/') + 1));
+}
+
+/** All matching files under `dir`, root-relative, in walk order (in-process engine). */
+export function findBuiltin(ctx: FsContext, dir: ConfinedPath, pattern: string, signal?: AbortSignal): string[] {
+  const match = fileMatcher(pattern);
+  const filter = new TraversalFilter(ctx, dir.rel);
+  const cut = dir.rel === '.' ? 0 : dir.rel.length + 1;
+  const out: string[] = [];
+  for (const e of walk(ctx, filter, dir.rel, { maxDepth: Infinity, signal })) {
+    if (e.kind === 'file' && match(e.rel.slice(cut))) out.push(e.rel);
+  }
+  return out;
+}
+
+/** The same through `rg --files` (it lists regular files, never following links). */
+export function findRipgrep(ctx: FsContext, rg: string, dir: ConfinedPath, pattern: string, signal?: AbortSignal): Promise<string[]> {
+  const match = fileMatcher(pattern);
+  const args = ['--files', '--no-config', '--no-ignore', '--hidden', '--no-follow', '--no-messages'];
+  for (const d of ctx.policy.skipDirs) args.push('--glob', `!${rgGlobLiteral(d)}/`);
+  args.push('--', '.');
+  return new Promise((resolve, reject) => {
+    const child = spawn(rg, args, { cwd: dir.real, stdio: ['ignore', 'pipe', 'ignore'] });
+    const onAbort = () => child.kill('SIGKILL');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const filter = new TraversalFilter(ctx, dir.rel);
+    const found: string[] = [];
+    let rest = '';
+    const take = (line: string) => {
+      if (!line) return;
+      const r = line.startsWith('./') ? line.slice(2) : line;
+      if (!match(r)) return;
+      const rel = dir.rel === '.' ? r : `${dir.rel}/${r}`;
+      if (!filter.file(rel, true)) found.push(rel);
+    };
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => {
+      const parts = (rest + chunk).split('\n');
+      rest = parts.pop() ?? '';
+      for (const l of parts) take(l);
+    });
+    child.on('error', reject);
+    child.on('close', () => {
+      signal?.removeEventListener('abort', onAbort);
+      if (signal?.aborted) return reject(new ToolError('cancelled', 'find_files was cancelled.'));
+      take(rest);
+      resolve(found.sort(comparePaths));
+    });
+  });
+}
+
+export const findFiles: ToolDef = {
+  name: 'find_files',
+  kind: 'search',
+  description: 'Find files by glob (`**` allowed): a pattern without / matches names, with / relative paths.',
+  longDescription:
+    'Find files under path (default the workspace root) matching a glob: `*` and `?` within a name, `**` across directories, `{a,b}` alternatives. ' +
+    'A pattern without `/` matches file names (e.g. `*.ts`), a pattern with `/` matches paths relative to path (e.g. `src/**/*.test.ts`). ' +
+    'Skips .gitignore\'d files, heavy directories and quarantined or denied files. Results are sorted and capped (_max_find_results, default 200) with a note.',
+  inputSchema: schema({ pattern: str('glob, e.g. "*.ts" or "src/**/*.test.ts"'), path: str('directory to search (default ".")') }, ['pattern']),
+  async run(ctx, a: Args, signal) {
+    const pattern = a.pattern as string;
+    if (pattern.length === 0) throw new ToolError('bad_args', 'find_files: pattern is empty. Give a glob such as "*.ts".');
+    const c = await ctx.resolve('find_files', (a.path as string | undefined) ?? '.');
+    const st = lstatOf(c);
+    if (!st) throw new ToolError('not_found', `${c.rel} does not exist.`);
+    if (!st.isDirectory()) throw new ToolError('not_directory', `${c.rel} is not a directory; find_files searches directories.`);
+    const all =
+      ctx.rgPath && ctx.grepEngine !== 'builtin' ? await findRipgrep(ctx, ctx.rgPath, c, pattern, signal) : findBuiltin(ctx, c, pattern, signal);
+    const cap = ctx.policy.maxFindResults;
+    if (all.length <= cap) return { matches: all, count: all.length };
+    return {
+      matches: all.slice(0, cap),
+      count: all.length,
+      truncated: true,
+      note: `showing the first ${cap} of ${all.length}; narrow the pattern or path, or raise tools_policies.local_fs._max_find_results.`,
+    };
+  },
+};

@@ -1,0 +1,107 @@
+// stat_file and count_stats: metadata, and `wc`-style counts streamed from the file (no size
+// limit: nothing of the content is returned).
+import fs from 'node:fs';
+import { ToolError } from '../errors.ts';
+import { schema, str } from './args.ts';
+import { baseName, lstatOf } from './context.ts';
+import { BINARY_SAMPLE, humanSize, isBinary } from './text.ts';
+import type { Args, ToolDef } from './tool_def.ts';
+
+const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
+
+/** Opens a checked regular file; the opened inode must be the one `checked` describes. */
+function openSame(real: string, rel: string, checked: fs.Stats): number {
+  let fd: number;
+  try {
+    fd = fs.openSync(real, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new ToolError('escape', `${rel} became a symlink after it was checked; refused.`);
+    throw new ToolError('io_error', `Cannot open ${rel}: ${(err as Error).message}.`);
+  }
+  const st = fs.fstatSync(fd);
+  if (st.dev !== checked.dev || st.ino !== checked.ino || !st.isFile()) {
+    fs.closeSync(fd);
+    throw new ToolError('escape', `${rel} was replaced while it was being opened; refused. Retry.`);
+  }
+  return fd;
+}
+
+export const statFile: ToolDef = {
+  name: 'stat_file',
+  kind: 'read',
+  description: 'Size, modification time, type, mode and binary/executable flags of a path.',
+  longDescription:
+    'Metadata of a file or directory inside the workspace root: name, size (and a human size), modTime (ISO 8601), isDir, mode (octal), executable, and binary (a NUL byte or mostly invalid UTF-8 in the first 512 bytes).',
+  inputSchema: schema({ path: str('file or directory, relative to the workspace root') }, ['path']),
+  async run(ctx, a: Args) {
+    const c = await ctx.resolve('stat_file', a.path as string);
+    const st = lstatOf(c);
+    if (!st) throw new ToolError('not_found', `${c.rel} does not exist.`);
+    let binary = false;
+    if (st.isFile()) {
+      const fd = openSame(c.real, c.rel, st);
+      try {
+        const b = Buffer.alloc(BINARY_SAMPLE);
+        binary = isBinary(b.subarray(0, fs.readSync(fd, b, 0, BINARY_SAMPLE, 0)));
+      } finally {
+        fs.closeSync(fd);
+      }
+    }
+    return {
+      name: baseName(c.rel),
+      path: c.rel,
+      size: st.size,
+      sizeHuman: humanSize(st.size),
+      modTime: st.mtime.toISOString(),
+      isDir: st.isDirectory(),
+      mode: `0${(st.mode & 0o7777).toString(8).padStart(3, '0')}`,
+      executable: st.isFile() && (st.mode & 0o111) !== 0,
+      binary,
+    };
+  },
+};
+
+const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
+
+export const countStats: ToolDef = {
+  name: 'count_stats',
+  kind: 'read',
+  description: 'Line, word and byte counts of a file, as wc counts them.',
+  longDescription:
+    'Counts for a file inside the workspace root: lines (newline characters, as `wc -l` counts them), words (runs separated by whitespace) and bytes. Streams the file, so any size works.',
+  inputSchema: schema({ path: str('file, relative to the workspace root') }, ['path']),
+  async run(ctx, a: Args, signal) {
+    const c = await ctx.resolve('count_stats', a.path as string);
+    const st = lstatOf(c);
+    if (!st) throw new ToolError('not_found', `${c.rel} does not exist.`);
+    if (st.isDirectory()) throw new ToolError('is_directory', `${c.rel} is a directory; count_stats counts a file.`);
+    if (!st.isFile()) throw new ToolError('not_regular', `${c.rel} is not a regular file.`);
+    const fd = openSame(c.real, c.rel, st);
+    let lines = 0;
+    let words = 0;
+    let bytes = 0;
+    let inWord = false;
+    try {
+      const buf = Buffer.allocUnsafe(1 << 20);
+      for (;;) {
+        if (signal?.aborted) throw new ToolError('cancelled', 'count_stats was cancelled.');
+        const n = fs.readSync(fd, buf, 0, buf.length, null);
+        if (n === 0) break;
+        bytes += n;
+        for (let i = 0; i < n; i++) {
+          const ch = buf[i];
+          if (ch === 10) lines++;
+          if (isSpace(ch)) inWord = false;
+          else if (!inWord) {
+            inWord = true;
+            words++;
+          }
+        }
+      }
+    } finally {
+      fs.closeSync(fd);
+    }
+    return `Lines: ${lines}, Words: ${words}, Bytes: ${bytes}`;
+  },
+};

@@ -1,0 +1,20 @@
+// The shape of one local_fs tool: its spec (schema and descriptions) and its body.
+import type { JsonSchema, ToolKind } from '../tool.ts';
+import type { FsContext } from './context.ts';
+
+export type Args = Record<string, string | number | boolean | undefined>;
+
+export interface ToolDef {
+  name: string;
+  kind: ToolKind;
+  description: string;
+  longDescription: string;
+  inputSchema: JsonSchema;
+  run(ctx: FsContext, args: Args, signal?: AbortSignal): Promise<unknown>;
+}
+
+/** Range reads may exceed _max_read_bytes (that is what they are for), up to this hard cap. */
+export const RANGE_READ_HARD_CAP = 1024 * 1024 * 1024;
+
+/** Mutations read the whole file; over _max_read_bytes they are refused like a full read. */
+export const mutationReadLimit = (ctx: FsContext) => ctx.policy.maxReadBytes;

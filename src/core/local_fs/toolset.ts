@@ -1,0 +1,113 @@
+// The local_fs toolset: ten tools over one canonical root, one policy, one session ledger and
+// one FileIO for the content half. Browsing tools always run in-process on the real filesystem.
+import path from 'node:path';
+import { nanoid } from 'nanoid';
+import { ToolError, toToolError } from '../errors.ts';
+import { WorkspaceFileIO, type FileIO } from '../file_io.ts';
+import { DEFAULT_FS_POLICY, type FsPolicy } from '../fs_policy.ts';
+import { ReadLedger } from '../ledger.ts';
+import { canonicalRoot, type ConfinedPath } from '../paths.ts';
+import { defaultPathMatcher, type PathMatcher } from '../quarantine.ts';
+import type { Toolset, ToolSpec } from '../tool.ts';
+import { checkArgs } from './args.ts';
+import { gatePath, type ApprovalMode, type AskApproval, type FsContext, type GrepEngine } from './context.ts';
+import { findFiles } from './find_files.ts';
+import { grep } from './grep.ts';
+import { listDir } from './list_dir.ts';
+import { readFile, readFileRange } from './read.ts';
+import { findRipgrep } from './ripgrep.ts';
+import { countStats, statFile } from './stat.ts';
+import type { ToolDef } from './tool_def.ts';
+import { editFile, sed, writeFile } from './write.ts';
+
+export const LOCAL_FS = 'local_fs';
+
+/** The ten tools, in the order they are offered to a model. */
+export const LOCAL_FS_TOOLS: readonly ToolDef[] = Object.freeze([
+  readFile, readFileRange, writeFile, editFile, sed, listDir, grep, findFiles, statFile, countStats,
+]);
+
+export interface LocalFsOptions {
+  /** the session cwd; `policy.allowedDir`, when set, is resolved against it */
+  root: string;
+  policy?: FsPolicy;
+  /** the session's read ledger (a fresh one when omitted) */
+  ledger?: ReadLedger;
+  sessionId?: string;
+  /** content half (read/write/edit/sed); workspace-backed by default */
+  io?: FileIO;
+  /** how read-approve paths are answered (default `refuse`) */
+  approvals?: ApprovalMode;
+  ask?: AskApproval;
+  matcher?: PathMatcher;
+  /** `auto` uses ripgrep for literal tree greps and find_files when it is installed */
+  grepEngine?: GrepEngine;
+  /** ripgrep binary; undefined = look up the bundled one, null = none */
+  rgPath?: string | null;
+}
+
+export class LocalFsToolset implements Toolset {
+  readonly name = LOCAL_FS;
+  readonly root: string;
+  readonly policy: FsPolicy;
+  readonly ledger: ReadLedger;
+  readonly io: FileIO;
+  readonly #opts: LocalFsOptions;
+  readonly #tools = new Map(LOCAL_FS_TOOLS.map((t) => [t.name, t]));
+  #rg: Promise<string | null>;
+
+  constructor(opts: LocalFsOptions) {
+    this.#opts = opts;
+    this.policy = opts.policy ?? { ...DEFAULT_FS_POLICY };
+    this.root = canonicalRoot(this.policy.allowedDir ? path.resolve(opts.root, this.policy.allowedDir) : opts.root);
+    this.ledger = opts.ledger ?? new ReadLedger(opts.sessionId ?? nanoid());
+    this.io = opts.io ?? new WorkspaceFileIO(this.root);
+    const engine = opts.grepEngine ?? 'auto';
+    this.#rg = engine === 'builtin' ? Promise.resolve(null) : opts.rgPath !== undefined ? Promise.resolve(opts.rgPath) : findRipgrep();
+  }
+
+  list(): ToolSpec[] {
+    return LOCAL_FS_TOOLS.map((t) => ({
+      toolset: LOCAL_FS,
+      name: t.name,
+      description: this.policy.longDescriptions ? t.longDescription : t.description,
+      longDescription: t.longDescription,
+      inputSchema: t.inputSchema,
+      kind: t.kind,
+    }));
+  }
+
+  /** Confines and gates a path as `tool` would (for callers that need the same verdict). */
+  resolve(tool: string, p: string): Promise<ConfinedPath> {
+    return gatePath(this.#gate(), tool, p);
+  }
+
+  #gate() {
+    const o = this.#opts;
+    return { root: this.root, policy: this.policy, matcher: o.matcher ?? defaultPathMatcher, approvals: o.approvals ?? 'refuse', ask: o.ask };
+  }
+
+  async call(tool: string, args: Record<string, unknown>, opts: { signal?: AbortSignal } = {}): Promise<unknown> {
+    const name = tool.startsWith(`${LOCAL_FS}.`) ? tool.slice(LOCAL_FS.length + 1) : tool;
+    const def = this.#tools.get(name);
+    if (!def) throw new ToolError('unknown_tool', `local_fs has no tool \`${tool}\`. Tools: ${[...this.#tools.keys()].join(', ')}.`);
+    try {
+      const a = checkArgs(name, def.inputSchema, args);
+      const gate = this.#gate();
+      const ctx: FsContext = {
+        root: this.root,
+        policy: this.policy,
+        ledger: this.ledger,
+        io: this.io,
+        matcher: gate.matcher,
+        grepEngine: this.#opts.grepEngine ?? 'auto',
+        rgPath: await this.#rg,
+        resolve: (t, p) => gatePath(gate, t, p),
+      };
+      if (opts.signal?.aborted) throw new ToolError('cancelled', `${name} was cancelled before it started.`);
+      return await def.run(ctx, a, opts.signal);
+    } catch (err) {
+      throw toToolError(err);
+    }
+  }
+}

@@ -1,0 +1,129 @@
+// write_file, edit_file and sed: read the current version, check it against the session ledger,
+// apply the mutation in memory, and write atomically through the FileIO, which re-verifies the
+// hash immediately before the rename. A successful write records the new content.
+import { ToolError } from '../errors.ts';
+import { sha256 } from '../file_io.ts';
+import type { ConfinedPath } from '../paths.ts';
+import { bool, int, schema, str } from './args.ts';
+import { lstatOf, type FsContext } from './context.ts';
+import { planEdit, planSed, planWrite, type MutationPlan } from './mutate.ts';
+import { mustBeFile, refuseBinary } from './read.ts';
+import { RANGE_READ_HARD_CAP, type Args, type ToolDef } from './tool_def.ts';
+
+interface Current {
+  bytes: Buffer;
+  sha256: string;
+}
+
+/** The current version of an existing file, checked against the ledger. */
+async function current(ctx: FsContext, c: ConfinedPath, needFull: boolean): Promise<Current> {
+  mustBeFile(c);
+  const snap = await ctx.io.read(c, { maxBytes: RANGE_READ_HARD_CAP });
+  ctx.ledger.check(c.real, snap.sha256, needFull, c.rel);
+  return snap;
+}
+
+async function commit(ctx: FsContext, c: ConfinedPath, old: Current | null, plan: MutationPlan) {
+  const newSha = sha256(plan.bytes);
+  const written = old === null || newSha !== old.sha256;
+  if (written) await ctx.io.write(c, plan.bytes, { expectSha256: old ? old.sha256 : null });
+  ctx.ledger.recordWrite(c.real, newSha);
+  return {
+    path: c.rel,
+    written,
+    old_bytes: old ? old.bytes.length : 0,
+    new_bytes: plan.bytes.length,
+    old_sha256: old ? old.sha256 : null,
+    new_sha256: newSha,
+  };
+}
+
+export const writeFile: ToolDef = {
+  name: 'write_file',
+  kind: 'edit',
+  description: 'Create a file, or overwrite one you have fully read in this session, with the given content.',
+  longDescription:
+    'Write content to a file inside the workspace root, creating parent directories. The write is atomic (temp file, fsync, rename) and keeps the file mode. ' +
+    'Overwriting an existing file needs a full read_file of its current version in this session; if the file changed since, the write is refused as stale and you must re-read it. ' +
+    'Prefer edit_file or sed for targeted changes to existing files.',
+  inputSchema: schema({ path: str('file path, relative to the workspace root'), content: str('the complete new content') }, ['path', 'content']),
+  async run(ctx, a: Args) {
+    const c = await ctx.resolve('write_file', a.path as string);
+    const st = lstatOf(c);
+    if (st?.isDirectory()) throw new ToolError('is_directory', `${c.rel} is a directory; write_file writes files.`);
+    const old = st ? await current(ctx, c, true) : null;
+    if (old === null) {
+      // a new file needs no read, but the ledger must not hold an older version of this path
+      ctx.ledger.forget(c.real);
+    }
+    return commit(ctx, c, old, planWrite(old?.bytes ?? null, a.content as string));
+  },
+};
+
+export const editFile: ToolDef = {
+  name: 'edit_file',
+  kind: 'edit',
+  description: 'Replace one exact occurrence of old_string with new_string in a file you have read.',
+  longDescription:
+    'Replace old_string with new_string in an existing file: a byte-exact match (whitespace and line endings included) that must occur exactly once, unless replace_all is true. ' +
+    'Zero matches leaves the file unchanged (re-read and retry with the exact text); several matches are refused with their count (add context to make it unique). ' +
+    'Needs a read_file or read_file_range of the current version in this session. Returns sizes and hashes, not the file.',
+  inputSchema: schema(
+    {
+      path: str('file path, relative to the workspace root'),
+      old_string: str('the exact text to replace'),
+      new_string: str('the replacement text'),
+      replace_all: bool('replace every occurrence instead of exactly one'),
+    },
+    ['path', 'old_string', 'new_string'],
+  ),
+  async run(ctx, a: Args) {
+    const c = await ctx.resolve('edit_file', a.path as string);
+    const old = await current(ctx, c, false);
+    refuseBinary(c, old.bytes);
+    const plan = planEdit(old.bytes, a.old_string as string, a.new_string as string, a.replace_all === true, c.rel);
+    const r = await commit(ctx, c, old, plan);
+    return { path: r.path, written: r.written, replacements: plan.replacements, old_bytes: r.old_bytes, new_bytes: r.new_bytes, old_sha256: r.old_sha256, new_sha256: r.new_sha256 };
+  },
+};
+
+export const sed: ToolDef = {
+  name: 'sed',
+  kind: 'edit',
+  description: 'Literal find-and-replace in a file you have read, optionally within start_line..end_line.',
+  longDescription:
+    'Replace the literal text pattern with replacement (no regex, no sed syntax) in an existing file, optionally only within lines start_line..end_line. ' +
+    'Exactly one match is required unless all is true or expect_replacements gives the exact count. ' +
+    'No match leaves the file unchanged and shows the closest lines; a count mismatch leaves it unchanged and says where the matches are. ' +
+    'Needs a read_file or read_file_range of the current version in this session.',
+  inputSchema: schema(
+    {
+      path: str('file path, relative to the workspace root'),
+      pattern: str('literal text to find'),
+      replacement: str('literal replacement'),
+      all: bool('replace every match in the window'),
+      expect_replacements: int('the exact number of matches expected (all of them are replaced)', 1),
+      start_line: int('first line of the window (1-based)', 1),
+      end_line: int('last line of the window (inclusive)', 1),
+    },
+    ['path', 'pattern', 'replacement'],
+  ),
+  async run(ctx, a: Args) {
+    const c = await ctx.resolve('sed', a.path as string);
+    const old = await current(ctx, c, false);
+    refuseBinary(c, old.bytes);
+    const plan = planSed(old.bytes, a.pattern as string, a.replacement as string, sedOptions(a), c.rel);
+    const r = await commit(ctx, c, old, plan);
+    return { path: r.path, written: r.written, changed: plan.changedLines ?? 0, replacements: plan.replacements, old_bytes: r.old_bytes, new_bytes: r.new_bytes, old_sha256: r.old_sha256, new_sha256: r.new_sha256 };
+  },
+};
+
+/** sed's window and count options from its arguments. */
+export function sedOptions(a: Args) {
+  return {
+    all: a.all === true,
+    expectReplacements: a.expect_replacements as number | undefined,
+    startLine: a.start_line as number | undefined,
+    endLine: a.end_line as number | undefined,
+  };
+}

@@ -1,0 +1,131 @@
+// Path confinement (REFERENCE 4): every path a tool touches is resolved here, on the real
+// filesystem, component by component, and must land inside the canonical root. Other modules
+// (the shell tool's cd, the ACP client's fs/* server) import these same functions.
+import fs from 'node:fs';
+import path from 'node:path';
+import { ToolError } from './errors.ts';
+
+/** Paths longer than this are refused up front rather than left to ENAMETOOLONG. */
+export const MAX_PATH_LENGTH = 4096;
+const MAX_SEGMENT_LENGTH = 255;
+
+/** A path that passed confinement. `real` is what to open; `rel` is what to show. */
+export interface ConfinedPath {
+  /** the argument as the caller gave it */
+  requested: string;
+  /** the requested path relative to the root after lexical normalisation (`/` separators) */
+  requestedRel: string;
+  /** absolute lexical form (before symlinks), checked by the quarantine too */
+  lexical: string;
+  /** absolute real path: symlinks resolved; for a new path, the real nearest ancestor + the rest */
+  real: string;
+  /** `real` relative to the root with `/` separators; `.` for the root itself */
+  rel: string;
+  /** whether `real` existed when it was resolved */
+  exists: boolean;
+}
+
+/** Canonicalises a root once (realpath); it must be an existing directory. */
+export function canonicalRoot(dir: string): string {
+  let real: string;
+  try {
+    real = fs.realpathSync.native(path.resolve(dir));
+  } catch (err) {
+    throw new ToolError('not_found', `The root ${dir} does not exist (${(err as Error).message}). Pass an existing directory.`);
+  }
+  if (!fs.statSync(real).isDirectory()) throw new ToolError('not_directory', `The root ${dir} is not a directory. Pass a directory.`);
+  return real;
+}
+
+/**
+ * Refuses what must never reach normalisation: empty, NUL and control characters, backslashes,
+ * a leading `~`, URIs and drive letters, over-long paths and segments. Throws `bad_path`.
+ */
+export function checkPathSyntax(p: unknown): asserts p is string {
+  const bad = (why: string): never => {
+    throw new ToolError('bad_path', `Path refused: ${why}. Give a plain path relative to the workspace root, with / separators.`);
+  };
+  if (typeof p !== 'string') bad('not a string');
+  const s = p as string;
+  if (s.length === 0) bad('it is empty');
+  if (s.length > MAX_PATH_LENGTH) bad(`longer than ${MAX_PATH_LENGTH} characters`);
+  // C0 controls, DEL, C1 controls: they confuse logs and approvals, and NUL truncates in C
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(s)) bad('it contains a control character');
+  if (s.includes('\\')) bad('it contains a backslash (a separator on Windows, a literal here)');
+  if (s.startsWith('~')) bad('a leading ~ (home directories are not expanded)');
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(s)) bad('it looks like a URI or a drive letter');
+  for (const seg of s.split('/')) if (seg.length > MAX_SEGMENT_LENGTH) bad(`a segment is longer than ${MAX_SEGMENT_LENGTH} characters`);
+}
+
+/** Component-wise containment (`/r` holds `/r/x`, not `/r_evil`). */
+export function isWithin(root: string, p: string): boolean {
+  const rel = path.relative(root, p);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+/** `abs` relative to `root` with `/` separators; `.` for the root itself. */
+export function relativeTo(root: string, abs: string): string {
+  const rel = path.relative(root, abs);
+  if (rel === '') return '.';
+  return path.sep === '/' ? rel : rel.split(path.sep).join('/');
+}
+
+const errno = (err: unknown) => (err as NodeJS.ErrnoException)?.code;
+
+/**
+ * Resolves `requested` against the canonical `root` on the real filesystem and refuses it unless
+ * the result lies inside. Symlinks are resolved where they occur, so `link/..` means the link
+ * target's parent, as the kernel sees it. A dangling or looping link is an escape. For a path
+ * that does not exist, the nearest existing ancestor is resolved and the rest appended.
+ */
+export function confine(root: string, requested: string): ConfinedPath {
+  checkPathSyntax(requested);
+  const absolute = requested.startsWith('/');
+  const lexical = path.resolve(root, requested);
+  const lexRel = path.relative(root, lexical);
+  const requestedRel = lexRel === '' ? '.' : lexRel.split(path.sep).join('/');
+
+  const segments = requested.split('/');
+  let cur = absolute ? '/' : root;
+  let exists = true;
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i];
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      cur = path.dirname(cur);
+      continue;
+    }
+    const next = path.join(cur, seg);
+    let st: fs.Stats;
+    try {
+      st = fs.lstatSync(next);
+    } catch (err) {
+      const code = errno(err);
+      if (code === 'ENOENT') {
+        const rest = segments.slice(i).filter((s) => s !== '' && s !== '.');
+        if (rest.includes('..')) {
+          throw new ToolError('bad_path', `Path ${requested} goes up (..) from a directory that does not exist. Give the path without it.`);
+        }
+        cur = path.join(cur, ...rest);
+        exists = false;
+        break;
+      }
+      if (code === 'ENOTDIR') throw new ToolError('not_directory', `${requested}: ${relativeTo(root, cur)} is a file, not a directory.`);
+      throw new ToolError('io_error', `Cannot resolve ${requested}: ${(err as Error).message}.`);
+    }
+    if (st.isSymbolicLink()) {
+      try {
+        cur = fs.realpathSync.native(next);
+      } catch (err) {
+        const why = errno(err) === 'ELOOP' ? 'a symlink loop' : 'a dangling symlink';
+        throw new ToolError('escape', `Path ${requested} goes through ${why} (${relativeTo(root, next)}); that counts as leaving the workspace.`);
+      }
+    } else {
+      cur = next;
+    }
+  }
+  if (!isWithin(root, cur)) {
+    throw new ToolError('escape', `Path ${requested} resolves outside the workspace root. Use a path inside ${root}.`);
+  }
+  return { requested, requestedRel, lexical, real: cur, rel: relativeTo(root, cur), exists };
+}

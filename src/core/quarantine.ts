@@ -1,0 +1,56 @@
+// The credential quarantine and the read-approve list (REFERENCE 7), exported as data so the
+// envelope engine builds its always_deny / approve_paths rules from the same lists, plus one
+// fast matcher that every local_fs tool and every traversal applies.
+import { compileGlobs } from './glob.ts';
+
+/** Always refused, for every tool, read or write (matched case-insensitively). */
+export const QUARANTINE_GLOBS: readonly string[] = Object.freeze([
+  '**/{.ssh,.gnupg,.aws,.azure,.kube,.config/gcloud,.docker}/**',
+  '**/{.password-store,.local/share/keyrings}/**',
+  '**/{.netrc,.git-credentials,.npmrc,.pypirc}',
+  '**/{.bash_history,.zsh_history,.python_history}',
+  '**/{id_rsa,id_dsa,id_ecdsa,id_ed25519}*',
+  '**/{*.kdbx,wallet.dat}',
+  '**/.kube/config',
+]);
+
+/** Needs a human answer to read; refused where nobody can answer; never traversed. */
+export const READ_APPROVE_GLOBS: readonly string[] = Object.freeze(['**/{*.pem,*.key,.env,.env.*}']);
+
+export type PathClass = 'quarantined' | 'read_approve' | null;
+
+/**
+ * Case-insensitive matcher over absolute or root-relative `/` paths. Each path is also tried
+ * with trailing dots and spaces stripped from every segment, since some filesystems drop them
+ * (`.env.` opens `.env` there).
+ */
+export class PathMatcher {
+  readonly #quarantine: RegExp;
+  readonly #approve: RegExp;
+
+  constructor(quarantine: readonly string[] = QUARANTINE_GLOBS, readApprove: readonly string[] = READ_APPROVE_GLOBS) {
+    this.#quarantine = compileGlobs(quarantine);
+    this.#approve = compileGlobs(readApprove);
+  }
+
+  /** The strongest class any of `paths` falls in. */
+  classify(...paths: string[]): PathClass {
+    let approve = false;
+    for (const raw of paths) {
+      const variants = /[. ](?:\/|$)/.test(raw) ? [raw, raw.replace(/[. ]+(?=\/|$)/g, '')] : [raw];
+      for (const p of variants) {
+        if (this.#quarantine.test(p)) return 'quarantined';
+        if (!approve && this.#approve.test(p)) approve = true;
+      }
+    }
+    return approve ? 'read_approve' : null;
+  }
+}
+
+/** The matcher for the shipped lists. */
+export const defaultPathMatcher = new PathMatcher();
+
+/** Class of a path under the shipped lists (checked on every path given). */
+export function classifyPath(...paths: string[]): PathClass {
+  return defaultPathMatcher.classify(...paths);
+}
