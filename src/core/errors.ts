@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'not_found',
   'is_directory',
   'not_directory',
+  'not_regular', // a FIFO, socket or device: only regular files are read or written
   'binary',
   'too_large',
   // read-before-write contract
