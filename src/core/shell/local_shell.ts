@@ -11,7 +11,7 @@ import { childEnv } from './env.ts';
 import { LocalTerminalHost } from './local_terminal.ts';
 import { DEFAULT_OUTPUT_LIMIT } from './output_limit.ts';
 import { parseShellPolicy } from './shell_policy.ts';
-import { runArgv, runShellLine, runSteps, type RunOptions, type ShellResult } from './runner.ts';
+import { displayArgv, runArgv, runShellLine, runSteps, type RunOptions, type ShellResult } from './runner.ts';
 import type { TerminalHost } from './terminal.ts';
 
 export const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
