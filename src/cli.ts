@@ -25,6 +25,7 @@ Docs: README.md and docs/ in the package.`;
 // Each subcommand's wiring lives in src/cli/<name>.ts and exports `main`.
 const SUBCOMMANDS: Record<string, () => Promise<{ main: Main }>> = {
   tool: () => import('./cli/tool.ts'),
+  check: () => import('./cli/check.ts'),
   ui: () => import('./cli/ui.ts'),
   config: () => import('./cli/config.ts'),
 };

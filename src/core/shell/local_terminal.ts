@@ -3,7 +3,7 @@
 // everything it started, not just the leader. Output is kept head-and-tail within a byte cap.
 import { spawn, type ChildProcess } from 'node:child_process';
 import process from 'node:process';
-import { killProcessGroup } from '../runtime.ts';
+import { killProcessGroup, onTerminate } from '../runtime.ts';
 import { HeadTailBuffer } from './output_limit.ts';
 import type { Terminal, TerminalExit, TerminalHost, TerminalOutput, TerminalRequest } from './terminal.ts';
 
@@ -12,6 +12,26 @@ import type { Terminal, TerminalExit, TerminalHost, TerminalOutput, TerminalRequ
 const PIPE_GRACE_MS = 500;
 
 let counter = 0;
+
+// Groups still running. Our children are not in the terminal's foreground group, so a Ctrl-C
+// or a kill of this process would not reach them: kill them ourselves on the way out.
+const live = new Set<number>();
+let hooked = false;
+
+function hookExit(): void {
+  if (hooked) return;
+  hooked = true;
+  const killAll = () => {
+    for (const pid of live) killProcessGroup(pid, 'SIGKILL');
+    live.clear();
+  };
+  process.on('exit', killAll);
+  onTerminate((signal) => {
+    killAll();
+    // Keep the default of dying on the signal unless someone else handles it too.
+    if (process.listenerCount(signal) <= 1) process.exit(signal === 'SIGINT' ? 130 : 143);
+  });
+}
 
 export class LocalTerminalHost implements TerminalHost {
   readonly kind = 'local' as const;
@@ -42,6 +62,10 @@ class LocalTerminal implements Terminal {
       stdio: ['ignore', 'pipe', 'pipe'],
       shell: false,
     });
+    if (this.child.pid !== undefined) {
+      hookExit();
+      live.add(this.child.pid);
+    }
     this.child.stdout!.on('data', (c: Uint8Array) => this.out.push(c));
     this.child.stderr!.on('data', (c: Uint8Array) => this.err.push(c));
     this.exited = new Promise<TerminalExit>((resolve) => {
@@ -60,6 +84,7 @@ class LocalTerminal implements Terminal {
       this.child.on('exit', (code, signal) => {
         // The leader is gone; whatever it left behind in its group goes with it.
         this.killGroup();
+        if (this.child.pid !== undefined) live.delete(this.child.pid);
         const exit = { exitCode: code, signal: signal ?? null };
         const timer = setTimeout(() => {
           this.child.stdout?.destroy();

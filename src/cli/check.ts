@@ -1,0 +1,150 @@
+// `cxl check "<line>"`: the command policy's verdict on a line, explained: the steps, each
+// program and its resolved path, the rule that allowed or refused it. `--batch` reads JSON lines
+// and answers one JSON line each. Nothing is ever run.
+import process from 'node:process';
+import { createInterface } from 'node:readline';
+import { checkLine, type CheckedStep, type ShellPolicy, type Verdict } from '../core/shell/checker.ts';
+import { displayArgv } from '../core/shell/runner.ts';
+import { DEFAULT_ALLOWED_COMMANDS, DEFAULT_DENIED_COMMANDS, splitList } from '../core/shell/shell_policy.ts';
+import { parseFlags, UsageError } from './args.ts';
+
+const HELP = `Usage: cxl check "<line>" [flags]
+       cxl check --batch [flags] < lines.jsonl
+
+Explains what the local_shell command policy does with a command line, without running it:
+the steps, each program and the path it resolves to on PATH, and the rule that allowed or
+refused it (with the construct and its offset). Exit 0 when allowed, 1 when refused.
+
+Flags:
+  --allow a,b     _allowed_commands (default: the shipped list)
+  --deny c,d      _denied_commands (default: the shipped list)
+  --dir D         _allowed_dir: no cd may leave it (default: none)
+  --cwd D         where the line starts (default: --dir, else the current directory)
+  --json          print the verdict as JSON
+  --batch         read {"cmd": "...", "allowed_commands": [...], "denied_commands": [...],
+                  "allowed_dir": "...", "cwd": "..."} per stdin line (missing lists take the
+                  flags' or the shipped defaults); write {"verdict", "reason", "steps", ...} per line
+  -h, --help      this help`;
+
+export interface CheckInput {
+  cmd: string;
+  policy: ShellPolicy;
+  cwd?: string;
+}
+
+/** The verdict as plain JSON: verdict, reason, steps, and for a refusal rule/construct/position/step. */
+export function verdictJson(v: Verdict): Record<string, unknown> {
+  const steps = v.steps.map(stepJson);
+  if (v.verdict === 'allow') return { verdict: 'allow', reason: v.reason, steps, start_dir: v.startDir, ...(v.allowedDir ? { allowed_dir: v.allowedDir } : {}) };
+  return { verdict: 'refuse', reason: v.reason, rule: v.rule, construct: v.construct, position: v.position, step: v.step, steps };
+}
+
+function stepJson(s: CheckedStep): Record<string, unknown> {
+  const common = { index: s.index, op: s.op, argv: s.argv, rule: s.rule };
+  return s.kind === 'cd' ? { kind: 'cd', ...common, target: s.target } : { kind: 'run', ...common, program: s.program, resolved: s.resolved, real: s.real, cwd: s.cwd };
+}
+
+const printable = (line: string) => !/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069]/.test(line);
+
+/** The verdict in words, for a terminal. */
+export function renderVerdict(line: string, v: Verdict, policy: ShellPolicy): string {
+  const out: string[] = [];
+  const stepLine = (s: CheckedStep) => {
+    const op = s.op ? `${s.op} ` : '';
+    const where = s.kind === 'cd' ? `-> ${s.target}` : s.resolved === s.real ? s.resolved : `${s.resolved} (-> ${s.real})`;
+    return `  ${s.index + 1}. ${op}${displayArgv(s.argv)}\n       ${where}  [${s.rule}]`;
+  };
+  if (v.verdict === 'allow') {
+    out.push(`allow: ${v.reason}`);
+    out.push(...v.steps.map(stepLine));
+  } else {
+    out.push(`refuse: ${v.reason}`);
+    out.push(`  rule: ${v.rule}; construct: ${v.construct}; step ${v.step + 1}; offset ${v.position}`);
+    if (printable(line) && line.length <= 240 && v.position <= line.length) {
+      out.push(`  ${line}`);
+      out.push(`  ${' '.repeat(v.position)}^`);
+    } else {
+      out.push(`  line (escaped): ${JSON.stringify(line.length > 240 ? `${line.slice(0, 240)}…` : line)}`);
+    }
+    if (v.steps.length) {
+      out.push('  steps allowed before it:');
+      out.push(...v.steps.map(stepLine));
+    }
+  }
+  const list = (l: string[] | undefined) => (l === undefined ? '(none)' : l.length ? l.join(',') : '(empty: nothing allowed)');
+  out.push(`policy: _allowed_commands=${policy.allowedCommands === undefined ? '(no allowlist)' : list(policy.allowedCommands)}; _denied_commands=${list(policy.deniedCommands)}; _allowed_dir=${policy.allowedDir ?? '(none: cd is not confined)'}`);
+  return out.join('\n');
+}
+
+/** Checks one input, turning an unusable policy (missing allowed dir) into a refusal. */
+export function checkInput(input: CheckInput): Verdict {
+  try {
+    return checkLine(input.cmd, input.policy, { cwd: input.cwd });
+  } catch (err) {
+    return { verdict: 'refuse', rule: 'policy', construct: 'policy', position: 0, step: 0, reason: `the policy cannot be applied: ${(err as Error).message}`, steps: [] };
+  }
+}
+
+function stringList(v: unknown, key: string): string[] | undefined {
+  if (v === undefined) return undefined;
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v as string[];
+  if (typeof v === 'string') return splitList(v);
+  throw new Error(`"${key}" must be a list of strings or a comma list`);
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseFlags('cxl check', argv, {
+    allow: { type: 'string' },
+    deny: { type: 'string' },
+    dir: { type: 'string' },
+    cwd: { type: 'string' },
+    json: { type: 'boolean' },
+    batch: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  const base: ShellPolicy = {
+    allowedCommands: values.allow !== undefined ? splitList(values.allow as string) : DEFAULT_ALLOWED_COMMANDS,
+    deniedCommands: values.deny !== undefined ? splitList(values.deny as string) : DEFAULT_DENIED_COMMANDS,
+    ...(values.dir !== undefined ? { allowedDir: values.dir as string } : {}),
+  };
+  const cwd = values.cwd as string | undefined;
+
+  if (values.batch) {
+    if (positionals.length) throw new UsageError('cxl check: --batch reads lines from stdin; give no command line.');
+    const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+    for await (const raw of rl) {
+      if (raw.trim() === '') continue;
+      let v: Verdict;
+      try {
+        const o = JSON.parse(raw) as Record<string, unknown>;
+        if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new Error('not a JSON object');
+        if (typeof o.cmd !== 'string') throw new Error('"cmd" must be a string');
+        const allowed = stringList(o.allowed_commands, 'allowed_commands');
+        const denied = stringList(o.denied_commands, 'denied_commands');
+        if (o.allowed_dir !== undefined && typeof o.allowed_dir !== 'string') throw new Error('"allowed_dir" must be a string');
+        if (o.cwd !== undefined && typeof o.cwd !== 'string') throw new Error('"cwd" must be a string');
+        const policy: ShellPolicy = {
+          allowedCommands: allowed ?? base.allowedCommands,
+          deniedCommands: denied ?? base.deniedCommands,
+          ...((o.allowed_dir ?? base.allowedDir) !== undefined ? { allowedDir: (o.allowed_dir as string | undefined) ?? base.allowedDir } : {}),
+        };
+        v = checkInput({ cmd: o.cmd, policy, cwd: (o.cwd as string | undefined) ?? cwd });
+      } catch (err) {
+        // Fail closed: input we cannot read is a refusal, never a skip.
+        v = { verdict: 'refuse', rule: 'bad-input', construct: 'input', position: 0, step: 0, reason: `this line is not a valid check request: ${(err as Error).message}`, steps: [] };
+      }
+      process.stdout.write(`${JSON.stringify(verdictJson(v))}\n`);
+    }
+    return 0;
+  }
+
+  if (positionals.length !== 1) throw new UsageError(`cxl check: give exactly one command line (quote it).\n\n${HELP}`);
+  const line = positionals[0];
+  const v = checkInput({ cmd: line, policy: base, cwd });
+  process.stdout.write(values.json ? `${JSON.stringify(verdictJson(v), null, 2)}\n` : `${renderVerdict(line, v, base)}\n`);
+  return v.verdict === 'allow' ? 0 : 1;
+}
