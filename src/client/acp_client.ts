@@ -144,6 +144,7 @@ export class AcpClient {
       this.#buffered.delete(res.sessionId);
       this.#drain();
     } catch (err) {
+      if (proc) await Promise.race([proc.exited, new Promise((r) => setTimeout(r, 300))]);
       if (!this.#exited) this.store.notice('error', `The agent did not start a session: ${errorText(err)}`);
     }
   }
@@ -176,6 +177,8 @@ export class AcpClient {
       const res = await conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] });
       this.store.endTurn(res.stopReason);
     } catch (err) {
+      // A closed connection usually means the agent died: let its exit report say so.
+      if (this.#proc) await Promise.race([this.#proc.exited, new Promise((r) => setTimeout(r, 300))]);
       this.store.endTurn('cancelled');
       if (!this.#exited) this.store.notice('error', `The turn failed: ${errorText(err)}`);
     }

@@ -8,6 +8,7 @@ import { RequestError } from '@agentclientprotocol/sdk';
 import { ToolError } from '../core/errors.ts';
 import { confine } from '../core/paths.ts';
 import { killProcessGroup } from '../core/runtime.ts';
+import { childEnv } from '../core/shell/env.ts';
 import type { TerminalView } from './session_store.ts';
 import { toRequestError } from './fs_host.ts';
 
@@ -15,14 +16,9 @@ import { toRequestError } from './fs_host.ts';
 export const DEFAULT_TERMINAL_OUTPUT = 1024 * 1024;
 export const MAX_TERMINAL_OUTPUT = 16 * 1024 * 1024;
 
-// Variables that commonly carry credentials never reach an agent's command.
-const SECRET_ENV = /(TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|API_?KEY|PRIVATE_KEY|ACCESS_KEY)/i;
-
+/** The core's scrubbed environment (no credentials, no pagers) plus what the agent set. */
 export function scrubbedEnv(extra: { name: string; value: string }[] = []): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SECRET_ENV.test(k)) env[k] = v;
-  for (const { name, value } of extra) env[name] = value;
-  return env;
+  return childEnv(process.env, { extra: Object.fromEntries(extra.map((e) => [e.name, e.value])) });
 }
 
 /** Bytes kept from the end of a stream, never more than `limit`, cut on a character start. */

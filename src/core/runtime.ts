@@ -15,6 +15,17 @@ export function runtimeBinary(): string {
   return runtimeName === 'deno' ? Deno!.execPath() : process.execPath;
 }
 
+// A bare loader name (`tsx`) is resolved from the child's cwd, which may be any directory:
+// hand the child the resolved URL instead.
+function absoluteSpecifier(spec: string): string {
+  if (/^(?:[./]|file:|data:|node:)/.test(spec)) return spec;
+  try {
+    return import.meta.resolve(spec);
+  } catch {
+    return spec;
+  }
+}
+
 /**
  * argv that starts `entry` (a module URL or path) under the current runtime with the same loader:
  * Deno needs `run -A`; Node keeps its loader flags (`--import tsx`) when running TypeScript.
@@ -27,9 +38,10 @@ export function moduleCommand(entry: string): string[] {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if ((a === '--import' || a === '--loader') && i + 1 < argv.length) {
-      loader.push(a, argv[++i]);
+      loader.push(a, absoluteSpecifier(argv[++i]));
     } else if (a.startsWith('--import=') || a.startsWith('--loader=')) {
-      loader.push(a);
+      const eq = a.indexOf('=');
+      loader.push(`${a.slice(0, eq + 1)}${absoluteSpecifier(a.slice(eq + 1))}`);
     }
   }
   return [runtimeBinary(), ...loader, file];

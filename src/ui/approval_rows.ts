@@ -63,7 +63,7 @@ export function approvalRows(p: PendingPermission, o: ApprovalRowsOptions): Row[
   const cmdRows: Row[] = cmd ? wrapText(`$ ${cmd}`, o.width - 4).map((l) => [{ text: '    ' }, { text: l, color: 'code' }]) : [];
   const tail: Row[] =
     o.reason !== undefined
-      ? [plainRow('  Reason for the agent (Enter rejects with it, Esc goes back):', { bold: true }), [{ text: '  › ', color: 'accent' }, { text: o.reason }, { text: ' ', inverse: true }]]
+      ? [plainRow('  Reason for the agent (Enter rejects, Esc goes back):', { bold: true }), [{ text: '  › ', color: 'accent' }, { text: o.reason }, { text: ' ', inverse: true }]]
       : optionRows(p.options, o.width);
   const budget = Math.max(1, o.maxLines - 2 - tail.length);
   const body = clipHead([...cmdRows, ...bodyRows(p.call, { cwd: o.cwd, width: o.width, expanded: true, terminals: o.terminals, outputLines: 6 })], budget, ' (the diff continues)');

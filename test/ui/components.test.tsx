@@ -1,0 +1,81 @@
+import './env.ts';
+// Each component (row builder rendered through <Rows>) at 60, 100 and 140 columns.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { ToolCallView } from '../../src/client/tool_call.ts';
+import { approvalRows } from '../../src/ui/approval_rows.ts';
+import { composerRows } from '../../src/ui/composer.ts';
+import { diffModel, diffRows } from '../../src/ui/diff_rows.ts';
+import { footerRows } from '../../src/ui/footer.ts';
+import { markdownRows } from '../../src/ui/markdown.ts';
+import { historyRows, noticeRows } from '../../src/ui/message_rows.ts';
+import { planRows } from '../../src/ui/plan_rows.ts';
+import { Rows } from '../../src/ui/Rows.tsx';
+import { statusRow } from '../../src/ui/status_line.ts';
+import type { Row } from '../../src/ui/text_layout.ts';
+import { toolCallRows } from '../../src/ui/tool_call_rows.ts';
+import { matchSnapshot } from '../helpers/snapshot.ts';
+import { renderAt, tick } from './harness.ts';
+import * as states from './states.ts';
+
+const WIDTHS = [60, 100, 140];
+
+async function show(rows: Row[], width: number): Promise<string> {
+  const r = renderAt(<Rows rows={rows} />, width, 200);
+  await tick(5);
+  const f = r.lastFrame();
+  r.unmount();
+  for (const line of f.split('\n')) assert.ok([...line].length <= width, `wider than ${width}: ${line}`);
+  return f;
+}
+
+const call = (over: Partial<ToolCallView>): ToolCallView => ({ id: 'c', title: 'Edit src/app.ts', kind: 'edit', status: 'completed', content: [], locations: [], ...over });
+const term = (done: boolean, exitCode?: number) => ({ id: 't', command: 'ls', output: Array.from({ length: 14 }, (_, i) => `file-${i}.txt`).join('\n'), truncated: false, done, exitCode });
+
+const COMPONENTS: [string, (w: number) => Row[]][] = [
+  ['diff', (w) => diffRows(diffModel(states.DIFF), w)],
+  ['diff new file', (w) => diffRows(diffModel({ path: '/srv/proj/n.md', oldText: null, newText: 'a\nb\n' }), w)],
+  ['tool pending', (w) => toolCallRows(call({ status: 'pending', kind: 'read', title: 'Read README.md', locations: [{ path: '/srv/proj/README.md', line: 3 }] }), { cwd: states.CWD, width: w, expanded: false, terminals: [] })],
+  ['tool running', (w) => toolCallRows(call({ status: 'in_progress', kind: 'execute', title: 'ls', content: [{ type: 'terminal', terminalId: 't' }] }), { cwd: states.CWD, width: w, expanded: false, terminals: [term(false)], outputLines: 5 })],
+  ['tool done collapsed', (w) => toolCallRows(call({ content: [states.DIFF] }), { cwd: states.CWD, width: w, expanded: false, terminals: [] })],
+  ['tool done expanded', (w) => toolCallRows(call({ content: [states.DIFF] }), { cwd: states.CWD, width: w, expanded: true, terminals: [] })],
+  ['tool failed', (w) => toolCallRows(call({ status: 'failed', kind: 'execute', title: 'make', content: [{ type: 'terminal', terminalId: 't' }] }), { cwd: states.CWD, width: w, expanded: false, terminals: [term(true, 2)], outputLines: 4 })],
+  ['tool cancelled', (w) => toolCallRows(call({ status: 'cancelled', kind: 'delete', title: 'rm -rf build' }), { cwd: states.CWD, width: w, expanded: false, terminals: [] })],
+  ['tool awaiting', (w) => toolCallRows(call({ status: 'pending' }), { cwd: states.CWD, width: w, expanded: false, terminals: [], awaiting: true, selected: true })],
+  ['plan', (w) => planRows([{ content: 'Read the code', priority: 'high', status: 'completed' }, { content: 'Change it', priority: 'medium', status: 'in_progress' }, { content: 'Test it', priority: 'low', status: 'pending' }], w)],
+  ['status line', (w) => [statusRow(states.baseStore().getState(), w)]],
+  ['footer composer', (w) => footerRows('composer', w)],
+  ['footer tools', (w) => footerRows('tools', w)],
+  ['footer approval', (w) => footerRows('approval', w)],
+  ['footer reason', (w) => footerRows('reason', w)],
+  ['approval', (w) => approvalRows(states.approvalWithDiff(2).store.getState().permissions[1], { cwd: states.CWD, width: w, index: 1, total: 2, maxLines: 12, terminals: [] })],
+  ['approval reason', (w) => approvalRows(states.approvalWithDiff(1).store.getState().permissions[0], { cwd: states.CWD, width: w, index: 0, total: 1, maxLines: 10, terminals: [], reason: 'use a const' })],
+  ['composer empty', (w) => composerRows({ text: '', cursor: 0 }, w, 5, { active: true, placeholder: 'message the agent' })],
+  ['composer multi-line', (w) => composerRows({ text: 'first line\nsecond line that is long enough to wrap at sixty columns, surely it is', cursor: 5 }, w, 5, { active: true })],
+  ['markdown', (w) => markdownRows('# Title\n\nSome **bold** and `code` text that goes on for a while so that it wraps at the narrow width.\n\n- one\n  - nested item\n2. numbered\n\n```sh\nnpm test\n```', w)],
+  ['notice', (w) => noticeRows('error', 'the agent exited with code 1', ['last stderr line'], w)],
+  ['history user', (w) => historyRows({ kind: 'user', key: 'u', text: 'please fix the tests' }, w, states.CWD)],
+  ['history thought', (w) => historyRows({ kind: 'thought', key: 't', text: 'I should read the file first.' }, w, states.CWD)],
+  ['history output', (w) => historyRows({ kind: 'output', key: 'o', title: 'ls', text: 'a\nb' }, w, states.CWD)],
+];
+
+for (const [name, build] of COMPONENTS) {
+  test(`component: ${name}`, async () => {
+    for (const w of WIDTHS) matchSnapshot(import.meta.url, `${name} @${w}`, await show(build(w), w));
+  });
+}
+
+test('diff summary counts and line numbers follow the text', () => {
+  const m = diffModel(states.DIFF);
+  assert.equal(m.added, 3);
+  assert.equal(m.removed, 2);
+  assert.equal(m.hunks.length, 2);
+  const del = m.hunks[1].lines.find((l) => l.type === 'del');
+  assert.equal(del?.oldLine, 25);
+  assert.equal(del?.text, 'line 25');
+});
+
+test('control characters and escapes in agent text cannot reach the terminal', async () => {
+  const f = await show(markdownRows('evil \u001B[2J\u001B]0;title\u0007 text\u0008', 60), 60);
+  assert.doesNotMatch(f, /\u001B\[2J|\u0007|\u0008/);
+});
