@@ -28,6 +28,8 @@ const SUBCOMMANDS: Record<string, () => Promise<{ main: Main }>> = {
   check: () => import('./cli/check.ts'),
   ui: () => import('./cli/ui.ts'),
   config: () => import('./cli/config.ts'),
+  acp: () => import('./cli/acp.ts'),
+  run: () => import('./cli/run.ts'),
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -187,7 +187,7 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
       let diffShown: acp.ToolCallContent | undefined;
       let explain = false;
       const approve = async (req: ApprovalRequest): Promise<ApprovalAnswer> => {
-        if (s.allows.has(req.scope)) return 'allow_once';
+        if (req.scopes.length && req.scopes.every((k) => s.allows.has(k))) return 'allow_once';
         const content: acp.ToolCallContent[] = [];
         if (req.diff) {
           diffShown = { type: 'diff', path: path.resolve(s.stored.cwd, req.diff.path), oldText: req.diff.oldText, newText: req.diff.newText };
@@ -218,7 +218,7 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
         if (signal.aborted || res.outcome.outcome === 'cancelled') return 'cancelled';
         const id = res.outcome.optionId;
         if (id === 'allow_session') {
-          s.allows.add(req.scope);
+          for (const k of req.scopes) s.allows.add(k);
           return 'allow_session';
         }
         if (id === 'allow_once') return 'allow_once';

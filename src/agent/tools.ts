@@ -14,8 +14,8 @@ export interface ApprovalRequest {
   /** the envelope rule that asked, and why */
   rule?: string;
   reason?: string;
-  /** key of the session-scoped allow ("this file", or "this program + subcommand") */
-  scope: string;
+  /** keys of the session-scoped allow ("this file", or "this program + subcommand" per step); all must be allowed */
+  scopes: string[];
   /** how the scope reads to a human, e.g. `src/app.ts` or `git log` */
   scopeLabel: string;
 }

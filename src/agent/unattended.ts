@@ -1,0 +1,81 @@
+// One unattended prompt (`cxl run`): the tool loop on workspace-backed tools with no approver,
+// tool-call progress as lines on a stream, the model's last message as the answer.
+import { isToolError, toToolError, ToolError } from '../core/errors.ts';
+import { howToConfigure } from './providers/select.ts';
+import type { ChatMessage } from './providers/types.ts';
+import type { AgentSetup } from './setup.ts';
+import { callTitle, resultForModel } from './tool_report.ts';
+import { modelName, resolveTool } from './tool_names.ts';
+import { runTurn, type StopReason } from './turn.ts';
+
+export interface UnattendedResult {
+  answer: string;
+  stopReason: StopReason;
+  error?: string;
+}
+
+export async function runUnattended(setup: AgentSetup, task: string, o: { signal: AbortSignal; progress: (line: string) => void }): Promise<UnattendedResult> {
+  if (!setup.provider) return { answer: '', stopReason: 'end_turn', error: howToConfigure(undefined, setup.providerProblem ?? 'no model provider is configured.') };
+  const tools = await setup.buildLocalTools(setup.defaultMode);
+  for (const n of tools.notices()) o.progress(`cxl run: ${n}\n`);
+  try {
+    const specs = tools.specs();
+    const history: ChatMessage[] = [
+      { role: 'system', content: setup.systemPrompt(setup.cwd) },
+      { role: 'user', content: task },
+    ];
+    let last = '';
+    let answer = '';
+    const res = await runTurn({
+      provider: setup.provider,
+      history,
+      tools: specs.map((t) => ({ name: modelName(t), description: t.description, parameters: t.inputSchema })),
+      maxTurns: setup.maxTurns,
+      signal: o.signal,
+      onText: async (t) => {
+        last += t;
+      },
+      onThought: async () => {},
+      runTool: async (call) => {
+        // text before a tool call is narration, not the answer
+        if (last.trim()) o.progress(`${last.trim()}\n`);
+        last = '';
+        const spec = resolveTool(specs, call.name);
+        let args: Record<string, unknown> = {};
+        let bad: ToolError | undefined;
+        try {
+          const parsed: unknown = call.arguments.trim() ? JSON.parse(call.arguments) : {};
+          if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) bad = new ToolError('bad_args', `The arguments of ${call.name} must be a JSON object. Call it again with an object.`);
+          else args = parsed as Record<string, unknown>;
+        } catch (err) {
+          bad = new ToolError('bad_args', `The arguments of ${call.name} are not valid JSON (${err instanceof Error ? err.message : String(err)}). Call it again with a JSON object.`);
+        }
+        const title = callTitle(spec, call.name, args);
+        o.progress(`→ ${title}\n`);
+        if (!spec) bad = new ToolError('unknown_tool', `There is no tool \`${call.name}\`. Available: ${specs.map(modelName).join(', ')}.`);
+        if (bad) {
+          o.progress(`✗ ${title}: ${bad.code}: ${bad.message}\n`);
+          return JSON.stringify(bad.toJSON());
+        }
+        try {
+          const out = resultForModel(await tools.call(spec!, args, { signal: o.signal }));
+          o.progress(`✓ ${title}\n`);
+          return out;
+        } catch (err) {
+          const te = o.signal.aborted ? new ToolError('cancelled', 'The run was stopped.') : toToolError(err);
+          if (!isToolError(err) && !o.signal.aborted) o.progress(`cxl run: tool ${call.name} crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+          o.progress(`✗ ${title}: ${te.code}: ${te.message}\n`);
+          return JSON.stringify(te.toJSON());
+        }
+      },
+    });
+    answer = last;
+    if (res.error) {
+      const e = res.error;
+      return { answer, stopReason: res.stopReason, error: e.kind === 'unreachable' || e.kind === 'model_not_found' ? howToConfigure(setup.provider, e.message) : e.message };
+    }
+    return { answer, stopReason: res.stopReason };
+  } finally {
+    await tools.close();
+  }
+}

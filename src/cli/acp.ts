@@ -1,0 +1,62 @@
+// `cxl acp`: the ACP agent on stdio. stdout carries only protocol messages; logs go to stderr.
+import process from 'node:process';
+import * as acp from '@agentclientprotocol/sdk';
+import pkg from '../../package.json' with { type: 'json' };
+import { createAgent } from '../agent/acp_agent.ts';
+import { agentSetup } from '../agent/setup.ts';
+import { stdioStreams } from '../core/runtime.ts';
+import { parseFlags } from './args.ts';
+
+const HELP = `cxl acp: run as an ACP agent on stdio (for Zed, the cxl UI, or any ACP client)
+
+Usage: cxl acp [--provider ollama|openai] [--model NAME] [--envelope NAME] [--max-turns N]
+
+  --provider      ollama (default; OLLAMA_HOST) or openai (any OpenAI-compatible server;
+                  OPENAI_BASE_URL, OPENAI_API_KEY)
+  --model         the model name (default qwen3:8b for ollama)
+  --envelope      the envelope new sessions start in (ACP mode; default from config, else "default")
+  --max-turns     model requests per prompt before the turn ends with max_turn_requests (default 25)
+
+Sessions are stored under $XDG_DATA_HOME/cxl (or ~/.local/share/cxl). Logs go to stderr.`;
+
+export async function main(argv: string[]): Promise<number> {
+  const { values } = parseFlags('cxl acp', argv, {
+    provider: { type: 'string' },
+    model: { type: 'string' },
+    envelope: { type: 'string' },
+    'max-turns': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  const log = (msg: string) => process.stderr.write(`cxl acp: ${msg}\n`);
+  const setup = await agentSetup({
+    cwd: process.cwd(),
+    env: process.env,
+    provider: values.provider as string | undefined,
+    model: values.model as string | undefined,
+    envelope: values.envelope as string | undefined,
+    maxTurns: values['max-turns'] as string | undefined,
+    command: 'cxl acp',
+  });
+  for (const w of setup.warnings) log(w);
+  const app = createAgent({
+    version: pkg.version,
+    store: setup.store,
+    modes: setup.modes,
+    defaultMode: setup.defaultMode,
+    provider: setup.provider,
+    providerProblem: setup.providerProblem,
+    buildTools: setup.buildAcpTools,
+    systemPrompt: setup.systemPrompt,
+    maxTurns: setup.maxTurns,
+    log,
+  });
+  const { input, output } = stdioStreams();
+  const conn = app.connect(acp.ndJsonStream(output, input));
+  await conn.closed;
+  await setup.closeAll();
+  return 0;
+}

@@ -1,0 +1,87 @@
+// `cxl run "<task>"`: one unattended prompt with no client. local_fs works on the workspace (the
+// cwd), local_shell on this machine; nobody can answer an approval, so approve counts as deny.
+// Progress goes to stderr, the final answer to stdout; exit 0 only when the run ended normally.
+import process from 'node:process';
+import { agentSetup } from '../agent/setup.ts';
+import { runUnattended } from '../agent/unattended.ts';
+import { onTerminate } from '../core/runtime.ts';
+import { parseFlags, UsageError } from './args.ts';
+
+const HELP = `cxl run: an unattended run with no client
+
+Usage: cxl run "<task>" [--provider ollama|openai] [--model NAME] [--envelope NAME]
+                        [--timeout DURATION] [--max-turns N]
+
+  The workspace is the current directory. Approvals cannot be answered, so a call the envelope
+  would ask about is refused (approval_required) and the model is told so.
+  --timeout    bound on the whole run: 30s, 5m, 1h, or seconds (default: none)
+
+Progress goes to stderr, the final answer to stdout.
+Exit codes: 0 ended normally, 1 provider error / turn or token limit, 2 usage, 124 timeout, 130 interrupted.`;
+
+/** `30s`, `5m`, `1h`, `1500ms` or a number of seconds. */
+export function parseDuration(s: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(s);
+  if (!m) throw new UsageError(`cxl run: --timeout ${JSON.stringify(s)} is not a duration; use e.g. 30s, 5m, 1h or a number of seconds.`);
+  const n = Number(m[1]);
+  const unit = m[2] ?? 's';
+  return n * (unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000);
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseFlags('cxl run', argv, {
+    provider: { type: 'string' },
+    model: { type: 'string' },
+    envelope: { type: 'string' },
+    timeout: { type: 'string' },
+    'max-turns': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  const task = positionals.join(' ').trim();
+  if (!task) throw new UsageError('cxl run: give the task as an argument, e.g. cxl run "summarise README.md". Run `cxl run --help`.');
+  const timeoutMs = typeof values.timeout === 'string' ? parseDuration(values.timeout) : 0;
+  const setup = await agentSetup({
+    cwd: process.cwd(),
+    env: process.env,
+    provider: values.provider as string | undefined,
+    model: values.model as string | undefined,
+    envelope: values.envelope as string | undefined,
+    maxTurns: values['max-turns'] as string | undefined,
+    command: 'cxl run',
+  });
+  const err = (s: string) => process.stderr.write(s);
+  for (const w of setup.warnings) err(`cxl run: ${w}\n`);
+  const ctrl = new AbortController();
+  let why: 'timeout' | 'interrupted' | undefined;
+  const timer = timeoutMs > 0 ? setTimeout(() => ((why = 'timeout'), ctrl.abort()), timeoutMs) : undefined;
+  const off = onTerminate(() => {
+    why = 'interrupted';
+    ctrl.abort();
+  });
+  try {
+    const r = await runUnattended(setup, task, { signal: ctrl.signal, progress: err });
+    if (r.answer) process.stdout.write(r.answer.endsWith('\n') ? r.answer : `${r.answer}\n`);
+    if (why === 'timeout') {
+      err(`cxl run: stopped after the --timeout of ${values.timeout}.\n`);
+      return 124;
+    }
+    if (why === 'interrupted') return 130;
+    if (r.error) {
+      err(`cxl run: ${r.error}\n`);
+      return 1;
+    }
+    if (r.stopReason !== 'end_turn') {
+      err(`cxl run: the run ended with ${r.stopReason}.\n`);
+      return 1;
+    }
+    return 0;
+  } finally {
+    if (timer) clearTimeout(timer);
+    off();
+    await setup.closeAll();
+  }
+}
