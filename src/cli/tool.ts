@@ -9,6 +9,8 @@ import { ToolError, toToolError } from '../core/errors.ts';
 import { DEFAULT_CHAIN_LOCAL_FS, parseFsPolicy } from '../core/fs_policy.ts';
 import { ReadLedger } from '../core/ledger.ts';
 import { LocalFsToolset } from '../core/local_fs/toolset.ts';
+import { createLocalShell } from '../core/shell/local_shell.ts';
+import { shellPolicyFromFlat, withoutShellOnlyKeys } from '../core/shell/shell_policy.ts';
 import type { Toolset } from '../core/tool.ts';
 import { parseFlags, UsageError } from './args.ts';
 
@@ -22,7 +24,8 @@ and each answer is one JSON line; the batch shares one session.
 
 Flags:
   --root DIR            workspace root (default: the current directory)
-  --policy key=value    a tools_policies.local_fs key, e.g. _max_read_bytes=0 (repeatable)
+  --policy key=value    a tools_policies.local_fs key, e.g. _max_read_bytes=0 (repeatable), or a
+                        local_shell key: _allowed_commands=a,b _denied_commands=c (_allowed_dir sets both)
   --session ID          keep the read ledger of session ID between runs
   --yes                 approve read-approve paths (.env, *.pem, *.key); without it they are refused
   --batch               read calls as JSON lines from stdin
@@ -44,10 +47,11 @@ export function sessionLedgerFile(id: string): string {
 /** The toolsets `cxl tool` offers, by name; adding one is one line. */
 const TOOLSETS: Record<string, (o: ToolRunOptions, ledger: ReadLedger, warn: (w: string) => void) => Toolset> = {
   local_fs: (o, ledger, warn) => {
-    const { policy, warnings } = parseFsPolicy({ ...DEFAULT_CHAIN_LOCAL_FS, ...o.policy });
+    const { policy, warnings } = parseFsPolicy({ ...DEFAULT_CHAIN_LOCAL_FS, ...withoutShellOnlyKeys(o.policy) });
     warnings.forEach(warn);
     return new LocalFsToolset({ root: o.root, policy, ledger, approvals: o.yes ? 'allow' : 'refuse' });
   },
+  local_shell: (o) => createLocalShell({ root: o.root, policy: shellPolicyFromFlat(o.policy) }),
 };
 
 /** Builds every toolset, each failing alone (its calls then report why). */

@@ -61,3 +61,20 @@ export function parseShellPolicy(values: Record<string, unknown> | undefined, ro
   if (dir !== undefined && dir.trim() !== '') policy.allowedDir = path.resolve(root, dir.trim());
   return policy;
 }
+
+const SHELL_ONLY_KEYS = ['_allowed_commands', '_denied_commands'];
+
+/**
+ * The local_shell policy for a flat key=value set that serves every toolset (`cxl tool --policy`):
+ * its local_shell keys over the shipped lists, with `_allowed_dir` defaulting to the root (`.`).
+ */
+export function shellPolicyFromFlat(flat: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = { ...DEFAULT_SHELL_POLICY, _allowed_dir: '.' };
+  for (const k of SHELL_POLICY_KEYS) if (flat[k] !== undefined) out[k] = flat[k];
+  return out;
+}
+
+/** The same flat set without the keys only local_shell reads (`_allowed_dir` is shared). */
+export function withoutShellOnlyKeys(flat: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(flat).filter(([k]) => !SHELL_ONLY_KEYS.includes(k)));
+}
