@@ -94,7 +94,10 @@ export class WorkspaceFileIO implements FileIO {
     const { fd, st } = openChecked(file);
     try {
       // the opened file must be the one that was checked, not something swapped in between
-      if (st.dev !== checked.dev || st.ino !== checked.ino) {
+      // (by confine(), when it recorded an identity, else by the lstat just above)
+      const dev = file.dev ?? checked.dev;
+      const ino = file.ino ?? checked.ino;
+      if (st.dev !== dev || st.ino !== ino || checked.ino !== ino) {
         throw new ToolError('escape', `${file.rel} was replaced while it was being opened; refused. Retry.`);
       }
       if (st.size > opts.maxBytes) throw tooLarge(file.rel, st.size, opts.maxBytes);

@@ -23,6 +23,9 @@ export interface ConfinedPath {
   rel: string;
   /** whether `real` existed when it was resolved */
   exists: boolean;
+  /** identity (device, inode) of what was checked, when it existed: opening must find the same */
+  dev?: number;
+  ino?: number;
 }
 
 /** Canonicalises a root once (realpath); it must be an existing directory. */
@@ -88,11 +91,13 @@ export function confine(root: string, requested: string): ConfinedPath {
   const segments = requested.split('/');
   let cur = absolute ? '/' : root;
   let exists = true;
+  let last: fs.Stats | undefined;
   for (let i = 0; i < segments.length; i++) {
     const seg = segments[i];
     if (seg === '' || seg === '.') continue;
     if (seg === '..') {
       cur = path.dirname(cur);
+      last = undefined;
       continue;
     }
     const next = path.join(cur, seg);
@@ -113,7 +118,9 @@ export function confine(root: string, requested: string): ConfinedPath {
       if (code === 'ENOTDIR') throw new ToolError('not_directory', `${requested}: ${relativeTo(root, cur)} is a file, not a directory.`);
       throw new ToolError('io_error', `Cannot resolve ${requested}: ${(err as Error).message}.`);
     }
+    last = st;
     if (st.isSymbolicLink()) {
+      last = undefined;
       try {
         cur = fs.realpathSync.native(next);
       } catch (err) {
@@ -127,5 +134,11 @@ export function confine(root: string, requested: string): ConfinedPath {
   if (!isWithin(root, cur)) {
     throw new ToolError('escape', `Path ${requested} resolves outside the workspace root. Use a path inside ${root}.`);
   }
-  return { requested, requestedRel, lexical, real: cur, rel: relativeTo(root, cur), exists };
+  const out: ConfinedPath = { requested, requestedRel, lexical, real: cur, rel: relativeTo(root, cur), exists };
+  if (exists) {
+    const st = last ?? fs.statSync(cur);
+    out.dev = st.dev;
+    out.ino = st.ino;
+  }
+  return out;
 }
