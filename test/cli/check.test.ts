@@ -1,0 +1,113 @@
+// `cxl check` as a user runs it: words and --json for one line, --batch JSON lines, exit codes.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { runCxl } from '../helpers/cxl.ts';
+import { stubBin, tempRoot } from '../core/shell/helpers.ts';
+
+const { root: base, cleanup } = tempRoot('cxl-check-cli-');
+after(cleanup);
+const ROOT = path.join(base, 'root');
+mkdirSync(path.join(ROOT, 'src'), { recursive: true });
+const BIN = stubBin(path.join(base, 'bin'), ['git', 'go', 'ls', 'rm']);
+const env = { PATH: BIN };
+
+test('an allowed line: exit 0, each step with its resolved path and rule', async () => {
+  const r = await runCxl(['check', 'git status && go test ./...', '--allow', 'git,go'], { env });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^allow: 2 steps checked/);
+  assert.ok(r.stdout.includes(`1. git status\n       ${path.join(BIN, 'git')}  [allowlisted: git]`), r.stdout);
+  assert.ok(r.stdout.includes(`2. && go test ./...\n       ${path.join(BIN, 'go')}  [allowlisted: go]`), r.stdout);
+});
+
+test('a refused line: exit 1, the rule, the construct, the step and a caret under the offset', async () => {
+  const r = await runCxl(['check', 'git status; rm -rf /', '--allow', 'git,rm', '--deny', 'rm'], { env });
+  assert.equal(r.code, 1);
+  assert.match(r.stdout, /^refuse: `rm` at offset 12 is on _denied_commands/);
+  assert.match(r.stdout, /rule: denied; construct: rm; step 2; offset 12/);
+  assert.ok(r.stdout.includes('  git status; rm -rf /\n              ^'), r.stdout);
+});
+
+test('--json gives the verdict as JSON; --dir confines cd', async () => {
+  const r = await runCxl(['check', 'cd src && cd ../.. && ls', '--json', '--dir', ROOT, '--allow', 'ls'], { env });
+  assert.equal(r.code, 1);
+  const v = JSON.parse(r.stdout);
+  assert.equal(v.verdict, 'refuse');
+  assert.equal(v.rule, 'cd-escape');
+  assert.equal(v.step, 1);
+  assert.deepEqual(v.steps[0], { kind: 'cd', index: 0, op: null, argv: ['cd', 'src'], rule: `cd inside _allowed_dir: ${path.join(ROOT, 'src')}`, target: path.join(ROOT, 'src') });
+  const ok = JSON.parse((await runCxl(['check', 'cd src && ls', '--json', '--dir', ROOT, '--allow', 'ls'], { env })).stdout);
+  assert.equal(ok.verdict, 'allow');
+  assert.equal(ok.steps[1].cwd, path.join(ROOT, 'src'));
+  assert.equal(ok.steps[1].resolved, path.join(BIN, 'ls'));
+});
+
+test('control characters are shown escaped, never raw', async () => {
+  const r = await runCxl(['check', 'ls\u001b[2J\nrm'], { env });
+  assert.equal(r.code, 1);
+  assert.ok(!r.stdout.includes('\u001b'));
+  assert.match(r.stdout, /line \(escaped\): "ls\\u001b\[2J\\nrm"/);
+});
+
+test('--batch answers one JSON line per input line, failing closed on bad input', async () => {
+  const input = [
+    JSON.stringify({ cmd: 'git status', allowed_commands: ['git'], denied_commands: [] }),
+    'not json',
+    JSON.stringify({ cmd: 'cd src && ls', allowed_commands: ['ls'], allowed_dir: ROOT }),
+    JSON.stringify({ cmd: 'ls', allowed_commands: ['ls'], allowed_dir: ROOT, cwd: path.join(ROOT, 'src') }),
+    JSON.stringify({ cmd: 'ls', allowed_commands: ['ls'], allowed_dir: path.join(base, 'missing') }),
+    JSON.stringify({ cmd: 42 }),
+    '',
+  ].join('\n');
+  const r = await runCxl(['check', '--batch'], { env, input });
+  assert.equal(r.code, 0, r.stderr);
+  const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(out.length, 6);
+  assert.deepEqual(
+    out.map((o) => o.verdict),
+    ['allow', 'refuse', 'allow', 'allow', 'refuse', 'refuse'],
+  );
+  assert.equal(out[1].rule, 'bad-input');
+  assert.equal(out[3].steps[0].cwd, path.join(ROOT, 'src'), 'cd starts at the given cwd');
+  assert.equal(out[2].start_dir, ROOT, 'else at the allowed dir');
+  assert.equal(out[4].rule, 'policy');
+  for (const o of out) assert.deepEqual(Object.keys(o).slice(0, 2), ['verdict', 'reason']);
+});
+
+test('--batch over the policy cases agrees with the table', async () => {
+  const data = JSON.parse(readFileSync(new URL('../core/shell/policy_cases.json', import.meta.url), 'utf8'));
+  const bin = stubBin(path.join(base, 'casebin'), [...data.default_allowed_commands, ...data.default_denied_commands]);
+  const cases = (data.cases as Record<string, unknown>[]).filter((c) => !c.requires);
+  const lines = cases.map((c) => {
+    const dir = path.join(base, 'cases', String(c.id));
+    mkdirSync(dir, { recursive: true });
+    for (const s of (c.setup as string[] | undefined) ?? []) {
+      const m = /^mkdir ROOT\/(.+)$/.exec(s);
+      const l = /^symlink ROOT\/(\S+) -> (\S+)$/.exec(s);
+      if (m) mkdirSync(path.join(dir, m[1]), { recursive: true });
+      else if (l) symlinkSync(l[2], path.join(dir, l[1]));
+    }
+    return JSON.stringify({
+      cmd: c.cmd,
+      allowed_commands: c.allowed_commands === 'DEFAULT' ? data.default_allowed_commands : c.allowed_commands,
+      denied_commands: c.denied_commands === 'DEFAULT' ? data.default_denied_commands : c.denied_commands,
+      ...(c.allowed_dir ? { allowed_dir: dir } : {}),
+      cwd: dir,
+    });
+  });
+  const r = await runCxl(['check', '--batch'], { env: { PATH: bin }, input: `${lines.join('\n')}\n` });
+  assert.equal(r.code, 0, r.stderr);
+  const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(out.length, cases.length);
+  cases.forEach((c, i) => assert.equal(out[i].verdict, c.expect, `${c.id}: ${out[i].reason}`));
+});
+
+test('usage errors exit 2', async () => {
+  assert.equal((await runCxl(['check'])).code, 2);
+  assert.equal((await runCxl(['check', 'a', 'b'])).code, 2);
+  assert.equal((await runCxl(['check', '--batch', 'ls'])).code, 2);
+  const h = await runCxl(['check', '--help']);
+  assert.equal(h.code, 0);
+  assert.match(h.stdout, /--batch/);
+});
