@@ -97,8 +97,11 @@ export interface CallFacts {
   tool: string;
   /** paths as the model asked for them (root-relative or absolute) */
   paths?: readonly string[];
-  /** the same after symlink resolution (root-relative or absolute) */
+  /** the same after symlink resolution (root-relative) */
   resolved?: readonly string[];
+  /** absolute forms (lexical and real), tested by deny and approve lists only: an allow list
+   * written relative to the root must not need them to match */
+  absolute?: readonly string[];
   shell?: ShellFacts;
 }
 
@@ -385,6 +388,7 @@ function prepare(call: CallFacts): Prepared {
   };
   if (call.paths) for (const p of call.paths) add(p);
   if (call.resolved) for (const p of call.resolved) add(p);
+  if (call.absolute) for (const p of call.absolute) widenForDeny(normalizeForMatch(p), wide);
   const programs: string[] = [];
   const argvs: string[][] = [];
   const sh = call.shell;

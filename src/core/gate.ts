@@ -1,0 +1,427 @@
+// The one pipeline every tool call passes (REFERENCE 6.3, 7, 8):
+//   tools_policies and confinement (refuse) → envelope (allow / approve / deny) → for approve,
+//   an approval request carrying the diff or the command's steps → the human's answer (allow
+//   once, allow for this session with its scope, reject, reject with a reason) → run.
+// The approver is injected: the ACP agent, the TUI and `cxl tool --yes` each bring their own.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import fs from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+import { nanoid } from 'nanoid';
+import { buildApprovalDiff, type ApprovalDiff, type MutatingTool } from './approval_diff.ts';
+import { decide, axisOf, type CallFacts, type CompiledEnvelope, type Decision, type ShellStep } from './envelope.ts';
+import { ToolError, toToolError } from './errors.ts';
+import type { ApprovalRequest as FsApprovalRequest, AskApproval } from './local_fs/context.ts';
+import { gatePath } from './local_fs/context.ts';
+import { LocalFsToolset } from './local_fs/toolset.ts';
+import type { ConfinedPath } from './paths.ts';
+import { defaultPathMatcher } from './quarantine.ts';
+import { commandScope, describeAllow, SessionAllows, type SessionAllow } from './session_allows.ts';
+import { lex } from './shell/lexer.ts';
+import { LocalShell } from './shell/local_shell.ts';
+import { displayArgv } from './shell/runner.ts';
+import type { Toolset, ToolKind } from './tool.ts';
+
+/** How long an ask waits when the envelope names no timeout. */
+export const DEFAULT_ASK_TIMEOUT_MS = 5 * 60 * 1000;
+
+export interface ApprovalRequest {
+  id: string;
+  toolset: string;
+  tool: string;
+  /** `local_fs.edit_file: src/app.ts`, `local_shell: git commit -m x` */
+  title: string;
+  kind: ToolKind;
+  args: Record<string, unknown>;
+  /** the envelope's decision: its rule and sentence travel to the client (ACP `_meta`) */
+  decision: Decision;
+  /** for write_file / edit_file / sed: the diff of the exact change (diff null when unknowable) */
+  diff?: ApprovalDiff;
+  /** for local_shell: each step as it will run */
+  steps?: string[];
+  /** root-relative paths the call touches */
+  locations: string[];
+  /** what "allow for this session" would allow; empty = the option is not offered */
+  sessionScope: SessionAllow[];
+  /** the ask resolves as a rejection after this long */
+  timeoutMs: number;
+}
+
+export type ApprovalAnswer =
+  | { outcome: 'allow_once' }
+  | { outcome: 'allow_session' }
+  | { outcome: 'reject'; reason?: string }
+  | { outcome: 'cancelled' };
+
+export type Approver = (req: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
+
+/** How an approve decision was answered. */
+export type ApprovedBy = 'human' | 'human-session' | 'session' | 'yes';
+
+export interface GateResult {
+  result: unknown;
+  decision: Decision;
+  approvedBy?: ApprovedBy;
+}
+
+export interface Evaluation {
+  toolset: string;
+  tool: string;
+  facts: CallFacts;
+  decision: Decision;
+  /** for an approve: what "allow for this session" would cover */
+  sessionScope: SessionAllow[];
+  /** the session already allowed it */
+  coveredBySession: boolean;
+}
+
+export interface GateOptions {
+  envelope: CompiledEnvelope;
+  /** asks a human; absent = nobody can answer, approve refuses with approval_required */
+  approver?: Approver;
+  /** approve counts as allow-once without asking (`cxl tool --yes`); deny still denies */
+  autoApprove?: boolean;
+  /** the session's scoped allows (restored from the session store when resuming) */
+  session?: SessionAllows;
+  defaultTimeoutMs?: number;
+  toolsets?: Toolset[];
+  /** the workspace root (for resolving shell arguments); default: local_fs's root */
+  root?: string;
+}
+
+interface CallState {
+  approved: boolean;
+}
+
+interface Prepared {
+  toolset: Toolset;
+  tool: string;
+  facts: CallFacts;
+  confined: ConfinedPath[];
+  steps?: string[];
+}
+
+// argument names of other toolsets (MCP) whose string values are paths: the quarantine
+// and every path list see them too.
+const PATH_ARG = /^(?:path|paths|file|files|filename|filepath|file_path|dir|directory|target|source|src|dest|destination)$/i;
+const MAX_WORD_PATHS = 64;
+
+export class Gate {
+  readonly session: SessionAllows;
+  envelope: CompiledEnvelope;
+  readonly #opts: GateOptions;
+  readonly #toolsets = new Map<string, Toolset>();
+  readonly #als = new AsyncLocalStorage<CallState>();
+
+  constructor(opts: GateOptions) {
+    this.#opts = opts;
+    this.envelope = opts.envelope;
+    this.session = opts.session ?? new SessionAllows();
+    for (const ts of opts.toolsets ?? []) this.add(ts);
+  }
+
+  add(ts: Toolset): this {
+    this.#toolsets.set(ts.name, ts);
+    return this;
+  }
+
+  toolsets(): Toolset[] {
+    return [...this.#toolsets.values()];
+  }
+
+  /**
+   * The read-approve hook for LocalFsToolset (`approvals: 'ask', ask: gate.fsAsk`): a path on
+   * the built-in read-approve list passes when this call was already approved here, and is
+   * asked of the approver otherwise (an envelope that allows it does not silence the list).
+   */
+  readonly fsAsk: AskApproval = async (req: FsApprovalRequest) => {
+    if (this.#als.getStore()?.approved) return true;
+    if (this.session.hasFile('files.read', req.path)) return true;
+    if (this.#opts.autoApprove) return true;
+    if (!this.#opts.approver) {
+      throw new ToolError('approval_required', `${req.path} ${req.reason} and needs a human's approval, which nobody can give here. Do without it, or rerun with --yes.`);
+    }
+    const decision: Decision = {
+      action: 'approve',
+      rule: 'files.read.approve_paths',
+      envelope: this.envelope.name,
+      from: 'built-in',
+      sentence: `approve: path \`${req.path}\` ${req.reason} (built-in read-approve list)`,
+    };
+    const scope: SessionAllow[] = [{ kind: 'file', axis: 'files.read', path: req.path }];
+    const answer = await this.#ask({
+      id: nanoid(),
+      toolset: 'local_fs',
+      tool: req.tool,
+      title: `local_fs.${req.tool}: ${req.path}`,
+      kind: 'read',
+      args: { path: req.path },
+      decision,
+      locations: [req.path],
+      sessionScope: scope,
+      timeoutMs: this.#opts.defaultTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS,
+    });
+    return answer === 'human' || answer === 'human-session';
+  };
+
+  /** The root shell words are resolved from: the command policy's dir, the workspace, or the cwd. */
+  #root(sh: LocalShell): string {
+    if (sh.policy?.allowedDir) return sh.policy.allowedDir;
+    if (this.#opts.root) return this.#opts.root;
+    for (const ts of this.#toolsets.values()) if (ts instanceof LocalFsToolset) return ts.root;
+    return process.cwd();
+  }
+
+  /** Splits `local_fs.read_file` / `read_file` into its toolset and tool. */
+  resolveName(name: string): { toolset: Toolset; tool: string } {
+    const dot = name.indexOf('.');
+    if (dot > 0) {
+      const ts = this.#toolsets.get(name.slice(0, dot));
+      if (ts) return { toolset: ts, tool: name.slice(dot + 1) };
+    }
+    const own = this.#toolsets.get(name);
+    if (own && own.list().some((s) => s.name === name)) return { toolset: own, tool: name };
+    for (const ts of this.#toolsets.values()) if (ts.list().some((s) => s.name === name)) return { toolset: ts, tool: name };
+    const names = this.toolsets().flatMap((ts) => ts.list().map((s) => `${ts.name}.${s.name}`));
+    throw new ToolError('unknown_tool', `No tool \`${name}\`. Tools: ${names.join(', ') || '(none)'}.`);
+  }
+
+  /** Stage 1 (tools_policies and confinement) and the facts for the envelope. Throws refusals. */
+  async #prepare(name: string, args: Record<string, unknown>): Promise<Prepared> {
+    const { toolset, tool } = this.resolveName(name);
+    const facts: CallFacts = { toolset: toolset.name, tool };
+    const confined: ConfinedPath[] = [];
+    if (toolset instanceof LocalFsToolset) {
+      const p = typeof args.path === 'string' ? args.path : args.path === undefined && (tool === 'list_dir' || tool === 'find_files') ? '.' : undefined;
+      if (p !== undefined) {
+        // confinement, quarantine, denied substrings; the read-approve list is the envelope's
+        // question here (and asked again by the tool if the envelope let it through)
+        const c = await gatePath({ root: toolset.root, policy: toolset.policy, matcher: defaultPathMatcher, approvals: 'allow' }, tool, p);
+        confined.push(c);
+        facts.paths = [c.requestedRel];
+        facts.resolved = [c.rel];
+        facts.absolute = [c.lexical, c.real];
+      }
+      return { toolset, tool, facts, confined };
+    }
+    if (toolset instanceof LocalShell) {
+      const shell = shellFacts(toolset, args);
+      facts.shell = shell.facts;
+      const words = wordPaths(shell.facts.steps, shell.cwds, this.#root(toolset));
+      if (words.resolved.length) facts.resolved = words.resolved;
+      if (words.absolute.length) facts.absolute = words.absolute;
+      return { toolset, tool, facts, confined, steps: shell.shown };
+    }
+    const paths: string[] = [];
+    for (const [k, v] of Object.entries(args)) {
+      if (!PATH_ARG.test(k)) continue;
+      if (typeof v === 'string' && v !== '') paths.push(v);
+      else if (Array.isArray(v)) for (const x of v) if (typeof x === 'string' && x !== '') paths.push(x);
+    }
+    if (paths.length) facts.paths = paths;
+    return { toolset, tool, facts, confined };
+  }
+
+  #scopeOf(p: Prepared): SessionAllow[] {
+    const axis = axisOf(p.facts.toolset, p.facts.tool);
+    if (axis === 'files.read' || axis === 'files.write') {
+      return p.confined.length ? p.confined.map((c) => ({ kind: 'file', axis, path: c.rel })) : [];
+    }
+    if (axis === 'shell') {
+      const sh = p.facts.shell;
+      // a line whose programs cannot all be seen gets no session option: it would be blanket
+      if (!sh || sh.opaque !== undefined) return [];
+      const runs = sh.steps.filter((s) => s.argv.length && s.argv[0] !== 'cd');
+      const out: SessionAllow[] = [];
+      for (const s of runs) {
+        const sc = commandScope(s.argv);
+        if (sc === null) return [];
+        if (!out.some((o) => describeAllow(o) === describeAllow(sc))) out.push(sc);
+      }
+      return out;
+    }
+    return [{ kind: 'tool', tool: `${p.facts.toolset}.${p.facts.tool}` }];
+  }
+
+  #covered(p: Prepared): boolean {
+    const axis = axisOf(p.facts.toolset, p.facts.tool);
+    if (axis === 'files.read' || axis === 'files.write') {
+      return p.confined.length > 0 && p.confined.every((c) => this.session.hasFile(axis, c.rel));
+    }
+    if (axis === 'shell') {
+      const sh = p.facts.shell;
+      if (!sh || sh.opaque !== undefined) return false;
+      const runs = sh.steps.filter((s) => s.argv.length && s.argv[0] !== 'cd');
+      return runs.length > 0 && runs.every((s) => this.session.coversArgv(s.argv));
+    }
+    return this.session.hasTool(`${p.facts.toolset}.${p.facts.tool}`);
+  }
+
+  /** What the envelope says about a call, without asking or running (`cxl check`, dry runs). */
+  async evaluate(name: string, args: Record<string, unknown> = {}): Promise<Evaluation> {
+    const p = await this.#prepare(name, args);
+    const decision = decide(this.envelope, p.facts);
+    return { toolset: p.facts.toolset, tool: p.tool, facts: p.facts, decision, sessionScope: decision.action === 'approve' ? this.#scopeOf(p) : [], coveredBySession: decision.action === 'approve' && this.#covered(p) };
+  }
+
+  /** Runs one call through the whole pipeline. Refusals throw ToolError with a stable code. */
+  async call(name: string, args: Record<string, unknown> = {}, opts: { signal?: AbortSignal } = {}): Promise<GateResult> {
+    let p: Prepared;
+    try {
+      p = await this.#prepare(name, args);
+    } catch (err) {
+      throw toToolError(err);
+    }
+    const decision = decide(this.envelope, p.facts);
+    const qualified = `${p.facts.toolset}.${p.tool}`;
+    if (decision.action === 'deny') {
+      throw new ToolError('envelope_denied', `${qualified} was denied by the session envelope: ${decision.sentence}. Do without it, or ask the user to change the envelope.`, {
+        rule: decision.rule,
+        envelope: decision.envelope,
+        matched: decision.matched,
+      });
+    }
+    let approvedBy: ApprovedBy | undefined;
+    if (decision.action === 'approve') {
+      if (this.#covered(p)) approvedBy = 'session';
+      else if (this.#opts.autoApprove) approvedBy = 'yes';
+      else if (!this.#opts.approver) {
+        throw new ToolError('approval_required', `${qualified} needs a human's approval (${decision.sentence}) and nobody can answer here. Rerun with --yes to approve it, or choose an envelope that allows it.`, {
+          rule: decision.rule,
+          envelope: decision.envelope,
+        });
+      } else {
+        approvedBy = await this.#ask(await this.#request(p, args, decision));
+      }
+    }
+    const run = () => p.toolset.call(p.tool, args, { signal: opts.signal });
+    const result = await this.#als.run({ approved: approvedBy !== undefined }, run);
+    return approvedBy ? { result, decision, approvedBy } : { result, decision };
+  }
+
+  async #request(p: Prepared, args: Record<string, unknown>, decision: Decision): Promise<ApprovalRequest> {
+    const qualified = `${p.facts.toolset}.${p.tool}`;
+    const spec = p.toolset.list().find((s) => s.name === p.tool);
+    const req: ApprovalRequest = {
+      id: nanoid(),
+      toolset: p.facts.toolset,
+      tool: p.tool,
+      title: qualified,
+      kind: spec?.kind ?? 'other',
+      args,
+      decision,
+      locations: p.confined.map((c) => c.rel),
+      sessionScope: this.#scopeOf(p),
+      timeoutMs: decision.timeoutMs ?? this.#opts.defaultTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS,
+    };
+    if (p.confined.length) req.title = `${qualified}: ${p.confined[0].rel}`;
+    if (p.toolset instanceof LocalFsToolset && axisOf('local_fs', p.tool) === 'files.write' && p.confined.length) {
+      req.diff = await buildApprovalDiff(p.toolset.io, p.confined[0], p.tool as MutatingTool, args);
+    }
+    if (p.steps) {
+      req.steps = p.steps;
+      req.title = `${qualified}: ${String(args.command ?? '')}${Array.isArray(args.args) ? ` ${displayArgv(args.args.map(String))}` : ''}`;
+    }
+    return req;
+  }
+
+  /** Asks, with the timeout; returns how it was approved or throws the rejection. */
+  async #ask(req: ApprovalRequest): Promise<ApprovedBy> {
+    const ac = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), req.timeoutMs);
+    });
+    let answer: ApprovalAnswer | 'timeout';
+    try {
+      answer = await Promise.race([this.#opts.approver!(req, ac.signal), timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (answer === 'timeout') {
+      ac.abort();
+      throw new ToolError('approval_required', `Nobody answered the approval request for ${req.title} within ${Math.round(req.timeoutMs / 1000)}s, so it counts as rejected. Ask the user, or do without it.`, {
+        timedOut: true,
+        rule: req.decision.rule,
+      });
+    }
+    switch (answer.outcome) {
+      case 'allow_once':
+        return 'human';
+      case 'allow_session':
+        if (req.sessionScope.length === 0) return 'human'; // nothing scoped to remember: counts once
+        for (const s of req.sessionScope) this.session.add(s);
+        return 'human-session';
+      case 'reject':
+        throw new ToolError('rejected', `The user rejected ${req.title}.${answer.reason ? ` Their reason: ${answer.reason}` : ' Do not retry it unchanged.'}`, answer.reason ? { reason: answer.reason } : undefined);
+      case 'cancelled':
+        throw new ToolError('cancelled', `The approval request for ${req.title} was cancelled.`);
+      default:
+        throw new ToolError('internal', `The approver answered ${JSON.stringify(answer)}, which is not an answer.`);
+    }
+  }
+}
+
+/** The steps of a shell call as the envelope sees them, and how they are shown in an ask. */
+function shellFacts(sh: LocalShell, args: Record<string, unknown>): { facts: NonNullable<CallFacts['shell']>; shown: string[]; cwds: (string | undefined)[] } {
+  const verdict = sh.check(args); // bad arguments throw bad_args here
+  const command = String(args.command);
+  if (verdict) {
+    if (verdict.verdict === 'refuse') {
+      throw new ToolError('policy_refused', `Refused by the command policy: ${verdict.reason}`, { rule: verdict.rule, construct: verdict.construct, position: verdict.position, step: verdict.step });
+    }
+    const steps: ShellStep[] = verdict.steps.map((s) => ({ argv: s.argv }));
+    return { facts: { command, steps }, shown: verdict.steps.map((s) => displayArgv(s.argv)), cwds: verdict.steps.map((s) => (s.kind === 'run' ? s.cwd : undefined)) };
+  }
+  // No command policy: the line goes to the platform shell. The strict lexer still tells the
+  // envelope its steps when it can read the line; otherwise the line is opaque.
+  if (Array.isArray(args.args)) {
+    const argv = [command, ...args.args.map(String)];
+    return { facts: { command, steps: [{ argv }] }, shown: [displayArgv(argv)], cwds: [undefined] };
+  }
+  const lexed = lex(command);
+  if (!lexed.ok) {
+    return { facts: { command, steps: [], opaque: lexed.refusal.construct }, shown: [command], cwds: [] };
+  }
+  const steps: ShellStep[] = [];
+  let cur: string[] = [];
+  for (const t of lexed.tokens) {
+    if (t.kind === 'op') {
+      if (cur.length) steps.push({ argv: cur });
+      cur = [];
+    } else cur.push(t.value);
+  }
+  if (cur.length) steps.push({ argv: cur });
+  return { facts: { command, steps }, shown: steps.map((s) => displayArgv(s.argv)), cwds: steps.map(() => undefined) };
+}
+
+/** Real paths of the argument words that exist (`cat notes` where notes → .ssh/id_ed25519). */
+function wordPaths(steps: ShellStep[], cwds: (string | undefined)[], root: string): { resolved: string[]; absolute: string[] } {
+  const resolved: string[] = [];
+  const absolute: string[] = [];
+  let n = 0;
+  steps.forEach((s, i) => {
+    if (s.argv[0] === 'cd') return;
+    for (let k = 1; k < s.argv.length && n < MAX_WORD_PATHS; k++) {
+      let w = s.argv[k];
+      if (w.startsWith('-')) {
+        const eq = w.indexOf('=');
+        if (eq < 0) continue;
+        w = w.slice(eq + 1);
+      }
+      if (w === '' || w.includes('\0')) continue;
+      n++;
+      const abs = path.resolve(cwds[i] ?? root, w);
+      let real: string;
+      try {
+        real = fs.realpathSync.native(abs);
+      } catch {
+        continue;
+      }
+      absolute.push(real);
+      const rel = path.relative(root, real);
+      if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) resolved.push(rel.split(path.sep).join('/'));
+    }
+  });
+  return { resolved, absolute };
+}
