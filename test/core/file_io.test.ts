@@ -1,0 +1,163 @@
+// FileIO: the workspace side (check-to-use window, atomic writes, modes, stale detection, a
+// writer killed mid-write) and the client side (an in-memory fake ACP client recording calls).
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { ClientFileIO, sha256, WorkspaceFileIO, type FsClient } from '../../src/core/file_io.ts';
+import { confine } from '../../src/core/paths.ts';
+import { moduleCommand } from '../../src/core/runtime.ts';
+import { expectCode, toolset, tree } from './fs_helpers.ts';
+
+const big = { maxBytes: Number.MAX_SAFE_INTEGER };
+
+test('read refuses a file swapped for a symlink between the check and the open', async () => {
+  const root = tree({ 'a.txt': 'inside\n', 'b.txt': 'other\n' });
+  const outside = tree({ 's.txt': 'SECRET\n' });
+  const io = new WorkspaceFileIO(root);
+  const c = confine(root, 'a.txt');
+  fs.rmSync(path.join(root, 'a.txt'));
+  fs.symlinkSync(path.join(outside, 's.txt'), path.join(root, 'a.txt'));
+  await assert.rejects(io.read(c, big), { code: 'escape' });
+  // swapped for another regular file (a different inode): also refused, not silently read
+  const c2 = confine(root, 'b.txt');
+  fs.rmSync(path.join(root, 'b.txt'));
+  fs.linkSync(path.join(outside, 's.txt'), path.join(root, 'b.txt'));
+  await assert.rejects(io.read(c2, big), { code: 'escape' });
+});
+
+test('read of a FIFO swapped in does not hang; too_large past the limit', async () => {
+  const root = tree({ 'f': 'x', 'big.txt': 'y'.repeat(1000) });
+  const io = new WorkspaceFileIO(root);
+  const c = confine(root, 'f');
+  fs.rmSync(path.join(root, 'f'));
+  assert.equal(spawnSync('mkfifo', [path.join(root, 'f')]).status, 0);
+  await assert.rejects(io.read(c, big), (e: { code: string }) => e.code === 'not_regular' || e.code === 'escape');
+  await assert.rejects(io.read(confine(root, 'big.txt'), { maxBytes: 999 }), { code: 'too_large' });
+  assert.equal((await io.read(confine(root, 'big.txt'), { maxBytes: 1000 })).bytes.length, 1000);
+});
+
+test('write is atomic via a temp file in the same dir, keeps the mode, and leaves no temp behind', async () => {
+  const root = tree({ 'run.sh': { content: '#!/bin/sh\necho 1\n', mode: 0o750 }, 'secret.cfg': { content: 'a', mode: 0o600 } });
+  const io = new WorkspaceFileIO(root);
+  for (const [rel, mode] of [['run.sh', 0o750], ['secret.cfg', 0o600]] as const) {
+    const c = confine(root, rel);
+    const before = fs.readFileSync(c.real);
+    await io.write(c, Buffer.from('new\n'), { expectSha256: sha256(before) });
+    assert.equal(fs.readFileSync(c.real, 'utf8'), 'new\n');
+    assert.equal(fs.statSync(c.real).mode & 0o7777, mode);
+  }
+  const c = confine(root, 'n/e/w.txt');
+  await io.write(c, Buffer.from('hi'), { expectSha256: null });
+  assert.equal(fs.readFileSync(path.join(root, 'n/e/w.txt'), 'utf8'), 'hi');
+  assert.deepEqual(fs.readdirSync(root).sort(), ['n', 'run.sh', 'secret.cfg']);
+});
+
+test('write refuses (stale) when the content changed after the caller read it, or a new file appeared', async () => {
+  const root = tree({ 'a.txt': 'v1\n' });
+  const io = new WorkspaceFileIO(root);
+  const c = confine(root, 'a.txt');
+  const sha = sha256(fs.readFileSync(c.real));
+  fs.writeFileSync(c.real, 'v2 by someone else\n');
+  await assert.rejects(io.write(c, Buffer.from('mine\n'), { expectSha256: sha }), { code: 'stale' });
+  assert.equal(fs.readFileSync(c.real, 'utf8'), 'v2 by someone else\n');
+  const n = confine(root, 'new.txt');
+  fs.writeFileSync(n.real, 'raced\n');
+  await assert.rejects(io.write(n, Buffer.from('mine\n'), { expectSha256: null }), { code: 'stale' });
+  assert.equal(fs.readFileSync(n.real, 'utf8'), 'raced\n');
+  assert.deepEqual(fs.readdirSync(root).sort(), ['a.txt', 'new.txt']);
+});
+
+test('write refuses a target swapped for a symlink after the check; the outside file is untouched', async () => {
+  const root = tree({ 'data.txt': 'SAME' });
+  const outside = tree({ 'o.txt': 'SAME' });
+  const io = new WorkspaceFileIO(root);
+  const c = confine(root, 'data.txt');
+  fs.rmSync(c.real);
+  fs.symlinkSync(path.join(outside, 'o.txt'), c.real);
+  await assert.rejects(io.write(c, Buffer.from('pwned'), { expectSha256: sha256(Buffer.from('SAME')) }), { code: 'escape' });
+  assert.equal(fs.readFileSync(path.join(outside, 'o.txt'), 'utf8'), 'SAME');
+});
+
+test('a writer killed with SIGKILL mid-write leaves the old or the new content, never a mix', async () => {
+  const size = 4 * 1024 * 1024;
+  const root = tree({ 'f.bin': Buffer.alloc(size, 'o') });
+  const [cmd, ...pre] = moduleCommand(new URL('./fixtures/looping_writer.ts', import.meta.url).href);
+  const seen = new Set<string>();
+  for (let round = 0; round < 10; round++) {
+    const child = spawn(cmd, [...pre, root, 'f.bin', String(size)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.once('data', () => resolve());
+      child.once('exit', (code) => reject(new Error(`writer exited early (${code})`)));
+    });
+    await new Promise((r) => setTimeout(r, 15 + (round % 6) * 23));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    const b = fs.readFileSync(path.join(root, 'f.bin'));
+    assert.equal(b.length, size, `round ${round}: length ${b.length}`);
+    const first = b[0];
+    assert.ok([0x6f, 0x78, 0x79].includes(first), `round ${round}: unexpected byte ${first}`);
+    assert.ok(b.equals(Buffer.alloc(size, first)), `round ${round}: a mix of contents`);
+    seen.add(String.fromCharCode(first));
+  }
+  assert.ok(seen.has('x') || seen.has('y'), 'the writer wrote at least once');
+  // a temp file left behind proves some kill landed inside a write (between create and rename)
+  assert.ok(fs.readdirSync(root).some((n) => /^\.f\.bin\.cxl-[0-9a-f]+\.tmp$/.test(n)), 'no kill interrupted a write; the test proved nothing');
+});
+
+/** An in-memory ACP client: fs/read_text_file and fs/write_text_file, recording every call. */
+class FakeClient implements FsClient {
+  files = new Map<string, string>();
+  calls: unknown[][] = [];
+  async readTextFile(p: string, line?: number, limit?: number) {
+    this.calls.push(['read', p, line, limit]);
+    const t = this.files.get(p);
+    if (t === undefined) throw new Error(`Resource not found: ${p}`);
+    return t;
+  }
+  async writeTextFile(p: string, content: string) {
+    this.calls.push(['write', p, content]);
+    this.files.set(p, content);
+  }
+}
+
+test('client-backed IO reads and writes through the client with confined absolute paths', async () => {
+  const root = tree({ 'a.txt': 'on disk\n' });
+  const fake = new FakeClient();
+  const abs = path.join(root, 'a.txt');
+  fake.files.set(abs, 'in the editor\nsecond\n');
+  const ts = toolset(root, {}, { io: new ClientFileIO(fake) });
+  assert.equal(await ts.call('read_file', { path: 'a.txt' }), 'in the editor\nsecond\n');
+  const r = (await ts.call('edit_file', { path: 'a.txt', old_string: 'second', new_string: 'SECOND' })) as { written: boolean };
+  assert.equal(r.written, true);
+  assert.equal(fake.files.get(abs), 'in the editor\nSECOND\n');
+  assert.equal(fs.readFileSync(abs, 'utf8'), 'on disk\n', 'the disk is not touched: the client owns the content');
+  assert.deepEqual(fake.calls, [
+    ['read', abs, undefined, undefined],
+    ['read', abs, undefined, undefined],
+    ['read', abs, undefined, undefined],
+    ['write', abs, 'in the editor\nSECOND\n'],
+  ]);
+  // a new file through the client, then a change behind our back is stale
+  await ts.call('write_file', { path: 'sub/new.txt', content: 'n\n' });
+  assert.equal(fake.files.get(path.join(root, 'sub/new.txt')), 'n\n');
+  fake.files.set(abs, 'changed by the user\n');
+  await expectCode(ts, 'edit_file', { path: 'a.txt', old_string: 'SECOND', new_string: 'x' }, 'stale');
+  await expectCode(ts, 'read_file', { path: 'missing.txt' }, 'not_found');
+});
+
+test('client-backed IO: a missing capability is a clear refusal, and the gate still applies', async () => {
+  const root = tree({ 'a.txt': 'x\n', '.env': 'K=V\n' });
+  const readOnly = new ClientFileIO({ readTextFile: async () => 'x\n' });
+  const ts = toolset(root, {}, { io: readOnly });
+  assert.equal(await ts.call('read_file', { path: 'a.txt' }), 'x\n');
+  const msg = await expectCode(ts, 'write_file', { path: 'a.txt', content: 'y' }, 'capability_missing');
+  assert.match(msg, /fs\.writeTextFile/);
+  await expectCode(toolset(root, {}, { io: new ClientFileIO({}) }), 'read_file', { path: 'a.txt' }, 'capability_missing');
+  const fake = new FakeClient();
+  const gated = toolset(root, {}, { io: new ClientFileIO(fake) });
+  await expectCode(gated, 'read_file', { path: '.env' }, 'approval_required');
+  await expectCode(gated, 'read_file', { path: '../x' }, 'escape');
+  assert.deepEqual(fake.calls, [], 'refused paths never reach the client');
+});
