@@ -488,7 +488,11 @@ export function decide(env: CompiledEnvelope, call: CallFacts): Decision {
   // read it may not overwrite either (the diff and the read-before-write would reveal it).
   // For local_shell the arguments of every step are the paths, tested against all four lists,
   // so `cat .env` asks even where `cat` is on the prefix_allowlist.
+  // An approve_paths list reached from another axis (read approve_paths on a write or a shell
+  // line, write approve_paths on a shell line) only raises an allow to an ask: the rest of the
+  // order still runs, and a deny there wins, so `edit .env` stays denied in read_only.
   const writeLike = isWrite || axis === 'shell';
+  let pending: Decision | undefined;
   if ((isFile || axis === 'shell') && p.wide.length) {
     if (writeLike && env.writeDeny) {
       const hit = env.writeDeny.list.firstMatch(p.wide);
@@ -501,16 +505,34 @@ export function decide(env: CompiledEnvelope, call: CallFacts): Decision {
     if (env.readApprove) {
       const hit = env.readApprove.list.firstMatch(p.wide);
       if (hit) {
-        return out('approve', 'files.read.approve_paths', env.readApprove.from, `path \`${hit.path}\` matches files.read.approve_paths \`${hit.glob}\``, hit.glob, axisTimeout(env.resolved.read));
+        const d = out('approve', 'files.read.approve_paths', env.readApprove.from, `path \`${hit.path}\` matches files.read.approve_paths \`${hit.glob}\``, hit.glob, axisTimeout(axis === 'shell' ? env.resolved.shell : isWrite ? env.resolved.write : env.resolved.read));
+        if (isRead) return d;
+        pending = d;
       }
     }
     if (writeLike && env.writeApprove) {
       const hit = env.writeApprove.list.firstMatch(p.wide);
       if (hit) {
-        return out('approve', 'files.write.approve_paths', env.writeApprove.from, `path \`${hit.path}\` matches files.write.approve_paths \`${hit.glob}\``, hit.glob, axisTimeout(env.resolved.write));
+        const d = out('approve', 'files.write.approve_paths', env.writeApprove.from, `path \`${hit.path}\` matches files.write.approve_paths \`${hit.glob}\``, hit.glob, axisTimeout(axis === 'shell' ? env.resolved.shell : env.resolved.write));
+        if (isWrite) return pending ?? d;
+        pending ??= d;
       }
     }
   }
+  if (pending) {
+    const rest = decideRest(env, call, p, axis, qualified, out);
+    return rest.action === 'deny' ? rest : pending;
+  }
+  return decideRest(env, call, p, axis, qualified, out);
+}
+
+type Out = (action: Grant, rule: RuleId, from: string, why: string, matched?: string, timeoutMs?: number) => Decision;
+
+/** Rules 6-11: tools patterns, always_allow, the axis grants, the shell lists, default_action. */
+function decideRest(env: CompiledEnvelope, call: CallFacts, p: Prepared, axis: Axis, qualified: string, out: Out): Decision {
+  const name = env.name;
+  const isRead = axis === 'files.read';
+  const isWrite = axis === 'files.write';
 
   // 6. tools patterns: the most specific pattern that names the call.
   if (env.tools.size) {

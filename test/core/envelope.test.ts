@@ -343,3 +343,15 @@ test('timeouts travel with approve decisions from the axis or the grant', () => 
   const a = run({ shell: { grant: { grant: 'allow' }, timeoutMs: 30_000 } }, sh(['ls']));
   assert.equal(a.timeoutMs, undefined);
 });
+
+test('an approve_paths list reached from another axis never turns a deny into an ask', () => {
+  const spec: EnvelopeSpec = { files: { read: { approve_paths: ['**/.env'] }, write: { bare: true, grant: { grant: 'deny' } } }, shell: { grant: { grant: 'deny' }, blacklist: ['shred'] } };
+  assert.equal(run(spec, write('.env')).action, 'deny');
+  assert.equal(run(spec, sh(['cat', '.env'])).action, 'deny');
+  assert.equal(run(spec, sh(['shred', '.env'])).rule, 'shell.blacklist');
+  // and raises an allow to an ask
+  const open: EnvelopeSpec = { files: { read: { approve_paths: ['**/.env'] }, write: { bare: true, grant: { grant: 'allow' } } }, shell: { grant: { grant: 'allow' } } };
+  assert.equal(run(open, write('.env')).rule, 'files.read.approve_paths');
+  assert.equal(run(open, sh(['cat', '.env'])).action, 'approve');
+  assert.equal(run(open, write('a.txt')).action, 'allow');
+});
