@@ -159,7 +159,7 @@ export function planSed(old: Buffer, pattern: string, replacement: string, o: Se
   return replaceAt(old, at, needle.length, Buffer.from(replacement, 'utf8'), true);
 }
 
-/** Up to three lines of the window most like `pattern` (character-bigram overlap), as `N: text`. */
+/** Up to three lines of the window most like `pattern` (character-bigram overlap), best first, as `N: text`. */
 function closestLines(b: Buffer, pattern: string, startLine: number, win: { from: number; to: number }): string {
   const grams = (s: string) => {
     const m = new Map<string, number>();
@@ -192,7 +192,6 @@ function closestLines(b: Buffer, pattern: string, startLine: number, win: { from
   scored.sort((a, c) => c.score - a.score || a.line - c.line);
   return scored
     .slice(0, 3)
-    .sort((a, c) => a.line - c.line)
     .map((s) => `${s.line}: ${s.text}`)
     .join('\n');
 }
