@@ -48,6 +48,7 @@ class LocalTerminal implements Terminal {
   private exitStatus?: TerminalExit;
   private readonly exited: Promise<TerminalExit>;
   private spawnError?: string;
+  private exitSeen = false;
 
   constructor(
     req: TerminalRequest,
@@ -83,6 +84,7 @@ class LocalTerminal implements Terminal {
       });
       this.child.on('exit', (code, signal) => {
         // The leader is gone; whatever it left behind in its group goes with it.
+        this.exitSeen = true;
         this.killGroup();
         if (this.child.pid !== undefined) live.delete(this.child.pid);
         const exit = { exitCode: code, signal: signal ?? null };
@@ -105,7 +107,15 @@ class LocalTerminal implements Terminal {
   }
 
   private killGroup(): void {
-    if (this.child.pid !== undefined) killProcessGroup(this.child.pid, 'SIGKILL');
+    if (this.child.pid === undefined) return;
+    if (this.exitSeen) {
+      // The leader is reaped and its pid may be reused: signal the group only, never the pid.
+      try {
+        process.kill(-this.child.pid, 'SIGKILL');
+      } catch {
+        // no member of the group is left
+      }
+    } else killProcessGroup(this.child.pid, 'SIGKILL');
   }
 
   async output(): Promise<TerminalOutput> {
