@@ -198,7 +198,26 @@ export function loadConfig(opts: LoadOptions = {}): EffectiveConfig {
     }
   }
   if (issues.length) throw new ConfigError(issues);
-  return mergeLayers(layers, opts);
+  try {
+    return mergeLayers(layers, opts);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new ConfigError(err.issues.map(locateInFile));
+    throw err;
+  }
+}
+
+/** Adds line and column to an issue raised after merging (an unknown parent, a bad default). */
+function locateInFile(i: ConfigIssue): ConfigIssue {
+  if (i.line !== undefined || i.key === undefined) return i;
+  const file = i.file.replace(/ \[agents\.[^\]]*\]$/, '');
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return i;
+  }
+  const at = locateKey(keyLines(text), i.key.split('.'));
+  return at ? { ...i, file, line: at.line, col: at.col } : i;
 }
 
 /** Merges validated layers over the built-in defaults and checks the result as a whole. */
@@ -232,7 +251,7 @@ export function mergeLayers(layers: [string, ConfigData][], opts: Pick<LoadOptio
       compiled.set(name, buildEnvelope(name, envelopes, FLOOR_RULES));
     } catch (err) {
       if (!isToolError(err)) throw err;
-      issues.push({ file: sources.get(`envelopes.${name}.extends`) ?? firstSource(sources, `envelopes.${name}`), key: `envelopes.${name}`, message: err.message });
+      issues.push({ file: sources.get(`envelopes.${name}.extends`) ?? firstSource(sources, `envelopes.${name}`), key: `envelopes.${name}.extends`, message: err.message });
     }
   }
   if (!Object.hasOwn(envelopes, defaultEnvelope)) {

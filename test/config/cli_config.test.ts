@@ -1,0 +1,60 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runCxl } from '../helpers/cxl.ts';
+
+const dirs: string[] = [];
+after(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+function tmp(): string {
+  const d = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cxl-cfgcli-')));
+  dirs.push(d);
+  return d;
+}
+
+test('cxl config prints each effective value with where it came from', async () => {
+  const home = tmp();
+  const proj = tmp();
+  fs.mkdirSync(path.join(home, '.contenox'));
+  fs.mkdirSync(path.join(proj, '.contenox'));
+  const userFile = path.join(home, '.contenox', 'agents.toml');
+  const projectFile = path.join(proj, '.contenox', 'agents.toml');
+  fs.writeFileSync(userFile, 'model = "llama3"\n');
+  fs.writeFileSync(projectFile, '[tools_policies.local_shell]\n_allowed_commands = "git,ls"\n');
+  const r = await runCxl(['config'], { cwd: proj, env: { HOME: home } });
+  assert.equal(r.code, 0, r.stderr);
+  const line = (re: RegExp) => r.stdout.split('\n').find((l) => re.test(l)) ?? '';
+  assert.match(line(/^model = /), new RegExp(`^model = "llama3" +# ${userFile.replace(/[.]/g, '\\.')}$`));
+  assert.match(line(/^provider = /), /^provider = "ollama" +# built-in defaults$/);
+  assert.match(line(/^envelopes\.default\.shell\.ask_always/), /\["rm","mv","cp","chmod"\] +# built-in defaults$/);
+  assert.match(r.stdout, /# default envelope: default/);
+  assert.match(line(/^tools_policies\.local_shell\._allowed_commands = "git,ls"/), new RegExp(`# ${projectFile.replace(/[.]/g, '\\.')}$`));
+  assert.match(line(/^tools_policies\.local_fs\._max_read_bytes/), /"1048576" +# built-in default chain task agent$/);
+});
+
+test('cxl config --check FILE validates and exits 1 with file:line:col errors', async () => {
+  const dir = tmp();
+  const good = path.join(dir, 'good.toml');
+  const bad = path.join(dir, 'bad.toml');
+  fs.writeFileSync(good, '[envelopes.mine]\nextends = "default"\nshell = { grant = "approve", timeout = "30s" }\n');
+  fs.writeFileSync(bad, '[envelopes.mine]\nextends = "default"\n[envelopes.mine.shell]\nask_alwayz = ["rm"]\n');
+  const ok = await runCxl(['config', '--check', good], { cwd: dir, env: { HOME: dir } });
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.equal(ok.stdout, `${good}: ok\n`);
+  const no = await runCxl(['config', '--check', bad], { cwd: dir, env: { HOME: dir } });
+  assert.equal(no.code, 1);
+  assert.equal(no.stderr, `${bad}:4:1: unknown key \`ask_alwayz\` in [envelopes.mine.shell]; valid keys: grant, timeout, blacklist, prefix_allowlist, ask_always, substitution.\n`);
+});
+
+test('a broken config makes cxl config fail with the error, not half a listing', async () => {
+  const home = tmp();
+  fs.mkdirSync(path.join(home, '.contenox'));
+  fs.writeFileSync(path.join(home, '.contenox', 'agents.toml'), 'default_envelope = "nope"\n');
+  const r = await runCxl(['config'], { cwd: home, env: { HOME: home } });
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /default_envelope = "nope" names no envelope/);
+});
