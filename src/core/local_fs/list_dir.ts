@@ -46,7 +46,7 @@ export const listDir: ToolDef = {
     const lines: string[] = [];
     let total = 0;
     let stopped = false;
-    for (const e of walk(ctx, filter, c.rel, { maxDepth: depth, showHeavy: recursive, signal })) {
+    for (const e of walk(ctx, filter, c.rel, { maxDepth: depth, showHeavy: true, signal })) {
       if (total >= LIST_WALK_CAP) {
         stopped = true;
         break;
@@ -54,7 +54,7 @@ export const listDir: ToolDef = {
       total++;
       if (total <= offset || lines.length >= LIST_PAGE) continue;
       const shownName = c.rel === '.' ? e.rel : e.rel.slice(c.rel.length + 1);
-      lines.push(entryLine(path.join(ctx.root, e.rel), shownName, e.kind, e.skipped !== undefined));
+      lines.push(entryLine(path.join(ctx.root, e.rel), shownName, e.kind, recursive && e.skipped !== undefined));
     }
     if (total === 0) return '(empty directory)';
     const out: string[] = [];
