@@ -11,7 +11,10 @@ const { root: ROOT, cleanup } = tempRoot('cxl-tool-shell-');
 after(cleanup);
 mkdirSync(path.join(ROOT, 'sub'));
 
-const tool = (json: Record<string, unknown>, ...flags: string[]) => runCxl(['tool', 'local_shell', JSON.stringify(json), '--root', ROOT, ...flags], { env: { PATH: process.env.PATH } });
+// --yes: the session envelope may ask about a command; nobody can answer here, and what is
+// tested is the command policy behind it.
+const tool = (json: Record<string, unknown>, ...flags: string[]) =>
+  runCxl(['tool', 'local_shell', JSON.stringify(json), '--root', ROOT, '--yes', ...flags], { env: { PATH: process.env.PATH } });
 
 test('runs a checked line under the shipped policy, confined to the root', async () => {
   const r = await tool({ command: 'echo hi && cd sub && pwd' });
@@ -54,7 +57,7 @@ test('killing cxl while a command runs leaves none of its processes behind', asy
   const pidfile = path.join(ROOT, 'pids');
   const [cmd, ...pre] = cxlCommand();
   const line = "sh -c 'sleep 30 & echo $$ $! > pids; wait'";
-  const child = spawn(cmd, [...pre, 'tool', 'local_shell', JSON.stringify({ command: line }), '--root', ROOT, '--policy', '_allowed_commands=sh'], { stdio: 'ignore' });
+  const child = spawn(cmd, [...pre, 'tool', 'local_shell', JSON.stringify({ command: line }), '--root', ROOT, '--yes', '--policy', '_allowed_commands=sh'], { stdio: 'ignore' });
   const closed = new Promise((r) => child.on('close', r));
   assert.ok(await eventually(() => existsSync(pidfile) && readFileSync(pidfile, 'utf8').trim().split(' ').length === 2, 15000), 'the command started');
   const pids = readFileSync(pidfile, 'utf8').trim().split(' ').map(Number);
