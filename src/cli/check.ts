@@ -3,6 +3,10 @@
 // and answers one JSON line each. Nothing is ever run.
 import process from 'node:process';
 import { createInterface } from 'node:readline';
+import { ConfigError, formatIssue, loadConfig } from '../config/load.ts';
+import type { Decision } from '../core/envelope.ts';
+import { ToolError } from '../core/errors.ts';
+import { shellDecision } from '../core/gate.ts';
 import { checkLine, type CheckedStep, type ShellPolicy, type Verdict } from '../core/shell/checker.ts';
 import { displayArgv } from '../core/shell/runner.ts';
 import { DEFAULT_ALLOWED_COMMANDS, DEFAULT_DENIED_COMMANDS, splitList } from '../core/shell/shell_policy.ts';
@@ -20,6 +24,8 @@ Flags:
   --deny c,d      _denied_commands (default: the shipped list)
   --dir D         _allowed_dir: no cd may leave it (default: none)
   --cwd D         where the line starts (default: --dir, else the current directory)
+  --envelope NAME the session envelope whose decision on an allowed line is reported too
+                  (default: default_envelope of agents.toml, else \`default\`); exit 1 when it denies
   --json          print the verdict as JSON
   --batch         read {"cmd": "...", "allowed_commands": [...], "denied_commands": [...],
                   "allowed_dir": "...", "cwd": "..."} per stdin line (missing lists take the
@@ -100,6 +106,7 @@ export async function main(argv: string[]): Promise<number> {
     cwd: { type: 'string' },
     json: { type: 'boolean' },
     batch: { type: 'boolean' },
+    envelope: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -145,6 +152,20 @@ export async function main(argv: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError(`cxl check: give exactly one command line (quote it).\n\n${HELP}`);
   const line = positionals[0];
   const v = checkInput({ cmd: line, policy: base, cwd });
-  process.stdout.write(values.json ? `${JSON.stringify(verdictJson(v), null, 2)}\n` : `${renderVerdict(line, v, base)}\n`);
-  return v.verdict === 'allow' ? 0 : 1;
+  // The second gate: what the session envelope does with a line the policy lets through.
+  let envelope: string;
+  let d: Decision | undefined;
+  try {
+    const env = loadConfig().envelope(values.envelope as string | undefined);
+    envelope = env.name;
+    if (v.verdict === 'allow') d = shellDecision(env, line, v.steps.map((s) => ({ argv: s.argv, cwd: s.kind === 'run' ? s.cwd : undefined })), v.allowedDir ?? v.startDir);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UsageError(`cxl check: the configuration is broken:\n${err.issues.map(formatIssue).join('\n')}`);
+    if (err instanceof ToolError) throw new UsageError(`cxl check: ${err.message}`);
+    throw err;
+  }
+  const ej = d ? { envelope: { action: d.action, rule: d.rule, envelope: d.envelope, sentence: d.sentence } } : {};
+  const et = d ? `envelope ${envelope}: ${d.sentence}` : `envelope ${envelope}: not consulted (the command policy refused the line)`;
+  process.stdout.write(values.json ? `${JSON.stringify({ ...verdictJson(v), ...ej }, null, 2)}\n` : `${renderVerdict(line, v, base)}\n${et}\n`);
+  return v.verdict === 'allow' && d?.action !== 'deny' ? 0 : 1;
 }

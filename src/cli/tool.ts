@@ -5,7 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { createInterface } from 'node:readline';
+import { ConfigError, formatIssue, loadConfig } from '../config/load.ts';
 import { ToolError, toToolError } from '../core/errors.ts';
+import { Gate } from '../core/gate.ts';
+import type { AskApproval } from '../core/local_fs/context.ts';
 import { DEFAULT_CHAIN_LOCAL_FS, parseFsPolicy } from '../core/fs_policy.ts';
 import { ReadLedger } from '../core/ledger.ts';
 import { LocalFsToolset } from '../core/local_fs/toolset.ts';
@@ -27,7 +30,11 @@ Flags:
   --policy key=value    a tools_policies.local_fs key, e.g. _max_read_bytes=0 (repeatable), or a
                         local_shell key: _allowed_commands=a,b _denied_commands=c (_allowed_dir sets both)
   --session ID          keep the read ledger of session ID between runs
-  --yes                 approve read-approve paths (.env, *.pem, *.key); without it they are refused
+  --envelope NAME       the session envelope (default: default_envelope of agents.toml, else
+                        \`default\`); the answer carries its decision. Nobody can answer an ask
+                        here, so an approve is refused (approval_required) unless --yes
+  --yes                 approve what the envelope would ask about (writes, .env, *.pem, *.key,
+                        commands off the prefix list); a deny still denies
   --batch               read calls as JSON lines from stdin
   -h, --help            this help`;
 
@@ -36,6 +43,8 @@ export interface ToolRunOptions {
   policy: Record<string, string>;
   sessionId?: string;
   yes: boolean;
+  /** read-approve hook of the gate (local_fs asks it for .env, *.pem, *.key) */
+  ask?: AskApproval;
 }
 
 /** Where a named session's ledger lives (CXL_STATE_DIR overrides the XDG state dir). */
@@ -49,7 +58,7 @@ const TOOLSETS: Record<string, (o: ToolRunOptions, ledger: ReadLedger, warn: (w:
   local_fs: (o, ledger, warn) => {
     const { policy, warnings } = parseFsPolicy({ ...DEFAULT_CHAIN_LOCAL_FS, ...withoutShellOnlyKeys(o.policy) });
     warnings.forEach(warn);
-    return new LocalFsToolset({ root: o.root, policy, ledger, approvals: o.yes ? 'allow' : 'refuse' });
+    return new LocalFsToolset({ root: o.root, policy, ledger, approvals: o.ask ? 'ask' : o.yes ? 'allow' : 'refuse', ask: o.ask });
   },
   local_shell: (o) => createLocalShell({ root: o.root, policy: shellPolicyFromFlat(o.policy) }),
 };
@@ -67,7 +76,7 @@ function buildToolsets(o: ToolRunOptions, ledger: ReadLedger): Map<string, Tools
   return out;
 }
 
-async function callTool(toolsets: Map<string, Toolset | ToolError>, name: unknown, args: unknown): Promise<unknown> {
+async function callTool(gate: Gate, toolsets: Map<string, Toolset | ToolError>, name: unknown, args: unknown): Promise<{ result: unknown; envelope: unknown }> {
   if (typeof name !== 'string' || name === '') throw new ToolError('bad_args', 'Each call needs a "tool" name, e.g. "read_file".');
   if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
     throw new ToolError('bad_args', `${name}: "args" must be a JSON object.`);
@@ -84,11 +93,14 @@ async function callTool(toolsets: Map<string, Toolset | ToolError>, name: unknow
   }
   if (!set) throw new ToolError('unknown_tool', `No tool \`${name}\`. Tools: ${[...toolsets.values()].flatMap((t) => (t instanceof ToolError ? [] : t.list().map((s) => s.name))).join(', ')}.`);
   if (set instanceof ToolError) throw set;
-  return set.call(tool, (args ?? {}) as Record<string, unknown>);
+  // through the gate: tools_policies → envelope → (approve: --yes or refused) → run
+  const r = await gate.call(`${set.name}.${tool}`, (args ?? {}) as Record<string, unknown>);
+  const d = r.decision;
+  return { result: r.result, envelope: { action: d.action, rule: d.rule, envelope: d.envelope, sentence: d.sentence, ...(r.approvedBy ? { approved_by: r.approvedBy } : {}) } };
 }
 
-const answer = (r: { ok: true; result: unknown } | ToolError) =>
-  JSON.stringify(r instanceof ToolError ? { ok: false, code: r.code, error: r.message } : r);
+const answer = (r: { ok: true; result: unknown; envelope: unknown } | ToolError) =>
+  JSON.stringify(r instanceof ToolError ? { ok: false, code: r.code, error: r.message, ...(r.details ? { details: r.details } : {}) } : r);
 
 export async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseFlags('cxl tool', argv, {
@@ -97,6 +109,7 @@ export async function main(argv: string[]): Promise<number> {
     session: { type: 'string' },
     yes: { type: 'boolean' },
     batch: { type: 'boolean' },
+    envelope: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -118,12 +131,23 @@ export async function main(argv: string[]): Promise<number> {
   if (!batch && (positionals.length < 1 || positionals.length > 2)) throw new UsageError(`cxl tool: give a tool name and optional JSON arguments.\n\n${HELP}`);
 
   const o: ToolRunOptions = { root: (values.root as string | undefined) ?? process.cwd(), policy, sessionId, yes: values.yes === true };
+  let gate: Gate;
+  try {
+    const config = loadConfig({ cwd: o.root });
+    gate = new Gate({ envelope: config.envelope(values.envelope as string | undefined), autoApprove: o.yes, root: o.root });
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UsageError(`cxl tool: the configuration is broken:\n${err.issues.map(formatIssue).join('\n')}`);
+    if (err instanceof ToolError) throw new UsageError(`cxl tool: ${err.message}`);
+    throw err;
+  }
+  o.ask = gate.fsAsk;
   const ledgerFile = sessionId ? sessionLedgerFile(sessionId) : undefined;
   const ledger = ledgerFile ? ReadLedger.load(ledgerFile, sessionId!) : new ReadLedger(`cxl-tool-${process.pid}-${Date.now()}`);
   const toolsets = buildToolsets(o, ledger);
+  for (const ts of toolsets.values()) if (!(ts instanceof ToolError)) gate.add(ts);
   const run = async (name: unknown, args: unknown) => {
     try {
-      return { ok: true as const, result: await callTool(toolsets, name, args) };
+      return { ok: true as const, ...(await callTool(gate, toolsets, name, args)) };
     } catch (err) {
       return toToolError(err);
     }

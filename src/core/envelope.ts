@@ -460,6 +460,7 @@ function opaqueNote(g: Grant, written: Grant, opaque: string | undefined): strin
 export function decide(env: CompiledEnvelope, call: CallFacts): Decision {
   const name = env.name;
   const qualified = `${call.toolset}.${call.tool}`;
+  const shown = call.tool === call.toolset ? call.toolset : qualified;
   const axis = axisOf(call.toolset, call.tool);
   const p = prepare(call);
   const of = (from: string) => (from === name ? `of envelope ${name}` : `of envelope ${name} (from ${from})`);
@@ -475,7 +476,7 @@ export function decide(env: CompiledEnvelope, call: CallFacts): Decision {
   for (const r of env.alwaysDeny) {
     const m = ruleMatches(r, call, p.wide, p.programs);
     if (m) {
-      const what = m.path !== undefined ? `path \`${m.path}\`` : m.program !== undefined ? `program \`${m.program}\`` : `${qualified}`;
+      const what = m.path !== undefined ? `path \`${m.path}\`` : m.program !== undefined ? `program \`${m.program}\`` : `${shown}`;
       return out('deny', 'always_deny', r.from, `${what} matches always_deny rule ${describeRule(r)}`, r.glob ?? r.program ?? r.tools.join(','));
     }
   }
@@ -531,6 +532,7 @@ type Out = (action: Grant, rule: RuleId, from: string, why: string, matched?: st
 /** Rules 6-11: tools patterns, always_allow, the axis grants, the shell lists, default_action. */
 function decideRest(env: CompiledEnvelope, call: CallFacts, p: Prepared, axis: Axis, qualified: string, out: Out): Decision {
   const name = env.name;
+  const shown = call.tool === call.toolset ? call.toolset : qualified;
   const isRead = axis === 'files.read';
   const isWrite = axis === 'files.write';
 
@@ -539,7 +541,7 @@ function decideRest(env: CompiledEnvelope, call: CallFacts, p: Prepared, axis: A
     const pattern = env.tools.has(qualified) ? qualified : env.tools.has(call.toolset) ? call.toolset : env.tools.has('*') ? '*' : undefined;
     if (pattern !== undefined) {
       const g = env.tools.get(pattern)!;
-      return out(g.value.grant, 'tools', g.from, `${qualified} matches tools pattern \`${pattern}\``, pattern, g.value.timeoutMs);
+      return out(g.value.grant, 'tools', g.from, `${shown} matches tools pattern \`${pattern}\``, pattern, g.value.timeoutMs);
     }
   }
 
@@ -551,18 +553,18 @@ function decideRest(env: CompiledEnvelope, call: CallFacts, p: Prepared, axis: A
       // A shell rule naming a program allows the line only when every step runs that program.
       if (r.programs && p.programs.some((x) => !r.programs!.has(x))) continue;
       if (r.programs && call.shell?.opaque !== undefined) continue;
-      return out('allow', 'always_allow', r.from, `${qualified}${m.path !== undefined ? ` on \`${m.path}\`` : ''} matches always_allow rule ${describeRule(r)}`, r.glob ?? r.program ?? r.tools.join(','));
+      return out('allow', 'always_allow', r.from, `${shown}${m.path !== undefined ? ` on \`${m.path}\`` : ''} matches always_allow rule ${describeRule(r)}`, r.glob ?? r.program ?? r.tools.join(','));
     }
   }
 
   // 8-9. file axis grants
   if (isRead && env.resolved.read.grant) {
     const g = env.resolved.read.grant;
-    return out(g.value.grant, 'files.read', g.from, `${qualified} is a read, files.read is \`${g.value.grant}\``, undefined, axisTimeout(env.resolved.read));
+    return out(g.value.grant, 'files.read', g.from, `${shown} is a read, files.read is \`${g.value.grant}\``, undefined, axisTimeout(env.resolved.read));
   }
   if (isWrite && env.resolved.write.grant) {
     const g = env.resolved.write.grant;
-    return out(g.value.grant, 'files.write', g.from, `${qualified} is a write, files.write is \`${g.value.grant}\``, undefined, axisTimeout(env.resolved.write));
+    return out(g.value.grant, 'files.write', g.from, `${shown} is a write, files.write is \`${g.value.grant}\``, undefined, axisTimeout(env.resolved.write));
   }
 
   // 10. the shell axis, every program of the line checked against each list.
@@ -602,7 +604,7 @@ function decideRest(env: CompiledEnvelope, call: CallFacts, p: Prepared, axis: A
     }
     if (sh.grant) {
       const g = capOpaque(sh.grant.value.grant, opaque);
-      return out(g, 'shell', sh.grant.from, `${qualified} runs a command, shell is \`${sh.grant.value.grant}\`${opaqueNote(g, sh.grant.value.grant, opaque)}`, undefined, askTimeout);
+      return out(g, 'shell', sh.grant.from, `${shown} runs a command, shell is \`${sh.grant.value.grant}\`${opaqueNote(g, sh.grant.value.grant, opaque)}`, undefined, askTimeout);
     }
   }
   const opaque = axis === 'shell' ? call.shell?.opaque : undefined;
@@ -611,9 +613,9 @@ function decideRest(env: CompiledEnvelope, call: CallFacts, p: Prepared, axis: A
   const d = env.resolved.default_action;
   if (d) {
     const g = capOpaque(d.value.grant, opaque);
-    const why = axis === null ? `${qualified} is named by no axis and no tools pattern, default_action is \`${d.value.grant}\`` : `no rule of ${axis} decides ${qualified}, default_action is \`${d.value.grant}\``;
+    const why = axis === null ? `${shown} is named by no axis and no tools pattern, default_action is \`${d.value.grant}\`` : `no rule of ${axis} decides ${shown}, default_action is \`${d.value.grant}\``;
     return out(g, 'default_action', d.from, why + opaqueNote(g, d.value.grant, opaque), undefined, d.value.timeoutMs);
   }
-  const why = axis === null ? `${qualified} is named by no axis and no tools pattern, default_action is unset (ask)` : `no rule of ${axis} decides ${qualified}, default_action is unset (ask)`;
+  const why = axis === null ? `${shown} is named by no axis and no tools pattern, default_action is unset (ask)` : `no rule of ${axis} decides ${shown}, default_action is unset (ask)`;
   return out('approve', 'default_action', name, why);
 }

@@ -273,7 +273,7 @@ export class Gate {
       throw toToolError(err);
     }
     const decision = decide(this.envelope, p.facts);
-    const qualified = `${p.facts.toolset}.${p.tool}`;
+    const qualified = p.tool === p.facts.toolset ? p.tool : `${p.facts.toolset}.${p.tool}`;
     if (decision.action === 'deny') {
       throw new ToolError('envelope_denied', `${qualified} was denied by the session envelope: ${decision.sentence}. Do without it, or ask the user to change the envelope.`, {
         rule: decision.rule,
@@ -300,7 +300,7 @@ export class Gate {
   }
 
   async #request(p: Prepared, args: Record<string, unknown>, decision: Decision): Promise<ApprovalRequest> {
-    const qualified = `${p.facts.toolset}.${p.tool}`;
+    const qualified = p.tool === p.facts.toolset ? p.tool : `${p.facts.toolset}.${p.tool}`;
     const spec = p.toolset.list().find((s) => s.name === p.tool);
     const req: ApprovalRequest = {
       id: nanoid(),
@@ -424,4 +424,17 @@ function wordPaths(steps: ShellStep[], cwds: (string | undefined)[], root: strin
     }
   });
   return { resolved, absolute };
+}
+
+/**
+ * The envelope's decision on a shell line the command policy allowed, from its checked steps,
+ * with argument words resolved as the gate resolves them (what `cxl check` reports).
+ */
+export function shellDecision(envelope: CompiledEnvelope, command: string, steps: { argv: string[]; cwd?: string }[], root: string): Decision {
+  const st: ShellStep[] = steps.map((s) => ({ argv: s.argv }));
+  const words = wordPaths(st, steps.map((s) => s.cwd), root);
+  const facts: CallFacts = { toolset: 'local_shell', tool: 'local_shell', shell: { command, steps: st } };
+  if (words.resolved.length) facts.resolved = words.resolved;
+  if (words.absolute.length) facts.absolute = words.absolute;
+  return decide(envelope, facts);
 }
