@@ -133,6 +133,19 @@ export function describeChar(ch: string): string {
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cs}\p{Cn}]/u;
 
 
+/** The string index of the character holding UTF-8 byte `limit` (where a byte limit is crossed). */
+function offsetOfByte(s: string, limit: number): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const w = c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdbff ? 4 : 3;
+    if (n + w > limit) return i;
+    n += w;
+    if (w === 4) i++;
+  }
+  return s.length;
+}
+
 function utf8Length(s: string): number {
   let n = 0;
   for (let i = 0; i < s.length; i++) {
@@ -156,7 +169,7 @@ export function lex(input: string): LexResult {
   const line = input.endsWith('\n') ? input.slice(0, -1) : input;
   const bytes = utf8Length(line);
   if (bytes > MAX_LINE_BYTES) {
-    return { ok: false, tokens: [], refusal: { construct: 'over-long line', position: MAX_LINE_BYTES, message: `the line is ${bytes} bytes; the policy checks lines up to ${MAX_LINE_BYTES} bytes. Split it into several calls.` } };
+    return { ok: false, tokens: [], refusal: { construct: 'over-long line', position: offsetOfByte(line, MAX_LINE_BYTES), message: `the line is ${bytes} bytes; the policy checks lines up to ${MAX_LINE_BYTES} bytes. Split it into several calls.` } };
   }
   const tokens: Token[] = [];
   const refuse = (construct: string, position: number, message: string): LexResult => ({

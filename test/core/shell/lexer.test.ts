@@ -42,5 +42,7 @@ test('the length limit is inclusive and counted in UTF-8 bytes', () => {
   assert.ok(lex('a'.repeat(MAX_LINE_BYTES)).ok);
   assert.ok(lex(`${'a'.repeat(MAX_LINE_BYTES)}\n`).ok, 'the trimmed newline does not count');
   assert.ok(!lex('a'.repeat(MAX_LINE_BYTES + 1)).ok);
-  assert.ok(!lex(`'${'€'.repeat(MAX_LINE_BYTES / 3)}'`).ok);
+  const euro = lex(`'${'€'.repeat(MAX_LINE_BYTES / 3)}'`);
+  assert.ok(!euro.ok);
+  assert.equal(euro.refusal.position, 1 + Math.floor((MAX_LINE_BYTES - 1) / 3), 'the offset of the character that crosses the limit');
 });
