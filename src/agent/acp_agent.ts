@@ -12,6 +12,7 @@ import type { StoredSession } from './session_store.ts';
 import { SessionStore } from './session_store.ts';
 import { callLocations, callTitle, resultForModel, textContent } from './tool_report.ts';
 import { modelName, resolveTool } from './tool_names.ts';
+import { describeAllow } from '../core/session_allows.ts';
 import type { ApprovalAnswer, ApprovalRequest, SessionTools } from './tools.ts';
 import { runTurn, type StopReason } from './turn.ts';
 
@@ -30,6 +31,8 @@ export interface ToolContext {
   capabilities: acp.ClientCapabilities;
   mcpServers: acp.McpServer[];
   ledger?: unknown;
+  /** the session-scoped allows restored from the store */
+  allows?: unknown;
   /** report something to the user in the session (an MCP server died, a config warning) */
   notice(text: string): Promise<void>;
 }
@@ -52,7 +55,6 @@ export interface AgentOptions {
 interface LiveSession {
   stored: StoredSession;
   tools: SessionTools;
-  allows: Set<string>;
   turn?: AbortController;
   /** the tool call running now, so terminals and notices attach to it */
   nextCall: number;
@@ -91,8 +93,8 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
 
   async function persist(s: LiveSession): Promise<void> {
     s.stored.updatedAt = nowIso();
-    s.stored.allows = [...s.allows];
     try {
+      s.stored.allows = s.tools.saveAllows();
       s.stored.ledger = s.tools.saveLedger();
     } catch (err) {
       o.log(`cannot serialise the ledger: ${String(err)}`);
@@ -108,7 +110,7 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
     const sessionId = stored.sessionId;
     const pendingNotices: string[] = [];
     let ready = false;
-    const live: LiveSession = { stored, tools: undefined as unknown as SessionTools, allows: new Set(stored.allows), nextCall: 0 };
+    const live: LiveSession = { stored, tools: undefined as unknown as SessionTools, nextCall: 0 };
     const notice = async (text: string) => {
       // before session/new has answered, the client does not know the session yet
       if (!ready) {
@@ -117,7 +119,7 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
       }
       await client.notify(acp.methods.client.session.update, { sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${text}\n` } } });
     };
-    live.tools = await o.buildTools({ sessionId, cwd: stored.cwd, mode: stored.mode, client, capabilities: caps, mcpServers, ledger: stored.ledger, notice });
+    live.tools = await o.buildTools({ sessionId, cwd: stored.cwd, mode: stored.mode, client, capabilities: caps, mcpServers, ledger: stored.ledger, allows: stored.allows, notice });
     sessions.set(sessionId, live);
     const flushNotices = async () => {
       ready = true;
@@ -186,47 +188,56 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
       const terminals: acp.ToolCallContent[] = [];
       let diffShown: acp.ToolCallContent | undefined;
       let explain = false;
-      const approve = async (req: ApprovalRequest): Promise<ApprovalAnswer> => {
-        if (req.scopes.length && req.scopes.every((k) => s.allows.has(k))) return 'allow_once';
+      const approve = async (req: ApprovalRequest, askSignal: AbortSignal): Promise<ApprovalAnswer> => {
         const content: acp.ToolCallContent[] = [];
-        if (req.diff) {
-          diffShown = { type: 'diff', path: path.resolve(s.stored.cwd, req.diff.path), oldText: req.diff.oldText, newText: req.diff.newText };
+        const d = req.diff;
+        if (d && d.diff !== null && d.newText !== undefined) {
+          diffShown = { type: 'diff', path: path.resolve(s.stored.cwd, d.path), oldText: d.isNew ? null : (d.oldText ?? ''), newText: d.newText };
           content.push(diffShown);
-        }
+        } else if (d && d.reason) content.push(textContent(`(no diff: ${d.reason})`));
         if (req.steps?.length) content.push(textContent(`Will run:\n${req.steps.map((x) => `  ${x}`).join('\n')}`));
-        if (!req.diff && !req.steps?.length) content.push(textContent(JSON.stringify(req.args, null, 2)));
+        if (!d && !req.steps?.length) content.push(textContent(JSON.stringify(req.args, null, 2)));
+        const scope = req.sessionScope.map(describeAllow).join(', ');
+        const options: acp.PermissionOption[] = [
+          { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },
+          ...(req.sessionScope.length ? [{ optionId: 'allow_session', name: `Allow for this session (${scope})`, kind: 'allow_always' as const }] : []),
+          { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+          { optionId: 'reject_explain', name: 'Reject and tell the agent why', kind: 'reject_once' },
+        ];
+        const both = AbortSignal.any([signal, askSignal]);
         let res: acp.RequestPermissionResponse;
         try {
           res = await client.request(
             acp.methods.client.session.requestPermission,
             {
               sessionId,
-              toolCall: { toolCallId, title, kind, status: 'pending', content, locations, rawInput: args, _meta: { cxl: { rule: req.rule ?? null, reason: req.reason ?? null, scope: req.scopeLabel } } },
-              options: [
-                { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },
-                { optionId: 'allow_session', name: `Allow for this session (${req.scopeLabel})`, kind: 'allow_always' },
-                { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
-                { optionId: 'reject_explain', name: 'Reject and tell the agent why', kind: 'reject_once' },
-              ],
+              toolCall: {
+                toolCallId,
+                title,
+                kind,
+                status: 'pending',
+                content,
+                locations,
+                rawInput: args,
+                _meta: { cxl: { rule: req.decision.rule, reason: req.decision.sentence, envelope: req.decision.envelope, ...(scope ? { scope } : {}) } },
+              },
+              options,
             },
-            { cancellationSignal: signal },
+            { cancellationSignal: both },
           );
         } catch (err) {
-          if (signal.aborted) return 'cancelled';
+          if (both.aborted) return { outcome: 'cancelled' };
           throw err;
         }
-        if (signal.aborted || res.outcome.outcome === 'cancelled') return 'cancelled';
+        if (signal.aborted || res.outcome.outcome === 'cancelled') return { outcome: 'cancelled' };
         const id = res.outcome.optionId;
-        if (id === 'allow_session') {
-          for (const k of req.scopes) s.allows.add(k);
-          return 'allow_session';
-        }
-        if (id === 'allow_once') return 'allow_once';
+        if (id === 'allow_session') return { outcome: 'allow_session' };
+        if (id === 'allow_once') return { outcome: 'allow_once' };
         if (id === 'reject_explain') {
           explain = true;
-          return 'reject_explain';
+          return { outcome: 'reject', reason: 'the user will say why in their next message' };
         }
-        return 'reject';
+        return { outcome: 'reject' };
       };
       const onTerminal = async (terminalId: string) => {
         terminals.push({ type: 'terminal', terminalId });

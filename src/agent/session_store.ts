@@ -20,8 +20,8 @@ export interface StoredSession {
   replay: Array<Record<string, unknown>>;
   /** the read-before-write ledger, as the ledger serialises itself */
   ledger?: unknown;
-  /** session-scoped allows granted through "allow for this session" */
-  allows: string[];
+  /** session-scoped allows granted through "allow for this session", as the gate serialises them */
+  allows: unknown[];
 }
 
 const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;

@@ -20,7 +20,8 @@ import { fromAcp, McpToolset, type McpServerConfig } from './mcp.ts';
 import { ProviderConfigError, selectProvider } from './providers/select.ts';
 import type { Provider } from './providers/types.ts';
 import { SessionStore } from './session_store.ts';
-import { createSessionTools, type HookRef } from './session_tools.ts';
+import { createSessionTools, makeGate, type HookRef } from './session_tools.ts';
+import { SessionAllows } from '../core/session_allows.ts';
 import { systemPrompt } from './system_prompt.ts';
 import type { SessionTools } from './tools.ts';
 
@@ -118,6 +119,7 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
     cwd: string;
     mode: string;
     ledger?: unknown;
+    allows?: unknown;
     io: 'workspace' | ClientFileIO;
     host: TerminalHost | 'local' | null;
     mcp: McpServerConfig[];
@@ -130,6 +132,8 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
     const { task, policies } = taskFor(scfg, vars);
     const fsParsed = parseFsPolicy(policies.local_fs);
     for (const w of fsParsed.warnings) b.notice(w);
+    const allows = SessionAllows.fromJSON(b.allows);
+    const gate = makeGate({ config: scfg, mode: b.mode, allows, hooks: b.hooks, root: b.cwd, approvalsPossible: b.approvalsPossible });
     let ledger: ReadLedger;
     try {
       ledger = b.ledger ? ReadLedger.fromJSON(b.ledger) : new ReadLedger(b.sessionId);
@@ -146,25 +150,15 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
         ledger,
         sessionId: b.sessionId,
         io: b.io === 'workspace' ? undefined : b.io,
-        // read-approve paths (.env, *.pem) ask through the envelope's approver; nobody there = refuse
-        approvals: b.approvalsPossible ? 'ask' : 'refuse',
-        ask: async (req) => {
-          const approve = b.hooks.current?.approve;
-          if (!approve) return false;
-          const spec = fsToolset!.list().find((s) => s.name === req.tool)!;
-          const answer = await approve({ spec, args: { path: req.path }, reason: req.reason, rule: 'files.read.approve_paths', scopes: [`local_fs.read:${req.path}`], scopeLabel: req.path });
-          return answer === 'allow_once' || answer === 'allow_session';
-        },
+        // read-approve paths (.env, *.pem) are asked through the gate; nobody there = refuse
+        approvals: 'ask',
+        ask: (req) => gate.fsAsk(req),
       });
       toolsets.push(fsToolset);
     }
-    let shell: LocalShell | undefined;
     if (wants.has('local_shell')) {
-      if (b.host === null) toolsets.push(new MissingTerminal());
-      else {
-        shell = new LocalShell({ root: fsToolset?.root ?? b.cwd, policy: policies.local_shell, host: b.host === 'local' ? undefined : b.host });
-        toolsets.push(shell);
-      }
+      // without a client terminal the tool is still offered (and refuses naming the capability)
+      toolsets.push(new LocalShell({ root: fsToolset?.root ?? b.cwd, policy: policies.local_shell, host: b.host === 'local' ? undefined : (b.host ?? new RefusingHost()) }));
     }
     const mcp: McpToolset[] = [];
     for (const m of b.mcp) {
@@ -177,14 +171,15 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
     const tools = createSessionTools({
       toolsets,
       mcp,
-      fs: fsToolset,
-      shell,
       config: scfg,
       mode: b.mode,
       ledger,
+      allows,
       hooks: b.hooks,
       root: fsToolset?.root ?? b.cwd,
+      approvalsPossible: b.approvalsPossible,
       missing: b.missing,
+      gate,
     });
     open.add(tools);
     const close = tools.close.bind(tools);
@@ -243,6 +238,7 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
         cwd: ctx.cwd,
         mode: ctx.mode,
         ledger: ctx.ledger,
+        allows: ctx.allows,
         io,
         host,
         mcp: [...configServers().filter((c) => !names.has(c.name)), ...acpServers.configs],
@@ -315,13 +311,10 @@ class ReportingHost implements TerminalHost {
   }
 }
 
-/** local_shell in a session whose client has no terminal capability: every call refuses. */
-class MissingTerminal implements Toolset {
-  readonly name = 'local_shell';
-  list(): ToolSpec[] {
-    return new LocalShell({ root: path.sep }).list();
-  }
-  async call(): Promise<unknown> {
-    throw new ToolError('capability_missing', 'The connected client does not offer the terminal capability, so local_shell cannot run commands here. Use the local_fs tools, or a client with terminal support.');
+/** Where a client has no terminal: nothing may fall back to running on this machine. */
+class RefusingHost implements TerminalHost {
+  readonly kind = 'client' as const;
+  async create(): Promise<Terminal> {
+    throw new ToolError('capability_missing', 'The connected client does not offer the terminal capability, so local_shell cannot run commands here.', { capability: 'terminal' });
   }
 }

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
-import { childStreams, killProcessGroup } from '../../src/core/runtime.ts';
+import { childStreams } from '../../src/core/runtime.ts';
 import { cxlCommand } from '../helpers/cxl.ts';
 
 export interface HarnessOptions {
@@ -20,6 +20,8 @@ export interface HarnessOptions {
 
 interface Term {
   child: ChildProcess;
+  /** set on 'exit' (before 'close'): after that the pid may belong to someone else */
+  gone: boolean;
   output: string;
   truncated: boolean;
   limit: number;
@@ -83,7 +85,7 @@ export class Harness {
           stdio: ['ignore', 'pipe', 'pipe'],
         });
         if (child.pid) this.terminalPids.push(child.pid);
-        const t: Term = { child, output: '', truncated: false, limit: params.outputByteLimit ?? 1 << 20, exited: undefined as unknown as Promise<void> };
+        const t: Term = { child, gone: false, output: '', truncated: false, limit: params.outputByteLimit ?? 1 << 20, exited: undefined as unknown as Promise<void> };
         const add = (d: Buffer) => {
           t.output += d.toString('utf8');
           if (Buffer.byteLength(t.output) > t.limit) {
@@ -93,6 +95,7 @@ export class Harness {
         };
         child.stdout!.on('data', add);
         child.stderr!.on('data', add);
+        child.on('exit', () => (t.gone = true));
         t.exited = new Promise((r) => {
           child.on('error', (e) => {
             t.output += String(e.message);
@@ -118,12 +121,12 @@ export class Harness {
       })
       .onRequest(acp.methods.client.terminal.kill, ({ params }) => {
         const t = this.terminals.get(params.terminalId)!;
-        if (t.child.pid && !t.exit) killProcessGroup(t.child.pid, 'SIGKILL');
+        killGroup(t);
         return {};
       })
       .onRequest(acp.methods.client.terminal.release, ({ params }) => {
         const t = this.terminals.get(params.terminalId);
-        if (t?.child.pid && !t.exit) killProcessGroup(t.child.pid, 'SIGKILL');
+        if (t) killGroup(t);
         return {};
       });
     this.conn = app.connect(acp.ndJsonStream(output, input));
@@ -145,8 +148,13 @@ export class Harness {
     return this.agent.request(acp.methods.agent.session.new, { cwd, mcpServers });
   }
 
-  prompt(sessionId: string, text: string): Promise<acp.PromptResponse> {
-    return this.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] });
+  async prompt(sessionId: string, text: string): Promise<acp.PromptResponse> {
+    try {
+      return await this.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] });
+    } catch (err) {
+      // the agent's stderr says why a connection closed
+      throw new Error(`${err instanceof Error ? err.message : String(err)}; agent exit ${this.child.exitCode} ${this.child.signalCode}; stderr:\n${this.stderr}`);
+    }
   }
 
   /** the text of agent_message_chunk updates, joined */
@@ -172,7 +180,17 @@ export class Harness {
     const t = setTimeout(() => this.child.kill('SIGKILL'), 3000);
     await exited;
     clearTimeout(t);
-    for (const term of this.terminals.values()) if (term.child.pid && !term.exit) killProcessGroup(term.child.pid, 'SIGKILL');
+    for (const term of this.terminals.values()) killGroup(term);
+  }
+}
+
+/** Kills a terminal's process group, only while its leader has not exited (a pid can be reused after). */
+function killGroup(t: Term): void {
+  if (!t.child.pid || t.gone) return;
+  try {
+    process.kill(-t.child.pid, 'SIGKILL');
+  } catch {
+    // already gone
   }
 }
 
