@@ -3,6 +3,7 @@
 // `..` after a symlinked directory climbs out of the link's target, not out of its lexical parent.
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { isWithin } from '../paths.ts';
 
 const MAX_LINKS = 40; // what Linux allows before ELOOP
 
@@ -58,8 +59,8 @@ export function realDirectory(dir: string): string {
   return real;
 }
 
-/** True when `p` is `root` or below it, compared by components (`/a/b` is not inside `/a/bc`). */
-export function isInside(root: string, p: string): boolean {
-  const rel = path.relative(root, p);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
-}
+/**
+ * True when `p` is `root` or below it, compared by components (`/a/b` is not inside `/a/bc`):
+ * the same containment test the file tools use.
+ */
+export const isInside: (root: string, p: string) => boolean = isWithin;
