@@ -294,6 +294,9 @@ export interface CompiledEnvelope {
   readonly name: string;
   readonly resolved: ResolvedEnvelope;
   readonly alwaysDeny: CompiledRule[];
+  /** path-only always_deny rules grouped by their tool patterns, one combined glob list each:
+   * a call that matches none costs one regex test per group and path */
+  readonly denyGroups: DenyGroup[];
   readonly alwaysAllow: CompiledRule[];
   readonly writeDeny?: CompiledList<GlobList>;
   readonly readDeny?: CompiledList<GlobList>;
@@ -303,6 +306,39 @@ export interface CompiledEnvelope {
   readonly blacklist?: CompiledList<Set<string>>;
   readonly askAlways?: CompiledList<Set<string>>;
   readonly prefixes?: CompiledList<string[][]>;
+}
+
+interface DenyGroup {
+  tools: string[];
+  anyTool: boolean;
+  /** every path glob of the group's rules (only used when the group has several rules) */
+  combined: GlobList;
+  rules: CompiledRule[];
+}
+
+/** Consecutive path-only rules with the same tools form one group; any other rule is its own. */
+function groupDenies(rules: CompiledRule[]): DenyGroup[] {
+  const groups: DenyGroup[] = [];
+  let cur: { key: string; tools: string[]; anyTool: boolean; rules: CompiledRule[] } | undefined;
+  const flush = () => {
+    if (cur) groups.push({ tools: cur.tools, anyTool: cur.anyTool, rules: cur.rules, combined: new GlobList(cur.rules.map((r) => r.glob!)) });
+    cur = undefined;
+  };
+  for (const r of rules) {
+    if (r.glob === undefined || r.programs) {
+      flush();
+      groups.push({ tools: r.tools, anyTool: r.anyTool, rules: [r], combined: new GlobList([]) });
+      continue;
+    }
+    const key = r.tools.join('\0');
+    if (!cur || cur.key !== key) {
+      flush();
+      cur = { key, tools: r.tools, anyTool: r.anyTool, rules: [] };
+    }
+    cur.rules.push(r);
+  }
+  flush();
+  return groups;
 }
 
 function compileRule(r: ResolvedRule): CompiledRule {
@@ -327,6 +363,7 @@ export function compileEnvelope(resolved: ResolvedEnvelope): CompiledEnvelope {
     name: resolved.name,
     resolved,
     alwaysDeny: resolved.always_deny.map(compileRule),
+    denyGroups: groupDenies(resolved.always_deny.map(compileRule)),
     alwaysAllow: resolved.always_allow.map(compileRule),
     writeDeny: globs(resolved.write.deny_paths),
     readDeny: globs(resolved.read.deny_paths),
@@ -473,11 +510,17 @@ export function decide(env: CompiledEnvelope, call: CallFacts): Decision {
   };
 
   // 1. always_deny beats everything.
-  for (const r of env.alwaysDeny) {
-    const m = ruleMatches(r, call, p.wide, p.programs);
-    if (m) {
-      const what = m.path !== undefined ? `path \`${m.path}\`` : m.program !== undefined ? `program \`${m.program}\`` : `${shown}`;
-      return out('deny', 'always_deny', r.from, `${what} matches always_deny rule ${describeRule(r)}`, r.glob ?? r.program ?? r.tools.join(','));
+  for (const g of env.denyGroups) {
+    if (g.rules.length > 1) {
+      if (!g.anyTool && !g.tools.some((t) => toolPatternMatches(t, call.toolset, call.tool))) continue;
+      if (!p.wide.some((x) => g.combined.test(x))) continue;
+    }
+    for (const r of g.rules) {
+      const m = ruleMatches(r, call, p.wide, p.programs);
+      if (m) {
+        const what = m.path !== undefined ? `path \`${m.path}\`` : m.program !== undefined ? `program \`${m.program}\`` : `${shown}`;
+        return out('deny', 'always_deny', r.from, `${what} matches always_deny rule ${describeRule(r)}`, r.glob ?? r.program ?? r.tools.join(','));
+      }
     }
   }
 

