@@ -68,11 +68,13 @@ export function childStreams(child: { stdin: Writable | null; stdout: Readable |
 }
 
 /** Signal the whole process group led by `pid` (children were spawned `detached`). */
-export function killProcessGroup(pid: number, signal: NodeJS.Signals = 'SIGKILL'): boolean {
+export function killProcessGroup(pid: number, signal: NodeJS.Signals = 'SIGKILL', opts: { groupOnly?: boolean } = {}): boolean {
   try {
     process.kill(-pid, signal);
     return true;
   } catch {
+    // groupOnly: the leader is already reaped and its pid may belong to someone else by now
+    if (opts.groupOnly) return false;
     try {
       process.kill(pid, signal);
       return true;

@@ -108,14 +108,8 @@ class LocalTerminal implements Terminal {
 
   private killGroup(): void {
     if (this.child.pid === undefined) return;
-    if (this.exitSeen) {
-      // The leader is reaped and its pid may be reused: signal the group only, never the pid.
-      try {
-        process.kill(-this.child.pid, 'SIGKILL');
-      } catch {
-        // no member of the group is left
-      }
-    } else killProcessGroup(this.child.pid, 'SIGKILL');
+    // Once the leader is reaped its pid may be reused: then signal the group only, never the pid.
+    killProcessGroup(this.child.pid, 'SIGKILL', { groupOnly: this.exitSeen });
   }
 
   async output(): Promise<TerminalOutput> {
