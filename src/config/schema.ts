@@ -180,7 +180,15 @@ class Checker {
     if (t !== undefined) out.timeoutMs = t;
     for (const k of ['blacklist', 'prefix_allowlist', 'ask_always'] as const) {
       const l = this.strList([...path, k], v[k]);
-      if (l) out[k] = l;
+      if (!l) continue;
+      if (k !== 'prefix_allowlist') {
+        const bad = l.find((x) => /\s/.test(x));
+        if (bad !== undefined) {
+          this.fail([...path, k], `\`${dotted([...path, k])}\` lists programs, and "${bad}" is not one; put a command prefix in prefix_allowlist, or name the program ("${bad.split(/\s+/)[0]}").`);
+          continue;
+        }
+      }
+      out[k] = l;
     }
     const s = this.grant([...path, 'substitution'], v.substitution);
     if (s) out.substitution = s;

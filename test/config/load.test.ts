@@ -151,6 +151,11 @@ describe('errors name file, line and column; nothing half-loads', () => {
     assert.deepEqual(issues('[envelopes.Bad]\n'), ['agents.toml:1:1: `Bad` is not an envelope name: use lower-case letters, digits, _ and -, starting with a letter or digit.']);
     assert.match(issues('[[envelopes.x.always_deny]]\npath = "a/**"\n[[envelopes.x.always_deny]]\ntool = "*"\n')[0], /^agents\.toml:3:1: rule 2 of `envelopes\.x\.always_deny` names no path, no program and every tool/);
   });
+  test('program lists take programs, not prefixes', () => {
+    assert.deepEqual(issues('[envelopes.x.shell]\nask_always = ["rm", "git push"]\n'), [
+      'agents.toml:2:1: `envelopes.x.shell.ask_always` lists programs, and "git push" is not one; put a command prefix in prefix_allowlist, or name the program ("git").',
+    ]);
+  });
   test('every problem of a file is reported at once', () => {
     assert.equal(issues('modle = 1\nprovider = 2\n[envelopes.x]\nshell = "nope"\n').length, 3);
   });
