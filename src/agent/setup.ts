@@ -217,13 +217,13 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
         ...(caps.fs?.readTextFile
           ? {
               readTextFile: async (p: string, line?: number, limit?: number) =>
-                (await client.request(acp.methods.client.fs.readTextFile, { sessionId: ctx.sessionId, path: p, ...(line ? { line } : {}), ...(limit ? { limit } : {}) })).content,
+                (await clientCall(() => client.request(acp.methods.client.fs.readTextFile, { sessionId: ctx.sessionId, path: p, ...(line ? { line } : {}), ...(limit ? { limit } : {}) }))).content,
             }
           : {}),
         ...(caps.fs?.writeTextFile
           ? {
               writeTextFile: async (p: string, content: string) => {
-                await client.request(acp.methods.client.fs.writeTextFile, { sessionId: ctx.sessionId, path: p, content });
+                await clientCall(() => client.request(acp.methods.client.fs.writeTextFile, { sessionId: ctx.sessionId, path: p, content }));
               },
             }
           : {}),
@@ -264,6 +264,21 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
       for (const t of [...open]) await t.close();
     },
   };
+}
+
+/** A client's JSON-RPC error with its details in the message ("Internal error" alone says nothing). */
+async function clientCall<T>(f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (err) {
+    const e = err as { message?: string; code?: number; data?: unknown };
+    const d = e.data as { details?: unknown; message?: unknown } | string | undefined;
+    const detail = typeof d === 'string' ? d : typeof d?.details === 'string' ? d.details : typeof d?.message === 'string' ? d.message : undefined;
+    if (detail === undefined) throw err;
+    const out = new Error(`${e.message ?? 'client error'} (${detail})`);
+    if (/not found|no such file|ENOENT/i.test(detail) || e.code === -32002) (out as NodeJS.ErrnoException).code = 'ENOENT';
+    throw out;
+  }
 }
 
 const CONTENT_READS = new Set(['read_file', 'read_file_range']);
