@@ -8,7 +8,10 @@ import process from 'node:process';
 import { isInside, realDirectory, ResolveError, resolveDirectory } from './confine.ts';
 import { lex, type Operator, type Token, type WordToken } from './lexer.ts';
 
-/** tools_policies.local_shell, parsed (see shell_policy.ts for the string form). */
+/**
+ * tools_policies.local_shell, parsed (see shell_policy.ts for the string form). Treat it as
+ * immutable: it is compiled (realpaths resolved) once per object.
+ */
 export interface ShellPolicy {
   /** programs that may run, by name or absolute path; undefined = no allowlist (only the deny list applies) */
   allowedCommands?: string[];
@@ -131,7 +134,19 @@ function realOrSelf(p: string): string {
   }
 }
 
+// Compiled once per policy object (like the file tools, the root is canonicalised once).
+const compiled = new WeakMap<ShellPolicy, CompiledPolicy>();
+
 function compile(policy: ShellPolicy): CompiledPolicy {
+  let c = compiled.get(policy);
+  if (!c) {
+    c = compileNow(policy);
+    compiled.set(policy, c);
+  }
+  return c;
+}
+
+function compileNow(policy: ShellPolicy): CompiledPolicy {
   const allowNames = policy.allowedCommands ? new Set<string>() : null;
   const allowReal = new Set<string>();
   for (const e of policy.allowedCommands ?? []) {
@@ -154,7 +169,9 @@ function compile(policy: ShellPolicy): CompiledPolicy {
 
 function executable(p: string): boolean {
   try {
-    if (!statSync(p).isFile()) return false;
+    // throwIfNoEntry: a miss is the common case on PATH, and exceptions cost more than the stat
+    const st = statSync(p, { throwIfNoEntry: false });
+    if (!st || !st.isFile()) return false;
     accessSync(p, constants.X_OK);
     return true;
   } catch {
