@@ -42,6 +42,11 @@ export async function main(argv: string[]): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new UsageError('cxl: the UI needs a terminal on stdin and stdout. For unattended work use `cxl run "<task>"`; for an editor use `cxl acp`.');
   }
+  // React's development build keeps per-render bookkeeping that grows with every frame of a
+  // long session; the UI runs the production build unless the user asked otherwise. The agent
+  // gets the environment as it was.
+  const agentEnv = { ...process.env };
+  process.env.NODE_ENV ??= 'production';
   const [{ render }, { App }, { AcpClient }, { splitCommandLine }] = await Promise.all([
     import('ink'),
     import('../ui/App.tsx'),
@@ -67,7 +72,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   let client: InstanceType<typeof AcpClient>;
   try {
-    client = new AcpClient({ argv: agentArgv, label, cwd, model, envelope });
+    client = new AcpClient({ argv: agentArgv, label, cwd, model, envelope, env: agentEnv });
   } catch (err) {
     throw new UsageError(`cxl: --cwd ${cwd}: ${(err as Error).message}`);
   }
