@@ -89,12 +89,15 @@ export async function* lines(body: ReadableStream<Uint8Array>, provider: string,
       }
       if (chunk.done) break;
       buf += decoder.decode(chunk.value, { stream: true });
+      // walk the buffer by index and cut the remainder once: slicing per line is quadratic
+      let start = 0;
       let nl: number;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, nl).replace(/\r$/, '');
-        buf = buf.slice(nl + 1);
-        yield line;
+      while ((nl = buf.indexOf('\n', start)) >= 0) {
+        const end = nl > start && buf.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+        yield buf.slice(start, end);
+        start = nl + 1;
       }
+      if (start > 0) buf = buf.slice(start);
     }
     buf += decoder.decode();
     if (buf.length) yield buf.replace(/\r$/, '');
