@@ -2,7 +2,6 @@
 // (`cxl acp`, same runtime) or any ACP agent given with --agent.
 import path from 'node:path';
 import process from 'node:process';
-import { createElement } from 'react';
 import { moduleCommand } from '../core/runtime.ts';
 import { parseFlags, UsageError } from './args.ts';
 
@@ -47,7 +46,10 @@ export async function main(argv: string[]): Promise<number> {
   // gets the environment as it was.
   const agentEnv = { ...process.env };
   process.env.NODE_ENV ??= 'production';
-  const [{ render }, { App }, { AcpClient }, { splitCommandLine }] = await Promise.all([
+  // React, Ink and the reconciler must all load after NODE_ENV is settled (they pick their build
+  // when first imported, and mixing builds breaks rendering).
+  const [{ createElement }, { render }, { App }, { AcpClient }, { splitCommandLine }] = await Promise.all([
+    import('react'),
     import('ink'),
     import('../ui/App.tsx'),
     import('../client/acp_client.ts'),

@@ -16,7 +16,10 @@ export type AskRead = (rel: string) => Promise<boolean>;
 /** JSON-RPC error for a refusal; `data.code` carries the stable ToolError code. */
 export function toRequestError(err: unknown): RequestError {
   if (err instanceof RequestError) return err;
-  if (err instanceof ToolError) return new RequestError(err.code === 'not_found' ? -32002 : -32603, err.message, { code: err.code });
+  // "Resource not found" is the ACP wording for -32002; agents match on it to tell a missing
+  // file (a new file) from a failed read.
+  if (err instanceof ToolError && err.code === 'not_found') return new RequestError(-32002, `Resource not found: ${err.message}`, { code: err.code });
+  if (err instanceof ToolError) return new RequestError(-32603, err.message, { code: err.code });
   return RequestError.internalError(undefined, err instanceof Error ? err.message : String(err));
 }
 

@@ -152,6 +152,7 @@ test('fs/read_text_file is confined to the root and never serves the quarantine;
     };
     await ask(`read ${path.join(cwd, 'ok.txt')}`, /content:fine/);
     await ask('read /etc/passwd', /error:-32603:.*outside the workspace/);
+    await ask(`read ${cwd}/missing.txt`, /error:-32002:Resource not found: missing\.txt does not exist/);
     await ask(`read ${cwd}/.ssh/id_rsa`, /error:-32603:.*quarantine/);
     assert.doesNotMatch(allText(c.store.getState()), /PRIVATE/);
     c.send(`read ${cwd}/.env`);

@@ -52,43 +52,80 @@ class Tmux {
   }
 }
 
-test(`cxl in tmux (${runtimeName}): !ls through an approval, /tool write_file with its diff, Ctrl+D exits 0`, { timeout: 90_000 }, async () => {
+function startCxl(tmux: Tmux, dir: string, rcFile: string, extra: string[]): void {
+  const line = `cd ${quote([dir])} && ${quote([...cxlCommand(), ...extra])}; echo $? > ${quote([rcFile])}; sleep 30`;
+  // The built-in agent keeps sessions under XDG_DATA_HOME: keep them in the temp dir.
+  const env = ['NO_COLOR=1', `XDG_DATA_HOME=${dir}/.data`, `XDG_CONFIG_HOME=${dir}/.config`];
+  tmux.run('new-session', '-d', '-s', 'cxl', '-x', '100', '-y', '30', 'env', ...env, 'sh', '-c', line);
+}
+
+async function exitCode(rcFile: string): Promise<string> {
+  const deadline = Date.now() + 15_000;
+  while (!existsSync(rcFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  return existsSync(rcFile) ? readFileSync(rcFile, 'utf8').trim() : 'no exit within 15 s';
+}
+
+function workdir(): { dir: string; rcFile: string } {
   const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-e2e-')));
   writeFileSync(path.join(dir, 'marker-e2e.txt'), 'x');
-  const rcFile = path.join(dir, '.rc');
+  return { dir, rcFile: path.join(dir, '.rc') };
+}
+
+test(`cxl in tmux (${runtimeName}), built-in agent: !ls, /tool write_file with its diff and y, Ctrl+D exits 0`, { timeout: 90_000 }, async () => {
+  const { dir, rcFile } = workdir();
   const tmux = new Tmux();
   try {
-    const agent = quote(moduleCommand(fixture));
-    const line = `cd ${quote([dir])} && ${quote(cxlCommand())} --agent ${quote([agent])}; echo $? > ${quote([rcFile])}; sleep 30`;
-    tmux.run('new-session', '-d', '-s', 'cxl', '-x', '100', '-y', '30', 'env', 'NO_COLOR=1', 'sh', '-c', line);
-    await tmux.waitFor(/scripted-agent · .*session sess-1/, 'the session to start');
-    await tmux.waitFor(/Enter send/, 'the composer footer');
+    startCxl(tmux, dir, rcFile, []);
+    await tmux.waitFor(/cxl · .*session [0-9a-f]{8}/, 'the built-in agent\'s session');
 
     tmux.type('!ls');
     await tmux.waitFor(/› !ls/, 'the typed command');
     tmux.keys('Enter');
-    let screen = await tmux.waitFor(/approval|marker-e2e\.txt/, 'an approval or the output');
-    if (/approval/.test(screen)) {
-      assert.match(screen, /y allow once/);
-      tmux.keys('y');
-    }
-    screen = await tmux.waitFor(/│ marker-e2e\.txt[\s\S]*exit=0/, 'the ls output');
-    assert.match(screen, /✓ execute ls/);
+    let screen = await tmux.waitFor(/approval|│ marker-e2e\.txt/, 'an approval or the output');
+    if (/── approval/.test(screen)) tmux.keys('y');
+    screen = await tmux.waitFor(/│ marker-e2e\.txt[\s\S]*└ exit 0/, 'the ls output');
+    assert.match(screen, /✓ execute .*ls/);
 
     tmux.type('/tool write_file {"path":"hello.txt","content":"hi there\\nsecond line\\n"}');
     await tmux.waitFor(/write_file \{"path"/, 'the typed tool command');
     tmux.keys('Enter');
-    screen = await tmux.waitFor(/approval[\s\S]*2 \+ second line[\s\S]*Allow once/, 'the approval with its diff');
+    screen = await tmux.waitFor(/── approval[\s\S]*2 \+ second line[\s\S]*Allow once {2}\(y\)/, 'the approval with its diff');
     assert.match(screen, /1 \+ hi there/);
     assert.equal(existsSync(path.join(dir, 'hello.txt')), false, 'nothing is written before the answer');
     tmux.keys('y');
-    screen = await tmux.waitFor(/✓ edit write_file hello\.txt {2}\+2 -0 hello\.txt \(new file\)/, 'the collapsed, finished call');
+    await tmux.waitFor(/✓ edit .*write_file.*\+2 -0 hello\.txt \(new file\)/, 'the collapsed, finished call');
     assert.equal(readFileSync(path.join(dir, 'hello.txt'), 'utf8'), 'hi there\nsecond line\n');
 
     tmux.keys('C-d');
-    const deadline = Date.now() + 15_000;
-    while (!existsSync(rcFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    assert.equal(readFileSync(rcFile, 'utf8').trim(), '0', 'Ctrl+D quits with exit code 0');
+    assert.equal(await exitCode(rcFile), '0', 'Ctrl+D quits with exit code 0');
+  } finally {
+    tmux.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test(`cxl in tmux (${runtimeName}), --agent: an approval answered with y, then the agent crashes and the UI stays usable`, { timeout: 90_000 }, async () => {
+  const { dir, rcFile } = workdir();
+  const tmux = new Tmux();
+  try {
+    startCxl(tmux, dir, rcFile, ['--agent', quote(moduleCommand(fixture))]);
+    await tmux.waitFor(/scripted-agent · .*session sess-1/, 'the session to start');
+    tmux.type('!ls');
+    await tmux.waitFor(/› !ls/, 'the typed command');
+    tmux.keys('Enter');
+    let screen = await tmux.waitFor(/── approval[\s\S]*\$ ls[\s\S]*y allow once/, 'the approval');
+    tmux.keys('y');
+    screen = await tmux.waitFor(/│ marker-e2e\.txt[\s\S]*exit=0/, 'the ls output');
+
+    tmux.type('crash');
+    tmux.keys('Enter');
+    screen = await tmux.waitFor(/exited with code 3[\s\S]*fatal: out of cheese/, 'the crash report');
+    assert.match(screen, /\(exited 3\)/, 'the status line says so');
+    tmux.type('still here?');
+    tmux.keys('Enter');
+    await tmux.waitFor(/not running, so nothing was sent/, 'the UI still answering');
+    tmux.keys('C-d');
+    assert.equal(await exitCode(rcFile), '0', 'Ctrl+D quits with exit code 0');
   } finally {
     tmux.kill();
     rmSync(dir, { recursive: true, force: true });
