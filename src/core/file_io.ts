@@ -21,13 +21,28 @@ export interface FileIO {
   /** Whole content of an existing confined file; `too_large` past `maxBytes`. */
   read(file: ConfinedPath, opts: { maxBytes: number }): Promise<FileSnapshot>;
   /**
-   * Replaces or creates `file` with `data`, but only if its current content still hashes to
-   * `expectSha256` (null: it must still not exist); otherwise `stale`, nothing written.
+   * Replaces or creates `file` with `data` (one Buffer or pieces), but only if its current content
+   * still hashes to `expectSha256` (null: it must still not exist); otherwise `stale`, nothing
+   * written. `expectBytes`, the content that hash was taken of, lets the check compare bytes.
    */
-  write(file: ConfinedPath, data: Buffer, opts: { expectSha256: string | null }): Promise<void>;
+  write(file: ConfinedPath, data: Buffer | readonly Buffer[], opts: WriteGuard): Promise<void>;
+}
+
+export interface WriteGuard {
+  expectSha256: string | null;
+  expectBytes?: Buffer;
 }
 
 export const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
+
+/** sha256 of the concatenation of `parts`, without joining them. */
+export function sha256Parts(parts: readonly Uint8Array[]): string {
+  const h = createHash('sha256');
+  for (const p of parts) h.update(p);
+  return h.digest('hex');
+}
+
+const asParts = (d: Buffer | readonly Buffer[]): readonly Buffer[] => (Buffer.isBuffer(d) ? [d] : d);
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL } = fs.constants;
 // O_NOFOLLOW / O_NONBLOCK are absent on Windows; there the identity check below still holds
@@ -108,7 +123,8 @@ export class WorkspaceFileIO implements FileIO {
     }
   }
 
-  async write(file: ConfinedPath, data: Buffer, opts: { expectSha256: string | null }): Promise<void> {
+  async write(file: ConfinedPath, data: Buffer | readonly Buffer[], opts: WriteGuard): Promise<void> {
+    const parts = asParts(data);
     const dir = path.dirname(file.real);
     fs.mkdirSync(dir, { recursive: true });
     // a directory swapped for a symlink while we created parents must not take the write outside
@@ -130,40 +146,76 @@ export class WorkspaceFileIO implements FileIO {
       mode = st.mode & 0o7777;
     }
     const tmp = path.join(dir, `.${path.basename(file.real)}.cxl-${randomBytes(6).toString('hex')}.tmp`);
-    let fd = -1;
     let renamed = false;
     try {
-      fd = fs.openSync(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode ?? 0o666);
-      if (mode !== undefined) fs.fchmodSync(fd, mode); // the umask must not narrow an existing mode
-      let off = 0;
-      while (off < data.length) off += fs.writeSync(fd, data, off, data.length - off);
-      fs.fsyncSync(fd);
-      fs.closeSync(fd);
-      fd = -1;
-      this.#verify(file, opts.expectSha256);
+      // async on purpose: the data goes out on a worker thread while the caller hashes it
+      const fh = await fs.promises.open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode ?? 0o666);
+      try {
+        if (mode !== undefined) await fh.chmod(mode); // the umask must not narrow an existing mode
+        await writeAll(fh, parts);
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      this.#verify(file, opts);
       fs.renameSync(tmp, file.real);
       renamed = true;
       syncDir(dir);
     } finally {
-      if (fd !== -1) fs.closeSync(fd);
       if (!renamed) fs.rmSync(tmp, { force: true });
     }
   }
 
   /** The last look before the rename: the content must still be the version the caller read. */
-  #verify(file: ConfinedPath, expect: string | null): void {
-    if (expect === null) {
+  #verify(file: ConfinedPath, opts: WriteGuard): void {
+    if (opts.expectSha256 === null) {
       if (fs.lstatSync(file.real, { throwIfNoEntry: false })) {
         throw new ToolError('stale', `${file.rel} appeared while it was being written. Read it, then retry.`);
       }
       return;
     }
+    const stale = () => new ToolError('stale', `${file.rel} changed since this session read it. Read it again, then retry against the current text.`);
     const { fd, st } = openChecked(file);
     try {
-      const now = sha256(readFd(fd, st.size, Number.MAX_SAFE_INTEGER, file.rel));
-      if (now !== expect) throw new ToolError('stale', `${file.rel} changed since this session read it. Read it again, then retry against the current text.`);
+      const want = opts.expectBytes;
+      if (want) {
+        // byte-for-byte against the content whose hash was checked: as strong as re-hashing, cheaper
+        if (st.size !== want.length) throw stale();
+        const buf = Buffer.allocUnsafe(Math.min(1 << 20, Math.max(want.length, 1)));
+        let off = 0;
+        for (;;) {
+          const n = fs.readSync(fd, buf, 0, buf.length, null);
+          if (n === 0) break;
+          if (off + n > want.length || !buf.subarray(0, n).equals(want.subarray(off, off + n))) throw stale();
+          off += n;
+        }
+        if (off !== want.length) throw stale();
+      } else if (sha256(readFd(fd, st.size, Number.MAX_SAFE_INTEGER, file.rel)) !== opts.expectSha256) {
+        throw stale();
+      }
     } finally {
       fs.closeSync(fd);
+    }
+  }
+}
+
+async function writeAll(fh: fs.promises.FileHandle, parts: readonly Buffer[]): Promise<void> {
+  const total = parts.reduce((n, p) => n + p.length, 0);
+  let done = (await fh.writev(parts as Buffer[])).bytesWritten;
+  // a short vectored write: finish piece by piece from where it stopped
+  let skip = done;
+  for (const p of parts) {
+    if (done >= total) break;
+    if (skip >= p.length) {
+      skip -= p.length;
+      continue;
+    }
+    let off = skip;
+    skip = 0;
+    while (off < p.length) {
+      const { bytesWritten } = await fh.write(p, off, p.length - off);
+      off += bytesWritten;
+      done += bytesWritten;
     }
   }
 }
@@ -220,7 +272,7 @@ export class ClientFileIO implements FileIO {
     return { bytes, sha256: sha256(bytes) };
   }
 
-  async write(file: ConfinedPath, data: Buffer, opts: { expectSha256: string | null }): Promise<void> {
+  async write(file: ConfinedPath, data: Buffer | readonly Buffer[], opts: WriteGuard): Promise<void> {
     const write = this.#client.writeTextFile;
     if (!write) throw new ToolError('capability_missing', 'The connected client does not offer fs.writeTextFile, so files cannot be written through it.');
     if (opts.expectSha256 !== null) {
@@ -228,8 +280,9 @@ export class ClientFileIO implements FileIO {
       const now = await this.read(file, { maxBytes: Number.MAX_SAFE_INTEGER });
       if (now.sha256 !== opts.expectSha256) throw new ToolError('stale', `${file.rel} changed since this session read it. Read it again, then retry against the current text.`);
     }
+    const parts = asParts(data);
     try {
-      await write.call(this.#client, file.real, data.toString('utf8'));
+      await write.call(this.#client, file.real, Buffer.concat(parts as Buffer[]).toString('utf8'));
     } catch (err) {
       throw clientError(err, file, 'write');
     }

@@ -102,3 +102,26 @@ export function compileGlobs(globs: readonly string[], opts: { caseInsensitive?:
   if (sources.length === 0) return /(?!)/;
   return new RegExp(`^(?:${sources.join('|')})$`, opts.caseInsensitive === false ? '' : 'i');
 }
+
+/**
+ * A fast tester for many globs: each glob's longest literal run must occur in a matching path,
+ * so a path holding none of them is rejected with a few substring checks before the RegExp.
+ */
+export function globTester(globs: readonly string[], opts: { caseInsensitive?: boolean } = {}): (p: string) => boolean {
+  const ci = opts.caseInsensitive !== false;
+  const re = compileGlobs(globs, opts);
+  const literals: string[] = [];
+  for (const g of globs.flatMap(expandBraces)) {
+    if (/[\\]/.test(g)) return (p) => re.test(p); // escapes: no literal shortcut
+    const pieces = g.split(/[*?[\]]/).map((s) => s.replace(/^\/+|\/+$/g, ''));
+    const best = pieces.reduce((a, b) => (b.length > a.length ? b : a), '');
+    if (best.length === 0) return (p) => re.test(p);
+    literals.push(ci ? best.toLowerCase() : best);
+  }
+  const unique = [...new Set(literals)];
+  return (p) => {
+    const s = ci ? p.toLowerCase() : p;
+    for (const l of unique) if (s.includes(l)) return re.test(p);
+    return false;
+  };
+}

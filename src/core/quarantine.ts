@@ -1,7 +1,7 @@
 // The credential quarantine and the read-approve list (REFERENCE 7), exported as data so the
 // envelope engine builds its always_deny / approve_paths rules from the same lists, plus one
 // fast matcher that every local_fs tool and every traversal applies.
-import { compileGlobs } from './glob.ts';
+import { globTester } from './glob.ts';
 
 /** Always refused, for every tool, read or write (matched case-insensitively). */
 export const QUARANTINE_GLOBS: readonly string[] = Object.freeze([
@@ -25,12 +25,12 @@ export type PathClass = 'quarantined' | 'read_approve' | null;
  * (`.env.` opens `.env` there).
  */
 export class PathMatcher {
-  readonly #quarantine: RegExp;
-  readonly #approve: RegExp;
+  readonly #quarantine: (p: string) => boolean;
+  readonly #approve: (p: string) => boolean;
 
   constructor(quarantine: readonly string[] = QUARANTINE_GLOBS, readApprove: readonly string[] = READ_APPROVE_GLOBS) {
-    this.#quarantine = compileGlobs(quarantine);
-    this.#approve = compileGlobs(readApprove);
+    this.#quarantine = globTester(quarantine);
+    this.#approve = globTester(readApprove);
   }
 
   /** The strongest class any of `paths` falls in. */
@@ -39,8 +39,8 @@ export class PathMatcher {
     for (const raw of paths) {
       const variants = /[. ](?:\/|$)/.test(raw) ? [raw, raw.replace(/[. ]+(?=\/|$)/g, '')] : [raw];
       for (const p of variants) {
-        if (this.#quarantine.test(p)) return 'quarantined';
-        if (!approve && this.#approve.test(p)) approve = true;
+        if (this.#quarantine(p)) return 'quarantined';
+        if (!approve && this.#approve(p)) approve = true;
       }
     }
     return approve ? 'read_approve' : null;

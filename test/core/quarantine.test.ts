@@ -2,7 +2,7 @@
 // (case, nesting, absolute paths, trailing dots/spaces, lookalikes that must not match).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compileGlobs, expandBraces } from '../../src/core/glob.ts';
+import { compileGlobs, expandBraces, globTester } from '../../src/core/glob.ts';
 import { classifyPath, PathMatcher, QUARANTINE_GLOBS, READ_APPROVE_GLOBS } from '../../src/core/quarantine.ts';
 
 const QUARANTINED = [
@@ -57,4 +57,13 @@ test('the matcher is fast: 100k classifications well under a second', () => {
   const t0 = performance.now();
   for (let i = 0; i < 100_000; i++) classifyPath(`/home/user/projects/app/src/module${i % 97}/file${i}.ts`);
   assert.ok(performance.now() - t0 < 1000, `${performance.now() - t0} ms`);
+});
+
+test('the literal prefilter never changes an answer of the full glob RegExp', () => {
+  const globs = [...QUARANTINE_GLOBS, ...READ_APPROVE_GLOBS, 'src/**/*.ts', '**/a?c', 'x/**'];
+  const re = compileGlobs(globs);
+  const fast = globTester(globs);
+  const paths = [...QUARANTINED, ...APPROVE, ...CLEAN, 'src/a.ts', 'SRC/B/C.TS', 'q/abc', 'x', 'x/y', '/h/.SSH', '/h/.ssh', 'a/.kube/config/x', 'id_rsa/x'];
+  for (const p of paths) assert.equal(fast(p), re.test(p), p);
+  assert.equal(globTester(['**/*'])('anything/at/all'), true, 'a glob with no literal falls back to the RegExp');
 });

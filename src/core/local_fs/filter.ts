@@ -26,6 +26,8 @@ export class TraversalFilter {
   readonly #skipDirs: Set<string>;
   readonly #ignores = new Map<string, Ignore | null>();
   readonly #dirVerdicts = new Map<string, SkipReason | null>();
+  /** directories below the start known to hold a .gitignore (others are known not to) */
+  #known: Set<string> | undefined;
 
   constructor(ctx: Pick<FsContext, 'root' | 'policy' | 'matcher'>, startRel: string) {
     this.#ctx = ctx;
@@ -33,11 +35,28 @@ export class TraversalFilter {
     this.#skipDirs = new Set(ctx.policy.skipDirs);
   }
 
+  /**
+   * Tells the filter which directories below the start hold a .gitignore, from a listing it
+   * already has (a walk's readdir, ripgrep's file list), so it need not probe every directory.
+   */
+  knowGitignores(dirs: Set<string>): void {
+    this.#known = dirs;
+  }
+
+  /** Records whether one directory holds a .gitignore (seen by a walk). */
+  noteDir(dirRel: string, hasGitignore: boolean): void {
+    if (!hasGitignore && !this.#ignores.has(dirRel)) this.#ignores.set(dirRel, null);
+  }
+
   /** The .gitignore rules of a root-relative directory (cached; null when it has none). */
   #ignoreOf(dirRel: string): Ignore | null {
     let ig = this.#ignores.get(dirRel);
     if (ig !== undefined) return ig;
     ig = null;
+    if (this.#known && this.#below(dirRel) && !this.#known.has(dirRel)) {
+      this.#ignores.set(dirRel, null);
+      return null;
+    }
     try {
       const text = fs.readFileSync(path.join(this.#ctx.root, dirRel, '.gitignore'), 'utf8');
       ig = ignore().add(text);
@@ -144,6 +163,7 @@ export function* walk(
       return [];
     }
     const names = ents.map((e) => e.name).sort();
+    filter.noteDir(rel, names.includes('.gitignore'));
     const byName = new Map(ents.map((e) => [e.name, e]));
     const out: WalkEntry[] = [];
     for (const name of names) {

@@ -19,6 +19,17 @@ export function fileMatcher(pattern: string): (relToDir: string) => boolean {
   return (r) => re.test(r.slice(r.lastIndexOf('/') + 1));
 }
 
+/**
+ * The pattern as a ripgrep glob when its meaning there is the same as ours (plain names, `*`,
+ * whole-segment `**`, `{a,b}`); otherwise undefined and ripgrep lists everything.
+ */
+export function rgPrefilter(pattern: string): string | undefined {
+  const p = pattern.replace(/^\.\//, '');
+  if (!/^[A-Za-z0-9_.@+, {}*/-]+$/.test(p) || p.endsWith('/') || p.startsWith('/')) return undefined;
+  if (p.split('/').some((seg) => seg.includes('**') && seg !== '**')) return undefined;
+  return p;
+}
+
 /** All matching files under `dir`, root-relative, in walk order (in-process engine). */
 export function findBuiltin(ctx: FsContext, dir: ConfinedPath, pattern: string, signal?: AbortSignal): string[] {
   const match = fileMatcher(pattern);
@@ -36,20 +47,24 @@ export function findRipgrep(ctx: FsContext, rg: string, dir: ConfinedPath, patte
   const match = fileMatcher(pattern);
   const args = ['--files', '--no-config', '--no-ignore', '--hidden', '--no-follow', '--no-messages'];
   for (const d of ctx.policy.skipDirs) args.push('--glob', `!${rgGlobLiteral(d)}/`);
+  const pre = rgPrefilter(pattern);
+  // ripgrep narrows the listing; our matcher still decides, so its answer only has to be a superset
+  if (pre) args.push('--glob', pre, '--glob', '.gitignore');
   args.push('--', '.');
   return new Promise((resolve, reject) => {
     const child = spawn(rg, args, { cwd: dir.real, stdio: ['ignore', 'pipe', 'ignore'] });
     const onAbort = () => child.kill('SIGKILL');
     signal?.addEventListener('abort', onAbort, { once: true });
     const filter = new TraversalFilter(ctx, dir.rel);
-    const found: string[] = [];
+    const candidates: string[] = [];
+    const withIgnore = new Set<string>();
     let rest = '';
     const take = (line: string) => {
       if (!line) return;
       const r = line.startsWith('./') ? line.slice(2) : line;
-      if (!match(r)) return;
       const rel = dir.rel === '.' ? r : `${dir.rel}/${r}`;
-      if (!filter.file(rel, true)) found.push(rel);
+      if (r === '.gitignore' || r.endsWith('/.gitignore')) withIgnore.add(rel === '.gitignore' ? '.' : rel.slice(0, -'/.gitignore'.length));
+      if (match(r)) candidates.push(rel);
     };
     child.stdout!.setEncoding('utf8');
     child.stdout!.on('data', (chunk: string) => {
@@ -62,7 +77,9 @@ export function findRipgrep(ctx: FsContext, rg: string, dir: ConfinedPath, patte
       signal?.removeEventListener('abort', onAbort);
       if (signal?.aborted) return reject(new ToolError('cancelled', 'find_files was cancelled.'));
       take(rest);
-      resolve(found.sort(comparePaths));
+      // the listing shows every .gitignore below the start, so no directory needs probing
+      filter.knowGitignores(withIgnore);
+      resolve(candidates.filter((rel) => !filter.file(rel, true)).sort(comparePaths));
     });
   });
 }

@@ -5,8 +5,12 @@ import { ToolError } from '../errors.ts';
 import { countNewlines, decode, sliceLines } from './text.ts';
 
 export interface MutationPlan {
-  /** the proposed content */
-  bytes: Buffer;
+  /** the proposed content as pieces (old slices and replacements), so a big file is not copied */
+  parts: Buffer[];
+  /** total length of `parts` */
+  length: number;
+  /** the proposed content in one Buffer (joined on first use) */
+  readonly bytes: Buffer;
   replacements: number;
   /** byte offset of the first change (same in old and new) */
   changeStart: number;
@@ -42,6 +46,31 @@ export function lineNumbers(b: Buffer, offsets: number[]): number[] {
   return out;
 }
 
+/** A plan over `parts` whose joined `bytes` are built only when asked for. */
+function makePlan(parts: Buffer[], fields: Omit<MutationPlan, 'parts' | 'length' | 'bytes'>): MutationPlan {
+  let joined: Buffer | undefined;
+  const length = parts.reduce((n, p) => n + p.length, 0);
+  return {
+    parts,
+    length,
+    get bytes() {
+      joined ??= parts.length === 1 ? parts[0] : Buffer.concat(parts, length);
+      return joined;
+    },
+    ...fields,
+  };
+}
+
+/** Whether `parts` hold exactly the bytes of `b`. */
+export function sameBytes(b: Buffer, parts: readonly Buffer[]): boolean {
+  let off = 0;
+  for (const p of parts) {
+    if (off + p.length > b.length || !p.equals(b.subarray(off, off + p.length))) return false;
+    off += p.length;
+  }
+  return off === b.length;
+}
+
 function replaceAt(old: Buffer, at: number[], len: number, repl: Buffer, countLines = false): MutationPlan {
   const parts: Buffer[] = [];
   let pos = 0;
@@ -50,18 +79,19 @@ function replaceAt(old: Buffer, at: number[], len: number, repl: Buffer, countLi
     pos = i + len;
   }
   parts.push(old.subarray(pos));
-  const bytes = Buffer.concat(parts);
   const first = at[0];
   const lastEnd = at[at.length - 1] + len;
   const changedLines = countLines ? new Set(lineNumbers(old, at)).size : undefined;
-  return {
-    bytes,
-    replacements: at.length,
-    changeStart: first,
-    oldChangeEnd: lastEnd,
-    newChangeEnd: lastEnd + at.length * (repl.length - len),
-    changedLines,
-  };
+  return makePlan(
+    parts.filter((p) => p.length > 0),
+    {
+      replacements: at.length,
+      changeStart: first,
+      oldChangeEnd: lastEnd,
+      newChangeEnd: lastEnd + at.length * (repl.length - len),
+      changedLines,
+    },
+  );
 }
 
 /** Common prefix length of two buffers, compared in native chunks. */
@@ -104,7 +134,7 @@ export function planWrite(old: Buffer | null, content: string): MutationPlan {
   const prev = old ?? Buffer.alloc(0);
   const start = commonPrefix(prev, bytes);
   const suffix = commonSuffix(prev, bytes, start);
-  return { bytes, replacements: 0, changeStart: start, oldChangeEnd: prev.length - suffix, newChangeEnd: bytes.length - suffix };
+  return makePlan([bytes], { replacements: 0, changeStart: start, oldChangeEnd: prev.length - suffix, newChangeEnd: bytes.length - suffix });
 }
 
 /** edit_file: exactly one occurrence of `oldString` (or every one with `replaceAll`). */

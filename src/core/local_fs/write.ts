@@ -2,11 +2,11 @@
 // apply the mutation in memory, and write atomically through the FileIO, which re-verifies the
 // hash immediately before the rename. A successful write records the new content.
 import { ToolError } from '../errors.ts';
-import { sha256 } from '../file_io.ts';
+import { sha256Parts } from '../file_io.ts';
 import type { ConfinedPath } from '../paths.ts';
 import { bool, int, schema, str } from './args.ts';
 import { lstatOf, type FsContext } from './context.ts';
-import { planEdit, planSed, planWrite, type MutationPlan } from './mutate.ts';
+import { planEdit, planSed, planWrite, sameBytes, type MutationPlan } from './mutate.ts';
 import { mustBeFile, refuseBinary } from './read.ts';
 import { RANGE_READ_HARD_CAP, type Args, type ToolDef } from './tool_def.ts';
 
@@ -24,15 +24,22 @@ async function current(ctx: FsContext, c: ConfinedPath, needFull: boolean): Prom
 }
 
 async function commit(ctx: FsContext, c: ConfinedPath, old: Current | null, plan: MutationPlan) {
-  const newSha = sha256(plan.bytes);
-  const written = old === null || newSha !== old.sha256;
-  if (written) await ctx.io.write(c, plan.bytes, { expectSha256: old ? old.sha256 : null });
+  const written = old === null || !sameBytes(old.bytes, plan.parts);
+  let newSha: string;
+  if (written) {
+    // the new content is hashed while the write is in flight (the write runs off this thread)
+    const writing = ctx.io.write(c, plan.parts, { expectSha256: old ? old.sha256 : null, expectBytes: old?.bytes });
+    newSha = sha256Parts(plan.parts);
+    await writing;
+  } else {
+    newSha = old.sha256;
+  }
   ctx.ledger.recordWrite(c.real, newSha);
   return {
     path: c.rel,
     written,
     old_bytes: old ? old.bytes.length : 0,
-    new_bytes: plan.bytes.length,
+    new_bytes: plan.length,
     old_sha256: old ? old.sha256 : null,
     new_sha256: newSha,
   };
