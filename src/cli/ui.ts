@@ -2,7 +2,7 @@
 // (`cxl acp`, same runtime) or any ACP agent given with --agent.
 import path from 'node:path';
 import process from 'node:process';
-import { moduleCommand } from '../core/runtime.ts';
+import { moduleCommand, onTerminate } from '../core/runtime.ts';
 import { parseFlags, UsageError } from './args.ts';
 
 const HELP = `cxl: the terminal UI (an ACP client)
@@ -81,8 +81,11 @@ export async function main(argv: string[]): Promise<number> {
   // Bracketed paste: the terminal marks pasted text so newlines in it do not send the prompt.
   process.stdout.write('\u001B[?2004h');
   const instance = render(createElement(App, { store: client.store, controller: client }), { exitOnCtrlC: false, patchConsole: false });
+  // SIGTERM/SIGHUP-style endings still take the agent and its terminals down with us.
+  const offTerminate = onTerminate(() => client.quit());
   void client.start();
   await client.quitRequested;
+  offTerminate();
   instance.unmount();
   process.stdout.write('\u001B[?2004l');
   await client.close();

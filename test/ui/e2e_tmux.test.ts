@@ -83,8 +83,7 @@ test(`cxl in tmux (${runtimeName}), built-in agent: !ls, /tool write_file with i
     tmux.keys('Enter');
     let screen = await tmux.waitFor(/approval|│ marker-e2e\.txt/, 'an approval or the output');
     if (/── approval/.test(screen)) tmux.keys('y');
-    screen = await tmux.waitFor(/│ marker-e2e\.txt[\s\S]*└ exit 0/, 'the ls output');
-    assert.match(screen, /✓ execute .*ls/);
+    await tmux.waitFor(/✓ execute .*ls[\s\S]*│ marker-e2e\.txt[\s\S]*└ exit 0/, 'the finished ls and its output');
 
     tmux.type('/tool write_file {"path":"hello.txt","content":"hi there\\nsecond line\\n"}');
     await tmux.waitFor(/write_file \{"path"/, 'the typed tool command');
@@ -118,10 +117,12 @@ test(`cxl in tmux (${runtimeName}), --agent: an approval answered with y, then t
     screen = await tmux.waitFor(/│ marker-e2e\.txt[\s\S]*exit=0/, 'the ls output');
 
     tmux.type('crash');
+    await tmux.waitFor(/› crash/, 'the typed prompt');
     tmux.keys('Enter');
     screen = await tmux.waitFor(/exited with code 3[\s\S]*fatal: out of cheese/, 'the crash report');
     assert.match(screen, /\(exited 3\)/, 'the status line says so');
     tmux.type('still here?');
+    await tmux.waitFor(/› still here\?/, 'the typed prompt');
     tmux.keys('Enter');
     await tmux.waitFor(/not running, so nothing was sent/, 'the UI still answering');
     tmux.keys('C-d');

@@ -62,9 +62,14 @@ export function renderAt(tree: ReactElement, columns: number, rows = 40): Render
     stdout,
     lastFrame: () => stdout.frames[stdout.frames.length - 1] ?? '',
     async press(...keys: string[]) {
+      // Each key: wait for the frame it causes (or a short while, for keys that change nothing),
+      // so a loaded machine does not turn into a flaky test.
       for (const k of keys) {
+        const before = stdout.frames.length;
         stdin.write(k);
-        await tick();
+        const deadline = Date.now() + 150;
+        while (stdout.frames.length === before && Date.now() < deadline) await tick(3);
+        await tick(3);
       }
     },
     async resize(c: number, r: number) {

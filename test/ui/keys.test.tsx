@@ -79,7 +79,7 @@ test('approval: r rejects with a typed reason, which is sent to the agent as the
   const r = mount(store);
   await tick();
   await r.press('r');
-  assert.match(r.lastFrame(), /Reason for the agent;
+  assert.match(r.lastFrame(), /Reason for the agent/);
   await r.press('u', 's', 'e', ' ', 'l', 'e', 't');
   assert.equal(await settled(answers[0]), 'pending', 'nothing is answered while typing');
   await r.press(KEY.enter);
