@@ -20,8 +20,9 @@ export interface ClientOptions {
   settleMs?: number;
 }
 
-/** Updates kept per unknown session; a flood for a session that never appears cannot grow memory. */
+/** Updates kept per unknown session, and unknown sessions kept: a flood cannot grow memory. */
 const MAX_BUFFERED = 1000;
+const MAX_BUFFERED_SESSIONS = 16;
 
 export class AcpClient {
   readonly store: ClientStore;
@@ -64,9 +65,13 @@ export class AcpClient {
       this.store.applyUpdate(n.update);
       return;
     }
-    const list = this.#buffered.get(n.sessionId) ?? [];
+    let list = this.#buffered.get(n.sessionId);
+    if (!list) {
+      if (this.#buffered.size >= MAX_BUFFERED_SESSIONS) return;
+      list = [];
+      this.#buffered.set(n.sessionId, list);
+    }
     if (list.length < MAX_BUFFERED) list.push(n.update);
-    this.#buffered.set(n.sessionId, list);
   }
 
   #app(): acp.ClientApp {

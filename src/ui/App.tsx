@@ -56,13 +56,19 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
   const paste = useRef<string | undefined>(undefined);
   const armTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  const spinning = animate && Object.values(s.toolCalls).some((c) => c.status === 'in_progress');
+  const spinning = animate && s.turnCalls.some((id) => s.toolCalls[id]?.status === 'in_progress');
   useEffect(() => {
     if (!spinning) return;
     const t = setInterval(() => setUi((u) => ({ ...u, spinnerFrame: u.spinnerFrame + 1 })), 120);
     return () => clearInterval(t);
   }, [spinning]);
   useEffect(() => () => clearTimeout(armTimer.current), []);
+
+  // A reason being typed belongs to one approval: drop it when that approval goes away.
+  const headKey = s.permissions[0]?.key;
+  useEffect(() => {
+    setUi((u) => (u.reason === undefined ? u : { ...u, reason: undefined }));
+  }, [headKey]);
 
   // Keep the selection inside the tool list as it grows or is replaced.
   useEffect(() => {
