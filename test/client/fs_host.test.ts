@@ -1,0 +1,68 @@
+// fs/* served by the client, on a real temp tree: confinement, quarantine, read-approve, writes.
+import assert from 'node:assert/strict';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { FsHost } from '../../src/client/fs_host.ts';
+
+const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-fs-')));
+const root = path.join(base, 'root');
+const outside = path.join(base, 'outside');
+mkdirSync(root);
+mkdirSync(outside);
+writeFileSync(path.join(outside, 'secret.txt'), 'outside');
+writeFileSync(path.join(root, 'a.txt'), 'l1\nl2\nl3\nl4\n');
+symlinkSync(outside, path.join(root, 'link'));
+after(() => rmSync(base, { recursive: true, force: true }));
+
+const asked: string[] = [];
+const host = (allow: boolean) =>
+  new FsHost(root, async (rel) => {
+    asked.push(rel);
+    return allow;
+  });
+
+test('reads whole files and line ranges (1-based line, limit in lines)', async () => {
+  const h = host(false);
+  assert.equal(await h.readTextFile(path.join(root, 'a.txt')), 'l1\nl2\nl3\nl4\n');
+  assert.equal(await h.readTextFile(path.join(root, 'a.txt'), 2, 2), 'l2\nl3');
+  assert.equal(await h.readTextFile('a.txt', 4, null), 'l4\n');
+});
+
+test('paths that leave the root are refused: absolute, .., symlinks out', async () => {
+  const h = host(true);
+  for (const p of [path.join(outside, 'secret.txt'), `${root}/../outside/secret.txt`, path.join(root, 'link', 'secret.txt'), '~/x', 'a\u0000b']) {
+    await assert.rejects(h.readTextFile(p), (e: { code: number; data?: { code: string } }) => e.code === -32603 && ['escape', 'bad_path'].includes(e.data?.code ?? ''), p);
+    await assert.rejects(h.writeTextFile(p, 'x'), undefined, p);
+  }
+  assert.equal(readFileSync(path.join(outside, 'secret.txt'), 'utf8'), 'outside');
+});
+
+test('the quarantine is never served, whatever the case; the read-approve list asks', async () => {
+  mkdirSync(path.join(root, '.SSH'), { recursive: true });
+  writeFileSync(path.join(root, '.SSH', 'id_ed25519'), 'KEY');
+  writeFileSync(path.join(root, '.env'), 'TOKEN=1');
+  await assert.rejects(host(true).readTextFile(path.join(root, '.SSH', 'id_ed25519')), (e: { data?: { code: string } }) => e.data?.code === 'quarantined');
+  await assert.rejects(host(true).writeTextFile(path.join(root, '.SSH', 'authorized_keys'), 'x'), (e: { data?: { code: string } }) => e.data?.code === 'quarantined');
+  asked.length = 0;
+  await assert.rejects(host(false).readTextFile(path.join(root, '.env')), (e: { data?: { code: string } }) => e.data?.code === 'rejected');
+  assert.deepEqual(asked, ['.env']);
+  assert.equal(await host(true).readTextFile(path.join(root, '.env')), 'TOKEN=1');
+});
+
+test('writes create missing files and directories, replace atomically and keep the mode', async () => {
+  const h = host(false);
+  await h.writeTextFile(path.join(root, 'new', 'dir', 'n.txt'), 'fresh');
+  assert.equal(readFileSync(path.join(root, 'new', 'dir', 'n.txt'), 'utf8'), 'fresh');
+  const exe = path.join(root, 'run.sh');
+  writeFileSync(exe, '#!/bin/sh\n');
+  chmodSync(exe, 0o755);
+  await h.writeTextFile(exe, '#!/bin/sh\necho hi\n');
+  assert.equal(statSync(exe).mode & 0o777, 0o755);
+  assert.equal(readFileSync(exe, 'utf8'), '#!/bin/sh\necho hi\n');
+});
+
+test('a missing file answers -32002 Resource not found', async () => {
+  await assert.rejects(host(false).readTextFile(path.join(root, 'nope.txt')), (e: { code: number; message: string }) => e.code === -32002 && /^Resource not found: /.test(e.message));
+});
