@@ -41,8 +41,8 @@ export interface AgentOptions {
   name?: string;
   version: string;
   store: SessionStore;
-  modes: SessionMode[];
-  defaultMode: string;
+  /** the envelopes a session rooted at `cwd` can use (its project config counts), and the one it starts in */
+  modesFor(cwd: string): { modes: SessionMode[]; current: string };
   /** null when no provider could be configured; prompts then answer with how to set one up */
   provider: Provider | null;
   providerProblem?: string;
@@ -86,9 +86,9 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
   const sessions = new Map<string, LiveSession>();
   let caps: acp.ClientCapabilities = {};
 
-  const modeState = (current: string): acp.SessionModeState => ({
+  const modeState = (cwd: string, current: string): acp.SessionModeState => ({
     currentModeId: current,
-    availableModes: o.modes.map((m) => ({ id: m.id, name: m.name, ...(m.description ? { description: m.description } : {}) })),
+    availableModes: o.modesFor(cwd).modes.map((m) => ({ id: m.id, name: m.name, ...(m.description ? { description: m.description } : {}) })),
   });
 
   async function persist(s: LiveSession): Promise<void> {
@@ -282,12 +282,11 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
       }
       if (s.stored.history.length === 0) s.stored.history.push({ role: 'system', content: o.systemPrompt(s.stored.cwd) });
       s.stored.history.push({ role: 'user', content: text });
-      const specs = s.tools.specs();
       let stopAfterTool = false;
       const res = await runTurn({
         provider: o.provider,
         history: s.stored.history,
-        tools: specs.map((t) => ({ name: modelName(t), description: t.description, parameters: t.inputSchema })),
+        tools: () => s.tools.specs().map((t) => ({ name: modelName(t), description: t.description, parameters: t.inputSchema })),
         maxTurns: o.maxTurns,
         signal,
         onText: say,
@@ -333,20 +332,21 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
     })
     .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
       if (!path.isAbsolute(params.cwd)) throw acp.RequestError.invalidParams({ cwd: params.cwd }, 'cwd must be an absolute path');
+      const cwd = path.resolve(params.cwd);
       const stored: StoredSession = {
         version: 1,
         sessionId: randomUUID(),
-        cwd: path.resolve(params.cwd),
+        cwd,
         createdAt: nowIso(),
         updatedAt: nowIso(),
-        mode: o.defaultMode,
+        mode: o.modesFor(cwd).current,
         history: [],
         replay: [],
         allows: [],
       };
       const live = await open(client, stored, params.mcpServers ?? []);
       await persist(live);
-      return { sessionId: stored.sessionId, modes: modeState(stored.mode) };
+      return { sessionId: stored.sessionId, modes: modeState(stored.cwd, stored.mode) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const stored = await o.store.load(params.sessionId);
@@ -361,8 +361,10 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
       for (const update of stored.replay) {
         await client.notify(acp.methods.client.session.update, { sessionId: stored.sessionId, update: update as acp.SessionUpdate });
       }
+      const known = o.modesFor(stored.cwd);
+      if (!known.modes.some((m) => m.id === stored.mode)) stored.mode = known.current;
       await open(client, stored, params.mcpServers ?? []);
-      return { modes: modeState(stored.mode) };
+      return { modes: modeState(stored.cwd, stored.mode) };
     })
     .onRequest(acp.methods.agent.session.list, async ({ params }) => {
       const list = await o.store.list(params.cwd ?? undefined);
@@ -370,8 +372,9 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
     })
     .onRequest(acp.methods.agent.session.setMode, async ({ params }) => {
       const s = lookup(params.sessionId);
-      if (!o.modes.some((m) => m.id === params.modeId)) {
-        throw acp.RequestError.invalidParams({ modeId: params.modeId }, `unknown mode \`${params.modeId}\`; modes: ${o.modes.map((m) => m.id).join(', ')}`);
+      const { modes } = o.modesFor(s.stored.cwd);
+      if (!modes.some((m) => m.id === params.modeId)) {
+        throw acp.RequestError.invalidParams({ modeId: params.modeId }, `unknown mode \`${params.modeId}\`; modes: ${modes.map((m) => m.id).join(', ')}`);
       }
       if (s.stored.mode !== params.modeId) {
         s.stored.mode = params.modeId;

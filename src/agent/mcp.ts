@@ -53,7 +53,7 @@ function describe(err: unknown): string {
 }
 
 function seconds(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
+  return ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`;
 }
 
 export class McpToolset implements Toolset {
@@ -62,6 +62,7 @@ export class McpToolset implements Toolset {
   private tools: McpTool[] = [];
   private dead?: string;
   private closing = false;
+  private stderrTail: string[] = [];
 
   private constructor(
     readonly config: McpServerConfig,
@@ -100,7 +101,7 @@ export class McpToolset implements Toolset {
     const timeout = this.opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
     const client = new Client({ name: 'cxl', version: '0.1.0' });
     const transport = this.transport();
-    const stderrTail: string[] = [];
+    const stderrTail = this.stderrTail;
     if (transport instanceof StdioClientTransport) {
       transport.stderr?.on('data', (d: Buffer) => {
         stderrTail.push(d.toString('utf8'));
@@ -109,8 +110,7 @@ export class McpToolset implements Toolset {
     }
     client.onclose = () => {
       if (this.closing || this.dead) return;
-      const tail = stderrTail.join('').trim().split('\n').slice(-3).join(' | ');
-      this.withdraw(`MCP server ${this.name} exited${tail ? ` (${tail.slice(0, 300)})` : ''}; its tools are withdrawn.`);
+      this.withdraw(this.exitedMessage());
     };
     try {
       await client.connect(transport, { timeout });
@@ -123,6 +123,11 @@ export class McpToolset implements Toolset {
       throw new ToolError('io_error', `MCP server ${this.name} failed to start: ${describe(err)}${tail ? ` (stderr: ${tail.slice(0, 300)})` : ''}. Check its command/url in [mcp_servers.${this.name}] or the client's mcpServers.`);
     }
     this.client = client;
+  }
+
+  private exitedMessage(): string {
+    const tail = this.stderrTail.join('').trim().split('\n').slice(-3).join(' | ');
+    return `MCP server ${this.name} exited${tail ? ` (${tail.slice(0, 300)})` : ''}; its tools are withdrawn.`;
   }
 
   private withdraw(message: string): void {
@@ -164,6 +169,12 @@ export class McpToolset implements Toolset {
         throw new ToolError('timeout', `${this.name}.${tool} did not answer within ${seconds(timeout)}; the server's tools are withdrawn.`);
       }
       if (code === -32602 || code === -32601) throw new ToolError('bad_args', `${this.name}.${tool} refused the call: ${msg}`);
+      if (code === -32000 || /connection closed/i.test(msg)) {
+        // the process went away under the call; its stderr may still be arriving
+        await new Promise((r) => setTimeout(r, 50));
+        this.withdraw(this.exitedMessage());
+        throw new ToolError('io_error', `${this.name}.${tool} failed: ${this.dead}`);
+      }
       // a result that does not parse as a tools/call result, or a broken transport
       this.withdraw(`MCP server ${this.name} answered ${tool} with something malformed (${msg.slice(0, 200)}); its tools are withdrawn.`);
       throw new ToolError('io_error', `${this.name}.${tool} returned a malformed result (${msg.slice(0, 200)}); the server's tools are withdrawn.`);

@@ -41,6 +41,7 @@ export interface AgentSetup {
   store: SessionStore;
   modes: SessionMode[];
   defaultMode: string;
+  modesFor(cwd: string): { modes: SessionMode[]; current: string };
   provider: Provider | null;
   providerProblem?: string;
   maxTurns: number;
@@ -84,9 +85,21 @@ function taskFor(cfg: EffectiveConfig, vars: Record<string, string>): { task: Ch
 export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
   const warnings: string[] = [];
   const cfg = loadFor(o.cwd, o.env);
-  const modes: SessionMode[] = Object.entries(cfg.envelopes)
-    .map(([id, spec]) => ({ id, name: id, ...(spec.description ? { description: spec.description } : {}) }))
-    .sort((a, b) => a.id.localeCompare(b.id));
+  // one load per project directory: sessions rooted elsewhere see their own .contenox/agents.toml
+  const configs = new Map<string, EffectiveConfig>([[o.cwd, cfg]]);
+  const configFor = (cwd: string): EffectiveConfig => {
+    let c = configs.get(cwd);
+    if (!c) {
+      c = loadFor(cwd, o.env);
+      configs.set(cwd, c);
+    }
+    return c;
+  };
+  const modesOf = (c: EffectiveConfig): SessionMode[] =>
+    Object.entries(c.envelopes)
+      .map(([id, spec]) => ({ id, name: id, ...(spec.description ? { description: spec.description } : {}) }))
+      .sort((a, b) => a.id.localeCompare(b.id));
+  const modes = modesOf(cfg);
   const defaultMode = o.envelope ?? cfg.defaultEnvelope;
   if (!modes.some((m) => m.id === defaultMode)) {
     throw new ToolError('bad_args', `${o.command}: no envelope named \`${defaultMode}\`; envelopes: ${modes.map((m) => m.id).join(', ')}.`);
@@ -128,7 +141,7 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
     hooks: HookRef;
     missing?: (spec: ToolSpec) => ToolError | undefined;
   }): Promise<SessionTools> => {
-    const scfg = b.cwd === o.cwd ? cfg : loadFor(b.cwd, o.env);
+    const scfg = configFor(b.cwd);
     const { task, policies } = taskFor(scfg, vars);
     const fsParsed = parseFsPolicy(policies.local_fs);
     for (const w of fsParsed.warnings) b.notice(w);
@@ -190,21 +203,32 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
     return tools;
   };
 
-  const configServers = (): McpServerConfig[] =>
-    Object.entries(cfg.data.mcp_servers ?? {}).map(([name, s]) => ({ name, command: s.command, args: s.args, env: s.env, url: s.url }));
+  const configServers = (c: EffectiveConfig): McpServerConfig[] =>
+    Object.entries(c.data.mcp_servers ?? {}).map(([name, s]) => ({ name, command: s.command, args: s.args, env: s.env, url: s.url }));
 
   return {
     cwd: o.cwd,
     store,
     modes,
     defaultMode,
+    modesFor: (cwd) => {
+      let c: EffectiveConfig;
+      try {
+        c = configFor(cwd);
+      } catch {
+        c = cfg;
+      }
+      const m = modesOf(c);
+      const current = m.some((x) => x.id === defaultMode) ? defaultMode : c.defaultEnvelope;
+      return { modes: m, current };
+    },
     provider,
     providerProblem,
     maxTurns,
     warnings,
     systemPrompt: (cwd) => {
       try {
-        return systemPrompt(cwd, taskFor(cwd === o.cwd ? cfg : loadFor(cwd, o.env), vars).task.system_prompt);
+        return systemPrompt(cwd, taskFor(configFor(cwd), vars).task.system_prompt);
       } catch {
         return systemPrompt(cwd);
       }
@@ -241,7 +265,7 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
         allows: ctx.allows,
         io,
         host,
-        mcp: [...configServers().filter((c) => !names.has(c.name)), ...acpServers.configs],
+        mcp: [...configServers(configFor(ctx.cwd)).filter((c) => !names.has(c.name)), ...acpServers.configs],
         notice,
         approvalsPossible: true,
         hooks,
@@ -255,7 +279,7 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
         mode,
         io: 'workspace',
         host: 'local',
-        mcp: configServers(),
+        mcp: configServers(cfg),
         notice: (t) => warnings.push(t),
         approvalsPossible: false,
         hooks: {},

@@ -9,7 +9,8 @@ export interface TurnOptions {
   provider: Provider;
   /** the conversation so far, including the new user message; the loop appends to it */
   history: ChatMessage[];
-  tools: ToolDefinition[];
+  /** the tools to offer, asked before every model request (a withdrawn MCP server drops out) */
+  tools: () => ToolDefinition[];
   /** runs one call and returns what the model reads back (errors included) */
   runTool(call: ModelToolCall, signal: AbortSignal): Promise<string>;
   onText(text: string): Promise<void>;
@@ -51,7 +52,7 @@ export async function runTurn(o: TurnOptions): Promise<TurnResult> {
     let retries = 0;
     for (;;) {
       try {
-        for await (const ev of o.provider.chat({ messages: o.history, tools: o.tools, signal: o.signal })) {
+        for await (const ev of o.provider.chat({ messages: o.history, tools: o.tools(), signal: o.signal })) {
           if (ev.type === 'text') {
             text += ev.text;
             await o.onText(ev.text);

@@ -19,7 +19,6 @@ export async function runUnattended(setup: AgentSetup, task: string, o: { signal
   const tools = await setup.buildLocalTools(setup.defaultMode);
   for (const n of tools.notices()) o.progress(`cxl run: ${n}\n`);
   try {
-    const specs = tools.specs();
     const history: ChatMessage[] = [
       { role: 'system', content: setup.systemPrompt(setup.cwd) },
       { role: 'user', content: task },
@@ -29,7 +28,7 @@ export async function runUnattended(setup: AgentSetup, task: string, o: { signal
     const res = await runTurn({
       provider: setup.provider,
       history,
-      tools: specs.map((t) => ({ name: modelName(t), description: t.description, parameters: t.inputSchema })),
+      tools: () => tools.specs().map((t) => ({ name: modelName(t), description: t.description, parameters: t.inputSchema })),
       maxTurns: setup.maxTurns,
       signal: o.signal,
       onText: async (t) => {
@@ -40,6 +39,7 @@ export async function runUnattended(setup: AgentSetup, task: string, o: { signal
         // text before a tool call is narration, not the answer
         if (last.trim()) o.progress(`${last.trim()}\n`);
         last = '';
+        const specs = tools.specs();
         const spec = resolveTool(specs, call.name);
         let args: Record<string, unknown> = {};
         let bad: ToolError | undefined;

@@ -45,8 +45,7 @@ export async function main(argv: string[]): Promise<number> {
   const app = createAgent({
     version: pkg.version,
     store: setup.store,
-    modes: setup.modes,
-    defaultMode: setup.defaultMode,
+    modesFor: setup.modesFor,
     provider: setup.provider,
     providerProblem: setup.providerProblem,
     buildTools: setup.buildAcpTools,

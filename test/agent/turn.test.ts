@@ -16,7 +16,7 @@ async function turn(script: Parameters<typeof startFakeOpenAI>[0], runTool: (c: 
     const res = await runTurn({
       provider: new OpenAIProvider({ baseUrl: srv.url, model: 'm' }),
       history,
-      tools,
+      tools: () => tools,
       runTool,
       onText: async (t) => void text.push(t),
       onThought: async (t) => void thoughts.push(t),
