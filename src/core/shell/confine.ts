@@ -54,7 +54,7 @@ export function resolveDirectory(base: string, target: string): string {
 
 /** The real path of an existing directory given as an absolute path. */
 export function realDirectory(dir: string): string {
-  const real = realpathSync(dir);
+  const real = realpathSync.native(dir);
   if (!statSync(real).isDirectory()) throw new ResolveError('not_directory', `${dir} is not a directory`);
   return real;
 }
