@@ -8,10 +8,10 @@ import path from 'node:path';
 import { ToolError } from './errors.ts';
 import { isWithin, type ConfinedPath } from './paths.ts';
 
-/** What a read returns: the bytes, their hash, and (workspace) the identity of what was opened. */
+/** What a read returns: the bytes, their hash (computed on first use), and the file mode. */
 export interface FileSnapshot {
   bytes: Buffer;
-  sha256: string;
+  readonly sha256: string;
   /** file mode bits, where known */
   mode?: number;
 }
@@ -31,6 +31,24 @@ export interface FileIO {
 export interface WriteGuard {
   expectSha256: string | null;
   expectBytes?: Buffer;
+  /**
+   * Called once the data is durable in the temp file, before the final check and the rename;
+   * throwing aborts the write (the temp file is removed). Lets a caller check while data goes out.
+   */
+  beforeCommit?: () => void;
+}
+
+/** A snapshot whose hash is computed only when first asked for. */
+export function snapshot(bytes: Buffer, mode?: number): FileSnapshot {
+  let h: string | undefined;
+  return {
+    bytes,
+    mode,
+    get sha256() {
+      h ??= sha256(bytes);
+      return h;
+    },
+  };
 }
 
 export const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
@@ -117,7 +135,7 @@ export class WorkspaceFileIO implements FileIO {
       }
       if (st.size > opts.maxBytes) throw tooLarge(file.rel, st.size, opts.maxBytes);
       const bytes = readFd(fd, st.size, opts.maxBytes, file.rel);
-      return { bytes, sha256: sha256(bytes), mode: st.mode & 0o7777 };
+      return snapshot(bytes, st.mode & 0o7777);
     } finally {
       fs.closeSync(fd);
     }
@@ -157,6 +175,7 @@ export class WorkspaceFileIO implements FileIO {
       } finally {
         await fh.close();
       }
+      opts.beforeCommit?.();
       this.#verify(file, opts);
       fs.renameSync(tmp, file.real);
       renamed = true;
@@ -269,7 +288,7 @@ export class ClientFileIO implements FileIO {
     }
     const bytes = Buffer.from(text, 'utf8');
     if (bytes.length > opts.maxBytes) throw tooLarge(file.rel, bytes.length, opts.maxBytes);
-    return { bytes, sha256: sha256(bytes) };
+    return snapshot(bytes);
   }
 
   async write(file: ConfinedPath, data: Buffer | readonly Buffer[], opts: WriteGuard): Promise<void> {
@@ -281,6 +300,7 @@ export class ClientFileIO implements FileIO {
       if (now.sha256 !== opts.expectSha256) throw new ToolError('stale', `${file.rel} changed since this session read it. Read it again, then retry against the current text.`);
     }
     const parts = asParts(data);
+    opts.beforeCommit?.();
     try {
       await write.call(this.#client, file.real, Buffer.concat(parts as Buffer[]).toString('utf8'));
     } catch (err) {

@@ -13,6 +13,7 @@ import { lstatOf, type FsContext } from './context.ts';
 import { comparePaths, TraversalFilter, walk } from './filter.ts';
 import { mustBeFile, refuseBinary } from './read.ts';
 import { rgGlobLiteral } from './ripgrep.ts';
+import { openSame } from './stat.ts';
 import { BINARY_SAMPLE, countNewlines, decode, displayLine, isBinary, MAX_SHOWN_LINE, sliceLines } from './text.ts';
 import type { Args, ToolDef } from './tool_def.ts';
 
@@ -284,8 +285,13 @@ export const grep: ToolDef = {
     if (!st.isDirectory()) {
       mustBeFile(c);
       const cap = ctx.policy.maxGrepMatches ?? 500;
-      const bytes = readRegular(c.real);
-      if (!bytes) throw new ToolError('io_error', `Cannot read ${c.rel}.`);
+      const fd = openSame(c, st);
+      let bytes: Buffer;
+      try {
+        bytes = fs.readFileSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
       refuseBinary(c, bytes);
       return render(ctx, [{ rel: c.rel, hits: searchBuffer(bytes, q, cap + 1) }], cap, false, q);
     }

@@ -2,6 +2,7 @@
 // limit: nothing of the content is returned).
 import fs from 'node:fs';
 import { ToolError } from '../errors.ts';
+import type { ConfinedPath } from '../paths.ts';
 import { schema, str } from './args.ts';
 import { baseName, lstatOf } from './context.ts';
 import { BINARY_SAMPLE, humanSize, isBinary } from './text.ts';
@@ -10,8 +11,9 @@ import type { Args, ToolDef } from './tool_def.ts';
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
 
-/** Opens a checked regular file; the opened inode must be the one `checked` describes. */
-function openSame(real: string, rel: string, checked: fs.Stats): number {
+/** Opens a checked regular file; the opened inode must be the one confine() (or `checked`) saw. */
+export function openSame(c: ConfinedPath, checked: fs.Stats): number {
+  const { real, rel } = c;
   let fd: number;
   try {
     fd = fs.openSync(real, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
@@ -20,7 +22,7 @@ function openSame(real: string, rel: string, checked: fs.Stats): number {
     throw new ToolError('io_error', `Cannot open ${rel}: ${(err as Error).message}.`);
   }
   const st = fs.fstatSync(fd);
-  if (st.dev !== checked.dev || st.ino !== checked.ino || !st.isFile()) {
+  if (st.dev !== (c.dev ?? checked.dev) || st.ino !== (c.ino ?? checked.ino) || !st.isFile()) {
     fs.closeSync(fd);
     throw new ToolError('escape', `${rel} was replaced while it was being opened; refused. Retry.`);
   }
@@ -40,7 +42,7 @@ export const statFile: ToolDef = {
     if (!st) throw new ToolError('not_found', `${c.rel} does not exist.`);
     let binary = false;
     if (st.isFile()) {
-      const fd = openSame(c.real, c.rel, st);
+      const fd = openSame(c, st);
       try {
         const b = Buffer.alloc(BINARY_SAMPLE);
         binary = isBinary(b.subarray(0, fs.readSync(fd, b, 0, BINARY_SAMPLE, 0)));
@@ -77,7 +79,7 @@ export const countStats: ToolDef = {
     if (!st) throw new ToolError('not_found', `${c.rel} does not exist.`);
     if (st.isDirectory()) throw new ToolError('is_directory', `${c.rel} is a directory; count_stats counts a file.`);
     if (!st.isFile()) throw new ToolError('not_regular', `${c.rel} is not a regular file.`);
-    const fd = openSame(c.real, c.rel, st);
+    const fd = openSame(c, st);
     let lines = 0;
     let words = 0;
     let bytes = 0;

@@ -12,7 +12,7 @@ import { RANGE_READ_HARD_CAP, type Args, type ToolDef } from './tool_def.ts';
 
 interface Current {
   bytes: Buffer;
-  sha256: string;
+  readonly sha256: string;
 }
 
 /** The current version of an existing file, checked against the ledger. */
@@ -21,6 +21,17 @@ async function current(ctx: FsContext, c: ConfinedPath, needFull: boolean): Prom
   const snap = await ctx.io.read(c, { maxBytes: RANGE_READ_HARD_CAP });
   ctx.ledger.check(c.real, snap.sha256, needFull, c.rel);
   return snap;
+}
+
+function result(c: ConfinedPath, old: Current | null, plan: MutationPlan, written: boolean, newSha: string) {
+  return {
+    path: c.rel,
+    written,
+    old_bytes: old ? old.bytes.length : 0,
+    new_bytes: plan.length,
+    old_sha256: old ? old.sha256 : null,
+    new_sha256: newSha,
+  };
 }
 
 async function commit(ctx: FsContext, c: ConfinedPath, old: Current | null, plan: MutationPlan) {
@@ -35,14 +46,45 @@ async function commit(ctx: FsContext, c: ConfinedPath, old: Current | null, plan
     newSha = old.sha256;
   }
   ctx.ledger.recordWrite(c.real, newSha);
-  return {
-    path: c.rel,
-    written,
-    old_bytes: old ? old.bytes.length : 0,
-    new_bytes: plan.length,
-    old_sha256: old ? old.sha256 : null,
-    new_sha256: newSha,
+  return result(c, old, plan, written, newSha);
+}
+
+/**
+ * edit_file and sed: read, plan, and start writing the temp file at once; the hash of the
+ * current content (for the ledger) and of the new one are computed while the data goes out, and
+ * the ledger verdict gates the rename. Nothing is visible until then; a refusal removes the temp.
+ */
+async function mutate(ctx: FsContext, c: ConfinedPath, plan: (old: Buffer) => MutationPlan) {
+  mustBeFile(c);
+  const entry = ctx.ledger.get(c.real);
+  if (!entry) ctx.ledger.check(c.real, '', false, c.rel); // not_read, before any work
+  const old = await ctx.io.read(c, { maxBytes: RANGE_READ_HARD_CAP });
+  refuseBinary(c, old.bytes);
+  let p: MutationPlan;
+  try {
+    p = plan(old.bytes);
+  } catch (err) {
+    ctx.ledger.check(c.real, old.sha256, false, c.rel); // a stale read is the first thing to fix
+    throw err;
+  }
+  let refusal: unknown;
+  const beforeCommit = () => {
+    if (refusal) throw refusal;
   };
+  // expectSha256 is the version the ledger holds; beforeCommit refuses the rename unless it is
+  // the version just read, and the workspace side then compares the file to those bytes
+  const writing = ctx.io.write(c, p.parts, { expectSha256: entry!.sha256, expectBytes: old.bytes, beforeCommit });
+  writing.catch(() => {}); // observed below; never an unhandled rejection meanwhile
+  let newSha = '';
+  try {
+    ctx.ledger.check(c.real, old.sha256, false, c.rel);
+    newSha = sha256Parts(p.parts);
+  } catch (err) {
+    refusal = err;
+  }
+  await writing;
+  ctx.ledger.recordWrite(c.real, newSha);
+  return { p, r: result(c, old, p, true, newSha) };
 }
 
 export const writeFile: ToolDef = {
@@ -86,11 +128,8 @@ export const editFile: ToolDef = {
   ),
   async run(ctx, a: Args) {
     const c = await ctx.resolve('edit_file', a.path as string);
-    const old = await current(ctx, c, false);
-    refuseBinary(c, old.bytes);
-    const plan = planEdit(old.bytes, a.old_string as string, a.new_string as string, a.replace_all === true, c.rel);
-    const r = await commit(ctx, c, old, plan);
-    return { path: r.path, written: r.written, replacements: plan.replacements, old_bytes: r.old_bytes, new_bytes: r.new_bytes, old_sha256: r.old_sha256, new_sha256: r.new_sha256 };
+    const { p, r } = await mutate(ctx, c, (old) => planEdit(old, a.old_string as string, a.new_string as string, a.replace_all === true, c.rel));
+    return { path: r.path, written: r.written, replacements: p.replacements, old_bytes: r.old_bytes, new_bytes: r.new_bytes, old_sha256: r.old_sha256, new_sha256: r.new_sha256 };
   },
 };
 
@@ -117,11 +156,8 @@ export const sed: ToolDef = {
   ),
   async run(ctx, a: Args) {
     const c = await ctx.resolve('sed', a.path as string);
-    const old = await current(ctx, c, false);
-    refuseBinary(c, old.bytes);
-    const plan = planSed(old.bytes, a.pattern as string, a.replacement as string, sedOptions(a), c.rel);
-    const r = await commit(ctx, c, old, plan);
-    return { path: r.path, written: r.written, changed: plan.changedLines ?? 0, replacements: plan.replacements, old_bytes: r.old_bytes, new_bytes: r.new_bytes, old_sha256: r.old_sha256, new_sha256: r.new_sha256 };
+    const { p, r } = await mutate(ctx, c, (old) => planSed(old, a.pattern as string, a.replacement as string, sedOptions(a), c.rel));
+    return { path: r.path, written: r.written, changed: p.changedLines ?? 0, replacements: p.replacements, old_bytes: r.old_bytes, new_bytes: r.new_bytes, old_sha256: r.old_sha256, new_sha256: r.new_sha256 };
   },
 };
 
