@@ -119,6 +119,7 @@ test('races: changed between read and edit → stale; swapped for a symlink afte
   await expectCode(ts, 'edit_file', { path: 'r.txt', old_string: 'same', new_string: 'mine' }, 'stale');
   await expectCode(ts, 'sed', { path: 'r.txt', pattern: 'same', replacement: 'mine' }, 'stale');
   assert.equal(readText(root, 'r.txt'), 'same\nappended\n');
+  assert.deepEqual(fs.readdirSync(root).filter((n) => n.includes('.cxl-')), [], 'a refused write leaves no temp file');
   await ts.call('read_file', { path: 'q.txt' });
   fs.rmSync(path.join(root, 'q.txt'));
   fs.symlinkSync(path.join(outside, 'o.txt'), path.join(root, 'q.txt'));
