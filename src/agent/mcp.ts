@@ -221,3 +221,67 @@ export function fromAcp(servers: Array<Record<string, unknown>>): { configs: Mcp
   }
   return { configs, skipped };
 }
+
+/** `[mcp_servers.<name>]` entries of agents.toml as server configs. */
+export function fromConfig(servers: Record<string, { command?: string; args?: string[]; env?: Record<string, string>; url?: string }> | undefined, cwd?: string): McpServerConfig[] {
+  return Object.entries(servers ?? {}).map(([name, s]) => ({ name, command: s.command, args: s.args, env: s.env, url: s.url, cwd }));
+}
+
+/**
+ * The configured servers for one-shot commands (`cxl tool`, `cxl config`): started when first
+ * named, all stopped by `close()`.
+ */
+export class McpRegistry {
+  private readonly started = new Map<string, Promise<McpToolset | ToolError>>();
+  private readonly byName: Map<string, McpServerConfig>;
+
+  constructor(
+    configs: McpServerConfig[],
+    private readonly opts: McpOptions = {},
+  ) {
+    this.byName = new Map(configs.map((c) => [c.name, c]));
+  }
+
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  /** The running toolset, or the ToolError that says why it could not start. */
+  get(name: string): Promise<McpToolset | ToolError> {
+    let p = this.started.get(name);
+    if (!p) {
+      const cfg = this.byName.get(name);
+      p = cfg ? McpToolset.start(cfg, this.opts).catch((err: unknown) => (err instanceof ToolError ? err : new ToolError('io_error', describe(err)))) : Promise.resolve(new ToolError('unknown_tool', `No MCP server \`${name}\` is configured.`));
+      this.started.set(name, p);
+    }
+    return p;
+  }
+
+  /** Lines for `cxl config`: each server, how it is reached, and its tools (or why it failed). */
+  async describe(): Promise<string[]> {
+    const lines: string[] = [];
+    for (const [name, c] of this.byName) {
+      const how = c.url ? `http ${c.url}` : `stdio ${[c.command, ...(c.args ?? [])].join(' ')}`;
+      const ts = await this.get(name);
+      if (ts instanceof ToolError) {
+        lines.push(`# mcp server ${name} (${how}): ${ts.message}`);
+        continue;
+      }
+      const specs = ts.list();
+      lines.push(`# mcp server ${name} (${how}): ${specs.length} tool${specs.length === 1 ? '' : 's'}, gated by the envelope's tools patterns and default_action`);
+      for (const s of specs) lines.push(`#   ${s.toolset}.${s.name} (${s.kind}): ${s.description.split('\n')[0].slice(0, 100)}`);
+    }
+    return lines;
+  }
+
+  async close(): Promise<void> {
+    for (const p of this.started.values()) {
+      const ts = await p;
+      if (!(ts instanceof ToolError)) await ts.close();
+    }
+  }
+}

@@ -6,6 +6,7 @@ import { formatDuration } from '../config/duration.ts';
 import { loadChain, taskPolicies } from '../config/chain.ts';
 import { BUILTIN, ConfigError, formatIssue, loadConfig, mergeLayers, readConfigFile, type EffectiveConfig } from '../config/load.ts';
 import { parseFlags, UsageError } from './args.ts';
+import { fromConfig, McpRegistry } from '../agent/mcp.ts';
 
 const HELP = `Usage: cxl config [--agent NAME] [--var NAME=VALUE]...
        cxl config --check FILE...
@@ -112,6 +113,12 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const cfg = loadConfig({ agent: values.agent as string | undefined });
     process.stdout.write(describeConfig(cfg, vars));
+    // attached MCP servers: started briefly to list their tools
+    if (Object.keys(cfg.data.mcp_servers ?? {}).length) {
+      const mcp = new McpRegistry(fromConfig(cfg.data.mcp_servers, process.cwd()));
+      process.stdout.write(`\n${(await mcp.describe()).join('\n')}\n`);
+      await mcp.close();
+    }
     return 0;
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;

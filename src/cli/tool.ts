@@ -16,6 +16,7 @@ import { createLocalShell } from '../core/shell/local_shell.ts';
 import { shellPolicyFromFlat, withoutShellOnlyKeys } from '../core/shell/shell_policy.ts';
 import type { Toolset } from '../core/tool.ts';
 import { parseFlags, UsageError } from './args.ts';
+import { fromConfig, McpRegistry } from '../agent/mcp.ts';
 
 const HELP = `Usage: cxl tool <name> [json-args] [flags]
        cxl tool --batch [flags] < calls.jsonl
@@ -132,8 +133,10 @@ export async function main(argv: string[]): Promise<number> {
 
   const o: ToolRunOptions = { root: (values.root as string | undefined) ?? process.cwd(), policy, sessionId, yes: values.yes === true };
   let gate: Gate;
+  let mcp = new McpRegistry([]);
   try {
     const config = loadConfig({ cwd: o.root });
+    mcp = new McpRegistry(fromConfig(config.data.mcp_servers, o.root));
     gate = new Gate({ envelope: config.envelope(values.envelope as string | undefined), autoApprove: o.yes, root: o.root });
   } catch (err) {
     if (err instanceof ConfigError) throw new UsageError(`cxl tool: the configuration is broken:\n${err.issues.map(formatIssue).join('\n')}`);
@@ -147,6 +150,13 @@ export async function main(argv: string[]): Promise<number> {
   for (const ts of toolsets.values()) if (!(ts instanceof ToolError)) gate.add(ts);
   const run = async (name: unknown, args: unknown) => {
     try {
+      // `<server>.<tool>` of a configured MCP server: start it on first use
+      const server = typeof name === 'string' && name.includes('.') ? name.slice(0, name.indexOf('.')) : '';
+      if (server && !toolsets.has(server) && mcp.has(server)) {
+        const ts = await mcp.get(server);
+        toolsets.set(server, ts);
+        if (!(ts instanceof ToolError)) gate.add(ts);
+      }
       return { ok: true as const, ...(await callTool(gate, toolsets, name, args)) };
     } catch (err) {
       return toToolError(err);
@@ -182,5 +192,6 @@ export async function main(argv: string[]): Promise<number> {
     }
   }
   if (ledgerFile) ledger.save(ledgerFile);
+  await mcp.close();
   return code;
 }

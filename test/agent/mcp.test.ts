@@ -154,3 +154,39 @@ test('[mcp_servers.<name>] in agents.toml attaches a server to every session; on
   assert.match(w.h.messageText(), /MCP server broken failed to start/);
   assert.equal(existsSync(w.pidfile), false);
 });
+
+// ── cxl config and cxl tool ────────────────────────────────────────────────────────────────
+
+test('cxl config lists attached servers and their tools; cxl tool <server>.<tool> calls one through the envelope', async () => {
+  const { runCxl } = await import('../helpers/cxl.ts');
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-mcp-cli-')));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(path.join(dir, '.contenox'));
+  const q = (s: string) => JSON.stringify(s);
+  writeFileSync(
+    path.join(dir, '.contenox', 'agents.toml'),
+    `[mcp_servers.notes]\ncommand = ${q(cmd)}\nargs = [${cmdArgs.map(q).join(', ')}]\n\n[mcp_servers.broken]\ncommand = ${q(path.join(tmpdir(), 'no-such-program-xyz'))}\n\n` +
+      '[envelopes.notes_ok]\nextends = "default"\n[envelopes.notes_ok.tools]\n"notes.echo" = "allow"\n',
+  );
+  const env = { HOME: dir };
+  const cfg = await runCxl(['config'], { cwd: dir, env });
+  assert.equal(cfg.code, 0, cfg.stderr);
+  assert.match(cfg.stdout, /# mcp server notes \(stdio .*\): 3 tools/);
+  assert.match(cfg.stdout, /#   notes\.echo \(other\): Echo the text back\./);
+  assert.match(cfg.stdout, /#   notes\.search_notes \(search\)/);
+  assert.match(cfg.stdout, /# mcp server broken \(stdio .*\): MCP server broken failed to start/);
+
+  const ask = await runCxl(['tool', 'notes.echo', '{"text":"x"}'], { cwd: dir, env });
+  assert.equal(ask.code, 1);
+  assert.equal(JSON.parse(ask.stdout).code, 'approval_required', 'default_action approve: nobody answers');
+  const yes = await runCxl(['tool', '--yes', 'notes.echo', '{"text":"x"}'], { cwd: dir, env });
+  assert.equal(yes.code, 0, yes.stdout + yes.stderr);
+  assert.equal(JSON.parse(yes.stdout).result, 'echo: x');
+  const named = await runCxl(['tool', '--envelope', 'notes_ok', 'notes.echo', '{"text":"y"}'], { cwd: dir, env });
+  assert.equal(JSON.parse(named.stdout).result, 'echo: y');
+  assert.equal(JSON.parse(named.stdout).envelope.rule, 'tools');
+  const strict = await runCxl(['tool', '--envelope', 'strict', '--yes', 'notes.echo', '{"text":"z"}'], { cwd: dir, env });
+  assert.equal(JSON.parse(strict.stdout).code, 'envelope_denied');
+  const broken = await runCxl(['tool', '--yes', 'broken.anything', '{}'], { cwd: dir, env });
+  assert.equal(JSON.parse(broken.stdout).code, 'io_error');
+});
