@@ -316,28 +316,28 @@ interface DenyGroup {
   rules: CompiledRule[];
 }
 
-/** Consecutive path-only rules with the same tools form one group; any other rule is its own. */
+/**
+ * Path-only rules with the same tools form one group (every rule of always_deny denies, so
+ * their order only decides which rule a sentence cites); a rule naming programs is its own.
+ */
 function groupDenies(rules: CompiledRule[]): DenyGroup[] {
   const groups: DenyGroup[] = [];
-  let cur: { key: string; tools: string[]; anyTool: boolean; rules: CompiledRule[] } | undefined;
-  const flush = () => {
-    if (cur) groups.push({ tools: cur.tools, anyTool: cur.anyTool, rules: cur.rules, combined: new GlobList(cur.rules.map((r) => r.glob!)) });
-    cur = undefined;
-  };
+  const byKey = new Map<string, { tools: string[]; anyTool: boolean; rules: CompiledRule[]; at: number }>();
   for (const r of rules) {
     if (r.glob === undefined || r.programs) {
-      flush();
       groups.push({ tools: r.tools, anyTool: r.anyTool, rules: [r], combined: new GlobList([]) });
       continue;
     }
     const key = r.tools.join('\0');
-    if (!cur || cur.key !== key) {
-      flush();
-      cur = { key, tools: r.tools, anyTool: r.anyTool, rules: [] };
+    let g = byKey.get(key);
+    if (!g) {
+      g = { tools: r.tools, anyTool: r.anyTool, rules: [], at: groups.length };
+      byKey.set(key, g);
+      groups.push({ tools: r.tools, anyTool: r.anyTool, rules: g.rules, combined: new GlobList([]) });
     }
-    cur.rules.push(r);
+    g.rules.push(r);
   }
-  flush();
+  for (const g of byKey.values()) groups[g.at] = { ...groups[g.at], combined: new GlobList(g.rules.map((r) => r.glob!)) };
   return groups;
 }
 
@@ -402,6 +402,13 @@ function programKey(word: string): string {
 // every run of name characters, so `$(rm -rf x)`, `a|sudo b` and `` `shred f` `` all show theirs.
 const WORD = /[A-Za-z0-9._+\/-]+/g;
 
+/** Programs whose arguments name programs to run: wrappers, shells, interpreters with -c, find. */
+export const RUNS_OTHERS: ReadonlySet<string> = new Set([
+  'env', 'sudo', 'doas', 'su', 'nice', 'nohup', 'timeout', 'xargs', 'command', 'builtin', 'exec', 'eval', 'time',
+  'stdbuf', 'ionice', 'chrt', 'taskset', 'setsid', 'flock', 'watch', 'strace', 'ltrace', 'busybox', 'script',
+  'parallel', 'sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'find', 'npx', 'ssh',
+]);
+
 interface Prepared {
   /** normalised paths for allow-type matching */
   exact: string[];
@@ -434,7 +441,13 @@ function prepare(call: CallFacts): Prepared {
       if (step.argv.length === 0) continue;
       if (step.argv[0] === 'cd') continue; // interpreted by the tool, runs nothing
       argvs.push(step.argv);
-      programs.push(programKey(step.argv[0]));
+      const prog = programKey(step.argv[0]);
+      programs.push(prog);
+      // A program that runs other programs (`env rm x`, `sh -c 'rm x'`, `find -exec rm`) has
+      // every word of its arguments checked as a program too, by the deny-type lists.
+      if (RUNS_OTHERS.has(prog)) {
+        for (let k = 1; k < step.argv.length; k++) for (const m of step.argv[k].matchAll(WORD)) programs.push(programKey(m[0]));
+      }
       // The arguments of every step are path candidates for always_deny (`cat .ssh/id_rsa`).
       for (let k = 1; k < step.argv.length; k++) {
         const a = step.argv[k];

@@ -5,23 +5,47 @@ import { expandBraces, globSource } from './glob.ts';
 const ANY_DIRS = '(?:.*/)?';
 
 /**
- * One case-insensitive RegExp for a glob list, same meaning as glob.ts's compileGlobs. Globs
- * that start with `**\/` are matched as a suffix starting at a segment boundary
- * (`(?:^|/)X$`) rather than `^(?:.*\/)?X$`: the same set of paths, but without backtracking
- * over every `/` for every alternative, which is 20x faster on a miss for the quarantine list.
+ * A glob list compiled for speed, same meaning as glob.ts's compileGlobs. Globs that start with
+ * `**\/` match a suffix of the path that starts at a segment boundary; when that suffix is a
+ * single segment (`**\/*.pem`, `**\/id_rsa*`) only the base name is tested. Both avoid
+ * backtracking over every `/` for every alternative: ~20x faster on a miss for the quarantine.
  */
-export function compileGlobList(globs: readonly string[]): RegExp {
+export interface CompiledGlobList {
+  test(path: string): boolean;
+}
+
+export function compileGlobList(globs: readonly string[]): CompiledGlobList {
   const sources = globs.flatMap(expandBraces).map(globSource);
-  const anchored = sources.filter((x) => !x.startsWith(ANY_DIRS));
-  const suffix = sources.filter((x) => x.startsWith(ANY_DIRS)).map((x) => x.slice(ANY_DIRS.length));
-  const parts: string[] = [];
-  if (anchored.length) parts.push(`^(?:${anchored.join('|')})$`);
-  if (suffix.length) parts.push(`(?:^|/)(?:${suffix.join('|')})$`);
-  return parts.length ? new RegExp(parts.join('|'), 'i') : /(?!)/;
+  const anchored: string[] = [];
+  const suffix: string[] = [];
+  const base: string[] = [];
+  for (const x of sources) {
+    if (!x.startsWith(ANY_DIRS)) anchored.push(x);
+    else {
+      const rest = x.slice(ANY_DIRS.length);
+      // one segment: no `/` in the source except inside a `[^/]` class
+      (rest.replace(/\[\^\/\]/g, '').includes('/') ? suffix : base).push(rest);
+    }
+  }
+  const a = anchored.length ? new RegExp(`^(?:${anchored.join('|')})$`, 'i') : null;
+  const s = suffix.length ? new RegExp(`(?:^|/)(?:${suffix.join('|')})$`, 'i') : null;
+  const b = base.length ? new RegExp(`^(?:${base.join('|')})$`, 'i') : null;
+  return {
+    test(p: string): boolean {
+      if (b !== null && b.test(p.slice(p.lastIndexOf('/') + 1))) return true;
+      if (s !== null && s.test(p)) return true;
+      return a !== null && a.test(p);
+    },
+  };
 }
 
 /** Normalises a path for matching: `/` separators, no `./` segments, no doubled or leading `/`. */
+const NEEDS_WORK = /\\|\/\/|(?:^|\/)\.(?:\/|$)|\/$/;
+
 export function normalizeForMatch(p: string): string {
+  // fast path: most paths are already clean (one test, no allocation)
+  const q = p.charCodeAt(0) === 47 ? p.slice(1) : p;
+  if (q !== '' && !NEEDS_WORK.test(q)) return q;
   let s = p.replace(/\\/g, '/');
   if (s.includes('//')) s = s.replace(/\/{2,}/g, '/');
   while (s.startsWith('./')) s = s.slice(2);
@@ -48,8 +72,8 @@ export function widenForDeny(normalized: string, into: string[]): void {
 /** A compiled, case-insensitive glob list over normalised paths. */
 export class GlobList {
   readonly globs: readonly string[];
-  private readonly re: RegExp | null;
-  private each: RegExp[] | null = null;
+  private readonly re: CompiledGlobList | null;
+  private each: CompiledGlobList[] | null = null;
 
   constructor(globs: readonly string[]) {
     this.globs = globs;

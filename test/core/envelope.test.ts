@@ -371,3 +371,15 @@ test('the envelope glob compiler means what glob.ts means, on hostile and ordina
     for (const p of paths) assert.equal(b.test(p), a.test(p), `${list.join(' ')} on ${p}`);
   }
 });
+
+test('programs run through wrappers and shells are still seen by blacklist and ask_always', () => {
+  const spec: EnvelopeSpec = { shell: { grant: { grant: 'allow' }, blacklist: ['shred'], ask_always: ['rm'] } };
+  for (const argv of [['env', 'rm', '-rf', 'x'], ['sudo', '/bin/rm', 'x'], ['timeout', '5', 'rm', 'x'], ['xargs', 'rm'], ['sh', '-c', 'rm -rf x'], ['bash', '-c', 'cd / && RM x'], ['find', '.', '-exec', 'rm', '{}', ';'], ['nice', '-n', '5', 'env', 'rm']]) {
+    assert.equal(run(spec, sh(argv)).rule, 'shell.ask_always', argv.join(' '));
+  }
+  assert.equal(run(spec, sh(['env', 'FOO=1', 'shred', 'x'])).action, 'deny');
+  assert.equal(run(spec, sh(['sh', '-c', 'echo hi; shred -u k'])).action, 'deny');
+  // an ordinary program's arguments are operands, not programs
+  assert.equal(run(spec, sh(['grep', '-r', 'rm', 'docs'])).action, 'allow');
+  assert.equal(run(spec, sh(['echo', 'shred'])).action, 'allow');
+});
