@@ -77,6 +77,17 @@ export function checkChain(file: string, doc: unknown): Chain {
     for (const k of Object.keys(o)) if (!valid.includes(k)) problems.push(`${where}: unknown key \`${k}\`; valid keys: ${valid.join(', ')}.`);
   };
   if (!isObj(doc)) fail(file, 'a chain must be a JSON object with `tasks`.');
+  const reserved = (v: unknown, where: string): void => {
+    if (Array.isArray(v)) v.forEach((x, i) => reserved(x, `${where}[${i}]`));
+    else if (isObj(v)) {
+      for (const k of Object.keys(v)) {
+        if (k === '__proto__' || k === 'constructor' || k === 'prototype') problems.push(`${where || 'chain'}: \`${k}\` is a reserved name and cannot be a key.`);
+        else reserved(v[k], where ? `${where}.${k}` : k);
+      }
+    }
+  };
+  reserved(doc, '');
+  if (problems.length) throw new ConfigError(problems.map((message) => ({ file, message })));
   unknown('chain', doc, CHAIN_KEYS);
   if (!Array.isArray(doc.tasks) || doc.tasks.length === 0) fail(file, '`tasks` must be a non-empty array of tasks.');
   doc.tasks.forEach((t: unknown, i: number) => {

@@ -396,8 +396,24 @@ class Checker {
   }
 }
 
+// Keys that would reach an object's prototype when copied into a plain object.
+const RESERVED = new Set(['__proto__', 'constructor', 'prototype']);
+
+function reservedKeys(v: unknown, path: string[], out: Problem[]): void {
+  if (Array.isArray(v)) v.forEach((x, i) => reservedKeys(x, [...path, String(i)], out));
+  else if (isTable(v)) {
+    for (const k of Object.keys(v)) {
+      if (RESERVED.has(k)) out.push({ path: [...path, k], message: `\`${k}\` is a reserved name and cannot be a key (in ${path.length ? `[${dotted(path)}]` : 'the top level'}). Rename it.` });
+      else reservedKeys(v[k], [...path, k], out);
+    }
+  }
+}
+
 /** Validates a parsed agents.toml document. */
 export function checkConfig(doc: Record<string, unknown>): { data: ConfigData; problems: Problem[] } {
+  const reserved: Problem[] = [];
+  reservedKeys(doc, [], reserved);
+  if (reserved.length) return { data: {}, problems: reserved };
   const c = new Checker();
   const data = c.data([], doc, true);
   return { data, problems: c.problems };

@@ -83,6 +83,8 @@ test('a chain file named in agents.toml is read relative to that file, and check
   assert.throws(() => readChainFile(bad), /tasks\[0\]\.execute_config: unknown key `tool_policies`; valid keys: model, provider, tools, tools_policies\./);
   fs.writeFileSync(bad, '{"tasks": [{"id": "a", "execute_config": {"model": "m", "provider": "p", "tools": [], "tools_policies": {"local_fs": {"_max_read_bytes": 5}}}}]}');
   assert.throws(() => readChainFile(bad), /_max_read_bytes must be a string \(values are strings, even numbers\)/);
+  fs.writeFileSync(bad, '{"tasks": [{"id": "a", "execute_config": {"model": "m", "provider": "p", "tools": [], "tools_policies": {"__proto__": {"_x": "1"}}}}]}');
+  assert.throws(() => readChainFile(bad), /tasks\[0\]\.execute_config\.tools_policies: `__proto__` is a reserved name/);
 });
 
 test('agents.toml tools_policies override the task\'s, key by key, and say where each came from', () => {

@@ -151,6 +151,13 @@ describe('errors name file, line and column; nothing half-loads', () => {
     assert.deepEqual(issues('[envelopes.Bad]\n'), ['agents.toml:1:1: `Bad` is not an envelope name: use lower-case letters, digits, _ and -, starting with a letter or digit.']);
     assert.match(issues('[[envelopes.x.always_deny]]\npath = "a/**"\n[[envelopes.x.always_deny]]\ntool = "*"\n')[0], /^agents\.toml:3:1: rule 2 of `envelopes\.x\.always_deny` names no path, no program and every tool/);
   });
+  test('keys that would reach a prototype are refused, wherever they are', () => {
+    assert.deepEqual(issues('[vars]\n__proto__ = "x"\n'), ['agents.toml:2:1: `__proto__` is a reserved name and cannot be a key (in [vars]). Rename it.']);
+    assert.match(issues('[mcp_servers.__proto__]\ncommand = "sh"\n')[0], /^agents\.toml:1:1: `__proto__` is a reserved name/);
+    assert.match(issues('[envelopes.x.tools]\nconstructor = "allow"\n')[0], /^agents\.toml:2:1: `constructor` is a reserved name/);
+    assert.match(issues('[agents.prototype]\nmodel = "m"\n')[0], /`prototype` is a reserved name/);
+    assert.equal(({} as Record<string, unknown>).command, undefined);
+  });
   test('program lists take programs, not prefixes', () => {
     assert.deepEqual(issues('[envelopes.x.shell]\nask_always = ["rm", "git push"]\n'), [
       'agents.toml:2:1: `envelopes.x.shell.ask_always` lists programs, and "git push" is not one; put a command prefix in prefix_allowlist, or name the program ("git").',
