@@ -291,7 +291,7 @@ export class Gate {
           envelope: decision.envelope,
         });
       } else {
-        approvedBy = await this.#ask(await this.#request(p, args, decision));
+        approvedBy = await this.#ask(await this.#request(p, args, decision), opts.signal);
       }
     }
     const run = () => p.toolset.call(p.tool, args, { signal: opts.signal });
@@ -326,17 +326,31 @@ export class Gate {
   }
 
   /** Asks, with the timeout; returns how it was approved or throws the rejection. */
-  async #ask(req: ApprovalRequest): Promise<ApprovedBy> {
+  async #ask(req: ApprovalRequest, signal?: AbortSignal): Promise<ApprovedBy> {
     const ac = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => {
+    let onAbort: (() => void) | undefined;
+    const stop = new Promise<'timeout' | 'aborted'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), req.timeoutMs);
+      if (signal) {
+        onAbort = () => resolve('aborted');
+        if (signal.aborted) onAbort();
+        else signal.addEventListener('abort', onAbort, { once: true });
+      }
     });
-    let answer: ApprovalAnswer | 'timeout';
+    let answer: ApprovalAnswer | 'timeout' | 'aborted';
     try {
-      answer = await Promise.race([this.#opts.approver!(req, ac.signal), timedOut]);
+      answer = await Promise.race([Promise.resolve().then(() => this.#opts.approver!(req, ac.signal)), stop]);
+    } catch (err) {
+      ac.abort();
+      throw new ToolError('internal', `Asking for approval of ${req.title} failed (${err instanceof Error ? err.message : String(err)}); it counts as rejected.`);
     } finally {
       clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+    }
+    if (answer === 'aborted') {
+      ac.abort();
+      throw new ToolError('cancelled', `${req.title} was cancelled while waiting for approval.`);
     }
     if (answer === 'timeout') {
       ac.abort();

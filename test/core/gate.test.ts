@@ -271,3 +271,17 @@ test('session scopes: program + subcommand where the program has subcommands, el
   assert.equal(s.coversArgv(['git']), false);
   assert.deepEqual(SessionAllows.fromJSON([{ kind: 'command', program: '' }, { kind: 'tool', tool: '*' }, { kind: 'file', axis: 'files.write', path: 'a' }]).list(), [{ kind: 'file', axis: 'files.write', path: 'a' }]);
 });
+
+test('a cancelled call stops waiting for its approval; a failing approver counts as a rejection', async () => {
+  const root = workspace();
+  const approver = scripted('never');
+  const gate = gateFor(root, { approver });
+  const ac = new AbortController();
+  const pending = gate.call('write_file', { path: 'n.txt', content: 'x' }, { signal: ac.signal });
+  setTimeout(() => ac.abort(), 30);
+  assert.equal(await code(pending), 'cancelled');
+  assert.equal(approver.signals[0].aborted, true);
+  const broken = gateFor(root, { approver: async () => { throw new Error('client went away'); } });
+  await assert.rejects(broken.call('write_file', { path: 'n.txt', content: 'x' }), /client went away\); it counts as rejected/);
+  assert.equal(fs.existsSync(path.join(root, 'n.txt')), false);
+});
