@@ -439,7 +439,11 @@ function prepare(call: CallFacts): Prepared {
   if (sh) {
     for (const step of sh.steps) {
       if (step.argv.length === 0) continue;
-      if (step.argv[0] === 'cd') continue; // interpreted by the tool, runs nothing
+      if (step.argv[0] === 'cd') {
+        // runs nothing, but where it goes is a path: `cd .ssh && ls` lists the keys
+        for (let k = 1; k < step.argv.length; k++) widenForDeny(normalizeForMatch(step.argv[k]), wide);
+        continue;
+      }
       argvs.push(step.argv);
       const prog = programKey(step.argv[0]);
       programs.push(prog);

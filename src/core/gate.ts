@@ -414,8 +414,12 @@ function wordPaths(steps: ShellStep[], cwds: (string | undefined)[], root: strin
   const resolved: string[] = [];
   const absolute: string[] = [];
   let n = 0;
+  // Without the checker's cwds, follow `cd` lexically so `cd .ssh && cat known_hosts` is seen
+  // as .ssh/known_hosts (a conditional cd may not run; both places are looked at).
+  let lexical = root;
   steps.forEach((s, i) => {
-    if (s.argv[0] === 'cd') return;
+    const dirs = cwds[i] !== undefined ? [cwds[i]!] : lexical === root ? [root] : [lexical, root];
+    const isCd = s.argv[0] === 'cd';
     for (let k = 1; k < s.argv.length && n < MAX_WORD_PATHS; k++) {
       let w = s.argv[k];
       if (w.startsWith('-')) {
@@ -425,17 +429,20 @@ function wordPaths(steps: ShellStep[], cwds: (string | undefined)[], root: strin
       }
       if (w === '' || w.includes('\0')) continue;
       n++;
-      const abs = path.resolve(cwds[i] ?? root, w);
-      let real: string;
-      try {
-        real = fs.realpathSync.native(abs);
-      } catch {
-        continue;
+      for (const dir of dirs) {
+        const abs = path.resolve(dir, w);
+        let real: string;
+        try {
+          real = fs.realpathSync.native(abs);
+        } catch {
+          continue;
+        }
+        absolute.push(real);
+        const rel = path.relative(root, real);
+        if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) resolved.push(rel.split(path.sep).join('/'));
       }
-      absolute.push(real);
-      const rel = path.relative(root, real);
-      if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) resolved.push(rel.split(path.sep).join('/'));
     }
+    if (isCd && s.argv.length === 2 && cwds[i] === undefined) lexical = path.resolve(lexical, s.argv[1]);
   });
   return { resolved, absolute };
 }

@@ -285,3 +285,13 @@ test('a cancelled call stops waiting for its approval; a failing approver counts
   await assert.rejects(broken.call('write_file', { path: 'n.txt', content: 'x' }), /client went away\); it counts as rejected/);
   assert.equal(fs.existsSync(path.join(root, 'n.txt')), false);
 });
+
+test('a cd into the quarantine, or a file reached through one, is denied with and without a policy', async () => {
+  const root = workspace({ '.ssh/known_hosts': 'h\n', 'src/a.txt': 'a\n' });
+  for (const shellPolicy of [undefined, { ...DEFAULT_SHELL_POLICY, _allowed_dir: root }]) {
+    const gate = gateFor(root, { shellPolicy, yes: true });
+    assert.equal((await gate.evaluate('local_shell', { command: 'cd .ssh && ls' })).decision.rule, 'always_deny');
+    assert.equal((await gate.evaluate('local_shell', { command: 'cd src && cd ../.ssh && cat known_hosts' })).decision.rule, 'always_deny');
+    assert.equal((await gate.evaluate('local_shell', { command: 'cd src && cat a.txt' })).decision.action, 'allow');
+  }
+});
