@@ -308,3 +308,45 @@ test('sessions persist: list, then load in a new agent process replays history a
   assert.equal(readFileSync(path.join(w.dir, 'a.txt'), 'utf8'), 'ALPHA\nbeta\ngamma\n');
   await assert.rejects(h2.agent.request('session/load', { sessionId: 'no-such-session', cwd: w.dir, mcpServers: [] }));
 });
+
+test('cancel while a permission request is pending ends the turn cancelled and runs nothing', async () => {
+  let release!: () => void;
+  const asked = new Promise<void>((r) => (release = r));
+  const w = await world(editScript, {
+    permission: () => {
+      release();
+      return new Promise<string>(() => {}); // a human who never answers
+    },
+  });
+  const p = w.h.prompt(w.sessionId, 'uppercase beta');
+  await asked;
+  await w.h.agent.notify('session/cancel', { sessionId: w.sessionId });
+  const res = await p;
+  assert.equal(res.stopReason, 'cancelled');
+  assert.equal(readFileSync(path.join(w.dir, 'a.txt'), 'utf8'), 'alpha\nbeta\ngamma\n');
+  assert.deepEqual(w.h.fsWrites, []);
+  assert.equal(w.h.toolUpdates().at(-1)!.status, 'failed');
+});
+
+test('allow for this session survives a reload of the session in a new agent process', async () => {
+  const w = await world(
+    [
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },
+      { toolCalls: [{ name: 'edit_file', arguments: { path: 'a.txt', old_string: 'beta', new_string: 'BETA' } }] },
+      { text: 'one' },
+      { toolCalls: [{ name: 'edit_file', arguments: { path: 'a.txt', old_string: 'gamma', new_string: 'GAMMA' } }] },
+      { text: 'two' },
+    ],
+    { permission: () => 'allow_session' },
+  );
+  await w.h.prompt(w.sessionId, 'first');
+  assert.equal(w.h.permissions.length, 1);
+  await w.h.stop();
+  const h2 = new Harness({ args: w.h.opts.args, env: w.h.opts.env, permission: () => 'reject' });
+  cleanups.push(() => h2.stop());
+  await h2.start();
+  await h2.agent.request('session/load', { sessionId: w.sessionId, cwd: w.dir, mcpServers: [] });
+  assert.equal((await h2.prompt(w.sessionId, 'second')).stopReason, 'end_turn');
+  assert.equal(h2.permissions.length, 0, 'the stored allow answered the ask');
+  assert.equal(readFileSync(path.join(w.dir, 'a.txt'), 'utf8'), 'alpha\nBETA\nGAMMA\n');
+});

@@ -190,3 +190,23 @@ test('cxl config lists attached servers and their tools; cxl tool <server>.<tool
   const broken = await runCxl(['tool', '--yes', 'broken.anything', '{}'], { cwd: dir, env });
   assert.equal(JSON.parse(broken.stdout).code, 'io_error');
 });
+
+test('an http MCP server from session/new: headers sent, tool kind fetch from its annotations', async () => {
+  const { startHttpMcp } = await import('../fixtures/mcp_http_server.ts');
+  const mcp = await startHttpMcp();
+  cleanups.push(() => mcp.close());
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-mcp-http-')));
+  const srv = await startFakeOpenAI([{ toolCalls: [{ name: 'web.shout', arguments: { text: 'quiet' } }] }, { text: 'ok' }]);
+  const h = new Harness({ args: ['--provider', 'openai', '--model', 'fake'], env: { HOME: dir, XDG_DATA_HOME: path.join(dir, 'data'), OPENAI_BASE_URL: srv.url }, permission: () => 'allow_once' });
+  cleanups.push(async () => {
+    await h.stop();
+    await srv.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  await h.start();
+  const ns = await h.newSession(dir, [{ type: 'http', name: 'web', url: mcp.url, headers: [{ name: 'x-token', value: 'secret-1' }] }]);
+  assert.equal((await h.prompt(ns.sessionId, 'shout')).stopReason, 'end_turn');
+  assert.equal(toolResults(srv.requests[1])[0], 'QUIET');
+  assert.equal(h.toolUpdates().find((u) => u.sessionUpdate === 'tool_call')!.kind, 'fetch');
+  assert.ok(mcp.seenHeaders.every((hd) => hd['x-token'] === 'secret-1'));
+});
