@@ -9,6 +9,7 @@ import process from 'node:process';
 import { performance } from 'node:perf_hooks';
 import { parse } from 'shell-quote';
 import { checkLine, type ShellPolicy } from '../src/core/shell/checker.ts';
+import { lex } from '../src/core/shell/lexer.ts';
 import { createLocalShell } from '../src/core/shell/local_shell.ts';
 import { report, timeMs } from './report.ts';
 
@@ -50,6 +51,14 @@ try {
     against: 'shell-quote parse()',
   });
 
+  report({
+    name: 'lex `git status && go test ./...` (grammar only, no PATH or cd)',
+    ours: usPer(() => lex(typical), 5000),
+    reference: usPer(() => parse(typical), 5000),
+    unit: 'us',
+    against: 'shell-quote parse()',
+  });
+
   // A line of realistic steps (quoted arguments, cd, flags) cut to n bytes at a step boundary.
   const stepsText = ["git log --oneline -n 5 'src/a b.ts'", 'cd src', 'ls -la "x y"', 'cd ..', 'go test ./... -run TestX'];
   const lineOf = (bytes: number): string => {
@@ -66,6 +75,14 @@ try {
     name: `check a 16 KiB line (${checkLine(big, policy, opts).steps.length} steps)`,
     ours: usPer(() => checkLine(big, policy, opts), 20),
     reference: usPer(() => parse(big), 20),
+    unit: 'us',
+    against: 'shell-quote parse()',
+  });
+
+  report({
+    name: 'lex the 16 KiB line (grammar only)',
+    ours: usPer(() => lex(big), 50),
+    reference: usPer(() => parse(big), 50),
     unit: 'us',
     against: 'shell-quote parse()',
   });
