@@ -56,8 +56,11 @@ interface LiveSession {
   stored: StoredSession;
   tools: SessionTools;
   turn?: AbortController;
-  /** the tool call running now, so terminals and notices attach to it */
   nextCall: number;
+  /** notices being sent; a turn awaits them before it answers */
+  inflight: Set<Promise<void>>;
+  /** sends what was said before the client knew the session; call after session/new or load answered */
+  flush(): void;
 }
 
 function nowIso(): string {
@@ -110,14 +113,18 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
     const sessionId = stored.sessionId;
     const pendingNotices: string[] = [];
     let ready = false;
-    const live: LiveSession = { stored, tools: undefined as unknown as SessionTools, nextCall: 0 };
-    const notice = async (text: string) => {
+    const live: LiveSession = { stored, tools: undefined as unknown as SessionTools, nextCall: 0, inflight: new Set(), flush: () => {} };
+    const notice = (text: string): Promise<void> => {
       // before session/new has answered, the client does not know the session yet
       if (!ready) {
         pendingNotices.push(text);
-        return;
+        return Promise.resolve();
       }
-      await client.notify(acp.methods.client.session.update, { sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${text}\n` } } });
+      const p = client
+        .notify(acp.methods.client.session.update, { sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${text}\n` } } })
+        .finally(() => live.inflight.delete(p));
+      live.inflight.add(p);
+      return p;
     };
     live.tools = await o.buildTools({ sessionId, cwd: stored.cwd, mode: stored.mode, client, capabilities: caps, mcpServers, ledger: stored.ledger, allows: stored.allows, notice });
     sessions.set(sessionId, live);
@@ -127,8 +134,8 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
       if (early.length) live.stored.replay.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${early.join('\n')}\n` } });
       for (const n of early) await notice(n);
     };
-    // queued after the response is written
-    setTimeout(() => void flushNotices().catch((e) => o.log(String(e))), 0);
+    // a timer set as the handler returns fires after the SDK has queued the response
+    live.flush = () => void setTimeout(() => void flushNotices().catch((e) => o.log(String(e))), 0);
     return live;
   }
 
@@ -308,6 +315,8 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
       }
       return res.stopReason;
     } finally {
+      // notices sent during the turn (an MCP server died) belong to it: all go out before the answer
+      await Promise.allSettled([...s.inflight]);
       if (agentText) s.stored.replay.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: agentText } });
       if (s.turn === ctrl) s.turn = undefined;
       await persist(s);
@@ -346,6 +355,7 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
       };
       const live = await open(client, stored, params.mcpServers ?? []);
       await persist(live);
+      live.flush();
       return { sessionId: stored.sessionId, modes: modeState(stored.cwd, stored.mode) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
@@ -363,7 +373,8 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
       }
       const known = o.modesFor(stored.cwd);
       if (!known.modes.some((m) => m.id === stored.mode)) stored.mode = known.current;
-      await open(client, stored, params.mcpServers ?? []);
+      const live = await open(client, stored, params.mcpServers ?? []);
+      live.flush();
       return { modes: modeState(stored.cwd, stored.mode) };
     })
     .onRequest(acp.methods.agent.session.list, async ({ params }) => {
