@@ -171,7 +171,7 @@ export class WorkspaceFileIO implements FileIO {
       try {
         if (mode !== undefined) await fh.chmod(mode); // the umask must not narrow an existing mode
         await writeAll(fh, parts);
-        await fh.sync();
+        await fh.datasync(); // data and size; the rename is made durable by syncing the directory
       } finally {
         await fh.close();
       }
