@@ -287,7 +287,8 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
         await say(`${howToConfigure(undefined, o.providerProblem ?? 'no model provider is configured.')}\n`);
         return 'end_turn';
       }
-      if (s.stored.history.length === 0) s.stored.history.push({ role: 'system', content: o.systemPrompt(s.stored.cwd) });
+      // the system prompt leads the history even when direct commands came first
+      if (s.stored.history[0]?.role !== 'system') s.stored.history.unshift({ role: 'system', content: o.systemPrompt(s.stored.cwd) });
       s.stored.history.push({ role: 'user', content: text });
       let stopAfterTool = false;
       const res = await runTurn({

@@ -1,6 +1,7 @@
 // Ollama's native chat API: POST {host}/api/chat with stream: true, one JSON object per line.
 // Tool call arguments come as objects (not JSON text) and carry no ids.
 import { lines, postStream } from './http.ts';
+import { ThinkSplitter } from './think_tags.ts';
 import { type ChatEvent, type ChatMessage, type ChatRequest, type Provider, ProviderError } from './types.ts';
 
 export const DEFAULT_OLLAMA_MODEL = 'qwen3:8b';
@@ -38,6 +39,7 @@ export class OllamaProvider implements Provider {
     let done = false;
     let reason: string | undefined;
     let n = 0;
+    const think = new ThinkSplitter();
     for await (const line of lines(stream, 'ollama', req.signal)) {
       if (!line.trim()) continue;
       let obj: OllamaChunk;
@@ -52,7 +54,7 @@ export class OllamaProvider implements Provider {
       }
       const m = obj.message;
       if (m?.thinking) yield { type: 'reasoning', text: m.thinking };
-      if (m?.content) yield { type: 'text', text: m.content };
+      if (m?.content) for (const piece of think.push(m.content)) yield piece;
       for (const tc of m?.tool_calls ?? []) {
         const args = tc.function?.arguments;
         yield {
@@ -69,6 +71,7 @@ export class OllamaProvider implements Provider {
     if (!done) {
       throw new ProviderError('bad_stream', 'ollama: the response stream ended before the model finished (no final `done` line). The server may have dropped the connection; send the prompt again.');
     }
+    for (const piece of think.end()) yield piece;
     yield { type: 'done', finishReason: reason === 'length' ? 'length' : 'stop' };
   }
 }

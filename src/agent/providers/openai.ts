@@ -1,6 +1,7 @@
 // OpenAI-compatible chat completions (OpenAI, vLLM, llama.cpp server, LM Studio, OpenRouter):
 // POST {base}/chat/completions with stream: true, Server-Sent Events back.
 import { lines, postStream } from './http.ts';
+import { ThinkSplitter } from './think_tags.ts';
 import { type ChatEvent, type ChatMessage, type ChatRequest, type ModelToolCall, type Provider, ProviderError } from './types.ts';
 
 export interface OpenAIOptions {
@@ -44,6 +45,7 @@ export class OpenAIProvider implements Provider {
     const pending = new Map<number, { id: string; name: string; args: string }>();
     let finish: string | null = null;
     let sawDone = false;
+    const think = new ThinkSplitter();
     const flush = function* (): Generator<ChatEvent> {
       for (const [i, p] of [...pending.entries()].sort((a, b) => a[0] - b[0])) {
         const call: ModelToolCall = { id: p.id || `call_${i}`, name: byWire.get(p.name) ?? p.name, arguments: p.args };
@@ -74,7 +76,7 @@ export class OpenAIProvider implements Provider {
       const d = choice.delta ?? {};
       const reasoning = d.reasoning_content ?? d.reasoning;
       if (typeof reasoning === 'string' && reasoning) yield { type: 'reasoning', text: reasoning };
-      if (typeof d.content === 'string' && d.content) yield { type: 'text', text: d.content };
+      if (typeof d.content === 'string' && d.content) for (const piece of think.push(d.content)) yield piece;
       for (const tc of d.tool_calls ?? []) {
         const i = tc.index ?? 0;
         const p = pending.get(i) ?? { id: '', name: '', args: '' };
@@ -88,6 +90,7 @@ export class OpenAIProvider implements Provider {
     if (!sawDone && finish === null) {
       throw new ProviderError('bad_stream', 'openai: the response stream ended before the model finished (no finish_reason, no [DONE]). The server may have dropped the connection; send the prompt again.');
     }
+    for (const piece of think.end()) yield piece;
     yield* flush();
     yield { type: 'done', finishReason: finish === 'length' ? 'length' : finish === 'tool_calls' ? 'tool_calls' : finish === 'stop' || finish === null ? 'stop' : 'other' };
   }
