@@ -5,7 +5,7 @@ import { structuredPatch } from 'diff';
 import { ToolError } from './errors.ts';
 import type { FileIO } from './file_io.ts';
 import { checkArgs } from './local_fs/args.ts';
-import { planEdit, planSed, planWrite, type MutationPlan } from './local_fs/mutate.ts';
+import { planEdit, planSed, planWrite, sameBytes, type MutationPlan } from './local_fs/mutate.ts';
 import { countNewlines, decode, isBinary } from './local_fs/text.ts';
 import { editFile, sed, sedOptions, writeFile } from './local_fs/write.ts';
 import type { ConfinedPath } from './paths.ts';
@@ -55,6 +55,20 @@ function forwardLines(b: Buffer, pos: number, k: number): number {
   return e;
 }
 
+/** Bytes [from, to) of the concatenation of `parts`, copying only that range. */
+function sliceParts(parts: readonly Buffer[], from: number, to: number): Buffer {
+  const out: Buffer[] = [];
+  let off = 0;
+  for (const p of parts) {
+    const s = Math.max(from - off, 0);
+    const e = Math.min(to - off, p.length);
+    if (e > s) out.push(p.subarray(s, e));
+    off += p.length;
+    if (off >= to) break;
+  }
+  return Buffer.concat(out);
+}
+
 /** First `max` lines of `s`, and whether it was cut. */
 function firstLines(s: string, max: number): { text: string; cut: boolean } {
   let idx = -1;
@@ -67,9 +81,8 @@ function firstLines(s: string, max: number): { text: string; cut: boolean } {
 
 /** Unified diff of `old` (null: new file) against the plan, windowed around the change. */
 export function renderApprovalDiff(rel: string, old: Buffer | null, plan: MutationPlan): ApprovalDiff {
-  const next = plan.bytes;
   if (old === null) {
-    const { text, cut } = firstLines(decode(next), DIFF_MAX_FILE_LINES);
+    const { text, cut } = firstLines(decode(plan.bytes), DIFF_MAX_FILE_LINES);
     const lines = text.length === 0 ? [] : text.replace(/\n$/, '').split('\n');
     const out = [`--- /dev/null`, `+++ b/${rel}`, `@@ -0,0 +1,${lines.length} @@`];
     const body = lines.map((l) => `+${l}`);
@@ -82,13 +95,19 @@ export function renderApprovalDiff(rel: string, old: Buffer | null, plan: Mutati
     if (truncated) out.push('... (diff truncated)');
     return { path: rel, isNew: true, diff: lines.length === 0 ? '(new empty file)' : out.join('\n'), oldText: '', newText: text, startLine: 1 };
   }
-  if (old.equals(next)) return { path: rel, isNew: false, diff: '(no changes)' };
+  if (plan.replacements === 0 && sameBytes(old, plan.parts)) return { path: rel, isNew: false, diff: '(no changes)' };
+  // only the window around the change is touched: old and new share everything before
+  // changeStart, and the new content after newChangeEnd is the old after oldChangeEnd
   const ws = backLines(old, plan.changeStart, DIFF_CONTEXT);
   const startLine = countNewlines(old.subarray(0, ws)) + 1;
   const oldEnd = forwardLines(old, Math.max(plan.oldChangeEnd - 1, plan.changeStart), DIFF_CONTEXT);
-  const newEnd = forwardLines(next, Math.max(plan.newChangeEnd - 1, plan.changeStart), DIFF_CONTEXT);
+  const head = old.subarray(ws, plan.changeStart);
+  const middle = sliceParts(plan.parts, plan.changeStart, plan.newChangeEnd);
+  const tail = old.subarray(plan.oldChangeEnd, forwardLines(old, plan.oldChangeEnd, DIFF_CONTEXT + 1));
+  const cand = Buffer.concat([head, middle, tail]);
+  const newEnd = forwardLines(cand, Math.max(head.length + middle.length - 1, head.length), DIFF_CONTEXT);
   const a = firstLines(decode(old.subarray(ws, oldEnd)), DIFF_MAX_FILE_LINES);
-  const b = firstLines(decode(next.subarray(ws, newEnd)), DIFF_MAX_FILE_LINES);
+  const b = firstLines(decode(cand.subarray(0, newEnd)), DIFF_MAX_FILE_LINES);
   const patch = structuredPatch(`a/${rel}`, `b/${rel}`, a.text, b.text, undefined, undefined, { context: DIFF_CONTEXT });
   const out = [`--- a/${rel}`, `+++ b/${rel}`];
   let shown = 0;
