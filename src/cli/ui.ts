@@ -7,22 +7,23 @@ import { parseFlags, UsageError } from './args.ts';
 
 const HELP = `cxl: the terminal UI (an ACP client)
 
-Usage: cxl [--agent "<command line>"] [--cwd DIR] [--envelope NAME] [--model NAME]
+Usage: cxl [--agent "<command line>"] [--cwd DIR] [--envelope NAME] [--provider ollama|openai] [--model NAME]
 
   --agent      any ACP agent on stdio, e.g. --agent "npx @agentclientprotocol/claude-agent-acp"
                (default: the built-in agent, cxl acp)
   --cwd        the session root (default: the current directory); files and commands the
                agent asks for stay inside it
   --envelope   the envelope (session mode) to start in
+  --provider   the built-in agent's model provider: ollama (default) or openai (OpenAI-compatible)
   --model      the model to use
 
 Keys are listed in the footer for what has focus; docs/tui.md has the full table.`;
 
 /** The built-in agent: this same program's `acp` subcommand under the same runtime. */
-export function builtinAgentArgv(opts: { model?: string; envelope?: string }): string[] {
+export function builtinAgentArgv(opts: { model?: string; envelope?: string; provider?: string }): string[] {
   const entry = process.argv[1];
   if (!entry) throw new UsageError('cxl: cannot tell which file is running, so the built-in agent cannot be started. Pass --agent "<command>".');
-  return [...moduleCommand(path.resolve(entry)), 'acp', ...(opts.model ? ['--model', opts.model] : []), ...(opts.envelope ? ['--envelope', opts.envelope] : [])];
+  return [...moduleCommand(path.resolve(entry)), 'acp', ...(opts.provider ? ['--provider', opts.provider] : []), ...(opts.model ? ['--model', opts.model] : []), ...(opts.envelope ? ['--envelope', opts.envelope] : [])];
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -31,6 +32,7 @@ export async function main(argv: string[]): Promise<number> {
     cwd: { type: 'string' },
     envelope: { type: 'string' },
     model: { type: 'string' },
+    provider: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -69,7 +71,7 @@ export async function main(argv: string[]): Promise<number> {
     if (agentArgv.length === 0) throw new UsageError('cxl: --agent needs a command line, e.g. --agent "npx my-acp-agent".');
     label = path.basename(agentArgv[0]);
   } else {
-    agentArgv = builtinAgentArgv({ model, envelope });
+    agentArgv = builtinAgentArgv({ model, envelope, provider: values.provider as string | undefined });
     label = 'cxl acp';
   }
   let client: InstanceType<typeof AcpClient>;
