@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { nanoid } from 'nanoid';
-import { buildApprovalDiff, type ApprovalDiff, type MutatingTool } from './approval_diff.ts';
+import { buildApprovalDiff, DIFF_MAX_BYTES, type ApprovalDiff, type MutatingTool } from './approval_diff.ts';
 import { decide, axisOf, type CallFacts, type CompiledEnvelope, type Decision, type ShellStep } from './envelope.ts';
 import { ToolError, toToolError } from './errors.ts';
 import type { ApprovalRequest as FsApprovalRequest, AskApproval } from './local_fs/context.ts';
@@ -291,12 +291,32 @@ export class Gate {
           envelope: decision.envelope,
         });
       } else {
+        await this.#contractFirst(p);
         approvedBy = await this.#ask(await this.#request(p, args, decision), opts.signal);
       }
     }
     const run = () => p.toolset.call(p.tool, args, { signal: opts.signal });
     const result = await this.#als.run({ approved: approvedBy !== undefined }, run);
     return approvedBy ? { result, decision, approvedBy } : { result, decision };
+  }
+
+  /**
+   * A write the read-before-write contract will refuse (never read, only a range for
+   * write_file, changed since read) is refused before a human is asked about it.
+   */
+  async #contractFirst(p: Prepared): Promise<void> {
+    if (!(p.toolset instanceof LocalFsToolset) || axisOf('local_fs', p.tool) !== 'files.write') return;
+    const c = p.confined[0];
+    if (!c || !c.exists) return;
+    const needFull = p.tool === 'write_file';
+    if (!p.toolset.ledger.get(c.real)) p.toolset.ledger.check(c.real, '', needFull, c.rel); // throws not_read
+    let sha: string;
+    try {
+      sha = (await p.toolset.io.read(c, { maxBytes: DIFF_MAX_BYTES })).sha256;
+    } catch {
+      return; // unreadable here: the tool gives the precise error after the answer
+    }
+    p.toolset.ledger.check(c.real, sha, needFull, c.rel);
   }
 
   async #request(p: Prepared, args: Record<string, unknown>, decision: Decision): Promise<ApprovalRequest> {

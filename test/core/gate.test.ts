@@ -295,3 +295,19 @@ test('a cd into the quarantine, or a file reached through one, is denied with an
     assert.equal((await gate.evaluate('local_shell', { command: 'cd src && cat a.txt' })).decision.action, 'allow');
   }
 });
+
+test('a write the read-before-write contract would refuse is refused before anyone is asked', async () => {
+  const root = workspace({ 'a.txt': 'one\ntwo\n' });
+  const approver = scripted({ outcome: 'allow_once' }, { outcome: 'allow_once' });
+  const gate = gateFor(root, { approver });
+  assert.equal(await code(gate.call('edit_file', { path: 'a.txt', old_string: 'one', new_string: '1' })), 'not_read');
+  await gate.call('read_file_range', { path: 'a.txt', start_line: 1, end_line: 1 });
+  assert.equal(await code(gate.call('write_file', { path: 'a.txt', content: 'x' })), 'range_only');
+  fs.writeFileSync(path.join(root, 'a.txt'), 'changed\n');
+  assert.equal(await code(gate.call('edit_file', { path: 'a.txt', old_string: 'changed', new_string: 'c' })), 'stale');
+  assert.equal(approver.requests.length, 0);
+  await gate.call('read_file', { path: 'a.txt' });
+  await gate.call('edit_file', { path: 'a.txt', old_string: 'changed', new_string: 'c' });
+  assert.equal(approver.requests.length, 1);
+  assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'c\n');
+});
