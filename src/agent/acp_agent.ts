@@ -354,7 +354,14 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
         replay: [],
         allows: [],
       };
-      const live = await open(client, stored, params.mcpServers ?? []);
+      let live: LiveSession;
+      try {
+        live = await open(client, stored, params.mcpServers ?? []);
+      } catch (err) {
+        // a broken project config: the client shows the message
+        if (isToolError(err)) throw acp.RequestError.invalidParams({ cwd }, err.message);
+        throw err;
+      }
       await persist(live);
       live.flush();
       return { sessionId: stored.sessionId, modes: modeState(stored.cwd, stored.mode) };

@@ -102,7 +102,7 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
   const modes = modesOf(cfg);
   const defaultMode = o.envelope ?? cfg.defaultEnvelope;
   if (!modes.some((m) => m.id === defaultMode)) {
-    throw new ToolError('bad_args', `${o.command}: no envelope named \`${defaultMode}\`; envelopes: ${modes.map((m) => m.id).join(', ')}.`);
+    throw new ToolError('bad_args', `no envelope named \`${defaultMode}\`; envelopes: ${modes.map((m) => m.id).join(', ')}.`);
   }
   let provider: Provider | null = null;
   let providerProblem: string | undefined;
@@ -116,7 +116,7 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
     providerProblem = err.message;
   }
   const maxTurns = o.maxTurns === undefined ? DEFAULT_MAX_TURNS : Number(o.maxTurns);
-  if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new ToolError('bad_args', `${o.command}: --max-turns must be a positive whole number; got ${o.maxTurns}.`);
+  if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new ToolError('bad_args', `--max-turns must be a positive whole number; got ${o.maxTurns}.`);
   const vars: Record<string, string> = {};
   if (provider) {
     vars.provider = provider.name;

@@ -5,7 +5,8 @@ import pkg from '../../package.json' with { type: 'json' };
 import { createAgent } from '../agent/acp_agent.ts';
 import { agentSetup } from '../agent/setup.ts';
 import { stdioStreams } from '../core/runtime.ts';
-import { parseFlags } from './args.ts';
+import { isToolError } from '../core/errors.ts';
+import { parseFlags, UsageError } from './args.ts';
 
 const HELP = `cxl acp: run as an ACP agent on stdio (for Zed, the cxl UI, or any ACP client)
 
@@ -32,6 +33,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const log = (msg: string) => process.stderr.write(`cxl acp: ${msg}\n`);
+  // configuration problems and unknown envelopes are usage errors: say what to fix, exit 2
   const setup = await agentSetup({
     cwd: process.cwd(),
     env: process.env,
@@ -40,6 +42,9 @@ export async function main(argv: string[]): Promise<number> {
     envelope: values.envelope as string | undefined,
     maxTurns: values['max-turns'] as string | undefined,
     command: 'cxl acp',
+  }).catch((err: unknown) => {
+    if (isToolError(err)) throw new UsageError(`cxl acp: ${err.message}`);
+    throw err;
   });
   for (const w of setup.warnings) log(w);
   const app = createAgent({

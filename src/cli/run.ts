@@ -5,6 +5,7 @@ import process from 'node:process';
 import { agentSetup } from '../agent/setup.ts';
 import { runUnattended } from '../agent/unattended.ts';
 import { onTerminate } from '../core/runtime.ts';
+import { isToolError } from '../core/errors.ts';
 import { parseFlags, UsageError } from './args.ts';
 
 const HELP = `cxl run: an unattended run with no client
@@ -44,6 +45,7 @@ export async function main(argv: string[]): Promise<number> {
   const task = positionals.join(' ').trim();
   if (!task) throw new UsageError('cxl run: give the task as an argument, e.g. cxl run "summarise README.md". Run `cxl run --help`.');
   const timeoutMs = typeof values.timeout === 'string' ? parseDuration(values.timeout) : 0;
+  // configuration problems and unknown envelopes are usage errors: say what to fix, exit 2
   const setup = await agentSetup({
     cwd: process.cwd(),
     env: process.env,
@@ -52,6 +54,9 @@ export async function main(argv: string[]): Promise<number> {
     envelope: values.envelope as string | undefined,
     maxTurns: values['max-turns'] as string | undefined,
     command: 'cxl run',
+  }).catch((err: unknown) => {
+    if (isToolError(err)) throw new UsageError(`cxl run: ${err.message}`);
+    throw err;
   });
   const err = (s: string) => process.stderr.write(s);
   for (const w of setup.warnings) err(`cxl run: ${w}\n`);

@@ -107,6 +107,11 @@ test('an unreachable provider exits 1 with how to configure one; no task is a us
   const bad = await runCxl(['run', '--timeout', 'soon', 'x']);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /not a duration/);
+  for (const sub of ['run', 'acp']) {
+    const env = await runCxl(sub === 'run' ? ['run', '--envelope', 'nope', 'x'] : ['acp', '--envelope', 'nope']);
+    assert.equal(env.code, 2, env.stderr);
+    assert.match(env.stderr, new RegExp(`cxl ${sub}: no envelope named \`nope\`; envelopes: ask_always, auto_edit, default, read_only, strict`));
+  }
 });
 
 test('a model stuck in a tool loop exits 1 with max_turn_requests', async () => {
