@@ -34,7 +34,8 @@ export function effectiveFocus(s: ClientState, ui: UiState): Focus {
 function liveItemRows(s: ClientState, ui: UiState, item: LiveItem, width: number): Row[] {
   if (item.kind !== 'tool') return textRows(item.kind, item.text, width);
   const call = s.toolCalls[item.id];
-  if (!call) return [];
+  // The call whose approval is on screen is shown by the modal, not twice.
+  if (!call || s.permissions[0]?.call.id === call.id) return [];
   const awaiting = s.permissions.some((p) => p.call.id === call.id);
   return toolCallRows(call, {
     cwd: s.cwd,
