@@ -63,6 +63,8 @@ interface LiveSession {
   flush(): void;
 }
 
+const RAW_OUTPUT_MAX = 64 * 1024;
+
 function nowIso(): string {
   return new Date().toISOString();
 }
@@ -258,7 +260,10 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
         const d = (result as { diff?: { path: string; oldText: string | null; newText: string } } | null)?.diff;
         if (!diffShown && d && typeof d.newText === 'string') content.push({ type: 'diff', path: path.resolve(s.stored.cwd, d.path), oldText: d.oldText, newText: d.newText });
         content.push(textContent(forModel));
-        await final('completed', content, typeof result === 'object' && result !== null ? result : { output: result });
+        // rawOutput repeats the result for clients that want structure: only objects, and only small ones
+        // (a 10 MB file is already in the text content, capped)
+        const raw = typeof result === 'object' && result !== null && forModel.length <= RAW_OUTPUT_MAX ? result : undefined;
+        await final('completed', content, raw);
         return { forModel };
       } catch (err) {
         const te = signal.aborted ? new ToolError('cancelled', 'Cancelled by the user.') : toToolError(err);
