@@ -76,7 +76,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   let client: InstanceType<typeof AcpClient>;
   try {
-    client = new AcpClient({ argv: agentArgv, label, cwd, model, envelope, env: agentEnv });
+    client = new AcpClient({ argv: agentArgv, label, builtin: values.agent === undefined, cwd, model, envelope, env: agentEnv });
   } catch (err) {
     throw new UsageError(`cxl: --cwd ${cwd}: ${(err as Error).message}`);
   }

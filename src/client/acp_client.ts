@@ -13,6 +13,7 @@ export interface ClientOptions {
   argv: string[];
   /** How the status line names the agent until it introduces itself. */
   label: string;
+  builtin?: boolean;
   cwd: string;
   model?: string;
   envelope?: string;
@@ -36,9 +37,10 @@ export class AcpClient {
   /** Resolves when the user quits. */
   readonly quitRequested = new Promise<void>((r) => (this.#quit = r));
   #exited = false;
+  #authMethods: string[] = [];
 
   constructor(readonly opts: ClientOptions) {
-    this.store = new ClientStore({ label: opts.label, cwd: opts.cwd, model: opts.model, envelope: opts.envelope, settleMs: opts.settleMs });
+    this.store = new ClientStore({ label: opts.label, builtin: opts.builtin, cwd: opts.cwd, model: opts.model, envelope: opts.envelope, settleMs: opts.settleMs });
     this.fsHost = new FsHost(opts.cwd, (rel) => this.#askRead(rel));
     this.terminals = new TerminalHost(this.fsHost.root, (v) => this.store.updateTerminal(v));
   }
@@ -129,7 +131,8 @@ export class AcpClient {
         clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
         clientInfo: { name: 'cxl', version: pkg.version },
       });
-      this.store.agentReady({ name: init.agentInfo?.name, version: init.agentInfo?.version ?? undefined });
+      this.store.agentReady({ name: init.agentInfo?.title ?? init.agentInfo?.name, version: init.agentInfo?.version ?? undefined });
+      this.#authMethods = (init.authMethods ?? []).map((m) => m.name);
       const res = await conn.agent.request(acp.methods.agent.session.new, { cwd: this.fsHost.root, mcpServers: [] });
       this.#sessionId = res.sessionId;
       let mode = res.modes?.currentModeId;
@@ -150,7 +153,7 @@ export class AcpClient {
       this.#drain();
     } catch (err) {
       if (proc) await Promise.race([proc.exited, new Promise((r) => setTimeout(r, 300))]);
-      if (!this.#exited) this.store.notice('error', `The agent did not start a session: ${errorText(err)}`);
+      if (!this.#exited) this.store.notice('error', `The agent did not start a session: ${errorText(err)}${this.#authHint(err)}`);
     }
   }
 
@@ -185,9 +188,16 @@ export class AcpClient {
       // A closed connection usually means the agent died: let its exit report say so.
       if (this.#proc) await Promise.race([this.#proc.exited, new Promise((r) => setTimeout(r, 300))]);
       this.store.endTurn('cancelled');
-      if (!this.#exited) this.store.notice('error', `The turn failed: ${errorText(err)}`);
+      if (!this.#exited) this.store.notice('error', `The turn failed: ${errorText(err)}${this.#authHint(err)}`);
     }
     this.#drain();
+  }
+
+  /** -32000: the agent wants a login this UI cannot do for it; say what it offers. */
+  #authHint(err: unknown): string {
+    if (!(err instanceof acp.RequestError) || err.code !== -32000) return '';
+    const how = this.#authMethods.length ? ` (it offers: ${this.#authMethods.join(', ')})` : '';
+    return `. Log in with the agent's own command or set its API key${how}, then start cxl again.`;
   }
 
   /** Ctrl+C: every pending approval answered `cancelled`, then session/cancel. */

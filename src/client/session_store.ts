@@ -44,6 +44,8 @@ export type AgentStatus = 'starting' | 'ready' | 'exited';
 export interface AgentInfo {
   /** What the user asked for: `cxl acp` or the --agent command line. */
   label: string;
+  /** The built-in agent (`cxl acp`), which understands `!cmd` and `/tool`. */
+  builtin: boolean;
   name?: string;
   version?: string;
   status: AgentStatus;
@@ -79,6 +81,7 @@ export interface ClientState {
 
 export interface StoreOptions {
   label: string;
+  builtin?: boolean;
   cwd: string;
   model?: string;
   envelope?: string;
@@ -116,7 +119,7 @@ export class ClientStore {
   constructor(opts: StoreOptions) {
     this.settleMs = opts.settleMs ?? 150;
     this.state = {
-      agent: { label: opts.label, status: 'starting', stderrTail: [] },
+      agent: { label: opts.label, builtin: opts.builtin ?? false, status: 'starting', stderrTail: [] },
       cwd: opts.cwd,
       model: opts.model,
       envelope: opts.envelope,

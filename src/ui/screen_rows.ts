@@ -106,7 +106,14 @@ export function liveRows(s: ClientState, ui: UiState, size: ScreenSize): Row[] {
       plainRow('─'.repeat(width), { color: 'muted' }),
       ...composerRows(ui.composer, width, Math.min(8, Math.max(1, room - 6)), {
         active: ui.focus === 'composer',
-        placeholder: s.agent.status === 'exited' ? 'the agent has exited; Ctrl+D quits' : 'message the agent · !cmd runs a command · /tool name {json}',
+        placeholder:
+          s.agent.status === 'exited'
+            ? 'the agent has exited; Ctrl+D quits'
+            : s.agent.builtin
+              ? 'message the agent · !cmd runs a command · /tool name {json}'
+              : s.commands.length > 0
+                ? `message the agent · /${s.commands[0].name} and ${s.commands.length - 1} more commands`
+                : 'message the agent',
       }),
     ];
   }

@@ -17,7 +17,7 @@ const NEW = OLD.replace('line 3\n', 'line three\nline 3.5\n').replace('line 25\n
 export const DIFF = { type: 'diff' as const, path: `${CWD}/src/app.ts`, oldText: OLD, newText: NEW };
 
 export function baseStore(): ClientStore {
-  const s = new ClientStore({ label: 'cxl acp', cwd: CWD, model: 'qwen3:8b', envelope: 'default', settleMs: 0 });
+  const s = new ClientStore({ label: 'cxl acp', builtin: true, cwd: CWD, model: 'qwen3:8b', envelope: 'default', settleMs: 0 });
   s.agentReady({ name: 'cxl', version: '0.1.0' });
   s.sessionStarted('a1b2c3d4e5f6', { mode: 'default' });
   return s;
