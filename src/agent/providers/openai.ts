@@ -12,7 +12,7 @@ export interface OpenAIOptions {
 
 // OpenAI restricts function names to [a-zA-Z0-9_-]{1,64}; our names carry dots (`server.tool`).
 export function wireName(name: string): string {
-  return name.replace(/\./g, '__');
+  return name.replace(/\./g, '__').replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
 }
 
 export class OpenAIProvider implements Provider {
