@@ -95,6 +95,10 @@ test(`cxl in tmux (${runtimeName}), built-in agent: !ls, /tool write_file with i
     await tmux.waitFor(/✓ edit .*write_file.*\+2 -0 hello\.txt \(new file\)/, 'the collapsed, finished call');
     assert.equal(readFileSync(path.join(dir, 'hello.txt'), 'utf8'), 'hi there\nsecond line\n');
 
+    // A narrower terminal: the live region is laid out again at 60 columns.
+    tmux.run('resize-window', '-t', 'cxl', '-x', '60', '-y', '24');
+    await tmux.waitFor(/\nCtrl\+C cancel \(twice quits\) · Ctrl\+D quit\s*$/, 'the footer re-wrapped at 60 columns');
+
     tmux.keys('C-d');
     assert.equal(await exitCode(rcFile), '0', 'Ctrl+D quits with exit code 0');
   } finally {

@@ -72,11 +72,14 @@ test('a resize re-lays the live region at the new width', async () => {
   const store = states.finishedTurn();
   const r = renderAt(<App store={store} controller={noop} animate={false} />, 100, 30);
   await tick();
+  const wide = r.lastFrame().split('\n');
+  assert.match(wide.at(-1)!, /Tab tool list · Ctrl\+C cancel/, 'one footer row at 100 columns');
   await r.resize(60, 20);
-  const f = r.lastFrame();
+  const narrow = r.lastFrame().split('\n');
   r.unmount();
-  const live = f.split('\n').slice(-4);
-  for (const line of live) assert.ok([...line].length <= 60, `after resize, a live line is wider than 60: ${line}`);
+  assert.match(narrow.at(-1)!, /^Ctrl\+C cancel \(twice quits\) · Ctrl\+D quit$/, 'the footer re-wraps at 60 columns');
+  assert.match(narrow.at(-3)!, /mode default · se…$|· session a1b2c3d4 …$|…$/, 'the status line is cut at the new width');
+  for (const line of narrow.slice(-4)) assert.ok([...line].length <= 60, `after resize, a live line is wider than 60: ${line}`);
 });
 
 test('NO_COLOR: no colour codes, glyphs and signs still tell the states apart', async () => {
