@@ -32,6 +32,7 @@ export const DEFAULT_START_TIMEOUT_MS = 15_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 
 const NAME_RE = /^[A-Za-z0-9_-]{1,64}$/;
+const RESERVED = new Set(['local_fs', 'local_shell']);
 
 interface McpTool {
   name: string;
@@ -74,6 +75,8 @@ export class McpToolset implements Toolset {
   /** Connects and lists the tools; throws ToolError when the server cannot be brought up. */
   static async start(config: McpServerConfig, opts: McpOptions = {}): Promise<McpToolset> {
     if (!NAME_RE.test(config.name)) throw new ToolError('bad_args', `MCP server name ${JSON.stringify(config.name)} must be letters, digits, _ or -.`);
+    // a server must not shadow the built-in toolsets (their names carry the envelope's axes)
+    if (RESERVED.has(config.name)) throw new ToolError('bad_args', `MCP server name ${config.name} is reserved for the built-in toolset; rename the server.`);
     const ts = new McpToolset(config, opts);
     await ts.connect();
     return ts;

@@ -62,6 +62,10 @@ for (const [how, code, said] of [
 test('a server that fails to start says so and how to fix it', async () => {
   await assert.rejects(McpToolset.start({ name: 'broken', command: path.join(tmpdir(), 'no-such-program-xyz') }), (e: { code: string; message: string }) => e.code === 'io_error' && /MCP server broken failed to start/.test(e.message) && /\[mcp_servers\.broken\]/.test(e.message));
   assert.deepEqual(fromAcp([{ type: 'sse', name: 's', url: 'http://x', headers: [] }]).skipped.length, 1);
+  // names that would shadow the built-in toolsets, or are not plain names, are refused before anything starts
+  for (const name of ['local_fs', 'local_shell', '../x', 'a.b', '']) {
+    await assert.rejects(McpToolset.start({ name, command: cmd, args: cmdArgs }), (e: { code: string }) => e.code === 'bad_args', name);
+  }
 });
 
 // ── through the agent ──────────────────────────────────────────────────────────────────────
