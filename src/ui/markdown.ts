@@ -56,11 +56,39 @@ function wrapSpans(spans: Span[], width: number, first: Span[], indent: string):
   return rows;
 }
 
+const FENCE = /^\s*```/;
+
 export function markdownRows(text: string, width: number, base: Omit<Span, 'text'> = {}): Row[] {
+  return linesToRows(sanitize(text).split('\n'), width, base, false);
+}
+
+/**
+ * The last rows of a long message without laying out all of it: only the last `maxLines` source
+ * lines are wrapped (a streamed answer re-renders every chunk). Returns how many lines were
+ * left out; whether they leave a code block open is still taken into account.
+ */
+export function markdownTail(text: string, width: number, maxLines: number, base: Omit<Span, 'text'> = {}): { rows: Row[]; omitted: number } {
+  // Find where the last `maxLines` lines start by walking back over newlines: O(tail).
+  let at = text.length;
+  let n = 0;
+  while (n < maxLines && at > 0) {
+    at = text.lastIndexOf('\n', at - 1);
+    if (at < 0) break;
+    n++;
+  }
+  if (at <= 0) return { rows: markdownRows(text, width, base), omitted: 0 };
+  const prefix = text.slice(0, at);
+  const fences = prefix.match(/^\s*```/gm)?.length ?? 0;
+  let omitted = 1;
+  for (let i = prefix.indexOf('\n'); i !== -1; i = prefix.indexOf('\n', i + 1)) omitted++;
+  return { rows: linesToRows(sanitize(text.slice(at + 1)).split('\n'), width, base, fences % 2 === 1), omitted };
+}
+
+function linesToRows(lines: string[], width: number, base: Omit<Span, 'text'>, startInCode: boolean): Row[] {
   const rows: Row[] = [];
-  let inCode = false;
-  for (const raw of sanitize(text).split('\n')) {
-    const fence = /^\s*```(.*)$/.exec(raw);
+  let inCode = startInCode;
+  for (const raw of lines) {
+    const fence = FENCE.test(raw) ? /^\s*```(.*)$/.exec(raw) : null;
     if (fence) {
       inCode = !inCode;
       rows.push([{ text: inCode ? `┌ ${fence[1].trim() || 'code'}` : '└', color: 'muted' }]);

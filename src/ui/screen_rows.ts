@@ -5,6 +5,7 @@ import { approvalRows } from './approval_rows.ts';
 import { composerRows, type ComposerState } from './composer.ts';
 import { footerRows } from './footer.ts';
 import type { Focus } from './keys.ts';
+import { markdownTail } from './markdown.ts';
 import { textRows } from './message_rows.ts';
 import { planRows } from './plan_rows.ts';
 import { statusRow } from './status_line.ts';
@@ -31,7 +32,12 @@ export function effectiveFocus(s: ClientState, ui: UiState): Focus {
   return ui.focus;
 }
 
-function liveItemRows(s: ClientState, ui: UiState, item: LiveItem, width: number): Row[] {
+function liveItemRows(s: ClientState, ui: UiState, item: LiveItem, width: number, maxLines: number): Row[] {
+  if (item.kind === 'agent') {
+    // Only the tail can be on screen: lay out that much, not the whole streamed answer.
+    const { rows, omitted } = markdownTail(item.text.trim(), width, maxLines);
+    return omitted > 0 ? [plainRow(`… ${omitted} earlier lines (printed in full when finished)`, { dim: true }), ...rows] : rows;
+  }
   if (item.kind !== 'tool') return textRows(item.kind, item.text, width);
   const call = s.toolCalls[item.id];
   // The call whose approval is on screen is shown by the modal, not twice.
@@ -125,12 +131,12 @@ export function liveRows(s: ClientState, ui: UiState, size: ScreenSize): Row[] {
   budget -= Math.min(budget, plan.length);
   let middle: Row[];
   if (focus === 'tools') {
-    const texts = s.live.filter((i) => i.kind !== 'tool').flatMap((i) => liveItemRows(s, ui, i, width));
+    const texts = s.live.filter((i) => i.kind !== 'tool').flatMap((i) => liveItemRows(s, ui, i, width, 3));
     const textPart = clipTail(texts, Math.min(3, Math.floor(budget / 4)));
     middle = [...textPart, ...toolListRows(s, ui, width, Math.max(1, budget - textPart.length))];
   } else {
     middle = clipTail(
-      s.live.flatMap((i) => liveItemRows(s, ui, i, width)),
+      s.live.flatMap((i) => liveItemRows(s, ui, i, width, Math.max(1, budget))),
       budget,
       ' (printed in full when finished)',
     );

@@ -7,7 +7,7 @@ import { approvalRows } from '../../src/ui/approval_rows.ts';
 import { composerRows } from '../../src/ui/composer.ts';
 import { diffModel, diffRows } from '../../src/ui/diff_rows.ts';
 import { footerRows } from '../../src/ui/footer.ts';
-import { markdownRows } from '../../src/ui/markdown.ts';
+import { markdownRows, markdownTail } from '../../src/ui/markdown.ts';
 import { historyRows, noticeRows } from '../../src/ui/message_rows.ts';
 import { planRows } from '../../src/ui/plan_rows.ts';
 import { Rows } from '../../src/ui/Rows.tsx';
@@ -78,4 +78,17 @@ test('diff summary counts and line numbers follow the text', () => {
 test('control characters and escapes in agent text cannot reach the terminal', async () => {
   const f = await show(markdownRows('evil \u001B[2J\u001B]0;title\u0007 text\u0008', 60), 60);
   assert.doesNotMatch(f, /\u001B\[2J|\u0007|\u0008/);
+});
+
+test('the tail of a long streamed message is laid out exactly as the end of the whole one', () => {
+  const text = ['intro', '```ts', ...Array.from({ length: 50 }, (_, i) => `code line ${i} that is long enough to wrap at forty columns`), '```', 'after', '- a', '- b'].join('\n');
+  const full = markdownRows(text, 40);
+  for (const k of [1, 3, 10, 53, 60]) {
+    const { rows, omitted } = markdownTail(text, 40, k);
+    assert.deepEqual(rows, full.slice(full.length - rows.length), `last ${k} lines`);
+    assert.equal(omitted, Math.max(0, text.split('\n').length - k));
+  }
+  // inside a code block that is still open, the tail is still code
+  const open = markdownTail(['x', '```', 'c1', 'c2', 'c3'].join('\n'), 40, 2).rows;
+  assert.deepEqual(open.map((r) => r.map((sp) => sp.text).join('')), ['│ c2', '│ c3']);
 });
