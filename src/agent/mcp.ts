@@ -30,6 +30,8 @@ export interface McpOptions {
 
 export const DEFAULT_START_TIMEOUT_MS = 15_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
+/** longest text result of one MCP call handed to the model */
+export const MAX_RESULT_CHARS = 256 * 1024;
 
 const NAME_RE = /^[A-Za-z0-9_-]{1,64}$/;
 const RESERVED = new Set(['local_fs', 'local_shell']);
@@ -182,7 +184,9 @@ export class McpToolset implements Toolset {
       this.withdraw(`MCP server ${this.name} answered ${tool} with something malformed (${msg.slice(0, 200)}); its tools are withdrawn.`);
       throw new ToolError('io_error', `${this.name}.${tool} returned a malformed result (${msg.slice(0, 200)}); the server's tools are withdrawn.`);
     }
-    const text = contentText(res.content);
+    let text = contentText(res.content);
+    // an attached server is not trusted to size its answers: keep the model's context bounded
+    if (text.length > MAX_RESULT_CHARS) text = `${text.slice(0, MAX_RESULT_CHARS)}\n… (${text.length - MAX_RESULT_CHARS} more characters cut; ask the tool for less)`;
     if (res.isError) throw new ToolError('io_error', `${this.name}.${tool} reported an error: ${text || '(no message)'}`);
     if (res.structuredContent !== undefined && !text) return res.structuredContent;
     return text;

@@ -40,6 +40,9 @@ test('tools are listed as <server>.<tool> with kinds from annotations; a harmles
   await assert.rejects(ts.call('nope', {}), (e: { code: string }) => e.code === 'unknown_tool');
   await assert.rejects(ts.call('misbehave', { how: 'error' }), (e: { code: string; message: string }) => e.code === 'io_error' && /went wrong on purpose/.test(e.message));
   assert.ok(ts.alive, 'an error result does not withdraw the server');
+  const huge = (await ts.call('misbehave', { how: 'huge' })) as string;
+  assert.ok(huge.length < 300_000, 'a huge result is cut');
+  assert.match(huge, /more characters cut/);
   assert.equal(kindOf({ name: 'get_page', annotations: { readOnlyHint: true, openWorldHint: true } }), 'fetch');
 });
 
