@@ -71,11 +71,38 @@ function indent(rows: Row[], width: number): Row[] {
   return rows.map((r) => truncateRow([{ text: '    ' }, ...r], width));
 }
 
+// The last lines of a terminal's output and how many there are in all, computed once per
+// output snapshot (the output can be megabytes; frames come far more often than output).
+const TAIL_KEEP = 200;
+const tails = new WeakMap<TerminalView, { total: number; tail: string[] }>();
+
+function outputTail(t: TerminalView): { total: number; tail: string[] } {
+  const hit = tails.get(t);
+  if (hit) return hit;
+  const text = t.output.endsWith('\n') ? t.output.slice(0, -1) : t.output;
+  let total = text === '' ? 0 : 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) total++;
+  let at = text.length;
+  for (let n = 0; n < TAIL_KEEP && at > 0; n++) {
+    const nl = text.lastIndexOf('\n', at - 1);
+    at = nl < 0 ? 0 : nl;
+    if (nl < 0) break;
+  }
+  const from = at === 0 ? 0 : at + 1;
+  const tail = text === '' ? [] : text.slice(from).split('\n').map((l) => sanitize(l.replace(/\r$/, '')));
+  const out = { total, tail };
+  tails.set(t, out);
+  return out;
+}
+
 function terminalRows(t: TerminalView, o: ToolRowsOptions): Row[] {
   const inner = o.width - 4;
-  const lines = t.output === '' ? [] : sanitize(t.output.replace(/\r\n/g, '\n').replace(/\n$/, '')).split('\n');
-  const rows = lines.map((l) => truncateRow([{ text: '│ ', color: 'muted' }, { text: l }], inner));
-  const clipped = clipTail(rows, o.outputLines ?? 8, ' (Ctrl+O in the tool list for all)');
+  const max = o.outputLines ?? 8;
+  const { total, tail } = outputTail(t);
+  const shown = tail.slice(-Math.min(tail.length, max));
+  const rows = shown.map((l) => truncateRow([{ text: '│ ', color: 'muted' }, { text: l }], inner));
+  // Same shape as clipTail over every line: the first kept row says how many are hidden.
+  const clipped = total > max ? [plainRow(`… ${total - (max - 1)} line${total - (max - 1) === 1 ? '' : 's'} hidden (Ctrl+O in the tool list for all)`, { dim: true }), ...rows.slice(rows.length - (max - 1))] : rows;
   if (t.truncated) clipped.unshift(plainRow('… earlier output dropped (output limit)', { dim: true }));
   if (t.done) {
     const how = t.signal ? `killed by ${t.signal}` : `exit ${t.exitCode ?? '?'}`;
