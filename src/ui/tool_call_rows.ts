@@ -111,17 +111,29 @@ function terminalRows(t: TerminalView, o: ToolRowsOptions): Row[] {
   return indent(clipped, o.width);
 }
 
+// A call's text content wrapped at a width, once per call snapshot (calls are immutable: every
+// update makes a new object), so a large result is not re-wrapped on every frame.
+const wrappedCache = new WeakMap<ToolCallView, { width: number; rows: Row[] }>();
+
+function wrappedText(call: ToolCallView, width: number): Row[] {
+  const hit = wrappedCache.get(call);
+  if (hit && hit.width === width) return hit.rows;
+  const text = textOf(call).trim();
+  const rows = text === '' ? [] : wrapText(text, width).map((l) => plainRow(l, { color: call.status === 'failed' ? 'error' : undefined }));
+  wrappedCache.set(call, { width, rows });
+  return rows;
+}
+
 /** Everything under the header line. */
 export function bodyRows(call: ToolCallView, o: ToolRowsOptions): Row[] {
   const rows: Row[] = [];
   const inner = o.width - 4;
   if (o.expanded) for (const d of diffsOf(call)) rows.push(...indent(diffRows(diffModel(d), inner), o.width));
   for (const t of o.terminals) rows.push(...terminalRows(t, o));
-  const text = textOf(call).trim();
   const showText = o.expanded || call.status === 'failed' || (call.kind === 'execute' && o.terminals.length === 0);
-  if (text !== '' && showText) {
-    const wrapped = wrapText(text, inner).map((l) => plainRow(l, { color: call.status === 'failed' ? 'error' : undefined }));
-    rows.push(...indent(o.expanded ? wrapped : clipTail(wrapped, o.outputLines ?? 8, ' (Ctrl+O in the tool list for all)'), o.width));
+  if (showText) {
+    const wrapped = wrappedText(call, inner);
+    if (wrapped.length > 0) rows.push(...indent(o.expanded ? wrapped : clipTail(wrapped, o.outputLines ?? 8, ' (Ctrl+O in the tool list for all)'), o.width));
   }
   return o.bodyLines !== undefined ? clipHead(rows, o.bodyLines, ' (Ctrl+O for all)') : rows;
 }
