@@ -146,6 +146,8 @@ export class LocalShell implements Toolset {
       if (typeof args.cwd !== 'string') throw new ToolError('bad_args', '`cwd` must be a path string.');
       cwd = path.resolve(this.root, args.cwd);
     }
+    // Lines start at the session root unless _allowed_dir says where (never the process's cwd).
+    if (cwd === undefined && !this.policy?.allowedDir) cwd = this.root;
     return { command, argv, cwd };
   }
 

@@ -331,3 +331,14 @@ test('a file planted in the workspace is never run by name', async () => {
   assert.equal(r.stdout, 'real\n');
   assert.notEqual(host.requests[0].command, path.join(ROOT, 'echo'));
 });
+
+describe('where a line starts', () => {
+  test('with a policy but no _allowed_dir, lines start at the session root, not the process cwd', async () => {
+    const { run } = shell({ policy: { _allowed_commands: ALLOWED } });
+    assert.notEqual(process.cwd(), ROOT);
+    const r = await run({ command: 'pwd' });
+    assert.equal(r.stdout.trim(), ROOT);
+    const sub = await run({ command: 'cd sub && pwd' });
+    assert.equal(sub.stdout.trim(), path.join(ROOT, 'sub'));
+  });
+});
