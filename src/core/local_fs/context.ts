@@ -82,7 +82,5 @@ export function lstatOf(c: ConfinedPath): fs.Stats | undefined {
   return fs.lstatSync(c.real, { throwIfNoEntry: false });
 }
 
-export const shown = (c: ConfinedPath) => c.rel;
-
 /** Base name helper that keeps `/` semantics for display. */
 export const baseName = (rel: string) => (rel === '.' ? '.' : path.posix.basename(rel));

@@ -15,6 +15,3 @@ export interface ToolDef {
 
 /** Range reads may exceed _max_read_bytes (that is what they are for), up to this hard cap. */
 export const RANGE_READ_HARD_CAP = 1024 * 1024 * 1024;
-
-/** Mutations read the whole file; over _max_read_bytes they are refused like a full read. */
-export const mutationReadLimit = (ctx: FsContext) => ctx.policy.maxReadBytes;
