@@ -165,22 +165,23 @@ export class WorkspaceFileIO implements FileIO {
     }
     const tmp = path.join(dir, `.${path.basename(file.real)}.cxl-${randomBytes(6).toString('hex')}.tmp`);
     let renamed = false;
+    let fd = -1;
     try {
-      // async on purpose: the data goes out on a worker thread while the caller hashes it
-      const fh = await fs.promises.open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode ?? 0o666);
-      try {
-        if (mode !== undefined) await fh.chmod(mode); // the umask must not narrow an existing mode
-        await writeAll(fh, parts);
-        await fh.datasync(); // data and size; the rename is made durable by syncing the directory
-      } finally {
-        await fh.close();
-      }
+      fd = fs.openSync(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode ?? 0o666);
+      if (mode !== undefined) fs.fchmodSync(fd, mode); // the umask must not narrow an existing mode
+      // issued before the first await, so the data goes out on a worker thread while the caller
+      // (still on this thread) hashes it
+      await writeAll(fd, parts);
+      await new Promise<void>((res, rej) => fs.fdatasync(fd, (err) => (err ? rej(err) : res()))); // data and size
+      fs.closeSync(fd);
+      fd = -1;
       opts.beforeCommit?.();
       this.#verify(file, opts);
       fs.renameSync(tmp, file.real);
       renamed = true;
-      syncDir(dir);
+      syncDir(dir); // the rename itself
     } finally {
+      if (fd !== -1) fs.closeSync(fd);
       if (!renamed) fs.rmSync(tmp, { force: true });
     }
   }
@@ -218,25 +219,27 @@ export class WorkspaceFileIO implements FileIO {
   }
 }
 
-async function writeAll(fh: fs.promises.FileHandle, parts: readonly Buffer[]): Promise<void> {
+/** Writes all of `parts` at the fd's position; the first vectored write is issued synchronously. */
+function writeAll(fd: number, parts: readonly Buffer[]): Promise<void> {
+  const writev = (bufs: Buffer[]) => new Promise<number>((res, rej) => fs.writev(fd, bufs, (err, n) => (err ? rej(err) : res(n))));
   const total = parts.reduce((n, p) => n + p.length, 0);
-  let done = (await fh.writev(parts as Buffer[])).bytesWritten;
-  // a short vectored write: finish piece by piece from where it stopped
-  let skip = done;
-  for (const p of parts) {
-    if (done >= total) break;
-    if (skip >= p.length) {
-      skip -= p.length;
-      continue;
+  const first = writev(parts as Buffer[]);
+  return (async () => {
+    let done = await first;
+    // a short vectored write: continue from where it stopped
+    while (done < total) {
+      let skip = done;
+      const rest: Buffer[] = [];
+      for (const p of parts) {
+        if (skip >= p.length) skip -= p.length;
+        else {
+          rest.push(skip > 0 ? p.subarray(skip) : p);
+          skip = 0;
+        }
+      }
+      done += await writev(rest);
     }
-    let off = skip;
-    skip = 0;
-    while (off < p.length) {
-      const { bytesWritten } = await fh.write(p, off, p.length - off);
-      off += bytesWritten;
-      done += bytesWritten;
-    }
-  }
+  })();
 }
 
 function syncDir(dir: string): void {
