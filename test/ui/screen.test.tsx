@@ -82,6 +82,27 @@ test('a resize re-lays the live region at the new width', async () => {
   for (const line of narrow.slice(-4)) assert.ok([...line].length <= 60, `after resize, a live line is wider than 60: ${line}`);
 });
 
+test('NO_COLOR: a real render has no colour codes (and has them without NO_COLOR)', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const { fileURLToPath } = await import('node:url');
+  const { moduleCommand } = await import('../../src/core/runtime.ts');
+  const [cmd, ...args] = moduleCommand(fileURLToPath(new URL('../fixtures/render_diff.tsx', import.meta.url)));
+  const run = (env: Record<string, string>) => {
+    const base = { ...process.env, FORCE_COLOR: '1' } as Record<string, string>;
+    delete base.NO_COLOR;
+    return execFileSync(cmd, args, { env: { ...base, ...env }, encoding: 'utf8', timeout: 30_000 });
+  };
+  const colour = /\u001B\[(?:3[0-9]|9[0-7]|38;)/;
+  const coloured = run({});
+  const plain = run({ NO_COLOR: '1' });
+  assert.match(coloured, colour, 'colour is on when forced and NO_COLOR is unset');
+  assert.doesNotMatch(plain, colour);
+  const strip = (t: string) => t.replace(/\u001B\[[0-9;]*m/g, '');
+  assert.equal(strip(plain), strip(coloured), 'the same text either way');
+  assert.match(strip(plain), /✗ edit Edit a\.ts {2}\+1 -1 a\.ts/);
+  assert.match(strip(plain), /2 - b\n2 \+ c/);
+});
+
 test('NO_COLOR: no colour codes, glyphs and signs still tell the states apart', async () => {
   const { statusGlyph } = await import('../../src/ui/tool_call_rows.ts');
   const { colorEnabled, themeColor } = await import('../../src/ui/theme.ts');
