@@ -1,6 +1,6 @@
 // Renders pre-laid-out rows: one terminal line each, already cut to the width.
 import { Box, Text } from 'ink';
-import type { Row } from './text_layout.ts';
+import { sanitize, type Row } from './text_layout.ts';
 import { colorEnabled, themeColor } from './theme.ts';
 
 export function RowLine({ row }: { row: Row }) {
@@ -18,7 +18,7 @@ export function RowLine({ row }: { row: Row }) {
               inverse={s.inverse}
               strikethrough={color && s.strike}
             >
-              {s.text}
+              {sanitize(s.text)}
             </Text>
           ))}
     </Text>

@@ -44,10 +44,20 @@ export function textWidth(text: string): number {
   return w;
 }
 
-/** Replace what a terminal would interpret (escapes, tabs, CR) with visible text. */
+// eslint-disable-next-line no-control-regex
+const ESCAPES = /\u001B\[[0-?]*[ -/]*[@-~]|\u001B\][^\u0007\u001B]*(?:\u0007|\u001B\\)?|\u001B[@-Z\\-_]|\u009B[0-?]*[ -/]*[@-~]|\u009D[^\u0007\u009C]*[\u0007\u009C]?/g;
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
+
+/**
+ * Remove what a terminal would interpret rather than show: CSI and OSC sequences (an OSC 52 in
+ * a file name would write the user's clipboard), other escapes, C0/C1 controls; tabs become
+ * spaces. Applied to every span drawn, so no agent-supplied string reaches the terminal raw.
+ */
 export function sanitize(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/\t/g, '    ').replace(/\u001B\[[0-?]*[ -/]*[@-~]/g, '').replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, '');
+  if (!/[\u0000-\u0009\u000B-\u001F\u007F-\u009F]/.test(text)) return text;
+  return text.replace(/\t/g, '    ').replace(ESCAPES, '').replace(CONTROLS, '');
 }
 
 /** Cut `text` to at most `width` cells, ending with … when something was cut. */

@@ -117,3 +117,21 @@ test('NO_COLOR: no colour codes, glyphs and signs still tell the states apart', 
     delete process.env.NO_COLOR;
   }
 });
+
+test('escape sequences in anything the agent names (titles, paths, options, commands, plan) never reach the terminal', async () => {
+  const evil = 'x\u001B]52;c;ZXZpbA==\u0007\u001B[2J\u009B31m\u0007y';
+  const store = states.baseStore();
+  store.beginTurn('go');
+  store.applyUpdate({ sessionUpdate: 'plan', entries: [{ content: evil, priority: 'high', status: 'pending' }] });
+  store.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'a', title: evil, kind: 'execute', status: 'in_progress', locations: [{ path: `/srv/proj/${evil}` }], content: [{ type: 'terminal', terminalId: 't' }] });
+  store.updateTerminal({ id: 't', command: evil, output: `${evil}\n`, truncated: false, done: false });
+  void store.requestPermission('a1b2c3d4e5f6', { toolCallId: 'b', title: evil, rawInput: { command: evil }, content: [{ type: 'diff', path: `/srv/proj/${evil}`, oldText: evil, newText: `${evil}2` }] }, [
+    { optionId: 'o', name: evil, kind: 'allow_once' },
+  ]);
+  store.notice('error', evil, [evil]);
+  for (const w of WIDTHS) {
+    const f = await frame(store, w);
+    assert.doesNotMatch(f, /[\u001B\u0007\u009B]/, `no escape or control character at ${w} columns`);
+    assert.match(f, /xy/);
+  }
+});
