@@ -115,7 +115,9 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
     const sessionId = stored.sessionId;
     const pendingNotices: string[] = [];
     let ready = false;
-    const live: LiveSession = { stored, tools: undefined as unknown as SessionTools, nextCall: 0, inflight: new Set(), flush: () => {} };
+    // tool call ids continue after the replayed ones, so a reloaded session never reuses one
+    const replayedCalls = stored.replay.filter((u) => u.sessionUpdate === 'tool_call').length;
+    const live: LiveSession = { stored, tools: undefined as unknown as SessionTools, nextCall: replayedCalls, inflight: new Set(), flush: () => {} };
     const notice = (text: string): Promise<void> => {
       // before session/new has answered, the client does not know the session yet
       if (!ready) {

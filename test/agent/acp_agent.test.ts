@@ -303,7 +303,10 @@ test('sessions persist: list, then load in a new agent process replays history a
   const replayed = h2.updates.map((u) => u.update.sessionUpdate);
   assert.deepEqual(replayed, ['user_message_chunk', 'tool_call', 'agent_message_chunk']);
   assert.equal(h2.messageText(), 'Read it.');
+  const replayedIds = h2.toolUpdates().map((u) => u.toolCallId);
   const res = await h2.prompt(w.sessionId, 'now edit');
+  const newIds = h2.toolUpdates().filter((u) => u.sessionUpdate === 'tool_call').map((u) => u.toolCallId).slice(replayedIds.length);
+  assert.ok(newIds.length > 0 && newIds.every((id) => !replayedIds.includes(id)), 'tool call ids are not reused after a load');
   assert.equal(res.stopReason, 'end_turn');
   assert.equal(readFileSync(path.join(w.dir, 'a.txt'), 'utf8'), 'ALPHA\nbeta\ngamma\n');
   await assert.rejects(h2.agent.request('session/load', { sessionId: 'no-such-session', cwd: w.dir, mcpServers: [] }));
