@@ -353,3 +353,22 @@ test('allow for this session survives a reload of the session in a new agent pro
   assert.equal(h2.permissions.length, 0, 'the stored allow answered the ask');
   assert.equal(readFileSync(path.join(w.dir, 'a.txt'), 'utf8'), 'alpha\nBETA\nGAMMA\n');
 });
+
+test('provider errors are messages in the session: 401, 429 with a long Retry-After, context too long', async () => {
+  const w = await world([
+    { status: 401, body: JSON.stringify({ error: { message: 'Incorrect API key provided' } }) },
+    { status: 429, body: '{"error":"slow down"}', headers: { 'retry-after': '120' } },
+    { status: 400, body: JSON.stringify({ error: { message: "This model's maximum context length is 8192 tokens", code: 'context_length_exceeded' } }) },
+  ]);
+  for (const [prompt, said] of [
+    ['one', /refused the credentials.*Incorrect API key provided.*OPENAI_API_KEY/s],
+    ['two', /rate limited.*retry after 120 s/s],
+    ['three', /longer than the model's context window.*Start a new session/s],
+  ] as const) {
+    const before = w.h.messageText().length;
+    const res = await w.h.prompt(w.sessionId, prompt);
+    assert.equal(res.stopReason, 'end_turn');
+    assert.match(w.h.messageText().slice(before), said);
+  }
+  assert.equal(w.srv.requests.length, 3, 'a long Retry-After is not waited out');
+});
