@@ -142,8 +142,17 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
         case 'send': {
           const text = u.composer.text;
           if (text.trim() === '') return;
-          setUi((x) => ({ ...x, composer: emptyComposer }));
+          setUi((x) => ({ ...x, composer: emptyComposer, past: [...x.past.slice(-99), text], pastIndex: -1 }));
           return controller.send(text);
+        }
+        case 'history_prev':
+        case 'history_next': {
+          // Only while the prompt is one line: a multi-line prompt is being edited, not recalled.
+          if (u.composer.text.includes('\n') || u.past.length === 0) return;
+          const idx = action === 'history_prev' ? (u.pastIndex === -1 ? u.past.length - 1 : Math.max(0, u.pastIndex - 1)) : u.pastIndex === -1 ? -1 : u.pastIndex + 1;
+          if (idx === -1 || idx >= u.past.length) return setUi((x) => ({ ...x, pastIndex: -1, composer: x.pastIndex === -1 ? x.composer : emptyComposer }));
+          const text = u.past[idx];
+          return setUi((x) => ({ ...x, pastIndex: idx, composer: { text, cursor: text.length } }));
         }
         case 'newline':
           return setUi((x) => ({ ...x, composer: insertText(x.composer, '\n') }));

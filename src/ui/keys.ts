@@ -14,6 +14,8 @@ export type Action =
   | 'reason_back'
   | 'send'
   | 'newline'
+  | 'history_prev'
+  | 'history_next'
   | 'focus_next'
   | 'select_prev'
   | 'select_next'
@@ -43,6 +45,8 @@ export const BINDINGS: Binding[] = [
   { action: 'reason_back', keys: ['escape'], label: 'Esc', help: 'back', focus: ['reason'] },
   { action: 'send', keys: ['return'], label: 'Enter', help: 'send', focus: ['composer'] },
   { action: 'newline', keys: ['shift+return', 'meta+return'], label: 'Shift/Alt+Enter', help: 'new line', focus: ['composer'] },
+  { action: 'history_prev', keys: ['up'], label: '↑/↓', help: 'earlier prompts', focus: ['composer'] },
+  { action: 'history_next', keys: ['down'], label: '', help: '', focus: ['composer'] },
   { action: 'focus_next', keys: ['tab'], label: 'Tab', help: 'tool list', focus: ['composer'] },
   { action: 'focus_next', keys: ['tab', 'escape'], label: 'Tab/Esc', help: 'composer', focus: ['tools'] },
   { action: 'select_prev', keys: ['up', 'k'], label: '↑/↓', help: 'select', focus: ['tools'] },

@@ -23,9 +23,12 @@ export interface UiState {
   /** A first Ctrl+C was pressed and a second one quits. */
   quitArmed: boolean;
   spinnerFrame: number;
+  /** Prompts sent this session, oldest first, and which one ↑/↓ shows (-1: a new one). */
+  past: string[];
+  pastIndex: number;
 }
 
-export const initialUi: UiState = { focus: 'composer', composer: { text: '', cursor: 0 }, selected: 0, expanded: new Set(), quitArmed: false, spinnerFrame: 0 };
+export const initialUi: UiState = { focus: 'composer', composer: { text: '', cursor: 0 }, selected: 0, expanded: new Set(), quitArmed: false, spinnerFrame: 0, past: [], pastIndex: -1 };
 
 export function effectiveFocus(s: ClientState, ui: UiState): Focus {
   if (s.permissions.length > 0) return ui.reason !== undefined ? 'reason' : 'approval';

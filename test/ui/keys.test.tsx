@@ -186,3 +186,20 @@ test('every binding in the table is reachable from its focus and the footer show
   for (const label of ['y allow once', 'a allow always', 'n/Esc reject', 'r reject + reason', '1-9 pick', 'Ctrl+C cancel']) assert.ok(r.lastFrame().includes(label), label);
   r.unmount();
 });
+
+test('composer: ↑/↓ recall earlier prompts, and ↓ past the newest gives an empty prompt', async () => {
+  const r = mount(states.idle());
+  await tick();
+  await r.press('o', 'n', 'e', KEY.enter, 't', 'w', 'o', KEY.enter);
+  await r.press(KEY.up);
+  assert.match(r.lastFrame(), /› two/);
+  await r.press(KEY.up, KEY.up);
+  assert.match(r.lastFrame(), /› one/);
+  await r.press(KEY.down);
+  assert.match(r.lastFrame(), /› two/);
+  await r.press('!', KEY.enter);
+  assert.deepEqual(r.ctl.sent, ['one', 'two', 'two!']);
+  await r.press(KEY.up, KEY.down);
+  assert.match(r.lastFrame(), /› {2}message the agent/);
+  r.unmount();
+});

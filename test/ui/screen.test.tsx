@@ -73,12 +73,15 @@ test('a resize re-lays the live region at the new width', async () => {
   const r = renderAt(<App store={store} controller={noop} animate={false} />, 100, 30);
   await tick();
   const wide = r.lastFrame().split('\n');
-  assert.match(wide.at(-1)!, /Tab tool list · Ctrl\+C cancel/, 'one footer row at 100 columns');
+  assert.match(wide.at(-1)!, /^Ctrl\+C cancel \(twice quits\) · Ctrl\+D quit$/);
+  assert.match(wide.at(-2)!, /^Enter send · .* · Tab tool list$/, 'two footer rows at 100 columns');
+  assert.match(wide.at(-3)!, /^cxl · .* · \/srv\/proj$/, 'the whole status line at 100 columns');
   await r.resize(60, 20);
   const narrow = r.lastFrame().split('\n');
   r.unmount();
-  assert.match(narrow.at(-1)!, /^Ctrl\+C cancel \(twice quits\) · Ctrl\+D quit$/, 'the footer re-wraps at 60 columns');
-  assert.match(narrow.at(-3)!, /mode default · se…$|· session a1b2c3d4 …$|…$/, 'the status line is cut at the new width');
+  assert.match(narrow.at(-1)!, /^Tab tool list · Ctrl\+C cancel \(twice quits\) · Ctrl\+D quit$/, 'the footer re-wraps at 60 columns');
+  assert.match(narrow.at(-2)!, /^Enter send · Shift\/Alt\+Enter new line · ↑\/↓ earlier prompts$/);
+  assert.match(narrow.at(-3)!, /^cxl · .*…$/, 'the status line is cut at the new width');
   for (const line of narrow.slice(-4)) assert.ok([...line].length <= 60, `after resize, a live line is wider than 60: ${line}`);
 });
 
