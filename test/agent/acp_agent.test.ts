@@ -372,3 +372,33 @@ test('provider errors are messages in the session: 401, 429 with a long Retry-Af
   }
   assert.equal(w.srv.requests.length, 3, 'a long Retry-After is not waited out');
 });
+
+test('hostile paths from the model never reach the client: escapes, absolute, symlinks out, quarantine, NUL', async () => {
+  const { symlinkSync } = await import('node:fs');
+  const cases: Array<[string, RegExp]> = [
+    ['../outside.txt', /"code":"escape"/],
+    ['/etc/passwd', /"code":"escape"/],
+    ['link/secret.txt', /"code":"escape"/],
+    ['~/.ssh/id_rsa', /"code":"bad_path"/],
+    ['.ssh/id_rsa', /"code":"quarantined"/],
+    ['a.txt\u0000.png', /"code":"bad_path"/],
+    ['file:///etc/passwd', /"code":"bad_path"/],
+  ];
+  const w = await world(
+    [{ toolCalls: cases.map(([p]) => ({ name: 'read_file', arguments: { path: p } })) }, { toolCalls: [{ name: 'write_file', arguments: { path: '../escaped.txt', content: 'x' } }] }, { text: 'refused' }],
+    { files: { '.ssh/id_rsa': 'PRIVATE KEY' }, permission: () => 'allow_once' },
+  );
+  const outside = path.join(path.dirname(w.dir), 'outside');
+  (await import('node:fs')).mkdirSync(outside, { recursive: true });
+  writeFileSync(path.join(outside, 'secret.txt'), 'secret');
+  writeFileSync(path.join(path.dirname(w.dir), 'outside.txt'), 'outside');
+  symlinkSync(outside, path.join(w.dir, 'link'));
+  assert.equal((await w.h.prompt(w.sessionId, 'read them')).stopReason, 'end_turn');
+  const results = toolMessages(w.srv, 1);
+  cases.forEach(([p, code], i) => assert.match(results[i], code, p));
+  assert.match(toolMessages(w.srv, 2).at(-1)!, /"code":"escape"/);
+  assert.deepEqual(w.h.fsReads, [], 'no fs/read_text_file was sent for any of them');
+  assert.deepEqual(w.h.fsWrites, []);
+  assert.equal(w.h.permissions.length, 0, 'nothing refused by confinement is asked about');
+  assert.equal(existsSync(path.join(path.dirname(w.dir), 'escaped.txt')), false);
+});
