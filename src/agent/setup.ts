@@ -171,7 +171,11 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
     }
     if (wants.has('local_shell')) {
       // without a client terminal the tool is still offered (and refuses naming the capability)
-      toolsets.push(new LocalShell({ root: fsToolset?.root ?? b.cwd, policy: policies.local_shell, host: b.host === 'local' ? undefined : (b.host ?? new RefusingHost()) }));
+      // under a command policy `cd` stays inside the session root unless the policy names another
+      // _allowed_dir (as `cxl tool` does); no policy at all means the platform shell, unconfined
+      const sp = policies.local_shell;
+      const shellPolicy = sp && Object.keys(sp).length && sp._allowed_dir === undefined ? { ...sp, _allowed_dir: '.' } : sp;
+      toolsets.push(new LocalShell({ root: fsToolset?.root ?? b.cwd, policy: shellPolicy, host: b.host === 'local' ? undefined : (b.host ?? new RefusingHost()) }));
     }
     const mcp: McpToolset[] = [];
     for (const m of b.mcp) {

@@ -402,3 +402,14 @@ test('hostile paths from the model never reach the client: escapes, absolute, sy
   assert.equal(w.h.permissions.length, 0, 'nothing refused by confinement is asked about');
   assert.equal(existsSync(path.join(path.dirname(w.dir), 'escaped.txt')), false);
 });
+
+test('hostile shell lines from the model are refused before any terminal/create reaches the client', async () => {
+  // every line is harmless even if it ran, and any ask is rejected: the point is that none gets that far
+  const lines = ['ls | cat', 'echo $(id)', 'echo `whoami`', 'ls > out.txt', 'sudo ls', 'ls\necho hi', 'cd .. && ls', 'echo ok & echo bg', 'ls *.txt', 'echo ${IFS}x', 'FOO=1 ls', 'echo a\\;b'];
+  const w = await world([{ toolCalls: lines.map((command) => ({ name: 'local_shell', arguments: { command } })) }, { text: 'refused' }], { permission: () => 'reject' });
+  assert.equal((await w.h.prompt(w.sessionId, 'go')).stopReason, 'end_turn');
+  const results = toolMessages(w.srv, 1);
+  lines.forEach((l, i) => assert.match(results[i], /"code":"(policy_refused|envelope_denied)"/, l));
+  assert.equal(w.h.terminals.size, 0, 'no terminal was created');
+  assert.equal(w.h.permissions.length, 0, 'nothing refused by the policy is asked about');
+});
