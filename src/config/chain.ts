@@ -53,7 +53,7 @@ export const DEFAULT_CHAIN: Readonly<Chain> = Object.freeze({
         tools: ['local_fs', 'local_shell'],
         tools_policies: {
           local_fs: { _allowed_dir: '.', ...DEFAULT_CHAIN_LOCAL_FS },
-          local_shell: { ...DEFAULT_SHELL_POLICY },
+          local_shell: { _allowed_dir: '.', ...DEFAULT_SHELL_POLICY },
         },
       },
     },
