@@ -47,7 +47,12 @@ export async function main(argv: string[]): Promise<number> {
   // long session; the UI runs the production build unless the user asked otherwise. The agent
   // gets the environment as it was.
   const agentEnv = { ...process.env };
+  // Ink renders only the last frame when CI or CONTINUOUS_INTEGRATION is set; on a real
+  // terminal the user wants the live UI, whatever their shell exports.
+  const saved = { NODE_ENV: process.env.NODE_ENV, CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
   process.env.NODE_ENV ??= 'production';
+  delete process.env.CI;
+  delete process.env.CONTINUOUS_INTEGRATION;
   // React, Ink and the reconciler must all load after NODE_ENV is settled (they pick their build
   // when first imported, and mixing builds breaks rendering).
   const [{ createElement }, { render }, { App }, { AcpClient }, { splitCommandLine }] = await Promise.all([
@@ -57,6 +62,11 @@ export async function main(argv: string[]): Promise<number> {
     import('../client/acp_client.ts'),
     import('../client/command_line.ts'),
   ]);
+  // Both were read once at load; commands the UI runs for the agent get the user's values back.
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
   const cwd = path.resolve((values.cwd as string | undefined) ?? process.cwd());
   const model = values.model as string | undefined;
   const envelope = values.envelope as string | undefined;

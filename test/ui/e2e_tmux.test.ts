@@ -55,7 +55,8 @@ class Tmux {
 function startCxl(tmux: Tmux, dir: string, rcFile: string, extra: string[]): void {
   const line = `cd ${quote([dir])} && ${quote([...cxlCommand(), ...extra])}; echo $? > ${quote([rcFile])}; sleep 30`;
   // The built-in agent keeps sessions under XDG_DATA_HOME: keep them in the temp dir.
-  const env = ['NO_COLOR=1', `XDG_DATA_HOME=${dir}/.data`, `XDG_CONFIG_HOME=${dir}/.config`];
+  // CI=true as in CI itself: Ink would draw nothing live under it unless cxl sets it aside.
+  const env = ['NO_COLOR=1', 'CI=true', `XDG_DATA_HOME=${dir}/.data`, `XDG_CONFIG_HOME=${dir}/.config`];
   tmux.run('new-session', '-d', '-s', 'cxl', '-x', '100', '-y', '30', 'env', ...env, 'sh', '-c', line);
 }
 
