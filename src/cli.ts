@@ -20,6 +20,13 @@ Flags:
   -h, --help       show this help (or a subcommand's: cxl <command> --help)
   -v, --version    print the version
 
+UI flags (cxl with no command):
+  --agent "<command line>"   drive any ACP agent instead of the built-in one
+  --cwd DIR                  the session root (default: the current directory)
+  --envelope NAME            the envelope (session mode) to start in
+  --provider ollama|openai   the built-in agent's model provider
+  --model NAME               the model to use
+
 Docs: README.md and docs/ in the package.`;
 
 // Each subcommand's wiring lives in src/cli/<name>.ts and exports `main`.

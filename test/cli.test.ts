@@ -16,6 +16,7 @@ test('cxl --help lists every subcommand', async () => {
   assert.equal(r.code, 0, r.stderr);
   for (const sub of ['acp', 'run', 'tool', 'check', 'config']) assert.match(r.stdout, new RegExp(`cxl ${sub}\\b`));
   assert.match(r.stdout, /terminal UI/);
+  for (const flag of ['--agent', '--cwd', '--envelope', '--provider', '--model']) assert.ok(r.stdout.includes(flag), `the UI flag ${flag} is listed`);
 });
 
 test('an unknown subcommand exits 2 and names it', async () => {
