@@ -3,10 +3,9 @@ import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
 import pkg from '../../package.json' with { type: 'json' };
 import { createAgent } from '../agent/acp_agent.ts';
-import { agentSetup } from '../agent/setup.ts';
 import { stdioStreams } from '../core/runtime.ts';
-import { isToolError } from '../core/errors.ts';
-import { parseFlags, UsageError } from './args.ts';
+import { setupFromFlags, AGENT_FLAGS } from './agent_setup.ts';
+import { parseFlags } from './args.ts';
 
 const HELP = `cxl acp: run as an ACP agent on stdio (for Zed, the cxl UI, or any ACP client)
 
@@ -22,10 +21,7 @@ Sessions are stored under $XDG_DATA_HOME/cxl (or ~/.local/share/cxl). Logs go to
 
 export async function main(argv: string[]): Promise<number> {
   const { values } = parseFlags('cxl acp', argv, {
-    provider: { type: 'string' },
-    model: { type: 'string' },
-    envelope: { type: 'string' },
-    'max-turns': { type: 'string' },
+    ...AGENT_FLAGS,
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -33,19 +29,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const log = (msg: string) => process.stderr.write(`cxl acp: ${msg}\n`);
-  // configuration problems and unknown envelopes are usage errors: say what to fix, exit 2
-  const setup = await agentSetup({
-    cwd: process.cwd(),
-    env: process.env,
-    provider: values.provider as string | undefined,
-    model: values.model as string | undefined,
-    envelope: values.envelope as string | undefined,
-    maxTurns: values['max-turns'] as string | undefined,
-    command: 'cxl acp',
-  }).catch((err: unknown) => {
-    if (isToolError(err)) throw new UsageError(`cxl acp: ${err.message}`);
-    throw err;
-  });
+  const setup = await setupFromFlags('cxl acp', values);
   for (const w of setup.warnings) log(w);
   const app = createAgent({
     version: pkg.version,

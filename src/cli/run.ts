@@ -2,10 +2,9 @@
 // cwd), local_shell on this machine; nobody can answer an approval, so approve counts as deny.
 // Progress goes to stderr, the final answer to stdout; exit 0 only when the run ended normally.
 import process from 'node:process';
-import { agentSetup } from '../agent/setup.ts';
 import { runUnattended } from '../agent/unattended.ts';
 import { onTerminate } from '../core/runtime.ts';
-import { isToolError } from '../core/errors.ts';
+import { setupFromFlags, AGENT_FLAGS } from './agent_setup.ts';
 import { parseFlags, UsageError } from './args.ts';
 
 const HELP = `cxl run: an unattended run with no client
@@ -31,11 +30,8 @@ export function parseDuration(s: string): number {
 
 export async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseFlags('cxl run', argv, {
-    provider: { type: 'string' },
-    model: { type: 'string' },
-    envelope: { type: 'string' },
+    ...AGENT_FLAGS,
     timeout: { type: 'string' },
-    'max-turns': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -45,19 +41,7 @@ export async function main(argv: string[]): Promise<number> {
   const task = positionals.join(' ').trim();
   if (!task) throw new UsageError('cxl run: give the task as an argument, e.g. cxl run "summarise README.md". Run `cxl run --help`.');
   const timeoutMs = typeof values.timeout === 'string' ? parseDuration(values.timeout) : 0;
-  // configuration problems and unknown envelopes are usage errors: say what to fix, exit 2
-  const setup = await agentSetup({
-    cwd: process.cwd(),
-    env: process.env,
-    provider: values.provider as string | undefined,
-    model: values.model as string | undefined,
-    envelope: values.envelope as string | undefined,
-    maxTurns: values['max-turns'] as string | undefined,
-    command: 'cxl run',
-  }).catch((err: unknown) => {
-    if (isToolError(err)) throw new UsageError(`cxl run: ${err.message}`);
-    throw err;
-  });
+  const setup = await setupFromFlags('cxl run', values);
   const err = (s: string) => process.stderr.write(s);
   for (const w of setup.warnings) err(`cxl run: ${w}\n`);
   const ctrl = new AbortController();
