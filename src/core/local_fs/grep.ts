@@ -32,8 +32,8 @@ export interface GrepQuery {
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
 
-/** Whole content of a regular file, not following a final symlink; null when unreadable. */
-function readRegular(abs: string): Buffer | null {
+/** `use` on an fd of a regular file, not following a final symlink; null when unreadable. */
+function withRegular<T>(abs: string, use: (fd: number) => T): T | null {
   let fd: number;
   try {
     fd = fs.openSync(abs, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
@@ -41,9 +41,7 @@ function readRegular(abs: string): Buffer | null {
     return null;
   }
   try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile()) return null;
-    return fs.readFileSync(fd);
+    return fs.fstatSync(fd).isFile() ? use(fd) : null;
   } catch {
     return null;
   } finally {
@@ -51,24 +49,17 @@ function readRegular(abs: string): Buffer | null {
   }
 }
 
+/** Whole content of a regular file; null when unreadable or not regular. */
+function readRegular(abs: string): Buffer | null {
+  return withRegular(abs, (fd) => fs.readFileSync(fd));
+}
+
 /** First bytes of a regular file for the binary test; null when unreadable or not regular. */
 function sampleRegular(abs: string): Buffer | null {
-  let fd: number;
-  try {
-    fd = fs.openSync(abs, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-  } catch {
-    return null;
-  }
-  try {
-    if (!fs.fstatSync(fd).isFile()) return null;
+  return withRegular(abs, (fd) => {
     const b = Buffer.alloc(BINARY_SAMPLE);
-    const n = fs.readSync(fd, b, 0, BINARY_SAMPLE, 0);
-    return b.subarray(0, n);
-  } catch {
-    return null;
-  } finally {
-    fs.closeSync(fd);
-  }
+    return b.subarray(0, fs.readSync(fd, b, 0, BINARY_SAMPLE, 0));
+  });
 }
 
 const displayText = (s: string) => {
