@@ -92,6 +92,20 @@ function openChecked(file: ConfinedPath): { fd: number; st: fs.Stats } {
   return { fd, st };
 }
 
+/**
+ * Opens a checked regular file; the opened inode must be the one confine() recorded (or, when
+ * it recorded none, the one `checked` saw), so nothing swapped in between is read.
+ */
+export function openSame(file: ConfinedPath, checked: fs.Stats): { fd: number; st: fs.Stats } {
+  const opened = openChecked(file);
+  const { st } = opened;
+  if (st.dev !== (file.dev ?? checked.dev) || st.ino !== (file.ino ?? checked.ino) || checked.ino !== (file.ino ?? checked.ino)) {
+    fs.closeSync(opened.fd);
+    throw new ToolError('escape', `${file.rel} was replaced while it was being opened; refused. Retry.`);
+  }
+  return opened;
+}
+
 /** Reads an open fd to EOF (the size is a hint: the file may grow or shrink meanwhile). */
 function readFd(fd: number, sizeHint: number, max: number, shown: string): Buffer {
   let buf = Buffer.allocUnsafe(Math.max(sizeHint, 1) + 1);
@@ -124,15 +138,8 @@ export class WorkspaceFileIO implements FileIO {
     const checked = fs.lstatSync(file.real, { throwIfNoEntry: false });
     if (!checked) throw new ToolError('not_found', `${file.rel} does not exist. Check the path with list_dir or find_files.`);
     if (checked.isSymbolicLink()) throw new ToolError('escape', `${file.rel} became a symlink after it was checked; refused.`);
-    const { fd, st } = openChecked(file);
+    const { fd, st } = openSame(file, checked);
     try {
-      // the opened file must be the one that was checked, not something swapped in between
-      // (by confine(), when it recorded an identity, else by the lstat just above)
-      const dev = file.dev ?? checked.dev;
-      const ino = file.ino ?? checked.ino;
-      if (st.dev !== dev || st.ino !== ino || checked.ino !== ino) {
-        throw new ToolError('escape', `${file.rel} was replaced while it was being opened; refused. Retry.`);
-      }
       if (st.size > opts.maxBytes) throw tooLarge(file.rel, st.size, opts.maxBytes);
       const bytes = readFd(fd, st.size, opts.maxBytes, file.rel);
       return snapshot(bytes, st.mode & 0o7777);

@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ClientFileIO, sha256, WorkspaceFileIO, type FsClient } from '../../src/core/file_io.ts';
+import { ClientFileIO, openSame, sha256, WorkspaceFileIO, type FsClient } from '../../src/core/file_io.ts';
 import { confine } from '../../src/core/paths.ts';
 import { moduleCommand } from '../../src/core/runtime.ts';
 import { expectCode, toolset, tree } from './fs_helpers.ts';
@@ -25,6 +25,21 @@ test('read refuses a file swapped for a symlink between the check and the open',
   fs.rmSync(path.join(root, 'b.txt'));
   fs.linkSync(path.join(outside, 's.txt'), path.join(root, 'b.txt'));
   await assert.rejects(io.read(c2, big), { code: 'escape' });
+});
+
+test('openSame (stat_file, count_stats, grep on a file) refuses a different inode swapped in after the check', () => {
+  const root = tree({ 'a.txt': 'inside\n' });
+  const outside = tree({ 's.txt': 'SECRET\n' });
+  const c = confine(root, 'a.txt');
+  const checked = fs.lstatSync(c.real);
+  const { fd } = openSame(c, checked);
+  fs.closeSync(fd);
+  fs.rmSync(path.join(root, 'a.txt'));
+  fs.linkSync(path.join(outside, 's.txt'), path.join(root, 'a.txt'));
+  assert.throws(() => openSame(c, checked), { code: 'escape' });
+  fs.rmSync(path.join(root, 'a.txt'));
+  assert.equal(spawnSync('mkfifo', [path.join(root, 'a.txt')]).status, 0);
+  assert.throws(() => openSame(c, checked), { code: 'not_regular' });
 });
 
 test('read of a FIFO swapped in does not hang; too_large past the limit', async () => {

@@ -13,7 +13,7 @@ import { lstatOf, type FsContext } from './context.ts';
 import { comparePaths, TraversalFilter, walk } from './filter.ts';
 import { mustBeFile, refuseBinary } from './read.ts';
 import { rgGlobLiteral } from './ripgrep.ts';
-import { openSame } from './stat.ts';
+import { openSame } from '../file_io.ts';
 import { BINARY_SAMPLE, countNewlines, decode, displayLine, isBinary, MAX_SHOWN_LINE, sliceLines } from './text.ts';
 import type { Args, ToolDef } from './tool_def.ts';
 
@@ -276,7 +276,7 @@ export const grep: ToolDef = {
     if (!st.isDirectory()) {
       mustBeFile(c);
       const cap = ctx.policy.maxGrepMatches ?? 500;
-      const fd = openSame(c, st);
+      const { fd } = openSame(c, st);
       let bytes: Buffer;
       try {
         bytes = fs.readFileSync(fd);

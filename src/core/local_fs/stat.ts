@@ -2,32 +2,12 @@
 // limit: nothing of the content is returned).
 import fs from 'node:fs';
 import { ToolError } from '../errors.ts';
+import { openSame } from '../file_io.ts';
 import type { ConfinedPath } from '../paths.ts';
 import { schema, str } from './args.ts';
 import { baseName, lstatOf } from './context.ts';
 import { BINARY_SAMPLE, humanSize, isBinary } from './text.ts';
 import type { Args, ToolDef } from './tool_def.ts';
-
-const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
-const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
-
-/** Opens a checked regular file; the opened inode must be the one confine() (or `checked`) saw. */
-export function openSame(c: ConfinedPath, checked: fs.Stats): number {
-  const { real, rel } = c;
-  let fd: number;
-  try {
-    fd = fs.openSync(real, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new ToolError('escape', `${rel} became a symlink after it was checked; refused.`);
-    throw new ToolError('io_error', `Cannot open ${rel}: ${(err as Error).message}.`);
-  }
-  const st = fs.fstatSync(fd);
-  if (st.dev !== (c.dev ?? checked.dev) || st.ino !== (c.ino ?? checked.ino) || !st.isFile()) {
-    fs.closeSync(fd);
-    throw new ToolError('escape', `${rel} was replaced while it was being opened; refused. Retry.`);
-  }
-  return fd;
-}
 
 export const statFile: ToolDef = {
   name: 'stat_file',
@@ -42,7 +22,7 @@ export const statFile: ToolDef = {
     if (!st) throw new ToolError('not_found', `${c.rel} does not exist.`);
     let binary = false;
     if (st.isFile()) {
-      const fd = openSame(c, st);
+      const { fd } = openSame(c, st);
       try {
         const b = Buffer.alloc(BINARY_SAMPLE);
         binary = isBinary(b.subarray(0, fs.readSync(fd, b, 0, BINARY_SAMPLE, 0)));
@@ -79,7 +59,7 @@ export const countStats: ToolDef = {
     if (!st) throw new ToolError('not_found', `${c.rel} does not exist.`);
     if (st.isDirectory()) throw new ToolError('is_directory', `${c.rel} is a directory; count_stats counts a file.`);
     if (!st.isFile()) throw new ToolError('not_regular', `${c.rel} is not a regular file.`);
-    const fd = openSame(c, st);
+    const { fd } = openSame(c, st);
     let lines = 0;
     let words = 0;
     let bytes = 0;
