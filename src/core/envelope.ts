@@ -183,42 +183,17 @@ export interface ResolvedEnvelope {
   always_allow: ResolvedRule[];
 }
 
-interface ResolvedPathAxis {
-  grant?: Sourced<GrantSpec>;
-  timeoutMs?: Sourced<number>;
-  deny_paths?: Sourced<string[]>;
-  approve_paths?: Sourced<string[]>;
-}
+/** An axis as written, each value tagged with the envelope that set it (`bare` is spent in layering). */
+type Resolved<S> = { [K in Exclude<keyof S, 'bare'>]?: Sourced<NonNullable<S[K]>> };
+type ResolvedPathAxis = Resolved<PathAxisSpec>;
+type ResolvedShellAxis = Resolved<ShellAxisSpec>;
 
-interface ResolvedShellAxis {
-  grant?: Sourced<GrantSpec>;
-  timeoutMs?: Sourced<number>;
-  blacklist?: Sourced<string[]>;
-  prefix_allowlist?: Sourced<string[]>;
-  ask_always?: Sourced<string[]>;
-  substitution?: Sourced<GrantSpec>;
-}
-
-function layerPathAxis(base: ResolvedPathAxis, spec: PathAxisSpec | undefined, from: string): ResolvedPathAxis {
+/** A child's axis over its parent's: each value it sets replaces the parent's; a bare grant replaces the whole axis. */
+function layerAxis<S extends { bare?: boolean }>(base: Resolved<S>, spec: S | undefined, from: string): Resolved<S> {
   if (!spec) return base;
-  const out: ResolvedPathAxis = spec.bare ? {} : { ...base };
-  if (spec.grant) out.grant = { value: spec.grant, from };
-  if (spec.timeoutMs !== undefined) out.timeoutMs = { value: spec.timeoutMs, from };
-  if (spec.deny_paths) out.deny_paths = { value: spec.deny_paths, from };
-  if (spec.approve_paths) out.approve_paths = { value: spec.approve_paths, from };
-  return out;
-}
-
-function layerShellAxis(base: ResolvedShellAxis, spec: ShellAxisSpec | undefined, from: string): ResolvedShellAxis {
-  if (!spec) return base;
-  const out: ResolvedShellAxis = spec.bare ? {} : { ...base };
-  if (spec.grant) out.grant = { value: spec.grant, from };
-  if (spec.timeoutMs !== undefined) out.timeoutMs = { value: spec.timeoutMs, from };
-  if (spec.blacklist) out.blacklist = { value: spec.blacklist, from };
-  if (spec.prefix_allowlist) out.prefix_allowlist = { value: spec.prefix_allowlist, from };
-  if (spec.ask_always) out.ask_always = { value: spec.ask_always, from };
-  if (spec.substitution) out.substitution = { value: spec.substitution, from };
-  return out;
+  const out: Record<string, Sourced<unknown>> = spec.bare ? {} : { ...(base as Record<string, Sourced<unknown>>) };
+  for (const [k, value] of Object.entries(spec)) if (k !== 'bare' && value !== undefined) out[k] = { value, from };
+  return out as Resolved<S>;
 }
 
 /**
@@ -260,9 +235,9 @@ export function resolveEnvelope(name: string, specs: Record<string, EnvelopeSpec
       ...env,
       description: s.description ?? env.description,
       default_action: s.default_action ? { value: s.default_action, from } : env.default_action,
-      read: layerPathAxis(env.read, s.files?.read, from),
-      write: layerPathAxis(env.write, s.files?.write, from),
-      shell: layerShellAxis(env.shell, s.shell, from),
+      read: layerAxis(env.read, s.files?.read, from),
+      write: layerAxis(env.write, s.files?.write, from),
+      shell: layerAxis(env.shell, s.shell, from),
       tools: { ...env.tools, ...Object.fromEntries(Object.entries(s.tools ?? {}).map(([p, g]) => [p, { value: g, from }])) },
       always_deny: [...env.always_deny, ...(s.always_deny ?? []).map((r) => ({ ...r, from }))],
       always_allow: [...env.always_allow, ...(s.always_allow ?? []).map((r) => ({ ...r, from }))],
@@ -293,7 +268,6 @@ interface CompiledList<T> {
 export interface CompiledEnvelope {
   readonly name: string;
   readonly resolved: ResolvedEnvelope;
-  readonly alwaysDeny: CompiledRule[];
   /** path-only always_deny rules grouped by their tool patterns, one combined glob list each:
    * a call that matches none costs one regex test per group and path */
   readonly denyGroups: DenyGroup[];
@@ -362,7 +336,6 @@ export function compileEnvelope(resolved: ResolvedEnvelope): CompiledEnvelope {
   return {
     name: resolved.name,
     resolved,
-    alwaysDeny: resolved.always_deny.map(compileRule),
     denyGroups: groupDenies(resolved.always_deny.map(compileRule)),
     alwaysAllow: resolved.always_allow.map(compileRule),
     writeDeny: globs(resolved.write.deny_paths),

@@ -80,10 +80,6 @@ export class GlobList {
     this.re = globs.length ? compileGlobList(globs.map(normalizeForMatch)) : null;
   }
 
-  get empty(): boolean {
-    return this.re === null;
-  }
-
   test(normalized: string): boolean {
     return this.re !== null && this.re.test(normalized);
   }
