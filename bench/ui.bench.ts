@@ -8,6 +8,7 @@ import process from 'node:process';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { ClientStore as Store } from '../src/client/session_store.ts';
+import { FakeStdin } from '../test/ui/fake_stdin.ts';
 import { report } from './report.ts';
 
 // As `cxl` runs it: React's production build (set before React loads), no colour.
@@ -41,24 +42,6 @@ class FakeStdout extends EventEmitter {
   nextWrite(): Promise<void> {
     return new Promise((r) => this.waiters.push(r));
   }
-}
-
-class FakeStdin extends EventEmitter {
-  isTTY = true;
-  private q: string[] = [];
-  write(d: string) {
-    this.q.push(d);
-    this.emit('readable');
-  }
-  read() {
-    return this.q.shift() ?? null;
-  }
-  setEncoding() {}
-  setRawMode() {}
-  resume() {}
-  pause() {}
-  ref() {}
-  unref() {}
 }
 
 const OLD = Array.from({ length: 40 }, (_, i) => `const v${i} = ${i};`).join('\n') + '\n';

@@ -3,6 +3,7 @@
 import { EventEmitter } from 'node:events';
 import { render } from 'ink';
 import type { ReactElement } from 'react';
+import { FakeStdin } from './fake_stdin.ts';
 
 class FakeStdout extends EventEmitter {
   frames: string[] = [];
@@ -17,24 +18,6 @@ class FakeStdout extends EventEmitter {
     this.frames.push(frame);
     return true;
   };
-}
-
-class FakeStdin extends EventEmitter {
-  isTTY = true;
-  private queue: string[] = [];
-  write(data: string) {
-    this.queue.push(data);
-    this.emit('readable');
-  }
-  read(): string | null {
-    return this.queue.shift() ?? null;
-  }
-  setEncoding() {}
-  setRawMode() {}
-  resume() {}
-  pause() {}
-  ref() {}
-  unref() {}
 }
 
 export interface Rendered {
