@@ -59,14 +59,13 @@ export const listDir: ToolDef = {
     if (total === 0) return '(empty directory)';
     const out: string[] = [];
     let bytes = 0;
-    let shown = 0;
     for (const l of lines) {
-      if (bytes + l.length + 1 > ctx.policy.maxOutputBytes) break;
+      const n = Buffer.byteLength(l) + 1;
+      if (bytes + n > ctx.policy.maxOutputBytes) break;
       out.push(l);
-      bytes += Buffer.byteLength(l) + 1;
-      shown++;
+      bytes += n;
     }
-    const next = offset + shown;
+    const next = offset + out.length;
     if (next < total) {
       out.push(`[showed entries ${offset + 1}-${next} of ${stopped ? `at least ${total}` : total}. Continue with list_dir offset=${next}${recursive ? ' recursive=true' : ''}.]`);
     } else if (stopped) {

@@ -56,6 +56,14 @@ test('list_dir: depth (default 3, capped by _max_list_depth) and pagination by o
   const bytes = String(await toolset(r2, { _max_output_bytes: '60' }).call('list_dir', {})).split('\n');
   assert.equal(bytes.length, 11);
   assert.match(bytes[10], /showed entries 1-10 of 1205\. Continue with list_dir offset=10\./);
+  // the cap counts bytes, not characters: 'ü0000' is 6 bytes + newline, so 9 fit in 69 (10 in 69 characters)
+  const wide: Record<string, string> = {};
+  for (let i = 0; i < 20; i++) wide[`ü${String(i).padStart(4, '0')}`] = '';
+  const w = String(await toolset(tree(wide), { _max_output_bytes: '69' }).call('list_dir', {})).split('\n');
+  const entries = w.slice(0, -1);
+  assert.equal(entries.length, 9);
+  assert.ok(entries.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0) <= 69);
+  assert.match(w[w.length - 1], /showed entries 1-9 of 20\. Continue with list_dir offset=9\./);
 });
 
 for (const engine of ['ripgrep', 'builtin'] as const) {
