@@ -5,9 +5,9 @@ import { structuredPatch } from 'diff';
 import { ToolError } from './errors.ts';
 import type { FileIO } from './file_io.ts';
 import { checkArgs } from './local_fs/args.ts';
-import { planEdit, planSed, planWrite, sameBytes, type MutationPlan } from './local_fs/mutate.ts';
+import { sameBytes, type MutationPlan } from './local_fs/mutate.ts';
 import { countNewlines, decode, isBinary } from './local_fs/text.ts';
-import { editFile, sed, sedOptions, writeFile } from './local_fs/write.ts';
+import { editFile, planMutation, sed, writeFile, type MutatingTool } from './local_fs/write.ts';
 import type { ConfinedPath } from './paths.ts';
 
 /** Lines of context around each change. */
@@ -34,7 +34,7 @@ export interface ApprovalDiff {
   startLine?: number;
 }
 
-export type MutatingTool = 'write_file' | 'edit_file' | 'sed';
+export type { MutatingTool };
 
 const DEFS = { write_file: writeFile, edit_file: editFile, sed } as const;
 
@@ -155,10 +155,7 @@ export async function buildApprovalDiff(io: FileIO, file: ConfinedPath, tool: Mu
   if (old && isBinary(old)) return none('the file looks binary');
   let plan: MutationPlan;
   try {
-    if (tool === 'write_file') plan = planWrite(old, args.content as string);
-    else if (old === null) return none('the file does not exist');
-    else if (tool === 'edit_file') plan = planEdit(old, args.old_string as string, args.new_string as string, args.replace_all === true, file.rel);
-    else plan = planSed(old, args.pattern as string, args.replacement as string, sedOptions(args), file.rel);
+    plan = planMutation(tool, old, args, file.rel);
   } catch (err) {
     return none(`the change would fail: ${(err as Error).message}`);
   }

@@ -105,7 +105,7 @@ export const writeFile: ToolDef = {
       // a new file needs no read, but the ledger must not hold an older version of this path
       ctx.ledger.forget(c.real);
     }
-    return commit(ctx, c, old, planWrite(old?.bytes ?? null, a.content as string));
+    return commit(ctx, c, old, planMutation('write_file', old?.bytes ?? null, a, c.rel));
   },
 };
 
@@ -128,7 +128,7 @@ export const editFile: ToolDef = {
   ),
   async run(ctx, a: Args) {
     const c = await ctx.resolve('edit_file', a.path as string);
-    const { p, r } = await mutate(ctx, c, (old) => planEdit(old, a.old_string as string, a.new_string as string, a.replace_all === true, c.rel));
+    const { p, r } = await mutate(ctx, c, (old) => planMutation('edit_file', old, a, c.rel));
     return { path: r.path, written: r.written, replacements: p.replacements, old_bytes: r.old_bytes, new_bytes: r.new_bytes, old_sha256: r.old_sha256, new_sha256: r.new_sha256 };
   },
 };
@@ -156,17 +156,21 @@ export const sed: ToolDef = {
   ),
   async run(ctx, a: Args) {
     const c = await ctx.resolve('sed', a.path as string);
-    const { p, r } = await mutate(ctx, c, (old) => planSed(old, a.pattern as string, a.replacement as string, sedOptions(a), c.rel));
+    const { p, r } = await mutate(ctx, c, (old) => planMutation('sed', old, a, c.rel));
     return { path: r.path, written: r.written, changed: p.changedLines ?? 0, replacements: p.replacements, old_bytes: r.old_bytes, new_bytes: r.new_bytes, old_sha256: r.old_sha256, new_sha256: r.new_sha256 };
   },
 };
 
-/** sed's window and count options from its arguments. */
-export function sedOptions(a: Args) {
-  return {
-    all: a.all === true,
-    expectReplacements: a.expect_replacements as number | undefined,
-    startLine: a.start_line as number | undefined,
-    endLine: a.end_line as number | undefined,
-  };
+export type MutatingTool = 'write_file' | 'edit_file' | 'sed';
+
+/**
+ * What `tool` with its checked arguments makes of `old` (null: no file yet, write_file only).
+ * The tools and the approval diff both plan through here, so a diff replays exactly the change.
+ */
+export function planMutation(tool: MutatingTool, old: Buffer | null, a: Args, shown: string): MutationPlan {
+  if (tool === 'write_file') return planWrite(old, a.content as string);
+  if (old === null) throw new ToolError('not_found', `${shown} does not exist.`);
+  if (tool === 'edit_file') return planEdit(old, a.old_string as string, a.new_string as string, a.replace_all === true, shown);
+  const sedOpts = { all: a.all === true, expectReplacements: a.expect_replacements as number | undefined, startLine: a.start_line as number | undefined, endLine: a.end_line as number | undefined };
+  return planSed(old, a.pattern as string, a.replacement as string, sedOpts, shown);
 }
