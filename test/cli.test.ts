@@ -31,3 +31,16 @@ test('an unknown top-level flag exits 2 and names it', async () => {
   assert.equal(r.code, 2);
   assert.match(r.stderr, /--frobnicate/);
 });
+
+test('every subcommand answers --help and -h with its own usage, exit 0, and refuses an unknown flag with exit 2', async () => {
+  for (const sub of ['acp', 'run', 'tool', 'check', 'config']) {
+    for (const flag of ['--help', '-h']) {
+      const r = await runCxl([sub, flag]);
+      assert.equal(r.code, 0, `${sub} ${flag}: ${r.stderr}`);
+      assert.match(r.stdout, new RegExp(`^(Usage: )?cxl ${sub}\\b`), `${sub} ${flag} prints its own usage`);
+    }
+    const bad = await runCxl([sub, '--no-such-flag']);
+    assert.equal(bad.code, 2, `${sub} --no-such-flag`);
+    assert.match(bad.stderr, new RegExp(`cxl ${sub}: .*--no-such-flag[\\s\\S]*cxl ${sub} --help`));
+  }
+});

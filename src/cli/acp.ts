@@ -20,14 +20,11 @@ Usage: cxl acp [--provider ollama|openai] [--model NAME] [--envelope NAME] [--ma
 Sessions are stored under $XDG_DATA_HOME/cxl (or ~/.local/share/cxl). Logs go to stderr.`;
 
 export async function main(argv: string[]): Promise<number> {
-  const { values } = parseFlags('cxl acp', argv, {
+  const flags = parseFlags('cxl acp', argv, {
     ...AGENT_FLAGS,
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (values.help) {
-    process.stdout.write(`${HELP}\n`);
-    return 0;
-  }
+  }, HELP);
+  if (!flags) return 0;
+  const { values } = flags;
   const log = (msg: string) => process.stderr.write(`cxl acp: ${msg}\n`);
   const setup = await setupFromFlags('cxl acp', values);
   for (const w of setup.warnings) log(w);

@@ -99,7 +99,7 @@ function stringList(v: unknown, key: string): string[] | undefined {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseFlags('cxl check', argv, {
+  const flags = parseFlags('cxl check', argv, {
     allow: { type: 'string' },
     deny: { type: 'string' },
     dir: { type: 'string' },
@@ -107,12 +107,9 @@ export async function main(argv: string[]): Promise<number> {
     json: { type: 'boolean' },
     batch: { type: 'boolean' },
     envelope: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (values.help) {
-    process.stdout.write(`${HELP}\n`);
-    return 0;
-  }
+  }, HELP);
+  if (!flags) return 0;
+  const { values, positionals } = flags;
   const base: ShellPolicy = {
     allowedCommands: values.allow !== undefined ? splitList(values.allow as string) : DEFAULT_ALLOWED_COMMANDS,
     deniedCommands: values.deny !== undefined ? splitList(values.deny as string) : DEFAULT_DENIED_COMMANDS,

@@ -78,16 +78,13 @@ export function describeConfig(cfg: EffectiveConfig, vars: Record<string, string
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const { values } = parseFlags('cxl config', argv, {
+  const flags = parseFlags('cxl config', argv, {
     check: { type: 'string', multiple: true },
     agent: { type: 'string' },
     var: { type: 'string', multiple: true },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (values.help) {
-    process.stdout.write(`${HELP}\n`);
-    return 0;
-  }
+  }, HELP);
+  if (!flags) return 0;
+  const { values } = flags;
   const vars: Record<string, string> = {};
   for (const v of (values.var as string[] | undefined) ?? []) {
     const eq = v.indexOf('=');

@@ -29,15 +29,12 @@ export function parseDuration(s: string): number {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseFlags('cxl run', argv, {
+  const flags = parseFlags('cxl run', argv, {
     ...AGENT_FLAGS,
     timeout: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (values.help) {
-    process.stdout.write(`${HELP}\n`);
-    return 0;
-  }
+  }, HELP);
+  if (!flags) return 0;
+  const { values, positionals } = flags;
   const task = positionals.join(' ').trim();
   if (!task) throw new UsageError('cxl run: give the task as an argument, e.g. cxl run "summarise README.md". Run `cxl run --help`.');
   const timeoutMs = typeof values.timeout === 'string' ? parseDuration(values.timeout) : 0;

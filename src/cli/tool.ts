@@ -104,19 +104,16 @@ const answer = (r: { ok: true; result: unknown; envelope: unknown } | ToolError)
   JSON.stringify(r instanceof ToolError ? { ok: false, code: r.code, error: r.message, ...(r.details ? { details: r.details } : {}) } : r);
 
 export async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseFlags('cxl tool', argv, {
+  const flags = parseFlags('cxl tool', argv, {
     root: { type: 'string' },
     policy: { type: 'string', multiple: true },
     session: { type: 'string' },
     yes: { type: 'boolean' },
     batch: { type: 'boolean' },
     envelope: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (values.help) {
-    process.stdout.write(`${HELP}\n`);
-    return 0;
-  }
+  }, HELP);
+  if (!flags) return 0;
+  const { values, positionals } = flags;
   const policy: Record<string, string> = {};
   for (const kv of (values.policy as string[] | undefined) ?? []) {
     const eq = kv.indexOf('=');

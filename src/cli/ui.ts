@@ -27,18 +27,15 @@ export function builtinAgentArgv(opts: { model?: string; envelope?: string; prov
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseFlags('cxl', argv, {
+  const flags = parseFlags('cxl', argv, {
     agent: { type: 'string' },
     cwd: { type: 'string' },
     envelope: { type: 'string' },
     model: { type: 'string' },
     provider: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (values.help) {
-    process.stdout.write(`${HELP}\n`);
-    return 0;
-  }
+  }, HELP);
+  if (!flags) return 0;
+  const { values, positionals } = flags;
   if (positionals.length > 0) throw new UsageError(`cxl: unexpected argument \`${positionals[0]}\`. Run \`cxl --help\`.`);
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new UsageError('cxl: the UI needs a terminal on stdin and stdout. For unattended work use `cxl run "<task>"`; for an editor use `cxl acp`.');
