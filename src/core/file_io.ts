@@ -68,7 +68,7 @@ const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
 
 const tooLarge = (shown: string, size: number, max: number) =>
-  new ToolError('too_large', `${shown} is ${size} bytes, over the ${max}-byte read limit. Read a range with read_file_range, or raise tools_policies.local_fs._max_read_bytes.`, { size, limit: max });
+  new ToolError('too_large', `${shown} is ${size} bytes, over the ${max}-byte read limit. Read it in parts with read_file_range (start_line/end_line), or raise tools_policies.local_fs._max_read_bytes.`, { size, limit: max });
 
 /** Opens an existing regular file for reading without following a final symlink. */
 function openChecked(file: ConfinedPath): { fd: number; st: fs.Stats } {

@@ -33,15 +33,7 @@ function capped(ctx: FsContext, c: ConfinedPath, bytes: Buffer, firstLine: numbe
 
 async function readFull(ctx: FsContext, c: ConfinedPath, force: boolean): Promise<unknown> {
   mustBeFile(c);
-  let snap;
-  try {
-    snap = await ctx.io.read(c, { maxBytes: ctx.policy.maxReadBytes });
-  } catch (err) {
-    if (err instanceof ToolError && err.code === 'too_large') {
-      throw new ToolError('too_large', `${c.rel} is larger than the ${ctx.policy.maxReadBytes}-byte read limit. Read it in parts with read_file_range (start_line/end_line), or raise tools_policies.local_fs._max_read_bytes.`, err.details);
-    }
-    throw err;
-  }
+  const snap = await ctx.io.read(c, { maxBytes: ctx.policy.maxReadBytes });
   refuseBinary(c, snap.bytes);
   const prev = ctx.ledger.get(c.real);
   if (!force && prev?.full && prev.sha256 === snap.sha256) {
