@@ -143,43 +143,45 @@ class Checker {
     return t === undefined ? { grant: g } : { grant: g, timeoutMs: t };
   }
 
-  pathAxis(path: string[], v: unknown): PathAxisSpec | undefined {
+  /**
+   * What both axis kinds share: a bare grant word (`shell = "deny"`, which replaces the parent's
+   * whole axis), or a table of `valid` keys whose `grant` and `timeout` are read here; the caller
+   * reads its own keys when the result is not bare.
+   */
+  axis(path: string[], v: unknown, valid: readonly string[], what: string): (PathAxisSpec & ShellAxisSpec) | undefined {
     if (v === undefined) return undefined;
     if (typeof v === 'string') {
       const g = this.grantWord(path, v);
       return g ? { bare: true, grant: { grant: g } } : undefined;
     }
-    if (!this.table(path, v, PATH_AXIS_KEYS, 'an axis: grant, timeout, deny_paths, approve_paths')) return undefined;
-    const out: PathAxisSpec = {};
+    if (!this.table(path, v, valid, what)) return undefined;
+    const out: PathAxisSpec & ShellAxisSpec = {};
     if (v.grant !== undefined) {
       const g = this.grantWord([...path, 'grant'], v.grant);
       if (g) out.grant = { grant: g };
     }
     const t = this.duration([...path, 'timeout'], v.timeout);
     if (t !== undefined) out.timeoutMs = t;
-    const d = this.strList([...path, 'deny_paths'], v.deny_paths);
+    return out;
+  }
+
+  pathAxis(path: string[], v: unknown): PathAxisSpec | undefined {
+    const out = this.axis(path, v, PATH_AXIS_KEYS, 'an axis: grant, timeout, deny_paths, approve_paths');
+    if (!out || out.bare) return out;
+    const t = v as Obj;
+    const d = this.strList([...path, 'deny_paths'], t.deny_paths);
     if (d) out.deny_paths = d;
-    const a = this.strList([...path, 'approve_paths'], v.approve_paths);
-    if (a) out.approve_paths = a;
+    const ap = this.strList([...path, 'approve_paths'], t.approve_paths);
+    if (ap) out.approve_paths = ap;
     return out;
   }
 
   shellAxis(path: string[], v: unknown): ShellAxisSpec | undefined {
-    if (v === undefined) return undefined;
-    if (typeof v === 'string') {
-      const g = this.grantWord(path, v);
-      return g ? { bare: true, grant: { grant: g } } : undefined;
-    }
-    if (!this.table(path, v, SHELL_AXIS_KEYS, 'the shell axis')) return undefined;
-    const out: ShellAxisSpec = {};
-    if (v.grant !== undefined) {
-      const g = this.grantWord([...path, 'grant'], v.grant);
-      if (g) out.grant = { grant: g };
-    }
-    const t = this.duration([...path, 'timeout'], v.timeout);
-    if (t !== undefined) out.timeoutMs = t;
+    const out = this.axis(path, v, SHELL_AXIS_KEYS, 'the shell axis');
+    if (!out || out.bare) return out;
+    const t = v as Obj;
     for (const k of ['blacklist', 'prefix_allowlist', 'ask_always'] as const) {
-      const l = this.strList([...path, k], v[k]);
+      const l = this.strList([...path, k], t[k]);
       if (!l) continue;
       if (k !== 'prefix_allowlist') {
         const bad = l.find((x) => /\s/.test(x));
@@ -190,7 +192,7 @@ class Checker {
       }
       out[k] = l;
     }
-    const s = this.grant([...path, 'substitution'], v.substitution);
+    const s = this.grant([...path, 'substitution'], t.substitution);
     if (s) out.substitution = s;
     return out;
   }
