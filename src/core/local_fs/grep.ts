@@ -14,7 +14,7 @@ import { comparePaths, TraversalFilter, walk } from './filter.ts';
 import { mustBeFile, refuseBinary } from './read.ts';
 import { rgGlobLiteral } from './ripgrep.ts';
 import { openSame } from '../file_io.ts';
-import { BINARY_SAMPLE, countNewlines, decode, displayLine, isBinary, MAX_SHOWN_LINE, sliceLines } from './text.ts';
+import { BINARY_SAMPLE, countNewlines, decode, displayLine, displayText, isBinary, sliceLines } from './text.ts';
 import type { Args, ToolDef } from './tool_def.ts';
 
 export interface GrepHit {
@@ -61,11 +61,6 @@ function sampleRegular(abs: string): Buffer | null {
     return b.subarray(0, fs.readSync(fd, b, 0, BINARY_SAMPLE, 0));
   });
 }
-
-const displayText = (s: string) => {
-  const t = s.endsWith('\r') ? s.slice(0, -1) : s;
-  return t.length > MAX_SHOWN_LINE ? `${t.slice(0, MAX_SHOWN_LINE)}… [line cut at ${MAX_SHOWN_LINE} of ${t.length} characters]` : t;
-};
 
 /** Matching lines of `buf` within the query's line window, at most `limit`. */
 export function searchBuffer(buf: Buffer, q: GrepQuery, limit: number): GrepHit[] {

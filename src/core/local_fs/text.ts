@@ -144,12 +144,13 @@ export function humanSize(n: number): string {
 /** Longest a matched line is shown by grep, in characters. */
 export const MAX_SHOWN_LINE = 500;
 
-/** A line for display: without its terminator (`\n`, `\r\n`), cut to MAX_SHOWN_LINE characters. */
+/** A line's text for display: without a trailing `\r`, cut to MAX_SHOWN_LINE characters. */
+export function displayText(s: string): string {
+  const t = s.endsWith('\r') ? s.slice(0, -1) : s;
+  return t.length > MAX_SHOWN_LINE ? `${t.slice(0, MAX_SHOWN_LINE)}… [line cut at ${MAX_SHOWN_LINE} of ${t.length} characters]` : t;
+}
+
+/** A line's bytes for display: without its terminator (`\n`, `\r\n`), as displayText. */
 export function displayLine(b: Uint8Array): string {
-  let end = b.length;
-  if (end > 0 && b[end - 1] === 10) end--;
-  if (end > 0 && b[end - 1] === 13) end--;
-  let s = decode(b.subarray(0, end));
-  if (s.length > MAX_SHOWN_LINE) s = `${s.slice(0, MAX_SHOWN_LINE)}… [line cut at ${MAX_SHOWN_LINE} of ${s.length} characters]`;
-  return s;
+  return displayText(decode(b.length > 0 && b[b.length - 1] === 10 ? b.subarray(0, -1) : b));
 }
