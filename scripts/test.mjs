@@ -1,6 +1,6 @@
 // `npm test`: build, type-check with tsc and deno check, run every test file under Node and
 // under Deno, then print one line "N passed, N failed" summing both runtimes.
-// Usage: npm test [-- test/some.test.ts ...]   (files restrict both runtimes to those files)
+// Usage: npm test [-- [--no-check] [--no-build] test/some.test.ts ...]   (files restrict both runtimes to those files)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,8 +40,11 @@ if (files.length === 0) {
 }
 
 const step = (s) => console.log(`\n── ${s}`);
-step('build');
-if ((await run(process.execPath, ['scripts/build.mjs'])).code !== 0) process.exit(1);
+// --no-build: for a nested run inside the suite, which must not rewrite dist/ under other tests
+if (!process.argv.includes('--no-build')) {
+  step('build');
+  if ((await run(process.execPath, ['scripts/build.mjs'])).code !== 0) process.exit(1);
+}
 if (!skipCheck) {
   step('type-check: tsc');
   if ((await run(bin('tsc'), ['-p', '.'])).code !== 0) process.exit(1);
