@@ -2,7 +2,7 @@
 // quarantine (every tool, read or write) and the write wall (writes, and shell lines naming
 // those paths). The floor sits in always_deny, which accumulates, so no envelope drops it by
 // inheritance or by a bare axis grant.
-import type { EnvelopeRule, EnvelopeSpec } from './envelope.ts';
+import type { EnvelopeRule, EnvelopeSpec, Grant } from './envelope.ts';
 import { QUARANTINE_GLOBS, READ_APPROVE_GLOBS } from './quarantine.ts';
 
 /** Paths no tool writes: shell start-up files, git internals, agent and editor configs that can run code. */
@@ -23,6 +23,10 @@ export const FLOOR_RULES: readonly EnvelopeRule[] = Object.freeze([
 ]);
 
 const reads = { grant: { grant: 'allow' as const }, approve_paths: [...READ_APPROVE_GLOBS] };
+/** An axis written as a bare grant: it replaces whatever the axis inherited. */
+const bare = (grant: Grant) => ({ bare: true, grant: { grant } });
+/** Reads allowed (the read-approve list still asks); writes and commands as given. */
+const readsAnd = (description: string, write: Grant, shell: Grant): EnvelopeSpec => ({ description, files: { read: reads, write: bare(write) }, shell: bare(shell) });
 
 /** Read-only programs and test runners the `default` envelope runs without asking. */
 export const DEFAULT_PREFIX_ALLOWLIST: readonly string[] = Object.freeze([
@@ -34,24 +38,12 @@ export const DEFAULT_PREFIX_ALLOWLIST: readonly string[] = Object.freeze([
 ]);
 
 export const SHIPPED_ENVELOPES: Readonly<Record<string, EnvelopeSpec>> = Object.freeze({
-  read_only: {
-    description: 'reads allowed, writes and shell denied',
-    files: { read: reads, write: { bare: true, grant: { grant: 'deny' } } },
-    shell: { bare: true, grant: { grant: 'deny' } },
-  },
-  ask_always: {
-    description: 'reads allowed, every write and every command asks',
-    files: { read: reads, write: { bare: true, grant: { grant: 'approve' } } },
-    shell: { bare: true, grant: { grant: 'approve' } },
-  },
-  auto_edit: {
-    description: 'reads and writes allowed, every command asks',
-    files: { read: reads, write: { bare: true, grant: { grant: 'allow' } } },
-    shell: { bare: true, grant: { grant: 'approve' } },
-  },
+  read_only: readsAnd('reads allowed, writes and shell denied', 'deny', 'deny'),
+  ask_always: readsAnd('reads allowed, every write and every command asks', 'approve', 'approve'),
+  auto_edit: readsAnd('reads and writes allowed, every command asks', 'allow', 'approve'),
   default: {
     description: 'reads allowed; writes ask; read-only and test commands run, others ask, rm/mv/cp/chmod always ask',
-    files: { read: reads, write: { bare: true, grant: { grant: 'approve' } } },
+    files: { read: reads, write: bare('approve') },
     shell: {
       grant: { grant: 'approve' },
       prefix_allowlist: [...DEFAULT_PREFIX_ALLOWLIST],
