@@ -1,14 +1,13 @@
 // find_files: files whose name (pattern without `/`) or path relative to the search directory
 // (pattern with `/`) matches a glob with `**`. Two engines, like grep: `rg --files` (when present)
 // filtered through the same TraversalFilter, or the in-process walk; results are identical.
-import { spawn } from 'node:child_process';
 import { ToolError } from '../errors.ts';
 import { compileGlobs } from '../glob.ts';
 import type { ConfinedPath } from '../paths.ts';
 import { schema, str } from './args.ts';
 import { lstatOf, type FsContext } from './context.ts';
 import { comparePaths, TraversalFilter, walk } from './filter.ts';
-import { rgGlobLiteral } from './ripgrep.ts';
+import { rgGlobLiteral, runRipgrep } from './ripgrep.ts';
 import type { Args, ToolDef } from './tool_def.ts';
 
 /** A tester for `pattern` over paths relative to the search directory. */
@@ -43,7 +42,7 @@ export function findBuiltin(ctx: FsContext, dir: ConfinedPath, pattern: string, 
 }
 
 /** The same through `rg --files` (it lists regular files, never following links). */
-export function findRipgrep(ctx: FsContext, rg: string, dir: ConfinedPath, pattern: string, signal?: AbortSignal): Promise<string[]> {
+export async function findFilesRipgrep(ctx: FsContext, rg: string, dir: ConfinedPath, pattern: string, signal?: AbortSignal): Promise<string[]> {
   const match = fileMatcher(pattern);
   const args = ['--files', '--no-config', '--no-ignore', '--hidden', '--no-follow', '--no-messages'];
   for (const d of ctx.policy.skipDirs) args.push('--glob', `!${rgGlobLiteral(d)}/`);
@@ -51,37 +50,20 @@ export function findRipgrep(ctx: FsContext, rg: string, dir: ConfinedPath, patte
   // ripgrep narrows the listing; our matcher still decides, so its answer only has to be a superset
   if (pre) args.push('--glob', pre, '--glob', '.gitignore');
   args.push('--', '.');
-  return new Promise((resolve, reject) => {
-    const child = spawn(rg, args, { cwd: dir.real, stdio: ['ignore', 'pipe', 'ignore'] });
-    const onAbort = () => child.kill('SIGKILL');
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const filter = new TraversalFilter(ctx, dir.rel);
-    const candidates: string[] = [];
-    const withIgnore = new Set<string>();
-    let rest = '';
-    const take = (line: string) => {
-      if (!line) return;
-      const r = line.startsWith('./') ? line.slice(2) : line;
-      const rel = dir.rel === '.' ? r : `${dir.rel}/${r}`;
-      if (r === '.gitignore' || r.endsWith('/.gitignore')) withIgnore.add(rel === '.gitignore' ? '.' : rel.slice(0, -'/.gitignore'.length));
-      if (match(r)) candidates.push(rel);
-    };
-    child.stdout!.setEncoding('utf8');
-    child.stdout!.on('data', (chunk: string) => {
-      const parts = (rest + chunk).split('\n');
-      rest = parts.pop() ?? '';
-      for (const l of parts) take(l);
-    });
-    child.on('error', reject);
-    child.on('close', () => {
-      signal?.removeEventListener('abort', onAbort);
-      if (signal?.aborted) return reject(new ToolError('cancelled', 'find_files was cancelled.'));
-      take(rest);
-      // the listing shows every .gitignore below the start, so no directory needs probing
-      filter.knowGitignores(withIgnore);
-      resolve(candidates.filter((rel) => !filter.file(rel, true)).sort(comparePaths));
-    });
-  });
+  const filter = new TraversalFilter(ctx, dir.rel);
+  const candidates: string[] = [];
+  const withIgnore = new Set<string>();
+  const take = (line: string) => {
+    if (!line) return;
+    const r = line.startsWith('./') ? line.slice(2) : line;
+    const rel = dir.rel === '.' ? r : `${dir.rel}/${r}`;
+    if (r === '.gitignore' || r.endsWith('/.gitignore')) withIgnore.add(rel === '.gitignore' ? '.' : rel.slice(0, -'/.gitignore'.length));
+    if (match(r)) candidates.push(rel);
+  };
+  await runRipgrep(rg, args, dir.real, take, 'find_files', signal);
+  // the listing shows every .gitignore below the start, so no directory needs probing
+  filter.knowGitignores(withIgnore);
+  return candidates.filter((rel) => !filter.file(rel, true)).sort(comparePaths);
 }
 
 export const findFiles: ToolDef = {
@@ -101,7 +83,7 @@ export const findFiles: ToolDef = {
     if (!st) throw new ToolError('not_found', `${c.rel} does not exist.`);
     if (!st.isDirectory()) throw new ToolError('not_directory', `${c.rel} is not a directory; find_files searches directories.`);
     const all =
-      ctx.rgPath && ctx.grepEngine !== 'builtin' ? await findRipgrep(ctx, ctx.rgPath, c, pattern, signal) : findBuiltin(ctx, c, pattern, signal);
+      ctx.rgPath && ctx.grepEngine !== 'builtin' ? await findFilesRipgrep(ctx, ctx.rgPath, c, pattern, signal) : findBuiltin(ctx, c, pattern, signal);
     const cap = ctx.policy.maxFindResults;
     if (all.length <= cap) return { matches: all, count: all.length };
     return {

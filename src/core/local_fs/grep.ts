@@ -3,7 +3,6 @@
 // everything (no ignore files of its own, hidden files included, heavy dirs excluded) and its
 // hits go through the same TraversalFilter and binary test as the in-process walk, sorted into
 // the same order, so both give identical results; the tests hold them to that.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ToolError } from '../errors.ts';
@@ -12,7 +11,7 @@ import { bool, int, schema, str } from './args.ts';
 import { lstatOf, type FsContext } from './context.ts';
 import { comparePaths, TraversalFilter, walk } from './filter.ts';
 import { mustBeFile, refuseBinary } from './read.ts';
-import { rgGlobLiteral } from './ripgrep.ts';
+import { rgGlobLiteral, runRipgrep } from './ripgrep.ts';
 import { openSame } from '../file_io.ts';
 import { BINARY_SAMPLE, countNewlines, decode, displayLine, displayText, isBinary, sliceLines } from './text.ts';
 import type { Args, ToolDef } from './tool_def.ts';
@@ -127,77 +126,55 @@ export const RG_COLLECT_LIMIT = 20_000;
  * ripgrep tree search for a literal pattern, filtered and ordered exactly like the in-process
  * walk. Resolves null when ripgrep produced too much to sort (the caller falls back).
  */
-export function grepTreeRipgrep(ctx: FsContext, rg: string, dir: ConfinedPath, q: GrepQuery, cap: number, signal?: AbortSignal): Promise<FileHits[] | null> {
+export async function grepTreeRipgrep(ctx: FsContext, rg: string, dir: ConfinedPath, q: GrepQuery, cap: number, signal?: AbortSignal): Promise<FileHits[] | null> {
   if (q.regex) throw new Error('grepTreeRipgrep: literal patterns only');
-  if (q.pattern.includes('\n')) return Promise.resolve([]);
+  if (q.pattern.includes('\n')) return [];
   const args = ['--no-config', '--no-ignore', '--hidden', '--no-follow', '--text', '--fixed-strings', '--json', '--no-messages'];
   for (const d of ctx.policy.skipDirs) args.push('--glob', `!${rgGlobLiteral(d)}/`);
   args.push('--regexp', q.pattern, '--', '.');
-  return new Promise((resolve, reject) => {
-    const child = spawn(rg, args, { cwd: dir.real, stdio: ['ignore', 'pipe', 'ignore'] });
-    const byFile = new Map<string, { line: number; bytes: Buffer }[]>();
-    let collected = 0;
-    let overflow = false;
-    let rest = '';
-    const onAbort = () => child.kill('SIGKILL');
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const take = (line: string) => {
-      if (!line.startsWith('{"type":"match"')) return;
-      const m = JSON.parse(line).data as {
-        path: { text?: string; bytes?: string };
-        lines: { text?: string; bytes?: string };
-        line_number: number;
-      };
-      const p = m.path.text ?? Buffer.from(m.path.bytes ?? '', 'base64').toString('utf8');
-      const bytes = m.lines.text !== undefined ? Buffer.from(m.lines.text, 'utf8') : Buffer.from(m.lines.bytes ?? '', 'base64');
-      const rel = p.startsWith('./') ? p.slice(2) : p;
-      let list = byFile.get(rel);
-      if (!list) byFile.set(rel, (list = []));
-      list.push({ line: m.line_number, bytes });
-      if (++collected > RG_COLLECT_LIMIT && !overflow) {
-        overflow = true;
-        child.kill('SIGKILL');
-      }
+  const byFile = new Map<string, { line: number; bytes: Buffer }[]>();
+  let collected = 0;
+  const take = (line: string) => {
+    if (!line.startsWith('{"type":"match"')) return;
+    const m = JSON.parse(line).data as {
+      path: { text?: string; bytes?: string };
+      lines: { text?: string; bytes?: string };
+      line_number: number;
     };
-    child.stdout!.setEncoding('utf8');
-    child.stdout!.on('data', (chunk: string) => {
-      if (overflow) return;
-      const parts = (rest + chunk).split('\n');
-      rest = parts.pop() ?? '';
-      for (const l of parts) take(l);
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      signal?.removeEventListener('abort', onAbort);
-      if (signal?.aborted) return reject(new ToolError('cancelled', 'grep was cancelled.'));
-      if (overflow) return resolve(null);
-      if (rest) take(rest);
-      // 0 = matches, 1 = none; 2 = some error (unreadable files are skipped by both engines)
-      if (code !== 0 && code !== 1 && code !== 2) return resolve(null);
-      const filter = new TraversalFilter(ctx, dir.rel);
-      const out: FileHits[] = [];
-      let total = 0;
-      const files = [...byFile.keys()]
-        .map((r) => ({ r, rel: dir.rel === '.' ? r : `${dir.rel}/${r}` }))
-        .sort((a, b) => comparePaths(a.rel, b.rel));
-      for (const { r, rel } of files) {
-        if (filter.file(rel, true)) continue;
-        const sample = sampleRegular(path.join(dir.real, r));
-        if (!sample || isBinary(sample)) continue;
-        const hits: GrepHit[] = [];
-        for (const h of byFile.get(r)!) {
-          if (h.line < q.startLine || h.line > q.endLine) continue;
-          if (total + hits.length > cap) break;
-          hits.push({ line: h.line, text: displayLine(h.bytes) });
-        }
-        if (hits.length === 0) continue;
-        out.push({ rel, hits });
-        total += hits.length;
-        if (total > cap) break;
-      }
-      resolve(out);
-    });
-  });
+    const p = m.path.text ?? Buffer.from(m.path.bytes ?? '', 'base64').toString('utf8');
+    const bytes = m.lines.text !== undefined ? Buffer.from(m.lines.text, 'utf8') : Buffer.from(m.lines.bytes ?? '', 'base64');
+    const rel = p.startsWith('./') ? p.slice(2) : p;
+    let list = byFile.get(rel);
+    if (!list) byFile.set(rel, (list = []));
+    list.push({ line: m.line_number, bytes });
+    return ++collected <= RG_COLLECT_LIMIT;
+  };
+  const { code, stopped } = await runRipgrep(rg, args, dir.real, take, 'grep', signal);
+  if (stopped) return null;
+  // 0 = matches, 1 = none; 2 = some error (unreadable files are skipped by both engines)
+  if (code !== 0 && code !== 1 && code !== 2) return null;
+  const filter = new TraversalFilter(ctx, dir.rel);
+  const out: FileHits[] = [];
+  let total = 0;
+  const files = [...byFile.keys()]
+    .map((r) => ({ r, rel: dir.rel === '.' ? r : `${dir.rel}/${r}` }))
+    .sort((a, b) => comparePaths(a.rel, b.rel));
+  for (const { r, rel } of files) {
+    if (filter.file(rel, true)) continue;
+    const sample = sampleRegular(path.join(dir.real, r));
+    if (!sample || isBinary(sample)) continue;
+    const hits: GrepHit[] = [];
+    for (const h of byFile.get(r)!) {
+      if (h.line < q.startLine || h.line > q.endLine) continue;
+      if (total + hits.length > cap) break;
+      hits.push({ line: h.line, text: displayLine(h.bytes) });
+    }
+    if (hits.length === 0) continue;
+    out.push({ rel, hits });
+    total += hits.length;
+    if (total > cap) break;
+  }
+  return out;
 }
 
 function render(ctx: FsContext, files: FileHits[], cap: number, tree: boolean, q: GrepQuery): string {
