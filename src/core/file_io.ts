@@ -67,6 +67,12 @@ const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL } = fs.constants;
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
 
+// the refusals more than one path below can give, worded once
+const notFound = (f: ConfinedPath) => new ToolError('not_found', `${f.rel} does not exist. Check the path with list_dir or find_files.`);
+const becameLink = (f: ConfinedPath) => new ToolError('escape', `${f.rel} became a symlink after it was checked; refused.`);
+const isDirectory = (f: ConfinedPath) => new ToolError('is_directory', `${f.rel} is a directory. Use list_dir for directories.`);
+const changed = (f: ConfinedPath) => new ToolError('stale', `${f.rel} changed since this session read it. Read it again, then retry against the current text.`);
+
 const tooLarge = (shown: string, size: number, max: number) =>
   new ToolError('too_large', `${shown} is ${size} bytes, over the ${max}-byte read limit. Read it in parts with read_file_range (start_line/end_line), or raise tools_policies.local_fs._max_read_bytes.`, { size, limit: max });
 
@@ -78,15 +84,15 @@ function openChecked(file: ConfinedPath): { fd: number; st: fs.Stats } {
     fd = fs.openSync(file.real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP' || code === 'EMLINK') throw new ToolError('escape', `${file.rel} became a symlink after it was checked; refused.`);
-    if (code === 'ENOENT') throw new ToolError('not_found', `${file.rel} does not exist. Check the path with list_dir or find_files.`);
-    if (code === 'EISDIR') throw new ToolError('is_directory', `${file.rel} is a directory. Use list_dir for directories.`);
+    if (code === 'ELOOP' || code === 'EMLINK') throw becameLink(file);
+    if (code === 'ENOENT') throw notFound(file);
+    if (code === 'EISDIR') throw isDirectory(file);
     throw new ToolError('io_error', `Cannot open ${file.rel}: ${(err as Error).message}.`);
   }
   const st = fs.fstatSync(fd);
   if (!st.isFile()) {
     fs.closeSync(fd);
-    if (st.isDirectory()) throw new ToolError('is_directory', `${file.rel} is a directory. Use list_dir for directories.`);
+    if (st.isDirectory()) throw isDirectory(file);
     throw new ToolError('not_regular', `${file.rel} is not a regular file (a FIFO, socket or device); only regular files are read or written.`);
   }
   return { fd, st };
@@ -136,8 +142,8 @@ export class WorkspaceFileIO implements FileIO {
 
   async read(file: ConfinedPath, opts: { maxBytes: number }): Promise<FileSnapshot> {
     const checked = fs.lstatSync(file.real, { throwIfNoEntry: false });
-    if (!checked) throw new ToolError('not_found', `${file.rel} does not exist. Check the path with list_dir or find_files.`);
-    if (checked.isSymbolicLink()) throw new ToolError('escape', `${file.rel} became a symlink after it was checked; refused.`);
+    if (!checked) throw notFound(file);
+    if (checked.isSymbolicLink()) throw becameLink(file);
     const { fd, st } = openSame(file, checked);
     try {
       if (st.size > opts.maxBytes) throw tooLarge(file.rel, st.size, opts.maxBytes);
@@ -166,7 +172,7 @@ export class WorkspaceFileIO implements FileIO {
     if (opts.expectSha256 !== null) {
       const st = fs.lstatSync(file.real, { throwIfNoEntry: false });
       if (!st) throw new ToolError('stale', `${file.rel} was deleted since this session read it. Read the path again, then retry.`);
-      if (st.isSymbolicLink()) throw new ToolError('escape', `${file.rel} became a symlink after it was checked; refused.`);
+      if (st.isSymbolicLink()) throw becameLink(file);
       if (!st.isFile()) throw new ToolError('not_regular', `${file.rel} is no longer a regular file; refused.`);
       mode = st.mode & 0o7777;
     }
@@ -201,24 +207,23 @@ export class WorkspaceFileIO implements FileIO {
       }
       return;
     }
-    const stale = () => new ToolError('stale', `${file.rel} changed since this session read it. Read it again, then retry against the current text.`);
     const { fd, st } = openChecked(file);
     try {
       const want = opts.expectBytes;
       if (want) {
         // byte-for-byte against the content whose hash was checked: as strong as re-hashing, cheaper
-        if (st.size !== want.length) throw stale();
+        if (st.size !== want.length) throw changed(file);
         const buf = Buffer.allocUnsafe(Math.min(1 << 20, Math.max(want.length, 1)));
         let off = 0;
         for (;;) {
           const n = fs.readSync(fd, buf, 0, buf.length, null);
           if (n === 0) break;
-          if (off + n > want.length || !buf.subarray(0, n).equals(want.subarray(off, off + n))) throw stale();
+          if (off + n > want.length || !buf.subarray(0, n).equals(want.subarray(off, off + n))) throw changed(file);
           off += n;
         }
-        if (off !== want.length) throw stale();
+        if (off !== want.length) throw changed(file);
       } else if (sha256(readFd(fd, st.size, Number.MAX_SAFE_INTEGER, file.rel)) !== opts.expectSha256) {
-        throw stale();
+        throw changed(file);
       }
     } finally {
       fs.closeSync(fd);
@@ -307,7 +312,7 @@ export class ClientFileIO implements FileIO {
     if (opts.expectSha256 !== null) {
       // the client's view is the truth here (it may hold unsaved edits): re-check through it
       const now = await this.read(file, { maxBytes: Number.MAX_SAFE_INTEGER });
-      if (now.sha256 !== opts.expectSha256) throw new ToolError('stale', `${file.rel} changed since this session read it. Read it again, then retry against the current text.`);
+      if (now.sha256 !== opts.expectSha256) throw changed(file);
     }
     const parts = asParts(data);
     opts.beforeCommit?.();
