@@ -22,7 +22,7 @@ function workdir(): string {
   return d;
 }
 
-export async function waitFor(client: AcpClient, pred: (s: ClientState) => boolean, what: string, ms = 10_000): Promise<ClientState> {
+async function waitFor(client: AcpClient, pred: (s: ClientState) => boolean, what: string, ms = 10_000): Promise<ClientState> {
   const deadline = Date.now() + ms;
   for (;;) {
     const s = client.store.getState();
@@ -35,10 +35,18 @@ export async function waitFor(client: AcpClient, pred: (s: ClientState) => boole
 const allText = (s: ClientState) =>
   [...s.history, ...s.live].map((i) => ('text' in i ? i.text : '')).join('\n');
 
+/** A client on the scripted agent, once its session is open. */
 async function started(cwd = workdir()): Promise<AcpClient> {
   const c = new AcpClient({ argv: moduleCommand(fixture), label: 'fixture', cwd, settleMs: 5 });
   await c.start();
+  await waitFor(c, (x) => x.sessionId !== undefined, 'the session');
   return c;
+}
+
+/** Waits for the one pending permission and answers it with the fixture's allow-once option. */
+async function allowOnce(c: AcpClient, what: string): Promise<void> {
+  const s = await waitFor(c, (x) => x.permissions.length === 1, what);
+  c.store.answerPermission(s.permissions[0].key, { outcome: 'selected', optionId: 'once' });
 }
 
 test('updates sent before session/new answered are buffered and applied to the session', async () => {
@@ -58,7 +66,6 @@ test('a permission that names only the call id is joined to the earlier tool_cal
   const cwd = workdir();
   const c = await started(cwd);
   try {
-    await waitFor(c, (x) => x.sessionId !== undefined, 'the session');
     c.send('edit');
     const s = await waitFor(c, (x) => x.permissions.length === 1, 'the permission request');
     const p = s.permissions[0];
@@ -80,7 +87,6 @@ test('a permission that names only the call id is joined to the earlier tool_cal
 test('updates after the turn answered are still applied', async () => {
   const c = await started();
   try {
-    await waitFor(c, (x) => x.sessionId !== undefined, 'the session');
     c.send('late');
     const s = await waitFor(c, (x) => !x.running && allText(x).includes('after the answer') && Object.values(x.toolCalls).some((t) => t.status === 'completed'), 'late updates');
     assert.equal(Object.values(s.toolCalls)[0].title, 'Late call');
@@ -96,19 +102,16 @@ test('terminal/* runs the command in the session root and caps output from the s
   writeFileSync(path.join(cwd, 'marker.txt'), 'x');
   const c = await started(cwd);
   try {
-    await waitFor(c, (x) => x.sessionId !== undefined, 'the session');
     c.send('run ls');
-    let s = await waitFor(c, (x) => x.permissions.length === 1, 'the permission');
-    c.store.answerPermission(s.permissions[0].key, { outcome: 'selected', optionId: 'once' });
-    s = await waitFor(c, (x) => !x.running && allText(x).includes('exit=0'), 'the run');
+    await allowOnce(c, 'the permission');
+    let s = await waitFor(c, (x) => !x.running && allText(x).includes('exit=0'), 'the run');
     const term = Object.values(s.terminals)[0];
     assert.match(term.output, /marker\.txt/);
     assert.equal(term.done, true);
     assert.equal(term.exitCode, 0);
 
     c.send('run yes é | head -c 9999');
-    s = await waitFor(c, (x) => x.permissions.length === 1, 'the second permission');
-    c.store.answerPermission(s.permissions[0].key, { outcome: 'selected', optionId: 'once' });
+    await allowOnce(c, 'the second permission');
     s = await waitFor(c, (x) => !x.running && /exit=0 bytes=\d+ truncated=true/.test(allText(x)), 'the capped run');
     const capped = Object.values(s.terminals).find((t) => t.truncated)!;
     assert.ok(Buffer.byteLength(capped.output) <= 4096, 'within the agent\'s outputByteLimit');
@@ -121,7 +124,6 @@ test('terminal/* runs the command in the session root and caps output from the s
 test('cancel answers every pending permission `cancelled`', async () => {
   const c = await started();
   try {
-    await waitFor(c, (x) => x.sessionId !== undefined, 'the session');
     c.send('two');
     await waitFor(c, (x) => x.permissions.length === 2, 'two queued permissions');
     c.cancel();
@@ -145,7 +147,6 @@ test('fs/read_text_file is confined to the root and never serves the quarantine;
   writeFileSync(path.join(cwd, 'ok.txt'), 'fine');
   const c = await started(cwd);
   try {
-    await waitFor(c, (x) => x.sessionId !== undefined, 'the session');
     const ask = async (prompt: string, expect: RegExp) => {
       c.send(prompt);
       return await waitFor(c, (x) => expect.test(allText(x)), prompt);
@@ -169,7 +170,6 @@ test('fs/read_text_file is confined to the root and never serves the quarantine;
 test('an agent that crashes is reported with its exit code and last stderr lines; the client stays usable', async () => {
   const c = await started();
   try {
-    await waitFor(c, (x) => x.sessionId !== undefined, 'the session');
     c.send('crash');
     const s = await waitFor(c, (x) => x.agent.status === 'exited', 'the exit');
     assert.equal(s.agent.exitCode, 3);
