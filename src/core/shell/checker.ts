@@ -342,15 +342,8 @@ export function checkLine(line: string, policy: ShellPolicy, opts: CheckOptions 
   const raw = splitSteps(lexed.tokens, lexed.line);
   if (raw instanceof Refusal) return refused(raw, stepOfOffset(lexed.tokens.filter((t) => t.start < raw.position)), []);
 
-  let startDir: string;
-  try {
-    startDir = opts.cwd !== undefined ? realDirectory(path.resolve(pol.allowedDir ?? process.cwd(), opts.cwd)) : (pol.allowedDir ?? realDirectory(process.cwd()));
-  } catch {
-    return refused(new Refusal('cwd', opts.cwd ?? '', 0, `the working directory ${opts.cwd} does not exist or is not a directory.`), 0, []);
-  }
-  if (pol.allowedDir && !isInside(pol.allowedDir, startDir)) {
-    return refused(new Refusal('cwd-escape', opts.cwd ?? startDir, 0, `the working directory ${startDir} is outside _allowed_dir (${pol.allowedDir}).`), 0, []);
-  }
+  const startDir = startDirectory(pol, opts.cwd);
+  if (startDir instanceof Refusal) return refused(startDir, 0, []);
 
   const steps: CheckedStep[] = [];
   const cache = new Map<string, ProgramOk | Refusal>();
@@ -406,6 +399,20 @@ export function checkLine(line: string, policy: ShellPolicy, opts: CheckOptions 
     ...(pol.allowedDir ? { allowedDir: pol.allowedDir } : {}),
     steps,
   };
+}
+
+/** The real directory a line starts in: `cwd` (from the allowed dir), else the allowed dir, else the process's. */
+function startDirectory(pol: CompiledPolicy, cwd: string | undefined): string | Refusal {
+  let dir: string;
+  try {
+    dir = cwd !== undefined ? realDirectory(path.resolve(pol.allowedDir ?? process.cwd(), cwd)) : (pol.allowedDir ?? realDirectory(process.cwd()));
+  } catch {
+    return new Refusal('cwd', cwd ?? '', 0, `the working directory ${cwd} does not exist or is not a directory.`);
+  }
+  if (pol.allowedDir && !isInside(pol.allowedDir, dir)) {
+    return new Refusal('cwd-escape', cwd ?? dir, 0, `the working directory ${dir} is outside _allowed_dir (${pol.allowedDir}).`);
+  }
+  return dir;
 }
 
 function refused(r: Refusal, step: number, steps: CheckedStep[]): Refused {
@@ -469,20 +476,12 @@ export function checkArgv(program: string, args: string[], policy: ShellPolicy, 
   const nul = args.findIndex((a) => a.includes('\u0000'));
   if (nul >= 0) return fail('nul', 'NUL', `argument ${nul + 1} contains a NUL character, which no program can receive.`);
   const pol = compile(policy);
-  let startDir: string;
-  try {
-    startDir = opts.cwd !== undefined ? realDirectory(path.resolve(pol.allowedDir ?? process.cwd(), opts.cwd)) : (pol.allowedDir ?? realDirectory(process.cwd()));
-  } catch {
-    return fail('cwd', opts.cwd ?? '', `the working directory ${opts.cwd} does not exist or is not a directory.`);
-  }
-  if (pol.allowedDir && !isInside(pol.allowedDir, startDir)) {
-    return fail('cwd-escape', opts.cwd ?? startDir, `the working directory ${startDir} is outside _allowed_dir (${pol.allowedDir}).`);
-  }
-  const word: WordToken = { kind: 'word', value: program, quoted: false, start: 0, end: program.length };
+  const startDir = startDirectory(pol, opts.cwd);
+  if (startDir instanceof Refusal) return refused(startDir, 0, []);
   if (SHELL_ONLY.has(program) || RESERVED.has(program)) {
     return fail('shell-builtin', program, `\`${program}\` is shell grammar or a shell builtin; without a shell it cannot be vouched for.`);
   }
-  const prog = checkProgramName(word.value, 0, pol, pathDirectories(opts.pathEnv ?? process.env.PATH ?? ''));
+  const prog = checkProgramName(program, 0, pol, pathDirectories(opts.pathEnv ?? process.env.PATH ?? ''));
   if (prog instanceof Refusal) return refused(prog, 0, []);
   const argv = [program, ...args];
   return {

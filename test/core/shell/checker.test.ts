@@ -277,6 +277,24 @@ describe('cd: interpreted and confined', () => {
     refused(v);
     assert.equal(v.rule, 'cwd-escape');
   });
+  test('the line and the argv form refuse the same starting cwds, by real path', () => {
+    for (const run of [(cwd: string) => checkLine('ls', POLICY, { cwd, pathEnv: BIN }), (cwd: string) => checkArgv('ls', [], POLICY, { cwd, pathEnv: BIN })]) {
+      for (const [cwd, rule] of [
+        [OUTSIDE, 'cwd-escape'],
+        [path.join(ROOT, 'out_link'), 'cwd-escape'],
+        ['../outside', 'cwd-escape'],
+        [path.join(ROOT, 'missing'), 'cwd'],
+        [path.join(ROOT, 'file.txt'), 'cwd'],
+      ]) {
+        const v = run(cwd);
+        refused(v);
+        assert.equal(v.rule, rule, cwd);
+      }
+      const v = run('in_link');
+      allowed(v);
+      assert.equal(v.startDir, path.join(ROOT, 'sub', 'deep'));
+    }
+  });
   test('a cd on _denied_commands is refused', () => {
     refused(check('cd sub', { ...POLICY, deniedCommands: ['cd'] }));
   });
