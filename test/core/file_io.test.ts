@@ -48,7 +48,7 @@ test('read of a FIFO swapped in does not hang; too_large past the limit', async 
   const c = confine(root, 'f');
   fs.rmSync(path.join(root, 'f'));
   assert.equal(spawnSync('mkfifo', [path.join(root, 'f')]).status, 0);
-  await assert.rejects(io.read(c, big), (e: { code: string }) => e.code === 'not_regular' || e.code === 'escape');
+  await assert.rejects(io.read(c, big), { code: 'not_regular' });
   await assert.rejects(io.read(confine(root, 'big.txt'), { maxBytes: 999 }), { code: 'too_large' });
   assert.equal((await io.read(confine(root, 'big.txt'), { maxBytes: 1000 })).bytes.length, 1000);
 });
@@ -160,6 +160,17 @@ test('client-backed IO reads and writes through the client with confined absolut
   fake.files.set(abs, 'changed by the user\n');
   await expectCode(ts, 'edit_file', { path: 'a.txt', old_string: 'SECOND', new_string: 'x' }, 'stale');
   await expectCode(ts, 'read_file', { path: 'missing.txt' }, 'not_found');
+});
+
+test('client-backed IO: the client\'s own failures get stable codes (not_found, io_error)', async () => {
+  const root = tree({ 'a.txt': 'on disk\n' });
+  const c = confine(root, 'a.txt');
+  await assert.rejects(new ClientFileIO(new FakeClient()).read(c, big), { code: 'not_found' });
+  const enoent = Object.assign(new Error('gone'), { code: 'ENOENT' });
+  await assert.rejects(new ClientFileIO({ readTextFile: async () => Promise.reject(enoent) }).read(c, big), { code: 'not_found' });
+  const broken = new ClientFileIO({ readTextFile: async () => Promise.reject(new Error('editor crashed')), writeTextFile: async () => Promise.reject(new Error('disk full')) });
+  await assert.rejects(broken.read(c, big), (e: { code: string; message: string }) => e.code === 'io_error' && /could not read a\.txt: editor crashed/.test(e.message));
+  await assert.rejects(broken.write(confine(root, 'n.txt'), Buffer.from('x'), { expectSha256: null }), (e: { code: string; message: string }) => e.code === 'io_error' && /could not write n\.txt: disk full/.test(e.message));
 });
 
 test('client-backed IO: a missing capability is a clear refusal, and the gate still applies', async () => {
