@@ -1,10 +1,10 @@
 // The keys of agents.toml and their types. A parsed TOML document is checked here and turned
 // into a ConfigData in the engine's own shapes (bare grants become `{ grant }` tables, durations
 // become milliseconds). Every problem is collected with its key path; nothing half-loads.
+import { parseDuration } from '../core/duration.ts';
 import { ENVELOPE_NAME, GRANTS, type EnvelopeRule, type EnvelopeSpec, type Grant, type GrantSpec, type PathAxisSpec, type ShellAxisSpec } from '../core/envelope.ts';
 import { FS_POLICY_KEYS } from '../core/fs_policy.ts';
 import { SHELL_POLICY_KEYS } from '../core/shell/shell_policy.ts';
-import { parseDuration } from './duration.ts';
 
 export interface McpServerSpec {
   command?: string;

@@ -3,6 +3,7 @@
 // shell; without one it goes to the platform shell.
 import path from 'node:path';
 import process from 'node:process';
+import { parseDuration } from '../duration.ts';
 import { ToolError } from '../errors.ts';
 import type { ToolSpec, Toolset } from '../tool.ts';
 import { checkArgv, checkLine, type ShellPolicy, type Verdict } from './checker.ts';
@@ -67,21 +68,13 @@ export const LOCAL_SHELL_SPEC: ToolSpec = {
   },
 };
 
-/** `30s`, `5m`, `1h30m`, `500ms`, `90` (seconds) or a number of seconds → milliseconds. */
+/** local_shell's `timeout` in milliseconds: a duration (core/duration.ts), the default when absent, capped at a day. */
 export function parseTimeout(value: unknown): number {
   if (value === undefined || value === null || value === '') return DEFAULT_TIMEOUT_MS;
-  let ms: number;
-  if (typeof value === 'number') ms = value * 1000;
-  else if (typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value)) ms = Number(value) * 1000;
-  else if (typeof value === 'string' && /^(\d+(\.\d+)?(ms|s|m|h))+$/.test(value.trim())) {
-    ms = 0;
-    for (const m of value.trim().matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) {
-      ms += Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as 'ms' | 's' | 'm' | 'h'];
-    }
-  } else {
-    throw new ToolError('bad_args', `timeout ${JSON.stringify(value)} is not a duration; use e.g. "30s", "5m" or a number of seconds.`);
+  const ms = typeof value === 'number' || typeof value === 'string' ? parseDuration(value) : undefined;
+  if (ms === undefined) {
+    throw new ToolError('bad_args', `timeout ${JSON.stringify(value)} is not a positive duration; use e.g. "30s", "5m" or a number of seconds.`);
   }
-  if (!Number.isFinite(ms) || ms <= 0) throw new ToolError('bad_args', `timeout must be positive; got ${JSON.stringify(value)}.`);
   return Math.min(ms, MAX_TIMEOUT_MS);
 }
 
