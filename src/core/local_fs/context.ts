@@ -34,8 +34,7 @@ export interface FsContext {
   readonly ledger: ReadLedger;
   readonly io: FileIO;
   readonly matcher: PathMatcher;
-  readonly grepEngine: GrepEngine;
-  /** ripgrep binary, or null when absent/disabled */
+  /** ripgrep binary, or null when absent or the builtin engine is asked for */
   readonly rgPath: string | null;
   /** Confines `p` and applies quarantine, denied substrings and read-approval for `tool`. */
   resolve(tool: string, p: string): Promise<ConfinedPath>;

@@ -83,7 +83,7 @@ export const findFiles: ToolDef = {
     if (!st) throw new ToolError('not_found', `${c.rel} does not exist.`);
     if (!st.isDirectory()) throw new ToolError('not_directory', `${c.rel} is not a directory; find_files searches directories.`);
     const all =
-      ctx.rgPath && ctx.grepEngine !== 'builtin' ? await findFilesRipgrep(ctx, ctx.rgPath, c, pattern, signal) : findBuiltin(ctx, c, pattern, signal);
+      ctx.rgPath ? await findFilesRipgrep(ctx, ctx.rgPath, c, pattern, signal) : findBuiltin(ctx, c, pattern, signal);
     const cap = ctx.policy.maxFindResults;
     if (all.length <= cap) return { matches: all, count: all.length };
     return {

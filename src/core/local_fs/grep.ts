@@ -260,7 +260,7 @@ export const grep: ToolDef = {
     }
     const cap = ctx.policy.maxGrepMatches ?? 100;
     let files: FileHits[] | null = null;
-    if (!regex && ctx.rgPath && ctx.grepEngine !== 'builtin') files = await grepTreeRipgrep(ctx, ctx.rgPath, c, q, cap, signal);
+    if (!regex && ctx.rgPath) files = await grepTreeRipgrep(ctx, ctx.rgPath, c, q, cap, signal);
     files ??= grepTreeBuiltin(ctx, c, q, cap, signal);
     if (signal?.aborted) throw new ToolError('cancelled', 'grep was cancelled.');
     return render(ctx, files, cap, true, q);

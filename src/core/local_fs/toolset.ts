@@ -100,7 +100,6 @@ export class LocalFsToolset implements Toolset {
         ledger: this.ledger,
         io: this.io,
         matcher: gate.matcher,
-        grepEngine: this.#opts.grepEngine ?? 'auto',
         rgPath: await this.#rg,
         resolve: (t, p) => gatePath(gate, t, p),
       };
