@@ -181,3 +181,31 @@ describe('errors name file, line and column; nothing half-loads', () => {
     assert.throws(() => loadConfig({ ...ag, agent: 'two' }), /no \[agents\.two\] section in any config file; defined agents: one/);
   });
 });
+
+test('axis grants and timeouts written in agents.toml reach the decision, in table and bare form', () => {
+  const { home, cwd } = setup(
+    [
+      '[envelopes.t]',
+      'files.write = "deny"',
+      '[envelopes.t.files.read]',
+      'grant = "approve"',
+      'timeout = "45s"',
+      'deny_paths = ["private/**"]',
+      '[envelopes.t.shell]',
+      'grant = "approve"',
+      'timeout = "1m30s"',
+      'ask_always = ["rm"]',
+      'substitution = { grant = "approve", timeout = 20 }',
+      '',
+    ].join('\n'),
+  );
+  const env = loadConfig({ home, cwd }).envelope('t');
+  const fs = (tool: string, p: string) => ({ toolset: 'local_fs', tool, paths: [p], resolved: [p] });
+  const read = decide(env, fs('read_file', 'src/a.ts'));
+  assert.deepEqual([read.action, read.rule, read.timeoutMs], ['approve', 'files.read', 45_000]);
+  assert.deepEqual([decide(env, fs('read_file', 'private/x')).rule, decide(env, fs('write_file', 'src/a.ts')).action], ['files.read.deny_paths', 'deny']);
+  const rm = decide(env, shell(['rm', 'x']));
+  assert.deepEqual([rm.action, rm.rule, rm.timeoutMs], ['approve', 'shell.ask_always', 90_000]);
+  const sub = decide(env, { ...shell(['echo']), shell: { command: 'echo $(id)', steps: [], opaque: 'command substitution $(…)' } });
+  assert.deepEqual([sub.rule, sub.timeoutMs], ['shell.substitution', 20_000]);
+});
