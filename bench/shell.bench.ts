@@ -36,6 +36,9 @@ try {
     }
     return Math.min(...t);
   };
+  /** One row: `fn` on `line` against shell-quote's parse() of the same line. */
+  const againstParse = (name: string, line: string, fn: () => unknown, iters: number) =>
+    report({ name, ours: usPer(fn, iters), reference: usPer(() => parse(line), iters), unit: 'us', against: 'shell-quote parse()' });
   const mustAllow = (line: string) => {
     const v = checkLine(line, policy, opts);
     if (v.verdict !== 'allow') throw new Error(`bench line refused: ${v.reason}`);
@@ -43,21 +46,8 @@ try {
 
   const typical = 'git status && go test ./...';
   mustAllow(typical);
-  report({
-    name: 'check `git status && go test ./...`',
-    ours: usPer(() => checkLine(typical, policy, opts), 2000),
-    reference: usPer(() => parse(typical), 2000),
-    unit: 'us',
-    against: 'shell-quote parse()',
-  });
-
-  report({
-    name: 'lex `git status && go test ./...` (grammar only, no PATH or cd)',
-    ours: usPer(() => lex(typical), 5000),
-    reference: usPer(() => parse(typical), 5000),
-    unit: 'us',
-    against: 'shell-quote parse()',
-  });
+  againstParse('check `git status && go test ./...`', typical, () => checkLine(typical, policy, opts), 2000);
+  againstParse('lex `git status && go test ./...` (grammar only, no PATH or cd)', typical, () => lex(typical), 5000);
 
   // A line of realistic steps (quoted arguments, cd, flags) cut to n bytes at a step boundary.
   const stepsText = ["git log --oneline -n 5 'src/a b.ts'", 'cd src', 'ls -la "x y"', 'cd ..', 'go test ./... -run TestX'];
@@ -71,21 +61,8 @@ try {
   };
   const big = lineOf(16 * 1024);
   mustAllow(big);
-  report({
-    name: `check a 16 KiB line (${checkLine(big, policy, opts).steps.length} steps)`,
-    ours: usPer(() => checkLine(big, policy, opts), 20),
-    reference: usPer(() => parse(big), 20),
-    unit: 'us',
-    against: 'shell-quote parse()',
-  });
-
-  report({
-    name: 'lex the 16 KiB line (grammar only)',
-    ours: usPer(() => lex(big), 50),
-    reference: usPer(() => parse(big), 50),
-    unit: 'us',
-    against: 'shell-quote parse()',
-  });
+  againstParse(`check a 16 KiB line (${checkLine(big, policy, opts).steps.length} steps)`, big, () => checkLine(big, policy, opts), 20);
+  againstParse('lex the 16 KiB line (grammar only)', big, () => lex(big), 50);
 
   const perKiB: Record<number, number> = {};
   for (const kib of [1, 2, 4, 8, 16]) {
