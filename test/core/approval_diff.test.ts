@@ -32,6 +32,10 @@ test('an edit deep in a file: ±3 context, real line numbers, same as diffing th
   assert.equal(d.diff, fullDiff('f.txt', text, text.replace('line 500\n', 'LINE 500\nadded\n')));
   assert.equal(d.startLine, 497);
   assert.equal(d.isNew, false);
+  // only the window around the change was decoded and diffed, not the 1000-line file
+  const window = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}\n`).join('');
+  assert.equal(d.oldText, window(497, 503));
+  assert.equal(d.newText, window(497, 503).replace('line 500\n', 'LINE 500\nadded\n'));
 });
 
 test('windowed diffs equal whole-file diffs across random edits, sed windows and rewrites', async () => {
