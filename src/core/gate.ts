@@ -207,9 +207,7 @@ export class Gate {
     if (toolset instanceof LocalShell) {
       const shell = shellFacts(toolset, args);
       facts.shell = shell.facts;
-      const words = wordPaths(shell.facts.steps, shell.cwds, this.#root(toolset));
-      if (words.resolved.length) facts.resolved = words.resolved;
-      if (words.absolute.length) facts.absolute = words.absolute;
+      addWordPaths(facts, shell.cwds, this.#root(toolset));
       return { toolset, tool, facts, confined, steps: shell.shown };
     }
     const paths: string[] = [];
@@ -429,6 +427,13 @@ function shellFacts(sh: LocalShell, args: Record<string, unknown>): { facts: Non
   return { facts: { command, steps }, shown: steps.map((s) => displayArgv(s.argv)), cwds: steps.map(() => undefined) };
 }
 
+/** Sets a shell call's resolved and absolute paths from the argument words of its steps. */
+function addWordPaths(facts: CallFacts, cwds: (string | undefined)[], root: string): void {
+  const words = wordPaths(facts.shell!.steps, cwds, root);
+  if (words.resolved.length) facts.resolved = words.resolved;
+  if (words.absolute.length) facts.absolute = words.absolute;
+}
+
 /** Real paths of the argument words that exist (`cat notes` where notes → .ssh/id_ed25519). */
 function wordPaths(steps: ShellStep[], cwds: (string | undefined)[], root: string): { resolved: string[]; absolute: string[] } {
   const resolved: string[] = [];
@@ -472,10 +477,7 @@ function wordPaths(steps: ShellStep[], cwds: (string | undefined)[], root: strin
  * with argument words resolved as the gate resolves them (what `cxl check` reports).
  */
 export function shellDecision(envelope: CompiledEnvelope, command: string, steps: { argv: string[]; cwd?: string }[], root: string): Decision {
-  const st: ShellStep[] = steps.map((s) => ({ argv: s.argv }));
-  const words = wordPaths(st, steps.map((s) => s.cwd), root);
-  const facts: CallFacts = { toolset: 'local_shell', tool: 'local_shell', shell: { command, steps: st } };
-  if (words.resolved.length) facts.resolved = words.resolved;
-  if (words.absolute.length) facts.absolute = words.absolute;
+  const facts: CallFacts = { toolset: 'local_shell', tool: 'local_shell', shell: { command, steps: steps.map((s) => ({ argv: s.argv })) } };
+  addWordPaths(facts, steps.map((s) => s.cwd), root);
   return decide(envelope, facts);
 }

@@ -6,9 +6,10 @@ import path from 'node:path';
 import { buildEnvelope, type EnvelopeSpec } from '../../src/core/envelope.ts';
 import { FLOOR_RULES, SHIPPED_ENVELOPES } from '../../src/core/envelopes_shipped.ts';
 import { isToolError } from '../../src/core/errors.ts';
-import { Gate, type ApprovalAnswer, type ApprovalRequest, type Approver } from '../../src/core/gate.ts';
+import { Gate, shellDecision, type ApprovalAnswer, type ApprovalRequest, type Approver } from '../../src/core/gate.ts';
 import { LocalFsToolset } from '../../src/core/local_fs/toolset.ts';
 import { SessionAllows } from '../../src/core/session_allows.ts';
+import { checkLine } from '../../src/core/shell/checker.ts';
 import { LocalShell } from '../../src/core/shell/local_shell.ts';
 import { DEFAULT_SHELL_POLICY } from '../../src/core/shell/shell_policy.ts';
 import type { Toolset, ToolSpec } from '../../src/core/tool.ts';
@@ -94,6 +95,20 @@ describe('quarantine through the real gate and local_fs', () => {
       assert.equal(ev.decision.rule, 'always_deny');
       assert.equal(await code(gate.call('local_shell', { command: 'cat notes' })), 'envelope_denied');
     }
+  });
+  test('`cxl check`\'s decision (shellDecision) resolves argument words through symlinks from each step\'s cwd, as the gate does', () => {
+    const root = workspace({ '.ssh/id_ed25519': 'PRIVATE KEY', 'sub/readme': 'x' });
+    fs.symlinkSync('../.ssh/id_ed25519', path.join(root, 'sub', 'notes'));
+    const env = buildEnvelope('default', SHIPPED_ENVELOPES, FLOOR_RULES);
+    const decision = (line: string) => {
+      const v = checkLine(line, { allowedCommands: ['cat'], allowedDir: root }, { cwd: root });
+      assert.equal(v.verdict, 'allow', line);
+      return shellDecision(env, line, v.steps.map((s) => ({ argv: s.argv, cwd: s.kind === 'run' ? s.cwd : undefined })), root);
+    };
+    const d = decision('cd sub && cat notes');
+    assert.deepEqual([d.action, d.rule], ['deny', 'always_deny']);
+    assert.equal(decision('cat notes').rule, 'shell.prefix_allowlist', 'no notes at the root: nothing to resolve');
+    assert.equal(decision('cd sub && cat readme').action, 'allow');
   });
   test('an MCP tool with a quarantined path argument is denied by the floor', async () => {
     const root = workspace();
