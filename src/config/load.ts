@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import TOML from '@iarna/toml';
-import { buildEnvelope, type CompiledEnvelope, type EnvelopeSpec } from '../core/envelope.ts';
+import { buildEnvelope, compileEnvelope, resolveEnvelope, type CompiledEnvelope, type EnvelopeSpec, type ResolvedEnvelope } from '../core/envelope.ts';
 import { DEFAULT_ENVELOPE, FLOOR_RULES, SHIPPED_ENVELOPES } from '../core/envelopes_shipped.ts';
 import { isToolError } from '../core/errors.ts';
 import { checkConfig, type ConfigData, type Problem } from './schema.ts';
@@ -243,12 +243,14 @@ export function mergeLayers(layers: [string, ConfigData][], opts: Pick<LoadOptio
   const cfg = data as ConfigData;
   const envelopes = cfg.envelopes ?? {};
   const defaultEnvelope = cfg.default_envelope ?? DEFAULT_ENVELOPE;
-  // Resolve every envelope now, so an unknown parent, a cycle or a bad default fails the load.
+  // Resolve every envelope now, so an unknown parent, a cycle or a bad default fails the load;
+  // compile (the glob lists) only the ones a session asks for.
+  const resolved = new Map<string, ResolvedEnvelope>();
   const compiled = new Map<string, CompiledEnvelope>();
   const issues: ConfigIssue[] = [];
   for (const name of Object.keys(envelopes)) {
     try {
-      compiled.set(name, buildEnvelope(name, envelopes, FLOOR_RULES));
+      resolved.set(name, resolveEnvelope(name, envelopes, FLOOR_RULES));
     } catch (err) {
       if (!isToolError(err)) throw err;
       issues.push({ file: sources.get(`envelopes.${name}.extends`) ?? firstSource(sources, `envelopes.${name}`), key: `envelopes.${name}.extends`, message: err.message });
@@ -266,9 +268,14 @@ export function mergeLayers(layers: [string, ConfigData][], opts: Pick<LoadOptio
     envelopes,
     defaultEnvelope,
     envelope(name = defaultEnvelope) {
-      const e = compiled.get(name);
-      if (e) return e;
-      return buildEnvelope(name, envelopes, FLOOR_RULES); // throws the unknown-envelope error
+      let e = compiled.get(name);
+      if (!e) {
+        const r = resolved.get(name);
+        if (!r) return buildEnvelope(name, envelopes, FLOOR_RULES); // throws the unknown-envelope error
+        e = compileEnvelope(r);
+        compiled.set(name, e);
+      }
+      return e;
     },
   };
 }

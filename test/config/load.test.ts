@@ -209,3 +209,13 @@ test('axis grants and timeouts written in agents.toml reach the decision, in tab
   const sub = decide(env, { ...shell(['echo']), shell: { command: 'echo $(id)', steps: [], opaque: 'command substitution $(…)' } });
   assert.deepEqual([sub.rule, sub.timeoutMs], ['shell.substitution', 20_000]);
 });
+
+test('an envelope is compiled once, on first use; an unknown name is an error naming the known ones', () => {
+  const { home, cwd } = setup('[envelopes.mine]\nextends = "strict"\n');
+  const c = loadConfig({ home, cwd });
+  const e = c.envelope('mine');
+  assert.equal(c.envelope('mine'), e, 'the same compiled envelope every time');
+  assert.equal(c.envelope(), c.envelope('default'));
+  assert.equal(decide(e, { toolset: 'github', tool: 'create_issue' }).action, 'deny');
+  assert.throws(() => c.envelope('nope'), /unknown envelope `nope`\. Known envelopes: ask_always, auto_edit, default, mine, read_only, strict/);
+});
