@@ -8,12 +8,10 @@ import path from 'node:path';
 import { ToolError } from './errors.ts';
 import { isWithin, type ConfinedPath } from './paths.ts';
 
-/** What a read returns: the bytes, their hash (computed on first use), and the file mode. */
+/** What a read returns: the bytes and their hash (computed on first use). */
 export interface FileSnapshot {
   bytes: Buffer;
   readonly sha256: string;
-  /** file mode bits, where known */
-  mode?: number;
 }
 
 export interface FileIO {
@@ -39,11 +37,10 @@ export interface WriteGuard {
 }
 
 /** A snapshot whose hash is computed only when first asked for. */
-export function snapshot(bytes: Buffer, mode?: number): FileSnapshot {
+export function snapshot(bytes: Buffer): FileSnapshot {
   let h: string | undefined;
   return {
     bytes,
-    mode,
     get sha256() {
       h ??= sha256(bytes);
       return h;
@@ -148,7 +145,7 @@ export class WorkspaceFileIO implements FileIO {
     try {
       if (st.size > opts.maxBytes) throw tooLarge(file.rel, st.size, opts.maxBytes);
       const bytes = readFd(fd, st.size, opts.maxBytes, file.rel);
-      return snapshot(bytes, st.mode & 0o7777);
+      return snapshot(bytes);
     } finally {
       fs.closeSync(fd);
     }
