@@ -134,7 +134,7 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
     sessions.set(sessionId, live);
     const flushNotices = async () => {
       ready = true;
-      const early = [...live.tools.notices(), ...pendingNotices.splice(0)];
+      const early = pendingNotices.splice(0);
       if (early.length) live.stored.replay.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${early.join('\n')}\n` } });
       for (const n of early) await notice(n);
     };

@@ -53,7 +53,6 @@ export function makeGate(o: { config: EffectiveConfig; mode: string; allows: Ses
 export function createSessionTools(o: SessionToolsOptions): SessionTools {
   const gate = o.gate ?? makeGate(o);
   for (const t of [...o.toolsets, ...o.mcp]) gate.add(t);
-  const notices: string[] = [];
   return {
     specs: () => [...o.toolsets.flatMap((t) => t.list()), ...o.mcp.flatMap((t) => t.list())],
     setMode(m: string) {
@@ -72,7 +71,6 @@ export function createSessionTools(o: SessionToolsOptions): SessionTools {
     },
     saveLedger: () => o.ledger.toJSON(),
     saveAllows: () => gate.session.toJSON(),
-    notices: () => notices.splice(0),
     async close() {
       for (const m of o.mcp) await m.close();
     },

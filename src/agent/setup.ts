@@ -48,7 +48,8 @@ export interface AgentSetup {
   warnings: string[];
   systemPrompt(cwd: string): string;
   buildAcpTools(ctx: ToolContext): Promise<SessionTools>;
-  buildLocalTools(mode: string): Promise<SessionTools>;
+  /** `notice`: what goes wrong while the tools are built or run (a server that fails or dies) */
+  buildLocalTools(mode: string, notice: (text: string) => void): Promise<SessionTools>;
   closeAll(): Promise<void>;
 }
 
@@ -276,7 +277,7 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
         missing: (spec) => missingCapability(spec, caps),
       });
     },
-    buildLocalTools: (mode) =>
+    buildLocalTools: (mode, notice) =>
       build({
         sessionId: `run-${Date.now()}`,
         cwd: o.cwd,
@@ -284,7 +285,7 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
         io: 'workspace',
         host: 'local',
         mcp: configServers(cfg),
-        notice: (t) => warnings.push(t),
+        notice,
         approvalsPossible: false,
         hooks: {},
       }),

@@ -26,7 +26,5 @@ export interface SessionTools {
   saveLedger(): unknown;
   /** the session-scoped allows, serialised for the session store */
   saveAllows(): unknown[];
-  /** messages worth showing the user (a server that failed to start, a config warning) */
-  notices(): string[];
   close(): Promise<void>;
 }

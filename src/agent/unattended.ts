@@ -16,8 +16,7 @@ export interface UnattendedResult {
 
 export async function runUnattended(setup: AgentSetup, task: string, o: { signal: AbortSignal; progress: (line: string) => void }): Promise<UnattendedResult> {
   if (!setup.provider) return { answer: '', stopReason: 'end_turn', error: howToConfigure(undefined, setup.providerProblem ?? 'no model provider is configured.') };
-  const tools = await setup.buildLocalTools(setup.defaultMode);
-  for (const n of tools.notices()) o.progress(`cxl run: ${n}\n`);
+  const tools = await setup.buildLocalTools(setup.defaultMode, (n) => o.progress(`cxl run: ${n}\n`));
   try {
     const history: ChatMessage[] = [
       { role: 'system', content: setup.systemPrompt(setup.cwd) },
