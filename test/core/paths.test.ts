@@ -237,8 +237,9 @@ test('a very deep escape made of many segments is refused (length or escape), ne
   const base = tempDir();
   fs.mkdirSync(path.join(base, 'root/a'), { recursive: true });
   const root = path.join(base, 'root');
-  for (const p of [`${'a/'.repeat(1000)}${'../'.repeat(1001)}x`, `a/${'../'.repeat(50)}etc/passwd`]) {
-    assert.throws(() => confine(root, p), (e: { code: string }) => e.code === 'bad_path' || e.code === 'escape' || e.code === 'not_directory');
+  // climbing out of a directory that does not exist is bad_path; climbing through real ones, escape
+  for (const [p, code] of [[`${'a/'.repeat(1000)}${'../'.repeat(1001)}x`, 'bad_path'], [`a/${'../'.repeat(50)}etc/passwd`, 'escape']]) {
+    assert.throws(() => confine(root, p), { code });
   }
 });
 
