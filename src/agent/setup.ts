@@ -178,13 +178,12 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
       const shellPolicy = sp && Object.keys(sp).length && sp._allowed_dir === undefined ? { ...sp, _allowed_dir: '.' } : sp;
       toolsets.push(new LocalShell({ root: fsToolset?.root ?? b.cwd, policy: shellPolicy, host: b.host === 'local' ? undefined : (b.host ?? new RefusingHost()) }));
     }
+    // started side by side: one slow or hung server costs its own start timeout, not everyone's
+    const started = await Promise.allSettled(b.mcp.map((m) => McpToolset.start({ ...m, cwd: m.cwd ?? b.cwd }, { ...timeouts, onProblem: b.notice })));
     const mcp: McpToolset[] = [];
-    for (const m of b.mcp) {
-      try {
-        mcp.push(await McpToolset.start({ ...m, cwd: m.cwd ?? b.cwd }, { ...timeouts, onProblem: b.notice }));
-      } catch (err) {
-        b.notice(err instanceof Error ? err.message : String(err));
-      }
+    for (const r of started) {
+      if (r.status === 'fulfilled') mcp.push(r.value);
+      else b.notice(r.reason instanceof Error ? r.reason.message : String(r.reason));
     }
     const tools = createSessionTools({
       toolsets,
