@@ -34,18 +34,20 @@ export class FsHost {
     this.#ask = ask;
   }
 
-  #confine(p: string): ConfinedPath {
+  /** The path confined to the root, refused when quarantined; `readApprove`: only after the user says so. */
+  #confine(p: string): { cp: ConfinedPath; readApprove: boolean } {
     const cp = confine(this.root, p);
-    if (classifyPath(cp.lexical, cp.real, cp.rel) === 'quarantined') {
+    const cls = classifyPath(cp.lexical, cp.real, cp.rel);
+    if (cls === 'quarantined') {
       throw new ToolError('quarantined', `${cp.rel} is in the credential quarantine; the client never serves it. Work without that file.`);
     }
-    return cp;
+    return { cp, readApprove: cls === 'read_approve' };
   }
 
   async readTextFile(p: string, line?: number | null, limit?: number | null): Promise<string> {
     try {
-      const cp = this.#confine(p);
-      if (classifyPath(cp.lexical, cp.real, cp.rel) === 'read_approve' && !(await this.#ask(cp.rel))) {
+      const { cp, readApprove } = this.#confine(p);
+      if (readApprove && !(await this.#ask(cp.rel))) {
         throw new ToolError('rejected', `The user declined to let the agent read ${cp.rel}.`);
       }
       const snap = await this.#io.read(cp, { maxBytes: MAX_SERVED_READ_BYTES });
@@ -62,7 +64,7 @@ export class FsHost {
 
   async writeTextFile(p: string, content: string): Promise<void> {
     try {
-      const cp = this.#confine(p);
+      const { cp } = this.#confine(p);
       let expect: string | null = null;
       if (cp.exists) expect = (await this.#io.read(cp, { maxBytes: Number.MAX_SAFE_INTEGER })).sha256;
       await this.#io.write(cp, Buffer.from(content, 'utf8'), { expectSha256: expect });
