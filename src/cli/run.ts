@@ -3,6 +3,7 @@
 // Progress goes to stderr, the final answer to stdout; exit 0 only when the run ended normally.
 import process from 'node:process';
 import { runUnattended } from '../agent/unattended.ts';
+import { parseDuration } from '../core/duration.ts';
 import { onTerminate } from '../core/runtime.ts';
 import { setupFromFlags, AGENT_FLAGS } from './agent_setup.ts';
 import { parseFlags, UsageError } from './args.ts';
@@ -14,18 +15,17 @@ Usage: cxl run "<task>" [--provider ollama|openai] [--model NAME] [--envelope NA
 
   The workspace is the current directory. Approvals cannot be answered, so a call the envelope
   would ask about is refused (approval_required) and the model is told so.
-  --timeout    bound on the whole run: 30s, 5m, 1h, or seconds (default: none)
+  --timeout    bound on the whole run: 30s, 5m, 1m30s, 1h, or seconds (default: none)
 
 Progress goes to stderr, the final answer to stdout.
 Exit codes: 0 ended normally, 1 provider error / turn or token limit, 2 usage, 124 timeout, 130 interrupted.`;
 
-/** `30s`, `5m`, `1h`, `1500ms` or a number of seconds. */
-export function parseDuration(s: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(s);
-  if (!m) throw new UsageError(`cxl run: --timeout ${JSON.stringify(s)} is not a duration; use e.g. 30s, 5m, 1h or a number of seconds.`);
-  const n = Number(m[1]);
-  const unit = m[2] ?? 's';
-  return n * (unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000);
+/** --timeout in ms, read like every other duration in cxl (core/duration.ts). */
+function timeoutFlag(s: string): number {
+  if (s.trim() === '0') return 0; // no bound, as when the flag is absent
+  const ms = parseDuration(s);
+  if (ms === undefined) throw new UsageError(`cxl run: --timeout ${JSON.stringify(s)} is not a duration; use e.g. 30s, 5m, 1m30s, 1h or a number of seconds.`);
+  return ms;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -37,7 +37,7 @@ export async function main(argv: string[]): Promise<number> {
   const { values, positionals } = flags;
   const task = positionals.join(' ').trim();
   if (!task) throw new UsageError('cxl run: give the task as an argument, e.g. cxl run "summarise README.md". Run `cxl run --help`.');
-  const timeoutMs = typeof values.timeout === 'string' ? parseDuration(values.timeout) : 0;
+  const timeoutMs = typeof values.timeout === 'string' ? timeoutFlag(values.timeout) : 0;
   const setup = await setupFromFlags('cxl run', values);
   const err = (s: string) => process.stderr.write(s);
   for (const w of setup.warnings) err(`cxl run: ${w}\n`);

@@ -79,12 +79,12 @@ test('auto_edit writes the workspace directly, and local_shell runs on this mach
   }
 });
 
-test('--timeout stops the run with exit 124', async () => {
+test('--timeout stops the run with exit 124 (durations read as everywhere else: 0m1s is 1 s)', async () => {
   const t0 = Date.now();
-  const r = await run([{ text: 'slow', delayMs: 20_000 }], ['--timeout', '1s', 'be slow']);
+  const r = await run([{ text: 'slow', delayMs: 20_000 }], ['--timeout', '0m1s', 'be slow']);
   try {
     assert.equal(r.code, 124, r.stderr);
-    assert.match(r.stderr, /--timeout of 1s/);
+    assert.match(r.stderr, /--timeout of 0m1s/);
     assert.ok(Date.now() - t0 < 15_000);
   } finally {
     rmSync(r.dir, { recursive: true, force: true });
