@@ -56,6 +56,10 @@ class LocalTerminal implements Terminal {
   ) {
     this.out = new HeadTailBuffer(req.outputByteLimit);
     this.err = new HeadTailBuffer(req.outputByteLimit);
+    // Hook before spawning: a signal that lands right after the spawn (the child can run before
+    // this thread does) must still find the handler; JS handlers run only after this constructor,
+    // by which time the pid is in `live`.
+    hookExit();
     this.child = spawn(req.command, req.args, {
       cwd: req.cwd,
       env: req.env,
@@ -63,10 +67,7 @@ class LocalTerminal implements Terminal {
       stdio: ['ignore', 'pipe', 'pipe'],
       shell: false,
     });
-    if (this.child.pid !== undefined) {
-      hookExit();
-      live.add(this.child.pid);
-    }
+    if (this.child.pid !== undefined) live.add(this.child.pid);
     this.child.stdout!.on('data', (c: Uint8Array) => this.out.push(c));
     this.child.stderr!.on('data', (c: Uint8Array) => this.err.push(c));
     this.exited = new Promise<TerminalExit>((resolve) => {
