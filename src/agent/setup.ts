@@ -45,7 +45,6 @@ export interface AgentSetup {
   provider: Provider | null;
   providerProblem?: string;
   maxTurns: number;
-  warnings: string[];
   systemPrompt(cwd: string): string;
   buildAcpTools(ctx: ToolContext): Promise<SessionTools>;
   /** `notice`: what goes wrong while the tools are built or run (a server that fails or dies) */
@@ -84,7 +83,6 @@ function taskFor(cfg: EffectiveConfig, vars: Record<string, string>): { task: Ch
 }
 
 export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
-  const warnings: string[] = [];
   const cfg = loadFor(o.cwd, o.env);
   // one load per project directory: sessions rooted elsewhere see their own .contenox/agents.toml
   const configs = new Map<string, EffectiveConfig>([[o.cwd, cfg]]);
@@ -229,7 +227,6 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
     provider,
     providerProblem,
     maxTurns,
-    warnings,
     systemPrompt: (cwd) => {
       try {
         return systemPrompt(cwd, taskFor(configFor(cwd), vars).task.system_prompt);

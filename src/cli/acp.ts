@@ -27,7 +27,6 @@ export async function main(argv: string[]): Promise<number> {
   const { values } = flags;
   const log = (msg: string) => process.stderr.write(`cxl acp: ${msg}\n`);
   const setup = await setupFromFlags('cxl acp', values);
-  for (const w of setup.warnings) log(w);
   const app = createAgent({
     version: pkg.version,
     store: setup.store,

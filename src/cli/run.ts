@@ -40,7 +40,6 @@ export async function main(argv: string[]): Promise<number> {
   const timeoutMs = typeof values.timeout === 'string' ? timeoutFlag(values.timeout) : 0;
   const setup = await setupFromFlags('cxl run', values);
   const err = (s: string) => process.stderr.write(s);
-  for (const w of setup.warnings) err(`cxl run: ${w}\n`);
   const ctrl = new AbortController();
   let why: 'timeout' | 'interrupted' | undefined;
   const timer = timeoutMs > 0 ? setTimeout(() => ((why = 'timeout'), ctrl.abort()), timeoutMs) : undefined;
