@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import type { ClientStore as Store } from '../src/client/session_store.ts';
+import type { ClientStore as Store } from '../src/client/state.ts';
 import { FakeStdin } from '../test/ui/fake_stdin.ts';
 import { report } from './report.ts';
 
@@ -16,7 +16,7 @@ process.env.NODE_ENV ??= 'production';
 process.env.FORCE_COLOR = '0';
 const { createElement } = await import('react');
 const { render } = await import('ink');
-const { ClientStore } = await import('../src/client/session_store.ts');
+const { ClientStore } = await import('../src/client/state.ts');
 const { App } = await import('../src/ui/App.tsx');
 
 v8.setFlagsFromString('--expose-gc');

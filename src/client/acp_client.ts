@@ -6,7 +6,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import pkg from '../../package.json' with { type: 'json' };
 import { AgentProcess } from './agent_process.ts';
 import { FsHost } from './fs_host.ts';
-import { ClientStore } from './session_store.ts';
+import { ClientStore } from './state.ts';
 import { TerminalHost } from './terminal_host.ts';
 
 export interface ClientOptions {

@@ -9,7 +9,7 @@ import { ToolError } from '../core/errors.ts';
 import { confine } from '../core/paths.ts';
 import { killProcessGroup } from '../core/runtime.ts';
 import { childEnv } from '../core/shell/env.ts';
-import type { TerminalView } from './session_store.ts';
+import type { TerminalView } from './state.ts';
 import { toRequestError } from './fs_host.ts';
 
 /** Used when the agent names no outputByteLimit, and the most we keep whatever it names. */

@@ -2,7 +2,7 @@
 // out to fit the terminal). Keys go through the binding table in keys.ts.
 import { Static, useInput, useStdout, type Key } from 'ink';
 import { memo, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import type { ClientStore, HistoryItem } from '../client/session_store.ts';
+import type { ClientStore, HistoryItem } from '../client/state.ts';
 import { optionForKey } from './approval_rows.ts';
 import { backspace, emptyComposer, insertText, moveCursor } from './composer.ts';
 import { keyName, matchAction } from './keys.ts';

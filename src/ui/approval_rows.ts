@@ -1,7 +1,7 @@
 // The approval that has the keys: the call, its diff expanded (or its command), and the agent's
 // options with the key each one answers to. Keys follow the option's ACP kind, not its label.
 import type { PermissionOption } from '@agentclientprotocol/sdk';
-import type { PendingPermission, TerminalView } from '../client/session_store.ts';
+import type { PendingPermission, TerminalView } from '../client/state.ts';
 import { clipHead, plainRow, textWidth, truncateRow, wrapText, type Row } from './text_layout.ts';
 import { bodyRows, headerRow } from './tool_call_rows.ts';
 

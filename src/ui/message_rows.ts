@@ -1,5 +1,5 @@
 // Conversation items other than tool calls, laid out as rows.
-import type { HistoryItem, TextKind } from '../client/session_store.ts';
+import type { HistoryItem, TextKind } from '../client/state.ts';
 import { markdownRows } from './markdown.ts';
 import { plainRow, truncateRow, wrapText, type Row } from './text_layout.ts';
 import { toolCallRows } from './tool_call_rows.ts';

@@ -1,6 +1,6 @@
 // The live region as rows, budgeted to stay shorter than the terminal: whatever does not fit is
 // clipped with a "N lines hidden" row, so Ink never has to redraw more than one screen.
-import type { ClientState, LiveItem } from '../client/session_store.ts';
+import type { ClientState, LiveItem } from '../client/state.ts';
 import { approvalRows } from './approval_rows.ts';
 import { composerRows, type ComposerState } from './composer.ts';
 import { footerRows } from './footer.ts';

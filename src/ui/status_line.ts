@@ -1,6 +1,6 @@
 // One line under the composer: agent, model, envelope, session, cwd.
 import os from 'node:os';
-import type { ClientState } from '../client/session_store.ts';
+import type { ClientState } from '../client/state.ts';
 import { truncate, type Row, type Span } from './text_layout.ts';
 
 export function shortPath(p: string): string {

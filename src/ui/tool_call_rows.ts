@@ -1,9 +1,9 @@
 // A tool call laid out as rows: status glyph, kind, title, locations; under it (when expanded or
 // when it matters) its diffs, embedded terminal output and text content.
 import type { ToolCallContent } from '@agentclientprotocol/sdk';
-import type { TerminalView } from '../client/session_store.ts';
+import type { TerminalView } from '../client/state.ts';
 import type { ToolCallView, ToolStatus } from '../client/tool_call.ts';
-import { contentText } from '../client/session_store.ts';
+import { contentText } from '../client/state.ts';
 import { diffModel, diffRows, diffSummaryRow, displayPath } from './diff_rows.ts';
 import { clipHead, clipTail, plainRow, sanitize, truncateRow, wrapText, type Row, type Span } from './text_layout.ts';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { AcpClient } from '../../src/client/acp_client.ts';
-import type { ClientState } from '../../src/client/session_store.ts';
+import type { ClientState } from '../../src/client/state.ts';
 import { moduleCommand } from '../../src/core/runtime.ts';
 
 const fixture = fileURLToPath(new URL('../fixtures/scripted_agent.ts', import.meta.url));

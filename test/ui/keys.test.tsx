@@ -4,7 +4,7 @@ import './env.ts';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { RequestPermissionOutcome } from '@agentclientprotocol/sdk';
-import type { ClientStore } from '../../src/client/session_store.ts';
+import type { ClientStore } from '../../src/client/state.ts';
 import { App, type Controller } from '../../src/ui/App.tsx';
 import { BINDINGS, matchAction } from '../../src/ui/keys.ts';
 import { KEY, renderAt, tick } from './harness.ts';

@@ -6,7 +6,7 @@ import { App, type Controller } from '../../src/ui/App.tsx';
 import { matchSnapshot } from '../helpers/snapshot.ts';
 import { renderAt, tick, KEY } from './harness.ts';
 import * as states from './states.ts';
-import type { ClientStore } from '../../src/client/session_store.ts';
+import type { ClientStore } from '../../src/client/state.ts';
 
 const WIDTHS = [60, 100, 140];
 const ROWS = 30;

@@ -1,7 +1,7 @@
 // The client store on its own: how updates become history and live items, and how calls merge.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ClientStore } from '../../src/client/session_store.ts';
+import { ClientStore } from '../../src/client/state.ts';
 import { mergeToolCall } from '../../src/client/tool_call.ts';
 
 const store = () => {
