@@ -1,7 +1,7 @@
 // `cxl config`: the effective configuration, each value with where it came from;
 // `cxl config --check FILE`: validate one agents.toml (over the built-in defaults).
 import process from 'node:process';
-import { FLOOR_RULES } from '../core/envelopes_shipped.ts';
+import { FLOOR_RULES, QUARANTINE_REASON } from '../core/envelopes_shipped.ts';
 import { formatDuration } from '../config/duration.ts';
 import { loadChain, taskPolicies } from '../config/chain.ts';
 import { BUILTIN, ConfigError, formatIssue, loadConfig, mergeLayers, readConfigFile, type EffectiveConfig } from '../config/load.ts';
@@ -61,7 +61,7 @@ export function describeConfig(cfg: EffectiveConfig, vars: Record<string, string
   leaves(cfg.data, '', rows, sourceOf);
   const width = Math.min(80, Math.max(...rows.map(([l]) => l.length)));
   for (const [l, s] of rows) lines.push(`${l.padEnd(width)}  # ${s}`);
-  const quarantine = FLOOR_RULES.filter((r) => r.reason === 'credential quarantine').length;
+  const quarantine = FLOOR_RULES.filter((r) => r.reason?.startsWith(QUARANTINE_REASON)).length;
   lines.push(`# every envelope's always_deny starts with ${FLOOR_RULES.length} built-in floor rules: ${quarantine} credential quarantine globs (every tool) and ${FLOOR_RULES.length - quarantine} write-wall globs (writes and shell)`);
   const { chain, label } = loadChain(cfg.data, cfg.sources, { vars });
   lines.push('');

@@ -3,23 +3,21 @@
 // those paths). The floor sits in always_deny, which accumulates, so no envelope drops it by
 // inheritance or by a bare axis grant.
 import type { EnvelopeRule, EnvelopeSpec, Grant } from './envelope.ts';
-import { QUARANTINE_GLOBS, READ_APPROVE_GLOBS } from './quarantine.ts';
+import { entriesOf, globsOf } from './protected_paths.ts';
+import { READ_APPROVE_GLOBS } from './quarantine.ts';
 
-/** Paths no tool writes: shell start-up files, git internals, agent and editor configs that can run code. */
-export const WRITE_WALL_GLOBS: readonly string[] = Object.freeze([
-  '**/{.bashrc,.bash_profile,.bash_login,.bash_logout,.profile,.zshrc,.zshenv,.zprofile,.zlogin,.zlogout,.login,.cshrc,.tcshrc,.kshrc,.inputrc}',
-  '**/.config/fish/**',
-  '**/.git/**',
-  '**/.git/hooks/**',
-  '**/.contenox/**',
-  '**/{.vscode,.claude,.cursor,.gemini,.codex}/**',
-]);
+/** Paths no tool writes (the write-wall tier of protected_paths.ts). */
+export const WRITE_WALL_GLOBS: readonly string[] = globsOf('write_wall');
 
 const WRITERS = ['local_fs.write_file', 'local_fs.edit_file', 'local_fs.sed', 'local_shell'];
 
+/** The reason a floor rule carries: its tier, then the table's why. */
+export const QUARANTINE_REASON = 'credential quarantine';
+export const WRITE_WALL_REASON = 'write wall';
+
 export const FLOOR_RULES: readonly EnvelopeRule[] = Object.freeze([
-  ...QUARANTINE_GLOBS.map((path) => ({ tool: '*', path, reason: 'credential quarantine' })),
-  ...WRITE_WALL_GLOBS.map((path) => ({ tool: WRITERS, path, reason: 'write wall' })),
+  ...entriesOf('quarantine').map((e) => ({ tool: '*', path: e.glob, reason: `${QUARANTINE_REASON}: ${e.reason}` })),
+  ...entriesOf('write_wall').map((e) => ({ tool: WRITERS, path: e.glob, reason: `${WRITE_WALL_REASON}: ${e.reason}` })),
 ]);
 
 const reads = { grant: { grant: 'allow' as const }, approve_paths: [...READ_APPROVE_GLOBS] };

@@ -1,21 +1,14 @@
-// The credential quarantine and the read-approve list (REFERENCE 7), exported as data so the
-// envelope engine builds its always_deny / approve_paths rules from the same lists, plus one
-// fast matcher that every local_fs tool and every traversal applies.
+// The credential quarantine and the read-approve list (REFERENCE 7) as the file tools apply
+// them: one fast matcher that every local_fs tool and every traversal uses. The lists themselves
+// are tiers of the one table in protected_paths.ts.
 import { globTester } from './glob.ts';
+import { globsOf } from './protected_paths.ts';
 
 /** Always refused, for every tool, read or write (matched case-insensitively). */
-export const QUARANTINE_GLOBS: readonly string[] = Object.freeze([
-  '**/{.ssh,.gnupg,.aws,.azure,.kube,.config/gcloud,.docker}/**',
-  '**/{.password-store,.local/share/keyrings}/**',
-  '**/{.netrc,.git-credentials,.npmrc,.pypirc}',
-  '**/{.bash_history,.zsh_history,.python_history}',
-  '**/{id_rsa,id_dsa,id_ecdsa,id_ed25519}*',
-  '**/{*.kdbx,wallet.dat}',
-  '**/.kube/config',
-]);
+export const QUARANTINE_GLOBS: readonly string[] = globsOf('quarantine');
 
 /** Needs a human answer to read; refused where nobody can answer; never traversed. */
-export const READ_APPROVE_GLOBS: readonly string[] = Object.freeze(['**/{*.pem,*.key,.env,.env.*}']);
+export const READ_APPROVE_GLOBS: readonly string[] = globsOf('read_approve');
 
 export type PathClass = 'quarantined' | 'read_approve' | null;
 

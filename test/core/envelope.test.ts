@@ -293,7 +293,7 @@ describe('paths', () => {
     assert.equal(decide(e, read('.ssh/id_ed25519')).action, 'deny');
     const viaLink = decide(e, read('notes', '.ssh/id_ed25519'));
     assert.equal(viaLink.action, 'deny');
-    assert.match(viaLink.sentence, /^deny: path `\.ssh\/id_ed25519` matches always_deny rule \{ tool = "\*", path = "\*\*\/\{\.ssh,/);
+    assert.match(viaLink.sentence, /^deny: path `\.ssh\/id_ed25519` matches always_deny rule \{ tool = "\*", path = "\*\*\/\.ssh\/\*\*" \} \(credential quarantine: SSH keys/);
     assert.equal(decide(e, read('/home/u/.aws/credentials')).action, 'deny');
   });
   test('case, doubled slashes, ./ segments and trailing dots do not slip past', () => {

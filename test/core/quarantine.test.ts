@@ -31,7 +31,7 @@ test('the strongest class of several paths wins (requested vs resolved)', () => 
 
 test('the lists are exported as frozen data for the envelope engine', () => {
   assert.ok(Object.isFrozen(QUARANTINE_GLOBS) && Object.isFrozen(READ_APPROVE_GLOBS));
-  assert.ok(QUARANTINE_GLOBS.includes('**/.kube/config'));
+  assert.ok(QUARANTINE_GLOBS.includes('**/.kube/**'));
   assert.deepEqual([...READ_APPROVE_GLOBS], ['**/{*.pem,*.key,.env,.env.*}']);
   const custom = new PathMatcher(['**/secret/**'], []);
   assert.equal(custom.classify('a/secret/b'), 'quarantined');
