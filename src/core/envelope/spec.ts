@@ -1,0 +1,156 @@
+// What an envelope is as written (REFERENCE 7): grants, axes, rules, the tool-to-axis map, and
+// the facts and decisions the engine passes around. Types and constants only: resolve.ts layers
+// `extends`, compile.ts builds the fast form, decide.ts decides one call.
+
+export type Grant = 'allow' | 'approve' | 'deny';
+export const GRANTS: readonly Grant[] = ['allow', 'approve', 'deny'];
+
+/** A grant with how long an ask waits (ms); an unanswered ask resolves as deny. */
+export interface GrantSpec {
+  grant: Grant;
+  timeoutMs?: number;
+}
+
+export interface PathAxisSpec {
+  /** written as a bare grant (`files.read = "allow"`): replaces the parent's whole axis */
+  bare?: boolean;
+  grant?: GrantSpec;
+  /** how long an ask raised on this axis waits (ms) */
+  timeoutMs?: number;
+  deny_paths?: string[];
+  approve_paths?: string[];
+}
+
+export interface ShellAxisSpec {
+  /** written as a bare grant (`shell = "deny"`): replaces the parent's whole axis */
+  bare?: boolean;
+  grant?: GrantSpec;
+  /** how long an ask raised on this axis waits (ms) */
+  timeoutMs?: number;
+  blacklist?: string[];
+  prefix_allowlist?: string[];
+  ask_always?: string[];
+  substitution?: GrantSpec;
+}
+
+/** An always_deny / always_allow rule: a tool pattern (or several) with an optional path glob. */
+export interface EnvelopeRule {
+  tool: string | string[];
+  path?: string;
+  /** program names (shell): the rule matches when a step runs one of them */
+  program?: string;
+  /** why, shown in the decision sentence */
+  reason?: string;
+}
+
+/** One envelope as written at one level (before `extends` is resolved). */
+export interface EnvelopeSpec {
+  extends?: string;
+  description?: string;
+  default_action?: GrantSpec;
+  files?: { read?: PathAxisSpec; write?: PathAxisSpec };
+  shell?: ShellAxisSpec;
+  tools?: Record<string, GrantSpec>;
+  always_deny?: EnvelopeRule[];
+  always_allow?: EnvelopeRule[];
+}
+
+export const ENVELOPE_NAME = /^[a-z0-9][a-z0-9_-]*$/;
+
+/** local_fs tools on each file axis (REFERENCE 7): between them, every local_fs tool. */
+export const READ_TOOLS: readonly string[] = ['read_file', 'read_file_range', 'list_dir', 'grep', 'find_files', 'stat_file', 'count_stats'];
+export const WRITE_TOOLS: readonly string[] = ['write_file', 'edit_file', 'sed'];
+const READ_SET = new Set(READ_TOOLS);
+const WRITE_SET = new Set(WRITE_TOOLS);
+
+export type Axis = 'files.read' | 'files.write' | 'shell' | null;
+
+export function axisOf(toolset: string, tool: string): Axis {
+  if (toolset === 'local_fs') return READ_SET.has(tool) ? 'files.read' : WRITE_SET.has(tool) ? 'files.write' : null;
+  if (toolset === 'local_shell') return 'shell';
+  return null;
+}
+
+// ── facts and decisions ────────────────────────────────────────────────────────────────────
+
+export interface ShellStep {
+  /** the argv as the checker read it; argv[0] is the program as written */
+  argv: string[];
+}
+
+export interface ShellFacts {
+  command: string;
+  /** every step of the line (cd steps included) */
+  steps: ShellStep[];
+  /**
+   * Set when the line holds something whose effect cannot be read statically (command or
+   * process substitution, `$VAR`, backticks, anything the checker could not split into steps).
+   * The words of such a line are still scanned for blacklisted and ask_always programs.
+   */
+  opaque?: string;
+}
+
+export interface CallFacts {
+  toolset: string;
+  tool: string;
+  /** paths as the model asked for them (root-relative or absolute) */
+  paths?: readonly string[];
+  /** the same after symlink resolution (root-relative) */
+  resolved?: readonly string[];
+  /** absolute forms (lexical and real), tested by deny and approve lists only: an allow list
+   * written relative to the root must not need them to match */
+  absolute?: readonly string[];
+  shell?: ShellFacts;
+}
+
+/** Which rule decided, in the order of REFERENCE 7. */
+export type RuleId =
+  | 'always_deny'
+  | 'files.write.deny_paths'
+  | 'files.read.deny_paths'
+  | 'files.read.approve_paths'
+  | 'files.write.approve_paths'
+  | 'tools'
+  | 'always_allow'
+  | 'files.read'
+  | 'files.write'
+  | 'shell.blacklist'
+  | 'shell.substitution'
+  | 'shell.prefix_allowlist'
+  | 'shell.ask_always'
+  | 'shell'
+  | 'default_action';
+
+/** Every rule in first-match order. */
+export const RULE_ORDER: readonly RuleId[] = [
+  'always_deny',
+  'files.write.deny_paths',
+  'files.read.deny_paths',
+  'files.read.approve_paths',
+  'files.write.approve_paths',
+  'tools',
+  'always_allow',
+  'files.read',
+  'files.write',
+  'shell.blacklist',
+  'shell.substitution',
+  'shell.prefix_allowlist',
+  'shell.ask_always',
+  'shell',
+  'default_action',
+];
+
+export interface Decision {
+  action: Grant;
+  rule: RuleId;
+  /** the envelope in use */
+  envelope: string;
+  /** the envelope that defined the matched rule, when it was inherited */
+  from?: string;
+  /** what matched: a glob, a program, a tools pattern, a prefix */
+  matched?: string;
+  /** how long an ask waits (approve only) */
+  timeoutMs?: number;
+  /** one human sentence: "approve: shell program `rm` is in ask_always of envelope default" */
+  sentence: string;
+}
