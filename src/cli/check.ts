@@ -155,7 +155,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const env = loadConfig().envelope(values.envelope as string | undefined);
     envelope = env.name;
-    if (v.verdict === 'allow') d = shellDecision(env, line, v.steps.map((s) => ({ argv: s.argv, cwd: s.kind === 'run' ? s.cwd : undefined })), v.allowedDir ?? v.startDir);
+    if (v.verdict === 'allow') d = shellDecision(env, line, v, v.allowedDir ?? v.startDir);
   } catch (err) {
     if (err instanceof ConfigError) throw new UsageError(`cxl check: the configuration is broken:\n${err.issues.map(formatIssue).join('\n')}`);
     if (err instanceof ToolError) throw new UsageError(`cxl check: ${err.message}`);

@@ -1,5 +1,6 @@
 // The one pipeline every tool call passes (REFERENCE 6.3, 7, 8):
-//   tools_policies and confinement (refuse) → envelope (allow / approve / deny) → for approve,
+//   arguments (bad_args, never shown to anyone) → tools_policies and confinement (refuse) →
+//   envelope (allow / approve / deny) → for approve,
 //   an approval request carrying the diff or the command's steps → the human's answer (allow
 //   once, allow for this session with its scope, reject, reject with a reason) → run.
 // The approver is injected: the ACP agent, the TUI and `cxl tool --yes` each bring their own.
@@ -9,17 +10,19 @@ import path from 'node:path';
 import process from 'node:process';
 import { nanoid } from 'nanoid';
 import { buildApprovalDiff, DIFF_MAX_BYTES, type ApprovalDiff, type MutatingTool } from './approval_diff.ts';
-import { decide, axisOf, type CallFacts, type CompiledEnvelope, type Decision, type ShellStep } from './envelope.ts';
+import { decide, axisOf, type CallFacts, type CompiledEnvelope, type Decision } from './envelope.ts';
 import { ToolError, toToolError } from './errors.ts';
 import type { ApprovalRequest as FsApprovalRequest, AskApproval } from './local_fs/context.ts';
+import { checkArgs } from './local_fs/args.ts';
 import { gatePath } from './local_fs/context.ts';
 import { LocalFsToolset } from './local_fs/toolset.ts';
 import type { ConfinedPath } from './paths.ts';
 import { defaultPathMatcher } from './quarantine.ts';
 import { commandScope, describeAllow, SessionAllows, type SessionAllow } from './session_allows.ts';
-import { lex } from './shell/lexer.ts';
+import { addShellPaths, approvePaths, shellCallOf, withReadApprove } from './shell/envelope_facts.ts';
 import { LocalShell } from './shell/local_shell.ts';
 import { displayArgv } from './shell/runner.ts';
+import { validateArgs } from './tool_args.ts';
 import type { Toolset, ToolKind } from './tool.ts';
 
 /** How long an ask waits when the envelope names no timeout. */
@@ -99,12 +102,13 @@ interface Prepared {
   facts: CallFacts;
   confined: ConfinedPath[];
   steps?: string[];
+  /** a shell call's read-approve paths: a session allow covers them one by one */
+  approve?: string[];
 }
 
 // argument names of other toolsets (MCP) whose string values are paths: the quarantine
 // and every path list see them too.
 const PATH_ARG = /^(?:path|paths|file|files|filename|filepath|file_path|dir|directory|target|source|src|dest|destination)$/i;
-const MAX_WORD_PATHS = 64;
 
 export class Gate {
   readonly session: SessionAllows;
@@ -164,12 +168,22 @@ export class Gate {
     return answer === 'human' || answer === 'human-session';
   };
 
-  /** The root shell words are resolved from: the command policy's dir, the workspace, or the cwd. */
+  /** The root shell words are resolved from: the command policy's dir, the workspace, or the cwd (real). */
   #root(sh: LocalShell): string {
-    if (sh.policy?.allowedDir) return sh.policy.allowedDir;
-    if (this.#opts.root) return this.#opts.root;
-    for (const ts of this.#toolsets.values()) if (ts instanceof LocalFsToolset) return ts.root;
-    return process.cwd();
+    let root = process.cwd();
+    if (sh.policy?.allowedDir) root = sh.policy.allowedDir;
+    else if (this.#opts.root) root = this.#opts.root;
+    else for (const ts of this.#toolsets.values()) if (ts instanceof LocalFsToolset) root = ts.root;
+    try {
+      return fs.realpathSync.native(root);
+    } catch {
+      return root;
+    }
+  }
+
+  /** Whether an ask can be answered here (a human, or --yes). */
+  #canAsk(): boolean {
+    return this.#opts.approver !== undefined || this.#opts.autoApprove === true;
   }
 
   /** Splits `local_fs.read_file` / `read_file` into its toolset and tool. */
@@ -189,6 +203,10 @@ export class Gate {
   /** Stage 1 (tools_policies and confinement) and the facts for the envelope. Throws refusals. */
   async #prepare(name: string, args: Record<string, unknown>): Promise<Prepared> {
     const { toolset, tool } = this.resolveName(name);
+    // Arguments first: a call with unknown or missing arguments is bad_args, never an ask.
+    const spec = toolset.list().find((s) => s.name === tool);
+    if (toolset instanceof LocalFsToolset && spec) checkArgs(tool, spec.inputSchema, args);
+    else if (spec && !(toolset instanceof LocalShell)) validateArgs(`${toolset.name}.${tool}`, spec.inputSchema, args);
     const facts: CallFacts = { toolset: toolset.name, tool };
     const confined: ConfinedPath[] = [];
     if (toolset instanceof LocalFsToolset) {
@@ -205,10 +223,11 @@ export class Gate {
       return { toolset, tool, facts, confined };
     }
     if (toolset instanceof LocalShell) {
-      const shell = shellFacts(toolset, args);
+      const root = this.#root(toolset);
+      const shell = shellCallOf(toolset, args, root, this.#canAsk());
       facts.shell = shell.facts;
-      addWordPaths(facts, shell.cwds, this.#root(toolset));
-      return { toolset, tool, facts, confined, steps: shell.shown };
+      addShellPaths(facts, shell.paths, root);
+      return { toolset, tool, facts, confined, steps: shell.shown, approve: approvePaths(shell.paths, root) };
     }
     const paths: string[] = [];
     for (const [k, v] of Object.entries(args)) {
@@ -220,7 +239,13 @@ export class Gate {
     return { toolset, tool, facts, confined };
   }
 
-  #scopeOf(p: Prepared): SessionAllow[] {
+  /**
+   * What "allow for this session" covers: exactly what asked. A shell line that asked only
+   * because of a path (`cat .env`) gets that path; otherwise each step's program (and
+   * subcommand) with the argument rules it was asked with, so a later use of the program with
+   * another flag or path that needs a human still asks.
+   */
+  #scopeOf(p: Prepared, d: Decision): SessionAllow[] {
     const axis = axisOf(p.facts.toolset, p.facts.tool);
     if (axis === 'files.read' || axis === 'files.write') {
       return p.confined.length ? p.confined.map((c) => ({ kind: 'file', axis, path: c.rel })) : [];
@@ -229,10 +254,12 @@ export class Gate {
       const sh = p.facts.shell;
       // a line whose programs cannot all be seen gets no session option: it would be blanket
       if (!sh || sh.opaque !== undefined) return [];
+      const files: SessionAllow[] = (p.approve ?? []).map((path) => ({ kind: 'file', axis: 'files.read', path }));
+      if (d.pathOnly && files.length) return files;
       const runs = sh.steps.filter((s) => s.argv.length && s.argv[0] !== 'cd');
-      const out: SessionAllow[] = [];
+      const out: SessionAllow[] = [...files];
       for (const s of runs) {
-        const sc = commandScope(s.argv);
+        const sc = commandScope(s.inner ?? s.argv, s.notes?.map((n) => n.rule));
         if (sc === null) return [];
         if (!out.some((o) => describeAllow(o) === describeAllow(sc))) out.push(sc);
       }
@@ -241,25 +268,29 @@ export class Gate {
     return [{ kind: 'tool', tool: `${p.facts.toolset}.${p.facts.tool}` }];
   }
 
-  #covered(p: Prepared): boolean {
+  #covered(p: Prepared, d: Decision): boolean {
     const axis = axisOf(p.facts.toolset, p.facts.tool);
     if (axis === 'files.read' || axis === 'files.write') {
       return p.confined.length > 0 && p.confined.every((c) => this.session.hasFile(axis, c.rel));
     }
     if (axis === 'shell') {
-      const sh = p.facts.shell;
-      if (!sh || sh.opaque !== undefined) return false;
-      const runs = sh.steps.filter((s) => s.argv.length && s.argv[0] !== 'cd');
-      return runs.length > 0 && runs.every((s) => this.session.coversArgv(s.argv));
+      const needs = this.#scopeOf(p, d);
+      return needs.length > 0 && needs.every((n) => this.session.covers(n));
     }
     return this.session.hasTool(`${p.facts.toolset}.${p.facts.tool}`);
+  }
+
+  /** The envelope's decision, and the built-in read-approve list for shell lines it would run unasked. */
+  #decide(p: Prepared): Decision {
+    const d = decide(this.envelope, p.facts);
+    return p.approve ? withReadApprove(d, p.approve) : d;
   }
 
   /** What the envelope says about a call, without asking or running (`cxl check`, dry runs). */
   async evaluate(name: string, args: Record<string, unknown> = {}): Promise<Evaluation> {
     const p = await this.#prepare(name, args);
-    const decision = decide(this.envelope, p.facts);
-    return { toolset: p.facts.toolset, tool: p.tool, facts: p.facts, decision, sessionScope: decision.action === 'approve' ? this.#scopeOf(p) : [], coveredBySession: decision.action === 'approve' && this.#covered(p) };
+    const decision = this.#decide(p);
+    return { toolset: p.facts.toolset, tool: p.tool, facts: p.facts, decision, sessionScope: decision.action === 'approve' ? this.#scopeOf(p, decision) : [], coveredBySession: decision.action === 'approve' && this.#covered(p, decision) };
   }
 
   /** Runs one call through the whole pipeline. Refusals throw ToolError with a stable code. */
@@ -270,7 +301,7 @@ export class Gate {
     } catch (err) {
       throw toToolError(err);
     }
-    const decision = decide(this.envelope, p.facts);
+    const decision = this.#decide(p);
     const qualified = p.tool === p.facts.toolset ? p.tool : `${p.facts.toolset}.${p.tool}`;
     if (decision.action === 'deny') {
       throw new ToolError('envelope_denied', `${qualified} was denied by the session envelope: ${decision.sentence}. Do without it, or ask the user to change the envelope.`, {
@@ -281,7 +312,7 @@ export class Gate {
     }
     let approvedBy: ApprovedBy | undefined;
     if (decision.action === 'approve') {
-      if (this.#covered(p)) approvedBy = 'session';
+      if (this.#covered(p, decision)) approvedBy = 'session';
       else if (this.#opts.autoApprove) approvedBy = 'yes';
       else if (!this.#opts.approver) {
         throw new ToolError('approval_required', `${qualified} needs a human's approval (${decision.sentence}) and nobody can answer here. Rerun with --yes to approve it, or choose an envelope that allows it.`, {
@@ -293,7 +324,13 @@ export class Gate {
         approvedBy = await this.#ask(await this.#request(p, args, decision), opts.signal);
       }
     }
-    const run = () => p.toolset.call(p.tool, args, { signal: opts.signal });
+    // A line allowed as read-only with nobody asked runs without a shell, git with
+    // repository-driven execution off; an approved one may read what needed the approval.
+    const readOnly = decision.action === 'allow' && decision.rule === 'shell.prefix_allowlist';
+    const run = () =>
+      p.toolset instanceof LocalShell
+        ? p.toolset.call(p.tool, args, { signal: opts.signal, readOnly, approved: approvedBy !== undefined })
+        : p.toolset.call(p.tool, args, { signal: opts.signal });
     const result = await this.#als.run({ approved: approvedBy !== undefined }, run);
     return approvedBy ? { result, decision, approvedBy } : { result, decision };
   }
@@ -329,10 +366,11 @@ export class Gate {
       args,
       decision,
       locations: p.confined.map((c) => c.rel),
-      sessionScope: this.#scopeOf(p),
+      sessionScope: this.#scopeOf(p, decision),
       timeoutMs: decision.timeoutMs ?? this.#opts.defaultTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS,
     };
     if (p.confined.length) req.title = `${qualified}: ${p.confined[0].rel}`;
+    if (p.approve?.length) req.locations = p.approve;
     if (p.toolset instanceof LocalFsToolset && axisOf('local_fs', p.tool) === 'files.write' && p.confined.length) {
       req.diff = await buildApprovalDiff(p.toolset.io, p.confined[0], p.tool as MutatingTool, args);
     }
@@ -394,90 +432,5 @@ export class Gate {
   }
 }
 
-/** The steps of a shell call as the envelope sees them, and how they are shown in an ask. */
-function shellFacts(sh: LocalShell, args: Record<string, unknown>): { facts: NonNullable<CallFacts['shell']>; shown: string[]; cwds: (string | undefined)[] } {
-  const verdict = sh.check(args); // bad arguments throw bad_args here
-  const command = String(args.command);
-  if (verdict) {
-    if (verdict.verdict === 'refuse') {
-      throw new ToolError('policy_refused', `Refused by the command policy: ${verdict.reason}`, { rule: verdict.rule, construct: verdict.construct, position: verdict.position, step: verdict.step });
-    }
-    const steps: ShellStep[] = verdict.steps.map((s) => ({ argv: s.argv }));
-    return { facts: { command, steps }, shown: verdict.steps.map((s) => displayArgv(s.argv)), cwds: verdict.steps.map((s) => (s.kind === 'run' ? s.cwd : undefined)) };
-  }
-  // No command policy: the line goes to the platform shell. The strict lexer still tells the
-  // envelope its steps when it can read the line; otherwise the line is opaque.
-  if (Array.isArray(args.args)) {
-    const argv = [command, ...args.args.map(String)];
-    return { facts: { command, steps: [{ argv }] }, shown: [displayArgv(argv)], cwds: [undefined] };
-  }
-  const lexed = lex(command);
-  if (!lexed.ok) {
-    return { facts: { command, steps: [], opaque: lexed.refusal.construct }, shown: [command], cwds: [] };
-  }
-  const steps: ShellStep[] = [];
-  let cur: string[] = [];
-  for (const t of lexed.tokens) {
-    if (t.kind === 'op') {
-      if (cur.length) steps.push({ argv: cur });
-      cur = [];
-    } else cur.push(t.value);
-  }
-  if (cur.length) steps.push({ argv: cur });
-  return { facts: { command, steps }, shown: steps.map((s) => displayArgv(s.argv)), cwds: steps.map(() => undefined) };
-}
-
-/** Sets a shell call's resolved and absolute paths from the argument words of its steps. */
-function addWordPaths(facts: CallFacts, cwds: (string | undefined)[], root: string): void {
-  const words = wordPaths(facts.shell!.steps, cwds, root);
-  if (words.resolved.length) facts.resolved = words.resolved;
-  if (words.absolute.length) facts.absolute = words.absolute;
-}
-
-/** Real paths of the argument words that exist (`cat notes` where notes → .ssh/id_ed25519). */
-function wordPaths(steps: ShellStep[], cwds: (string | undefined)[], root: string): { resolved: string[]; absolute: string[] } {
-  const resolved: string[] = [];
-  const absolute: string[] = [];
-  let n = 0;
-  // Without the checker's cwds, follow `cd` lexically so `cd .ssh && cat known_hosts` is seen
-  // as .ssh/known_hosts (a conditional cd may not run; both places are looked at).
-  let lexical = root;
-  steps.forEach((s, i) => {
-    const dirs = cwds[i] !== undefined ? [cwds[i]!] : lexical === root ? [root] : [lexical, root];
-    const isCd = s.argv[0] === 'cd';
-    for (let k = 1; k < s.argv.length && n < MAX_WORD_PATHS; k++) {
-      let w = s.argv[k];
-      if (w.startsWith('-')) {
-        const eq = w.indexOf('=');
-        if (eq < 0) continue;
-        w = w.slice(eq + 1);
-      }
-      if (w === '' || w.includes('\0')) continue;
-      n++;
-      for (const dir of dirs) {
-        const abs = path.resolve(dir, w);
-        let real: string;
-        try {
-          real = fs.realpathSync.native(abs);
-        } catch {
-          continue;
-        }
-        absolute.push(real);
-        const rel = path.relative(root, real);
-        if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) resolved.push(rel.split(path.sep).join('/'));
-      }
-    }
-    if (isCd && s.argv.length === 2 && cwds[i] === undefined) lexical = path.resolve(lexical, s.argv[1]);
-  });
-  return { resolved, absolute };
-}
-
-/**
- * The envelope's decision on a shell line the command policy allowed, from its checked steps,
- * with argument words resolved as the gate resolves them (what `cxl check` reports).
- */
-export function shellDecision(envelope: CompiledEnvelope, command: string, steps: { argv: string[]; cwd?: string }[], root: string): Decision {
-  const facts: CallFacts = { toolset: 'local_shell', tool: 'local_shell', shell: { command, steps: steps.map((s) => ({ argv: s.argv })) } };
-  addWordPaths(facts, steps.map((s) => s.cwd), root);
-  return decide(envelope, facts);
-}
+/** `cxl check`'s decision on an allowed line: the same facts the gate builds (shell/envelope_facts.ts). */
+export { shellDecision } from './shell/envelope_facts.ts';

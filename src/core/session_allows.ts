@@ -1,24 +1,29 @@
 // "Allow for this session" answers, kept with the session (serialisable) and listable. Each one
-// is scoped: a file on one axis, a program with its subcommand, or one named tool. There is no
-// blanket allow, and no session allow ever overrides a deny: it only answers an ask.
+// is as narrow as the ask it answered: a file on one axis, a program with its subcommand and the
+// argument rules it was asked about (`find … -delete`), or one named tool. There is no blanket
+// allow, and no session allow ever overrides a deny: it only answers an ask.
 
 export type SessionAllow =
   | { kind: 'file'; axis: 'files.read' | 'files.write'; path: string }
-  | { kind: 'command'; program: string; subcommand?: string }
+  /** `notes`: the argument rules the human saw (`find -delete`); a later step asking for another is not covered */
+  | { kind: 'command'; program: string; subcommand?: string; notes?: string[] }
   | { kind: 'tool'; tool: string };
 
 export function describeAllow(a: SessionAllow): string {
   switch (a.kind) {
     case 'file':
       return `${a.axis === 'files.read' ? 'read' : 'write'} ${a.path}`;
-    case 'command':
-      return a.subcommand ? `run ${a.program} ${a.subcommand} …` : `run ${a.program} …`;
+    case 'command': {
+      const base = a.subcommand ? `run ${a.program} ${a.subcommand} …` : `run ${a.program} …`;
+      return a.notes?.length ? `${base} (with ${a.notes.join('; ')})` : base;
+    }
     case 'tool':
       return `call ${a.tool}`;
   }
 }
 
-const key = (a: SessionAllow) => JSON.stringify(a.kind === 'file' ? [a.kind, a.axis, a.path] : a.kind === 'command' ? [a.kind, a.program, a.subcommand ?? null] : [a.kind, a.tool]);
+const key = (a: SessionAllow) =>
+  JSON.stringify(a.kind === 'file' ? [a.kind, a.axis, a.path] : a.kind === 'command' ? [a.kind, a.program, a.subcommand ?? null, a.notes ?? []] : [a.kind, a.tool]);
 
 // A subcommand is a plain word after a program that has subcommands (`git commit`, `npm test`);
 // for other programs the next word is an operand (`rm x1`), and the scope is the program.
@@ -33,11 +38,13 @@ const HAS_SUBCOMMANDS = new Set([
  * Null when a program with subcommands shows none up front (`git -C x push`): allowing the
  * program there would allow all of it.
  */
-export function commandScope(argv: readonly string[]): SessionAllow | null {
+export function commandScope(argv: readonly string[], notes: readonly string[] = []): SessionAllow | null {
   const sub = argv[1];
   const base = argv[0].slice(argv[0].lastIndexOf('/') + 1);
-  if (!HAS_SUBCOMMANDS.has(base)) return { kind: 'command', program: argv[0] };
-  return sub !== undefined && SUBCOMMAND.test(sub) ? { kind: 'command', program: argv[0], subcommand: sub } : null;
+  const n = [...new Set(notes)].sort();
+  const withNotes = n.length ? { notes: n } : {};
+  if (!HAS_SUBCOMMANDS.has(base)) return { kind: 'command', program: argv[0], ...withNotes };
+  return sub !== undefined && SUBCOMMAND.test(sub) ? { kind: 'command', program: argv[0], subcommand: sub, ...withNotes } : null;
 }
 
 export class SessionAllows {
@@ -72,11 +79,27 @@ export class SessionAllows {
     return this.#items.has(key({ kind: 'tool', tool }));
   }
 
-  /** Whether an allow covers this argv: its program, and its subcommand when the allow has one. */
+  /** Whether an allow covers this argv (with no argument rules asked): its program, and its subcommand when the allow has one. */
   coversArgv(argv: readonly string[]): boolean {
-    if (this.#items.has(key({ kind: 'command', program: argv[0] }))) return true;
     const s = commandScope(argv);
-    return s !== null && s.kind === 'command' && s.subcommand !== undefined && this.#items.has(key(s));
+    return s !== null && this.covers(s);
+  }
+
+  /**
+   * Whether the session answers `need`: the same file, the same tool, or for a command an allow
+   * of its program (and subcommand, when the allow names one) that was given for every argument
+   * rule the need carries.
+   */
+  covers(need: SessionAllow): boolean {
+    if (need.kind !== 'command') return this.#items.has(key(need));
+    const notes = need.notes ?? [];
+    for (const a of this.#items.values()) {
+      if (a.kind !== 'command' || a.program !== need.program) continue;
+      if (a.subcommand !== undefined && a.subcommand !== need.subcommand) continue;
+      const given = new Set(a.notes ?? []);
+      if (notes.every((n) => given.has(n))) return true;
+    }
+    return false;
   }
 
   toJSON(): SessionAllow[] {
@@ -89,7 +112,9 @@ export class SessionAllows {
       if (typeof a !== 'object' || a === null) return false;
       const x = a as Record<string, unknown>;
       if (x.kind === 'file') return (x.axis === 'files.read' || x.axis === 'files.write') && typeof x.path === 'string';
-      if (x.kind === 'command') return typeof x.program === 'string' && x.program !== '' && (x.subcommand === undefined || typeof x.subcommand === 'string');
+      if (x.kind === 'command') {
+        return typeof x.program === 'string' && x.program !== '' && (x.subcommand === undefined || typeof x.subcommand === 'string') && (x.notes === undefined || (Array.isArray(x.notes) && x.notes.every((n) => typeof n === 'string')));
+      }
       if (x.kind === 'tool') return typeof x.tool === 'string' && x.tool.includes('.');
       return false;
     });

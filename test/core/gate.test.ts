@@ -5,11 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildEnvelope, type EnvelopeSpec } from '../../src/core/envelope.ts';
 import { FLOOR_RULES, SHIPPED_ENVELOPES } from '../../src/core/envelopes_shipped.ts';
-import { isToolError } from '../../src/core/errors.ts';
+import { isToolError, type ToolError } from '../../src/core/errors.ts';
 import { Gate, shellDecision, type ApprovalAnswer, type ApprovalRequest, type Approver } from '../../src/core/gate.ts';
 import { LocalFsToolset } from '../../src/core/local_fs/toolset.ts';
 import { SessionAllows } from '../../src/core/session_allows.ts';
-import { checkLine } from '../../src/core/shell/checker.ts';
+import { checkLine, type Allowed } from '../../src/core/shell/checker.ts';
 import { LocalShell } from '../../src/core/shell/local_shell.ts';
 import { DEFAULT_SHELL_POLICY } from '../../src/core/shell/shell_policy.ts';
 import type { Toolset, ToolSpec } from '../../src/core/tool.ts';
@@ -85,28 +85,28 @@ describe('quarantine through the real gate and local_fs', () => {
     assert.equal(await code(gate.call('local_fs.stat_file', { path: 'notes' })), 'quarantined');
     assert.equal(approver.requests.length, 0, 'refused before anyone is asked');
   });
-  test('the shell sees it too: `cat notes` is denied by the envelope, with or without a command policy', async () => {
+  test('the shell sees it too: `cat notes` is refused by the command policy, and denied by the envelope without one', async () => {
     const root = workspace({ '.ssh/id_ed25519': 'PRIVATE KEY' });
     fs.symlinkSync('.ssh/id_ed25519', path.join(root, 'notes'));
-    for (const shellPolicy of [undefined, { ...DEFAULT_SHELL_POLICY, _allowed_dir: root }]) {
-      const gate = gateFor(root, { shellPolicy, approver: scripted({ outcome: 'allow_once' }) });
-      const ev = await gate.evaluate('local_shell', { command: 'cat notes' });
-      assert.equal(ev.decision.action, 'deny');
-      assert.equal(ev.decision.rule, 'always_deny');
-      assert.equal(await code(gate.call('local_shell', { command: 'cat notes' })), 'envelope_denied');
-    }
+    const open = gateFor(root, { approver: scripted({ outcome: 'allow_once' }) });
+    const ev = await open.evaluate('local_shell', { command: 'cat notes' });
+    assert.deepEqual([ev.decision.action, ev.decision.rule], ['deny', 'always_deny']);
+    assert.equal(await code(open.call('local_shell', { command: 'cat notes' })), 'envelope_denied');
+    const policed = gateFor(root, { shellPolicy: { ...DEFAULT_SHELL_POLICY, _allowed_dir: root }, approver: scripted({ outcome: 'allow_once' }) });
+    await assert.rejects(policed.call('local_shell', { command: 'cat notes' }), (e: ToolError) => e.code === 'policy_refused' && e.details?.rule === 'path-quarantine');
   });
   test('`cxl check`\'s decision (shellDecision) resolves argument words through symlinks from each step\'s cwd, as the gate does', () => {
     const root = workspace({ '.ssh/id_ed25519': 'PRIVATE KEY', 'sub/readme': 'x' });
     fs.symlinkSync('../.ssh/id_ed25519', path.join(root, 'sub', 'notes'));
     const env = buildEnvelope('default', SHIPPED_ENVELOPES, FLOOR_RULES);
+    // the command policy refuses it itself (no deny list: the quarantine is a path rule)
+    const refused = checkLine('cd sub && cat notes', { allowedCommands: ['cat'], allowedDir: root }, { cwd: root });
+    assert.deepEqual([refused.verdict, refused.verdict === 'refuse' && refused.rule], ['refuse', 'path-quarantine']);
     const decision = (line: string) => {
       const v = checkLine(line, { allowedCommands: ['cat'], allowedDir: root }, { cwd: root });
       assert.equal(v.verdict, 'allow', line);
-      return shellDecision(env, line, v.steps.map((s) => ({ argv: s.argv, cwd: s.kind === 'run' ? s.cwd : undefined })), root);
+      return shellDecision(env, line, v as Allowed, root);
     };
-    const d = decision('cd sub && cat notes');
-    assert.deepEqual([d.action, d.rule], ['deny', 'always_deny']);
     assert.equal(decision('cat notes').rule, 'shell.prefix_allowlist', 'no notes at the root: nothing to resolve');
     assert.equal(decision('cd sub && cat readme').action, 'allow');
   });
@@ -301,14 +301,17 @@ test('a cancelled call stops waiting for its approval; a failing approver counts
   assert.equal(fs.existsSync(path.join(root, 'n.txt')), false);
 });
 
-test('a cd into the quarantine, or a file reached through one, is denied with and without a policy', async () => {
+test('a cd into the quarantine, or a file reached through one, is refused by a policy and denied without one', async () => {
   const root = workspace({ '.ssh/known_hosts': 'h\n', 'src/a.txt': 'a\n' });
-  for (const shellPolicy of [undefined, { ...DEFAULT_SHELL_POLICY, _allowed_dir: root }]) {
-    const gate = gateFor(root, { shellPolicy, yes: true });
-    assert.equal((await gate.evaluate('local_shell', { command: 'cd .ssh && ls' })).decision.rule, 'always_deny');
-    assert.equal((await gate.evaluate('local_shell', { command: 'cd src && cd ../.ssh && cat known_hosts' })).decision.rule, 'always_deny');
-    assert.equal((await gate.evaluate('local_shell', { command: 'cd src && cat a.txt' })).decision.action, 'allow');
+  const open = gateFor(root, { yes: true });
+  assert.equal((await open.evaluate('local_shell', { command: 'cd .ssh && ls' })).decision.rule, 'always_deny');
+  assert.equal((await open.evaluate('local_shell', { command: 'cd src && cd ../.ssh && cat known_hosts' })).decision.rule, 'always_deny');
+  assert.equal((await open.evaluate('local_shell', { command: 'cd src && cat a.txt' })).decision.action, 'allow');
+  const policed = gateFor(root, { shellPolicy: { ...DEFAULT_SHELL_POLICY, _allowed_dir: root }, yes: true });
+  for (const command of ['cd .ssh && ls', 'cd src && cd ../.ssh && cat known_hosts']) {
+    await assert.rejects(policed.evaluate('local_shell', { command }), (e: ToolError) => e.code === 'policy_refused' && e.details?.rule === 'path-quarantine', command);
   }
+  assert.equal((await policed.evaluate('local_shell', { command: 'cd src && cat a.txt' })).decision.action, 'allow');
 });
 
 test('a write the read-before-write contract would refuse is refused before anyone is asked', async () => {

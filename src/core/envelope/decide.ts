@@ -4,7 +4,7 @@
 import { normalizeForMatch, widenForDeny } from '../envelope_glob.ts';
 import type { CompiledEnvelope, CompiledRule } from './compile.ts';
 import type { Sourced } from './resolve.ts';
-import { axisOf, type Axis, type CallFacts, type Decision, type Grant, type GrantSpec, type RuleId } from './spec.ts';
+import { axisOf, type ArgNote, type Axis, type CallFacts, type Decision, type Grant, type GrantSpec, type RuleId, type ShellStep } from './spec.ts';
 
 // ── matching helpers ───────────────────────────────────────────────────────────────────────
 
@@ -39,8 +39,8 @@ interface Prepared {
   wide: string[];
   /** program keys (base names, lower-cased) of every non-cd step, plus words of an opaque line */
   programs: string[];
-  /** argv of the steps that are not `cd` */
-  argvs: string[][];
+  /** the steps that are not `cd` */
+  runs: ShellStep[];
 }
 
 function prepare(call: CallFacts): Prepared {
@@ -57,7 +57,7 @@ function prepare(call: CallFacts): Prepared {
   if (call.resolved) for (const p of call.resolved) add(p);
   if (call.absolute) for (const p of call.absolute) widenForDeny(normalizeForMatch(p), wide);
   const programs: string[] = [];
-  const argvs: string[][] = [];
+  const runs: ShellStep[] = [];
   const sh = call.shell;
   if (sh) {
     for (const step of sh.steps) {
@@ -67,7 +67,7 @@ function prepare(call: CallFacts): Prepared {
         for (let k = 1; k < step.argv.length; k++) widenForDeny(normalizeForMatch(step.argv[k]), wide);
         continue;
       }
-      argvs.push(step.argv);
+      runs.push(step);
       const prog = programKey(step.argv[0]);
       programs.push(prog);
       // A program that runs other programs (`env rm x`, `sh -c 'rm x'`, `find -exec rm`) has
@@ -93,7 +93,7 @@ function prepare(call: CallFacts): Prepared {
       }
     }
   }
-  return { exact, wide, programs, argvs };
+  return { exact, wide, programs, runs };
 }
 
 function ruleMatches(r: CompiledRule, call: CallFacts, paths: string[], programs: string[]): { path?: string; program?: string } | undefined {
@@ -205,7 +205,8 @@ export function decide(env: CompiledEnvelope, call: CallFacts): Decision {
   }
   if (pending) {
     const rest = decideRest(env, call, p, axis, qualified, out);
-    return rest.action === 'deny' ? rest : pending;
+    if (rest.action === 'deny') return rest;
+    return rest.action === 'allow' ? { ...pending, pathOnly: true } : pending;
   }
   return decideRest(env, call, p, axis, qualified, out);
 }
@@ -264,35 +265,54 @@ function decideRest(env: CompiledEnvelope, call: CallFacts, p: Prepared, axis: A
       return out(g.value.grant, 'shell.substitution', g.from, `the line holds ${opaque}, substitution is \`${g.value.grant}\``, opaque, g.value.timeoutMs ?? askTimeout);
     }
     // A line whose programs cannot all be seen is never allowed by a prefix (see capped below).
-    if (env.prefixes && p.argvs.length && opaque === undefined) {
+    // A step matches an entry by the program that really runs (after wrappers), and only when
+    // the argument rules found nothing that keeps it from being read-only.
+    let blocked: Decision['argRule'];
+    if (env.prefixes && p.runs.length && opaque === undefined) {
       const prefixes = env.prefixes.list;
       let all = true;
       let first = '';
-      for (const argv of p.argvs) {
+      for (const step of p.runs) {
+        const argv = step.inner ?? step.argv;
         const hit = prefixes.find((pre) => pre.length <= argv.length && pre.every((t, k) => argv[k] === t));
         if (!hit) {
+          all = false;
+          break;
+        }
+        const note = step.notes?.find((n: ArgNote) => n.sub === undefined || !hit.includes(n.sub));
+        if (note) {
+          blocked = { rule: note.rule, why: note.why, step: step.argv.join(' ') };
           all = false;
           break;
         }
         if (!first) first = hit.join(' ');
       }
       if (all) {
-        const which = p.argvs.length === 1 ? `\`${p.argvs[0].join(' ')}\` starts with \`${first}\`` : `every step of the line starts with an entry`;
+        const which = p.runs.length === 1 ? `\`${p.runs[0].argv.join(' ')}\` starts with \`${first}\`` : `every step of the line starts with an entry`;
         return out('allow', 'shell.prefix_allowlist', env.prefixes.from, `${which} of prefix_allowlist`, first);
       }
     }
+    const withArg = (d: Decision): Decision => (blocked && d.action !== 'allow' ? { ...d, argRule: blocked, sentence: `${d.sentence}; \`${blocked.step}\` matched prefix_allowlist but is not read-only: ${blocked.why} (argument rule \`${blocked.rule}\`)` } : d);
     if (env.askAlways) {
       const hit = p.programs.find((x) => env.askAlways!.list.has(x));
-      if (hit !== undefined) return out('approve', 'shell.ask_always', env.askAlways.from, `shell program \`${hit}\` is in ask_always`, hit, askTimeout);
+      if (hit !== undefined) return withArg(out('approve', 'shell.ask_always', env.askAlways.from, `shell program \`${hit}\` is in ask_always`, hit, askTimeout));
     }
     if (sh.grant) {
       const g = capOpaque(sh.grant.value.grant, opaque);
-      return out(g, 'shell', sh.grant.from, `${shown} runs a command, shell is \`${sh.grant.value.grant}\`${opaqueNote(g, sh.grant.value.grant, opaque)}`, undefined, askTimeout);
+      return withArg(out(g, 'shell', sh.grant.from, `${shown} runs a command, shell is \`${sh.grant.value.grant}\`${opaqueNote(g, sh.grant.value.grant, opaque)}`, undefined, askTimeout));
+    }
+    if (blocked) {
+      const d = decideDefault(env, call, axis, shown, out);
+      return withArg(d);
     }
   }
-  const opaque = axis === 'shell' ? call.shell?.opaque : undefined;
+  return decideDefault(env, call, axis, shown, out);
+}
 
-  // 11. default_action; omitted, it fails closed to approve.
+/** 11. default_action; omitted, it fails closed to approve. */
+function decideDefault(env: CompiledEnvelope, call: CallFacts, axis: Axis, shown: string, out: Out): Decision {
+  const name = env.name;
+  const opaque = axis === 'shell' ? call.shell?.opaque : undefined;
   const d = env.resolved.default_action;
   if (d) {
     const g = capOpaque(d.value.grant, opaque);

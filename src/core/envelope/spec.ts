@@ -76,6 +76,19 @@ export function axisOf(toolset: string, tool: string): Axis {
 export interface ShellStep {
   /** the argv as the checker read it; argv[0] is the program as written */
   argv: string[];
+  /** the program a wrapper runs, with its arguments (`timeout 5 git log` → `git log`): what prefixes match */
+  inner?: string[];
+  /** why the argument rules say the step is not read-only: prefix_allowlist does not allow it */
+  notes?: readonly ArgNote[];
+}
+
+/** An argument rule that keeps a step from being read-only (the shell's step_args.ts finds them). */
+export interface ArgNote {
+  /** the rule in words: `find -delete`, `path outside the root: /etc/passwd` */
+  rule: string;
+  why: string;
+  /** a subcommand a prefix entry may name to accept it (`npm install`) */
+  sub?: string;
 }
 
 export interface ShellFacts {
@@ -153,4 +166,8 @@ export interface Decision {
   timeoutMs?: number;
   /** one human sentence: "approve: shell program `rm` is in ask_always of envelope default" */
   sentence: string;
+  /** a step matched prefix_allowlist but an argument rule kept it from being read-only */
+  argRule?: { rule: string; why: string; step: string };
+  /** an approve that only the paths asked for (approve_paths): every other rule would allow */
+  pathOnly?: true;
 }

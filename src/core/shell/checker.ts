@@ -1,19 +1,28 @@
 // The command policy: reads a line with the strict lexer, splits it into steps at && || ;,
 // interprets `cd` (confined to the allowed dir, by real path and components), and checks every
-// program of every step: no cap after which checking stops. The steps it returns are exactly what
-// the runner executes (argv, resolved program path, cwd), so what was checked is what runs.
+// program of every step and its arguments (step_args.ts: flags that run code or write, wrapped
+// programs, path words from every directory the step may start in): no cap after which checking
+// stops. The steps it returns are exactly what the runner executes (argv, resolved program path,
+// cwd), so what was checked is what runs.
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { isInside, realDirectory, ResolveError, resolveDirectory } from './confine.ts';
 import { lex, type Operator, type Token, type WordToken } from './lexer.ts';
+import { policyProblem, stepArgs, type ClassifiedPath, type StepArgs } from './step_args.ts';
+import type { Finding } from './argrules/index.ts';
 
 /**
  * tools_policies.local_shell, parsed (see shell_policy.ts for the string form). Treat it as
  * immutable: it is compiled (realpaths resolved) once per object.
  */
 export interface ShellPolicy {
-  /** programs that may run, by name or absolute path; undefined = no allowlist (only the deny list applies) */
+  /**
+   * programs that may run, by name or absolute path (an absolute entry allows that name, not
+   * every name sharing its real file); `program subcommand` entries (`npm test`) allow only that
+   * subcommand, or, next to a bare entry, unlock a subcommand the argument rules refuse
+   * (`npm install`). Undefined = no allowlist (only the deny list applies).
+   */
   allowedCommands?: string[];
   /** programs that never run, whatever the allowlist says; matched case-insensitively */
   deniedCommands?: string[];
@@ -26,6 +35,14 @@ export interface CheckOptions {
   cwd?: string;
   /** the PATH programs are looked up on; default: this process's PATH. Relative entries are ignored. */
   pathEnv?: string;
+  /**
+   * A human can be asked about what needs one (a read-approve path, a recursive read over
+   * protected files, a git pathspec pattern): the step is allowed and its arguments say why,
+   * for the envelope to ask. Default false: nobody can answer, so those are refused.
+   */
+  askable?: boolean;
+  /** apply the argument rules as refusals (default true); false still reports what they find */
+  argRules?: boolean;
 }
 
 interface StepBase {
@@ -60,6 +77,10 @@ export interface RunStep extends StepBase {
   real: string;
   /** the directory it runs in (the first one the line can be in there; the runner tracks the real one) */
   cwd: string;
+  /** every directory it may start in (after conditional cds), `cwd` first */
+  cwds: string[];
+  /** what the argument rules found: the program after wrappers, path words, git's repository */
+  args: StepArgs;
 }
 
 export type CheckedStep = CdStep | RunStep;
@@ -88,6 +109,18 @@ export interface Refused {
   step: number;
   /** the steps checked and allowed before the refusal */
   steps: CheckedStep[];
+  /** when an argument rule refused: which, in words */
+  argRule?: ArgRule;
+}
+
+/** The argument rule that refused a step, for `cxl check` and the refusal's details. */
+export interface ArgRule {
+  /** `find -exec`, `git config`, `path-quarantine`, … */
+  rule: string;
+  program?: string;
+  flag?: string;
+  why: string;
+  level?: string;
 }
 
 export type Verdict = Allowed | Refused;
@@ -120,7 +153,10 @@ const stateKey = (cwd: string, ok: boolean) => `${ok ? '0' : '1'}${cwd}`;
 
 interface CompiledPolicy {
   allowNames: Set<string> | null;
-  allowReal: Set<string>;
+  /** absolute entries, as `real directory/name`: the name as written, its directory resolved */
+  allowAbs: Set<string>;
+  /** `program subcommand…` entries: program → the words after it */
+  allowSubs: Map<string, string[][]>;
   denyNames: Set<string>;
   denyReal: Set<string>;
   allowedDir?: string;
@@ -147,12 +183,22 @@ function compile(policy: ShellPolicy): CompiledPolicy {
   return c;
 }
 
+/** An absolute program path by name: its directory resolved, its own name kept (`/bin/rbash` → `/usr/bin/rbash`). */
+function nameKey(p: string): string {
+  return path.join(realOrSelf(path.dirname(p)), path.basename(p));
+}
+
 function compileNow(policy: ShellPolicy): CompiledPolicy {
   const allowNames = policy.allowedCommands ? new Set<string>() : null;
-  const allowReal = new Set<string>();
+  const allowAbs = new Set<string>();
+  const allowSubs = new Map<string, string[][]>();
   for (const e of policy.allowedCommands ?? []) {
-    if (e.includes('/')) {
-      if (path.isAbsolute(e)) allowReal.add(realOrSelf(e));
+    const words = e.trim().split(/\s+/);
+    if (words.length > 1) {
+      if (!allowSubs.has(words[0])) allowSubs.set(words[0], []);
+      allowSubs.get(words[0])!.push(words.slice(1));
+    } else if (e.includes('/')) {
+      if (path.isAbsolute(e)) allowAbs.add(nameKey(e));
     } else allowNames!.add(e);
   }
   const denyNames = new Set<string>();
@@ -165,7 +211,7 @@ function compileNow(policy: ShellPolicy): CompiledPolicy {
   }
   let allowedDir: string | undefined;
   if (policy.allowedDir !== undefined) allowedDir = realDirectory(path.resolve(policy.allowedDir));
-  return { allowNames, allowReal, denyNames, denyReal, allowedDir };
+  return { allowNames, allowAbs, allowSubs, denyNames, denyReal, allowedDir };
 }
 
 function executable(p: string): boolean {
@@ -202,6 +248,7 @@ class Refusal {
     readonly construct: string,
     readonly position: number,
     readonly reason: string,
+    readonly argRule?: ArgRule,
   ) {}
 }
 
@@ -209,6 +256,8 @@ interface ProgramOk {
   resolved: string;
   real: string;
   rule: string;
+  /** allowed only by `program subcommand` entries: the step's words must start with one */
+  subs?: string[][];
 }
 
 function checkProgram(word: WordToken, pol: CompiledPolicy, dirs: string[], cache: Map<string, ProgramOk | Refusal>): ProgramOk | Refusal {
@@ -259,7 +308,7 @@ function checkProgramName(name: string, at: number, pol: CompiledPolicy, dirs: s
     resolved = name;
     byPath = true;
   } else {
-    if (pol.allowNames && !pol.allowNames.has(name) && pol.allowReal.size === 0) {
+    if (pol.allowNames && !pol.allowNames.has(name) && !pol.allowSubs.has(name) && pol.allowAbs.size === 0) {
       return new Refusal('not-allowlisted', name, at, `\`${name}\` at offset ${at} is not on _allowed_commands. Allowed: ${[...pol.allowNames].join(', ') || '(none)'}.`);
     }
     const found = findOnPath(name, dirs);
@@ -271,16 +320,21 @@ function checkProgramName(name: string, at: number, pol: CompiledPolicy, dirs: s
     return new Refusal('denied', name, at, `\`${name}\` at offset ${at} resolves to ${real}, which is on _denied_commands.`);
   }
   let rule: string;
+  let subs: string[][] | undefined;
   if (pol.allowNames) {
+    const key = nameKey(byPath ? name : path.join(path.dirname(resolved), name));
     if (!byPath && pol.allowNames.has(name)) rule = `allowlisted: ${name}`;
-    else if (pol.allowReal.has(real)) rule = `allowlisted: ${real}`;
-    else {
+    else if (pol.allowAbs.has(key)) rule = `allowlisted: ${key}`;
+    else if (!byPath && pol.allowSubs.has(name)) {
+      subs = pol.allowSubs.get(name)!;
+      rule = `allowlisted: ${subs.map((w) => `${name} ${w.join(' ')}`).join(', ')}`;
+    } else {
       return new Refusal(
         'not-allowlisted',
         name,
         at,
         byPath
-          ? `\`${name}\` at offset ${at} is a program path not on _allowed_commands (only bare names on PATH, or the exact absolute paths listed, are allowed).`
+          ? `\`${name}\` at offset ${at} is a program path not on _allowed_commands (only bare names on PATH, or the exact absolute paths listed, are allowed; another name for the same file is another program).`
           : `\`${name}\` at offset ${at} is not on _allowed_commands.`,
       );
     }
@@ -288,7 +342,7 @@ function checkProgramName(name: string, at: number, pol: CompiledPolicy, dirs: s
   if (byPath && pol.allowedDir && !isInside(pol.allowedDir, real)) {
     return new Refusal('outside-allowed-dir', name, at, `\`${name}\` at offset ${at} resides outside _allowed_dir (${pol.allowedDir}).`);
   }
-  return { resolved, real, rule };
+  return { resolved, real, rule, ...(subs ? { subs } : {}) };
 }
 
 interface RawStep {
@@ -347,6 +401,7 @@ export function checkLine(line: string, policy: ShellPolicy, opts: CheckOptions 
 
   const steps: CheckedStep[] = [];
   const cache = new Map<string, ProgramOk | Refusal>();
+  const argCache = new Map<string, ClassifiedPath>();
   // Every (directory, last status) the line may be in at this point. A step after && or || may
   // not run, so a later cd is checked from every directory the line can be in, not only from
   // the one where every step ran. A cd that fails when it runs stops the line, so a cd that ran
@@ -384,12 +439,14 @@ export function checkLine(line: string, policy: ShellPolicy, opts: CheckOptions 
     }
     const prog = checkProgram(first, pol, dirs, cache);
     if (prog instanceof Refusal) return refused(prog, index, steps);
+    const args = checkArguments(s.words, argv, prog, bases, pol, dirs, cache, argCache, opts);
+    if (args instanceof Refusal) return refused(args, index, steps);
     for (const st of running) {
       next.set(stateKey(st.cwd, true), { cwd: st.cwd, ok: true });
       next.set(stateKey(st.cwd, false), { cwd: st.cwd, ok: false });
     }
     states = next;
-    steps.push({ kind: 'run', index, op: s.op, argv, program: first.value, resolved: prog.resolved, real: prog.real, cwd: bases[0], start: s.start, end: s.end, rule: prog.rule });
+    steps.push({ kind: 'run', index, op: s.op, argv, program: first.value, resolved: prog.resolved, real: prog.real, cwd: bases[0], cwds: bases, args, start: s.start, end: s.end, rule: prog.rule });
   }
   const programs = [...new Set(steps.filter((s): s is RunStep => s.kind === 'run').map((s) => s.program))];
   return {
@@ -416,7 +473,70 @@ function startDirectory(pol: CompiledPolicy, cwd: string | undefined): string | 
 }
 
 function refused(r: Refusal, step: number, steps: CheckedStep[]): Refused {
-  return { verdict: 'refuse', rule: r.rule, construct: r.construct, position: r.position, step, reason: r.reason, steps };
+  return { verdict: 'refuse', rule: r.rule, construct: r.construct, position: r.position, step, reason: r.reason, steps, ...(r.argRule ? { argRule: r.argRule } : {}) };
+}
+
+const startsWith = (argv: readonly string[], from: number, words: readonly string[]) => words.every((w, k) => argv[from + k] === w);
+
+/** A program allowed only as `program subcommand` entries must be run as one of them. */
+function subsRefusal(prog: ProgramOk, argv: readonly string[], k: number, word: WordToken): Refusal | null {
+  if (!prog.subs || prog.subs.some((w) => startsWith(argv, k + 1, w))) return null;
+  const name = argv[k];
+  return new Refusal(
+    'not-allowlisted',
+    name,
+    word.start,
+    `\`${name}\` at offset ${word.start} is on _allowed_commands only as ${prog.subs.map((w) => `\`${name} ${w.join(' ')}\``).join(', ')}; this step runs \`${[name, ...argv.slice(k + 1, k + 3)].join(' ')}\`.`,
+  );
+}
+
+/** Whether `_allowed_commands` names the subcommand a finding belongs to (`npm install`, `npx tsc`). */
+function unlocked(pol: CompiledPolicy, f: Finding): boolean {
+  return f.sub !== undefined && (pol.allowSubs.get(f.program)?.some((w) => w[0] === f.sub) ?? false);
+}
+
+/**
+ * The argument rules for one step: each wrapped program goes through the program rules too,
+ * then the first problem the policy refuses (see step_args.ts), unless `argRules` is off.
+ */
+function checkArguments(
+  words: WordToken[],
+  argv: string[],
+  prog: ProgramOk,
+  cwds: string[],
+  pol: CompiledPolicy,
+  dirs: string[],
+  cache: Map<string, ProgramOk | Refusal>,
+  argCache: Map<string, ClassifiedPath>,
+  opts: CheckOptions,
+): StepArgs | Refusal {
+  const sub = subsRefusal(prog, argv, 0, words[0]);
+  if (sub) return sub;
+  const r = stepArgs(argv, cwds, {
+    real: prog.real,
+    cache: argCache,
+    inner: (word, k) => {
+      // a wrapped program is an argument, not shell grammar: its quotes are not the shell's
+      const tok: WordToken = { ...(words[k] ?? { kind: 'word', value: word, quoted: false, start: words[0].start, end: words[0].start }), quoted: false };
+      const p = checkProgram(tok, pol, dirs, cache);
+      if (p instanceof Refusal) return { refused: p };
+      const s = subsRefusal(p, argv, k, tok);
+      return s ? { refused: s } : { real: p.real };
+    },
+  });
+  if ('refused' in r) return r.refused as Refusal;
+  if (opts.argRules === false) return r;
+  const problem = policyProblem(r, { allowedDir: pol.allowedDir, askable: opts.askable === true, unlocked: (f) => unlocked(pol, f) });
+  if (!problem) return r;
+  const at = problem.index >= 0 ? (words[problem.index]?.start ?? words[0].start) : words[0].start;
+  const word = problem.index >= 0 ? argv[problem.index] : argv[0];
+  const f = problem.finding;
+  return new Refusal(problem.rule, problem.construct, at, `step ${argv[0]}: \`${word}\` at offset ${at}: ${problem.reason}.`, {
+    rule: f?.rule ?? problem.rule,
+    ...(f ? { program: f.program, level: f.level } : {}),
+    ...(f?.flag ? { flag: f.flag } : {}),
+    why: f?.why ?? problem.reason,
+  });
 }
 
 function checkCd(s: RawStep, pol: CompiledPolicy, bases: string[]): { targets: Map<string, string>; rule: string } | Refusal {
@@ -481,14 +601,18 @@ export function checkArgv(program: string, args: string[], policy: ShellPolicy, 
   if (SHELL_ONLY.has(program) || RESERVED.has(program)) {
     return fail('shell-builtin', program, `\`${program}\` is shell grammar or a shell builtin; without a shell it cannot be vouched for.`);
   }
-  const prog = checkProgramName(program, 0, pol, pathDirectories(opts.pathEnv ?? process.env.PATH ?? ''));
+  const dirs = pathDirectories(opts.pathEnv ?? process.env.PATH ?? '');
+  const prog = checkProgramName(program, 0, pol, dirs);
   if (prog instanceof Refusal) return refused(prog, 0, []);
   const argv = [program, ...args];
+  const words: WordToken[] = argv.map((value) => ({ kind: 'word', value, quoted: false, start: 0, end: 0 }));
+  const checked = checkArguments(words, argv, prog, [startDir], pol, dirs, new Map(), new Map(), opts);
+  if (checked instanceof Refusal) return refused(checked, 0, []);
   return {
     verdict: 'allow',
     reason: `argv form: ${prog.rule}.`,
     startDir,
     ...(pol.allowedDir ? { allowedDir: pol.allowedDir } : {}),
-    steps: [{ kind: 'run', index: 0, op: null, argv, program, resolved: prog.resolved, real: prog.real, cwd: startDir, start: 0, end: 0, rule: prog.rule }],
+    steps: [{ kind: 'run', index: 0, op: null, argv, program, resolved: prog.resolved, real: prog.real, cwd: startDir, cwds: [startDir], args: checked, start: 0, end: 0, rule: prog.rule }],
   };
 }

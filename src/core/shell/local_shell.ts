@@ -1,12 +1,13 @@
 // The `local_shell` toolset: one tool that runs a command line (or an argv) under
 // tools_policies.local_shell. With a policy the line is checked and run as argv steps with no
 // shell; without one it goes to the platform shell.
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { parseDuration } from '../duration.ts';
 import { ToolError } from '../errors.ts';
 import type { ToolSpec, Toolset } from '../tool.ts';
-import { checkArgv, checkLine, type ShellPolicy, type Verdict } from './checker.ts';
+import { checkArgv, checkLine, type Allowed, type ShellPolicy, type Verdict } from './checker.ts';
 import { DEFAULT_CLIENT_OUTPUT_LIMIT } from './client_terminal.ts';
 import { childEnv } from './env.ts';
 import { LocalTerminalHost } from './local_terminal.ts';
@@ -96,7 +97,20 @@ function refusal(v: Exclude<Verdict, { verdict: 'allow' }>): ToolError {
     construct: v.construct,
     position: v.position,
     step: v.step,
+    ...(v.argRule ? { argRule: v.argRule } : {}),
   });
+}
+
+/** How the gate runs a call it has decided on. */
+export interface ShellCallOptions {
+  signal?: AbortSignal;
+  /**
+   * The envelope allowed the line as read-only (shell.prefix_allowlist) with no human asked: it
+   * runs without a shell, and git runs with repository-driven execution off (git_harden.ts).
+   */
+  readOnly?: boolean;
+  /** A human (or --yes) approved the call: what needed a human (a read-approve path) may run. */
+  approved?: boolean;
 }
 
 export class LocalShell implements Toolset {
@@ -115,11 +129,28 @@ export class LocalShell implements Toolset {
     return [LOCAL_SHELL_SPEC];
   }
 
-  /** The verdict for a call's arguments without running anything (what `cxl check` and approvals show). */
-  check(args: Record<string, unknown>): Verdict | null {
+  /**
+   * The verdict for a call's arguments without running anything (what `cxl check` and approvals
+   * show). `askable`: a human can be asked about what needs one (the envelope then asks).
+   */
+  check(args: Record<string, unknown>, o: { askable?: boolean } = {}): Verdict | null {
     const { command, argv, cwd } = this.parseArgs(args);
     if (!this.policy) return null;
-    return argv ? checkArgv(command, argv, this.policy, { cwd, pathEnv: this.opts.pathEnv }) : checkLine(command, this.policy, { cwd, pathEnv: this.opts.pathEnv });
+    const opts = { cwd, pathEnv: this.opts.pathEnv, askable: o.askable === true };
+    return argv ? checkArgv(command, argv, this.policy, opts) : checkLine(command, this.policy, opts);
+  }
+
+  /** A call's line or argv and the real directory it starts in (for the envelope without a policy). */
+  describe(args: Record<string, unknown>): { command: string; argv?: string[]; start: string } {
+    const { command, argv, cwd } = this.parseArgs(args);
+    const dir = cwd ?? this.policy?.allowedDir ?? this.root;
+    let start = dir;
+    try {
+      start = realpathSync.native(dir);
+    } catch {
+      // a missing cwd fails when the call runs; the words are still read from where it names
+    }
+    return { command, ...(argv ? { argv } : {}), start };
   }
 
   private parseArgs(args: Record<string, unknown>): { command: string; argv?: string[]; cwd?: string } {
@@ -144,7 +175,22 @@ export class LocalShell implements Toolset {
     return { command, argv, cwd };
   }
 
-  async call(tool: string, args: Record<string, unknown>, callOpts: { signal?: AbortSignal } = {}): Promise<ShellResult> {
+  /**
+   * A read-only run of git must find the repository that was checked: the root's own .git (an
+   * earlier step or another process may have changed what git would find since).
+   */
+  private ownRepository(v: Allowed): void {
+    const own = path.join(realpathSync.native(this.policy?.allowedDir ?? this.root), '.git');
+    for (const s of v.steps) {
+      if (s.kind !== 'run' || !s.args.git) continue;
+      const other = s.args.git.repos.find((r) => r !== own);
+      if (other !== undefined) {
+        throw new ToolError('policy_refused', `\`${s.argv.join(' ')}\` would now use ${other ?? 'no repository'}, not the workspace's own .git, so it cannot run as read-only. Ask again.`);
+      }
+    }
+  }
+
+  async call(tool: string, args: Record<string, unknown>, callOpts: ShellCallOptions = {}): Promise<ShellResult> {
     if (tool !== 'local_shell') throw new ToolError('unknown_tool', `local_shell has one tool, local_shell; got ${tool}.`);
     const { command, argv, cwd } = this.parseArgs(args);
     const timeoutMs = parseTimeout(args.timeout);
@@ -155,22 +201,27 @@ export class LocalShell implements Toolset {
       timeoutMs,
       signal: callOpts.signal,
       outputLimit: this.opts.outputLimit ?? (this.host.kind === 'client' ? DEFAULT_CLIENT_OUTPUT_LIMIT : DEFAULT_OUTPUT_LIMIT),
+      ...(callOpts.readOnly ? { gitReadOnly: true } : {}),
     };
-    const checkOpts = { cwd, pathEnv: this.opts.pathEnv };
+    const checkOpts = { cwd, pathEnv: this.opts.pathEnv, askable: callOpts.approved === true };
     if (this.policy) {
       if (shell) throw new ToolError('policy_refused', '`shell: true` is refused while a command policy is active: the line is checked and run without a shell. Drop `shell`.');
       const v = argv ? checkArgv(command, argv, this.policy, checkOpts) : checkLine(command, this.policy, checkOpts);
       if (v.verdict === 'refuse') throw refusal(v);
-      return argv ? runArgv(v.steps[0].kind === 'run' ? v.steps[0].resolved : command, argv, v.startDir, run, displayArgv([command, ...argv])) : runSteps(v, command, run);
+      if (callOpts.readOnly) this.ownRepository(v);
+      return argv ? runSteps(v, displayArgv([command, ...argv]), run) : runSteps(v, command, run);
     }
     const dir = cwd ?? this.root;
-    if (argv) return runArgv(command, argv, dir, run);
-    if (shell === false) {
-      // No policy but no shell either: split with the same grammar and run the steps ourselves.
-      const v = checkLine(command, {}, checkOpts.cwd ? checkOpts : { ...checkOpts, cwd: dir });
+    if (callOpts.readOnly || shell === false) {
+      // No policy but no shell either (or a line allowed as read-only, which never goes to a
+      // shell): split with the same grammar and run the steps ourselves.
+      const o = { ...(checkOpts.cwd ? checkOpts : { ...checkOpts, cwd: dir }), argRules: false };
+      const v = argv ? checkArgv(command, argv, {}, o) : checkLine(command, {}, o);
       if (v.verdict === 'refuse') throw refusal(v);
-      return runSteps(v, command, run);
+      if (callOpts.readOnly) this.ownRepository(v);
+      return runSteps(v, argv ? displayArgv([command, ...argv]) : command, run);
     }
+    if (argv) return runArgv(command, argv, dir, run);
     return runShellLine(command, dir, run, this.opts.shell);
   }
 }

@@ -6,6 +6,7 @@ import { quote } from 'shell-quote';
 import { ToolError } from '../errors.ts';
 import type { Allowed, CheckedStep } from './checker.ts';
 import { isInside, ResolveError, resolveDirectory } from './confine.ts';
+import { hardenGitArgv, hardenGitEnv } from './git_harden.ts';
 import { capText } from './output_limit.ts';
 import type { TerminalHost, TerminalRequest } from './terminal.ts';
 
@@ -17,6 +18,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** cap on the returned stdout and stderr (head and tail kept) */
   outputLimit: number;
+  /** git steps run with repository-driven execution off (the line was allowed as read-only) */
+  gitReadOnly?: boolean;
 }
 
 export interface StepResult {
@@ -172,8 +175,11 @@ export async function runSteps(verdict: Allowed, line: string, opts: RunOptions)
       collected.steps.push({ command: shown, cwd, exit_code: 0 });
       continue;
     }
+    const git = opts.gitReadOnly ? step.args.git : undefined;
+    const argv = git ? hardenGitArgv(step.argv, git) : step.argv;
+    const env = git?.repos[0] ? hardenGitEnv(opts.env, git.repos[0]) : opts.env;
     const exit = await runTerminal(
-      { command: step.resolved, args: step.argv.slice(1), cwd, env: opts.env, outputByteLimit: opts.outputLimit },
+      { command: step.resolved, args: argv.slice(1), cwd, env, outputByteLimit: opts.outputLimit },
       opts,
       deadline,
       collected,

@@ -18,6 +18,16 @@ after(cleanup);
 const ROOT = path.join(base, 'root');
 mkdirSync(path.join(ROOT, 'sub'), { recursive: true });
 mkdirSync(path.join(base, 'outside'));
+// `sh -c '…'` is code from the line, which the argument rules refuse: the snippets are scripts
+mkdirSync(path.join(ROOT, 'scripts'));
+const SCRIPTS: Record<string, string> = {
+  'exit3.sh': 'exit 3',
+  'outerr.sh': 'echo out; echo err >&2',
+  'swap.sh': 'rmdir swap && ln -s ../outside swap',
+  'pids.sh': 'sleep 30 & echo $$ $!; wait',
+  'leftover.sh': 'sleep 30 & echo $!',
+};
+for (const [name, body] of Object.entries(SCRIPTS)) writeFileSync(path.join(ROOT, 'scripts', name), `${body}\n`);
 
 const ALLOWED = 'echo,pwd,true,false,sh,sleep,cat,printf';
 const policy = (extra: Record<string, string> = {}) => ({ _allowed_commands: ALLOWED, _denied_commands: 'rm', _allowed_dir: '.', ...extra });
@@ -86,7 +96,7 @@ describe('sequence semantics, run without a shell', () => {
   });
   test('one terminal per program step, in order, with per-step exit codes', async () => {
     const { run, host } = shell();
-    const r = await run({ command: "echo one && sh -c 'exit 3' ; cd sub && printf '%s' two" });
+    const r = await run({ command: "echo one && sh scripts/exit3.sh ; cd sub && printf '%s' two" });
     assert.equal(r.stdout, 'one\ntwo');
     assert.deepEqual(
       r.steps?.map((s) => s.exit_code),
@@ -116,14 +126,14 @@ describe('sequence semantics, run without a shell', () => {
   });
   test('stderr is kept apart from stdout', async () => {
     const { run } = shell();
-    const r = await run({ command: "sh -c 'echo out; echo err >&2'" });
+    const r = await run({ command: 'sh scripts/outerr.sh' });
     assert.equal(r.stdout, 'out\n');
     assert.equal(r.stderr, 'err\n');
   });
 });
 
 describe('refusals run nothing', () => {
-  for (const command of ['echo x && rm -rf y', 'echo x | cat', 'echo $HOME', 'cd ..', 'echo `id`', 'ls x', 'echo a > f']) {
+  for (const command of ['echo x && rm -rf y', 'echo x | cat', 'echo $HOME', 'cd ..', 'echo `id`', 'ls x', 'echo a > f', "sh -c 'echo x'", 'cat ../outside']) {
     test(command, async () => {
       const { run, host } = shell();
       const err = await rejects(run({ command }), 'policy_refused');
@@ -173,7 +183,7 @@ describe('cd is re-checked when it runs', () => {
   test('a directory swapped for a symlink out by an earlier step stops the line', async () => {
     mkdirSync(path.join(ROOT, 'swap'));
     const { run, host } = shell();
-    const r = await run({ command: `sh -c 'rmdir swap && ln -s ../outside swap' ; cd swap ; pwd` });
+    const r = await run({ command: 'sh scripts/swap.sh ; cd swap ; pwd' });
     assert.equal(r.success, false);
     assert.equal(r.stdout, '');
     assert.match(r.stderr, /outside the allowed dir/);
@@ -183,7 +193,7 @@ describe('cd is re-checked when it runs', () => {
 
 describe('timeouts and cancels kill the whole process group', () => {
   // The child prints its own pid and a grandchild's, then waits: both must be gone afterwards.
-  const line = "sh -c 'sleep 30 & echo $$ $!; wait'";
+  const line = 'sh scripts/pids.sh';
   const pids = (text: unknown) => String(text).trim().split(/\s+/).map(Number);
 
   test('on timeout', async () => {
@@ -218,7 +228,7 @@ describe('timeouts and cancels kill the whole process group', () => {
   });
   test('a program that leaves a background child behind: the leftover is killed when it exits', async () => {
     const { run } = shell();
-    const r = await run({ command: "sh -c 'sleep 30 & echo $!'" });
+    const r = await run({ command: 'sh scripts/leftover.sh' });
     const [grandchild] = pids(r.stdout);
     assert.equal(r.exit_code, 0);
     assert.ok(await eventually(() => !alive(grandchild)));

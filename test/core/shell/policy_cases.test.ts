@@ -1,6 +1,5 @@
 // The starter corpus of hostile and legitimate command lines, as a table: every case must get its
-// expected verdict. Cases that need argument-level rules (not part of the policy yet) are known
-// gaps: their current verdict is asserted so a change is noticed (docs/local-shell.md lists them).
+// expected verdict, the ones that need argument-level rules (`requires`) included.
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
@@ -26,19 +25,6 @@ const data = JSON.parse(readFileSync(new URL('./policy_cases.json', import.meta.
   default_allowed_commands: string[];
   default_denied_commands: string[];
   cases: Case[];
-};
-
-// Current verdicts of the cases that need argument-level rules: allowed today because only
-// programs are checked (sh-139 and sh-159 are refused anyway, by `{` and by the leading `~`).
-const KNOWN_GAPS: Record<string, 'allow' | 'refuse'> = {
-  'sh-139': 'refuse',
-  'sh-142': 'allow',
-  'sh-145': 'allow',
-  'sh-148': 'allow',
-  'sh-151': 'allow',
-  'sh-154': 'allow',
-  'sh-156': 'allow',
-  'sh-159': 'refuse',
 };
 
 const { root, cleanup } = tempRoot('cxl-policy-cases-');
@@ -70,14 +56,13 @@ function verdictOf(c: Case) {
   );
 }
 
-test('the table is complete: 55 cases, every `requires` case listed as a known gap', () => {
+test('the table is complete: 55 cases, 8 of them needing argument-level rules', () => {
   assert.equal(data.cases.length, 55);
-  const gaps = data.cases.filter((c) => c.requires).map((c) => c.id);
-  assert.deepEqual(gaps.sort(), Object.keys(KNOWN_GAPS).sort());
+  assert.equal(data.cases.filter((c) => c.requires).length, 8);
 });
 
 describe('policy cases', () => {
-  for (const c of data.cases.filter((c) => !c.requires)) {
+  for (const c of data.cases) {
     test(`${c.id} ${c.expect}: ${JSON.stringify(c.cmd.length > 60 ? `${c.cmd.slice(0, 60)}…` : c.cmd)} (${c.basis})`, () => {
       const v = verdictOf(c);
       assert.equal(v.verdict, c.expect, `${c.why}\n${JSON.stringify(v, null, 1)}`);
@@ -88,15 +73,6 @@ describe('policy cases', () => {
         assert.ok(v.steps.length >= 1);
         for (const s of v.steps) if (s.kind === 'run') assert.equal(s.resolved, path.join(bin, s.program), 'resolved once on PATH and reported');
       }
-    });
-  }
-});
-
-describe('known gaps (need argument-level rules; current verdict asserted)', () => {
-  for (const c of data.cases.filter((c) => c.requires)) {
-    test(`${c.id} [${c.requires}] currently ${KNOWN_GAPS[c.id]}: ${c.cmd}`, () => {
-      assert.equal(c.expect, 'refuse');
-      assert.equal(verdictOf(c).verdict, KNOWN_GAPS[c.id], `${c.why}: if this now refuses, move the case out of KNOWN_GAPS and update docs/local-shell.md`);
     });
   }
 });
@@ -114,6 +90,13 @@ test('specific reasons: the rule and construct named for representative cases', 
     'sh-127': ['cd-escape', '../..'],
     'sh-133': ['cd-escape', 'link_etc'],
     'sh-137': ['program-path', './run.sh'],
+    // the argument rules, each named with the program and the flag or path
+    'sh-142': ['argument', 'find -fprint'],
+    'sh-145': ['argument', 'git --upload-pack'],
+    'sh-148': ['path-outside', '..'],
+    'sh-151': ['argument', 'go github.com/evil/x@latest'],
+    'sh-154': ['argument', 'sed e'],
+    'sh-156': ['needs-approval', '.env'],
   };
   for (const [id, [rule, construct]] of Object.entries(expectRule)) {
     const v = verdictOf({ ...byId.get(id)!, id: `${id}-r` });

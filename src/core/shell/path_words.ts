@@ -1,0 +1,131 @@
+// The file-system side of the path rules: where a word of a shell step leads from the directory
+// the step runs in (as written, normalised, and as resolved through symlinks, the way the kernel
+// will), its class in the one table of protected paths (quarantine.ts's PathMatcher), what a
+// recursive reader would meet below it, and which repository git would use. Never throws for a
+// word: a path that does not exist is classified by the nearest part that does.
+import fs from 'node:fs';
+import path from 'node:path';
+import { defaultPathMatcher, type PathClass } from '../quarantine.ts';
+
+const MAX_LINKS = 40;
+
+/**
+ * `word` taken from the real directory `base`: the lexical form (`..` collapsed as written) and
+ * the real form (each existing component resolved, symlinks followed as the kernel follows them,
+ * so `link/..` climbs out of the link's target; the part that does not exist appended as written).
+ */
+export function resolveWord(base: string, word: string): { lexical: string; real: string; exists: boolean } {
+  const lexical = path.resolve(base, word);
+  const pending = word.split('/').reverse();
+  let current = word.startsWith('/') ? '/' : base;
+  let links = 0;
+  while (pending.length) {
+    const part = pending.pop()!;
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      current = path.dirname(current);
+      continue;
+    }
+    const next = current === '/' ? `/${part}` : `${current}/${part}`;
+    const st = fs.lstatSync(next, { throwIfNoEntry: false });
+    if (!st) {
+      // the rest does not exist: it is where a writer would create it
+      return { lexical, real: path.resolve(next, ...pending.reverse()), exists: false };
+    }
+    if (st.isSymbolicLink()) {
+      if (++links > MAX_LINKS) return { lexical, real: path.resolve(next, ...pending.reverse()), exists: false };
+      let link: string;
+      try {
+        link = fs.readlinkSync(next);
+      } catch {
+        return { lexical, real: next, exists: false };
+      }
+      pending.push(...link.split('/').reverse());
+      if (link.startsWith('/')) current = '/';
+      continue;
+    }
+    current = next;
+    if (!st.isDirectory() && pending.some((p) => p !== '' && p !== '.')) {
+      return { lexical, real: path.resolve(current, ...pending.reverse()), exists: false };
+    }
+  }
+  return { lexical, real: current, exists: true };
+}
+
+/** The class of an absolute path in the protected-paths table (quarantine, read-approve, or none). */
+export function classOf(...abs: string[]): PathClass {
+  return defaultPathMatcher.classify(...abs);
+}
+
+/** Entries a recursive reader's directory is scanned for before the answer is "cannot tell". */
+export const SCAN_LIMIT = 20_000;
+
+export type Holds = { path: string; cls: 'quarantined' | 'read_approve' } | 'too-many' | null;
+
+/**
+ * What a recursive reader of `dir` would meet: the first quarantined or read-approve entry below
+ * it (either makes the read need a human), `too-many` past SCAN_LIMIT entries (it cannot be
+ * ruled out), or null. With `follow`, symlinked directories are entered too (each real one once).
+ */
+export function scanProtected(dir: string, follow: boolean, limit = SCAN_LIMIT): Holds {
+  const seen = new Set<string>([dir]);
+  const queue = [dir];
+  let count = 0;
+  while (queue.length) {
+    const d = queue.pop()!;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      if (++count > limit) return 'too-many';
+      const p = d === '/' ? `/${e.name}` : `${d}/${e.name}`;
+      const cls = classOf(p);
+      if (cls) return { path: p, cls };
+      let isDir = e.isDirectory();
+      let real = p;
+      if (e.isSymbolicLink() && follow) {
+        try {
+          real = fs.realpathSync.native(p);
+          isDir = fs.statSync(real).isDirectory();
+        } catch {
+          continue;
+        }
+        const rc = classOf(real);
+        if (rc) return { path: p, cls: rc };
+      }
+      if (isDir && !seen.has(real)) {
+        seen.add(real);
+        queue.push(real);
+      }
+    }
+  }
+  return null;
+}
+
+/** Whether `dir` has the shape of a git directory (what git accepts as one: HEAD, objects/, refs/). */
+function isGitDir(dir: string): boolean {
+  const head = fs.statSync(path.join(dir, 'HEAD'), { throwIfNoEntry: false });
+  if (!head?.isFile()) return false;
+  return !!fs.statSync(path.join(dir, 'objects'), { throwIfNoEntry: false })?.isDirectory() && !!fs.statSync(path.join(dir, 'refs'), { throwIfNoEntry: false })?.isDirectory();
+}
+
+/**
+ * The git directory git discovers from `dir` (real): walking up, the first `.git` (directory or
+ * gitfile) or directory that is itself shaped like a git directory (a bare repository, which
+ * git also uses: its config runs core.fsmonitor and friends). Null when there is none.
+ */
+export function discoverGitDir(dir: string): string | null {
+  let d = dir;
+  for (let depth = 0; depth < 256; depth++) {
+    const dot = path.join(d, '.git');
+    if (fs.lstatSync(dot, { throwIfNoEntry: false })) return dot;
+    if (isGitDir(d)) return d;
+    const up = path.dirname(d);
+    if (up === d) return null;
+    d = up;
+  }
+  return null;
+}

@@ -1,0 +1,213 @@
+// The argument rules applied to one step of a line: wrappers unwrapped to the program that really
+// runs (each layer read with its table, however deeply they nest), every word that names a path
+// classified from every directory the step may start in (as written and as resolved), what a
+// recursive reader would meet, and the repository git would use. The command policy
+// (checker.ts) turns the result into refusals; the gate turns it into envelope facts.
+import fs from 'node:fs';
+import path from 'node:path';
+import { isWithin } from '../paths.ts';
+import type { PathClass } from '../quarantine.ts';
+import { analyze, rulesFor, type Finding, type PathRef } from './argrules/index.ts';
+import { classOf, discoverGitDir, resolveWord, scanProtected, type Holds } from './path_words.ts';
+
+export interface ClassifiedPath {
+  word: string;
+  /** argv index of the word it came from (-1: the implicit `.` of ls, find, grep -r) */
+  index: number;
+  kind: PathRef['kind'];
+  recursive: boolean;
+  /** the directory it was taken from */
+  from: string;
+  /** absolute, `..` collapsed as written */
+  lexical: string;
+  /** absolute, symlinks resolved as far as the path exists */
+  real: string;
+  exists: boolean;
+  /** its class in the protected-paths table (of either form) */
+  cls: PathClass;
+  /** for a recursive read of a directory: the first protected file below it */
+  holds: Holds;
+}
+
+export interface GitStep {
+  /** argv index of the `git` word (after wrappers) */
+  at: number;
+  /** its subcommand */
+  sub?: { name: string; index: number };
+  /** the git directory git finds from each directory the step may run in (null: none) */
+  repos: (string | null)[];
+}
+
+export interface StepArgs {
+  /** argv index of the program that really runs (0 unless wrappers come first) */
+  inner: number;
+  /** what the tables found, every layer, argv indexes of the whole step */
+  findings: Finding[];
+  paths: ClassifiedPath[];
+  git?: GitStep;
+}
+
+/** Checks a wrapped program (the checker: allowlist and deny list); its real file's name, or a refusal. */
+export type InnerProgram = (word: string, index: number) => { real?: string } | { refused: unknown };
+
+const MAX_WRAPPERS = 8;
+
+export interface StepArgsOptions {
+  /** the real file of the step's program (a link named `cleanup` that is `rm` is read as both) */
+  real?: string;
+  inner?: InnerProgram;
+  /** shared by the steps of one line: a word from a directory is classified once */
+  cache?: Map<string, ClassifiedPath>;
+}
+
+function classify(ref: PathRef, base: string, cache: Map<string, ClassifiedPath> | undefined): ClassifiedPath {
+  const key = `${base}\0${ref.word}\0${ref.recursive ? (ref.follow ? 'f' : 'r') : ''}`;
+  const hit = cache?.get(key);
+  if (hit) return { ...hit, index: ref.index, kind: ref.kind };
+  const { lexical, real, exists } = resolveWord(base, ref.word);
+  const cls = classOf(lexical, real);
+  let holds: Holds = null;
+  if (ref.recursive && exists && cls === null && fs.statSync(real, { throwIfNoEntry: false })?.isDirectory()) holds = scanProtected(real, ref.follow === true);
+  const out: ClassifiedPath = { word: ref.word, index: ref.index, kind: ref.kind, recursive: ref.recursive === true, from: base, lexical, real, exists, cls, holds };
+  cache?.set(key, out);
+  return out;
+}
+
+/** The directories a program moving with `-C a -C b` reaches from `cwd`: cwd, cwd/a, cwd/a/b. */
+function chain(cwd: string, chdir: readonly string[]): string[] {
+  const out = [cwd];
+  let cur = cwd;
+  for (const d of chdir) {
+    cur = resolveWord(cur, d).real;
+    out.push(cur);
+  }
+  return out;
+}
+
+/** The top of the work tree a git directory belongs to (`x/.git` → x; a bare one: itself). */
+const topOf = (gitDir: string) => (path.basename(gitDir) === '.git' ? path.dirname(gitDir) : gitDir);
+
+/**
+ * Reads one step's argv with the argument rules from every directory in `cwds` (real paths).
+ * Returns a refusal when `opts.inner` refuses a wrapped program.
+ */
+export function stepArgs(argv: readonly string[], cwds: readonly string[], opts: StepArgsOptions = {}): StepArgs | { refused: unknown } {
+  const findings: Finding[] = [];
+  const paths: ClassifiedPath[] = [];
+  let git: GitStep | undefined;
+  let at = 0;
+  let real = opts.real;
+  for (let depth = 0; ; depth++) {
+    const words = argv.slice(at);
+    const a = analyze(words, real);
+    for (const f of a.findings) findings.push({ ...f, index: f.index + at });
+    const dirs = cwds.map((c) => chain(c, a.chdir));
+    let repos: (string | null)[] | undefined;
+    if (a.table === 'git') {
+      repos = dirs.map((d) => discoverGitDir(d[d.length - 1]));
+      git = { at, ...(a.sub ? { sub: { name: a.sub.name, index: a.sub.index + at } } : {}), repos };
+    }
+    for (const ref of a.paths) {
+      const shifted = { ...ref, index: ref.index < 0 ? ref.index : ref.index + at };
+      dirs.forEach((d, k) => {
+        if (ref.base === 'repo') {
+          const repo = repos?.[k];
+          paths.push(classify(shifted, repo ? topOf(repo) : d[d.length - 1], opts.cache));
+        } else for (const base of d) paths.push(classify(shifted, base, opts.cache));
+      });
+    }
+    const wraps = rulesFor(words[0])?.wraps || (real !== undefined && rulesFor(real)?.wraps);
+    if (a.inner === undefined || !wraps) break;
+    const k = at + a.inner;
+    if (depth >= MAX_WRAPPERS) {
+      findings.push({ rule: 'wrappers', program: words[0], level: 'refuse', why: `more than ${MAX_WRAPPERS} wrappers nest here; run the program directly`, index: k });
+      break;
+    }
+    const r = opts.inner?.(argv[k], k);
+    if (r && 'refused' in r) return r;
+    real = r?.real;
+    at = k;
+  }
+  return { inner: at, findings, paths, ...(git ? { git } : {}) };
+}
+
+/** A problem a command policy refuses a step for. */
+export interface PolicyProblem {
+  /** `argument`, `path-quarantine`, `path-outside`, `needs-approval` */
+  rule: string;
+  /** argv index of the word */
+  index: number;
+  /** the word or flag, for the refusal's construct */
+  construct: string;
+  reason: string;
+  finding?: Finding;
+}
+
+export interface PolicyOptions {
+  allowedDir?: string;
+  /** a human can be asked (the gate): read-approve paths and `confirm` findings pass, for the envelope to ask */
+  askable: boolean;
+  /** a finding `_allowed_commands` unlocks by naming its subcommand (`npm install`) */
+  unlocked?: (f: Finding) => boolean;
+}
+
+const shown = (p: ClassifiedPath) => (p.word === p.lexical ? p.word : `${p.word} (${p.lexical === p.real ? p.lexical : `${p.lexical} → ${p.real}`})`);
+const holdsText = (h: Holds) => (h === 'too-many' ? 'more files than can be checked for protected ones' : h ? `${h.path} (${h.cls === 'quarantined' ? 'credential quarantine' : 'read-approve'})` : '');
+
+/** The first reason a command policy refuses the step, or null. */
+export function policyProblem(args: StepArgs, o: PolicyOptions): PolicyProblem | null {
+  const fromFinding = (f: Finding, reason: string): PolicyProblem => ({ rule: 'argument', index: f.index, construct: f.flag ? `${f.program} ${f.flag}` : f.rule, reason, finding: f });
+  for (const f of args.findings) {
+    if (f.level === 'refuse' && !o.unlocked?.(f)) return fromFinding(f, `${f.rule}: ${f.why} (argument rule \`${f.rule}\`)`);
+  }
+  for (const p of args.paths) {
+    if (p.cls === 'quarantined') return { rule: 'path-quarantine', index: p.index, construct: p.word, reason: `\`${shown(p)}\` is in the credential quarantine: no tool reads or writes it` };
+  }
+  if (o.allowedDir) {
+    for (const p of args.paths) {
+      if (!isWithin(o.allowedDir, p.lexical) || !isWithin(o.allowedDir, p.real)) {
+        return { rule: 'path-outside', index: p.index, construct: p.word, reason: `\`${shown(p)}\` is outside _allowed_dir (${o.allowedDir}), as written or as resolved` };
+      }
+    }
+  }
+  if (!o.askable) {
+    for (const f of args.findings) if (f.level === 'confirm') return { ...fromFinding(f, `${f.rule}: ${f.why}; that needs a human's approval, which nobody can give here`), rule: 'needs-approval' };
+    for (const p of args.paths) {
+      if (p.cls === 'read_approve') return { rule: 'needs-approval', index: p.index, construct: p.word, reason: `\`${shown(p)}\` is on the read-approve list (.env, *.pem, *.key) and needs a human's approval, which nobody can give here` };
+      if (p.holds) return { rule: 'needs-approval', index: p.index, construct: p.word, reason: `a recursive read of \`${p.word}\` would meet ${holdsText(p.holds)}; that needs a human's approval, which nobody can give here` };
+    }
+  }
+  return null;
+}
+
+/** Why a step is not read-only, for an envelope: what keeps it from `shell.prefix_allowlist`. */
+export interface ArgNote {
+  /** the argument rule, in words: `find -delete`, `path outside the root`, `git repository` */
+  rule: string;
+  why: string;
+  /** a subcommand a prefix entry may name to accept it (`npm install`) */
+  sub?: string;
+}
+
+/**
+ * Everything about a step's arguments that keeps it from running unasked in an envelope whose
+ * workspace root is `root`: every finding (any cost), a path outside the root, a recursive read
+ * over protected files, and git finding a repository other than the root's own `.git`.
+ */
+export function readOnlyNotes(args: StepArgs, root: string): ArgNote[] {
+  const notes: ArgNote[] = args.findings.map((f) => ({ rule: f.rule, why: f.why, ...(f.sub ? { sub: f.sub } : {}) }));
+  for (const p of args.paths) {
+    if (!isWithin(root, p.lexical) || !isWithin(root, p.real)) notes.push({ rule: 'path outside the root', why: `\`${shown(p)}\` is outside the workspace root` });
+    if (p.holds) notes.push({ rule: 'recursive read of protected files', why: `a recursive read of \`${p.word}\` would meet ${holdsText(p.holds)}` });
+  }
+  if (args.git) {
+    const own = path.join(root, '.git');
+    for (const r of args.git.repos) {
+      if (r !== own) {
+        notes.push({ rule: 'git repository', why: r ? `git would use the repository ${r}, not the workspace's own .git, and a repository's configuration can run programs (core.fsmonitor)` : 'git finds no repository here' });
+        break;
+      }
+    }
+  }
+  return notes;
+}
