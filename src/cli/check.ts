@@ -1,10 +1,12 @@
 // `cxl check "<line>"`: the command policy's verdict on a line, explained: the steps, each
-// program and its resolved path, the rule that allowed or refused it. `--batch` reads JSON lines
-// and answers one JSON line each. Nothing is ever run.
+// program and its resolved path, the rule that allowed or refused it (an argument rule by name:
+// `find -exec`, `path-quarantine`), and the session envelope's decision with the argument rule
+// that kept a step from running unasked. `--batch` reads JSON lines and answers one JSON line
+// each (with an envelope's decision when one is named). Nothing is ever run.
 import process from 'node:process';
 import { createInterface } from 'node:readline';
 import { ConfigError, formatIssue, loadConfig } from '../config/load.ts';
-import type { Decision } from '../core/envelope.ts';
+import type { CompiledEnvelope, Decision } from '../core/envelope.ts';
 import { ToolError } from '../core/errors.ts';
 import { shellDecision } from '../core/gate.ts';
 import { checkLine, type CheckedStep, type ShellPolicy, type Verdict } from '../core/shell/checker.ts';
@@ -25,29 +27,56 @@ Flags:
   --dir D         _allowed_dir: no cd may leave it (default: none)
   --cwd D         where the line starts (default: --dir, else the current directory)
   --envelope NAME the session envelope whose decision on an allowed line is reported too
-                  (default: default_envelope of agents.toml, else \`default\`); exit 1 when it denies
+                  (default: default_envelope of agents.toml, else \`default\`); exit 1 when it denies.
+                  With --batch, every answer carries that envelope's decision
   --json          print the verdict as JSON
   --batch         read {"cmd": "...", "allowed_commands": [...], "denied_commands": [...],
-                  "allowed_dir": "...", "cwd": "..."} per stdin line (missing lists take the
-                  flags' or the shipped defaults); write {"verdict", "reason", "steps", ...} per line
-  -h, --help      this help`;
+                  "allowed_dir": "...", "cwd": "...", "envelope": "..."} per stdin line (missing
+                  lists take the flags' or the shipped defaults); write {"verdict", "reason",
+                  "steps", ...} per line, and "envelope": {...} when an envelope is named
+  -h, --help      this help
+
+A command policy alone refuses what needs a human (a read-approve path such as .env); with an
+envelope (the one-line form, or --batch with one) the line is allowed by the policy and the
+envelope's decision says that it asks.`;
 
 export interface CheckInput {
   cmd: string;
   policy: ShellPolicy;
   cwd?: string;
+  /** a human can be asked (an envelope is consulted): what needs one is the envelope's question */
+  askable?: boolean;
 }
 
 /** The verdict as plain JSON: verdict, reason, steps, and for a refusal rule/construct/position/step. */
 export function verdictJson(v: Verdict): Record<string, unknown> {
   const steps = v.steps.map(stepJson);
   if (v.verdict === 'allow') return { verdict: 'allow', reason: v.reason, steps, start_dir: v.startDir, ...(v.allowedDir ? { allowed_dir: v.allowedDir } : {}) };
-  return { verdict: 'refuse', reason: v.reason, rule: v.rule, construct: v.construct, position: v.position, step: v.step, steps };
+  return { verdict: 'refuse', reason: v.reason, rule: v.rule, construct: v.construct, position: v.position, step: v.step, ...(v.argRule ? { arg_rule: v.argRule } : {}), steps };
 }
 
 function stepJson(s: CheckedStep): Record<string, unknown> {
   const common = { index: s.index, op: s.op, argv: s.argv, rule: s.rule };
-  return s.kind === 'cd' ? { kind: 'cd', ...common, target: s.target } : { kind: 'run', ...common, program: s.program, resolved: s.resolved, real: s.real, cwd: s.cwd };
+  if (s.kind === 'cd') return { kind: 'cd', ...common, target: s.target };
+  // what the argument rules found without refusing (unknown flags, what needs a human)
+  const found = s.args.findings.map((f) => ({ rule: f.rule, level: f.level, why: f.why }));
+  return { kind: 'run', ...common, program: s.program, resolved: s.resolved, real: s.real, cwd: s.cwd, ...(s.args.inner > 0 ? { runs: s.argv.slice(s.args.inner) } : {}), ...(found.length ? { arg_findings: found } : {}) };
+}
+
+/** The envelope's decision as JSON: its rule, and the argument rule that kept a step from running unasked. */
+export function decisionJson(d: Decision): Record<string, unknown> {
+  return { action: d.action, rule: d.rule, envelope: d.envelope, sentence: d.sentence, ...(d.argRule ? { arg_rule: d.argRule } : {}) };
+}
+
+/** The envelope of agents.toml by name (default: its default_envelope); a broken config or an unknown name is a usage error. */
+function loadEnvelope(name: string | undefined): CompiledEnvelope {
+  try {
+    return loadConfig().envelope(name);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UsageError(`cxl check: the configuration is broken:\n${err.issues.map(formatIssue).join('\n')}`);
+    if (err instanceof ToolError) throw new UsageError(`cxl check: ${err.message}`);
+    throw err;
+  }
 }
 
 const printable = (line: string) => !/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069]/.test(line);
@@ -62,10 +91,14 @@ export function renderVerdict(line: string, v: Verdict, policy: ShellPolicy): st
   };
   if (v.verdict === 'allow') {
     out.push(`allow: ${v.reason}`);
-    out.push(...v.steps.map(stepLine));
+    for (const s of v.steps) {
+      out.push(stepLine(s));
+      if (s.kind === 'run') for (const f of s.args.findings) out.push(`       argument rule ${f.rule} (${f.level}): ${f.why}`);
+    }
   } else {
     out.push(`refuse: ${v.reason}`);
     out.push(`  rule: ${v.rule}; construct: ${v.construct}; step ${v.step + 1}; offset ${v.position}`);
+    if (v.argRule) out.push(`  argument rule: ${v.argRule.rule}: ${v.argRule.why}`);
     if (printable(line) && line.length <= 240 && v.position <= line.length) {
       out.push(`  ${line}`);
       out.push(`  ${' '.repeat(v.position)}^`);
@@ -85,7 +118,7 @@ export function renderVerdict(line: string, v: Verdict, policy: ShellPolicy): st
 /** Checks one input, turning an unusable policy (missing allowed dir) into a refusal. */
 export function checkInput(input: CheckInput): Verdict {
   try {
-    return checkLine(input.cmd, input.policy, { cwd: input.cwd });
+    return checkLine(input.cmd, input.policy, { cwd: input.cwd, askable: input.askable === true });
   } catch (err) {
     return { verdict: 'refuse', rule: 'policy', construct: 'policy', position: 0, step: 0, reason: `the policy cannot be applied: ${(err as Error).message}`, steps: [] };
   }
@@ -119,10 +152,17 @@ export async function main(argv: string[]): Promise<number> {
 
   if (values.batch) {
     if (positionals.length) throw new UsageError('cxl check: --batch reads lines from stdin; give no command line.');
+    // envelopes are loaded only when named (the flag, or a line's "envelope"), each once
+    const envelopes = new Map<string, CompiledEnvelope>();
+    const envelopeNamed = (name: string): CompiledEnvelope => {
+      if (!envelopes.has(name)) envelopes.set(name, loadEnvelope(name));
+      return envelopes.get(name)!;
+    };
     const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
     for await (const raw of rl) {
       if (raw.trim() === '') continue;
       let v: Verdict;
+      let d: Decision | undefined;
       try {
         const o = JSON.parse(raw) as Record<string, unknown>;
         if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new Error('not a JSON object');
@@ -131,37 +171,34 @@ export async function main(argv: string[]): Promise<number> {
         const denied = stringList(o.denied_commands, 'denied_commands');
         if (o.allowed_dir !== undefined && typeof o.allowed_dir !== 'string') throw new Error('"allowed_dir" must be a string');
         if (o.cwd !== undefined && typeof o.cwd !== 'string') throw new Error('"cwd" must be a string');
+        if (o.envelope !== undefined && typeof o.envelope !== 'string') throw new Error('"envelope" must be a string');
+        const envName = (o.envelope as string | undefined) ?? (values.envelope as string | undefined);
         const policy: ShellPolicy = {
           allowedCommands: allowed ?? base.allowedCommands,
           deniedCommands: denied ?? base.deniedCommands,
           ...((o.allowed_dir ?? base.allowedDir) !== undefined ? { allowedDir: (o.allowed_dir as string | undefined) ?? base.allowedDir } : {}),
         };
-        v = checkInput({ cmd: o.cmd, policy, cwd: (o.cwd as string | undefined) ?? cwd });
+        const env = envName !== undefined ? envelopeNamed(envName) : undefined;
+        v = checkInput({ cmd: o.cmd, policy, cwd: (o.cwd as string | undefined) ?? cwd, askable: env !== undefined });
+        if (env && v.verdict === 'allow') d = shellDecision(env, o.cmd, v, v.allowedDir ?? v.startDir);
       } catch (err) {
         // Fail closed: input we cannot read is a refusal, never a skip.
         v = { verdict: 'refuse', rule: 'bad-input', construct: 'input', position: 0, step: 0, reason: `this line is not a valid check request: ${(err as Error).message}`, steps: [] };
       }
-      process.stdout.write(`${JSON.stringify(verdictJson(v))}\n`);
+      process.stdout.write(`${JSON.stringify({ ...verdictJson(v), ...(d ? { envelope: decisionJson(d) } : {}) })}\n`);
     }
     return 0;
   }
 
   if (positionals.length !== 1) throw new UsageError(`cxl check: give exactly one command line (quote it).\n\n${HELP}`);
   const line = positionals[0];
-  const v = checkInput({ cmd: line, policy: base, cwd });
-  // The second gate: what the session envelope does with a line the policy lets through.
-  let envelope: string;
-  let d: Decision | undefined;
-  try {
-    const env = loadConfig().envelope(values.envelope as string | undefined);
-    envelope = env.name;
-    if (v.verdict === 'allow') d = shellDecision(env, line, v, v.allowedDir ?? v.startDir);
-  } catch (err) {
-    if (err instanceof ConfigError) throw new UsageError(`cxl check: the configuration is broken:\n${err.issues.map(formatIssue).join('\n')}`);
-    if (err instanceof ToolError) throw new UsageError(`cxl check: ${err.message}`);
-    throw err;
-  }
-  const ej = d ? { envelope: { action: d.action, rule: d.rule, envelope: d.envelope, sentence: d.sentence } } : {};
+  // The second gate: what the session envelope does with a line the policy lets through. It can
+  // ask, so what needs a human is its question, not the policy's refusal.
+  const env = loadEnvelope(values.envelope as string | undefined);
+  const envelope = env.name;
+  const v = checkInput({ cmd: line, policy: base, cwd, askable: true });
+  const d = v.verdict === 'allow' ? shellDecision(env, line, v, v.allowedDir ?? v.startDir) : undefined;
+  const ej = d ? { envelope: decisionJson(d) } : {};
   const et = d ? `envelope ${envelope}: ${d.sentence}` : `envelope ${envelope}: not consulted (the command policy refused the line)`;
   process.stdout.write(values.json ? `${JSON.stringify({ ...verdictJson(v), ...ej }, null, 2)}\n` : `${renderVerdict(line, v, base)}\n${et}\n`);
   return v.verdict === 'allow' && d?.action !== 'deny' ? 0 : 1;

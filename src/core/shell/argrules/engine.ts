@@ -164,7 +164,9 @@ function read(rules: Rules, argv: readonly string[], start: number, program: str
     return;
   }
   if (rules.always) out.findings.push({ rule: rules.id, program, level: rules.always.level, why: rules.always.why, index: start - 1, ...(sub ? { sub } : {}) });
-  const find = (level: Level, flag: string | undefined, why: string, index: number, s = sub) => {
+  // only what is about the subcommand itself (`npm install`) carries it: naming the subcommand
+  // in _allowed_commands or a prefix entry accepts that, never the options given with it
+  const find = (level: Level, flag: string | undefined, why: string, index: number, s?: string) => {
     out.findings.push({ rule: flag ? `${rules.id} ${flag}` : rules.id, program, ...(flag ? { flag } : {}), level, why, index, ...(s ? { sub: s } : {}) });
   };
   if (rules.read) {

@@ -51,7 +51,8 @@ export function revPath(word: string): { path: string; base: 'cwd' | 'repo' } | 
   else colon = word.indexOf(':');
   if (colon < 0) return null;
   if (word.startsWith(':/') && colon === 0) return null; // `:/text` searches commit messages
-  const p = word.slice(colon + 1);
+  // tree paths are taken from the top: a leading `/` does not leave it
+  const p = word.slice(colon + 1).replace(/^\/+/, '');
   if (p === '') return { path: '.', base: 'repo' }; // `HEAD:` is the top tree
   // `HEAD:./x` and `HEAD:../x` are taken from the directory git runs in
   return { path: p, base: p.startsWith('./') || p.startsWith('../') ? 'cwd' : 'repo' };
