@@ -66,6 +66,28 @@ export function isWithin(root: string, p: string): boolean {
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
+/**
+ * Whether an absolute path lies inside `root` as written (after `..` is collapsed, before any
+ * symlink is followed), as the MCP filesystem server checks besides the resolved path. A path
+ * written through another name of the root itself (`/tmp/ws` for the root `/private/tmp/ws`) is
+ * inside: one of its ancestors is the root.
+ */
+export function withinAsWritten(root: string, lexical: string): boolean {
+  if (isWithin(root, lexical)) return true;
+  for (let a = lexical; ; ) {
+    const up = path.dirname(a);
+    if (up === a) return false;
+    a = up;
+    const st = fs.statSync(a, { throwIfNoEntry: false });
+    if (!st) continue;
+    try {
+      if (fs.realpathSync.native(a) === root) return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
 /** `abs` relative to `root` with `/` separators; `.` for the root itself. */
 export function relativeTo(root: string, abs: string): string {
   const rel = path.relative(root, abs);
@@ -133,6 +155,10 @@ export function confine(root: string, requested: string): ConfinedPath {
   }
   if (!isWithin(root, cur)) {
     throw new ToolError('escape', `Path ${requested} resolves outside the workspace root. Use a path inside ${root}.`);
+  }
+  // inside as resolved is not enough: as written it must not leave either (`link/../..`)
+  if (!withinAsWritten(root, lexical)) {
+    throw new ToolError('escape', `Path ${requested} leaves the workspace root as written (${lexical}), even though it resolves inside. Write the path inside ${root}.`);
   }
   const out: ConfinedPath = { requested, requestedRel, lexical, real: cur, rel: relativeTo(root, cur), exists };
   if (exists) {

@@ -5,11 +5,13 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
-import type { ErrorCode } from '../../src/core/errors.ts';
+import { after, describe, test } from 'node:test';
+import type { ErrorCode, ToolError } from '../../src/core/errors.ts';
 import { WorkspaceFileIO, type FileIO } from '../../src/core/file_io.ts';
 import { canonicalRoot, checkPathSyntax, confine, isWithin, relativeTo } from '../../src/core/paths.ts';
+import { checkLine } from '../../src/core/shell/checker.ts';
 import { tempDir, toolset } from './fs_helpers.ts';
 
 interface Case {
@@ -248,4 +250,31 @@ test('canonicalRoot refuses a missing root and a file', () => {
   fs.writeFileSync(path.join(base, 'f'), '');
   assert.throws(() => canonicalRoot(path.join(base, 'nope')), { code: 'not_found' });
   assert.throws(() => canonicalRoot(path.join(base, 'f')), { code: 'not_directory' });
+});
+
+describe('inside both as written and as resolved (as the MCP filesystem server checks)', () => {
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cxl-written-')));
+  after(() => fs.rmSync(base, { recursive: true, force: true }));
+  const root = path.join(base, 'root');
+  fs.mkdirSync(path.join(root, 'a', 'b'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'x'), 'x');
+  fs.symlinkSync('a/b', path.join(root, 'link'));
+  fs.symlinkSync('root', path.join(base, 'alias'));
+  fs.mkdirSync(path.join(base, 'out'));
+  fs.symlinkSync(path.join(root, 'a'), path.join(base, 'out', 'in'));
+  test('`link/../../x` resolves inside (link is a/b) but leaves the root as written: refused', () => {
+    assert.throws(() => confine(root, 'link/../../x'), (e: ToolError) => e.code === 'escape' && /as written/.test(e.message));
+    assert.equal(confine(root, 'link/../x').rel, 'a/x', 'one level up stays inside both ways');
+  });
+  test('an absolute path through another name of the root itself is inside as written', () => {
+    assert.equal(confine(root, path.join(base, 'alias', 'x')).rel, 'x');
+  });
+  test('an absolute path through a link outside the root that points in is refused', () => {
+    assert.throws(() => confine(root, path.join(base, 'out', 'in', 'b')), (e: ToolError) => e.code === 'escape');
+  });
+  test('the shell checks cd the same way', () => {
+    const v = checkLine('cd link/../.. && ls', { allowedCommands: ['ls'], allowedDir: root }, { cwd: root });
+    assert.equal(v.verdict === 'refuse' && v.rule, 'cd-escape');
+    assert.equal(checkLine('cd link/.. && ls', { allowedCommands: ['ls'], allowedDir: root }, { cwd: root }).verdict, 'allow');
+  });
 });

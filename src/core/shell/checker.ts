@@ -7,6 +7,7 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
+import { withinAsWritten } from '../paths.ts';
 import { isInside, realDirectory, ResolveError, resolveDirectory } from './confine.ts';
 import { lex, type Operator, type Token, type WordToken } from './lexer.ts';
 import { policyProblem, stepArgs, type ClassifiedPath, type StepArgs } from './step_args.ts';
@@ -571,6 +572,10 @@ function checkCd(s: RawStep, pol: CompiledPolicy, bases: string[]): { targets: M
         arg.start,
         `\`cd ${target}\` at offset ${at} leads to ${real}, outside _allowed_dir (${pol.allowedDir}).`,
       );
+    }
+    // inside as resolved, but not as written (`cd link/../..`): refused like any path word
+    if (pol.allowedDir && !withinAsWritten(pol.allowedDir, path.resolve(base, target))) {
+      return new Refusal('cd-escape', target, arg.start, `\`cd ${target}\` at offset ${at} leaves _allowed_dir (${pol.allowedDir}) as written, though it resolves to ${real}. Write the directory inside it.`);
     }
     return real;
   };

@@ -5,7 +5,7 @@
 // (checker.ts) turns the result into refusals; the gate turns it into envelope facts.
 import fs from 'node:fs';
 import path from 'node:path';
-import { isWithin } from '../paths.ts';
+import { isWithin, withinAsWritten } from '../paths.ts';
 import type { PathClass } from '../quarantine.ts';
 import { analyze, rulesFor, type Finding, type PathRef } from './argrules/index.ts';
 import { classOf, discoverGitDir, resolveWord, scanProtected, type Holds } from './path_words.ts';
@@ -165,7 +165,7 @@ export function policyProblem(args: StepArgs, o: PolicyOptions): PolicyProblem |
   }
   if (o.allowedDir) {
     for (const p of args.paths) {
-      if (!isWithin(o.allowedDir, p.lexical) || !isWithin(o.allowedDir, p.real)) {
+      if (!withinAsWritten(o.allowedDir, p.lexical) || !isWithin(o.allowedDir, p.real)) {
         return { rule: 'path-outside', index: p.index, construct: p.word, reason: `\`${shown(p)}\` is outside _allowed_dir (${o.allowedDir}), as written or as resolved` };
       }
     }
@@ -197,7 +197,7 @@ export interface ArgNote {
 export function readOnlyNotes(args: StepArgs, root: string): ArgNote[] {
   const notes: ArgNote[] = args.findings.map((f) => ({ rule: f.rule, why: f.why, ...(f.sub ? { sub: f.sub } : {}) }));
   for (const p of args.paths) {
-    if (!isWithin(root, p.lexical) || !isWithin(root, p.real)) notes.push({ rule: 'path outside the root', why: `\`${shown(p)}\` is outside the workspace root` });
+    if (!withinAsWritten(root, p.lexical) || !isWithin(root, p.real)) notes.push({ rule: 'path outside the root', why: `\`${shown(p)}\` is outside the workspace root` });
     if (p.holds) notes.push({ rule: 'recursive read of protected files', why: `a recursive read of \`${p.word}\` would meet ${holdsText(p.holds)}` });
   }
   if (args.git) {
