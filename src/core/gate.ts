@@ -168,9 +168,9 @@ export class Gate {
     return answer === 'human' || answer === 'human-session';
   };
 
-  /** The root shell words are resolved from: the command policy's dir, the workspace, or the cwd (real). */
+  /** The root shell words are resolved from: the command policy's dir, the workspace, or the shell's own root (real). */
   #root(sh: LocalShell): string {
-    let root = process.cwd();
+    let root = sh.root;
     if (sh.policy?.allowedDir) root = sh.policy.allowedDir;
     else if (this.#opts.root) root = this.#opts.root;
     else for (const ts of this.#toolsets.values()) if (ts instanceof LocalFsToolset) root = ts.root;

@@ -116,7 +116,8 @@ export interface ShellCallOptions {
 export class LocalShell implements Toolset {
   readonly name = 'local_shell';
   readonly policy: ShellPolicy | undefined;
-  private readonly root: string;
+  /** the session root (lines start here without a cwd or _allowed_dir) */
+  readonly root: string;
   private readonly host: TerminalHost;
 
   constructor(private readonly opts: LocalShellOptions) {
