@@ -65,6 +65,13 @@ export const CASES: ArgCase[] = [
   c('wrappers', "timeout 5 'git' status", 'allow', 'allow'),
   c('wrappers', 'timeout 5 ./run.sh', 'refuse', 'refuse', { rule: 'program-path' }),
 
+  c('wrappers', 'env -- find . -delete', 'refuse', 'refuse', { arg: 'find -delete' }),
+  c('wrappers', 'timeout -- 5 find . -delete', 'refuse', 'refuse', { arg: 'find -delete' }),
+  c('wrappers', 'timeout --signal=KILL -k5 5 find . -delete', 'refuse', 'refuse', { arg: 'find -delete' }),
+  c('wrappers', "xargs -I% sh -c %", 'refuse', 'refuse', { arg: 'sh -c' }),
+  // as on a case-insensitive file system, where FIND runs find
+  c('wrappers', 'FIND . -delete', 'refuse', 'refuse', { arg: 'find -delete', allow: ['FIND'] }),
+
   // ── find: actions that run programs, delete or write ──
   ...["-exec rm x ';'", '-execdir rm x +', "-ok rm x ';'", "-okdir rm x ';'", "-name x -o -exec rm x ';'"].map((a) => c('find', `find src ${a}`, 'refuse', 'refuse', { arg: `find ${a.split(' ').find((w) => w.startsWith('-e') || w.startsWith('-ok'))}` })),
   c('find', 'find . -delete', 'refuse', 'refuse', { arg: 'find -delete' }),
@@ -97,6 +104,15 @@ export const CASES: ArgCase[] = [
   c('git-sub', 'git diff --ext-diff', 'refuse', 'refuse', { arg: 'git diff --ext-diff' }),
   c('git-sub', 'git diff --ext', 'refuse', 'refuse', { arg: 'git diff --ext-diff' }),
   c('git-sub', 'git show --textconv HEAD', 'refuse', 'refuse', { arg: 'git show --textconv' }),
+  c('git-sub', 'git archive -o out.tar HEAD', 'refuse', 'refuse', { arg: 'git archive -o' }),
+  c('git-sub', 'git bundle create b.bundle HEAD', 'refuse', 'refuse', { arg: 'git bundle create' }),
+  c('git-sub', 'git -C src -C ../.. status', 'refuse', 'refuse', { rule: 'path-outside' }),
+  c('git-sub', 'git -C .ssh log', 'refuse', 'refuse', { rule: 'path-quarantine' }),
+  c('git-sub', 'git log --ex', 'refuse', 'refuse', { arg: 'git log --ext-diff' }),
+  c('git-sub', 'git log --no-e', 'allow', 'allow'),
+  c('git-sub', 'git diff --text', 'allow', 'allow'),
+  c('git-sub', 'git diff --no-index /etc/passwd a.txt', 'refuse', 'refuse', { rule: 'path-outside' }),
+  c('git-sub', 'git LOG', 'refuse', 'refuse', { arg: 'git LOG' }),
   c('git-sub', 'git format-patch -o out HEAD~1', 'refuse', 'refuse', { arg: 'git format-patch -o' }),
   c('git-sub', 'git format-patch --output-directory=out HEAD~1', 'refuse', 'refuse', { arg: 'git format-patch --output-directory' }),
   c('git-sub', "git ls-remote --upload-pack='touch x' .", 'refuse', 'refuse', { arg: 'git ls-remote --upload-pack' }),
@@ -181,6 +197,12 @@ export const CASES: ArgCase[] = [
   c('sed', "sed '1W out' a.txt", 'refuse', 'refuse', { arg: 'sed W' }),
   c('sed', "sed 'r .env' a.txt", 'refuse', 'refuse', { arg: 'sed r' }),
   c('sed', "sed '$R .env' a.txt", 'refuse', 'refuse', { arg: 'sed R' }),
+  c('sed', "sed --expression='1e id' a.txt", 'refuse', 'refuse', { arg: 'sed e' }),
+  c('sed', "sed 's,a,b,3e' a.txt", 'refuse', 'refuse', { arg: 'sed s///e' }),
+  c('sed', "sed 'y/a/b/;e' a.txt", 'refuse', 'refuse', { arg: 'sed e' }),
+  c('sed', "sed -s -n -i p a.txt", 'refuse', 'refuse', { arg: 'sed -i' }),
+  c('sed', "sed -- 's/a/b/w out' a.txt", 'refuse', 'refuse', { arg: 'sed s///w' }),
+  c('sed', "sed 'a e id' a.txt", 'allow', 'approve'),
   c('sed', "sed -f script.sed a.txt", 'refuse', 'refuse', { arg: 'sed -f' }),
   c('sed', "sed '{p;e id' a.txt", 'refuse', 'refuse', { arg: 'sed e' }),
   c('sed', "sed 'k' a.txt", 'refuse', 'refuse', { arg: 'sed script' }),
@@ -260,6 +282,10 @@ export const CASES: ArgCase[] = [
   c('toolchains', 'cargo +nightly xtask', 'refuse', 'refuse', { arg: 'cargo xtask' }),
   c('toolchains', 'make test --eval=x', 'refuse', 'refuse', { arg: 'make --eval' }),
   c('toolchains', 'make test SHELL=./x.sh', 'refuse', 'refuse', { arg: 'make SHELL=' }),
+  c('toolchains', 'make test -- CC=./x.sh', 'refuse', 'refuse', { arg: 'make CC=' }),
+  c('toolchains', 'npm -C /tmp test', 'refuse', 'refuse', { rule: 'path-outside' }),
+  c('toolchains', 'npm --userconfig=npmrc test', 'refuse', 'refuse', { arg: 'npm --userconfig' }),
+  c('toolchains', 'npx -y -- tsc', 'refuse', 'refuse', { arg: 'npx' }),
 
   // ── test runners keep their plain forms; a flag taking a file, dir, command, config or import asks ──
   c('runners', 'go test ./... -run TestX -v -count=1 -race', 'allow', 'allow'),
@@ -300,6 +326,9 @@ export const CASES: ArgCase[] = [
   c('runners', 'pytest -p evil', 'allow', 'approve', { envArg: 'pytest -p' }),
   c('runners', 'pytest -c other.ini', 'allow', 'approve', { envArg: 'pytest -c' }),
   c('runners', 'pytest /tmp/t', 'refuse', 'refuse', { rule: 'path-outside' }),
+  c('runners', "pytest -o 'addopts=--basetemp=src'", 'refuse', 'refuse', { arg: 'pytest -o' }),
+  c('runners', 'cargo test --target /tmp/evil.json', 'refuse', 'refuse', { rule: 'path-outside' }),
+  c('runners', 'node --test a.test.js --import x', 'allow', 'allow'),
   c('runners', 'python3 -m pytest -q', 'allow', 'allow'),
   c('runners', 'python3 -m pytest --basetemp=src', 'refuse', 'refuse', { arg: 'pytest --basetemp' }),
 
@@ -405,7 +434,7 @@ export function workspace(base: string): { root: string; bin: string } {
   // a recursive reader that follows links meets the keys through clean/keys; one that does not, does not
   symlinkSync('../.ssh', path.join(root, 'clean', 'keys'));
   // inside the root: a program named by absolute path must reside under _allowed_dir
-  const bin = stubBin(path.join(root, 'tools'), [...new Set([...CASE_ALLOW, 'bash', 'curl', 'jq', 'time'])]);
+  const bin = stubBin(path.join(root, 'tools'), [...new Set([...CASE_ALLOW, 'bash', 'curl', 'jq', 'time', 'FIND'])]);
   symlinkSync('bash', path.join(bin, 'rbash'));
   return { root, bin };
 }

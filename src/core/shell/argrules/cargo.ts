@@ -17,7 +17,9 @@ const BUILD: Opt[] = [
   ...GLOBAL,
   flags('--workspace', '--all', '--lib', '--bins', '--examples', '--tests', '--benches', '--all-targets', '--doc', '--no-run', '--no-fail-fast', '--all-features'),
   flags('--no-default-features', '--release', '-r', '--keep-going', '--ignore-rust-version', '--unit-graph', '--future-incompat-report'),
-  text('-p', '--package', '--exclude', '--bin', '--example', '--test', '--bench', '-F', '--features', '--profile', '--target', '--message-format', '-j', '--jobs'),
+  text('-p', '--package', '--exclude', '--bin', '--example', '--test', '--bench', '-F', '--features', '--profile', '--message-format', '-j', '--jobs'),
+  // a triple, or a target spec file (which names the linker): a path the path rules see
+  { names: ['--target'], arg: 'required', kind: 'read', safe: true },
   ask('writes the build into another directory', ['--target-dir', '--artifact-dir'], { arg: 'required', kind: 'dir' }),
   ask('builds another manifest', ['--manifest-path', '--lockfile-path'], { arg: 'required', kind: 'read' }),
   ask('writes a timing report', ['--timings'], { arg: 'optional' }),

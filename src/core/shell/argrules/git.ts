@@ -92,6 +92,11 @@ for (const k of KNOWN) SUBS[k] = sub(`git ${k}`);
 Object.assign(SUBS, GIT_READ, {
   config: CONFIG,
   clone: sub('git clone', [refuse('sets configuration in the new repository, which can name programs git runs', ['-c', '--config'], { arg: 'required' }), refuse('names the program git runs on the other end', ['-u'], { arg: 'required' })]),
+  archive: sub('git archive', [refuse('writes the archive to a file', ['-o'], { arg: 'required', kind: 'write' })]),
+  bundle: sub('git bundle', [], (c) => {
+    checkAny(c);
+    if (c.parsed.operands[0]?.value === 'create') c.find('refuse', 'create', 'writes a bundle file', c.parsed.operands[0].index, 'bundle');
+  }),
   'format-patch': sub('git format-patch', [refuse('writes the patches into a directory', ['-o'], { arg: 'required', kind: 'dir' })]),
   grep: sub('git grep', [refuse('opens the files in a pager, which runs commands', ['-O'], { arg: 'optional' })]),
   rebase: sub('git rebase', [refuse('runs a command after each commit', ['-x'], { arg: 'required' })]),

@@ -7,7 +7,7 @@ import type { RuleContext, Rules } from './types.ts';
 
 function checkMake(c: RuleContext): void {
   for (const o of c.parsed.operands) {
-    if (/^[^=]+=/.test(o.value) && !o.afterDashes) {
+    if (/^[^=]+=/.test(o.value)) {
       c.find('refuse', o.value.slice(0, o.value.indexOf('=') + 1), 'overrides a Makefile variable from the line, and recipes run what variables say (SHELL, CC, …)', o.index);
     }
   }
