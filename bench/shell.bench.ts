@@ -1,8 +1,10 @@
 // local_shell: the cost of checking a line (typical, and at the 16 KiB limit) against
 // shell-quote's parse() of the same line, whether checking grows linearly from 1 KiB to 16 KiB,
-// and running `true` through the tool against spawning it directly.
+// what the argument rules add to a check (against the checker without them, same run), the
+// recursive reader's scan for protected files against a bare directory walk, and running
+// `true` through the tool against spawning it directly.
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
@@ -11,19 +13,23 @@ import { parse } from 'shell-quote';
 import { checkLine, type ShellPolicy } from '../src/core/shell/checker.ts';
 import { lex } from '../src/core/shell/lexer.ts';
 import { createLocalShell } from '../src/core/shell/local_shell.ts';
+import { scanProtected } from '../src/core/shell/path_words.ts';
 import { report, timeMs } from './report.ts';
 
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-bench-shell-')));
 try {
   const bin = path.join(root, 'bin');
   mkdirSync(bin);
-  for (const n of ['git', 'go', 'ls', 'true']) {
+  for (const n of ['git', 'go', 'ls', 'true', 'grep', 'cat', 'sed']) {
     writeFileSync(path.join(bin, n), '#!/bin/sh\nexit 0\n');
     chmodSync(path.join(bin, n), 0o755);
   }
   mkdirSync(path.join(root, 'src'));
-  const policy: ShellPolicy = { allowedCommands: ['git', 'go', 'ls', 'true'], deniedCommands: ['rm', 'curl'], allowedDir: root };
+  // a workspace root is usually a repository: git finds its .git at once
+  mkdirSync(path.join(root, '.git'));
+  const policy: ShellPolicy = { allowedCommands: ['git', 'go', 'ls', 'true', 'grep', 'cat', 'sed'], deniedCommands: ['rm', 'curl'], allowedDir: root };
   const opts = { cwd: root, pathEnv: bin };
+  const without = { ...opts, argRules: 'skip' as const };
 
   /** Fastest round's microseconds per call of fn, over `rounds` rounds of `iters` calls (least disturbed by other load). */
   const usPer = (fn: () => unknown, iters: number, rounds = 7): number => {
@@ -49,6 +55,15 @@ try {
   againstParse('check `git status && go test ./...`', typical, () => checkLine(typical, policy, opts), 2000);
   againstParse('lex `git status && go test ./...` (grammar only, no PATH or cd)', typical, () => lex(typical), 5000);
 
+  // What the argument rules add: the same lines checked without them (the checker before them).
+  const argLine = "git log --oneline -n 5 -- src && grep -rn TODO src && cat README.md && sed -n '1,5p' README.md";
+  writeFileSync(path.join(root, 'README.md'), 'x\n');
+  for (let i = 0; i < 20; i++) writeFileSync(path.join(root, 'src', `f${i}.ts`), 'x\n');
+  mustAllow(argLine);
+  for (const [name, line, iters] of [['`git status && go test ./...`', typical, 2000], ['a 4-step reading line (git log, grep -rn over 20 files, cat, sed -n)', argLine, 500]] as const) {
+    report({ name: `check ${name} with the argument rules`, ours: usPer(() => checkLine(line, policy, opts), iters), reference: usPer(() => checkLine(line, policy, without), iters), unit: 'us', against: 'the same check without them' });
+  }
+
   // A line of realistic steps (quoted arguments, cd, flags) cut to n bytes at a step boundary.
   const stepsText = ["git log --oneline -n 5 'src/a b.ts'", 'cd src', 'ls -la "x y"', 'cd ..', 'go test ./... -run TestX'];
   const lineOf = (bytes: number): string => {
@@ -63,6 +78,7 @@ try {
   mustAllow(big);
   againstParse(`check a 16 KiB line (${checkLine(big, policy, opts).steps.length} steps)`, big, () => checkLine(big, policy, opts), 20);
   againstParse('lex the 16 KiB line (grammar only)', big, () => lex(big), 50);
+  report({ name: 'check the 16 KiB line with the argument rules', ours: usPer(() => checkLine(big, policy, opts), 20), reference: usPer(() => checkLine(big, policy, without), 20), unit: 'us', against: 'the same check without them' });
 
   const perKiB: Record<number, number> = {};
   for (const kib of [1, 2, 4, 8, 16]) {
@@ -83,6 +99,20 @@ try {
     against: 'the same at 1 KiB',
     target: 'ratio <= 2 (linear)',
   });
+
+  // The scan a recursive reader's directory gets (grep -r, ls -R, du, find): 2,000 files in 100 dirs.
+  const tree = path.join(root, 'tree');
+  for (let d = 0; d < 100; d++) {
+    mkdirSync(path.join(tree, `d${d}`, 'sub'), { recursive: true });
+    for (let f = 0; f < 20; f++) writeFileSync(path.join(tree, `d${d}`, f % 2 ? 'sub' : '', `f${f}.txt`), 'x');
+  }
+  const walk = (dir: string): number => {
+    let n = 0;
+    for (const e of readdirSync(dir, { withFileTypes: true })) n += 1 + (e.isDirectory() ? walk(path.join(dir, e.name)) : 0);
+    return n;
+  };
+  if (scanProtected(tree, false) !== null) throw new Error('the bench tree holds no protected file');
+  report({ name: 'scan 2,000 files for protected ones (a recursive reader\'s directory)', ours: usPer(() => scanProtected(tree, false), 20) / 1000, reference: usPer(() => walk(tree), 20) / 1000, unit: 'ms', against: 'a bare readdir walk' });
 
   const shell = createLocalShell({ root, policy: { _allowed_commands: 'true', _allowed_dir: '.' } });
   const truePath = '/bin/true';

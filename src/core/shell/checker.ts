@@ -10,7 +10,7 @@ import process from 'node:process';
 import { withinAsWritten } from '../paths.ts';
 import { isInside, realDirectory, ResolveError, resolveDirectory } from './confine.ts';
 import { lex, type Operator, type Token, type WordToken } from './lexer.ts';
-import { policyProblem, stepArgs, type ClassifiedPath, type StepArgs } from './step_args.ts';
+import { newStepCache, policyProblem, stepArgs, type StepArgs, type StepCache } from './step_args.ts';
 import type { Finding } from './argrules/index.ts';
 
 /**
@@ -42,8 +42,12 @@ export interface CheckOptions {
    * for the envelope to ask. Default false: nobody can answer, so those are refused.
    */
   askable?: boolean;
-  /** apply the argument rules as refusals (default true); false still reports what they find */
-  argRules?: boolean;
+  /**
+   * `enforce` (default): the argument rules refuse; `report`: they only say what they find (no
+   * policy: a line split without a shell); `skip`: not read at all (the checker as it was before
+   * them, for measuring what they cost).
+   */
+  argRules?: 'enforce' | 'report' | 'skip';
 }
 
 interface StepBase {
@@ -151,6 +155,11 @@ interface State {
 }
 
 const stateKey = (cwd: string, ok: boolean) => `${ok ? '0' : '1'}${cwd}`;
+
+/** Whether a step joined by `op` runs from a state: always after `;`, on success after &&, on failure after ||. */
+function runsFrom(op: Operator | null, st: State): boolean {
+  return op === null || op === ';' || (op === '&&' ? st.ok : !st.ok);
+}
 
 interface CompiledPolicy {
   allowNames: Set<string> | null;
@@ -323,9 +332,10 @@ function checkProgramName(name: string, at: number, pol: CompiledPolicy, dirs: s
   let rule: string;
   let subs: string[][] | undefined;
   if (pol.allowNames) {
-    const key = nameKey(byPath ? name : path.join(path.dirname(resolved), name));
+    // absolute entries match by name: only looked up when there are any (a realpath each)
+    const key = pol.allowAbs.size ? nameKey(byPath ? name : path.join(path.dirname(resolved), name)) : '';
     if (!byPath && pol.allowNames.has(name)) rule = `allowlisted: ${name}`;
-    else if (pol.allowAbs.has(key)) rule = `allowlisted: ${key}`;
+    else if (key && pol.allowAbs.has(key)) rule = `allowlisted: ${key}`;
     else if (!byPath && pol.allowSubs.has(name)) {
       subs = pol.allowSubs.get(name)!;
       rule = `allowlisted: ${subs.map((w) => `${name} ${w.join(' ')}`).join(', ')}`;
@@ -402,7 +412,7 @@ export function checkLine(line: string, policy: ShellPolicy, opts: CheckOptions 
 
   const steps: CheckedStep[] = [];
   const cache = new Map<string, ProgramOk | Refusal>();
-  const argCache = new Map<string, ClassifiedPath>();
+  const argCache = newStepCache();
   // Every (directory, last status) the line may be in at this point. A step after && or || may
   // not run, so a later cd is checked from every directory the line can be in, not only from
   // the one where every step ran. A cd that fails when it runs stops the line, so a cd that ran
@@ -412,13 +422,12 @@ export function checkLine(line: string, policy: ShellPolicy, opts: CheckOptions 
     const s = raw[index];
     const argv = s.words.map((w) => w.value);
     const first = s.words[0];
-    const runs = (st: State) => s.op === null || s.op === ';' || (s.op === '&&' ? st.ok : !st.ok);
     const all = [...states.values()];
-    const running = all.filter(runs);
+    const running = all.filter((st) => runsFrom(s.op, st));
     // A step no path reaches is still checked, from every directory the line may be in.
     const bases = [...new Set((running.length ? running : all).map((st) => st.cwd))];
     const next = new Map<string, State>();
-    for (const st of all) if (!runs(st)) next.set(stateKey(st.cwd, st.ok), st);
+    for (const st of all) if (!runsFrom(s.op, st)) next.set(stateKey(st.cwd, st.ok), st);
     if (first.value === 'cd' && !first.quoted) {
       if (pol.denyNames.has('cd')) return refused(new Refusal('denied', 'cd', first.start, `\`cd\` at offset ${first.start} is on _denied_commands.`), index, steps);
       const cd = checkCd(s, pol, bases);
@@ -508,15 +517,16 @@ function checkArguments(
   pol: CompiledPolicy,
   dirs: string[],
   cache: Map<string, ProgramOk | Refusal>,
-  argCache: Map<string, ClassifiedPath>,
+  argCache: StepCache,
   opts: CheckOptions,
 ): StepArgs | Refusal {
   const sub = subsRefusal(prog, argv, 0, words[0]);
   if (sub) return sub;
+  if (opts.argRules === 'skip') return { inner: 0, findings: [], paths: [] };
   const r = stepArgs(argv, cwds, {
     real: prog.real,
     cache: argCache,
-    inner: (word, k) => {
+    inner(word, k) {
       // a wrapped program is an argument, not shell grammar: its quotes are not the shell's
       const tok: WordToken = { ...(words[k] ?? { kind: 'word', value: word, quoted: false, start: words[0].start, end: words[0].start }), quoted: false };
       const p = checkProgram(tok, pol, dirs, cache);
@@ -526,7 +536,7 @@ function checkArguments(
     },
   });
   if ('refused' in r) return r.refused as Refusal;
-  if (opts.argRules === false) return r;
+  if (opts.argRules === 'report') return r;
   const problem = policyProblem(r, { allowedDir: pol.allowedDir, askable: opts.askable === true, unlocked: (f) => unlocked(pol, f) });
   if (!problem) return r;
   const at = problem.index >= 0 ? (words[problem.index]?.start ?? words[0].start) : words[0].start;
@@ -611,7 +621,7 @@ export function checkArgv(program: string, args: string[], policy: ShellPolicy, 
   if (prog instanceof Refusal) return refused(prog, 0, []);
   const argv = [program, ...args];
   const words: WordToken[] = argv.map((value) => ({ kind: 'word', value, quoted: false, start: 0, end: 0 }));
-  const checked = checkArguments(words, argv, prog, [startDir], pol, dirs, new Map(), new Map(), opts);
+  const checked = checkArguments(words, argv, prog, [startDir], pol, dirs, new Map(), newStepCache(), opts);
   if (checked instanceof Refusal) return refused(checked, 0, []);
   return {
     verdict: 'allow',

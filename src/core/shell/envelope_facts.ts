@@ -13,7 +13,7 @@ import type { LocalShell } from './local_shell.ts';
 import { lex } from './lexer.ts';
 import { resolveWord } from './path_words.ts';
 import { displayArgv } from './runner.ts';
-import { readOnlyNotes, stepArgs, type ClassifiedPath, type StepArgs } from './step_args.ts';
+import { newStepCache, readOnlyNotes, stepArgs, type ClassifiedPath, type StepArgs } from './step_args.ts';
 
 export interface ShellCall {
   facts: ShellFacts;
@@ -65,7 +65,7 @@ export function factsWithoutPolicy(command: string, argv: string[] | undefined, 
   let cwds = [start];
   const steps: ShellStep[] = [];
   const paths: ClassifiedPath[] = [];
-  const cache = new Map<string, ClassifiedPath>();
+  const cache = newStepCache();
   for (const argv of raw) {
     if (argv[0] === 'cd') {
       const to = argv[1];

@@ -216,7 +216,7 @@ export class LocalShell implements Toolset {
     if (callOpts.readOnly || shell === false) {
       // No policy but no shell either (or a line allowed as read-only, which never goes to a
       // shell): split with the same grammar and run the steps ourselves.
-      const o = { ...(checkOpts.cwd ? checkOpts : { ...checkOpts, cwd: dir }), argRules: false };
+      const o = { ...(checkOpts.cwd ? checkOpts : { ...checkOpts, cwd: dir }), argRules: 'report' as const };
       const v = argv ? checkArgv(command, argv, {}, o) : checkLine(command, {}, o);
       if (v.verdict === 'refuse') throw refusal(v);
       if (callOpts.readOnly) this.ownRepository(v);

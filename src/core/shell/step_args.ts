@@ -56,11 +56,29 @@ export interface StepArgsOptions {
   /** the real file of the step's program (a link named `cleanup` that is `rm` is read as both) */
   real?: string;
   inner?: InnerProgram;
-  /** shared by the steps of one line: a word from a directory is classified once */
-  cache?: Map<string, ClassifiedPath>;
+  /** shared by the steps of one line: a word from a directory is classified once, a repository found once */
+  cache?: StepCache;
 }
 
-function classify(ref: PathRef, base: string, cache: Map<string, ClassifiedPath> | undefined): ClassifiedPath {
+export interface StepCache {
+  paths: Map<string, ClassifiedPath>;
+  repos: Map<string, string | null>;
+}
+
+export function newStepCache(): StepCache {
+  return { paths: new Map(), repos: new Map() };
+}
+
+function repoOf(dir: string, cache: StepCache | undefined): string | null {
+  const hit = cache?.repos.get(dir);
+  if (hit !== undefined) return hit;
+  const r = discoverGitDir(dir);
+  cache?.repos.set(dir, r);
+  return r;
+}
+
+function classify(ref: PathRef, base: string, caches: StepCache | undefined): ClassifiedPath {
+  const cache = caches?.paths;
   const key = `${base}\0${ref.word}\0${ref.recursive ? (ref.follow ? 'f' : 'r') : ''}`;
   const hit = cache?.get(key);
   if (hit) return { ...hit, index: ref.index, kind: ref.kind };
@@ -104,7 +122,7 @@ export function stepArgs(argv: readonly string[], cwds: readonly string[], opts:
     const dirs = cwds.map((c) => chain(c, a.chdir));
     let repos: (string | null)[] | undefined;
     if (a.table === 'git') {
-      repos = dirs.map((d) => discoverGitDir(d[d.length - 1]));
+      repos = dirs.map((d) => repoOf(d[d.length - 1], opts.cache));
       git = { at, ...(a.sub ? { sub: { name: a.sub.name, index: a.sub.index + at } } : {}), repos };
     }
     for (const ref of a.paths) {

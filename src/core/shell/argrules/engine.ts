@@ -164,27 +164,25 @@ function read(rules: Rules, argv: readonly string[], start: number, program: str
     return;
   }
   if (rules.always) out.findings.push({ rule: rules.id, program, level: rules.always.level, why: rules.always.why, index: start - 1, ...(sub ? { sub } : {}) });
-  // only what is about the subcommand itself (`npm install`) carries it: naming the subcommand
-  // in _allowed_commands or a prefix entry accepts that, never the options given with it
-  const find = (level: Level, flag: string | undefined, why: string, index: number, s?: string) => {
-    out.findings.push({ rule: flag ? `${rules.id} ${flag}` : rules.id, program, ...(flag ? { flag } : {}), level, why, index, ...(s ? { sub: s } : {}) });
-  };
+  const ctx = new Ctx(rules, argv, start, program, out);
   if (rules.read) {
-    rules.read({ argv, start, find: (level, flag, why, index) => find(level, flag, why, index), path: (ref) => void out.paths.push(ref) });
+    rules.read(ctx);
     return;
   }
   // With subcommands, the program's own options stop at the first operand: the subcommand.
   const parsed = parseOptions(argv, start, rules, rules.subcommands || rules.wraps ? true : undefined);
+  ctx.parsed = parsed;
+  const find = ctx;
   let recursive = rules.recursive === true;
   let follow = false;
   for (const p of parsed.opts) {
     const o = p.opt;
     if (!o) {
-      if (rules.flags === 'allowlist') find('ask', p.written, `\`${p.written}\` is not a flag known to be harmless for ${rules.id}`, p.index);
+      if (rules.flags === 'allowlist') find.find('ask', p.written, `\`${p.written}\` is not a flag known to be harmless for ${rules.id}`, p.index);
       continue;
     }
-    if (o.level) find(o.level, p.name, o.why ?? `\`${p.written}\` is not known to be harmless`, p.index);
-    else if (!o.safe) find('ask', p.name, o.why ?? `\`${p.written}\` is not known to be harmless`, p.index);
+    if (o.level) find.find(o.level, p.name, o.why ?? `\`${p.written}\` is not known to be harmless`, p.index);
+    else if (!o.safe) find.find('ask', p.name, o.why ?? `\`${p.written}\` is not known to be harmless`, p.index);
     if (o.recursive) recursive = true;
     if (o.follow) follow = true;
     if (o.kind && PATH_KINDS.has(o.kind) && p.value !== undefined && p.value !== '') {
@@ -198,21 +196,21 @@ function read(rules: Rules, argv: readonly string[], start: number, program: str
     out.sub = { name: s.value, index: s.index };
     const subRules = Object.hasOwn(rules.subcommands, s.value) ? rules.subcommands[s.value] : undefined;
     if (subRules) {
-      runCheck(rules, argv, parsed, start, out, find, program);
+      runCheck(rules, ctx);
       read(subRules, argv, s.index + 1, program, out, s.value);
       return;
     }
     const other = rules.otherSubcommand ?? { level: 'ask' as Level, why: `\`${s.value}\` is not a ${rules.id} subcommand known to be harmless` };
-    find(other.level, s.value, other.why.replaceAll('{sub}', s.value), s.index, s.value);
+    find.find(other.level, s.value, other.why.replaceAll('{sub}', s.value), s.index, s.value);
     operands = operands.slice(1);
-    runCheck(rules, argv, parsed, start, out, find, program);
+    runCheck(rules, ctx);
     for (const w of operands) out.paths.push(...candidates(w.value, w.index));
     return;
   }
   if (rules.wraps) {
     const prog = rules.wraps === true ? operands[0] : rules.wraps(parsed);
     if (prog) out.inner = prog.index;
-    runCheck(rules, argv, parsed, start, out, find, program);
+    runCheck(rules, ctx);
     return;
   }
   const shape = typeof rules.operands === 'function' ? rules.operands(parsed) : rules.operands;
@@ -224,27 +222,42 @@ function read(rules: Rules, argv: readonly string[], start: number, program: str
     if (!PATH_KINDS.has(kind) || w.value === '' || (w.value === '-' && !w.afterDashes)) return;
     named++;
     out.paths.push({ word: w.value, index: w.index, kind: kind as PathRef['kind'], ...(recursive ? { recursive, follow } : {}) });
-    if (kind === 'write') find('ask', undefined, `writes the file \`${w.value}\``, w.index);
+    if (kind === 'write') find.find('ask', undefined, `writes the file \`${w.value}\``, w.index);
   });
   if (named === 0 && (rules.defaultDir || recursive)) {
     out.paths.push({ word: '.', index: -1, kind: 'read', ...(recursive ? { recursive, follow } : {}) });
   }
-  runCheck(rules, argv, parsed, start, out, find, program);
+  runCheck(rules, ctx);
 }
 
-function runCheck(rules: Rules, argv: readonly string[], parsed: Parsed, start: number, out: Analysis, find: RuleContext['find'], program = ''): void {
-  if (!rules.check) return;
-  rules.check({
-    argv,
-    parsed,
-    start,
-    has: (...names) => parsed.opts.find((p) => p.opt && names.includes(p.name)),
-    find,
-    path: (ref) => {
-      out.paths.push(ref);
-    },
-    delegate: (r, from) => read(r, argv, from, program, out, undefined),
-  });
+function runCheck(rules: Rules, ctx: Ctx): void {
+  if (rules.check) rules.check(ctx);
+}
+
+/** What a hook sees and says (one per table read; methods, not closures, on the hot path). */
+class Ctx implements RuleContext {
+  parsed: Parsed = { opts: [], operands: [] };
+  constructor(
+    readonly rules: Rules,
+    readonly argv: readonly string[],
+    readonly start: number,
+    readonly program: string,
+    readonly out: Analysis,
+  ) {}
+  has(...names: string[]): ParsedOpt | undefined {
+    return this.parsed.opts.find((p) => p.opt && names.includes(p.name));
+  }
+  // only what is about the subcommand itself (`npm install`) carries it: naming the subcommand
+  // in _allowed_commands or a prefix entry accepts that, never the options given with it
+  find(level: Level, flag: string | undefined, why: string, index: number, sub?: string): void {
+    this.out.findings.push({ rule: flag ? `${this.rules.id} ${flag}` : this.rules.id, program: this.program, ...(flag ? { flag } : {}), level, why, index, ...(sub ? { sub } : {}) });
+  }
+  path(ref: PathRef): void {
+    this.out.paths.push(ref);
+  }
+  delegate(r: Rules, from: number): void {
+    read(r, this.argv, from, this.program, this.out, undefined);
+  }
 }
 
 /**
@@ -252,20 +265,21 @@ function runCheck(rules: Rules, argv: readonly string[], parsed: Parsed, start: 
  * `=` of any word, and what follows the letter of a short option (`-f.ssh/id_rsa`), since any
  * of them may be a file the program opens.
  */
+function addCandidate(out: PathRef[], w: string, index: number): void {
+  if (w !== '' && w !== '-' && !out.some((r) => r.word === w)) out.push({ word: w, index, kind: 'read' });
+}
+
 export function candidates(word: string, index: number): PathRef[] {
   const out: PathRef[] = [];
-  const add = (w: string) => {
-    if (w !== '' && w !== '-' && !out.some((r) => r.word === w)) out.push({ word: w, index, kind: 'read' });
-  };
   if (word.startsWith('-')) {
     const eq = word.indexOf('=');
-    if (eq > 0) add(word.slice(eq + 1));
-    if (!word.startsWith('--') && word.length > 2) add(word.slice(2));
+    if (eq > 0) addCandidate(out, word.slice(eq + 1), index);
+    if (!word.startsWith('--') && word.length > 2) addCandidate(out, word.slice(2), index);
     return out;
   }
-  add(word);
+  addCandidate(out, word, index);
   const eq = word.indexOf('=');
-  if (eq > 0) add(word.slice(eq + 1));
+  if (eq > 0) addCandidate(out, word.slice(eq + 1), index);
   return out;
 }
 
