@@ -250,10 +250,11 @@ export const CASES: ArgCase[] = [
 
   // ── package managers and toolchains: fetching or running arbitrary code ──
   c('toolchains', 'npm install', 'refuse', 'refuse', { arg: 'npm install' }),
-  c('toolchains', 'npm i left-pad', 'refuse', 'refuse', { arg: 'npm i' }),
+  c('toolchains', 'npm i left-pad', 'refuse', 'refuse', { arg: 'npm install' }),
+  c('toolchains', 'npm isntall left-pad', 'refuse', 'refuse', { arg: 'npm install' }),
   c('toolchains', 'npm ci', 'refuse', 'refuse', { arg: 'npm ci' }),
   c('toolchains', 'npm exec x', 'refuse', 'refuse', { arg: 'npm exec' }),
-  c('toolchains', 'npm x x', 'refuse', 'refuse', { arg: 'npm x' }),
+  c('toolchains', 'npm x x', 'refuse', 'refuse', { arg: 'npm exec' }),
   c('toolchains', 'npm init x', 'refuse', 'refuse', { arg: 'npm init' }),
   c('toolchains', 'npx tsc', 'refuse', 'refuse', { arg: 'npx' }),
   c('toolchains', 'npm --prefix=/tmp test', 'refuse', 'refuse', { rule: 'path-outside' }),

@@ -43,7 +43,14 @@ function checkHarness(c: RuleContext): void {
   }
 }
 
-const build = (id: string, check?: (c: RuleContext) => void): Rules => ({ id, syntax: 'gnu', flags: 'allowlist', options: BUILD, operands: { rest: 'text' }, ...(check ? { check } : {}) });
+const build = (id: string, check?: (c: RuleContext) => void): Rules => ({
+  id,
+  syntax: 'gnu',
+  flags: 'allowlist',
+  options: BUILD,
+  operands: { rest: 'text' },
+  ...(check ? { check, doc: [[`${id} -- -FLAG`, 'ask', `after \`--\`, a flag of the test harness that is not one of ${[...HARNESS, ...HARNESS_VALUE].join(' ')}`] as const] } : {}),
+});
 const refused = (why: string, id: string): Rules => ({ id, syntax: 'gnu', flags: 'denylist', options: GLOBAL, always: { level: 'refuse', why }, operands: { rest: 'text' } });
 const other = (id: string): Rules => ({ id, syntax: 'gnu', flags: 'denylist', options: GLOBAL, operands: { rest: 'text' } });
 
@@ -52,6 +59,7 @@ export const CARGO: Rules = {
   syntax: 'gnu',
   flags: 'allowlist',
   options: GLOBAL,
+  docShared: GLOBAL,
   // `cargo +nightly test`: rustup's toolchain pick comes before everything
   normalize: (argv, start) => (argv[start]?.startsWith('+') ? { argv: [...argv.slice(0, start), ...argv.slice(start + 1)], map: [...argv.keys()].filter((k) => k !== start) } : undefined),
   subcommands: {

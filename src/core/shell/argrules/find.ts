@@ -73,4 +73,15 @@ function readFind(c: ReadContext): void {
   }
 }
 
-export const FIND: Rules = { id: 'find', syntax: 'none', flags: 'allowlist', options: [], read: readFind };
+export const FIND: Rules = {
+  id: 'find',
+  syntax: 'none',
+  flags: 'allowlist',
+  options: [],
+  read: readFind,
+  doc: [
+    ...[...EXEC].map((p) => [`find ${p}`, 'refuse', RUNS] as const),
+    ...Object.entries(P).filter(([, v]) => v[2]).map(([k, v]) => [`find ${k}`, v[2]!, v[3]!] as const),
+    ['find PRIMARY', 'ask', `a primary not among the harmless ones: ${Object.entries(P).filter(([, v]) => !v[2]).map(([k]) => k).join(' ')} -newerXY -follow`],
+  ],
+};

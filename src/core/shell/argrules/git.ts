@@ -144,7 +144,20 @@ export const GIT: Rules = {
   flags: 'allowlist',
   options: GLOBAL,
   subcommands: SUBS,
+  docShared: ANY,
   otherSubcommand: { level: 'refuse', why: '`git {sub}` is not a git command: git runs the alias configuration defines for it, or a `git-{sub}` program from PATH' },
+  doc: [
+    ['git --exec-path', 'refuse', "with a directory (--exec-path=DIR): runs git's own programs from it (alone it only prints the path)"],
+    ['git config (writing)', 'refuse', 'a key and a value, --add, --unset, --replace-all, --rename-section, --remove-section, --edit, or `set`/`unset`/`edit`: changes configuration, which can name programs git runs'],
+    ['git bisect run', 'refuse', 'runs a command given on the line for each step'],
+    ['git submodule foreach', 'refuse', 'runs a command given on the line in each submodule'],
+    ['git bundle create', 'refuse', 'writes a bundle file'],
+    ['git … ext::, fd::', 'refuse', 'the ext:: and fd:: transports run a command'],
+    ['git difftool', 'ask', 'runs the diff tool configuration names'],
+    ['git REV:path, :N:path', 'confirm', 'a file as committed: its path (from the top of the work tree) meets the path rules'],
+    ['git pathspec pattern', 'confirm', 'a pathspec with glob characters, :(attr) or an exclusion matches every path, committed ones included, so it may reach protected files that are not on disk'],
+    ['git repository', 'ask', 'git would use a repository other than the root\'s own .git (a directory shaped like a git directory, a nested repository, none): its configuration can run programs'],
+  ],
   check: (c) => {
     const e = c.has('--exec-path');
     if (e?.value !== undefined) c.find('refuse', '--exec-path', 'runs git\'s own programs from the directory it names', e.index);

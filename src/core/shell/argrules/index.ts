@@ -109,7 +109,12 @@ export function analyze(argv: readonly string[], also?: string): Analysis {
   return out;
 }
 
-/** Every table, for the docs test (each rule id must be in docs/local-shell.md). */
-export function allRules(): Rules[] {
-  return [...new Set(BY_NAME.values())];
+/** Every table with the names it answers to, in registry order (for the docs). */
+export function tablesByName(): { rules: Rules; names: string[] }[] {
+  const out = new Map<Rules, string[]>();
+  for (const [n, r] of BY_NAME) {
+    if (!out.has(r)) out.set(r, []);
+    out.get(r)!.push(n);
+  }
+  return [...out].map(([rules, names]) => ({ rules, names }));
 }

@@ -53,6 +53,7 @@ export const AWK: Rules = {
   ],
   operands: awkOperands,
   check: checkAwk,
+  doc: [['awk program', 'refuse', 'the program (first operand, -e, --source) holds system, getline, close, fflush, a pipe `|`, `>` or `>>` (output to a file, or a comparison: write `5 < $1`), or @load/@include; not with --sandbox']],
 };
 
 export const PERL: Rules = {

@@ -40,23 +40,27 @@ function checkScriptArgs(c: RuleContext): void {
 
 const script = (id: string): Rules => ({ id, syntax: 'gnu', flags: 'allowlist', options: npmFlags, operands: { rest: 'read' }, check: checkScriptArgs });
 const npmRun: Rules = { ...script('npm run'), operands: { first: ['text'], rest: 'read' } };
-const refused = (why: string): Rules => ({ id: 'npm', syntax: 'gnu', flags: 'denylist', options: [], always: { level: 'refuse', why }, operands: { rest: 'text' } });
-// the rule is named after the subcommand as written: `npm install`, `npm i`
-const named = (n: string, r: Rules): Rules => (r.always ? { ...r, id: `npm ${n}` } : r);
+// one table for a subcommand and its aliases, named after the first: `npm i` is `npm install`
+const refused = (why: string, id: string): Rules => ({ id, syntax: 'gnu', flags: 'denylist', options: [], always: { level: 'refuse', why }, operands: { rest: 'text' } });
 
 const NPM_SUBS: Record<string, Rules> = {};
 const subs = (names: string, r: Rules) => {
-  for (const n of names.split(' ')) NPM_SUBS[n] = named(n, r);
+  for (const n of names.split(' ')) NPM_SUBS[n] = r;
 };
 subs('test tst t', script('npm test'));
 subs('start stop restart', script('npm start'));
 subs('run run-script rum urn', npmRun);
-subs('install i in ins inst insta instal isnt isnta isntal isntall add ci clean-install ic install-clean isntall-clean install-test it install-ci-test cit', refused(FETCHES));
-subs('update up upgrade udpate rebuild rb link ln dedupe ddp', refused(FETCHES));
-subs('exec x', refused(RUNS_PKG));
-subs('init create innit', refused('fetches a create-<name> package and runs it'));
-subs('explore edit', refused('runs a shell or an editor in a package directory'));
-subs('publish unpublish deprecate owner access dist-tag token team star unstar adduser add-user login logout', refused(REGISTRY));
+subs('install i in ins inst insta instal isnt isnta isntal isntall add', refused(FETCHES, 'npm install'));
+subs('ci clean-install ic install-clean isntall-clean install-test it install-ci-test cit', refused(FETCHES, 'npm ci'));
+subs('update up upgrade udpate', refused(FETCHES, 'npm update'));
+subs('rebuild rb', refused(FETCHES, 'npm rebuild'));
+subs('link ln', refused(FETCHES, 'npm link'));
+subs('dedupe ddp', refused(FETCHES, 'npm dedupe'));
+subs('exec x', refused(RUNS_PKG, 'npm exec'));
+subs('init create innit', refused('fetches a create-<name> package and runs it', 'npm init'));
+subs('explore', refused('runs a shell in a package directory', 'npm explore'));
+subs('edit', refused('runs an editor in a package directory', 'npm edit'));
+for (const n of 'publish unpublish deprecate owner access dist-tag token team star unstar adduser add-user login logout'.split(' ')) subs(n, refused(REGISTRY, `npm ${n}`));
 
 export const NPM: Rules = {
   id: 'npm',
@@ -66,6 +70,10 @@ export const NPM: Rules = {
   subcommands: NPM_SUBS,
   otherSubcommand: { level: 'ask', why: '`npm {sub}` is not known to be read-only' },
   check: checkNpmConfig,
+  doc: [
+    ['npm --KEY (configuration)', 'refuse', `any spelling (\`_\` for \`-\`, any case, --no-, abbreviations) of ${NPM_PROGRAM_KEYS.join(', ')}: names a program or code npm runs`],
+    ['npm test|run -- -FLAG', 'ask', "after `--`, flags go to the script's own program, whose flags are not known here"],
+  ],
 };
 
 // npx <pkg>: the package is the "subcommand" `_allowed_commands = npx tsc` names.
@@ -74,6 +82,7 @@ export const NPX: Rules = {
   syntax: 'gnu-stop',
   flags: 'denylist',
   options: [text('-p', '--package', '-c', '--call')],
+  doc: [['npx PACKAGE', 'refuse', `${RUNS_PKG} (\`_allowed_commands = npx PACKAGE\` accepts that package)`]],
   check: (c) => {
     const pkg = c.parsed.operands[0];
     c.find('refuse', undefined, RUNS_PKG, pkg?.index ?? c.start - 1, pkg?.value ?? 'npx');
@@ -101,6 +110,7 @@ export const NODE: Rules = {
     ask('runs a package.json script', ['--run'], { arg: 'required' }),
   ],
   operands: { first: ['read'], rest: 'text' },
+  doc: [['node --test-reporter', 'refuse', `a reporter that is not built in (${[...TEST_REPORTERS].join(', ')}) is a module node imports as code`]],
   check: (c) => {
     // a reporter that is not built in is a module node imports
     for (const o of c.parsed.opts) {
@@ -149,6 +159,7 @@ export const DENO: Rules = {
       flags: 'denylist',
       options: DENO_TEST_FLAGS,
       operands: { first: ['read'], rest: 'text' },
+      doc: [['deno run URL', 'refuse', 'a module named by https:, npm:, jsr: or data: is fetched from the network and run']],
       check: (c) => {
         const target = c.parsed.operands[0];
         if (target && REMOTE.test(target.value)) c.find('refuse', target.value, 'fetches a module from the network and runs it', target.index, 'run');

@@ -32,4 +32,5 @@ export const MAKE: Rules = {
   ],
   operands: { rest: 'text' },
   check: checkMake,
+  doc: [['make VAR=value', 'refuse', 'overrides a Makefile variable from the line, and recipes run what variables say (SHELL, CC, …)']],
 };

@@ -23,6 +23,7 @@ export const PIP: Rules = {
       flags: 'denylist',
       options: [],
       operands: { rest: 'text' },
+      doc: [['pip config set|unset|edit', 'refuse', "changes pip's configuration (index URLs, build options)"]],
       check: (c) => {
         const verb = c.parsed.operands[0];
         if (verb && ['set', 'unset', 'edit'].includes(verb.value)) c.find('refuse', verb.value, "changes pip's configuration (index URLs, build options)", verb.index, 'config');
@@ -76,6 +77,7 @@ export const PYTHON: Rules = {
     ask('sets an implementation option', ['-X', '--check-hash-based-pycs'], { arg: 'required' }),
   ],
   operands: (p) => (p.opts.some((o) => o.opt && (o.name === '-m' || o.name === '-c')) ? { rest: 'text' } : { first: ['read'], rest: 'text' }),
+  doc: [['python -m MODULE', 'ask', 'runs a module other than pytest and pip (which are read with their own rules)']],
   check: (c) => {
     const m = c.has('-m');
     if (m?.value === undefined) return;

@@ -182,4 +182,10 @@ export const SED: Rules = {
   ],
   operands: (p) => (scriptGiven(p) ? { rest: 'read' } : { first: ['text'], rest: 'read' }),
   check: checkSed,
+  doc: [
+    ...Object.entries(WHY).map(([k, v]) => [`sed ${k}`, 'refuse', `${v} (not with --sandbox)`] as const),
+    ['sed s///e', 'refuse', 'the `e` flag of `s` runs the result as a shell command (not with --sandbox)'],
+    ['sed s///w', 'refuse', 'the `w` flag of `s` writes a file (not with --sandbox; /dev/stdout and /dev/stderr are harmless)'],
+    ['sed script', 'refuse', 'a script this reader cannot follow: what it runs or writes cannot be checked'],
+  ],
 };

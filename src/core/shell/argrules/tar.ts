@@ -57,4 +57,5 @@ export const TAR: Rules = {
     flags('-c', '--create', '-t', '--list', '-z', '-j', '-J', '-Z', '-a', '-v', '--verbose', '-P', '--absolute-names', '-h', '--dereference', '--force-local', '-O', '--to-stdout'),
   ],
   check: checkTar,
+  doc: [['tar --file', 'refuse', REMOTE]],
 };

@@ -78,6 +78,10 @@ export interface Rules {
   check?: (c: RuleContext) => void;
   /** rewrites the words before they are read (tar's old `tar xzf a.tar`); `map[i]` is where word i was written */
   normalize?: (argv: readonly string[], start: number) => { argv: string[]; map: number[] } | undefined;
+  /** options every subcommand shares, documented once with the program (git's --output, --ext-diff) */
+  docShared?: readonly Opt[];
+  /** the rules its hooks apply, for the docs: [rule, cost, why] */
+  doc?: readonly (readonly [string, Level, string])[];
   /** a program whose arguments are not options and operands (find's expression): reads them itself */
   read?: (c: ReadContext) => void;
 }

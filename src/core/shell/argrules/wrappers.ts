@@ -22,6 +22,10 @@ export const ENV = wrapper('env', [
   refuse('splits a string into the program and its arguments: ' + NO_PROGRAM, ['-S', '--split-string'], { arg: 'required' }),
 ], {
   wraps: (p) => p.operands.find((o) => !/^[^=]+=/.test(o.value)),
+  doc: [
+    ['env NAME=value', 'refuse', 'sets an environment variable, which can make the program load or run other code (LD_PRELOAD, NODE_OPTIONS, GIT_*)'],
+    ['wrappers', 'refuse', 'more than 8 wrappers nest (env, nice, timeout, … in any mix): run the program directly'],
+  ],
   check: (c) => {
     // `env NAME=value prog`: variables can make any program load or run code (LD_PRELOAD,
     // NODE_OPTIONS, GIT_CONFIG_*, PAGER); the program starts after them.
@@ -33,15 +37,17 @@ export const ENV = wrapper('env', [
 });
 
 export const NICE = wrapper('nice', [text('-n', '--adjustment')], { numericOption: true });
-export const NOHUP = wrapper('nohup', [], { check: needsProgram });
+const noProgram = (id: string) => [[id, 'refuse', `without a program to run: ${NO_PROGRAM}`] as const];
+export const NOHUP = wrapper('nohup', [], { check: needsProgram, doc: noProgram('nohup') });
 export const TIMEOUT = wrapper('timeout', [flags('--preserve-status', '--foreground', '-v', '--verbose'), text('-s', '--signal', '-k', '--kill-after')], {
   // timeout DURATION PROGRAM…: the program is the second operand
   wraps: (p) => p.operands[1],
+  doc: noProgram('timeout'),
   check: (c) => {
     if (c.parsed.operands.length < 2) c.find('refuse', undefined, NO_PROGRAM, c.start - 1);
   },
 });
-export const STDBUF = wrapper('stdbuf', [text('-i', '--input', '-o', '--output', '-e', '--error')], { check: needsProgram });
+export const STDBUF = wrapper('stdbuf', [text('-i', '--input', '-o', '--output', '-e', '--error')], { check: needsProgram, doc: noProgram('stdbuf') });
 export const XARGS = wrapper('xargs', [
   flags('-0', '--null', '-r', '--no-run-if-empty', '-t', '--verbose', '-x', '--exit', '--show-limits'),
   text('-d', '--delimiter', '-n', '--max-args', '-L', '--max-lines', '-P', '--max-procs', '-s', '--max-chars', '--process-slot-var'),
@@ -49,6 +55,7 @@ export const XARGS = wrapper('xargs', [
   refuse('reads the arguments from a file, so what the program gets cannot be checked', ['-a', '--arg-file'], { arg: 'required', kind: 'read' }),
   ask('asks on the terminal before each run', ['-p', '--interactive', '-o', '--open-tty']),
 ], {
+  doc: [['xargs', 'ask', 'adds arguments read from its input to the program: never read-only']],
   check: (c) => {
     // the program gets more arguments from xargs's input: never read-only
     c.find('ask', undefined, 'adds arguments read from its input to the program', c.start - 1);
@@ -68,7 +75,7 @@ export const TIME = wrapper('time', [
   flags('-p', '--portability', '-v', '--verbose', '-q', '--quiet', '-a', '--append'),
   text('-f', '--format'),
   refuse('writes its report to a file', ['-o', '--output'], { arg: 'required', kind: 'write' }),
-], { check: needsProgram });
+], { check: needsProgram, doc: noProgram('time') });
 export const COMMAND = wrapper('command', [flags('-p'), ask('describes the program instead of running it', ['-v', '-V'])]);
 // busybox NAME args…: the applet is the program
 export const BUSYBOX = wrapper('busybox', [], { flags: 'denylist' });
