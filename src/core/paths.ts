@@ -78,7 +78,12 @@ export function withinAsWritten(root: string, lexical: string): boolean {
     const up = path.dirname(a);
     if (up === a) return false;
     a = up;
-    const st = fs.statSync(a, { throwIfNoEntry: false });
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.statSync(a, { throwIfNoEntry: false });
+    } catch {
+      continue;
+    }
     if (!st) continue;
     try {
       if (fs.realpathSync.native(a) === root) return true;

@@ -526,6 +526,7 @@ function checkArguments(
   const r = stepArgs(argv, cwds, {
     real: prog.real,
     cache: argCache,
+    ...(pol.allowedDir ? { root: pol.allowedDir } : {}),
     inner(word, k) {
       // a wrapped program is an argument, not shell grammar: its quotes are not the shell's
       const tok: WordToken = { ...(words[k] ?? { kind: 'word', value: word, quoted: false, start: words[0].start, end: words[0].start }), quoted: false };

@@ -46,7 +46,7 @@ const MAX_CWDS = 64;
 export function factsWithoutPolicy(command: string, argv: string[] | undefined, start: string, root: string): ShellCall {
   if (argv) {
     const full = [command, ...argv];
-    const a = stepArgs(full, [start]) as StepArgs;
+    const a = stepArgs(full, [start], { root }) as StepArgs;
     return { facts: { command, steps: [envelopeStep(full, a, root)] }, shown: [displayArgv(full)], paths: a.paths };
   }
   const lexed = lex(command);
@@ -81,7 +81,7 @@ export function factsWithoutPolicy(command: string, argv: string[] | undefined, 
       steps.push({ argv });
       continue;
     }
-    const a = stepArgs(argv, cwds, { cache }) as StepArgs;
+    const a = stepArgs(argv, cwds, { cache, root }) as StepArgs;
     steps.push(envelopeStep(argv, a, root));
     paths.push(...a.paths);
   }

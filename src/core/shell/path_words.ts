@@ -9,6 +9,23 @@ import { defaultPathMatcher, type PathClass } from '../quarantine.ts';
 
 const MAX_LINKS = 40;
 
+/** lstat/stat that answer undefined for anything they cannot tell (missing, no permission, too long, not a directory). */
+function lstatOf(p: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(p, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+export function statOf(p: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(p, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * `word` taken from the real directory `base`: the lexical form (`..` collapsed as written) and
  * the real form (each existing component resolved, symlinks followed as the kernel follows them,
@@ -27,7 +44,7 @@ export function resolveWord(base: string, word: string): { lexical: string; real
       continue;
     }
     const next = current === '/' ? `/${part}` : `${current}/${part}`;
-    const st = fs.lstatSync(next, { throwIfNoEntry: false });
+    const st = lstatOf(next);
     if (!st) {
       // the rest does not exist: it is where a writer would create it
       return { lexical, real: path.resolve(next, ...pending.reverse()), exists: false };
@@ -89,7 +106,7 @@ export function scanProtected(dir: string, follow: boolean, limit = SCAN_LIMIT):
       if (e.isSymbolicLink() && follow) {
         try {
           real = fs.realpathSync.native(p);
-          isDir = fs.statSync(real).isDirectory();
+          isDir = statOf(real)?.isDirectory() === true;
         } catch {
           continue;
         }
@@ -107,9 +124,8 @@ export function scanProtected(dir: string, follow: boolean, limit = SCAN_LIMIT):
 
 /** Whether `dir` has the shape of a git directory (what git accepts as one: HEAD, objects/, refs/). */
 function isGitDir(dir: string): boolean {
-  const head = fs.statSync(path.join(dir, 'HEAD'), { throwIfNoEntry: false });
-  if (!head?.isFile()) return false;
-  return !!fs.statSync(path.join(dir, 'objects'), { throwIfNoEntry: false })?.isDirectory() && !!fs.statSync(path.join(dir, 'refs'), { throwIfNoEntry: false })?.isDirectory();
+  if (!statOf(path.join(dir, 'HEAD'))?.isFile()) return false;
+  return statOf(path.join(dir, 'objects'))?.isDirectory() === true && statOf(path.join(dir, 'refs'))?.isDirectory() === true;
 }
 
 /**
@@ -121,7 +137,7 @@ export function discoverGitDir(dir: string): string | null {
   let d = dir;
   for (let depth = 0; depth < 256; depth++) {
     const dot = path.join(d, '.git');
-    if (fs.lstatSync(dot, { throwIfNoEntry: false })) return dot;
+    if (lstatOf(dot)) return dot;
     if (isGitDir(d)) return d;
     const up = path.dirname(d);
     if (up === d) return null;

@@ -3,12 +3,11 @@
 // classified from every directory the step may start in (as written and as resolved), what a
 // recursive reader would meet, and the repository git would use. The command policy
 // (checker.ts) turns the result into refusals; the gate turns it into envelope facts.
-import fs from 'node:fs';
 import path from 'node:path';
 import { isWithin, withinAsWritten } from '../paths.ts';
 import type { PathClass } from '../quarantine.ts';
 import { analyze, rulesFor, type Finding, type PathRef } from './argrules/index.ts';
-import { classOf, discoverGitDir, resolveWord, scanProtected, type Holds } from './path_words.ts';
+import { classOf, discoverGitDir, resolveWord, scanProtected, statOf, type Holds } from './path_words.ts';
 
 export interface ClassifiedPath {
   word: string;
@@ -58,6 +57,11 @@ export interface StepArgsOptions {
   inner?: InnerProgram;
   /** shared by the steps of one line: a word from a directory is classified once, a repository found once */
   cache?: StepCache;
+  /**
+   * The directory the paths must stay inside (the allowed dir, the workspace root): a recursive
+   * reader's directory outside it is not scanned (it is refused or asked for being outside).
+   */
+  root?: string;
 }
 
 export interface StepCache {
@@ -77,7 +81,7 @@ function repoOf(dir: string, cache: StepCache | undefined): string | null {
   return r;
 }
 
-function classify(ref: PathRef, base: string, caches: StepCache | undefined): ClassifiedPath {
+function classify(ref: PathRef, base: string, caches: StepCache | undefined, root: string | undefined): ClassifiedPath {
   const cache = caches?.paths;
   const key = `${base}\0${ref.word}\0${ref.recursive ? (ref.follow ? 'f' : 'r') : ''}`;
   const hit = cache?.get(key);
@@ -85,7 +89,8 @@ function classify(ref: PathRef, base: string, caches: StepCache | undefined): Cl
   const { lexical, real, exists } = resolveWord(base, ref.word);
   const cls = classOf(lexical, real);
   let holds: Holds = null;
-  if (ref.recursive && exists && cls === null && fs.statSync(real, { throwIfNoEntry: false })?.isDirectory()) holds = scanProtected(real, ref.follow === true);
+  const inside = root === undefined || (isWithin(root, real) && withinAsWritten(root, lexical));
+  if (ref.recursive && exists && cls === null && inside && statOf(real)?.isDirectory()) holds = scanProtected(real, ref.follow === true);
   const out: ClassifiedPath = { word: ref.word, index: ref.index, kind: ref.kind, recursive: ref.recursive === true, from: base, lexical, real, exists, cls, holds };
   cache?.set(key, out);
   return out;
@@ -130,8 +135,8 @@ export function stepArgs(argv: readonly string[], cwds: readonly string[], opts:
       dirs.forEach((d, k) => {
         if (ref.base === 'repo') {
           const repo = repos?.[k];
-          paths.push(classify(shifted, repo ? topOf(repo) : d[d.length - 1], opts.cache));
-        } else for (const base of d) paths.push(classify(shifted, base, opts.cache));
+          paths.push(classify(shifted, repo ? topOf(repo) : d[d.length - 1], opts.cache, opts.root));
+        } else for (const base of d) paths.push(classify(shifted, base, opts.cache, opts.root));
       });
     }
     const wraps = rulesFor(words[0])?.wraps || (real !== undefined && rulesFor(real)?.wraps);
@@ -169,6 +174,14 @@ export interface PolicyOptions {
   unlocked?: (f: Finding) => boolean;
 }
 
+// outside every root, and harmless to read or write: `diff a /dev/null`, `sed 'w /dev/stdout'`
+const DEVICES = new Set(['/dev/null', '/dev/zero', '/dev/stdin', '/dev/stdout', '/dev/stderr']);
+
+/** Inside `root` both as written and as resolved (or one of the harmless devices). */
+function inside(root: string, p: ClassifiedPath): boolean {
+  return DEVICES.has(p.lexical) || (withinAsWritten(root, p.lexical) && isWithin(root, p.real));
+}
+
 const shown = (p: ClassifiedPath) => (p.word === p.lexical ? p.word : `${p.word} (${p.lexical === p.real ? p.lexical : `${p.lexical} → ${p.real}`})`);
 const holdsText = (h: Holds) => (h === 'too-many' ? 'more files than can be checked for protected ones' : h ? `${h.path} (${h.cls === 'quarantined' ? 'credential quarantine' : 'read-approve'})` : '');
 
@@ -183,7 +196,7 @@ export function policyProblem(args: StepArgs, o: PolicyOptions): PolicyProblem |
   }
   if (o.allowedDir) {
     for (const p of args.paths) {
-      if (!withinAsWritten(o.allowedDir, p.lexical) || !isWithin(o.allowedDir, p.real)) {
+      if (!inside(o.allowedDir, p)) {
         return { rule: 'path-outside', index: p.index, construct: p.word, reason: `\`${shown(p)}\` is outside _allowed_dir (${o.allowedDir}), as written or as resolved` };
       }
     }
@@ -215,7 +228,7 @@ export interface ArgNote {
 export function readOnlyNotes(args: StepArgs, root: string): ArgNote[] {
   const notes: ArgNote[] = args.findings.map((f) => ({ rule: f.rule, why: f.why, ...(f.sub ? { sub: f.sub } : {}) }));
   for (const p of args.paths) {
-    if (!withinAsWritten(root, p.lexical) || !isWithin(root, p.real)) notes.push({ rule: 'path outside the root', why: `\`${shown(p)}\` is outside the workspace root` });
+    if (!inside(root, p)) notes.push({ rule: 'path outside the root', why: `\`${shown(p)}\` is outside the workspace root` });
     if (p.holds) notes.push({ rule: 'recursive read of protected files', why: `a recursive read of \`${p.word}\` would meet ${holdsText(p.holds)}` });
   }
   if (args.git) {

@@ -507,3 +507,20 @@ test('an executable file standing where a directory is expected is not a cd targ
   chmodSync(path.join(ROOT, 'sub', 'notdir'), 0o755);
   refused(check('cd sub/notdir'));
 });
+
+describe('argument rules: what the checker meets on the disk never makes it throw', () => {
+  const { root, cleanup } = tempRoot('cxl-checker-args-');
+  after(cleanup);
+  writeFileSync(path.join(root, 'f'), 'x');
+  const pol = { allowedCommands: ['cat', 'diff'], allowedDir: root };
+  test('a segment too long for the file system, a path through a file: classified, not thrown', () => {
+    for (const line of [`cat ${'a'.repeat(300)}`, `cat f/${'b'.repeat(300)}/x`, 'cat f/x', `cat ${'x/'.repeat(3000)}y`]) {
+      assert.equal(checkLine(line, pol, { cwd: root }).verdict, 'allow', line.slice(0, 40));
+    }
+  });
+  test('the harmless devices are not "outside": diff a /dev/null', () => {
+    assert.equal(checkLine('diff f /dev/null', pol, { cwd: root }).verdict, 'allow');
+    const v = checkLine('cat /dev/sda', pol, { cwd: root });
+    assert.equal(v.verdict === 'refuse' && v.rule, 'path-outside');
+  });
+});
