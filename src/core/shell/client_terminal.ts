@@ -49,7 +49,7 @@ export class ClientTerminalHost implements TerminalHost {
   async create(req: TerminalRequest): Promise<Terminal> {
     const names = this.opts.envNames ?? DEFAULT_CLIENT_ENV;
     const env = Object.entries(req.env)
-      .filter(([k]) => names.includes(k))
+      .filter(([k]) => names.includes(k) || req.forceEnv?.includes(k))
       .map(([name, value]) => ({ name, value }));
     const { terminalId } = await this.client.create({
       sessionId: this.opts.sessionId,

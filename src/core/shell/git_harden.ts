@@ -29,16 +29,22 @@ export function hardenGitArgv(argv: readonly string[], git: GitStep): string[] {
   return out;
 }
 
+/** What the hardening sets: a client's terminal sets these over its own environment too. */
+export const GIT_READ_ONLY_ENV: readonly string[] = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_CONFIG_NOSYSTEM', 'GIT_NO_LAZY_FETCH', 'GIT_OPTIONAL_LOCKS', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT', 'GIT_TERMINAL_PROMPT', 'GIT_PAGER'];
+
 /**
  * The environment: every GIT_* variable dropped (GIT_DIR, GIT_CONFIG_*, GIT_EXTERNAL_DIFF,
  * GIT_SSH_COMMAND, … could each point git elsewhere), then the repository pinned to `gitDir`,
- * system configuration off, no lazy fetch, no optional index writes.
+ * system configuration off, no lazy fetch, no optional index writes, and no `-c` settings from
+ * the environment (set empty: a client's terminal cannot drop what its own environment has).
  */
 export function hardenGitEnv(env: Record<string, string>, gitDir: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (!k.startsWith('GIT_')) out[k] = v;
   return {
     ...out,
+    GIT_CONFIG_PARAMETERS: '',
+    GIT_CONFIG_COUNT: '0',
     GIT_DIR: gitDir,
     GIT_WORK_TREE: path.basename(gitDir) === '.git' ? path.dirname(gitDir) : gitDir,
     GIT_CONFIG_NOSYSTEM: '1',

@@ -6,7 +6,7 @@ import { quote } from 'shell-quote';
 import { ToolError } from '../errors.ts';
 import type { Allowed, CheckedStep } from './checker.ts';
 import { isInside, ResolveError, resolveDirectory } from './confine.ts';
-import { hardenGitArgv, hardenGitEnv } from './git_harden.ts';
+import { GIT_READ_ONLY_ENV, hardenGitArgv, hardenGitEnv } from './git_harden.ts';
 import { capText } from './output_limit.ts';
 import type { TerminalHost, TerminalRequest } from './terminal.ts';
 
@@ -179,7 +179,7 @@ export async function runSteps(verdict: Allowed, line: string, opts: RunOptions)
     const argv = git ? hardenGitArgv(step.argv, git) : step.argv;
     const env = git?.repos[0] ? hardenGitEnv(opts.env, git.repos[0]) : opts.env;
     const exit = await runTerminal(
-      { command: step.resolved, args: argv.slice(1), cwd, env, outputByteLimit: opts.outputLimit },
+      { command: step.resolved, args: argv.slice(1), cwd, env, outputByteLimit: opts.outputLimit, ...(git ? { forceEnv: GIT_READ_ONLY_ENV } : {}) },
       opts,
       deadline,
       collected,

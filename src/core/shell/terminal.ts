@@ -10,6 +10,8 @@ export interface TerminalRequest {
   cwd: string;
   /** environment to run with (already scrubbed) */
   env: Record<string, string>;
+  /** names of `env` a client's terminal must set too, over the client's own environment (read-only git) */
+  forceEnv?: readonly string[];
   /** cap on kept output bytes per stream (head and tail kept); <= 0 = unlimited */
   outputByteLimit: number;
 }

@@ -148,3 +148,16 @@ test('the client host asks for a 1 MiB limit and the caller can ask for another'
   assert.deepEqual(calls[0][1].env, [{ name: 'HOME', value: '/h' }]);
   assert.equal(calls.filter(([m]) => m === 'release').length, 1, 'released once');
 });
+
+test("a read-only git run's variables reach the client's terminal over the client's own environment; others stay home", async () => {
+  const { client, calls } = fakeClient([{ exit: 0, output: '' }]);
+  const host = new ClientTerminalHost(client, { sessionId: 's' });
+  const env = { GIT_DIR: '/w/.git', GIT_CONFIG_PARAMETERS: '', GIT_PAGER: 'cat', SECRET_THING: 'x', GIT_SSH_COMMAND: 'x' };
+  const t = await host.create({ command: '/usr/bin/git', args: ['status'], cwd: '/w', env, forceEnv: ['GIT_DIR', 'GIT_CONFIG_PARAMETERS', 'GIT_PAGER'], outputByteLimit: 0 });
+  await t.release();
+  assert.deepEqual(calls[0][1].env, [
+    { name: 'GIT_DIR', value: '/w/.git' },
+    { name: 'GIT_CONFIG_PARAMETERS', value: '' },
+    { name: 'GIT_PAGER', value: 'cat' },
+  ]);
+});

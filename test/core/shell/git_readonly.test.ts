@@ -13,7 +13,7 @@ import { buildEnvelope } from '../../../src/core/envelope.ts';
 import { FLOOR_RULES, SHIPPED_ENVELOPES } from '../../../src/core/envelopes_shipped.ts';
 import { isToolError } from '../../../src/core/errors.ts';
 import { Gate } from '../../../src/core/gate.ts';
-import { GIT_READ_ONLY_CONFIG, hardenGitArgv, hardenGitEnv } from '../../../src/core/shell/git_harden.ts';
+import { GIT_READ_ONLY_CONFIG, GIT_READ_ONLY_ENV, hardenGitArgv, hardenGitEnv } from '../../../src/core/shell/git_harden.ts';
 import { LocalShell } from '../../../src/core/shell/local_shell.ts';
 import type { ShellResult } from '../../../src/core/shell/runner.ts';
 import { DEFAULT_SHELL_POLICY } from '../../../src/core/shell/shell_policy.ts';
@@ -115,5 +115,17 @@ test('the hardening: -c settings after git, --no-ext-diff/--no-textconv after a 
   assert.deepEqual(argv, ['timeout', '5', 'git', ...GIT_READ_ONLY_CONFIG.flatMap((c) => ['-c', c]), '--no-pager', '--no-pager', 'log', '--no-ext-diff', '--no-textconv', '-p']);
   assert.deepEqual(hardenGitArgv(['git', 'status'], { at: 0, sub: { name: 'status', index: 1 }, repos: ['/w/.git'] }).slice(-2), ['--no-pager', 'status']);
   const env = hardenGitEnv({ PATH: '/bin', GIT_DIR: '/elsewhere', GIT_EXTERNAL_DIFF: 'x', GIT_CONFIG_PARAMETERS: "'core.pager=x'", GIT_SSH_COMMAND: 'x' }, '/w/.git');
-  assert.deepEqual(env, { PATH: '/bin', GIT_DIR: '/w/.git', GIT_WORK_TREE: '/w', GIT_CONFIG_NOSYSTEM: '1', GIT_NO_LAZY_FETCH: '1', GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat' });
+  assert.deepEqual(env, {
+    PATH: '/bin',
+    GIT_CONFIG_PARAMETERS: '',
+    GIT_CONFIG_COUNT: '0',
+    GIT_DIR: '/w/.git',
+    GIT_WORK_TREE: '/w',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_NO_LAZY_FETCH: '1',
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_PAGER: 'cat',
+  });
+  for (const k of Object.keys(env)) if (k.startsWith('GIT_')) assert.ok(GIT_READ_ONLY_ENV.includes(k), `${k} reaches a client's terminal too`);
 });
