@@ -7,6 +7,7 @@ import path from 'node:path';
 import { isWithin, withinAsWritten } from '../paths.ts';
 import type { PathClass } from '../quarantine.ts';
 import { analyze, rulesFor, type Finding, type PathRef } from './argrules/index.ts';
+import { trackedProtected } from './git_index.ts';
 import { classOf, discoverGitDir, resolveWord, scanProtected, statOf, type Holds } from './path_words.ts';
 
 export interface ClassifiedPath {
@@ -50,6 +51,28 @@ export interface StepArgs {
 export type InnerProgram = (word: string, index: number) => { real?: string } | { refused: unknown };
 
 const MAX_WRAPPERS = 8;
+
+// git subcommands that print tracked content without a path naming it, and the log options that do
+const SHOWS = new Set(['show', 'diff', 'grep', 'cat-file', 'archive', 'format-patch', 'stash', 'range-diff', 'diff-tree', 'diff-index', 'diff-files', 'blame', 'annotate']);
+const LOGS = new Set(['log', 'whatchanged', 'reflog']);
+const PATCH = new Set(['-p', '-u', '--patch', '-L', '-c', '--cc', '--patch-with-raw', '--patch-with-stat', '--remerge-diff', '-m', '--dd', '--word-diff', '--color-words']);
+
+/** A repository that tracks protected files makes the git subcommands that print content need a human. */
+function trackedFinding(git: GitStep, opts: readonly string[]): Finding | null {
+  const sub = git.sub?.name;
+  if (sub === undefined || !(SHOWS.has(sub) || (LOGS.has(sub) && opts.some((o) => PATCH.has(o))))) return null;
+  for (const r of git.repos) {
+    if (!r) continue;
+    const t = trackedProtected(r);
+    if (!t) continue;
+    const why =
+      t === 'unreadable'
+        ? `\`git ${sub}\` prints tracked content, and the repository's index cannot be read to tell whether it tracks protected files`
+        : `the repository tracks ${t.path} (${t.cls === 'quarantined' ? 'credential quarantine' : 'read-approve'}), and \`git ${sub}\` can print its content without naming it`;
+    return { rule: 'git tracked protected files', program: 'git', level: 'confirm', why, index: git.sub!.index };
+  }
+  return null;
+}
 
 export interface StepArgsOptions {
   /** the real file of the step's program (a link named `cleanup` that is `rm` is read as both) */
@@ -129,6 +152,8 @@ export function stepArgs(argv: readonly string[], cwds: readonly string[], opts:
     if (a.table === 'git') {
       repos = dirs.map((d) => repoOf(d[d.length - 1], opts.cache));
       git = { at, ...(a.sub ? { sub: { name: a.sub.name, index: a.sub.index + at } } : {}), repos };
+      const tracked = trackedFinding(git, a.opts);
+      if (tracked) findings.push(tracked);
     }
     for (const ref of a.paths) {
       const shifted = { ...ref, index: ref.index < 0 ? ref.index : ref.index + at };

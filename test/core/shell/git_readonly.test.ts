@@ -129,3 +129,46 @@ test('the hardening: -c settings after git, --no-ext-diff/--no-textconv after a 
   });
   for (const k of Object.keys(env)) if (k.startsWith('GIT_')) assert.ok(GIT_READ_ONLY_ENV.includes(k), `${k} reaches a client's terminal too`);
 });
+
+describe('a repository that tracks a protected file: what prints tracked content needs a human', () => {
+  const repo = path.join(base, 'tracks');
+  const run = (...args: string[]) => spawnSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: base } });
+  if (haveGit) {
+    fs.mkdirSync(repo);
+    run('init', '-q');
+    fs.writeFileSync(path.join(repo, '.env'), 'TOKEN=1\n');
+    fs.writeFileSync(path.join(repo, 'a.txt'), 'a\n');
+    run('add', '.env', 'a.txt');
+    run('-c', 'user.email=a@b', '-c', 'user.name=a', 'commit', '-q', '-m', 'oops');
+  }
+  const shellIn = (dir: string) => {
+    const g = new Gate({ envelope: buildEnvelope('default', SHIPPED_ENVELOPES, FLOOR_RULES) });
+    g.add(new LocalShell({ root: dir, policy: { ...DEFAULT_SHELL_POLICY, _allowed_dir: '.' }, env: { ...process.env, HOME: base } }));
+    return g;
+  };
+  test('git show, git diff, git log -p ask; git status and git log do not', async (t) => {
+    if (skip(t)) return;
+    const g = new Gate({ envelope: buildEnvelope('default', SHIPPED_ENVELOPES, FLOOR_RULES), autoApprove: true });
+    g.add(new LocalShell({ root: repo, policy: { ...DEFAULT_SHELL_POLICY, _allowed_dir: '.' }, env: { ...process.env, HOME: base } }));
+    for (const command of ['git show', 'git diff HEAD~0', 'git log -p', 'git log --patch -1', 'git log --pat']) {
+      const ev = await g.evaluate('local_shell', { command });
+      assert.equal(ev.decision.action, 'approve', command);
+      assert.equal(ev.decision.argRule?.rule, 'git tracked protected files', command);
+      assert.match(ev.decision.sentence, /tracks \.env/);
+    }
+    for (const command of ['git status', 'git log --oneline', 'git log --stat']) assert.equal((await g.evaluate('local_shell', { command })).decision.action, 'allow', command);
+  });
+  test('with nobody to ask, the command policy refuses them', async (t) => {
+    if (skip(t)) return;
+    const err = await shellIn(repo).call('local_shell', { command: 'git show' }).catch((e) => e);
+    assert.ok(isToolError(err) && err.code === 'policy_refused' && err.details?.rule === 'needs-approval', String(err));
+  });
+  test('the index is read in every version git writes (2, 3, 4)', async (t) => {
+    if (skip(t)) return;
+    const { indexPaths } = await import('../../../src/core/shell/git_index.ts');
+    for (const v of ['2', '3', '4']) {
+      run('update-index', '--index-version', v);
+      assert.deepEqual(indexPaths(fs.readFileSync(path.join(repo, '.git', 'index'))), ['.env', 'a.txt'], `version ${v}`);
+    }
+  });
+});

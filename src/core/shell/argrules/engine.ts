@@ -17,6 +17,8 @@ export interface Analysis {
   sub?: { name: string; index: number };
   /** directories the program moves to before it reads its paths (`git -C`, `make -C`), in order */
   chdir: string[];
+  /** every option read, by the name it was read as (`--patch` for `--pat`) */
+  opts: string[];
 }
 
 interface Index {
@@ -147,7 +149,7 @@ const PATH_KINDS = new Set<Kind>(['read', 'dir', 'write']);
 
 /** Reads `argv` (argv[0] is the program) with `rules`. */
 export function analyzeWith(rules: Rules, argv: readonly string[], program: string): Analysis {
-  const out: Analysis = { table: rules.id, findings: [], paths: [], chdir: [] };
+  const out: Analysis = { table: rules.id, findings: [], paths: [], chdir: [], opts: [] };
   read(rules, argv, 1, program, out, undefined);
   return out;
 }
@@ -177,6 +179,7 @@ function read(rules: Rules, argv: readonly string[], start: number, program: str
   let follow = false;
   for (const p of parsed.opts) {
     const o = p.opt;
+    out.opts.push(p.name);
     if (!o) {
       if (rules.flags === 'allowlist') find.find('ask', p.written, `\`${p.written}\` is not a flag known to be harmless for ${rules.id}`, p.index);
       continue;
@@ -285,7 +288,7 @@ export function candidates(word: string, index: number): PathRef[] {
 
 /** For a program no table knows: every word that could be a path, no findings. */
 export function analyzeUnknown(argv: readonly string[]): Analysis {
-  const out: Analysis = { findings: [], paths: [], chdir: [] };
+  const out: Analysis = { findings: [], paths: [], chdir: [], opts: [] };
   let dashes = false;
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i];

@@ -156,6 +156,7 @@ export const GIT: Rules = {
     ['git difftool', 'ask', 'runs the diff tool configuration names'],
     ['git REV:path, :N:path', 'confirm', 'a file as committed: its path (from the top of the work tree) meets the path rules'],
     ['git pathspec pattern', 'confirm', 'a pathspec with glob characters, :(attr) or an exclusion matches every path, committed ones included, so it may reach protected files that are not on disk'],
+    ['git tracked protected files', 'confirm', 'the repository tracks a protected file (read from its index) and the subcommand prints tracked content without a path naming it: show, diff, grep, cat-file, archive, format-patch, stash, blame, log/whatchanged/reflog with -p, -u, --patch, -L, -c, --cc, -m, --word-diff'],
     ['git repository', 'ask', 'git would use a repository other than the root\'s own .git (a directory shaped like a git directory, a nested repository, none): its configuration can run programs'],
   ],
   check: (c) => {
