@@ -41,9 +41,10 @@ test('cxl tool reports the envelope decision; approve is refused without --yes',
 
 test('cxl tool: the symlinked key stays out of reach for local_fs and local_shell', async () => {
   assert.equal((await tool('read_file', { path: 'notes' }, '--yes')).out.code, 'quarantined');
+  // the command policy refuses it before the envelope (whose floor would deny it)
   const sh = await tool('local_shell', { command: 'cat notes' }, '--yes');
-  assert.equal(sh.out.code, 'envelope_denied');
-  assert.equal(sh.out.details.rule, 'always_deny');
+  assert.equal(sh.out.code, 'policy_refused');
+  assert.equal(sh.out.details.rule, 'path-quarantine');
 });
 
 test('cxl tool takes the default envelope from agents.toml, and names unknown envelopes', async () => {
@@ -70,7 +71,8 @@ test('cxl check reports the envelope decision of an allowed line', async () => {
   assert.deepEqual(JSON.parse(j.stdout).envelope, { action: 'deny', rule: 'shell', envelope: 'read_only', sentence: 'deny: local_shell runs a command, shell is `deny` of envelope read_only' });
   const q = await runCxl(['check', 'cat notes'], { cwd: root, env });
   assert.equal(q.code, 1);
-  assert.match(q.stdout, /^envelope default: deny: path `\.ssh\/id_ed25519` matches always_deny rule/m);
+  assert.match(q.stdout, /^refuse: step cat: `notes` at offset 4: `notes \(.*\.ssh\/id_ed25519\)` is in the credential quarantine/m);
+  assert.match(q.stdout, /^ {2}rule: path-quarantine;/m);
   const refused = await runCxl(['check', 'ls | wc'], { cwd: root, env });
   assert.match(refused.stdout, /^envelope default: not consulted \(the command policy refused the line\)$/m);
 });
