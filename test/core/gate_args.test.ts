@@ -168,6 +168,6 @@ describe('the built-in read-approve list asks for shell lines in every envelope,
   test('nobody to ask: the command policy refuses what would need a human', async () => {
     const root = workspace({ '.env': 'A=1\n' });
     const gate = gateFor(root);
-    await assert.rejects(gate.call('local_shell', { command: 'cat .env' }), (e: { code: string; details?: Record<string, unknown> }) => e.code === 'policy_refused' && e.details?.rule === 'needs-approval');
+    await assert.rejects(gate.call('local_shell', { command: 'cat .env' }), (e: { code: string; details?: Record<string, unknown> }) => e.code === 'approval_required' && e.details?.rule === 'needs-approval');
   });
 });

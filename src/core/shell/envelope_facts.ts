@@ -109,9 +109,14 @@ export function approvePaths(paths: readonly ClassifiedPath[], root: string): st
   return [...out];
 }
 
-/** The refusal of a line the command policy refused, as the gate and the tool throw it. */
+/**
+ * The refusal of a line the command policy refused, as the gate and the tool throw it. What only
+ * needed a human who is not there is `approval_required`, as for the file tools.
+ */
 export function policyRefusal(v: { reason: string; rule: string; construct: string; position: number; step: number; argRule?: unknown }): ToolError {
-  return new ToolError('policy_refused', `Refused by the command policy: ${v.reason}`, {
+  const code = v.rule === 'needs-approval' ? 'approval_required' : 'policy_refused';
+  const tail = code === 'approval_required' ? ' Do without it, or rerun with approval (--yes).' : '';
+  return new ToolError(code, `Refused by the command policy: ${v.reason}${tail}`, {
     rule: v.rule,
     construct: v.construct,
     position: v.position,

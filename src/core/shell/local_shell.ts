@@ -9,6 +9,7 @@ import { ToolError } from '../errors.ts';
 import type { ToolSpec, Toolset } from '../tool.ts';
 import { checkArgv, checkLine, type Allowed, type ShellPolicy, type Verdict } from './checker.ts';
 import { DEFAULT_CLIENT_OUTPUT_LIMIT } from './client_terminal.ts';
+import { policyRefusal } from './envelope_facts.ts';
 import { childEnv } from './env.ts';
 import { LocalTerminalHost } from './local_terminal.ts';
 import { DEFAULT_OUTPUT_LIMIT } from './output_limit.ts';
@@ -92,13 +93,7 @@ function bool(value: unknown, name: string): boolean | undefined {
 }
 
 function refusal(v: Exclude<Verdict, { verdict: 'allow' }>): ToolError {
-  return new ToolError('policy_refused', `Refused by the command policy: ${v.reason}`, {
-    rule: v.rule,
-    construct: v.construct,
-    position: v.position,
-    step: v.step,
-    ...(v.argRule ? { argRule: v.argRule } : {}),
-  });
+  return policyRefusal(v);
 }
 
 /** How the gate runs a call it has decided on. */

@@ -161,7 +161,7 @@ describe('a repository that tracks a protected file: what prints tracked content
   test('with nobody to ask, the command policy refuses them', async (t) => {
     if (skip(t)) return;
     const err = await shellIn(repo).call('local_shell', { command: 'git show' }).catch((e) => e);
-    assert.ok(isToolError(err) && err.code === 'policy_refused' && err.details?.rule === 'needs-approval', String(err));
+    assert.ok(isToolError(err) && err.code === 'approval_required' && err.details?.rule === 'needs-approval', String(err));
   });
   test('the index is read in every version git writes (2, 3, 4)', async (t) => {
     if (skip(t)) return;
