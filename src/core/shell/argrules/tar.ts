@@ -1,7 +1,8 @@
-// tar: listing and creating read what they are given; extracting writes every member the archive
-// names (the write wall included, and `../` or absolute names where the archive allows), and
-// several options run programs. Refused under a command policy: extraction and the options that
-// run commands. The old bundled form (`tar xzf a.tar`) is read as the options it stands for.
+// tar and unzip: listing and creating read what they are given; extracting writes every member
+// the archive names (the write wall included, and `../` or absolute names where the archive
+// allows), and several of tar's options run programs. Refused under a command policy:
+// extraction and the options that run commands. The old bundled form (`tar xzf a.tar`) is read
+// as the options it stands for.
 import { flags, refuse, text } from './build.ts';
 import type { Rules, RuleContext } from './types.ts';
 
@@ -58,4 +59,17 @@ export const TAR: Rules = {
   ],
   check: checkTar,
   doc: [['tar --file', 'refuse', REMOTE]],
+};
+
+// unzip extracts unless told to list, test or print
+const UNZIP_READS = ['-l', '-t', '-v', '-Z', '-p', '-c', '-z'];
+export const UNZIP: Rules = {
+  id: 'unzip',
+  syntax: 'gnu-stop',
+  flags: 'denylist',
+  options: [...UNZIP_READS.map((n) => flags(n)), text('-d', '-x')],
+  check: (c) => {
+    if (!c.has(...UNZIP_READS)) c.find('refuse', undefined, 'extracts the members the archive names, which may overwrite any file (use -l to list them)', c.start - 1);
+  },
+  doc: [['unzip', 'refuse', `extracts the members the archive names, which may overwrite any file (not with ${UNZIP_READS.join(' ')}: list, test, print)`]],
 };
