@@ -75,10 +75,11 @@ test('--batch answers one JSON line per input line, failing closed on bad input'
   for (const o of out) assert.deepEqual(Object.keys(o).slice(0, 2), ['verdict', 'reason']);
 });
 
-test('--batch over the policy cases agrees with the table', async () => {
+test('--batch over the policy cases agrees with the table, the argument-rule cases included', async () => {
   const data = JSON.parse(readFileSync(new URL('../core/shell/policy_cases.json', import.meta.url), 'utf8'));
   const bin = stubBin(path.join(base, 'casebin'), [...data.default_allowed_commands, ...data.default_denied_commands]);
-  const cases = (data.cases as Record<string, unknown>[]).filter((c) => !c.requires);
+  const cases = data.cases as Record<string, unknown>[];
+  assert.equal(cases.filter((c) => c.requires).length, 8);
   const lines = cases.map((c) => {
     const dir = path.join(base, 'cases', String(c.id));
     mkdirSync(dir, { recursive: true });
