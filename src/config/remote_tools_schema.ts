@@ -66,7 +66,8 @@ function entry(c: CheckHelpers, p: string[], s: Record<string, unknown>): Remote
   } else if (url !== undefined) {
     const why = badBaseUrl(url);
     if (why) {
-      c.fail([...p, 'url'], `\`${p.join('.')}.url\` = ${JSON.stringify(url)} ${why}`);
+      // a URL with credentials is not repeated: the password would be in the message
+      c.fail([...p, 'url'], `\`${p.join('.')}.url\`${why.startsWith('holds credentials') ? '' : ` = ${JSON.stringify(url)}`} ${why}`);
       ok = false;
     }
   }
