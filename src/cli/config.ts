@@ -69,15 +69,10 @@ function withHeadersHidden(data: ConfigData): ConfigData {
 /** Lines for each remote service: its document read now, its tools, or why it has none. */
 async function describeRemote(cfg: EffectiveConfig): Promise<string[]> {
   const { RemoteToolset, remoteConfigs } = await import('../agent/remote_tools/toolset.ts');
-  const lines: string[] = [];
-  for (const c of remoteConfigs(cfg.data.remote_tools, cfg.sources)) {
-    try {
-      lines.push(...(await RemoteToolset.load(c, { env: process.env, maxOutputBytes: Infinity })).describe());
-    } catch (err) {
-      lines.push(`# remote tools ${c.name} (${c.url}): ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-  return lines;
+  // side by side: a service that hangs costs its own wait, not everyone's
+  const configs = remoteConfigs(cfg.data.remote_tools, cfg.sources);
+  const loaded = await Promise.allSettled(configs.map((c) => RemoteToolset.load(c, { env: process.env, maxOutputBytes: Infinity })));
+  return loaded.flatMap((r, i) => (r.status === 'fulfilled' ? r.value.describe() : [`# remote tools ${configs[i].name} (${configs[i].url}): ${r.reason instanceof Error ? r.reason.message : String(r.reason)}`]));
 }
 
 export function describeConfig(cfg: EffectiveConfig, vars: Record<string, string> = {}): string {

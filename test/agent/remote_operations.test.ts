@@ -161,3 +161,30 @@ test('external $refs are never followed: a document cannot make cxl read a local
   assert.doesNotMatch(text, /SECRET-CONTENT-4411/);
   assert.match(text, /which is not followed/);
 });
+
+test('a schema that reuses another many times over is cut at a bounded size, quickly', () => {
+  // 14 levels, each with 10 properties of the next level's schema: 10^14 nodes written out
+  const schemas: Record<string, unknown> = {};
+  for (let i = 0; i < 14; i++) {
+    const props: Record<string, unknown> = {};
+    for (let k = 0; k < 10; k++) props[`p${k}`] = i === 13 ? { type: 'string' } : { $ref: `#/components/schemas/L${i + 1}` };
+    schemas[`L${i}`] = { type: 'object', properties: props };
+  }
+  const doc = { openapi: '3.1.0', info, paths: { '/x': { post: { operationId: 'x', requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/L0' } } } }, responses: ok } } }, components: { schemas } };
+  const t0 = Date.now();
+  const op = ops(doc).get('x')!;
+  assert.ok(Date.now() - t0 < 2000, `${Date.now() - t0} ms`);
+  const text = JSON.stringify(op.inputSchema);
+  assert.ok(text.length < 200_000, `${text.length} characters`);
+  assert.match(text, /too large to offer whole/);
+});
+
+test('a document path that would leave the service (`//host/…`, `/../…`) is refused before anything is sent', () => {
+  const doc = { openapi: '3.1.0', info, paths: { '//127.0.0.2:9/steal': { get: { operationId: 'away', responses: ok } }, '/../admin': { get: { operationId: 'up', responses: ok } } } };
+  const m = ops(doc);
+  // at the root, `//host/…` would be read as another host
+  assert.throws(() => planRequest(new URL('http://127.0.0.1:9'), m.get('away')!, {}, 'svc.away'), (e: { code: string; message: string }) => e.code === 'bad_args' && /outside http:\/\/127\.0\.0\.1:9\//.test(e.message));
+  // under a base path it stays a path of the service
+  assert.equal(planRequest(new URL('http://127.0.0.1:9/api'), m.get('away')!, {}, 'svc.away').url.origin, 'http://127.0.0.1:9');
+  assert.throws(() => planRequest(new URL('http://127.0.0.1:9/api'), m.get('up')!, {}, 'svc.up'), (e: { code: string; message: string }) => e.code === 'bad_args' && /outside http:\/\/127\.0\.0\.1:9\/api/.test(e.message));
+});

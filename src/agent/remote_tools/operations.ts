@@ -67,6 +67,9 @@ const OWN_HEADERS = new Set(['accept', 'content-type', 'authorization', 'host', 
 const MAX_DESCRIPTION = 1024;
 /** How deep a schema is copied (a shared or very deep schema is cut there, accepting anything). */
 const MAX_SCHEMA_DEPTH = 12;
+/** How many schema nodes one parameter or body may expand to: a schema that reuses another many
+ * times over is a tree once copied, and could grow without bound (and fill the model's context). */
+const MAX_SCHEMA_NODES = 2000;
 
 class Unsupported extends Error {}
 
@@ -334,7 +337,7 @@ const SCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
  * followed once and then accepted as anything.
  */
 export function toJsonSchema(doc: Obj, dialect: Dialect, schema: unknown, request: boolean): unknown {
-  return convert(schema, { doc, dialect, request, refs: [], depth: 0 });
+  return convert(schema, { doc, dialect, request, refs: [], depth: 0, budget: { left: MAX_SCHEMA_NODES } });
 }
 
 interface Ctx {
@@ -343,11 +346,14 @@ interface Ctx {
   request: boolean;
   refs: string[];
   depth: number;
+  /** nodes left to copy, shared by the whole schema */
+  budget: { left: number };
 }
 
 function convert(s: unknown, ctx: Ctx): unknown {
   if (typeof s === 'boolean') return s;
   if (!isObj(s) || ctx.depth > MAX_SCHEMA_DEPTH) return {};
+  if (--ctx.budget.left < 0) return { description: '(cut: the schema is too large to offer whole)' };
   if (typeof s.$ref === 'string') {
     const ref = s.$ref;
     const { $ref: _r, ...siblings } = s;
