@@ -73,10 +73,12 @@ test('OpenAPI 3.0: nullable and enums, readOnly left out of requests, bodies tha
       },
       '/notes': { post: { operationId: 'note', requestBody: { required: true, content: { 'text/plain': { schema: { type: 'string' } } } }, responses: ok } },
       // a body property named like a parameter: the body stays one argument
+      '/search': { get: { operationId: 'search', requestBody: { content: { 'application/json': { schema: { type: 'object' } } } }, responses: ok } },
       '/clash': { post: { operationId: 'clash', parameters: [{ name: 'name', in: 'query', schema: { type: 'string' } }], requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { name: { type: 'string' } } } } } }, responses: ok } },
     },
   };
   const m = ops(doc);
+  assert.deepEqual(operationsOf(doc, '3.0').skipped, ['search (GET /search): a GET with a request body cannot be sent (fetch refuses it)']);
   const replace = m.get('replace')!;
   // the body's id is readOnly (the server's): only the path's id remains, state is required
   assert.deepEqual(Object.keys(replace.inputSchema.properties), ['id', 'state', 'size']);

@@ -199,6 +199,7 @@ function buildOperation(doc: Obj, dialect: Dialect, route: string, method: strin
 
   let body: BodyBinding | undefined;
   const request = requestBody(doc, dialect, op, swaggerBody, formFields);
+  if (request && (method === 'GET' || method === 'HEAD')) throw new Unsupported(`a ${method} with a request body cannot be sent (fetch refuses it)`);
   if (request) {
     const { schema, contentType, kind, required: bodyRequired } = request;
     const flat = kind !== 'text' && isFlatObject(schema) && Object.keys(schema.properties).every((k) => !Object.hasOwn(properties, k));
