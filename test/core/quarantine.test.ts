@@ -12,14 +12,35 @@ const QUARANTINED = [
   '.npmrc', '.pypirc', '.bash_history', '.zsh_history', '.python_history', 'id_rsa', 'id_rsa.pub', 'keys/id_dsa', 'id_ecdsa_sk',
   'backup/id_ed25519', 'vault.kdbx', 'Passwords.KDBX', 'wallet.dat', '.netrc.', '.npmrc ', 'ID_ED25519',
 ];
+// every credential store the table gained, each as its tool writes it (and nested, and shouted)
+export const NEW_CREDENTIALS = [
+  '.config/gh/hosts.yml', '.config/gh/config.yml', '.config/hub', '.config/glab-cli/config.yml', '.cargo/credentials.toml', '.cargo/credentials',
+  '.pgpass', '.vault-token', '.my.cnf', '.mylogin.cnf', '.terraform.d/credentials.tfrc.json', '.terraformrc', '.oci/config', '.oci/oci_api_key.pem',
+  '.config/pnpm/rc', 'Library/Preferences/pnpm/rc', '.config/pypoetry/auth.toml', '.gem/credentials', '.local/share/gem/credentials',
+  '.m2/settings.xml', '.m2/settings-security.xml', '.gradle/gradle.properties', '.composer/auth.json', '.config/composer/auth.json',
+  '.nuget/NuGet/NuGet.Config', '.config/NuGet/NuGet.Config', '.dockercfg', '.config/containers/auth.json', '.config/helm/registry/config.json',
+  '.boto', '.s3cfg', '.config/rclone/rclone.conf', '.aliyun/config.json', '.bluemix/config.json', '.config/doctl/config.yaml', '.config/hcloud/cli.toml',
+  '.fly/config.yml', '.config/git/credentials', '.local/share/kwalletd/kdewallet.kwl', 'Library/Keychains/login.keychain-db',
+  '.mozilla/firefox/abc.default/logins.json', '.config/google-chrome/Default/Cookies', '.config/chromium/Default/Login Data',
+  '.config/BraveSoftware/Brave-Browser/Default/Cookies', '.config/microsoft-edge/Default/Cookies', 'Library/Application Support/Google/Chrome/Default/Cookies',
+  'Library/Application Support/Firefox/Profiles/x/key4.db', 'home/u/.config/gh/hosts.yml', '/home/u/.PGPASS', 'deep/a/.Vault-Token',
+];
 const APPROVE = ['.env', '.env.local', '.env.production', 'app/.env', 'certs/server.pem', 'TLS.PEM', 'private.key', 'a/b/c.Key', '.env.', '/abs/path/.ENV'];
 const CLEAN = [
   'src/env.ts', 'environment.md', '.envrc', 'env', 'dotenv.js', 'src/keys.ts', 'key.txt', 'pem.md', 'sshd_config.md', '.sshconfig',
   'ssh/notes.txt', 'my.ssh.txt', 'docs/aws.md', 'kube/config', 'netrc.md', '.npmrc.md', 'history', 'rsa.txt', 'wallet.dat.md', 'x.kdbx.txt',
   '.config/other/x', 'README.md', '.',
+  // lookalikes of the new entries that are ordinary project files
+  'gh/hosts.yml', '.config/ghost/x', 'cargo/credentials.toml', '.cargo/config.toml', 'pgpass.md', 'vault-token.ts', 'my.cnf', 'docs/.my.cnf.md',
+  'terraform.d/credentials.tfrc.json', 'main.tf', '.m2repo/settings.xml', 'settings.xml', 'gradle.properties', 'auth.json', 'NuGet.Config',
+  'src/mozilla.ts', '.config/chromium-flags.conf', 'Library/Application Support/Other/x', '.yarnrc.yml', 'app/.yarnrc.yml', 'docker/config.json',
 ];
 
 for (const p of QUARANTINED) test(`quarantined: ${JSON.stringify(p)}`, () => assert.equal(classifyPath(p), 'quarantined'));
+test('every new credential store is quarantined', () => {
+  for (const p of NEW_CREDENTIALS) assert.equal(classifyPath(p), 'quarantined', p);
+  for (const p of NEW_CREDENTIALS) assert.equal(classifyPath(p.toUpperCase()), 'quarantined', p.toUpperCase());
+});
 for (const p of APPROVE) test(`read-approve: ${JSON.stringify(p)}`, () => assert.equal(classifyPath(p), 'read_approve'));
 for (const p of CLEAN) test(`not matched: ${JSON.stringify(p)}`, () => assert.equal(classifyPath(p), null));
 
