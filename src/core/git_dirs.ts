@@ -98,6 +98,7 @@ function pushValue(line: string, out: string[]): void {
   const m = /^hookspath\s*=\s*(.*)$/i.exec(line);
   if (!m) return;
   let v = '';
+  let kept = 0; // length of `v` up to its last character that was quoted or not blank
   let quoted = false;
   const s = m[1];
   for (let i = 0; i < s.length; i++) {
@@ -105,11 +106,19 @@ function pushValue(line: string, out: string[]): void {
     if (c === '\\' && i + 1 < s.length) {
       const n = s[++i];
       v += n === 't' ? '\t' : n === 'n' ? '\n' : n;
-    } else if (c === '"') quoted = !quoted;
-    else if (!quoted && (c === '#' || c === ';')) break;
-    else v += c;
+      kept = v.length;
+    } else if (c === '"') {
+      quoted = !quoted;
+      kept = v.length;
+    } else if (!quoted && (c === '#' || c === ';')) break;
+    else if (!quoted && (c === ' ' || c === '\t')) {
+      if (v.length) v += c; // inner blanks stay; leading and trailing ones do not
+    } else {
+      v += c;
+      kept = v.length;
+    }
   }
-  v = v.trim();
+  v = v.slice(0, kept);
   if (v) out.push(v);
 }
 
