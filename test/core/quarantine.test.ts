@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compileGlobs, expandBraces, globTester } from '../../src/core/glob.ts';
 import { classifyPath, PathMatcher, QUARANTINE_GLOBS, READ_APPROVE_GLOBS } from '../../src/core/quarantine.ts';
+import { NEW_CREDENTIALS } from './credential_paths.ts';
 
 const QUARANTINED = [
   '.ssh/id_rsa', 'home/u/.ssh/config', '/home/u/.ssh/known_hosts', '.ssh', '.SSH/ID_RSA', 'a/b/.gnupg/pubring.kbx',
@@ -11,19 +12,6 @@ const QUARANTINED = [
   '.docker/config.json', '.password-store/mail.gpg', '.local/share/keyrings/login.keyring', '.netrc', 'deep/.git-credentials',
   '.npmrc', '.pypirc', '.bash_history', '.zsh_history', '.python_history', 'id_rsa', 'id_rsa.pub', 'keys/id_dsa', 'id_ecdsa_sk',
   'backup/id_ed25519', 'vault.kdbx', 'Passwords.KDBX', 'wallet.dat', '.netrc.', '.npmrc ', 'ID_ED25519',
-];
-// every credential store the table gained, each as its tool writes it (and nested, and shouted)
-export const NEW_CREDENTIALS = [
-  '.config/gh/hosts.yml', '.config/gh/config.yml', '.config/hub', '.config/glab-cli/config.yml', '.cargo/credentials.toml', '.cargo/credentials',
-  '.pgpass', '.vault-token', '.my.cnf', '.mylogin.cnf', '.terraform.d/credentials.tfrc.json', '.terraformrc', '.oci/config', '.oci/oci_api_key.pem',
-  '.config/pnpm/rc', 'Library/Preferences/pnpm/rc', '.config/pypoetry/auth.toml', '.gem/credentials', '.local/share/gem/credentials',
-  '.m2/settings.xml', '.m2/settings-security.xml', '.gradle/gradle.properties', '.composer/auth.json', '.config/composer/auth.json',
-  '.nuget/NuGet/NuGet.Config', '.config/NuGet/NuGet.Config', '.dockercfg', '.config/containers/auth.json', '.config/helm/registry/config.json',
-  '.boto', '.s3cfg', '.config/rclone/rclone.conf', '.aliyun/config.json', '.bluemix/config.json', '.config/doctl/config.yaml', '.config/hcloud/cli.toml',
-  '.fly/config.yml', '.config/git/credentials', '.local/share/kwalletd/kdewallet.kwl', 'Library/Keychains/login.keychain-db',
-  '.mozilla/firefox/abc.default/logins.json', '.config/google-chrome/Default/Cookies', '.config/chromium/Default/Login Data',
-  '.config/BraveSoftware/Brave-Browser/Default/Cookies', '.config/microsoft-edge/Default/Cookies', 'Library/Application Support/Google/Chrome/Default/Cookies',
-  'Library/Application Support/Firefox/Profiles/x/key4.db', 'home/u/.config/gh/hosts.yml', '/home/u/.PGPASS', 'deep/a/.Vault-Token',
 ];
 const APPROVE = ['.env', '.env.local', '.env.production', 'app/.env', 'certs/server.pem', 'TLS.PEM', 'private.key', 'a/b/c.Key', '.env.', '/abs/path/.ENV'];
 const CLEAN = [
