@@ -322,8 +322,9 @@ export class Gate {
       const result = await this.#als.run({ approved: approvedBy !== undefined }, run);
       return approvedBy ? { result, decision, approvedBy } : { result, decision };
     } finally {
-      // a command may have made new names for files (`ln`, `tar x`): hard links are looked up afresh
-      if (p.toolset instanceof LocalShell) identitiesChanged();
+      // a command or another toolset's tool may have made new names for files (`ln`, `tar x`):
+      // hard links are looked up afresh (local_fs itself never makes a link)
+      if (!(p.toolset instanceof LocalFsToolset)) identitiesChanged();
     }
   }
 

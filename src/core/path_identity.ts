@@ -6,8 +6,10 @@
 // Only a regular file with more than one link can be a second name of another file, so an
 // ordinary file (one link) costs one integer compare; the scans run the first time a file with
 // more links is looked up (lazily) and are kept until something may have made new names: a
-// shell command ran (`identitiesChanged()`). A file with several links that is not one of them
-// (package stores hard-link heavily) reads as usual.
+// shell command or another toolset's tool ran (`identitiesChanged()`). For the same reason a
+// scan keeps only the protected files that have more than one link when it runs: a name made
+// later is made by such a call, and the scan after it sees the new link count. A file with
+// several links that is not one of them (package stores hard-link heavily) reads as usual.
 // The file tools' path gate, their traversals and the shell's argument words all ask the same
 // `lookup`.
 import fs from 'node:fs';
@@ -66,7 +68,9 @@ const HOME_NAMES: readonly { name: string; tier: IdentityHit['tier'] }[] = [
   ...entriesOf('read_approve').flatMap((e) => (e.at ?? []).map((name) => ({ name, tier: 'read_approve' as const }))),
 ];
 
-function record(table: Table, st: { dev: number; ino: number }, hit: IdentityHit): void {
+/** Keeps `hit` for the file `st` when it has another name (more than one link). */
+function record(table: Table, st: { dev: number; ino: number; nlink: number }, hit: IdentityHit): void {
+  if (st.nlink <= 1) return;
   let byIno = table.get(st.dev);
   if (!byIno) table.set(st.dev, (byIno = new Map()));
   // a quarantine hit is never downgraded by a read-approve name of the same file
@@ -98,8 +102,18 @@ export class IdentityIndex {
     return this.#homePart().table.get(st.dev)?.get(st.ino) ?? this.#rootPart(root).table.get(st.dev)?.get(st.ino);
   }
 
+  /**
+   * True when both scans for `root` are current and found no protected file with a second name:
+   * then no file can be one, and a traversal need not stat its files to ask.
+   */
+  knowsNone(root: string): boolean {
+    const r = this.#roots.get(root);
+    return this.#home?.generation === generation && r?.generation === generation && this.#home.table.size === 0 && r.table.size === 0;
+  }
+
   /** The same for a path (a shell argument's real path): lstat, never following a final link. */
   lookupPath(abs: string, root: string): IdentityHit | undefined {
+    if (this.knowsNone(root)) return undefined;
     let st: fs.Stats | undefined;
     try {
       st = fs.lstatSync(abs, { throwIfNoEntry: false });
@@ -109,7 +123,7 @@ export class IdentityIndex {
     return st ? this.lookup(st, root) : undefined;
   }
 
-  /** Builds both scans now (normally lazy); how many entries each looked at, and how many files it knows. */
+  /** Builds both scans now (normally lazy); how many entries each looked at, and how many linked protected files it knows. */
   build(root: string): { home: { entries: number; known: number; capped: boolean }; root: { entries: number; known: number; capped: boolean } } {
     const count = (t: Table) => [...t.values()].reduce((n, m) => n + m.size, 0);
     const h = this.#homePart();

@@ -139,16 +139,8 @@ export class TraversalFilter {
    * and so skipped like it. `st`: its stat when the caller has one (else it is lstat'ed).
    */
   linked(rel: string, st?: StatLike): SkipReason | null {
-    let s = st;
-    if (!s) {
-      try {
-        s = fs.lstatSync(path.join(this.#ctx.root, rel), { throwIfNoEntry: false });
-      } catch {
-        return null;
-      }
-      if (!s) return null;
-    }
-    const hit = this.#identity.lookup(s, this.#ctx.root);
+    const root = this.#ctx.root;
+    const hit = st ? this.#identity.lookup(st, root) : this.#identity.lookupPath(path.join(root, rel), root);
     return hit ? (hit.tier === 'quarantine' ? 'quarantined' : 'read_approve') : null;
   }
 

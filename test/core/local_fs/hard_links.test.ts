@@ -136,18 +136,23 @@ test('new names made after the scan count once a command may have made them', as
   link('deploy.key', 'b2.txt');
   identitiesChanged(); // the gate calls this after every shell command
   await expectCode(ts, 'read_file', { path: 'b2.txt' }, 'approval_required');
-  assert.deepEqual(identity.build(root).root.known, 1);
+  assert.deepEqual(identity.build(root).root.known, 1, 'deploy.key (a2.txt is no protected file)');
 });
 
-test('the index is lazy: files with one link never build it, and a home scan records every credential file', () => {
-  const { root, home } = setup({ 'x.txt': 'x' }, { '.ssh/id_rsa': 'k', '.ssh/config': 'c', '.mozilla/firefox/p/logins.json': '{}', '.netrc': 'n', 'id_ed25519': 'k', '.env': 'E=1', 'notes.md': 'n' });
+test('a home scan knows every credential file that has a second name, and nothing else', () => {
+  const files = { '.ssh/id_rsa': 'k', '.ssh/config': 'c', '.mozilla/firefox/p/logins.json': '{}', '.netrc': 'n', 'id_ed25519': 'k', '.env': 'E=1', 'notes.md': 'n', '.ssh/known_hosts': 'h' };
+  const { root, home } = setup({ 'x.txt': 'x' }, files);
+  const spare = tempDir('cxl-spare-');
+  for (const rel of Object.keys(files)) if (rel !== '.ssh/known_hosts') fs.linkSync(path.join(home, rel), path.join(spare, rel.replace(/\//g, '_')));
   const idx = new IdentityIndex({ home });
-  const st = fs.lstatSync(path.join(root, 'x.txt'));
-  assert.equal(idx.lookup(st, root), undefined);
   const built = idx.build(root);
-  assert.equal(built.home.known, 6, 'the five credential files and ~/.env; not notes.md');
-  const home_ = (rel: string) => idx.lookup({ ...fs.lstatSync(path.join(home, rel)), nlink: 2, isFile: () => true }, root);
-  assert.equal(home_('.ssh/config')?.tier, 'quarantine');
-  assert.equal(home_('.env')?.tier, 'read_approve');
-  assert.equal(home_('notes.md'), undefined);
+  assert.equal(built.home.known, 6, 'the five credential files and ~/.env with a second name; not notes.md, not known_hosts (one link)');
+  assert.ok(built.home.entries >= 8);
+  const probe = (rel: string) => idx.lookup(fs.lstatSync(path.join(home, rel)), root);
+  assert.equal(probe('.ssh/config')?.tier, 'quarantine');
+  assert.equal(probe('.mozilla/firefox/p/logins.json')?.tier, 'quarantine');
+  assert.equal(probe('id_ed25519')?.tier, 'quarantine');
+  assert.equal(probe('.env')?.tier, 'read_approve');
+  assert.equal(probe('notes.md'), undefined);
+  assert.equal(idx.lookup(fs.lstatSync(path.join(root, 'x.txt')), root), undefined, 'one link: not even looked up');
 });
