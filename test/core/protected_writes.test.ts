@@ -274,6 +274,20 @@ describe('modes of always-ask files', () => {
   });
 });
 
+describe('hard links through the gate', () => {
+  test('read_file of a second name of .env asks under auto_edit, naming the file it links to', async () => {
+    const root = workspace({ '.env': 'A=1\n' });
+    fs.linkSync(path.join(root, '.env'), path.join(root, 'settings.txt'));
+    const approver = scripted({ outcome: 'allow_once' });
+    const r = await gateFor(root, { approver }).call('read_file', { path: 'settings.txt' });
+    assert.equal(r.result, 'A=1\n');
+    assert.equal(approver.requests.length, 1);
+    assert.equal(approver.requests[0].decision.rule, 'files.read.approve_paths');
+    assert.match(approver.requests[0].decision.sentence, /another name \(a hard link\) of \.env/);
+    assert.equal(await code(gateFor(root).call('read_file', { path: 'settings.txt' })), 'approval_required');
+  });
+});
+
 describe('hard links seen by the shell', () => {
   test('`cat notes` where notes is a second name of a key is denied; of .env asks; of a plain file runs', async () => {
     const root = workspace({ '.ssh/id_rsa': 'KEY', '.env': 'A=1', 'a.txt': 'plain' });
