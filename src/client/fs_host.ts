@@ -6,6 +6,7 @@ import { RequestError } from '@agentclientprotocol/sdk';
 import { ToolError } from '../core/errors.ts';
 import { WorkspaceFileIO } from '../core/file_io.ts';
 import { classifyConfined } from '../core/local_fs/context.ts';
+import { IdentityIndex } from '../core/path_identity.ts';
 import { canonicalRoot, confine, type ConfinedPath } from '../core/paths.ts';
 import { defaultPathMatcher } from '../core/quarantine.ts';
 
@@ -25,10 +26,15 @@ export function toRequestError(err: unknown): RequestError {
   return RequestError.internalError(undefined, err instanceof Error ? err.message : String(err));
 }
 
+// The agent being served may run commands that make hard links where this process cannot see
+// them (its own shell, another terminal), so the scans here are redone after a few seconds.
+const IDENTITY_MAX_AGE_MS = 3000;
+
 export class FsHost {
   readonly root: string;
   readonly #io: WorkspaceFileIO;
   readonly #ask: AskRead;
+  readonly #identity = new IdentityIndex({ maxAgeMs: IDENTITY_MAX_AGE_MS });
 
   constructor(root: string, ask: AskRead) {
     this.root = canonicalRoot(root);
@@ -39,7 +45,7 @@ export class FsHost {
   /** The path confined to the root, refused when quarantined; `readApprove`: only after the user says so. */
   #confine(p: string): { cp: ConfinedPath; readApprove: boolean } {
     const cp = confine(this.root, p);
-    const { cls, alias } = classifyConfined(cp, this.root, defaultPathMatcher);
+    const { cls, alias } = classifyConfined(cp, this.root, defaultPathMatcher, this.#identity);
     if (cls === 'quarantined') {
       const linked = alias !== undefined ? ` is another name (a hard link) of ${alias}, which` : '';
       throw new ToolError('quarantined', `${cp.rel}${linked} is in the credential quarantine; the client never serves it. Work without that file.`);

@@ -39,6 +39,8 @@ type Table = Map<number, Map<number, IdentityHit>>;
 interface Part {
   table: Table;
   generation: number;
+  /** performance.now() when it was built */
+  builtAt: number;
   /** entries looked at (files and dirs) */
   entries: number;
   /** the scan stopped at maxEntries */
@@ -60,6 +62,12 @@ export interface IdentityOptions {
   skipDirs?: readonly string[];
   /** a scan stops after this many entries (default 500,000) */
   maxEntries?: number;
+  /**
+   * Scans older than this are redone too (default: never). For a process that cannot see the
+   * commands that make links (the client serving another agent's fs/* while that agent runs
+   * commands elsewhere).
+   */
+  maxAgeMs?: number;
 }
 
 /** Quarantine and read-approve names under $HOME that are concrete (`at`): what the home scan starts from. */
@@ -83,6 +91,7 @@ export class IdentityIndex {
   readonly #matcher: PathMatcher;
   readonly #skip: Set<string>;
   readonly #max: number;
+  readonly #maxAge: number;
   #home: Part | undefined;
   readonly #roots = new Map<string, Part>();
 
@@ -91,6 +100,11 @@ export class IdentityIndex {
     this.#matcher = opts.matcher ?? defaultPathMatcher;
     this.#skip = new Set(opts.skipDirs ?? DEFAULT_SKIP_DIRS);
     this.#max = opts.maxEntries ?? 500_000;
+    this.#maxAge = opts.maxAgeMs ?? Infinity;
+  }
+
+  #current(p: Part | undefined): p is Part {
+    return p !== undefined && p.generation === generation && performance.now() - p.builtAt < this.#maxAge;
   }
 
   /**
@@ -108,7 +122,7 @@ export class IdentityIndex {
    */
   knowsNone(root: string): boolean {
     const r = this.#roots.get(root);
-    return this.#home?.generation === generation && r?.generation === generation && this.#home.table.size === 0 && r.table.size === 0;
+    return this.#current(this.#home) && this.#current(r) && this.#home.table.size === 0 && r.table.size === 0;
   }
 
   /** The same for a path (a shell argument's real path): lstat, never following a final link. */
@@ -132,8 +146,8 @@ export class IdentityIndex {
   }
 
   #homePart(): Part {
-    if (this.#home?.generation === generation) return this.#home;
-    const part: Part = { table: new Map(), generation, entries: 0, capped: false };
+    if (this.#current(this.#home)) return this.#home;
+    const part: Part = { table: new Map(), generation, builtAt: performance.now(), entries: 0, capped: false };
     for (const { name, tier } of HOME_NAMES) this.#scanNamed(part, path.join(this.home, name), tier);
     // names with no fixed place (`id_rsa*`, `*.pem`, `.env`) directly in $HOME
     this.#scanDir(part, this.home, false);
@@ -143,8 +157,8 @@ export class IdentityIndex {
 
   #rootPart(root: string): Part {
     const have = this.#roots.get(root);
-    if (have?.generation === generation) return have;
-    const part: Part = { table: new Map(), generation, entries: 0, capped: false };
+    if (this.#current(have)) return have;
+    const part: Part = { table: new Map(), generation, builtAt: performance.now(), entries: 0, capped: false };
     this.#scanDir(part, root, true);
     this.#roots.set(root, part);
     return part;

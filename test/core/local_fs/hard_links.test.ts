@@ -156,3 +156,15 @@ test('a home scan knows every credential file that has a second name, and nothin
   assert.equal(probe('notes.md'), undefined);
   assert.equal(idx.lookup(fs.lstatSync(path.join(root, 'x.txt')), root), undefined, 'one link: not even looked up');
 });
+
+test('with maxAgeMs, scans older than that are redone without being told', async () => {
+  const { root, link } = setup({ 'a.txt': 'one' });
+  link('a.txt', 'a2.txt');
+  const idx = new IdentityIndex({ home: tempDir('cxl-home-'), maxAgeMs: 30 });
+  const ts = toolset(root, {}, { identity: idx });
+  assert.equal(await ts.call('read_file', { path: 'a2.txt' }), 'one');
+  fs.writeFileSync(path.join(root, 'server.pem'), 'PEM');
+  link('server.pem', 'cert.txt');
+  await new Promise((r) => setTimeout(r, 60));
+  await expectCode(ts, 'read_file', { path: 'cert.txt' }, 'approval_required');
+});
