@@ -138,6 +138,11 @@ export class TraversalFilter {
    * Whether the file `rel` is a second name (hard link) of a quarantined or read-approve file,
    * and so skipped like it. `st`: its stat when the caller has one (else it is lstat'ed).
    */
+  /** False when no file can be a second name of a protected one (the scans are current and found none). */
+  needsLinkCheck(): boolean {
+    return !this.#identity.knowsNone(this.#ctx.root);
+  }
+
   linked(rel: string, st?: StatLike): SkipReason | null {
     const root = this.#ctx.root;
     const hit = st ? this.#identity.lookup(st, root) : this.#identity.lookupPath(path.join(root, rel), root);
@@ -204,7 +209,7 @@ export function* walk(
         if (why === 'heavy' && opts.showHeavy) out.push({ rel: r, name, depth: depth + 1, kind, skipped: why });
         else if (!why) out.push({ rel: r, name, depth: depth + 1, kind });
       } else if (!filter.file(r)) {
-        if (kind === 'file' && !opts.linksCheckedByCaller) {
+        if (kind === 'file' && !opts.linksCheckedByCaller && filter.needsLinkCheck()) {
           const st = lstatOrNull(path.join(ctx.root, r));
           if (!st || filter.linked(r, st)) continue;
           out.push({ rel: r, name, depth: depth + 1, kind, stat: st });
