@@ -9,9 +9,9 @@ import path from 'node:path';
 import process from 'node:process';
 import { nanoid } from 'nanoid';
 import { buildApprovalDiff, DIFF_MAX_BYTES, type ApprovalDiff, type MutatingTool } from './approval_diff.ts';
-import { decide, axisOf, type CallFacts, type CompiledEnvelope, type Decision, type ShellStep } from './envelope.ts';
+import { decide, axisOf, type CallFacts, type CompiledEnvelope, type Decision, type ProtectedFact, type ShellStep } from './envelope.ts';
 import { ToolError, toToolError } from './errors.ts';
-import { gitWriteFact } from './git_dirs.ts';
+import { gitWriteFact, hooksDirs, type HooksDir } from './git_dirs.ts';
 import type { ApprovalRequest as FsApprovalRequest, AskApproval } from './local_fs/context.ts';
 import { gatePath } from './local_fs/context.ts';
 import { LocalFsToolset } from './local_fs/toolset.ts';
@@ -469,12 +469,15 @@ function addWordPaths(facts: CallFacts, cwds: (string | undefined)[], root: stri
   const words = wordPaths(facts.shell!.steps, cwds, root, identity);
   if (words.resolved.length) facts.resolved = words.resolved;
   if (words.absolute.length) facts.absolute = words.absolute;
+  if (words.protected.length) facts.protected = words.protected;
 }
 
 /** Real paths of the argument words that exist (`cat notes` where notes → .ssh/id_ed25519). */
-function wordPaths(steps: ShellStep[], cwds: (string | undefined)[], root: string, identity: IdentityIndex): { resolved: string[]; absolute: string[] } {
+function wordPaths(steps: ShellStep[], cwds: (string | undefined)[], root: string, identity: IdentityIndex): { resolved: string[]; absolute: string[]; protected: ProtectedFact[] } {
   const resolved: string[] = [];
   const absolute: string[] = [];
+  const facts: ProtectedFact[] = [];
+  let hooks: HooksDir[] | undefined;
   let n = 0;
   // Without the checker's cwds, follow `cd` lexically so `cd .ssh && cat known_hosts` is seen
   // as .ssh/known_hosts (a conditional cd may not run; both places are looked at).
@@ -503,13 +506,16 @@ function wordPaths(steps: ShellStep[], cwds: (string | undefined)[], root: strin
         // a second name (hard link) of a protected file is that file: its protected name is a path of the line too
         const linked = identity.lookupPath(real, root);
         if (linked) absolute.push(linked.path);
+        // inside a git dir by shape, or the hooks dir core.hooksPath names: as the wall and always-ask globs treat named paths
+        const fact = gitWriteFact(real, root, undefined, (hooks ??= hooksDirs(root)));
+        if (fact) facts.push(fact);
         const rel = path.relative(root, real);
         if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) resolved.push(rel.split(path.sep).join('/'));
       }
     }
     if (isCd && s.argv.length === 2 && cwds[i] === undefined) lexical = path.resolve(lexical, s.argv[1]);
   });
-  return { resolved, absolute };
+  return { resolved, absolute, protected: facts };
 }
 
 /**

@@ -169,8 +169,8 @@ export function hooksDirs(root: string, home: string = os.homedir()): HooksDir[]
  * What git makes of writing the real path `real` (inside `root`): inside a git dir by shape is
  * the write wall; inside a core.hooksPath dir is always ask. Null for an ordinary path.
  */
-export function gitWriteFact(real: string, root: string, home?: string): ProtectedFact | null {
-  return gitWallFact(real, root) ?? hooksDirFact(real, root, home);
+export function gitWriteFact(real: string, root: string, home?: string, hooks?: readonly HooksDir[]): ProtectedFact | null {
+  return gitWallFact(real, root) ?? hooksDirFact(real, root, home, hooks);
 }
 
 /** The write wall for a path inside a git dir by shape, or null. */
@@ -181,9 +181,9 @@ export function gitWallFact(real: string, root: string): ProtectedFact | null {
   return { tier: 'write_wall', path: relativeTo(root, real), why: `inside the git dir ${where} (HEAD, objects and refs): git internals are written by git, never by a tool` };
 }
 
-/** Always ask for a path inside a directory core.hooksPath names, or null. */
-export function hooksDirFact(real: string, root: string, home?: string): ProtectedFact | null {
-  for (const h of hooksDirs(root, home)) {
+/** Always ask for a path inside a directory core.hooksPath names, or null. `hooks`: hooksDirs(root) when the caller has it. */
+export function hooksDirFact(real: string, root: string, home?: string, hooks?: readonly HooksDir[]): ProtectedFact | null {
+  for (const h of hooks ?? hooksDirs(root, home)) {
     if (isWithin(h.dir, real) && real !== h.dir) {
       return { tier: 'always_ask', path: relativeTo(root, real), why: `in the hooks dir core.hooksPath = ${JSON.stringify(h.value)} names (${h.file}): git runs its scripts on commit and push` };
     }

@@ -219,6 +219,20 @@ describe('git dirs by shape', () => {
     assert.equal(isGitDirByShape(path.join(wt, 'gd')), true);
     assert.equal(await code(gateFor(wt, { yes: true }).call('write_file', { path: 'gd/index', content: 'x' })), 'envelope_denied');
   });
+  test('a shell line naming a path inside one is walled like `.git/…`; naming the git dir itself is not', async () => {
+    const root = workspace({ 'backup.git/HEAD': 'x', 'backup.git/hooks/README': 'x', 'docs/HEAD': 'x' });
+    fs.mkdirSync(path.join(root, 'backup.git/objects'), { recursive: true });
+    fs.mkdirSync(path.join(root, 'backup.git/refs'), { recursive: true });
+    const gate = gateFor(root, { envelope: 'default' });
+    const cp = await gate.evaluate('local_shell', { command: 'cp evil.sh backup.git/hooks/README' });
+    assert.deepEqual([cp.decision.action, cp.decision.rule], ['deny', 'always_deny'], cp.decision.sentence);
+    assert.equal((await gate.evaluate('local_shell', { command: 'ls backup.git' })).decision.action, 'allow');
+    assert.equal((await gate.evaluate('local_shell', { command: 'cat docs/HEAD' })).decision.action, 'allow');
+    const hooks = repoWithHooksPath('tools/hooks', { 'tools/hooks/pre-commit': '#!/bin/sh\n' });
+    const h = await gateFor(hooks, { envelope: 'default' }).evaluate('local_shell', { command: 'cat tools/hooks/pre-commit' });
+    assert.deepEqual([h.decision.action, h.decision.rule], ['approve', 'always_ask'], h.decision.sentence);
+    assert.deepEqual(h.sessionScope, []);
+  });
   test('true negatives: HEAD, objects or refs alone, or files named like them, are ordinary', async () => {
     const root = workspace({ 'docs/HEAD': 'x', 'a/objects/x': '', 'b/refs/x': '', 'c/HEAD/x': '', 'c/objects/y': '', 'c/refs/z': '', 'd/HEAD': '', 'd/objects': 'file', 'd/refs/x': '' });
     fs.mkdirSync(path.join(root, 'e/objects'), { recursive: true });
