@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_SKIP_DIRS } from './fs_policy.ts';
 import { entriesOf } from './protected_paths.ts';
+import { identityStat } from './runtime.ts';
 import { defaultPathMatcher, type PathMatcher } from './quarantine.ts';
 
 export interface IdentityHit {
@@ -196,10 +197,14 @@ export class IdentityIndex {
         }
         const p = `${d}/${e.name}`;
         if (e.isDirectory()) stack.push(p);
-        else if (e.isFile() || e.isSymbolicLink()) {
+        else if (e.isFile()) {
+          const st = identityStat(p);
+          if (st?.file) record(part.table, st, { tier, path: p });
+        } else if (e.isSymbolicLink()) {
+          // a link inside a credential dir: the file it points at is that credential too
           let st: fs.Stats | undefined;
           try {
-            st = e.isFile() ? fs.lstatSync(p, { throwIfNoEntry: false }) : fs.statSync(p, { throwIfNoEntry: false });
+            st = fs.statSync(p, { throwIfNoEntry: false });
           } catch {
             continue;
           }
@@ -236,8 +241,8 @@ export class IdentityIndex {
         if (!e.isFile()) continue;
         const cls = this.#matcher.classify(p);
         if (cls === null) continue;
-        const st = fs.lstatSync(p, { throwIfNoEntry: false });
-        if (st?.isFile()) record(part.table, st, { tier: cls === 'quarantined' ? 'quarantine' : 'read_approve', path: p });
+        const st = identityStat(p);
+        if (st?.file) record(part.table, st, { tier: cls === 'quarantined' ? 'quarantine' : 'read_approve', path: p });
       }
     }
   }
