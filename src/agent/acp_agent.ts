@@ -206,6 +206,7 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
           diffShown = { type: 'diff', path: path.resolve(s.stored.cwd, d.path), oldText: d.isNew ? null : (d.oldText ?? ''), newText: d.newText };
           content.push(diffShown);
         } else if (d && d.reason) content.push(textContent(`(no diff: ${d.reason})`));
+        if (req.fileMode) content.push(textContent(`The file is executable (mode ${req.fileMode}); allowing keeps that mode.`));
         if (req.steps?.length) content.push(textContent(`Will run:\n${req.steps.map((x) => `  ${x}`).join('\n')}`));
         if (req.detail?.length) content.push(textContent(req.detail.join('\n')));
         if (!d && !req.steps?.length && !req.detail?.length) content.push(textContent(JSON.stringify(req.args, null, 2)));

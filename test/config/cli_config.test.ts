@@ -33,6 +33,11 @@ test('cxl config prints each effective value with where it came from', async () 
   assert.match(r.stdout, /# default envelope: default/);
   assert.match(line(/^tools_policies\.local_shell\._allowed_commands = "git,ls"/), new RegExp(`# ${projectFile.replace(/[.]/g, '\\.')}$`));
   assert.match(line(/^tools_policies\.local_fs\._max_read_bytes/), /"1048576" +# built-in default chain task agent$/);
+  // the protected paths every envelope carries: tier, pattern, reason
+  assert.match(line(/^# quarantine +\*\*\/\.config\/gh\/\*\* /), /GitHub CLI tokens/);
+  assert.match(line(/^# quarantine +~\/\.yarnrc\.yml /), /registry tokens/);
+  assert.match(line(/^# always_ask +\*\*\/\.husky\/\*\* /), /husky hook scripts/);
+  assert.match(line(/^# write_wall +\(any git dir/), /HEAD, objects and refs|wherever a git dir is/);
 });
 
 test('cxl config --check FILE validates and exits 1 with file:line:col errors', async () => {

@@ -35,8 +35,9 @@ export function findBuiltin(ctx: FsContext, dir: ConfinedPath, pattern: string, 
   const filter = new TraversalFilter(ctx, dir.rel);
   const cut = dir.rel === '.' ? 0 : dir.rel.length + 1;
   const out: string[] = [];
-  for (const e of walk(ctx, filter, dir.rel, { maxDepth: Infinity, signal })) {
-    if (e.kind === 'file' && match(e.rel.slice(cut))) out.push(e.rel);
+  // only the files that match are looked at for hard links
+  for (const e of walk(ctx, filter, dir.rel, { maxDepth: Infinity, signal, linksCheckedByCaller: true })) {
+    if (e.kind === 'file' && match(e.rel.slice(cut)) && !filter.linked(e.rel)) out.push(e.rel);
   }
   return out;
 }
@@ -63,7 +64,7 @@ export async function findFilesRipgrep(ctx: FsContext, rg: string, dir: Confined
   await runRipgrep(rg, args, dir.real, take, 'find_files', signal);
   // the listing shows every .gitignore below the start, so no directory needs probing
   filter.knowGitignores(withIgnore);
-  return candidates.filter((rel) => !filter.file(rel, true)).sort(comparePaths);
+  return candidates.filter((rel) => !filter.file(rel, true) && !filter.linked(rel)).sort(comparePaths);
 }
 
 export const findFiles: ToolDef = {
