@@ -178,8 +178,14 @@ export class SessionContext {
       ...(note ? { note } : {}),
     });
     if (trigger !== 'auto' || this.estimate(history, tools) > threshold) {
-      const keep = (trigger === 'auto' ? 0.3 : 0.2) * w;
-      const at = summaryCut(history, keep, tokensOf, protect);
+      // asked for: everything before the latest exchange; otherwise keep the newest 30% (20% after a refusal)
+      const keep = trigger === 'manual' ? 0 : (trigger === 'auto' ? 0.3 : 0.2) * w;
+      let at = summaryCut(history, keep, tokensOf, protect);
+      if (trigger === 'manual' && at >= history.length) {
+        let lastAsk = history.length - 1;
+        while (lastAsk > 1 && !(history[lastAsk].role === 'user' && !(history[lastAsk] as { summary?: true }).summary)) lastAsk--;
+        if (lastAsk > 1) at = lastAsk;
+      }
       const older = history.slice(1, at);
       const onlyASummary = older.length === 1 && older[0].role === 'user' && older[0].summary;
       if (older.length && !onlyASummary) {
