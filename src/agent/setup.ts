@@ -17,7 +17,8 @@ import type { SessionMode, ToolContext } from './acp_agent.ts';
 import { clientFileIO, clientTerminalHost, missingCapability } from './client_capabilities.ts';
 import { dataDir } from './data_dir.ts';
 import { fromAcp, McpToolset, type McpServerConfig } from './mcp.ts';
-import { SessionContext, type ContextHooks } from './context/session_context.ts';
+import { formatDuration } from '../config/duration.ts';
+import { DEFAULT_COMPACT_THRESHOLD, SessionContext, type ContextHooks } from './context/session_context.ts';
 import { TokenMeter } from './context/tokens.ts';
 import { findWindow, parseWindow, type WindowChoice, type WindowSettings } from './context/window.ts';
 import { DEFAULT_HTTP, type HttpSettings, type Timeouts } from './providers/http.ts';
@@ -222,6 +223,20 @@ function contextWindow(cfg: EffectiveConfig, o: SetupOptions, provider: Provider
   const meter = new TokenMeter();
   const threshold = cfg.data.compact_threshold;
   return { window, newContext: (hooks) => new SessionContext({ ...hooks, provider, window, meter, threshold }) };
+}
+
+/** What `cxl config` prints about the model: provider, window (asked of the server) and timeouts. */
+export async function describeModelRequests(cfg: EffectiveConfig, env: Record<string, string | undefined>): Promise<string[]> {
+  const http = requestSettings(cfg, {});
+  const { provider, providerProblem } = modelProvider(cfg, { cwd: '.', env, command: 'cxl config' }, http);
+  const w = await findWindow(provider, windowSettings(cfg, undefined));
+  const t = http.timeouts;
+  const fmt = (ms: number) => formatDuration(ms);
+  return [
+    `# model: ${provider ? `${provider.name} ${provider.model} at ${provider.endpoint}` : `none (${providerProblem})`}`,
+    `# context window: ${w.tokens} tokens, from ${w.source}; compaction starts at ${Math.round((cfg.data.compact_threshold ?? DEFAULT_COMPACT_THRESHOLD) * 100)}% (${Math.floor(w.tokens * (cfg.data.compact_threshold ?? DEFAULT_COMPACT_THRESHOLD))} tokens)`,
+    `# model-request timeouts: connect ${fmt(t.connectMs)}, first byte ${fmt(t.firstByteMs)}, idle ${fmt(t.idleMs)}`,
+  ];
 }
 
 // ── step: the turn limit ───────────────────────────────────────────────────────────────────

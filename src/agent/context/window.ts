@@ -44,7 +44,7 @@ export async function findWindow(provider: Provider | null, s: WindowSettings, s
     return server;
   }
   if (s.config) return s.config;
-  return { tokens: DEFAULT_CONTEXT_WINDOW, source: `default (${provider ? `${provider.name} at ${provider.endpoint} does not say` : 'no provider'}; set context_window or --context-window)` };
+  return { tokens: DEFAULT_CONTEXT_WINDOW, source: `default (${provider ? `${provider.name} at ${provider.endpoint} did not say (or did not answer)` : 'no provider'}; set context_window or --context-window)` };
 }
 
 /** Parses a window given as a flag or config value: a whole number of tokens, `32k` allowed. */

@@ -59,7 +59,7 @@ test('the flag overrides; config lowers the server\'s figure and fills in when t
   assert.deepEqual(await findWindow(s, { config: { tokens: 24576, source: 'context_window in a.toml' } }), { tokens: 24576, source: 'context_window in a.toml' });
   const d = await findWindow(s, {});
   assert.equal(d.tokens, DEFAULT_CONTEXT_WINDOW);
-  assert.match(d.source, /^default .*does not say; set context_window or --context-window/);
+  assert.match(d.source, /^default .*did not say \(or did not answer\); set context_window or --context-window/);
   assert.equal(parseWindow('32k'), 32768);
   assert.equal(parseWindow('100'), undefined);
   assert.equal(parseWindow('12.5'), undefined);
