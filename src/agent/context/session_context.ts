@@ -177,7 +177,11 @@ export class SessionContext {
       forgotten: 0,
       ...(note ? { note } : {}),
     });
-    if (trigger !== 'auto' || this.estimate(history, tools) > threshold) {
+    // stubs pile up in a long session: past 15% of the window they are summarised too, so the
+    // history stays short in messages as well as in tokens
+    let stubTokens = 0;
+    for (let i = 1; i < protect; i++) if (history[i].role === 'tool' && (history[i] as { elided?: true }).elided) stubTokens += tokensOf(history[i]);
+    if (trigger !== 'auto' || this.estimate(history, tools) > threshold || stubTokens > 0.15 * w) {
       // asked for: everything before the latest exchange; otherwise keep the newest 30% (20% after a refusal)
       const keep = trigger === 'manual' ? 0 : (trigger === 'auto' ? 0.3 : 0.2) * w;
       let at = summaryCut(history, keep, tokensOf, protect);

@@ -89,9 +89,9 @@ export class OpenAIProvider implements Provider {
     return undefined;
   }
 
-  async *chat(req: ChatRequest): AsyncGenerator<ChatEvent> {
-    const byWire = new Map(req.tools.map((t) => [wireName(t.name), t.name]));
-    const body: Record<string, unknown> = {
+  /** The request body for `req`, as it goes on the wire. */
+  body(req: ChatRequest): Record<string, unknown> {
+    return {
       model: this.model,
       stream: true,
       ...(this.noStreamOptions ? {} : { stream_options: { include_usage: true } }),
@@ -101,7 +101,11 @@ export class OpenAIProvider implements Provider {
         : {}),
       ...(req.maxTokens ? { max_tokens: req.maxTokens } : {}),
     };
-    const res = await this.open(req, body);
+  }
+
+  async *chat(req: ChatRequest): AsyncGenerator<ChatEvent> {
+    const byWire = new Map(req.tools.map((t) => [wireName(t.name), t.name]));
+    const res = await this.open(req, this.body(req));
     const ct = res.contentType.toLowerCase();
     if (ct.includes('text/html')) {
       const text = await res.text();
