@@ -66,3 +66,24 @@ test('thirty 20 KB reads through a 16k-token window: the run finishes, nothing o
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('cxl run --first-byte-timeout: a server that sends nothing is given up on at the setting, saying which timeout and how to raise it; a bad --context-window is a usage error', async () => {
+  const { startReplay } = await import('../fixtures/replay_server.ts');
+  const srv = await startReplay({ 'POST /v1/chat/completions': { stallBeforeHeadersMs: 20_000 }, 'GET /v1/models': { status: 404 } });
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-run-timeout-')));
+  try {
+    const env = { HOME: dir, XDG_DATA_HOME: path.join(dir, 'data'), OPENAI_BASE_URL: `${srv.origin}/v1`, OPENAI_API_KEY: 'k' };
+    const t0 = Date.now();
+    const r = await runCxl(['run', '--provider', 'openai', '--model', 'm', '--first-byte-timeout', '700ms', 'hello'], { cwd: dir, env });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /sent nothing within the first-byte timeout of 700ms/);
+    assert.match(r.stderr, /raise first_byte_timeout in \[agents\.<name>\] or pass --first-byte-timeout/);
+    assert.ok(Date.now() - t0 < 15_000);
+    const bad = await runCxl(['run', '--context-window', 'huge', 'hello'], { cwd: dir, env });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--context-window "huge" is not a window size/);
+  } finally {
+    await srv.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
