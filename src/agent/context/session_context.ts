@@ -202,7 +202,7 @@ export class SessionContext {
         } catch (err) {
           if (signal?.aborted) {
             // cancelled mid-summary: keep what was elided, leave the rest as it was
-            return this.finish(history, removed, record());
+            return removed.length ? this.finish(history, removed, record()) : undefined;
           }
           note = err instanceof Error ? err.message : String(err);
         }
