@@ -53,6 +53,7 @@ export function makeGate(o: { config: EffectiveConfig; mode: string; allows: Ses
 export function createSessionTools(o: SessionToolsOptions): SessionTools {
   const gate = o.gate ?? makeGate(o);
   for (const t of [...o.toolsets, ...o.mcp]) gate.add(t);
+  o.ledger.onRecord = (p, how) => o.hooks.current?.onLedger?.(p, how);
   return {
     specs: () => [...o.toolsets.flatMap((t) => t.list()), ...o.mcp.flatMap((t) => t.list())],
     setMode(m: string) {
@@ -70,6 +71,9 @@ export function createSessionTools(o: SessionToolsOptions): SessionTools {
       }
     },
     saveLedger: () => o.ledger.toJSON(),
+    forgetReads(paths) {
+      for (const p of paths) o.ledger.forget(p);
+    },
     saveAllows: () => gate.session.toJSON(),
     async close() {
       for (const m of o.mcp) await m.close();

@@ -14,6 +14,8 @@ export interface CallHooks {
   approve?: Approver;
   /** a client terminal was created for a step of this call */
   onTerminal?: (terminalId: string) => Promise<void>;
+  /** the call recorded a read or a write of this real path in the session's ledger */
+  onLedger?: (realPath: string, how: 'read' | 'write') => void;
 }
 
 export interface SessionTools {
@@ -24,6 +26,8 @@ export interface SessionTools {
   setMode(mode: string): void;
   /** the read ledger, serialised for the session store */
   saveLedger(): unknown;
+  /** the model can no longer see these files' content (compaction): a write needs a fresh read */
+  forgetReads(realPaths: string[]): void;
   /** the session-scoped allows, serialised for the session store */
   saveAllows(): unknown[];
   close(): Promise<void>;

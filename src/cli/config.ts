@@ -11,14 +11,16 @@ import { ENV_TEMPLATE } from '../config/remote_tools_schema.ts';
 import type { ConfigData } from '../config/schema.ts';
 import { parseFlags, UsageError } from './args.ts';
 import { fromConfig, McpRegistry } from '../agent/mcp.ts';
+import { describeModelRequests } from '../agent/setup.ts';
 
 const HELP = `Usage: cxl config [--agent NAME] [--var NAME=VALUE]...
        cxl config --check FILE...
 
 Prints the effective configuration (built-in defaults, ~/.contenox/agents.toml,
 .contenox/agents.toml of this project, then the [agents.NAME] section), one value a line
-with where it came from, the tools_policies of the chain's tasks, and the protected paths
-every envelope carries (tier, pattern, reason).
+with where it came from, the tools_policies of the chain's tasks, the model's context window
+(asked of its server) and request timeouts, and the protected paths every envelope carries
+(tier, pattern, reason).
 
   --check FILE   validate FILE as an agents.toml; exits 1 with the errors (file:line:col)
   --agent NAME   apply the [agents.NAME] section
@@ -151,6 +153,8 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const cfg = loadConfig({ agent: values.agent as string | undefined });
     process.stdout.write(describeConfig(cfg, vars));
+    // the model's window is asked of its server (a short wait when it does not answer)
+    process.stdout.write(`\n${(await describeModelRequests(cfg, process.env)).join('\n')}\n`);
     // attached MCP servers: started briefly to list their tools
     if (Object.keys(cfg.data.mcp_servers ?? {}).length) {
       const mcp = new McpRegistry(fromConfig(cfg.data.mcp_servers, process.cwd()));

@@ -363,14 +363,14 @@ test('provider errors are messages in the session: 401, 429 with a long Retry-Af
   for (const [prompt, said] of [
     ['one', /refused the credentials.*Incorrect API key provided.*OPENAI_API_KEY/s],
     ['two', /rate limited.*retry after 120 s/s],
-    ['three', /longer than the model's context window.*Start a new session/s],
+    ['three', /longer than the model's context window.*larger context_window/s],
   ] as const) {
     const before = w.h.messageText().length;
     const res = await w.h.prompt(w.sessionId, prompt);
     assert.equal(res.stopReason, 'end_turn');
     assert.match(w.h.messageText().slice(before), said);
   }
-  assert.equal(w.srv.requests.length, 3, 'a long Retry-After is not waited out');
+  assert.equal(w.srv.requests.length, 3, "a long Retry-After is not waited out, and a refusal with nothing to compact is not sent again");
 });
 
 test('hostile paths from the model never reach the client: escapes, absolute, symlinks out, quarantine, NUL', async () => {

@@ -14,6 +14,8 @@ export interface HarnessOptions {
   env?: Record<string, string | undefined>;
   fs?: boolean;
   terminal?: boolean;
+  /** clientCapabilities.session (e.g. `{ compaction: {} }`) */
+  session?: Record<string, unknown>;
   /** answers a permission request with an optionId, or 'cancelled' */
   permission?: (req: acp.RequestPermissionRequest) => string | Promise<string>;
 }
@@ -135,6 +137,7 @@ export class Harness {
       clientCapabilities: {
         fs: { readTextFile: this.opts.fs !== false, writeTextFile: this.opts.fs !== false },
         terminal: this.opts.terminal !== false,
+        ...(this.opts.session ? { session: this.opts.session } : {}),
       },
       clientInfo: { name: 'cxl-test-client', version: '0.0.0' },
     });

@@ -63,3 +63,28 @@ test('a broken config makes cxl config fail with the error, not half a listing',
   assert.equal(r.stdout, '');
   assert.match(r.stderr, /default_envelope = "nope" names no envelope/);
 });
+
+test('cxl config shows the context window the server reports, and the model-request timeouts with their sources', async () => {
+  const { startReplay } = await import('../fixtures/replay_server.ts');
+  const srv = await startReplay({ 'POST /api/show': { chunks: [JSON.stringify({ model_info: { 'general.architecture': 'qwen3', 'qwen3.context_length': 40960 } })] } });
+  try {
+    const home = tmp();
+    fs.mkdirSync(path.join(home, '.contenox'));
+    const file = path.join(home, '.contenox', 'agents.toml');
+    fs.writeFileSync(file, 'default_agent = "cpu"\n[agents.cpu]\nfirst_byte_timeout = "20m"\ncompact_threshold = 0.6\n');
+    const r = await runCxl(['config'], { cwd: home, env: { HOME: home, OLLAMA_HOST: srv.origin, OPENAI_BASE_URL: undefined } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^# context window: 32768 tokens, from ollama \/api\/show qwen3\.context_length = 40960, capped at 32768 \(set context_window for more\); compaction starts at 60% \(19660 tokens\)$/m);
+    assert.match(r.stdout, /^# model-request timeouts: connect 10s, first byte 20m, idle 2m$/m);
+    assert.match(r.stdout, new RegExp(`^first_byte_timeout = "20m" +# ${file.replace(/[.]/g, '\\.')} \\[agents\\.cpu\\]$`, 'm'));
+    const bad = path.join(home, 'bad.toml');
+    fs.writeFileSync(bad, 'context_window = 100\nidle_timeout = "soon"\ncompact_threshold = 2\n');
+    const no = await runCxl(['config', '--check', bad], { cwd: home, env: { HOME: home } });
+    assert.equal(no.code, 1);
+    assert.match(no.stderr, /bad\.toml:1:1: `context_window` = 100 is not a window size/);
+    assert.match(no.stderr, /bad\.toml:2:1: `idle_timeout` = "soon" is not a duration/);
+    assert.match(no.stderr, /bad\.toml:3:1: `compact_threshold` = 2 must be a share of the window between 0\.1 and 0\.95/);
+  } finally {
+    await srv.close();
+  }
+});
