@@ -3,6 +3,7 @@
 import path from 'node:path';
 import process from 'node:process';
 import { moduleCommand, onTerminate } from '../core/runtime.ts';
+import { enableTerminalModes } from '../ui/terminal_modes.ts';
 import { parseFlags, UsageError } from './args.ts';
 
 const HELP = `cxl: the terminal UI (an ACP client)
@@ -87,16 +88,23 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     throw new UsageError(`cxl: --cwd ${cwd}: ${(err as Error).message}`);
   }
-  // Bracketed paste: the terminal marks pasted text so newlines in it do not send the prompt.
-  process.stdout.write('\u001B[?2004h');
+  // Bracketed paste while the UI runs, off again however it ends (an exit hook covers a crash).
+  const restoreModes = enableTerminalModes(process.stdout);
   const instance = render(createElement(App, { store: client.store, controller: client }), { exitOnCtrlC: false, patchConsole: false });
+  // A render that throws unmounts Ink: end the session too rather than leave a dead screen.
+  let crash: unknown;
+  instance.waitUntilExit().catch((err: unknown) => {
+    crash = err;
+    client.quit();
+  });
   // SIGTERM/SIGHUP-style endings still take the agent and its terminals down with us.
   const offTerminate = onTerminate(() => client.quit());
   void client.start();
   await client.quitRequested;
   offTerminate();
   instance.unmount();
-  process.stdout.write('\u001B[?2004l');
+  restoreModes();
   await client.close();
+  if (crash !== undefined) throw crash;
   return 0;
 }

@@ -4,7 +4,8 @@ import { Static, useInput, useStdout, type Key } from 'ink';
 import { memo, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { ClientStore, HistoryItem } from '../client/state.ts';
 import { optionForKey } from './approval_rows.ts';
-import { backspace, emptyComposer, insertText, moveCursor } from './composer.ts';
+import { backspace, emptyComposer, expandPastes, insertPaste, insertText, moveCursor } from './composer.ts';
+import { cleanPaste, InputDecoder, PASTE_TIMEOUT_MS } from './input.ts';
 import { keyName, matchAction } from './keys.ts';
 import { historyRows } from './message_rows.ts';
 import { Rows } from './Rows.tsx';
@@ -50,10 +51,16 @@ export interface AppProps {
 export function App({ store, controller, animate = true, size: fixedSize, initial }: AppProps) {
   const s = useSyncExternalStore(store.subscribe, store.getState, store.getState);
   const size = useScreenSize(fixedSize);
-  const [ui, setUi] = useState<UiState>(() => ({ ...initialUi, ...initial }));
+  const [ui, setUiState] = useState<UiState>(() => ({ ...initialUi, ...initial }));
   const uiRef = useRef(ui);
-  uiRef.current = ui;
-  const paste = useRef<string | undefined>(undefined);
+  // The latest UI state, updated as each key is handled: one read can carry several keys (text
+  // and Enter), and the second must see what the first did before React renders.
+  const setUi = useCallback((next: UiState | ((u: UiState) => UiState)) => {
+    uiRef.current = typeof next === 'function' ? next(uiRef.current) : next;
+    setUiState(uiRef.current);
+  }, []);
+  const decoder = useRef(new InputDecoder());
+  const pasteTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const armTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const spinning = animate && s.turnCalls.some((id) => s.toolCalls[id]?.status === 'in_progress');
@@ -62,7 +69,13 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
     const t = setInterval(() => setUi((u) => ({ ...u, spinnerFrame: u.spinnerFrame + 1 })), 120);
     return () => clearInterval(t);
   }, [spinning]);
-  useEffect(() => () => clearTimeout(armTimer.current), []);
+  useEffect(
+    () => () => {
+      clearTimeout(armTimer.current);
+      clearTimeout(pasteTimer.current);
+    },
+    [],
+  );
 
   // A reason being typed belongs to one approval: drop it when that approval goes away.
   const headKey = s.permissions[0]?.key;
@@ -83,23 +96,21 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
     else if (focus === 'composer') setUi((x) => ({ ...x, composer: insertText(x.composer, text) }));
   }, [store]);
 
-  const handle = useCallback(
+  // A paste is text wherever text goes; a long one sits in the composer as one token.
+  const onPaste = useCallback((raw: string) => {
+    const text = cleanPaste(raw);
+    const focus = effectiveFocus(store.getState(), uiRef.current);
+    if (focus === 'reason') setUi((x) => ({ ...x, reason: (x.reason ?? '') + text.replace(/\n+/g, ' ') }));
+    else if (focus === 'composer') {
+      setUi((x) => {
+        const r = insertPaste(x.composer, text, x.pastes);
+        return { ...x, composer: r.composer, pastes: r.pastes };
+      });
+    }
+  }, [store]);
+
+  const dispatch = useCallback(
     (input: string, key: Key) => {
-      // Bracketed paste: everything between the markers is text, never keys.
-      if (input === '[200~') {
-        paste.current = '';
-        return;
-      }
-      if (paste.current !== undefined) {
-        if (input.endsWith('[201~')) {
-          const text = paste.current + input.slice(0, -5);
-          paste.current = undefined;
-          onText(text);
-        } else {
-          paste.current += key.return ? '\n' : input;
-        }
-        return;
-      }
       const st = store.getState();
       const u = uiRef.current;
       const focus = effectiveFocus(st, u);
@@ -143,7 +154,7 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
           const text = u.composer.text;
           if (text.trim() === '') return;
           setUi((x) => ({ ...x, composer: emptyComposer, past: [...x.past.slice(-99), text], pastIndex: -1 }));
-          return controller.send(text);
+          return controller.send(expandPastes(text, u.pastes));
         }
         case 'history_prev':
         case 'history_next': {
@@ -197,6 +208,22 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
       }
     },
     [store, controller, onText],
+  );
+
+  const handle = useCallback(
+    (input: string, key: Key) => {
+      clearTimeout(pasteTimer.current);
+      for (const ev of decoder.current.feed(input, key)) {
+        if (ev.kind === 'paste') onPaste(ev.text);
+        else dispatch(ev.input, ev.key);
+      }
+      if (decoder.current.pasting) {
+        pasteTimer.current = setTimeout(() => {
+          for (const ev of decoder.current.flush()) if (ev.kind === 'paste') onPaste(ev.text);
+        }, PASTE_TIMEOUT_MS + 10);
+      }
+    },
+    [dispatch, onPaste],
   );
   useInput(handle);
 

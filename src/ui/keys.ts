@@ -44,7 +44,7 @@ export const BINDINGS: Binding[] = [
   { action: 'reason_submit', keys: ['return'], label: 'Enter', help: 'reject with this reason', focus: ['reason'] },
   { action: 'reason_back', keys: ['escape'], label: 'Esc', help: 'back', focus: ['reason'] },
   { action: 'send', keys: ['return'], label: 'Enter', help: 'send', focus: ['composer'] },
-  { action: 'newline', keys: ['shift+return', 'meta+return'], label: 'Shift/Alt+Enter', help: 'new line', focus: ['composer'] },
+  { action: 'newline', keys: ['shift+return', 'meta+return', 'ctrl+j'], label: 'Shift/Alt+Enter', help: 'new line', focus: ['composer'] },
   { action: 'history_prev', keys: ['up'], label: '↑/↓', help: 'earlier prompts', focus: ['composer'] },
   { action: 'history_next', keys: ['down'], label: '', help: '', focus: ['composer'] },
   { action: 'focus_next', keys: ['tab'], label: 'Tab', help: 'tool list', focus: ['composer'] },
@@ -62,6 +62,8 @@ export const BINDINGS: Binding[] = [
 export function keyName(input: string, key: Key): string | undefined {
   const mods = (name: string) => `${key.ctrl ? 'ctrl+' : ''}${key.shift ? 'shift+' : ''}${key.meta ? 'meta+' : ''}${name}`;
   if (key.return) return mods('return');
+  // A lone line feed is Ctrl+J (Enter sends a carriage return).
+  if (input === '\n') return 'ctrl+j';
   if (key.escape) return 'escape';
   if (key.tab) return key.shift ? 'shift+tab' : 'tab';
   if (key.upArrow) return 'up';

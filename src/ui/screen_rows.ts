@@ -2,7 +2,7 @@
 // clipped with a "N lines hidden" row, so Ink never has to redraw more than one screen.
 import type { ClientState, LiveItem } from '../client/state.ts';
 import { approvalRows } from './approval_rows.ts';
-import { composerRows, type ComposerState } from './composer.ts';
+import { composerRows, type ComposerState, type PasteStore } from './composer.ts';
 import { footerRows } from './footer.ts';
 import type { Focus } from './keys.ts';
 import { markdownTail } from './markdown.ts';
@@ -26,9 +26,11 @@ export interface UiState {
   /** Prompts sent this session, oldest first, and which one ↑/↓ shows (-1: a new one). */
   past: string[];
   pastIndex: number;
+  /** Long pastes shown as `[pasted N lines]` tokens in the composer, by token. */
+  pastes: PasteStore;
 }
 
-export const initialUi: UiState = { focus: 'composer', composer: { text: '', cursor: 0 }, selected: 0, expanded: new Set(), quitArmed: false, spinnerFrame: 0, past: [], pastIndex: -1 };
+export const initialUi: UiState = { focus: 'composer', composer: { text: '', cursor: 0 }, selected: 0, expanded: new Set(), quitArmed: false, spinnerFrame: 0, past: [], pastIndex: -1, pastes: new Map() };
 
 export function effectiveFocus(s: ClientState, ui: UiState): Focus {
   if (s.permissions.length > 0) return ui.reason !== undefined ? 'reason' : 'approval';
@@ -115,6 +117,7 @@ export function liveRows(s: ClientState, ui: UiState, size: ScreenSize): Row[] {
       plainRow('─'.repeat(width), { color: 'muted' }),
       ...composerRows(ui.composer, width, Math.min(8, Math.max(1, room - 6)), {
         active: ui.focus === 'composer',
+        pastes: ui.pastes,
         placeholder:
           s.agent.status === 'exited'
             ? 'the agent has exited; Ctrl+D quits'
