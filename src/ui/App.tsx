@@ -23,6 +23,30 @@ const HistoryItemView = memo(function HistoryItemView({ item, width, cwd }: { it
   return <Rows rows={historyRows(item, width, cwd)} />;
 });
 
+/** Clear the screen and its scrollback, cursor home: history is printed again after it. */
+export const CLEAR_SCREEN = '\u001B[2J\u001B[3J\u001B[H';
+/** Width changes are followed this long after the last one (a drag sends many). */
+export const REFLOW_DELAY_MS = 150;
+
+/**
+ * History is printed once through <Static>, so it cannot re-flow by itself: when the width has
+ * changed (and settled), clear the screen and print it all again at the new width. Returns the
+ * key for <Static>, which changes each time.
+ */
+function useReflow(columns: number, hasHistory: boolean): number {
+  const { stdout } = useStdout();
+  const [printed, setPrinted] = useState({ columns, n: 0 });
+  useEffect(() => {
+    if (columns === printed.columns) return;
+    const t = setTimeout(() => {
+      if (hasHistory) stdout.write(CLEAR_SCREEN);
+      setPrinted((p) => ({ columns, n: hasHistory ? p.n + 1 : p.n }));
+    }, REFLOW_DELAY_MS);
+    return () => clearTimeout(t);
+  }, [columns, printed.columns, hasHistory, stdout]);
+  return printed.n;
+}
+
 function useScreenSize(fixed?: { columns: number; rows: number }) {
   const { stdout } = useStdout();
   const read = () => fixed ?? { columns: stdout.columns || 80, rows: stdout.rows || 24 };
@@ -51,6 +75,7 @@ export interface AppProps {
 export function App({ store, controller, animate = true, size: fixedSize, initial }: AppProps) {
   const s = useSyncExternalStore(store.subscribe, store.getState, store.getState);
   const size = useScreenSize(fixedSize);
+  const reprint = useReflow(size.columns, s.history.length > 0);
   const [ui, setUiState] = useState<UiState>(() => ({ ...initialUi, ...initial }));
   const uiRef = useRef(ui);
   // The latest UI state, updated as each key is handled: one read can carry several keys (text
@@ -229,7 +254,7 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
 
   return (
     <>
-      <Static items={s.history}>{(item) => <HistoryItemView key={item.key} item={item} width={size.columns} cwd={s.cwd} />}</Static>
+      <Static key={reprint} items={s.history}>{(item) => <HistoryItemView key={item.key} item={item} width={size.columns} cwd={s.cwd} />}</Static>
       <Rows rows={liveRows(s, ui, size)} />
     </>
   );

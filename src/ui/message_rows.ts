@@ -18,7 +18,7 @@ export function noticeRows(level: 'info' | 'warn' | 'error', text: string, detai
   const glyph = level === 'error' ? '✗ ' : level === 'warn' ? '! ' : 'i ';
   const color = level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'muted';
   const rows: Row[] = wrapText(text, width - 2).map((l, i) => [{ text: i === 0 ? glyph : '  ', color, bold: true }, { text: l, color }]);
-  for (const d of detail ?? []) rows.push(truncateRow([{ text: '  │ ', color: 'muted' }, { text: d, dim: true }], width));
+  for (const d of detail ?? []) for (const part of wrapText(d, Math.max(8, width - 4))) rows.push(truncateRow([{ text: '  │ ', color: 'muted' }, { text: part, dim: true }], width));
   return rows;
 }
 

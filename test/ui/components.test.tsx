@@ -29,6 +29,8 @@ async function show(rows: Row[], width: number): Promise<string> {
   return f;
 }
 
+const LONG = 'the quick brown fox jumps over the lazy dog and keeps on running past the river bank until the sun goes down behind the hills';
+
 const call = (over: Partial<ToolCallView>): ToolCallView => ({ id: 'c', title: 'Edit src/app.ts', kind: 'edit', status: 'completed', content: [], locations: [], ...over });
 const term = (done: boolean, exitCode?: number) => ({ id: 't', command: 'ls', output: Array.from({ length: 14 }, (_, i) => `file-${i}.txt`).join('\n'), truncated: false, done, exitCode });
 
@@ -57,6 +59,11 @@ const COMPONENTS: [string, (w: number) => Row[]][] = [
   ['history user', (w) => historyRows({ kind: 'user', key: 'u', text: 'please fix the tests' }, w, states.CWD)],
   ['history thought', (w) => historyRows({ kind: 'thought', key: 't', text: 'I should read the file first.' }, w, states.CWD)],
   ['history output', (w) => historyRows({ kind: 'output', key: 'o', title: 'ls', text: 'a\nb' }, w, states.CWD)],
+  ['diff long lines wrap', (w) => diffRows(diffModel({ path: '/srv/proj/a.ts', oldText: `short\n${LONG}\n`, newText: `short\n${LONG.replace('quick', 'slow')}\n` }), w)],
+  ['tool output long lines wrap', (w) => toolCallRows(call({ status: 'completed', kind: 'execute', title: 'cat notes', content: [{ type: 'terminal', terminalId: 't' }] }), { cwd: states.CWD, width: w, expanded: false, terminals: [{ ...term(true, 0), output: `first\n${LONG}\nlast\n` }], outputLines: 8 })],
+  ['markdown long code line wraps', (w) => markdownRows(`Code:\n\n\`\`\`js\nconst s = "${LONG}";\n\`\`\``, w)],
+  ['tool multi-line title', (w) => toolCallRows(call({ status: 'completed', kind: 'execute', title: 'python3 -c "\nimport os\nprint(os.getcwd())"' }), { cwd: states.CWD, width: w, expanded: false, terminals: [] })],
+  ['tool location named once', (w) => toolCallRows(call({ status: 'completed', kind: 'read', title: 'app.py', locations: [{ path: '/srv/proj/app.py' }, { path: '/srv/proj/lib/util.py', line: 9 }] }), { cwd: states.CWD, width: w, expanded: false, terminals: [] })],
 ];
 
 for (const [name, build] of COMPONENTS) {
@@ -91,4 +98,21 @@ test('the tail of a long streamed message is laid out exactly as the end of the 
   // inside a code block that is still open, the tail is still code
   const open = markdownTail(['x', '```', 'c1', 'c2', 'c3'].join('\n'), 40, 2).rows;
   assert.deepEqual(open.map((r) => r.map((sp) => sp.text).join('')), ['│ c2', '│ c3']);
+});
+
+test('long lines wrap on word boundaries and lose nothing: diffs keep their gutter, output its rule', async () => {
+  const words = LONG.split(' ');
+  for (const w of WIDTHS) {
+    const diff = await show(diffRows(diffModel({ path: '/srv/proj/a.ts', oldText: 'x\n', newText: `${LONG}\n` }), w), w);
+    const lines = diff.split('\n').filter((l) => l.trim() !== '');
+    assert.match(lines[1], /^1 \+ the quick/, `the first row carries the number (${w})`);
+    for (const l of lines.slice(2)) assert.match(l, /^ {2}\+ \S/, `continuations keep the gutter and sign (${w}): ${l}`);
+    const text = lines.slice(1).map((l) => l.slice(4)).join(' ');
+    assert.deepEqual(text.split(' '), words, `every word, in order, none split (${w})`);
+    assert.doesNotMatch(diff, /…/);
+    const out = await show(toolCallRows(call({ kind: 'execute', title: 'cat', content: [{ type: 'terminal', terminalId: 't' }] }), { cwd: states.CWD, width: w, expanded: false, terminals: [{ ...term(true, 0), output: `${LONG}\n` }] }), w);
+    const rule = out.split('\n').filter((l) => l.startsWith('    │ '));
+    assert.ok(rule.length >= (w < 140 ? 2 : 1));
+    assert.deepEqual(rule.map((l) => l.slice(6)).join(' ').split(' '), words);
+  }
 });

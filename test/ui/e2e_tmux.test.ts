@@ -93,7 +93,7 @@ test(`cxl in tmux (${runtimeName}), built-in agent: !ls, /tool write_file with i
     assert.match(screen, /1 \+ hi there/);
     assert.equal(existsSync(path.join(dir, 'hello.txt')), false, 'nothing is written before the answer');
     tmux.keys('y');
-    await tmux.waitFor(/✓ edit .*write_file.*\+2 -0 hello\.txt \(new file\)/, 'the collapsed, finished call');
+    await tmux.waitFor(/✓ edit .*write_file.*hello\.txt.*  \+2 -0 \(new file\)/, 'the collapsed, finished call');
     assert.equal(readFileSync(path.join(dir, 'hello.txt'), 'utf8'), 'hi there\nsecond line\n');
 
     // A narrower terminal: the live region is laid out again at 60 columns.
