@@ -1,23 +1,20 @@
 // The screen: finished history printed once through <Static>, then the live region (rows laid
 // out to fit the terminal). Keys go through the binding table in keys.ts.
 import { Static, useInput, useStdout, type Key } from 'ink';
-import { memo, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { ClientStore, HistoryItem } from '../client/state.ts';
+import { runAction, submitPrompt, type ActionContext } from './actions.ts';
 import { optionForKey } from './approval_rows.ts';
-import { backspace, emptyComposer, expandPastes, insertPaste, insertText, moveCursor } from './composer.ts';
+import { backspace, emptyComposer, insertPaste, insertText, moveCursor } from './composer.ts';
+import type { Controller } from './controller.ts';
 import { cleanPaste, InputDecoder, PASTE_TIMEOUT_MS } from './input.ts';
 import { keyName, matchAction } from './keys.ts';
 import { historyRows } from './message_rows.ts';
 import { Rows } from './Rows.tsx';
-import { effectiveFocus, initialUi, liveRows, type UiState } from './screen_rows.ts';
+import { effectiveFocus, initialUi, liveRows, openCompletion, type UiState } from './screen_rows.ts';
 import { fullOutputText } from './tool_call_rows.ts';
 
-/** What the screen asks of the client. */
-export interface Controller {
-  send(text: string): void;
-  cancel(): void;
-  quit(): void;
-}
+export type { Controller } from './controller.ts';
 
 const HistoryItemView = memo(function HistoryItemView({ item, width, cwd }: { item: HistoryItem; width: number; cwd: string }) {
   return <Rows rows={historyRows(item, width, cwd)} />;
@@ -30,21 +27,28 @@ export const REFLOW_DELAY_MS = 150;
 
 /**
  * History is printed once through <Static>, so it cannot re-flow by itself: when the width has
- * changed (and settled), clear the screen and print it all again at the new width. Returns the
- * key for <Static>, which changes each time.
+ * changed (and settled), or the conversation was replaced (`epoch`), clear the screen and print
+ * history again. The clear goes through Ink, which redraws the live region after it. Returns
+ * the key for <Static>, which changes each time.
  */
-function useReflow(columns: number, hasHistory: boolean): number {
-  const { stdout } = useStdout();
+function useReprint(columns: number, hasHistory: boolean, epoch: number): string {
+  const { write } = useStdout();
   const [printed, setPrinted] = useState({ columns, n: 0 });
+  const seenEpoch = useRef(epoch);
   useEffect(() => {
     if (columns === printed.columns) return;
     const t = setTimeout(() => {
-      if (hasHistory) stdout.write(CLEAR_SCREEN);
+      if (hasHistory) write(CLEAR_SCREEN);
       setPrinted((p) => ({ columns, n: hasHistory ? p.n + 1 : p.n }));
     }, REFLOW_DELAY_MS);
     return () => clearTimeout(t);
-  }, [columns, printed.columns, hasHistory, stdout]);
-  return printed.n;
+  }, [columns, printed.columns, hasHistory, write]);
+  useLayoutEffect(() => {
+    if (epoch === seenEpoch.current) return;
+    seenEpoch.current = epoch;
+    write(CLEAR_SCREEN);
+  }, [epoch, write]);
+  return `${epoch}:${printed.n}`;
 }
 
 function useScreenSize(fixed?: { columns: number; rows: number }) {
@@ -75,7 +79,7 @@ export interface AppProps {
 export function App({ store, controller, animate = true, size: fixedSize, initial }: AppProps) {
   const s = useSyncExternalStore(store.subscribe, store.getState, store.getState);
   const size = useScreenSize(fixedSize);
-  const reprint = useReflow(size.columns, s.history.length > 0);
+  const reprint = useReprint(size.columns, s.history.length > 0, s.epoch);
   const [ui, setUiState] = useState<UiState>(() => ({ ...initialUi, ...initial }));
   const uiRef = useRef(ui);
   // The latest UI state, updated as each key is handled: one read can carry several keys (text
@@ -118,7 +122,7 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
     const u = uiRef.current;
     const focus = effectiveFocus(st, u);
     if (focus === 'reason') setUi((x) => ({ ...x, reason: (x.reason ?? '') + text.replace(/[\r\n]+/g, ' ') }));
-    else if (focus === 'composer') setUi((x) => ({ ...x, composer: insertText(x.composer, text) }));
+    else if (focus === 'composer' || focus === 'completion') setUi((x) => ({ ...x, composer: insertText(x.composer, text) }));
   }, [store]);
 
   // A paste is text wherever text goes; a long one sits in the composer as one token.
@@ -126,7 +130,7 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
     const text = cleanPaste(raw);
     const focus = effectiveFocus(store.getState(), uiRef.current);
     if (focus === 'reason') setUi((x) => ({ ...x, reason: (x.reason ?? '') + text.replace(/\n+/g, ' ') }));
-    else if (focus === 'composer') {
+    else if (focus === 'composer' || focus === 'completion') {
       setUi((x) => {
         const r = insertPaste(x.composer, text, x.pastes);
         return { ...x, composer: r.composer, pastes: r.pastes };
@@ -136,11 +140,13 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
 
   const dispatch = useCallback(
     (input: string, key: Key) => {
+      if (uiRef.current.hint !== undefined) setUi((x) => ({ ...x, hint: undefined }));
       const st = store.getState();
       const u = uiRef.current;
       const focus = effectiveFocus(st, u);
       const name = keyName(input, key);
       const action = matchAction(focus, name);
+      const ctx: ActionContext = { store, controller, ui: () => uiRef.current, setUi, key: name };
       const perm = st.permissions[0];
       const answer = (optionId: string | undefined) => {
         if (perm && optionId !== undefined) store.answerPermission(perm.key, { outcome: 'selected', optionId });
@@ -175,12 +181,8 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
         }
         case 'reason_back':
           return setUi((x) => ({ ...x, reason: undefined }));
-        case 'send': {
-          const text = u.composer.text;
-          if (text.trim() === '') return;
-          setUi((x) => ({ ...x, composer: emptyComposer, past: [...x.past.slice(-99), text], pastIndex: -1 }));
-          return controller.send(expandPastes(text, u.pastes));
-        }
+        case 'send':
+          return submitPrompt(ctx);
         case 'history_prev':
         case 'history_next': {
           // Only while the prompt is one line: a multi-line prompt is being edited, not recalled.
@@ -217,6 +219,7 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
           return;
         }
         default:
+          if (action && runAction(action, ctx)) return;
           break;
       }
       // Not a binding: editing keys for whatever takes text.
@@ -225,7 +228,7 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
         else if (input && !key.ctrl && !key.meta && !key.escape) onText(input);
         return;
       }
-      if (focus === 'composer') {
+      if (focus === 'composer' || focus === 'completion') {
         if (name === 'backspace') setUi((x) => ({ ...x, composer: backspace(x.composer) }));
         else if (name === 'left') setUi((x) => ({ ...x, composer: moveCursor(x.composer, -1) }));
         else if (name === 'right') setUi((x) => ({ ...x, composer: moveCursor(x.composer, 1) }));
@@ -251,6 +254,13 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
     [dispatch, onPaste],
   );
   useInput(handle);
+
+  // An @ list needs the workspace's files: ask for them when it opens (the client lists them
+  // once, and again when the listing is old).
+  const fileList = openCompletion(s, ui)?.kind === 'file';
+  useEffect(() => {
+    if (fileList) controller.refreshFiles?.();
+  }, [fileList, controller]);
 
   return (
     <>

@@ -30,7 +30,7 @@ export function rgPrefilter(pattern: string): string | undefined {
 }
 
 /** All matching files under `dir`, root-relative, in walk order (in-process engine). */
-export function findBuiltin(ctx: FsContext, dir: ConfinedPath, pattern: string, signal?: AbortSignal): string[] {
+export function findBuiltin(ctx: Pick<FsContext, 'root' | 'policy' | 'matcher'>, dir: ConfinedPath, pattern: string, signal?: AbortSignal): string[] {
   const match = fileMatcher(pattern);
   const filter = new TraversalFilter(ctx, dir.rel);
   const cut = dir.rel === '.' ? 0 : dir.rel.length + 1;
@@ -42,7 +42,7 @@ export function findBuiltin(ctx: FsContext, dir: ConfinedPath, pattern: string, 
 }
 
 /** The same through `rg --files` (it lists regular files, never following links). */
-export async function findFilesRipgrep(ctx: FsContext, rg: string, dir: ConfinedPath, pattern: string, signal?: AbortSignal): Promise<string[]> {
+export async function findFilesRipgrep(ctx: Pick<FsContext, 'root' | 'policy' | 'matcher'>, rg: string, dir: ConfinedPath, pattern: string, signal?: AbortSignal): Promise<string[]> {
   const match = fileMatcher(pattern);
   const args = ['--files', '--no-config', '--no-ignore', '--hidden', '--no-follow', '--no-messages'];
   for (const d of ctx.policy.skipDirs) args.push('--glob', `!${rgGlobLiteral(d)}/`);
