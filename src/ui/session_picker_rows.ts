@@ -21,17 +21,22 @@ export function pickerRows(c: SessionChoices, selected: number, width: number, m
   const rows: Row[] = [[{ text: `──${label}${'─'.repeat(Math.max(0, width - textWidth(label) - 2))}`, color: 'accent', bold: true }]];
   const room = Math.max(1, maxLines - 2);
   const start = Math.max(0, Math.min(selected - Math.floor(room / 2), c.sessions.length - room));
-  c.sessions.slice(start, start + room).forEach((x, k) => {
-    const sel = start + k === selected;
+  const shown = c.sessions.slice(start, start + room).map((x) => {
     const when = ago(x.updatedAt, now);
-    const title = x.title?.replace(/\s+/g, ' ').trim() || '(no prompt yet)';
-    const tail = `  ${when ? `${when} · ` : ''}${x.sessionId.slice(0, 8)}`;
+    return { x, title: x.title?.replace(/\s+/g, ' ').trim() || '(no prompt yet)', tail: `  ${when ? `${when} · ` : ''}${x.sessionId.slice(0, 8)}` };
+  });
+  // titles in one column, cut so the time and id always show
+  const tailW = Math.max(0, ...shown.map((r) => textWidth(r.tail)));
+  const titleW = Math.max(10, Math.min(Math.max(0, ...shown.map((r) => textWidth(r.title))), width - 2 - tailW));
+  shown.forEach(({ title, tail }, k) => {
+    const sel = start + k === selected;
+    const t = truncate(title, titleW);
     rows.push(
       truncateRow(
         [
           { text: sel ? '› ' : '  ', color: 'accent', bold: true },
-          { text: truncate(title, Math.max(10, width - 2 - textWidth(tail))), inverse: sel, bold: sel },
-          { text: tail, color: 'muted' },
+          { text: t, inverse: sel, bold: sel },
+          { text: `${' '.repeat(Math.max(0, titleW - textWidth(t)))}${tail}`, color: 'muted' },
         ],
         width,
       ),

@@ -162,16 +162,20 @@ export function helpLines(state: ClientState): string[] {
   if (state.commands.length > 0) {
     lines.push(`${state.agent.name ?? state.agent.label}'s commands (sent to the agent):`);
     const own = clientNames();
-    for (const c of state.commands) lines.push(`  ${pad(`${own.has(c.name) ? '//' : '/'}${c.name}`)}  ${c.description}`);
+    for (const c of state.commands) {
+      const hint = c.input && 'hint' in c.input ? ` ${c.input.hint}` : '';
+      lines.push(`  ${pad(`${own.has(c.name) ? '//' : '/'}${c.name}${hint}`)}  ${c.description}`);
+    }
   }
   lines.push('@path mentions a file (Tab completes): it is sent with the prompt.');
+  // a binding shared by several foci is listed under the first of them
   const seen = new Set<string>();
   for (const focus of Object.keys(FOCUS_TITLE) as Focus[]) {
-    const own = BINDINGS.filter((b) => b.focus !== 'global' && b.focus.includes(focus) && b.label !== '' && !seen.has(`${focus}:${b.label}`));
+    const own = BINDINGS.filter((b) => b.focus !== 'global' && b.focus.includes(focus) && b.label !== '' && !seen.has(`${b.action}:${b.label}`));
     if (own.length === 0) continue;
     lines.push(`${FOCUS_TITLE[focus]}:`);
     for (const b of own) {
-      seen.add(`${focus}:${b.label}`);
+      seen.add(`${b.action}:${b.label}`);
       lines.push(`  ${pad(b.label)}  ${b.help}`);
     }
   }

@@ -44,10 +44,12 @@ export function statusRow(s: ClientState, width: number, home = shortPath): Row 
   if (mode) parts.push(mode);
   if (s.usage) parts.push(usageText(s.usage.used, s.usage.size));
   if (s.sandbox) parts.push(`sandbox ${s.sandbox.state}`);
+  parts.push(home(s.cwd));
+  // last, so a narrow terminal cuts it first: the id is for `cxl --resume ID`
   parts.push(s.loading ? 'resuming…' : s.sessionId ? `session ${s.sessionId.slice(0, 8)}` : 'no session');
   const name = a.name ?? a.label;
   const head = truncate(name, Math.max(8, Math.floor(width / 3)));
-  const rest = ` · ${parts.join(' · ')} · ${home(s.cwd)}`;
+  const rest = ` · ${parts.join(' · ')}`;
   const used = head.length + agentState.text.length;
   return [{ text: head, color: 'accent', bold: true }, agentState, { text: truncate(rest, Math.max(0, width - used)), color: 'muted' }];
 }

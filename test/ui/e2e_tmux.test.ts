@@ -113,7 +113,7 @@ test(`cxl in tmux (${runtimeName}), --agent: an approval answered with y, then t
   const tmux = new Tmux();
   try {
     startCxl(tmux, dir, rcFile, ['--agent', quote(moduleCommand(fixture))]);
-    await tmux.waitFor(/scripted-agent · .*session sess-1/, 'the session to start');
+    await tmux.waitFor(/scripted-agent · model Large Model 2 · mode Ask · sandbox bubblewrap/, 'the session to start (its model, mode and sandbox on the status line)');
     tmux.type('!ls');
     await tmux.waitFor(/› !ls/, 'the typed command');
     tmux.keys('Enter');

@@ -35,6 +35,17 @@ const CASES: [string, () => ClientStore, string[]][] = [
   ['expanded diffs', states.finishedTurn, [KEY.tab, 'e']],
   ['failed call', states.failedCall, []],
   ['agent crashed', states.crashed, []],
+  ['command list', states.daily, ['/']],
+  ['mode argument list', states.daily, [...'/mode ']],
+  ['file mention list', states.daily, [...'look at @tl']],
+  ['long paste in the composer', states.daily, ['see ', `${KEY.pasteStart}${Array.from({ length: 120 }, (_, i) => `row ${i}`).join('\r')}${KEY.pasteEnd}`]],
+  ['status with context use and sandbox', states.daily, []],
+  ['hint above the composer', states.daily, [...'/mode nope', KEY.esc, KEY.enter]],
+  ['help in history', states.daily, [...'/help', KEY.enter]],
+  ['transcript', states.twoTurns, [KEY.ctrlT]],
+  ['transcript with an open diff', states.twoTurns, [KEY.ctrlT, KEY.up, KEY.up, KEY.enter]],
+  ['session picker', states.picker, [KEY.down]],
+  ['resumed session', states.resumed, []],
 ];
 
 for (const [name, make, keys] of CASES) {
@@ -75,7 +86,7 @@ test('a resize re-lays the live region at the new width', async () => {
   const wide = r.lastFrame().split('\n');
   assert.match(wide.at(-1)!, /^Ctrl\+T transcript · Ctrl\+C cancel \(twice quits\) · Ctrl\+D quit$/);
   assert.match(wide.at(-2)!, /^Enter send · .* · Tab tool list · Shift\+Tab next mode$/, 'two footer rows at 100 columns');
-  assert.match(wide.at(-3)!, /^cxl · .* · \/srv\/proj$/, 'the whole status line at 100 columns');
+  assert.match(wide.at(-3)!, /^cxl · .* · \/srv\/proj · session a1b2c3d4$/, 'the whole status line at 100 columns');
   await r.resize(60, 20);
   const narrow = r.lastFrame().split('\n');
   r.unmount();
