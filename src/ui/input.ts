@@ -1,7 +1,8 @@
 // Turns Ink's input events into what the screen acts on: keys, typed text, and pastes. Ink hands
-// over one event per text run or escape sequence of a read, so text and Enter that arrive in one
-// read (a fast typist over ssh, a terminal driver that batches) come as one string: outside a
-// paste its Enter must still send. Between the bracketed-paste markers everything is text.
+// over one event per text run or escape sequence of a read, so text and Enter (or Backspace, Tab)
+// that arrive in one read (a fast typist over ssh, a terminal driver that batches) come as one
+// string: outside a paste each of those keys must still act. Between the bracketed-paste markers
+// everything is text.
 import type { Key } from 'ink';
 
 export type InputEvent = { kind: 'key'; input: string; key: Key } | { kind: 'paste'; text: string };
@@ -38,17 +39,44 @@ const PASTE_END = '[201~';
 /** A paste whose end marker never comes (a broken terminal) ends after this much quiet. */
 export const PASTE_TIMEOUT_MS = 3000;
 
+/** The key a single control character is, as Ink reports it when it arrives alone. */
+function controlKey(ch: string): InputEvent | undefined {
+  switch (ch) {
+    case '\r':
+      return { kind: 'key', input: '', key: RETURN };
+    case '\n':
+      return { kind: 'key', input: '\n', key: NO_KEY };
+    case '\t':
+      return { kind: 'key', input: '', key: { ...NO_KEY, tab: true } };
+    case '\u007F':
+      return { kind: 'key', input: '', key: { ...NO_KEY, delete: true } };
+    case '\b':
+      return { kind: 'key', input: '', key: { ...NO_KEY, backspace: true } };
+    default: {
+      const code = ch.charCodeAt(0);
+      // Ctrl+A … Ctrl+Z (less the ones above); the rest (NUL, Ctrl+\ …) mean nothing here
+      if (code >= 1 && code <= 26) return { kind: 'key', input: String.fromCharCode(code + 96), key: { ...NO_KEY, ctrl: true } };
+      return undefined;
+    }
+  }
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /\r\n|[\u0000-\u001F\u007F]/g;
+
 /**
- * Split one event's text into typed text and line ends: `\r` (or `\r\n`) is Enter, a lone `\n`
- * is Ctrl+J (a new line), like the same bytes read one at a time.
+ * Split one event's text into typed text and the keys inside it, as if the bytes had been read
+ * one at a time: `\r` (or `\r\n`) is Enter, a lone `\n` Ctrl+J (a new line), DEL Backspace,
+ * `\t` Tab, other control characters Ctrl+letter.
  */
 export function splitTyped(input: string): InputEvent[] {
   const out: InputEvent[] = [];
-  const re = /\r\n?|\n/g;
   let last = 0;
-  for (let m = re.exec(input); m; m = re.exec(input)) {
+  CONTROL.lastIndex = 0;
+  for (let m = CONTROL.exec(input); m; m = CONTROL.exec(input)) {
     if (m.index > last) out.push({ kind: 'key', input: input.slice(last, m.index), key: NO_KEY });
-    out.push(m[0] === '\n' ? { kind: 'key', input: '\n', key: NO_KEY } : { kind: 'key', input: '', key: RETURN });
+    const k = controlKey(m[0] === '\r\n' ? '\r' : m[0]);
+    if (k) out.push(k);
     last = m.index + m[0].length;
   }
   if (last < input.length) out.push({ kind: 'key', input: input.slice(last), key: NO_KEY });
@@ -72,7 +100,8 @@ export class InputDecoder {
     if (this.#paste === undefined) {
       const at = input.indexOf(PASTE_START);
       if (at === -1 || !(at === 0 || key.meta)) {
-        if (input.length > 1 && /[\r\n]/.test(input) && !key.meta && !key.ctrl) out.push(...splitTyped(input));
+        // eslint-disable-next-line no-control-regex
+        if (input.length > 1 && /[\u0000-\u001F\u007F]/.test(input) && !key.meta && !key.ctrl) out.push(...splitTyped(input));
         else out.push({ kind: 'key', input, key });
         return out;
       }

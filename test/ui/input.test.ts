@@ -20,6 +20,12 @@ test('text and Enter in one read: the text, then Enter (and \\r\\n is one Enter,
   assert.deepEqual(show(d.feed('hello\r', NO_KEY)), ['"hello"', 'Enter']);
   assert.deepEqual(show(d.feed('a\r\nb\rc', NO_KEY)), ['"a"', 'Enter', '"b"', 'Enter', '"c"']);
   assert.deepEqual(show(d.feed('one\ntwo', NO_KEY)), ['"one"', '"\\n"', '"two"']);
+  // other keys in the same read act as keys: Backspace (DEL), Tab, Ctrl+letters
+  const mixed = d.feed('ab\u007F\tc\u0004\u0000', NO_KEY);
+  assert.deepEqual(
+    mixed.map((e) => (e.kind === 'key' ? `${e.input}|${e.key.delete ? 'del' : ''}${e.key.tab ? 'tab' : ''}${e.key.ctrl ? 'ctrl' : ''}` : 'paste')),
+    ['ab|', '|del', '|tab', 'c|', 'd|ctrl'],
+  );
   // Enter alone and Alt+Enter are what Ink reports; they pass through untouched
   assert.deepEqual(show(d.feed('', RET)), ['Enter']);
   const alt = d.feed('\r', { ...RET, meta: true });

@@ -211,6 +211,9 @@ test('input: text and Enter in one read send it; a bracketed paste with Enters i
   assert.deepEqual(r.ctl.sent, ['hello there'], 'one chunk ending in \\r sends');
   await r.press('one\rtwo\r');
   assert.deepEqual(r.ctl.sent, ['hello there', 'one', 'two'], 'each Enter sends what came before it');
+  await r.press('threx\u007Fe\r');
+  assert.deepEqual(r.ctl.sent.at(-1), 'three', 'a Backspace in the same read edits');
+  r.ctl.sent.splice(-1);
   await r.press(`${KEY.pasteStart}pasted\rtext\r${KEY.pasteEnd}`);
   assert.deepEqual(r.ctl.sent, ['hello there', 'one', 'two'], 'a paste never sends');
   assert.match(r.lastFrame(), /› pasted\n\s+text/);
