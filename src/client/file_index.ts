@@ -1,8 +1,9 @@
 // The workspace's files for @-mentions: listed with find_files' own engines and filter (no
 // .gitignore'd files, nothing under heavy directories, nothing quarantined or on the read-approve
 // list), once, then again when asked after the listing has aged. The UI filters it per keystroke.
-import { findBuiltin, findFilesRipgrep } from '../core/local_fs/find_files.ts';
-import { findRipgrep } from '../core/local_fs/ripgrep.ts';
+import { rgFilesArgs } from '../core/local_fs/find_files.ts';
+import { TraversalFilter, walk } from '../core/local_fs/filter.ts';
+import { findRipgrep, runRipgrep } from '../core/local_fs/ripgrep.ts';
 import { DEFAULT_FS_POLICY } from '../core/fs_policy.ts';
 import { confine } from '../core/paths.ts';
 import { defaultPathMatcher } from '../core/quarantine.ts';
@@ -19,11 +20,42 @@ export interface FileIndexOptions {
   ttlMs?: number;
 }
 
-/** Every file find_files would list under `root`, root-relative, in find_files' order. */
+/** Paths filtered between two yields to the event loop: the UI keeps drawing while a big tree is listed. */
+const CHUNK = 2000;
+const yieldNow = () => new Promise<void>((r) => setImmediate(r));
+
+/**
+ * Every file find_files would list under `root` (its engines, `rg --files` or the walk, and its
+ * TraversalFilter), root-relative, sorted. Unlike the tool it yields to the event loop as it goes.
+ */
 export async function listWorkspaceFiles(root: string, rg: string | null, signal?: AbortSignal): Promise<string[]> {
-  const ctx = { root, policy: DEFAULT_FS_POLICY, matcher: defaultPathMatcher };
-  const dir = confine(root, '.');
-  return rg ? await findFilesRipgrep(ctx, rg, dir, '**', signal) : findBuiltin(ctx, dir, '**', signal);
+  const ctx = { root: confine(root, '.').real, policy: DEFAULT_FS_POLICY, matcher: defaultPathMatcher };
+  const filter = new TraversalFilter(ctx, '.');
+  const out: string[] = [];
+  if (!rg) {
+    let n = 0;
+    for (const e of walk(ctx, filter, '.', { maxDepth: Infinity, signal })) {
+      if (e.kind === 'file') out.push(e.rel);
+      if (++n % CHUNK === 0) await yieldNow();
+    }
+  } else {
+    const candidates: string[] = [];
+    const withIgnore = new Set<string>();
+    await runRipgrep(rg, [...rgFilesArgs(ctx.policy.skipDirs), '--', '.'], ctx.root, (line) => {
+      if (!line) return;
+      const rel = line.startsWith('./') ? line.slice(2) : line;
+      if (rel === '.gitignore' || rel.endsWith('/.gitignore')) withIgnore.add(rel === '.gitignore' ? '.' : rel.slice(0, -'/.gitignore'.length));
+      candidates.push(rel);
+    }, 'the file list', signal);
+    // the listing shows every .gitignore, so no directory needs probing
+    filter.knowGitignores(withIgnore);
+    for (let i = 0; i < candidates.length; i += CHUNK) {
+      for (const rel of candidates.slice(i, i + CHUNK)) if (!filter.file(rel, true)) out.push(rel);
+      if (signal?.aborted) break;
+      await yieldNow();
+    }
+  }
+  return out.sort();
 }
 
 export class FileIndex {

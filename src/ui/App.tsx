@@ -7,6 +7,7 @@ import { runAction, submitPrompt, type ActionContext } from './actions.ts';
 import { optionForKey } from './approval_rows.ts';
 import { backspace, emptyComposer, insertPaste, insertText, moveCursor } from './composer.ts';
 import type { Controller } from './controller.ts';
+import { prepareFuzzy } from './fuzzy.ts';
 import { cleanPaste, InputDecoder, PASTE_TIMEOUT_MS } from './input.ts';
 import { keyName, matchAction } from './keys.ts';
 import { historyRows } from './message_rows.ts';
@@ -261,6 +262,10 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
   useEffect(() => {
     if (fileList) controller.refreshFiles?.();
   }, [fileList, controller]);
+  const paths = s.files?.paths;
+  useEffect(() => {
+    if (paths && paths.length > 0) prepareFuzzy(paths);
+  }, [paths]);
 
   return (
     <>

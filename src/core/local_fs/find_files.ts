@@ -41,11 +41,17 @@ export function findBuiltin(ctx: Pick<FsContext, 'root' | 'policy' | 'matcher'>,
   return out;
 }
 
+/** `rg --files` as find_files runs it: every regular file, hidden ones too, links not followed, heavy dirs left out. */
+export function rgFilesArgs(skipDirs: readonly string[]): string[] {
+  const args = ['--files', '--no-config', '--no-ignore', '--hidden', '--no-follow', '--no-messages'];
+  for (const d of skipDirs) args.push('--glob', `!${rgGlobLiteral(d)}/`);
+  return args;
+}
+
 /** The same through `rg --files` (it lists regular files, never following links). */
 export async function findFilesRipgrep(ctx: Pick<FsContext, 'root' | 'policy' | 'matcher'>, rg: string, dir: ConfinedPath, pattern: string, signal?: AbortSignal): Promise<string[]> {
   const match = fileMatcher(pattern);
-  const args = ['--files', '--no-config', '--no-ignore', '--hidden', '--no-follow', '--no-messages'];
-  for (const d of ctx.policy.skipDirs) args.push('--glob', `!${rgGlobLiteral(d)}/`);
+  const args = rgFilesArgs(ctx.policy.skipDirs);
   const pre = rgPrefilter(pattern);
   // ripgrep narrows the listing; our matcher still decides, so its answer only has to be a superset
   if (pre) args.push('--glob', pre, '--glob', '.gitignore');
