@@ -36,6 +36,10 @@ function useReprint(columns: number, hasHistory: boolean, epoch: number): string
   const { write } = useStdout();
   const [printed, setPrinted] = useState({ columns, n: 0 });
   const seenEpoch = useRef(epoch);
+  // Whether this screen has printed history since the last clear: a session resumed at startup
+  // must not wipe the shell's scrollback above cxl.
+  const printedHistory = useRef(false);
+  if (hasHistory) printedHistory.current = true;
   useEffect(() => {
     if (columns === printed.columns) return;
     const t = setTimeout(() => {
@@ -47,6 +51,8 @@ function useReprint(columns: number, hasHistory: boolean, epoch: number): string
   useLayoutEffect(() => {
     if (epoch === seenEpoch.current) return;
     seenEpoch.current = epoch;
+    if (!printedHistory.current) return;
+    printedHistory.current = false;
     write(CLEAR_SCREEN);
   }, [epoch, write]);
   return `${epoch}:${printed.n}`;

@@ -92,7 +92,11 @@ function scoreOf(low: string, base: number, q: string, out: number[] | null): nu
     // a contiguous run is the strongest signal, best inside the file name and at its start
     score += 50;
     if (run >= base) score += run === base ? 70 : 30;
-    if (isBoundary(low, run)) score += 16;
+    if (isBoundary(low, run)) {
+      score += 16;
+      // a whole directory name (`ui` in `src/ui/…`)
+      if (low.charCodeAt(run + q.length) === 47) score += 35;
+    }
     score += (q.length - 1) * 4;
     if (out) for (let i = 0; i < q.length; i++) out.push(run + i);
   } else {

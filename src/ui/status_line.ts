@@ -8,10 +8,10 @@ export function shortPath(p: string): string {
   return home && (p === home || p.startsWith(`${home}/`)) ? `~${p.slice(home.length)}` : p;
 }
 
-/** A token count as people say it: 32k, 128k, 1.5M (binary sizes like 32768 count as 32k). */
+/** A token count as people say it: 32k, 128k, 1.5M (binary sizes like 32768 count as 32k, 128000 as 128k). */
 export function tokenCount(n: number): string {
   if (n < 1000) return String(n);
-  const base = n % 1024 === 0 ? 1024 : 1000;
+  const base = n % 1000 !== 0 && n % 1024 === 0 ? 1024 : 1000;
   if (n < base * base) return `${Math.round(n / base)}k`;
   return `${(n / (base * base)).toFixed(1).replace(/\.0$/, '')}M`;
 }

@@ -123,6 +123,29 @@ test('a width change re-flows history: the screen is cleared once and history pr
   await tick();
 });
 
+test('a replaced conversation (/clear, a resumed session) clears the screen once, but not at startup', async () => {
+  const fresh = states.baseStore();
+  const r0 = renderAt(<App store={fresh} controller={noop} animate={false} size={{ columns: 80, rows: 30 }} />, 80, 30);
+  await tick();
+  fresh.resetConversation('a1b2c3d4e5f6');
+  await tick();
+  assert.equal(r0.stdout.frames.filter((f) => f.startsWith(CLEAR_SCREEN)).length, 0, 'nothing of ours was printed: the shell above keeps its scrollback');
+  r0.unmount();
+
+  const store = states.finishedTurn();
+  const r = renderAt(<App store={store} controller={noop} animate={false} size={{ columns: 80, rows: 30 }} />, 80, 30);
+  await tick();
+  store.resetConversation();
+  await tick();
+  assert.equal(r.stdout.frames.filter((f) => f.startsWith(CLEAR_SCREEN)).length, 1);
+  store.beginTurn('a new start');
+  await tick();
+  const last = r.lastFrame();
+  r.unmount();
+  // (debug rendering keeps every static line it ever printed, so only the new one is checked)
+  assert.match(last, /› a new start/);
+});
+
 test('NO_COLOR: a real render has no colour codes (and has them without NO_COLOR)', async () => {
   const { execFileSync } = await import('node:child_process');
   const { fileURLToPath } = await import('node:url');
