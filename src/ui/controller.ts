@@ -16,4 +16,6 @@ export interface Controller {
   dismissSessions?(): void;
   /** List the workspace's files for @-mentions (again, when the listing is old). */
   refreshFiles?(): void;
+  /** /model: list the agent's models (no argument) or switch to one. */
+  model?(arg: string): void;
 }

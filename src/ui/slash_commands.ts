@@ -63,6 +63,16 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
         .map((m) => ({ value: m.id, detail: [m.id === state.mode ? 'current' : '', m.description ?? ''].filter(Boolean).join(' · ') })),
   },
   {
+    name: 'model',
+    args: '[NAME]',
+    description: "the agent's models, or switch to one",
+    run: (ctx, arg) => {
+      if (ctx.controller.model) return ctx.controller.model(arg);
+      const m = ctx.state.model;
+      ctx.hint(m ? `Model: ${m}. This agent's model is set when it starts (--model NAME).` : 'This agent does not say which model it uses.');
+    },
+  },
+  {
     name: 'clear',
     description: 'start a new session (this one stays resumable)',
     run: (ctx) => (ctx.controller.newSession ? ctx.controller.newSession() : unavailable(ctx, 'A new session')),
