@@ -1,7 +1,7 @@
 // The screen: finished history printed once through <Static>, then the live region (rows laid
 // out to fit the terminal). Keys go through the binding table in keys.ts.
 import { Static, useInput, useStdout, type Key } from 'ink';
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { memo, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { ClientStore, HistoryItem } from '../client/state.ts';
 import { runAction, submitPrompt, type ActionContext } from './actions.ts';
 import { optionForKey } from './approval_rows.ts';
@@ -11,6 +11,7 @@ import { prepareFuzzy } from './fuzzy.ts';
 import { cleanPaste, InputDecoder, PASTE_TIMEOUT_MS } from './input.ts';
 import { keyName, matchAction } from './keys.ts';
 import { historyRows } from './message_rows.ts';
+import { useReprint } from './reprint.ts';
 import { Rows } from './Rows.tsx';
 import { effectiveFocus, initialUi, liveRows, openCompletion, type UiState } from './screen_rows.ts';
 import { fullOutputText } from './tool_call_rows.ts';
@@ -20,43 +21,6 @@ export type { Controller } from './controller.ts';
 const HistoryItemView = memo(function HistoryItemView({ item, width, cwd }: { item: HistoryItem; width: number; cwd: string }) {
   return <Rows rows={historyRows(item, width, cwd)} />;
 });
-
-/** Clear the screen and its scrollback, cursor home: history is printed again after it. */
-export const CLEAR_SCREEN = '\u001B[2J\u001B[3J\u001B[H';
-/** Width changes are followed this long after the last one (a drag sends many). */
-export const REFLOW_DELAY_MS = 150;
-
-/**
- * History is printed once through <Static>, so it cannot re-flow by itself: when the width has
- * changed (and settled), or the conversation was replaced (`epoch`), clear the screen and print
- * history again. The clear goes through Ink, which redraws the live region after it. Returns
- * the key for <Static>, which changes each time.
- */
-function useReprint(columns: number, hasHistory: boolean, epoch: number): string {
-  const { write } = useStdout();
-  const [printed, setPrinted] = useState({ columns, n: 0 });
-  const seenEpoch = useRef(epoch);
-  // Whether this screen has printed history since the last clear: a session resumed at startup
-  // must not wipe the shell's scrollback above cxl.
-  const printedHistory = useRef(false);
-  if (hasHistory) printedHistory.current = true;
-  useEffect(() => {
-    if (columns === printed.columns) return;
-    const t = setTimeout(() => {
-      if (hasHistory) write(CLEAR_SCREEN);
-      setPrinted((p) => ({ columns, n: hasHistory ? p.n + 1 : p.n }));
-    }, REFLOW_DELAY_MS);
-    return () => clearTimeout(t);
-  }, [columns, printed.columns, hasHistory, write]);
-  useLayoutEffect(() => {
-    if (epoch === seenEpoch.current) return;
-    seenEpoch.current = epoch;
-    if (!printedHistory.current) return;
-    printedHistory.current = false;
-    write(CLEAR_SCREEN);
-  }, [epoch, write]);
-  return `${epoch}:${printed.n}`;
-}
 
 function useScreenSize(fixed?: { columns: number; rows: number }) {
   const { stdout } = useStdout();

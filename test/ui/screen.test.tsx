@@ -2,7 +2,8 @@ import './env.ts';
 // Whole-screen states at 60, 100 and 140 columns: history (<Static>) and the live region.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { App, CLEAR_SCREEN, REFLOW_DELAY_MS, type Controller } from '../../src/ui/App.tsx';
+import { App, type Controller } from '../../src/ui/App.tsx';
+import { CLEAR_SCREEN, REFLOW_DELAY_MS } from '../../src/ui/reprint.ts';
 import { matchSnapshot } from '../helpers/snapshot.ts';
 import { renderAt, tick, KEY } from './harness.ts';
 import * as states from './states.ts';
