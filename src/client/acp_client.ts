@@ -182,7 +182,13 @@ export class AcpClient {
     const modelOpt = res.configOptions?.find((o) => o.category === 'model');
     if (modelOpt && 'currentValue' in modelOpt && typeof modelOpt.currentValue === 'string') {
       if (this.opts.model && modelOpt.currentValue !== this.opts.model) {
-        await conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: res.sessionId, configId: modelOpt.id, value: this.opts.model });
+        try {
+          await conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: res.sessionId, configId: modelOpt.id, value: this.opts.model });
+        } catch (err) {
+          // the session is open: keep it on the agent's model and say so
+          model = modelOf(res.configOptions) ?? modelOpt.currentValue;
+          this.store.notice('warn', `The agent did not switch to model ${this.opts.model} (${errorText(err)}); the session uses ${model}.`);
+        }
       } else model = modelOf(res.configOptions) ?? modelOpt.currentValue;
     }
     this.store.setModes(res.modes?.availableModes ?? [], mode ?? undefined);
@@ -226,6 +232,13 @@ export class AcpClient {
       return this.#newSession();
     }
     if (!(await this.loadSession(newest.sessionId))) await this.#newSession();
+  }
+
+  /** A session resumed at startup: an --envelope given with it wins over the mode it was left in. */
+  async #askedMode(): Promise<void> {
+    const st = this.store.getState();
+    const want = this.opts.envelope;
+    if (want && st.mode !== want && st.modes.some((m) => m.id === want)) await this.setMode(want);
   }
 
   /** session/list for this root, every page up to a bound; undefined (with a notice) when it fails. */
@@ -285,6 +298,7 @@ export class AcpClient {
     if (!conn || this.#busy('resume a session')) return false;
     this.store.offerSessions(undefined);
     const previous = this.#sessionId;
+    const atStartup = previous === undefined;
     this.store.resetConversation(id);
     // The replay comes as session/update for this id before the answer: route it to the screen.
     this.#sessionId = id;
@@ -294,6 +308,7 @@ export class AcpClient {
       this.store.setModes(res.modes?.availableModes ?? [], res.modes?.currentModeId ?? undefined);
       this.#sessionMeta(res._meta);
       this.store.sessionStarted(id, { model: modelOf(res.configOptions) ?? this.store.getState().model, mode: res.modes?.currentModeId ?? undefined });
+      if (atStartup) await this.#askedMode();
       this.#drain();
       return true;
     } catch (err) {

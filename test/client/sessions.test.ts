@@ -141,6 +141,15 @@ test('--continue in a new agent process resumes the newest titled session here; 
     await byId.close();
   }
 
+  const withEnvelope = await started(cwd, { resume: { kind: 'continue' }, envelope: 'plan' });
+  try {
+    const s = withEnvelope.store.getState();
+    assert.equal(s.sessionId, 'sess-2');
+    assert.equal(s.mode, 'plan', '--envelope given with --continue wins over the mode the session was left in');
+  } finally {
+    await withEnvelope.close();
+  }
+
   const pick = await started(cwd, { resume: { kind: 'pick' } });
   try {
     let s = await waitFor(pick, (x) => x.sessionChoices !== undefined, 'the picker');
