@@ -67,6 +67,12 @@ function completion(ctx: ActionContext, action: Action): boolean {
     return true;
   }
   const item = comp.items[idx];
+  const next = applyCompletion(u.composer, comp, item);
+  // Enter on what is already typed out in full sends the prompt rather than completing nothing
+  if (ctx.key === 'return' && next.text.trimEnd() === u.composer.text.trimEnd()) {
+    submitPrompt(ctx);
+    return true;
+  }
   ctx.setUi((x) => ({ ...x, composer: applyCompletion(x.composer, comp, item), completionSel: { key: '', index: 0 } }));
   // Enter on a command that takes nothing more runs it; Tab only completes
   if (ctx.key === 'return' && item.submit) submitPrompt(ctx);

@@ -144,6 +144,9 @@ test('@ asks for the file list, fuzzy-filters it, Tab puts the path in; the prom
   assert.doesNotMatch(f, /README/);
   await r.press(KEY.tab, ...typed('now'), KEY.enter);
   assert.deepEqual(r.calls.sent, ['fix @src/ui/text_layout.ts now']);
+  // a mention typed out in full: Enter sends, there is nothing left to complete
+  await r.press('see @README.md\r');
+  assert.deepEqual(r.calls.sent.at(-1), 'see @README.md');
   r.unmount();
 });
 
