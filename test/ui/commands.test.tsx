@@ -190,3 +190,28 @@ test('the session picker: arrows choose, Enter resumes it, Esc dismisses it', as
   assert.doesNotMatch(r.lastFrame(), /resume a session/);
   r.unmount();
 });
+
+test('the transcript scrolls through a long session: the selection stays on screen, PgUp/PgDn move ten', async () => {
+  const store = states.baseStore();
+  for (let t = 0; t < 4; t++) {
+    store.beginTurn(`turn ${t}`);
+    for (let i = 0; i < 10; i++) store.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: `t${t}c${i}`, title: `Read file-${t}-${i}.txt`, kind: 'read', status: 'completed' });
+    store.endTurn('end_turn');
+    store.settle();
+  }
+  const r = mount(store, 80, 20);
+  await tick();
+  await r.press(KEY.ctrlT);
+  let f = r.lastFrame();
+  assert.match(f, /── transcript · 40 tool calls · 4 prompts/);
+  assert.match(f, /› ✓ read Read file-3-9\.txt/);
+  assert.match(f, /… \d+ earlier entries \(↑\)/);
+  await r.press(KEY.pageUp, KEY.pageUp);
+  f = r.lastFrame();
+  assert.match(f, /› ✓ read Read file-1-9\.txt/, 'twenty calls up');
+  assert.match(f, /… \d+ more entries \(↓\)/);
+  await r.press(KEY.pageDown, KEY.down);
+  assert.match(r.lastFrame(), /› ✓ read Read file-3-0\.txt/, 'ten down and one more crosses into the last turn');
+  for (const line of r.lastFrame().split('\n').slice(-18)) assert.ok([...line].length <= 80);
+  r.unmount();
+});
