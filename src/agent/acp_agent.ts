@@ -121,6 +121,10 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
     availableModes: o.modesFor(cwd).modes.map((m) => ({ id: m.id, name: m.name, ...(m.description ? { description: m.description } : {}) })),
   });
 
+  // The model, as the standard `model` config option, so a client can show its real name.
+  const modelOptions = (): acp.SessionConfigOption[] | undefined =>
+    o.provider ? [{ type: 'select', id: 'model', name: 'Model', category: 'model', currentValue: o.provider.model, options: [{ value: o.provider.model, name: o.provider.model }] }] : undefined;
+
   async function persist(s: LiveSession): Promise<void> {
     s.stored.updatedAt = nowIso();
     try {
@@ -437,7 +441,7 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
       }
       await persist(live);
       live.flush();
-      return { sessionId: stored.sessionId, modes: modeState(stored.cwd, stored.mode) };
+      return { sessionId: stored.sessionId, modes: modeState(stored.cwd, stored.mode), configOptions: modelOptions() };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const stored = await o.store.load(params.sessionId);
@@ -456,7 +460,7 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
       if (!known.modes.some((m) => m.id === stored.mode)) stored.mode = known.current;
       const live = await open(client, stored, params.mcpServers ?? []);
       live.flush();
-      return { modes: modeState(stored.cwd, stored.mode) };
+      return { modes: modeState(stored.cwd, stored.mode), configOptions: modelOptions() };
     })
     .onRequest(acp.methods.agent.session.list, async ({ params }) => {
       const list = await o.store.list(params.cwd ?? undefined);

@@ -90,6 +90,25 @@ export function killProcessGroup(pid: number, signal: NodeJS.Signals = 'SIGKILL'
   }
 }
 
+type GlobalEvents = { addEventListener?(type: string, fn: () => void): void; removeEventListener?(type: string, fn: () => void): void };
+
+/**
+ * Run `fn` when the process ends in a way that still runs code: a normal end, process.exit(), an
+ * uncaught error. Node emits 'exit' for all three; Deno skips 'exit' after an uncaught error, so
+ * there its global error events are watched too (only watched: the error still ends the process).
+ * Returns a function that removes the hooks.
+ */
+export function onProcessEnd(fn: () => void): () => void {
+  process.on('exit', fn);
+  const g = globalThis as unknown as GlobalEvents;
+  const deno = runtimeName === 'deno' && typeof g.addEventListener === 'function';
+  if (deno) for (const t of ['error', 'unhandledrejection']) g.addEventListener!(t, fn);
+  return () => {
+    process.off('exit', fn);
+    if (deno) for (const t of ['error', 'unhandledrejection']) g.removeEventListener?.(t, fn);
+  };
+}
+
 /** Run `handler` on SIGINT/SIGTERM; returns a function that removes it. */
 export function onTerminate(handler: (signal: NodeJS.Signals) => void): () => void {
   const sigs: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];

@@ -30,7 +30,7 @@ export function rgPrefilter(pattern: string): string | undefined {
 }
 
 /** All matching files under `dir`, root-relative, in walk order (in-process engine). */
-export function findBuiltin(ctx: FsContext, dir: ConfinedPath, pattern: string, signal?: AbortSignal): string[] {
+export function findBuiltin(ctx: Pick<FsContext, 'root' | 'policy' | 'matcher'>, dir: ConfinedPath, pattern: string, signal?: AbortSignal): string[] {
   const match = fileMatcher(pattern);
   const filter = new TraversalFilter(ctx, dir.rel);
   const cut = dir.rel === '.' ? 0 : dir.rel.length + 1;
@@ -42,11 +42,17 @@ export function findBuiltin(ctx: FsContext, dir: ConfinedPath, pattern: string, 
   return out;
 }
 
-/** The same through `rg --files` (it lists regular files, never following links). */
-export async function findFilesRipgrep(ctx: FsContext, rg: string, dir: ConfinedPath, pattern: string, signal?: AbortSignal): Promise<string[]> {
-  const match = fileMatcher(pattern);
+/** `rg --files` as find_files runs it: every regular file, hidden ones too, links not followed, heavy dirs left out. */
+export function rgFilesArgs(skipDirs: readonly string[]): string[] {
   const args = ['--files', '--no-config', '--no-ignore', '--hidden', '--no-follow', '--no-messages'];
-  for (const d of ctx.policy.skipDirs) args.push('--glob', `!${rgGlobLiteral(d)}/`);
+  for (const d of skipDirs) args.push('--glob', `!${rgGlobLiteral(d)}/`);
+  return args;
+}
+
+/** The same through `rg --files` (it lists regular files, never following links). */
+export async function findFilesRipgrep(ctx: Pick<FsContext, 'root' | 'policy' | 'matcher'>, rg: string, dir: ConfinedPath, pattern: string, signal?: AbortSignal): Promise<string[]> {
+  const match = fileMatcher(pattern);
+  const args = rgFilesArgs(ctx.policy.skipDirs);
   const pre = rgPrefilter(pattern);
   // ripgrep narrows the listing; our matcher still decides, so its answer only has to be a superset
   if (pre) args.push('--glob', pre, '--glob', '.gitignore');
