@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { after, test } from 'node:test';
-import { TailBuffer, TerminalHost } from '../../src/client/terminal_host.ts';
+import { TailBuffer } from '../../src/core/shell/output_limit.ts';
+import { TerminalHost } from '../../src/client/terminal_host.ts';
 
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-term-')));
 mkdirSync(path.join(root, 'sub'));
