@@ -9,7 +9,8 @@ import { ClientFileIO, WorkspaceFileIO } from '../core/file_io.ts';
 import { parseFsPolicy } from '../core/fs_policy.ts';
 import { ReadLedger } from '../core/ledger.ts';
 import { LocalFsToolset } from '../core/local_fs/toolset.ts';
-import { ClientTerminalHost, type AcpTerminalClient } from '../core/shell/client_terminal.ts';
+import { ClientTerminalHost, SANDBOX_META, type AcpTerminalClient } from '../core/shell/client_terminal.ts';
+import type { SandboxState } from '../core/shell/sandbox/settings.ts';
 import { LocalShell } from '../core/shell/local_shell.ts';
 import type { Terminal, TerminalHost, TerminalRequest } from '../core/shell/terminal.ts';
 import { ToolError } from '../core/errors.ts';
@@ -253,7 +254,8 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
             }
           : {}),
       });
-      const host = caps.terminal ? new ReportingHost(new ClientTerminalHost(acpTerminalClient(client), { sessionId: ctx.sessionId }), hooks) : null;
+      const sandbox = clientSandbox(caps);
+      const host = caps.terminal ? new ReportingHost(new ClientTerminalHost(acpTerminalClient(client), { sessionId: ctx.sessionId, ...(sandbox ? { sandbox } : {}) }), hooks) : null;
       const acpServers = fromAcp(ctx.mcpServers as unknown as Array<Record<string, unknown>>);
       const notice = (t: string) => void ctx.notice(t).catch(() => {});
       for (const s of acpServers.skipped) notice(s);
@@ -337,6 +339,15 @@ function acpTerminalClient(client: acp.AgentContext): AcpTerminalClient {
   };
 }
 
+/** The sandbox a client says it runs terminals in (the cxl client does; others say nothing). */
+function clientSandbox(caps: acp.ClientCapabilities): SandboxState | undefined {
+  const m = caps._meta?.[SANDBOX_META] as { state?: unknown; reason?: unknown } | undefined;
+  if (!m || typeof m !== 'object' || !['bubblewrap', 'seatbelt', 'off', 'unavailable'].includes(m.state as string)) return undefined;
+  const state = m.state as SandboxState['state'];
+  const reason = typeof m.reason === 'string' ? `the client's: ${m.reason}` : "the client's";
+  return { state, reason };
+}
+
 /** Tells the running tool call about each terminal it opens, so the client can show it live. */
 class ReportingHost implements TerminalHost {
   readonly kind = 'client' as const;
@@ -344,6 +355,9 @@ class ReportingHost implements TerminalHost {
     private readonly inner: TerminalHost,
     private readonly hooks: HookRef,
   ) {}
+  sandboxState(network: boolean): SandboxState {
+    return this.inner.sandboxState?.(network) ?? { state: 'unavailable', reason: 'the client reports no sandbox' };
+  }
   async create(req: TerminalRequest): Promise<Terminal> {
     const t = await this.inner.create(req);
     await this.hooks.current?.onTerminal?.(t.id);

@@ -7,6 +7,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { AgentProcess } from './agent_process.ts';
 import { FsHost } from './fs_host.ts';
 import { ClientStore } from './state.ts';
+import type { SandboxState } from '../core/shell/sandbox/settings.ts';
 import { TerminalHost } from './terminal_host.ts';
 
 export interface ClientOptions {
@@ -38,6 +39,7 @@ export class AcpClient {
   readonly quitRequested = new Promise<void>((r) => (this.#quit = r));
   #exited = false;
   #authMethods: string[] = [];
+  #agentSandbox: SandboxState | undefined;
 
   constructor(readonly opts: ClientOptions) {
     this.store = new ClientStore({ label: opts.label, builtin: opts.builtin, cwd: opts.cwd, model: opts.model, envelope: opts.envelope, settleMs: opts.settleMs });
@@ -47,6 +49,14 @@ export class AcpClient {
 
   get sessionId(): string | undefined {
     return this.#sessionId;
+  }
+
+  /**
+   * The sandbox the session's commands run in, for the status line (SEAMS §3): what the agent
+   * reported on session/new, else this client's own terminal host's (when it runs the commands).
+   */
+  sandboxState(): SandboxState {
+    return this.#agentSandbox ?? this.terminals.sandboxState();
   }
 
   /** A read-approve file (.env, keys): the user decides, as for any other approval. */
@@ -128,13 +138,15 @@ export class AcpClient {
     try {
       const init = await conn.agent.request(acp.methods.agent.initialize, {
         protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+        // the agent learns which sandbox our terminals run in (it decides what may run unasked)
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, _meta: { 'cxl/sandbox': this.terminals.sandboxState() } },
         clientInfo: { name: 'cxl', version: pkg.version },
       });
       this.store.agentReady({ name: init.agentInfo?.title ?? init.agentInfo?.name, version: init.agentInfo?.version ?? undefined });
       this.#authMethods = (init.authMethods ?? []).map((m) => m.name);
       const res = await conn.agent.request(acp.methods.agent.session.new, { cwd: this.fsHost.root, mcpServers: [] });
       this.#sessionId = res.sessionId;
+      this.#agentSandbox = readSandbox(res._meta?.['cxl/sandbox']);
       let mode = res.modes?.currentModeId;
       if (this.opts.envelope && res.modes?.availableModes.some((m) => m.id === this.opts.envelope) && mode !== this.opts.envelope) {
         await conn.agent.request(acp.methods.agent.session.setMode, { sessionId: res.sessionId, modeId: this.opts.envelope });
@@ -232,4 +244,11 @@ export class AcpClient {
 export function errorText(err: unknown): string {
   if (err instanceof acp.RequestError) return `${err.message} (${err.code})`;
   return err instanceof Error ? err.message : String(err);
+}
+
+function readSandbox(v: unknown): SandboxState | undefined {
+  if (!v || typeof v !== 'object') return undefined;
+  const o = v as { state?: unknown; reason?: unknown };
+  if (!['bubblewrap', 'seatbelt', 'off', 'unavailable'].includes(o.state as string)) return undefined;
+  return { state: o.state as SandboxState['state'], ...(typeof o.reason === 'string' ? { reason: o.reason } : {}) };
 }

@@ -9,6 +9,7 @@ import process from 'node:process';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { ToolError } from '../core/errors.ts';
 import { confine } from '../core/paths.ts';
+import { NETWORK_META, SANDBOX_META } from '../core/shell/client_terminal.ts';
 import { childEnv } from '../core/shell/env.ts';
 import { LocalTerminalHost, type LocalTerminal } from '../core/shell/local_terminal.ts';
 import type { ProbeOptions } from '../core/shell/sandbox/probe.ts';
@@ -19,10 +20,6 @@ import { toRequestError } from './fs_host.ts';
 /** Used when the agent names no outputByteLimit, and the most we keep whatever it names. */
 export const DEFAULT_TERMINAL_OUTPUT = 1024 * 1024;
 export const MAX_TERMINAL_OUTPUT = 16 * 1024 * 1024;
-
-/** `_meta` keys an agent may put on terminal/create to narrow the sandbox (SEAMS §2). */
-export const SANDBOX_HINT = 'cxl/sandbox';
-export const NETWORK_HINT = 'cxl/network';
 
 /** The core's scrubbed environment (no credentials, no pagers) plus what the agent set. */
 export function scrubbedEnv(extra: { name: string; value: string }[] = []): Record<string, string> {
@@ -101,9 +98,9 @@ export class TerminalHost {
   /** The sandbox for one terminal: the client's own setting, narrowed by the agent's hint. */
   #sandbox(p: CreateTerminal): TerminalSandbox | undefined {
     if (this.opts.mode === 'off') return undefined;
-    const hint = p._meta?.[SANDBOX_HINT];
+    const hint = p._meta?.[SANDBOX_META];
     const profile: SandboxProfile = hint === 'read-only' ? 'read-only' : 'workspace-write';
-    const network = (this.opts.network ?? true) && p._meta?.[NETWORK_HINT] !== false;
+    const network = (this.opts.network ?? true) && p._meta?.[NETWORK_META] !== false;
     const state = this.#local.sandboxState(network);
     if (!isWorking(state)) {
       if (this.opts.mode === 'required') {

@@ -16,6 +16,7 @@ import { gatePath } from './local_fs/context.ts';
 import { LocalFsToolset } from './local_fs/toolset.ts';
 import type { ConfinedPath } from './paths.ts';
 import { defaultPathMatcher } from './quarantine.ts';
+import { envelopeSandbox, profileFor, withoutSandbox, type SandboxCall } from './shell/sandbox/settings.ts';
 import { commandScope, describeAllow, SessionAllows, type SessionAllow } from './session_allows.ts';
 import { lex } from './shell/lexer.ts';
 import { LocalShell } from './shell/local_shell.ts';
@@ -255,10 +256,32 @@ export class Gate {
     return this.session.hasTool(`${p.facts.toolset}.${p.facts.tool}`);
   }
 
+  /**
+   * The envelope's decision, and for a shell call with `shell.sandbox = "auto"` and no working
+   * sandbox, a prefix-allowlist allow turned into an ask (it relies on the sandbox).
+   */
+  #decide(p: Prepared): Decision {
+    const decision = decide(this.envelope, p.facts);
+    if (!(p.toolset instanceof LocalShell)) return decision;
+    const { mode, network } = envelopeSandbox(this.envelope.resolved.shell);
+    return withoutSandbox(decision, mode, p.toolset.sandboxState(mode, network));
+  }
+
+  /**
+   * A shell call's sandbox (SEAMS §2): the envelope's settings, the profile its decision and
+   * approval give, and the read-approve files its approval named (left visible).
+   */
+  #sandboxCall(p: Prepared, decision: Decision, approvedBy: ApprovedBy | undefined): SandboxCall {
+    const { mode, network } = envelopeSandbox(this.envelope.resolved.shell);
+    const named = approvedBy === 'human' || approvedBy === 'human-session' || approvedBy === 'yes';
+    const visible = named ? [...new Set((p.facts.absolute ?? []).filter((a) => defaultPathMatcher.classify(a) === 'read_approve'))] : [];
+    return { mode, network, profile: profileFor(decision, approvedBy !== undefined), ...(visible.length ? { visible } : {}) };
+  }
+
   /** What the envelope says about a call, without asking or running (`cxl check`, dry runs). */
   async evaluate(name: string, args: Record<string, unknown> = {}): Promise<Evaluation> {
     const p = await this.#prepare(name, args);
-    const decision = decide(this.envelope, p.facts);
+    const decision = this.#decide(p);
     return { toolset: p.facts.toolset, tool: p.tool, facts: p.facts, decision, sessionScope: decision.action === 'approve' ? this.#scopeOf(p) : [], coveredBySession: decision.action === 'approve' && this.#covered(p) };
   }
 
@@ -270,7 +293,7 @@ export class Gate {
     } catch (err) {
       throw toToolError(err);
     }
-    const decision = decide(this.envelope, p.facts);
+    const decision = this.#decide(p);
     const qualified = p.tool === p.facts.toolset ? p.tool : `${p.facts.toolset}.${p.tool}`;
     if (decision.action === 'deny') {
       throw new ToolError('envelope_denied', `${qualified} was denied by the session envelope: ${decision.sentence}. Do without it, or ask the user to change the envelope.`, {
@@ -293,7 +316,8 @@ export class Gate {
         approvedBy = await this.#ask(await this.#request(p, args, decision), opts.signal);
       }
     }
-    const run = () => p.toolset.call(p.tool, args, { signal: opts.signal });
+    const ts = p.toolset;
+    const run = () => (ts instanceof LocalShell ? ts.call(p.tool, args, { signal: opts.signal, sandbox: this.#sandboxCall(p, decision, approvedBy) }) : ts.call(p.tool, args, { signal: opts.signal }));
     const result = await this.#als.run({ approved: approvedBy !== undefined }, run);
     return approvedBy ? { result, decision, approvedBy } : { result, decision };
   }
