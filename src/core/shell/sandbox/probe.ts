@@ -72,6 +72,11 @@ function probeBwrap(pathEnv: string | undefined, network: boolean): Probe {
   } catch {
     /* use the name found */
   }
+  // without the network: only worth asking once the sandbox itself starts
+  if (!network) {
+    const base = probeBwrap(pathEnv, true);
+    if (base.state !== 'bubblewrap') return base;
+  }
   const key = `bwrap\0${program}\0${network ? 'net' : 'nonet'}`;
   const hit = cache.get(key);
   if (hit) return hit;

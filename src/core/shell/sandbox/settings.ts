@@ -76,7 +76,7 @@ export function withoutSandbox(decision: Decision, mode: SandboxMode, state: San
   return {
     ...decision,
     action: 'approve',
-    sentence: `${decision.sentence}, but no sandbox is working (${state.reason ?? state.state}), so it asks`,
+    sentence: `${decision.sentence.replace(/^allow: /, 'approve: ')}, but no sandbox is working (${state.reason ?? state.state}), so it asks`,
   };
 }
 
