@@ -5,7 +5,6 @@
 // command. Symlinked directories are not followed (their target is scanned where it lives, if
 // inside); a symlinked file that matches is reported by the real path it points to.
 import { lstatSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
-import path from 'node:path';
 import { globTester } from '../../glob.ts';
 import { entriesOf, type ProtectionTier } from '../../protected_paths.ts';
 import { defaultPathMatcher } from '../../quarantine.ts';
@@ -40,8 +39,8 @@ interface DirState {
   mtimeMs: number;
   ctimeMs: number;
   ino: number;
-  /** absolute paths of the subdirectories walked into */
-  subdirs: string[];
+  /** the subdirectories walked into: absolute and root-relative path, and whether it is walled */
+  subdirs: { abs: string; rel: string; wall: boolean }[];
   /** protected entries directly in this directory */
   hits: ScanHit[];
 }
@@ -74,7 +73,7 @@ export class WorkspaceScanner {
     const st = this.#dirs.get(dir);
     if (!st) return;
     this.#dirs.delete(dir);
-    for (const s of st.subdirs) this.#forget(s);
+    for (const s of st.subdirs) this.#forget(s.abs);
   }
 
   #visit(dir: string, rel: string, inWall: boolean, hits: ScanHit[]): void {
@@ -83,10 +82,9 @@ export class WorkspaceScanner {
       return;
     }
     this.#count++;
-    let st: Stats;
-    try {
-      st = lstatSync(dir);
-    } catch {
+    // the one system call a warm scan makes per directory
+    const st = lstatSync(dir, { throwIfNoEntry: false });
+    if (!st || !st.isDirectory()) {
       this.#forget(dir);
       return;
     }
@@ -94,17 +92,16 @@ export class WorkspaceScanner {
     if (!cached || cached.mtimeMs !== st.mtimeMs || cached.ctimeMs !== st.ctimeMs || cached.ino !== st.ino) {
       const old = cached;
       cached = this.#read(dir, rel, st, inWall);
-      if (old) for (const s of old.subdirs) if (!cached.subdirs.includes(s)) this.#forget(s);
+      if (old) {
+        const now = new Set(cached.subdirs.map((x) => x.abs));
+        for (const s of old.subdirs) if (!now.has(s.abs)) this.#forget(s.abs);
+      }
       this.#dirs.set(dir, cached);
       this.#reread++;
     }
-    hits.push(...cached.hits);
-    for (const sub of cached.subdirs) {
-      const subRel = rel ? `${rel}/${path.basename(sub)}` : path.basename(sub);
-      // inside a directory bound read-only, nested wall entries need no mount of their own
-      const isWall = cached.hits.some((h) => h.path === sub && h.kind === 'dir');
-      this.#visit(sub, subRel, inWall || isWall, hits);
-    }
+    for (const h of cached.hits) hits.push(h);
+    // inside a directory bound read-only, nested wall entries need no mount of their own
+    for (const sub of cached.subdirs) this.#visit(sub.abs, sub.rel, inWall || sub.wall, hits);
   }
 
   #read(dir: string, rel: string, st: Stats, inWall: boolean): DirState {
@@ -145,11 +142,15 @@ export class WorkspaceScanner {
         out.hits.push({ path: real, kind: isDir ? 'dir' : 'file', tier: hide === 'quarantined' ? 'quarantine' : 'read_approve' });
         continue; // a hidden directory is not walked
       }
+      let wall = false;
       if (!inWall) {
         const w = this.#write.find((x) => x.test(r) || x.test(abs));
-        if (w) out.hits.push({ path: real, kind: isDir ? 'dir' : 'file', tier: w.tier });
+        if (w) {
+          out.hits.push({ path: real, kind: isDir ? 'dir' : 'file', tier: w.tier });
+          wall = isDir;
+        }
       }
-      if (isDir) out.subdirs.push(abs);
+      if (isDir) out.subdirs.push({ abs, rel: r, wall });
     }
     return out;
   }
