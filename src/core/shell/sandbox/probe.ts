@@ -63,7 +63,20 @@ function run(program: string, args: string[]): { ok: boolean; reason?: string } 
   return { ok: true };
 }
 
+// PATH → answer, so a command pays a map lookup, not a PATH search, after the first probe
+const byPath = new Map<string, Probe>();
+
 function probeBwrap(pathEnv: string | undefined, network: boolean): Probe {
+  const k = `${network ? 'net' : 'nonet'}\0${pathEnv ?? ''}`;
+  let p = byPath.get(k);
+  if (!p) {
+    p = probeBwrapUncached(pathEnv, network);
+    byPath.set(k, p);
+  }
+  return p;
+}
+
+function probeBwrapUncached(pathEnv: string | undefined, network: boolean): Probe {
   const found = findOnPath('bwrap', pathEnv);
   if (!found) return { state: 'unavailable', reason: 'bwrap (bubblewrap) is not on PATH' };
   let program = found;
@@ -105,9 +118,4 @@ export function probeSandbox(opts: ProbeOptions = {}): Probe {
   if (platform === 'linux') return probeBwrap(opts.pathEnv ?? process.env.PATH, opts.network !== false);
   if (platform === 'darwin') return probeSeatbelt();
   return { state: 'unavailable', reason: `no OS sandbox is supported on ${platform}` };
-}
-
-/** Forget what was probed (tests that swap PATH for a broken bwrap). */
-export function resetProbes(): void {
-  cache.clear();
 }
