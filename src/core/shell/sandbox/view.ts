@@ -42,12 +42,20 @@ function real(p: string): string | undefined {
   }
 }
 
+/** True when `p` or one of its ancestors is in `set` (O(depth), for lists of any length). */
+function coveredBy(set: ReadonlySet<string>, p: string): boolean {
+  for (let cur = p; ; ) {
+    if (set.has(cur)) return true;
+    const up = path.dirname(cur);
+    if (up === cur) return false;
+    cur = up;
+  }
+}
+
 /** Outermost paths only: a path inside another one of the list is dropped. */
 function outermost(paths: Iterable<string>): string[] {
-  const sorted = [...new Set(paths)].sort();
-  const out: string[] = [];
-  for (const p of sorted) if (!out.some((o) => isWithin(o, p))) out.push(p);
-  return out;
+  const all = new Set(paths);
+  return [...all].filter((p) => !coveredBy(all, path.dirname(p)) || path.dirname(p) === p).sort();
 }
 
 /** Hidden by the private /tmp already, unless a root brings it back. */
@@ -110,7 +118,8 @@ export function buildView(input: ViewInput): SandboxView {
   }
 
   const hideDirs = outermost(dirs);
-  const hideFiles = [...files].filter((f) => !hideDirs.some((d) => isWithin(d, f))).sort();
-  const readOnly = outermost(ro).filter((p) => !hideDirs.some((d) => isWithin(d, p)) && !files.has(p));
+  const hidden = new Set(hideDirs);
+  const hideFiles = [...files].filter((f) => !coveredBy(hidden, f)).sort();
+  const readOnly = outermost(ro).filter((p) => !coveredBy(hidden, p) && !files.has(p));
   return { profile: input.profile, network: input.network, roots, readOnly, hideDirs, hideFiles, privateTmp, notes };
 }
