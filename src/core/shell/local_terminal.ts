@@ -22,6 +22,8 @@ let counter = 0;
 // Groups still running. Our children are not in the terminal's foreground group, so a Ctrl-C
 // or a kill of this process would not reach them: kill them ourselves on the way out.
 const live = new Set<number>();
+// Host pids of running sandboxes' init processes: killing one ends everything inside it.
+const liveSandboxes = new Set<number>();
 let hooked = false;
 
 function hookExit(): void {
@@ -30,6 +32,8 @@ function hookExit(): void {
   const killAll = () => {
     for (const pid of live) killProcessGroup(pid, 'SIGKILL');
     live.clear();
+    for (const pid of liveSandboxes) signalPid(pid);
+    liveSandboxes.clear();
   };
   process.on('exit', killAll);
   onTerminate((signal) => {
@@ -38,6 +42,18 @@ function hookExit(): void {
     if (process.listenerCount(signal) <= 1) process.exit(signal === 'SIGINT' ? 130 : 143);
   });
 }
+
+function signalPid(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
+}
+
+// If a kill comes before bwrap has said where its init is, how long to wait for that before
+// killing bwrap alone.
+const INFO_WAIT_MS = 1000;
 
 export interface LocalTerminalHostOptions {
   /** where to look for the sandbox program (default: this process's PATH and platform) */
@@ -88,6 +104,9 @@ export class LocalTerminal implements Terminal {
   private exitSeen = false;
   // the first bytes of stderr: where bwrap says why it could not start the command
   private errHead = '';
+  // bwrap's init, once bwrap reported it; a kill asked for before that waits for it
+  private sandboxPid?: number;
+  private killWanted?: ReturnType<typeof setTimeout>;
 
   constructor(
     private readonly req: TerminalRequest,
@@ -106,10 +125,11 @@ export class LocalTerminal implements Terminal {
       cwd: req.cwd,
       env: req.env,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: launch?.infoFd === 3 ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
       shell: false,
     });
     if (this.child.pid !== undefined) live.add(this.child.pid);
+    if (launch?.infoFd === 3) this.readInfo(this.child.stdio[3] as NodeJS.ReadableStream | null);
     const changed = () => this.opts.onChange?.();
     this.child.stdout!.on('data', (c: Uint8Array) => {
       this.out.push(c);
@@ -138,6 +158,8 @@ export class LocalTerminal implements Terminal {
         // The leader is gone; whatever it left behind in its group goes with it.
         this.exitSeen = true;
         this.killGroup();
+        clearTimeout(this.killWanted);
+        if (this.sandboxPid !== undefined) liveSandboxes.delete(this.sandboxPid);
         if (this.child.pid !== undefined) live.delete(this.child.pid);
         const exit = { exitCode: code, signal: signal ?? null };
         const timer = setTimeout(() => {
@@ -181,8 +203,40 @@ export class LocalTerminal implements Terminal {
     return this.child.pid;
   }
 
+  /** bwrap's `{"child-pid": N, …}` on the info pipe: the host pid of the sandbox's init. */
+  private readInfo(stream: NodeJS.ReadableStream | null): void {
+    if (!stream) return;
+    let text = '';
+    stream.on('data', (c: Uint8Array) => {
+      if (this.sandboxPid !== undefined || text.length > 4096) return;
+      text += new TextDecoder().decode(c);
+      const m = /"child-pid"\s*:\s*(\d+)/.exec(text);
+      if (!m) return;
+      this.sandboxPid = Number(m[1]);
+      if (!this.exitSeen) liveSandboxes.add(this.sandboxPid);
+      if (this.killWanted !== undefined) {
+        clearTimeout(this.killWanted);
+        this.killGroup();
+      }
+    });
+    stream.on('error', () => {});
+  }
+
   private killGroup(): void {
     if (this.child.pid === undefined) return;
+    if (this.launch?.kind === 'bubblewrap' && !this.exitSeen) {
+      if (this.sandboxPid === undefined) {
+        // Killing bwrap now, mid-setup, could leave its child running (its die-with-parent is
+        // not armed yet): wait for bwrap to say where its init is, a moment later.
+        this.killWanted ??= setTimeout(() => killProcessGroup(this.child.pid!, 'SIGKILL', { groupOnly: this.exitSeen }), INFO_WAIT_MS);
+        return;
+      }
+      // bwrap first (so it is reported killed, not exiting with its child's status), then the
+      // sandbox's init, whose death ends every process inside the sandbox
+      killProcessGroup(this.child.pid, 'SIGKILL');
+      signalPid(this.sandboxPid);
+      return;
+    }
     // Once the leader is reaped its pid may be reused: then signal the group only, never the pid.
     killProcessGroup(this.child.pid, 'SIGKILL', { groupOnly: this.exitSeen });
   }

@@ -392,3 +392,22 @@ describe('timeouts and cancels under the sandbox leave no process behind', () =>
     assert.ok(await eventually(() => processesWith(`sleep ${m}`).length === 0), `left running: ${processesWith(`sleep ${m}`).join(' ')}`);
   });
 });
+
+test('a kill that lands while bwrap is still setting up leaves nothing behind', async () => {
+  if (!haveBwrap) return;
+  const ws = tempDir();
+  const host = new LocalTerminalHost();
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+  const markers: string[] = [];
+  for (let i = 0; i < 10; i++) {
+    const m = uniqueSleep();
+    markers.push(m);
+    const t = host.createSync({ command: '/bin/sh', args: ['-c', `setsid sleep ${m} & sleep ${m}`], cwd: ws, env, outputByteLimit: 4096, sandbox: { profile: 'read-only', network: true, roots: [ws] } });
+    // i = 0: at once, before bwrap forks; later: as soon as bwrap's child exists (its command
+    // line is bwrap's), before that child has armed its die-with-parent
+    if (i > 0) await eventually(() => processesWith(`sleep ${m}`).length >= 2, 5000);
+    t.killNow();
+    assert.equal((await t.waitForExit()).signal, 'SIGKILL');
+  }
+  for (const m of markers) assert.ok(await eventually(() => processesWith(`sleep ${m}`).length === 0, 5000), `left running: ${processesWith(`sleep ${m}`).join(' ')}`);
+});

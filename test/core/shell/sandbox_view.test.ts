@@ -168,6 +168,12 @@ describe('bubblewrap arguments', () => {
     assert.equal(a.includes('--unshare-net'), false);
   });
 
+  test('with an info fd, bwrap is asked to report its init pid there (before `--`)', () => {
+    const a = bwrapArgs(VIEW, '/work/ws', 'ls', [], { infoFd: 3 });
+    assert.deepEqual(a.slice(a.indexOf('--info-fd'), a.indexOf('--info-fd') + 2), ['--info-fd', '3']);
+    assert.ok(a.indexOf('--info-fd') < a.indexOf('--'));
+  });
+
   test('arguments that look like options reach the command after `--`, untouched', () => {
     const a = bwrapArgs(VIEW, '/work/ws', '/bin/echo', ['--bind', '/', '/']);
     assert.deepEqual(a.slice(a.indexOf('--') + 1), ['/bin/echo', '--bind', '/', '/']);

@@ -5,8 +5,12 @@
 // PID namespace. /tmp comes before the roots so a workspace under /tmp stays visible.
 import type { SandboxView } from './view.ts';
 
-/** argv for `bwrap` that runs `command args` in `cwd` inside `view`. */
-export function bwrapArgs(view: SandboxView, cwd: string, command: string, args: readonly string[]): string[] {
+/**
+ * argv for `bwrap` that runs `command args` in `cwd` inside `view`. With `infoFd`, bwrap writes
+ * the host pid of the sandbox's init there, so a kill can reach it even while bwrap is still
+ * setting up (before --die-with-parent is armed in the child).
+ */
+export function bwrapArgs(view: SandboxView, cwd: string, command: string, args: readonly string[], opts: { infoFd?: number } = {}): string[] {
   const out = ['--ro-bind', '/', '/'];
   if (view.privateTmp) out.push('--tmpfs', '/tmp');
   const write = view.profile === 'workspace-write';
@@ -24,6 +28,7 @@ export function bwrapArgs(view: SandboxView, cwd: string, command: string, args:
   // Running as root would keep every capability (and let a command unmount the hiding mounts).
   out.push('--cap-drop', 'ALL');
   out.push('--die-with-parent', '--new-session');
+  if (opts.infoFd !== undefined) out.push('--info-fd', String(opts.infoFd));
   out.push('--chdir', cwd, '--', command, ...args);
   return out;
 }

@@ -15,7 +15,12 @@ export interface Launch {
   args: string[];
   view: SandboxView;
   kind: 'bubblewrap' | 'seatbelt';
+  /** the child fd bwrap reports its init's pid on (a fourth stdio pipe) */
+  infoFd?: number;
 }
+
+/** stdio slot of the pipe bwrap writes `{"child-pid": N}` to. */
+export const INFO_FD = 3;
 
 /** The home directories whose credential names are hidden: the child's $HOME and this user's. */
 export function homesOf(env: Record<string, string | undefined>): string[] {
@@ -34,7 +39,7 @@ export function sandboxLaunch(probe: Probe, req: TerminalRequest, sandbox: Termi
     throw new Error(`no working sandbox to launch in: ${probe.reason ?? probe.state}`);
   }
   const view = buildView({ ...sandbox, roots: [...sandbox.roots], homes: homesOf(req.env) });
-  if (probe.state === 'bubblewrap') return { command: probe.program, args: bwrapArgs(view, req.cwd, req.command, req.args), view, kind: 'bubblewrap' };
+  if (probe.state === 'bubblewrap') return { command: probe.program, args: bwrapArgs(view, req.cwd, req.command, req.args, { infoFd: INFO_FD }), view, kind: 'bubblewrap', infoFd: INFO_FD };
   const tmp = [req.env.TMPDIR, process.env.TMPDIR, '/private/tmp'].filter((t): t is string => !!t);
   return { command: probe.program, args: seatbeltArgs(view, req.command, req.args, { tempDirs: [...new Set(tmp)] }), view, kind: 'seatbelt' };
 }
