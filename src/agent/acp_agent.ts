@@ -70,6 +70,12 @@ interface LiveSession {
 
 const RAW_OUTPUT_MAX = 64 * 1024;
 
+/** SEAMS §3: the sandbox the session's commands run in, on session/new and session/load. */
+function sandboxMeta(live: LiveSession): { _meta?: Record<string, unknown> } {
+  const s = live.tools.sandbox?.();
+  return s ? { _meta: { 'cxl/sandbox': s } } : {};
+}
+
 function nowIso(): string {
   return new Date().toISOString();
 }
@@ -441,7 +447,7 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
       }
       await persist(live);
       live.flush();
-      return { sessionId: stored.sessionId, modes: modeState(stored.cwd, stored.mode), configOptions: modelOptions() };
+      return { sessionId: stored.sessionId, modes: modeState(stored.cwd, stored.mode), configOptions: modelOptions(), ...sandboxMeta(live) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const stored = await o.store.load(params.sessionId);
@@ -460,7 +466,7 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
       if (!known.modes.some((m) => m.id === stored.mode)) stored.mode = known.current;
       const live = await open(client, stored, params.mcpServers ?? []);
       live.flush();
-      return { modes: modeState(stored.cwd, stored.mode), configOptions: modelOptions() };
+      return { modes: modeState(stored.cwd, stored.mode), configOptions: modelOptions(), ...sandboxMeta(live) };
     })
     .onRequest(acp.methods.agent.session.list, async ({ params }) => {
       const list = await o.store.list(params.cwd ?? undefined);

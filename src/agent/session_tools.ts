@@ -3,6 +3,8 @@
 // tools_policies and meet only the envelope's tools patterns and default_action. A tool whose
 // client capability is missing is refused before anything is asked.
 import { Gate } from '../core/gate.ts';
+import { LocalShell } from '../core/shell/local_shell.ts';
+import { envelopeSandbox } from '../core/shell/sandbox/settings.ts';
 import type { ToolError } from '../core/errors.ts';
 import type { ReadLedger } from '../core/ledger.ts';
 import type { SessionAllows } from '../core/session_allows.ts';
@@ -69,6 +71,12 @@ export function createSessionTools(o: SessionToolsOptions): SessionTools {
       } finally {
         o.hooks.current = undefined;
       }
+    },
+    sandbox() {
+      const sh = o.toolsets.find((t): t is LocalShell => t instanceof LocalShell);
+      if (!sh) return { state: 'off' as const, reason: 'this session offers no local_shell' };
+      const { mode, network } = envelopeSandbox(gate.envelope.resolved.shell);
+      return sh.sandboxState(mode, network);
     },
     saveLedger: () => o.ledger.toJSON(),
     forgetReads(paths) {

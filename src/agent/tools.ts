@@ -2,6 +2,7 @@
 // through the gate pipeline (src/core/gate.ts) with an approver the agent supplies per call.
 // Built per session by setup.ts from the local_fs, local_shell and MCP toolsets.
 import type { ApprovalAnswer, ApprovalRequest } from '../core/gate.ts';
+import type { SandboxState } from '../core/shell/sandbox/settings.ts';
 import type { ToolSpec } from '../core/tool.ts';
 
 export type { ApprovalAnswer, ApprovalRequest };
@@ -31,4 +32,6 @@ export interface SessionTools {
   /** the session-scoped allows, serialised for the session store */
   saveAllows(): unknown[];
   close(): Promise<void>;
+  /** the sandbox the session's commands run in, under the current envelope (SEAMS §3) */
+  sandbox?(): SandboxState;
 }

@@ -4,6 +4,8 @@
 import process from 'node:process';
 import { FLOOR_RULES, QUARANTINE_REASON } from '../core/envelopes_shipped.ts';
 import { FOUND_ON_DISK, PROTECTED_PATHS, shownPattern } from '../core/protected_paths.ts';
+import { LocalTerminalHost } from '../core/shell/local_terminal.ts';
+import { describeSandbox, envelopeSandbox } from '../core/shell/sandbox/settings.ts';
 import { formatDuration } from '../config/duration.ts';
 import { loadChain, taskPolicies } from '../config/chain.ts';
 import { BUILTIN, ConfigError, formatIssue, loadConfig, mergeLayers, readConfigFile, type EffectiveConfig } from '../config/load.ts';
@@ -91,6 +93,15 @@ export function describeConfig(cfg: EffectiveConfig, vars: Record<string, string
   const width = Math.min(80, Math.max(...rows.map(([l]) => l.length)));
   for (const [l, s] of rows) lines.push(`${l.padEnd(width)}  # ${s}`);
   const quarantine = FLOOR_RULES.filter((r) => r.reason?.startsWith(QUARANTINE_REASON)).length;
+  // which OS sandbox commands run in under the default envelope, and why (probed here, now)
+  try {
+    const env = cfg.envelope(cfg.defaultEnvelope);
+    const { mode, network } = envelopeSandbox(env.resolved.shell);
+    const state = mode === 'off' ? { state: 'off' as const } : new LocalTerminalHost().sandboxState(network);
+    lines.push(`# sandbox for commands (envelope ${env.name}): ${describeSandbox(mode, network, state)}`);
+  } catch (err) {
+    lines.push(`# sandbox for commands: the default envelope cannot be built (${(err as Error).message})`);
+  }
   const asks = FLOOR_RULES.filter((r) => r.ask).length;
   lines.push(`# every envelope carries ${FLOOR_RULES.length} built-in floor rules: ${quarantine} credential quarantine globs (every tool, denied), ${FLOOR_RULES.length - quarantine - asks} write-wall globs (writes and shell, denied) and ${asks} always-ask globs (writes and shell, asked every time)`);
   const { chain, label } = loadChain(cfg.data, cfg.sources, { vars });

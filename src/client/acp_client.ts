@@ -69,6 +69,14 @@ export class AcpClient {
     return this.#sessionId;
   }
 
+  /**
+   * The sandbox the session's commands run in, for the status line (SEAMS §3): what the agent
+   * reported on session/new, else this client's own terminal host's (when it runs the commands).
+   */
+  sandboxState(): SandboxView {
+    return this.store.getState().sandbox ?? this.terminals.sandboxState();
+  }
+
   /** A read-approve file (.env, keys): the user decides, as for any other approval. */
   async #askRead(rel: string): Promise<boolean> {
     const out = await this.store.requestPermission(
@@ -148,7 +156,8 @@ export class AcpClient {
     try {
       const init = await conn.agent.request(acp.methods.agent.initialize, {
         protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+        // the agent learns which sandbox our terminals run in (it decides what may run unasked)
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, _meta: { 'cxl/sandbox': this.terminals.sandboxState() } },
         clientInfo: { name: 'cxl', version: pkg.version },
       });
       this.store.agentReady({ name: init.agentInfo?.title ?? init.agentInfo?.name, version: init.agentInfo?.version ?? undefined });
@@ -201,8 +210,7 @@ export class AcpClient {
 
   /** The sandbox the agent reports wins over the client's own terminal host's. */
   #sessionMeta(meta: Record<string, unknown> | null | undefined): void {
-    const reported = sandboxOf(meta);
-    if (reported || this.opts.sandbox) this.store.setSandbox(reported ?? this.opts.sandbox);
+    this.store.setSandbox(sandboxOf(meta) ?? this.opts.sandbox ?? this.terminals.sandboxState());
   }
 
   async #resumeAtStart(how: ResumeRequest): Promise<void> {
@@ -438,3 +446,4 @@ export function errorText(err: unknown): string {
   if (err instanceof acp.RequestError) return `${err.message} (${err.code})`;
   return err instanceof Error ? err.message : String(err);
 }
+

@@ -4,6 +4,7 @@
 import { parseDuration } from '../core/duration.ts';
 import { ENVELOPE_NAME, GRANTS, type EnvelopeRule, type EnvelopeSpec, type Grant, type GrantSpec, type PathAxisSpec, type ShellAxisSpec } from '../core/envelope.ts';
 import { FS_POLICY_KEYS } from '../core/fs_policy.ts';
+import { SANDBOX_MODES, type SandboxMode } from '../core/shell/sandbox/settings.ts';
 import { SHELL_POLICY_KEYS } from '../core/shell/shell_policy.ts';
 import { checkRemoteTools, type RemoteToolSpec } from './remote_tools_schema.ts';
 
@@ -56,7 +57,7 @@ const TOP_KEYS = ['default_envelope', 'default_agent', 'model', 'provider', 'cha
 const TIMEOUT_KEYS = ['connect_timeout', 'first_byte_timeout', 'idle_timeout'] as const;
 const ENVELOPE_KEYS = ['extends', 'description', 'default_action', 'files', 'shell', 'tools', 'always_deny', 'always_allow'];
 const PATH_AXIS_KEYS = ['grant', 'timeout', 'deny_paths', 'approve_paths'];
-const SHELL_AXIS_KEYS = ['grant', 'timeout', 'blacklist', 'prefix_allowlist', 'ask_always', 'substitution'];
+const SHELL_AXIS_KEYS = ['grant', 'timeout', 'blacklist', 'prefix_allowlist', 'ask_always', 'substitution', 'sandbox', 'network'];
 const GRANT_KEYS = ['grant', 'timeout'];
 const RULE_KEYS = ['tool', 'path', 'program', 'reason'];
 const MCP_KEYS = ['command', 'args', 'env', 'url'];
@@ -207,6 +208,14 @@ class Checker {
     }
     const s = this.grant([...path, 'substitution'], t.substitution);
     if (s) out.substitution = s;
+    if (t.sandbox !== undefined) {
+      if (typeof t.sandbox === 'string' && (SANDBOX_MODES as readonly string[]).includes(t.sandbox)) out.sandbox = t.sandbox as SandboxMode;
+      else this.fail([...path, 'sandbox'], `\`${dotted([...path, 'sandbox'])}\` must be ${SANDBOX_MODES.map((m) => `"${m}"`).join(', ')}; got ${typeof t.sandbox === 'string' ? JSON.stringify(t.sandbox) : typeName(t.sandbox)}.`);
+    }
+    if (t.network !== undefined) {
+      if (typeof t.network === 'boolean') out.network = t.network;
+      else this.fail([...path, 'network'], `\`${dotted([...path, 'network'])}\` must be true or false; got ${typeName(t.network)}.`);
+    }
     return out;
   }
 

@@ -3,6 +3,7 @@
 // resolved paths, the checked steps of a shell line); nothing here touches the disk.
 import { ToolError } from './errors.ts';
 import { GlobList, normalizeForMatch, widenForDeny } from './envelope_glob.ts';
+import type { SandboxMode } from './shell/sandbox/settings.ts';
 
 export type Grant = 'allow' | 'approve' | 'deny';
 export const GRANTS: readonly Grant[] = ['allow', 'approve', 'deny'];
@@ -33,6 +34,10 @@ export interface ShellAxisSpec {
   prefix_allowlist?: string[];
   ask_always?: string[];
   substitution?: GrantSpec;
+  /** the OS sandbox for commands: auto (default), required, off */
+  sandbox?: SandboxMode;
+  /** commands may use the network (default true); false runs them with --unshare-net */
+  network?: boolean;
 }
 
 /** An always_deny / always_allow rule: a tool pattern (or several) with an optional path glob. */

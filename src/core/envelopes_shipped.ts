@@ -52,8 +52,9 @@ export const SHIPPED_ENVELOPES: Readonly<Record<string, EnvelopeSpec>> = Object.
     },
   },
   strict: {
-    description: 'everything denied unless a rule allows it',
+    description: 'everything denied unless a rule allows it; commands it lets run have no network',
     default_action: { grant: 'deny' },
+    shell: { network: false },
   },
 });
 

@@ -18,6 +18,7 @@ import { LocalFsToolset } from './local_fs/toolset.ts';
 import { defaultIdentityIndex, identitiesChanged, type IdentityIndex } from './path_identity.ts';
 import type { ConfinedPath } from './paths.ts';
 import { defaultPathMatcher } from './quarantine.ts';
+import { envelopeSandbox, profileFor, withoutSandbox, type SandboxCall } from './shell/sandbox/settings.ts';
 import { commandScope, describeAllow, SessionAllows, type SessionAllow } from './session_allows.ts';
 import { lex } from './shell/lexer.ts';
 import { LocalShell } from './shell/local_shell.ts';
@@ -283,10 +284,32 @@ export class Gate {
     return this.session.hasTool(`${p.facts.toolset}.${p.facts.tool}`);
   }
 
+  /**
+   * The envelope's decision, and for a shell call with `shell.sandbox = "auto"` and no working
+   * sandbox, a prefix-allowlist allow turned into an ask (it relies on the sandbox).
+   */
+  #decide(p: Prepared): Decision {
+    const decision = decide(this.envelope, p.facts);
+    if (!(p.toolset instanceof LocalShell)) return decision;
+    const { mode, network } = envelopeSandbox(this.envelope.resolved.shell);
+    return withoutSandbox(decision, mode, p.toolset.sandboxState(mode, network));
+  }
+
+  /**
+   * A shell call's sandbox (SEAMS §2): the envelope's settings, the profile its decision and
+   * approval give, and the read-approve files its approval named (left visible).
+   */
+  #sandboxCall(p: Prepared, decision: Decision, approvedBy: ApprovedBy | undefined): SandboxCall {
+    const { mode, network } = envelopeSandbox(this.envelope.resolved.shell);
+    const named = approvedBy === 'human' || approvedBy === 'human-session' || approvedBy === 'yes';
+    const visible = named ? [...new Set((p.facts.absolute ?? []).filter((a) => defaultPathMatcher.classify(a) === 'read_approve'))] : [];
+    return { mode, network, profile: profileFor(decision, approvedBy !== undefined), ...(visible.length ? { visible } : {}) };
+  }
+
   /** What the envelope says about a call, without asking or running (`cxl check`, dry runs). */
   async evaluate(name: string, args: Record<string, unknown> = {}): Promise<Evaluation> {
     const p = await this.#prepare(name, args);
-    const decision = decide(this.envelope, p.facts);
+    const decision = this.#decide(p);
     // the always-ask tier is asked every time: no session allow covers it, none is offered
     const sessionable = decision.action === 'approve' && decision.rule !== 'always_ask';
     return { toolset: p.facts.toolset, tool: p.tool, facts: p.facts, decision, sessionScope: sessionable ? this.#scopeOf(p) : [], coveredBySession: sessionable && this.#covered(p) };
@@ -300,7 +323,7 @@ export class Gate {
     } catch (err) {
       throw toToolError(err);
     }
-    const decision = decide(this.envelope, p.facts);
+    const decision = this.#decide(p);
     const qualified = p.tool === p.facts.toolset ? p.tool : `${p.facts.toolset}.${p.tool}`;
     if (decision.action === 'deny') {
       throw new ToolError('envelope_denied', `${qualified} was denied by the session envelope: ${decision.sentence}. Do without it, or ask the user to change the envelope.`, {
@@ -326,15 +349,20 @@ export class Gate {
         if (req.fileMode !== undefined) approvedMode = parseInt(req.fileMode, 8);
       }
     }
+    const ts = p.toolset;
     const run = () =>
-      p.toolset instanceof LocalFsToolset ? p.toolset.call(p.tool, args, { signal: opts.signal, approvedMode }) : p.toolset.call(p.tool, args, { signal: opts.signal });
+      ts instanceof LocalFsToolset
+        ? ts.call(p.tool, args, { signal: opts.signal, approvedMode })
+        : ts instanceof LocalShell
+          ? ts.call(p.tool, args, { signal: opts.signal, sandbox: this.#sandboxCall(p, decision, approvedBy) })
+          : ts.call(p.tool, args, { signal: opts.signal });
     try {
       const result = await this.#als.run({ approved: approvedBy !== undefined }, run);
       return approvedBy ? { result, decision, approvedBy } : { result, decision };
     } finally {
       // a command or another toolset's tool may have made new names for files (`ln`, `tar x`):
       // hard links are looked up afresh (local_fs itself never makes a link)
-      if (!(p.toolset instanceof LocalFsToolset)) identitiesChanged();
+      if (!(ts instanceof LocalFsToolset)) identitiesChanged();
     }
   }
 

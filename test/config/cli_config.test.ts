@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import process from 'node:process';
 import { runCxl } from '../helpers/cxl.ts';
 
 const dirs: string[] = [];
@@ -51,7 +52,7 @@ test('cxl config --check FILE validates and exits 1 with file:line:col errors', 
   assert.equal(ok.stdout, `${good}: ok\n`);
   const no = await runCxl(['config', '--check', bad], { cwd: dir, env: { HOME: dir } });
   assert.equal(no.code, 1);
-  assert.equal(no.stderr, `${bad}:4:1: unknown key \`ask_alwayz\` in [envelopes.mine.shell]; valid keys: grant, timeout, blacklist, prefix_allowlist, ask_always, substitution.\n`);
+  assert.equal(no.stderr, `${bad}:4:1: unknown key \`ask_alwayz\` in [envelopes.mine.shell]; valid keys: grant, timeout, blacklist, prefix_allowlist, ask_always, substitution, sandbox, network.\n`);
 });
 
 test('a broken config makes cxl config fail with the error, not half a listing', async () => {
@@ -87,4 +88,23 @@ test('cxl config shows the context window the server reports, and the model-requ
   } finally {
     await srv.close();
   }
+});
+
+test('cxl config says which sandbox commands run in and why; shell.sandbox and shell.network are checked', async () => {
+  const home = tmp();
+  const bin = tmp();
+  fs.writeFileSync(path.join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n');
+  fs.chmodSync(path.join(bin, 'bwrap'), 0o755);
+  fs.mkdirSync(path.join(home, '.contenox'));
+  fs.writeFileSync(path.join(home, '.contenox', 'agents.toml'), 'default_envelope = "locked"\n[envelopes.locked]\nextends = "default"\n[envelopes.locked.shell]\nsandbox = "required"\nnetwork = false\n');
+  const r = await runCxl(['config'], { cwd: home, env: { HOME: home, PATH: `${bin}:${process.env.PATH}` } });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /# sandbox for commands \(envelope locked\): unavailable \(bwrap cannot start a sandbox here: No permissions to create new namespace.*\); shell.sandbox = "required", so every command is refused \(sandbox_unavailable\)\. Install bubblewrap/);
+  assert.match(r.stdout, /^envelopes\.locked\.shell\.network = false/m);
+  const bad = path.join(home, 'bad.toml');
+  fs.writeFileSync(bad, '[envelopes.x.shell]\nsandbox = "maybe"\nnetwork = "no"\n');
+  const no = await runCxl(['config', '--check', bad], { cwd: home, env: { HOME: home } });
+  assert.equal(no.code, 1);
+  assert.match(no.stderr, /`envelopes\.x\.shell\.sandbox` must be "auto", "required", "off"; got "maybe"/);
+  assert.match(no.stderr, /`envelopes\.x\.shell\.network` must be true or false; got a string/);
 });
