@@ -85,7 +85,7 @@ test(`cxl in tmux (${runtimeName}), built-in agent: !ls, /tool write_file with i
   const tmux = new Tmux();
   try {
     startCxl(tmux, dir, rcFile, []);
-    await tmux.waitFor(/cxl · .*session [0-9a-f]{8}/, 'the built-in agent\'s session');
+    await tmux.waitFor(/cxl · .*session [0-9a-f]{6}/, 'the built-in agent\'s session');
 
     tmux.type('!ls');
     await tmux.waitFor(/› !ls/, 'the typed command');
