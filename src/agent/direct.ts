@@ -1,21 +1,31 @@
 // Direct commands: work with no model at all and go through the same gate as model calls.
 //   !<line>              run <line> as a local_shell call
 //   /tool <name> [json]  call any tool with a JSON object of arguments
+//   /compact             compact the conversation now (elide old results, summarise the rest)
 //   /help                list these
 
 export type DirectCommand =
   | { kind: 'shell'; command: string }
   | { kind: 'tool'; name: string; args: Record<string, unknown> }
   | { kind: 'help' }
+  | { kind: 'compact' }
   | { kind: 'error'; message: string };
 
 export const DIRECT_HELP = [
   'Direct commands (no model needed; they pass the same policies, envelope and approvals):',
   '  !<command line>          run it with local_shell, e.g. `!git status`',
   '  /tool <name> [json]      call one tool, e.g. `/tool read_file {"path":"README.md"}`',
+  '  /compact                 compact the conversation now: elide old tool results, summarise the older part',
   '  /help                    this list',
   'Anything else goes to the model.',
 ].join('\n');
+
+/** The slash commands, as ACP `available_commands_update` lists them (names without the slash). */
+export const AVAILABLE_COMMANDS: Array<{ name: string; description: string; input?: { hint: string } }> = [
+  { name: 'help', description: 'List the direct commands and the tools' },
+  { name: 'tool', description: 'Call one tool directly, without the model', input: { hint: '<name> [json arguments]' } },
+  { name: 'compact', description: 'Compact the conversation now: elide old tool results and summarise the older part' },
+];
 
 export function parseDirect(text: string): DirectCommand | undefined {
   const t = text.trim();
@@ -25,6 +35,7 @@ export function parseDirect(text: string): DirectCommand | undefined {
     return { kind: 'shell', command };
   }
   if (t === '/help' || t === '/?') return { kind: 'help' };
+  if (t === '/compact') return { kind: 'compact' };
   const m = /^\/tool(?:\s+(\S+)(?:\s+([\s\S]*))?)?$/.exec(t);
   if (!m) return undefined;
   if (!m[1]) return { kind: 'error', message: 'Usage: /tool <name> [json], e.g. `/tool list_dir {"path":"."}`.' };

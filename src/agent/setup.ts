@@ -1,27 +1,32 @@
-// Everything `cxl acp` and `cxl run` build from flags, configuration and environment: the model
-// provider, the envelopes (ACP modes), the chain's tools and tools_policies, the session store,
-// and the factories for a session's tools (client-backed for ACP, workspace-backed for runs).
-import path from 'node:path';
-import * as acp from '@agentclientprotocol/sdk';
+// Everything `cxl acp` and `cxl run` build from flags, configuration and environment, one step
+// each, called in order by agentSetup: the project configurations, the envelopes (ACP modes), the
+// model-request timeouts, the model provider, the context window, the turn limit, the session
+// store, and the factory for a session's tools (client-backed for ACP, workspace-backed for runs).
 import { BUILTIN, ConfigError, formatIssue, loadConfig, type EffectiveConfig } from '../config/load.ts';
 import { loadChain, taskPolicies, type ChainTask } from '../config/chain.ts';
-import { ClientFileIO, WorkspaceFileIO } from '../core/file_io.ts';
+import type { ClientFileIO } from '../core/file_io.ts';
 import { parseFsPolicy } from '../core/fs_policy.ts';
 import { ReadLedger } from '../core/ledger.ts';
 import { LocalFsToolset } from '../core/local_fs/toolset.ts';
-import { ClientTerminalHost, type AcpTerminalClient } from '../core/shell/client_terminal.ts';
 import { LocalShell } from '../core/shell/local_shell.ts';
-import type { Terminal, TerminalHost, TerminalRequest } from '../core/shell/terminal.ts';
+import type { TerminalHost } from '../core/shell/terminal.ts';
 import { ToolError } from '../core/errors.ts';
 import type { ToolSpec, Toolset } from '../core/tool.ts';
+import { SessionAllows } from '../core/session_allows.ts';
 import type { SessionMode, ToolContext } from './acp_agent.ts';
+import { clientFileIO, clientTerminalHost, missingCapability } from './client_capabilities.ts';
 import { dataDir } from './data_dir.ts';
 import { fromAcp, McpToolset, type McpServerConfig } from './mcp.ts';
+import { formatDuration } from '../config/duration.ts';
+import { DEFAULT_COMPACT_THRESHOLD, SessionContext, type ContextHooks } from './context/session_context.ts';
+import { TokenMeter } from './context/tokens.ts';
+import { findWindow, parseWindow, type WindowChoice, type WindowSettings } from './context/window.ts';
+import { DEFAULT_HTTP, type HttpSettings, type Timeouts } from './providers/http.ts';
 import { ProviderConfigError, selectProvider } from './providers/select.ts';
+import { parseDuration } from '../core/duration.ts';
 import type { Provider } from './providers/types.ts';
 import { SessionStore } from './session_store.ts';
 import { createSessionTools, makeGate, type HookRef } from './session_tools.ts';
-import { SessionAllows } from '../core/session_allows.ts';
 import { systemPrompt } from './system_prompt.ts';
 import type { SessionTools } from './tools.ts';
 
@@ -32,6 +37,12 @@ export interface SetupOptions {
   model?: string;
   envelope?: string;
   maxTurns?: string;
+  /** --context-window */
+  contextWindow?: string;
+  /** --connect-timeout, --first-byte-timeout, --idle-timeout */
+  connectTimeout?: string;
+  firstByteTimeout?: string;
+  idleTimeout?: string;
   /** for messages: `cxl acp` or `cxl run` */
   command: string;
 }
@@ -44,6 +55,12 @@ export interface AgentSetup {
   modesFor(cwd: string): { modes: SessionMode[]; current: string };
   provider: Provider | null;
   providerProblem?: string;
+  /** the model-request timeouts and retries */
+  http: HttpSettings;
+  /** the context window: asked of the server once, on first use */
+  window(): Promise<WindowChoice>;
+  /** a session's context budget (compaction, usage), reporting through `hooks` */
+  newContext(hooks: ContextHooks): SessionContext;
   maxTurns: number;
   systemPrompt(cwd: string): string;
   buildAcpTools(ctx: ToolContext): Promise<SessionTools>;
@@ -54,24 +71,188 @@ export interface AgentSetup {
 
 export const DEFAULT_MAX_TURNS = 25;
 
-/** Timeouts for attached MCP servers; CXL_MCP_TIMEOUT_MS bounds one call (tests use it to make hangs short). */
-function mcpTimeouts(env: Record<string, string | undefined>): { startTimeoutMs?: number; callTimeoutMs?: number } {
-  const n = Number(env.CXL_MCP_TIMEOUT_MS);
-  return Number.isFinite(n) && n > 0 ? { startTimeoutMs: Math.max(n, 5000), callTimeoutMs: n } : {};
+export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
+  const configs = new ProjectConfigs(o.env);
+  const cfg = configs.for(o.cwd);
+  const { modes, defaultMode } = sessionModes(cfg, o.envelope);
+  const http = requestSettings(cfg, o);
+  const { provider, providerProblem } = modelProvider(cfg, o, http);
+  const { window, newContext } = contextWindow(cfg, o, provider);
+  const maxTurns = turnLimit(o.maxTurns);
+  const vars: Record<string, string> = provider ? { provider: provider.name, model: provider.model } : {};
+  const store = new SessionStore(dataDir(o.env));
+  const factory = new SessionToolsFactory(configs, vars, mcpTimeouts(o.env), o.env);
+
+  return {
+    cwd: o.cwd,
+    store,
+    modes,
+    defaultMode,
+    modesFor: (cwd) => {
+      let c: EffectiveConfig;
+      try {
+        c = configs.for(cwd);
+      } catch {
+        c = cfg;
+      }
+      const m = modesOf(c);
+      const current = m.some((x) => x.id === defaultMode) ? defaultMode : c.defaultEnvelope;
+      return { modes: m, current };
+    },
+    provider,
+    providerProblem,
+    http,
+    window,
+    newContext,
+    maxTurns,
+    systemPrompt: (cwd) => {
+      try {
+        return systemPrompt(cwd, taskFor(configs.for(cwd), vars).task.system_prompt);
+      } catch {
+        return systemPrompt(cwd);
+      }
+    },
+    buildAcpTools: (ctx) => factory.forClient(ctx),
+    buildLocalTools: (mode, notice) => factory.forWorkspace(o.cwd, mode, notice),
+    closeAll: () => factory.closeAll(),
+  };
 }
+
+// ── step: the configuration of each project directory ──────────────────────────────────────
+
+/** One load per project directory: sessions rooted elsewhere see their own .contenox/agents.toml. */
+class ProjectConfigs {
+  readonly #loaded = new Map<string, EffectiveConfig>();
+  constructor(private readonly env: Record<string, string | undefined>) {}
+
+  for(cwd: string): EffectiveConfig {
+    let c = this.#loaded.get(cwd);
+    if (!c) {
+      try {
+        c = loadConfig({ cwd, home: this.env.HOME });
+      } catch (err) {
+        if (err instanceof ConfigError) throw new ToolError('bad_args', `configuration error:\n${err.issues.map(formatIssue).join('\n')}`);
+        throw err;
+      }
+      this.#loaded.set(cwd, c);
+    }
+    return c;
+  }
+}
+
+// ── step: envelopes as ACP modes ───────────────────────────────────────────────────────────
+
+function modesOf(c: EffectiveConfig): SessionMode[] {
+  return Object.entries(c.envelopes)
+    .map(([id, spec]) => ({ id, name: id, ...(spec.description ? { description: spec.description } : {}) }))
+    .sort((a, b) => a.id.localeCompare(b.id));
+}
+
+function sessionModes(cfg: EffectiveConfig, envelope: string | undefined): { modes: SessionMode[]; defaultMode: string } {
+  const modes = modesOf(cfg);
+  const defaultMode = envelope ?? cfg.defaultEnvelope;
+  if (!modes.some((m) => m.id === defaultMode)) {
+    throw new ToolError('bad_args', `no envelope named \`${defaultMode}\`; envelopes: ${modes.map((m) => m.id).join(', ')}.`);
+  }
+  return { modes, defaultMode };
+}
+
+// ── step: the model provider ───────────────────────────────────────────────────────────────
 
 function configured(cfg: EffectiveConfig, key: 'provider' | 'model'): string | undefined {
   // the built-in layer's provider/model are defaults, not a choice: the environment may override them
   return cfg.sources.get(key) === BUILTIN ? undefined : cfg.data[key];
 }
 
-function loadFor(cwd: string, env: Record<string, string | undefined>): EffectiveConfig {
-  try {
-    return loadConfig({ cwd, home: env.HOME });
-  } catch (err) {
-    if (err instanceof ConfigError) throw new ToolError('bad_args', `configuration error:\n${err.issues.map(formatIssue).join('\n')}`);
-    throw err;
+// ── step: model-request timeouts ───────────────────────────────────────────────────────────
+
+const TIMEOUTS: Array<[keyof Timeouts, 'connect_timeout' | 'first_byte_timeout' | 'idle_timeout', 'connectTimeout' | 'firstByteTimeout' | 'idleTimeout', string]> = [
+  ['connectMs', 'connect_timeout', 'connectTimeout', '--connect-timeout'],
+  ['firstByteMs', 'first_byte_timeout', 'firstByteTimeout', '--first-byte-timeout'],
+  ['idleMs', 'idle_timeout', 'idleTimeout', '--idle-timeout'],
+];
+
+/** Each timeout from its flag, else [agents.<name>] / the config files, else the default for a local model on a CPU. */
+export function requestSettings(cfg: EffectiveConfig, o: Pick<SetupOptions, 'connectTimeout' | 'firstByteTimeout' | 'idleTimeout'>): HttpSettings {
+  const timeouts: Timeouts = { ...DEFAULT_HTTP.timeouts };
+  for (const [field, key, opt, flag] of TIMEOUTS) {
+    const f = o[opt];
+    if (f !== undefined) {
+      const ms = parseDuration(f);
+      if (ms === undefined) throw new ToolError('bad_args', `${flag} ${JSON.stringify(f)} is not a duration; use e.g. 30s, 5m, 1m30s or a number of seconds.`);
+      timeouts[field] = ms;
+    } else if (cfg.data[key] !== undefined) {
+      timeouts[field] = parseDuration(cfg.data[key]!) ?? timeouts[field];
+    }
   }
+  return { timeouts, retry: { ...DEFAULT_HTTP.retry } };
+}
+
+/** The provider from flags, then configuration, then the environment; a problem is kept, not thrown (direct commands still work). */
+function modelProvider(cfg: EffectiveConfig, o: SetupOptions, http: HttpSettings): { provider: Provider | null; providerProblem?: string } {
+  const providerName = o.provider ?? configured(cfg, 'provider');
+  // a provider picked by flag does not inherit a model configured for another provider
+  const cfgModel = o.provider && o.provider !== cfg.data.provider ? undefined : configured(cfg, 'model');
+  try {
+    return { provider: selectProvider({ provider: o.provider, model: o.model }, { provider: providerName, model: cfgModel }, o.env, http) };
+  } catch (err) {
+    if (!(err instanceof ProviderConfigError)) throw err;
+    return { provider: null, providerProblem: err.message };
+  }
+}
+
+// ── step: the context window ────────────────────────────────────────────────────────────────
+
+/** The window's settings from --context-window and context_window. */
+export function windowSettings(cfg: EffectiveConfig, flag: string | undefined): WindowSettings {
+  const s: WindowSettings = {};
+  if (flag !== undefined) {
+    const n = parseWindow(flag);
+    if (n === undefined) throw new ToolError('bad_args', `--context-window ${JSON.stringify(flag)} is not a window size; give a whole number of tokens of at least 1024 (e.g. 32768 or 32k).`);
+    s.flag = n;
+  }
+  if (cfg.data.context_window !== undefined) s.config = { tokens: cfg.data.context_window, source: `context_window in ${cfg.sources.get('context_window') ?? 'config'}` };
+  return s;
+}
+
+/** The window, found once (the server is asked on first use, not at startup), and the sessions' budgets over it. */
+function contextWindow(cfg: EffectiveConfig, o: SetupOptions, provider: Provider | null): { window: () => Promise<WindowChoice>; newContext: (hooks: ContextHooks) => SessionContext } {
+  const settings = windowSettings(cfg, o.contextWindow);
+  let found: Promise<WindowChoice> | undefined;
+  const window = () => (found ??= findWindow(provider, settings));
+  const meter = new TokenMeter();
+  const threshold = cfg.data.compact_threshold;
+  return { window, newContext: (hooks) => new SessionContext({ ...hooks, provider, window, meter, threshold }) };
+}
+
+/** What `cxl config` prints about the model: provider, window (asked of the server) and timeouts. */
+export async function describeModelRequests(cfg: EffectiveConfig, env: Record<string, string | undefined>): Promise<string[]> {
+  const http = requestSettings(cfg, {});
+  const { provider, providerProblem } = modelProvider(cfg, { cwd: '.', env, command: 'cxl config' }, http);
+  const w = await findWindow(provider, windowSettings(cfg, undefined));
+  const t = http.timeouts;
+  const fmt = (ms: number) => formatDuration(ms);
+  return [
+    `# model: ${provider ? `${provider.name} ${provider.model} at ${provider.endpoint}` : `none (${providerProblem})`}`,
+    `# context window: ${w.tokens} tokens, from ${w.source}; compaction starts at ${Math.round((cfg.data.compact_threshold ?? DEFAULT_COMPACT_THRESHOLD) * 100)}% (${Math.floor(w.tokens * (cfg.data.compact_threshold ?? DEFAULT_COMPACT_THRESHOLD))} tokens)`,
+    `# model-request timeouts: connect ${fmt(t.connectMs)}, first byte ${fmt(t.firstByteMs)}, idle ${fmt(t.idleMs)}`,
+  ];
+}
+
+// ── step: the turn limit ───────────────────────────────────────────────────────────────────
+
+function turnLimit(flag: string | undefined): number {
+  const maxTurns = flag === undefined ? DEFAULT_MAX_TURNS : Number(flag);
+  if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new ToolError('bad_args', `--max-turns must be a positive whole number; got ${flag}.`);
+  return maxTurns;
+}
+
+// ── step: a session's tools ────────────────────────────────────────────────────────────────
+
+/** Timeouts for attached MCP servers; CXL_MCP_TIMEOUT_MS bounds one call (tests use it to make hangs short). */
+function mcpTimeouts(env: Record<string, string | undefined>): { startTimeoutMs?: number; callTimeoutMs?: number } {
+  const n = Number(env.CXL_MCP_TIMEOUT_MS);
+  return Number.isFinite(n) && n > 0 ? { startTimeoutMs: Math.max(n, 5000), callTimeoutMs: n } : {};
 }
 
 /** The chain's first task: which toolsets, with which tools_policies, and its system prompt. */
@@ -82,76 +263,85 @@ function taskFor(cfg: EffectiveConfig, vars: Record<string, string>): { task: Ch
   return { task, policies };
 }
 
-export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
-  const cfg = loadFor(o.cwd, o.env);
-  // one load per project directory: sessions rooted elsewhere see their own .contenox/agents.toml
-  const configs = new Map<string, EffectiveConfig>([[o.cwd, cfg]]);
-  const configFor = (cwd: string): EffectiveConfig => {
-    let c = configs.get(cwd);
-    if (!c) {
-      c = loadFor(cwd, o.env);
-      configs.set(cwd, c);
-    }
-    return c;
-  };
-  const modesOf = (c: EffectiveConfig): SessionMode[] =>
-    Object.entries(c.envelopes)
-      .map(([id, spec]) => ({ id, name: id, ...(spec.description ? { description: spec.description } : {}) }))
-      .sort((a, b) => a.id.localeCompare(b.id));
-  const modes = modesOf(cfg);
-  const defaultMode = o.envelope ?? cfg.defaultEnvelope;
-  if (!modes.some((m) => m.id === defaultMode)) {
-    throw new ToolError('bad_args', `no envelope named \`${defaultMode}\`; envelopes: ${modes.map((m) => m.id).join(', ')}.`);
-  }
-  let provider: Provider | null = null;
-  let providerProblem: string | undefined;
-  const providerName = o.provider ?? configured(cfg, 'provider');
-  // a provider picked by flag does not inherit a model configured for another provider
-  const cfgModel = o.provider && o.provider !== cfg.data.provider ? undefined : configured(cfg, 'model');
-  try {
-    provider = selectProvider({ provider: o.provider, model: o.model }, { provider: providerName, model: cfgModel }, o.env);
-  } catch (err) {
-    if (!(err instanceof ProviderConfigError)) throw err;
-    providerProblem = err.message;
-  }
-  const maxTurns = o.maxTurns === undefined ? DEFAULT_MAX_TURNS : Number(o.maxTurns);
-  if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new ToolError('bad_args', `--max-turns must be a positive whole number; got ${o.maxTurns}.`);
-  const vars: Record<string, string> = {};
-  if (provider) {
-    vars.provider = provider.name;
-    vars.model = provider.model;
-  }
-  const store = new SessionStore(dataDir(o.env));
-  const open = new Set<SessionTools>();
-  const timeouts = mcpTimeouts(o.env);
+function configServers(c: EffectiveConfig): McpServerConfig[] {
+  return Object.entries(c.data.mcp_servers ?? {}).map(([name, s]) => ({ name, command: s.command, args: s.args, env: s.env, url: s.url }));
+}
 
-  /** Builds a session's toolsets for `cwd`, with the content half and terminals given. */
-  const build = async (b: {
-    sessionId: string;
-    cwd: string;
-    mode: string;
-    ledger?: unknown;
-    allows?: unknown;
-    io: 'workspace' | ClientFileIO;
-    host: TerminalHost | 'local' | null;
-    mcp: McpServerConfig[];
-    notice: (text: string) => void;
-    approvalsPossible: boolean;
-    hooks: HookRef;
-    missing?: (spec: ToolSpec) => ToolError | undefined;
-  }): Promise<SessionTools> => {
-    const scfg = configFor(b.cwd);
-    const { task, policies } = taskFor(scfg, vars);
+interface SessionToolsInput {
+  sessionId: string;
+  cwd: string;
+  mode: string;
+  ledger?: unknown;
+  allows?: unknown;
+  /** the content half: the workspace itself, or the client's fs/* */
+  io: 'workspace' | ClientFileIO;
+  /** where commands run: this machine, or the client's terminals */
+  host: TerminalHost | 'local';
+  mcp: McpServerConfig[];
+  notice: (text: string) => void;
+  approvalsPossible: boolean;
+  hooks: HookRef;
+  missing?: (spec: ToolSpec) => ToolError | undefined;
+}
+
+/** Builds each session's toolsets (local_fs, local_shell, remote tools, MCP) behind its gate, and closes them all on the way out. */
+class SessionToolsFactory {
+  readonly #open = new Set<SessionTools>();
+  constructor(
+    private readonly configs: ProjectConfigs,
+    private readonly vars: Record<string, string>,
+    private readonly timeouts: { startTimeoutMs?: number; callTimeoutMs?: number },
+    private readonly env: Record<string, string | undefined> = {},
+  ) {}
+
+  forClient(ctx: ToolContext): Promise<SessionTools> {
+    const hooks: HookRef = {};
+    const acpServers = fromAcp(ctx.mcpServers as unknown as Array<Record<string, unknown>>);
+    const notice = (t: string) => void ctx.notice(t).catch(() => {});
+    for (const s of acpServers.skipped) notice(s);
+    const names = new Set(acpServers.configs.map((c) => c.name));
+    return this.build({
+      sessionId: ctx.sessionId,
+      cwd: ctx.cwd,
+      mode: ctx.mode,
+      ledger: ctx.ledger,
+      allows: ctx.allows,
+      io: clientFileIO(ctx),
+      host: clientTerminalHost(ctx, hooks),
+      mcp: [...configServers(this.configs.for(ctx.cwd)).filter((c) => !names.has(c.name)), ...acpServers.configs],
+      notice,
+      approvalsPossible: true,
+      hooks,
+      missing: (spec) => missingCapability(spec, ctx.capabilities),
+    });
+  }
+
+  forWorkspace(cwd: string, mode: string, notice: (text: string) => void): Promise<SessionTools> {
+    return this.build({
+      sessionId: `run-${Date.now()}`,
+      cwd,
+      mode,
+      io: 'workspace',
+      host: 'local',
+      mcp: configServers(this.configs.for(cwd)),
+      notice,
+      approvalsPossible: false,
+      hooks: {},
+    });
+  }
+
+  async closeAll(): Promise<void> {
+    for (const t of [...this.#open]) await t.close();
+  }
+
+  private async build(b: SessionToolsInput): Promise<SessionTools> {
+    const scfg = this.configs.for(b.cwd);
+    const { task, policies } = taskFor(scfg, this.vars);
     const fsParsed = parseFsPolicy(policies.local_fs);
     for (const w of fsParsed.warnings) b.notice(w);
     const allows = SessionAllows.fromJSON(b.allows);
     const gate = makeGate({ config: scfg, mode: b.mode, allows, hooks: b.hooks, root: b.cwd, approvalsPossible: b.approvalsPossible });
-    let ledger: ReadLedger;
-    try {
-      ledger = b.ledger ? ReadLedger.fromJSON(b.ledger) : new ReadLedger(b.sessionId);
-    } catch {
-      ledger = new ReadLedger(b.sessionId);
-    }
+    const ledger = restoreLedger(b.ledger, b.sessionId);
     const toolsets: Toolset[] = [];
     const wants = new Set(task.execute_config.tools);
     let fsToolset: LocalFsToolset | undefined;
@@ -168,193 +358,62 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
       });
       toolsets.push(fsToolset);
     }
-    if (wants.has('local_shell')) {
-      // without a client terminal the tool is still offered (and refuses naming the capability)
-      // under a command policy `cd` stays inside the session root unless the policy names another
-      // _allowed_dir (as `cxl tool` does); no policy at all means the platform shell, unconfined
-      const sp = policies.local_shell;
-      const shellPolicy = sp && Object.keys(sp).length && sp._allowed_dir === undefined ? { ...sp, _allowed_dir: '.' } : sp;
-      toolsets.push(new LocalShell({ root: fsToolset?.root ?? b.cwd, policy: shellPolicy, host: b.host === 'local' ? undefined : (b.host ?? new RefusingHost()) }));
-    }
-    // started side by side: one slow or hung server costs its own start timeout, not everyone's
-    const started = await Promise.allSettled(b.mcp.map((m) => McpToolset.start({ ...m, cwd: m.cwd ?? b.cwd }, { ...timeouts, onProblem: b.notice })));
+    const root = fsToolset?.root ?? b.cwd;
+    if (wants.has('local_shell')) toolsets.push(shellToolset(policies.local_shell, root, b.host));
+    const [mcp, remote] = await Promise.all([this.startMcp(b), this.startRemote(b, scfg, fsParsed.policy.maxOutputBytes)]);
+    toolsets.push(...remote);
+    const tools = createSessionTools({ toolsets, mcp, config: scfg, mode: b.mode, ledger, allows, hooks: b.hooks, root, approvalsPossible: b.approvalsPossible, missing: b.missing, gate });
+    this.#open.add(tools);
+    const close = tools.close.bind(tools);
+    tools.close = async () => {
+      this.#open.delete(tools);
+      await close();
+    };
+    return tools;
+  }
+
+  /** [remote_tools.*]: the OpenAPI parser is imported only when a service is configured. */
+  private async startRemote(b: SessionToolsInput, cfg: EffectiveConfig, maxOutputBytes: number): Promise<Toolset[]> {
+    if (!Object.keys(cfg.data.remote_tools ?? {}).length) return [];
+    const { loadRemoteTools, remoteConfigs } = await import('./remote_tools/toolset.ts');
+    const mcpNames = new Set(b.mcp.map((m) => m.name));
+    const configs = remoteConfigs(cfg.data.remote_tools, cfg.sources).filter((c) => {
+      if (!mcpNames.has(c.name)) return true;
+      b.notice(`remote tools ${c.name}: the client attached an MCP server of the same name, which keeps it; the remote tools ${c.name} are left out.`);
+      return false;
+    });
+    const { toolsets, problems } = await loadRemoteTools(configs, { env: this.env, maxOutputBytes });
+    for (const p of problems) b.notice(p);
+    return toolsets;
+  }
+
+  /** Started side by side: one slow or hung server costs its own start timeout, not everyone's. */
+  private async startMcp(b: SessionToolsInput): Promise<McpToolset[]> {
+    const started = await Promise.allSettled(b.mcp.map((m) => McpToolset.start({ ...m, cwd: m.cwd ?? b.cwd }, { ...this.timeouts, onProblem: b.notice })));
     const mcp: McpToolset[] = [];
     for (const r of started) {
       if (r.status === 'fulfilled') mcp.push(r.value);
       else b.notice(r.reason instanceof Error ? r.reason.message : String(r.reason));
     }
-    const tools = createSessionTools({
-      toolsets,
-      mcp,
-      config: scfg,
-      mode: b.mode,
-      ledger,
-      allows,
-      hooks: b.hooks,
-      root: fsToolset?.root ?? b.cwd,
-      approvalsPossible: b.approvalsPossible,
-      missing: b.missing,
-      gate,
-    });
-    open.add(tools);
-    const close = tools.close.bind(tools);
-    tools.close = async () => {
-      open.delete(tools);
-      await close();
-    };
-    return tools;
-  };
-
-  const configServers = (c: EffectiveConfig): McpServerConfig[] =>
-    Object.entries(c.data.mcp_servers ?? {}).map(([name, s]) => ({ name, command: s.command, args: s.args, env: s.env, url: s.url }));
-
-  return {
-    cwd: o.cwd,
-    store,
-    modes,
-    defaultMode,
-    modesFor: (cwd) => {
-      let c: EffectiveConfig;
-      try {
-        c = configFor(cwd);
-      } catch {
-        c = cfg;
-      }
-      const m = modesOf(c);
-      const current = m.some((x) => x.id === defaultMode) ? defaultMode : c.defaultEnvelope;
-      return { modes: m, current };
-    },
-    provider,
-    providerProblem,
-    maxTurns,
-    systemPrompt: (cwd) => {
-      try {
-        return systemPrompt(cwd, taskFor(configFor(cwd), vars).task.system_prompt);
-      } catch {
-        return systemPrompt(cwd);
-      }
-    },
-    buildAcpTools: async (ctx) => {
-      const caps = ctx.capabilities;
-      const client = ctx.client;
-      const hooks: HookRef = {};
-      const io = new ClientFileIO({
-        ...(caps.fs?.readTextFile
-          ? {
-              readTextFile: async (p: string, line?: number, limit?: number) =>
-                (await clientCall(() => client.request(acp.methods.client.fs.readTextFile, { sessionId: ctx.sessionId, path: p, ...(line ? { line } : {}), ...(limit ? { limit } : {}) }))).content,
-            }
-          : {}),
-        ...(caps.fs?.writeTextFile
-          ? {
-              writeTextFile: async (p: string, content: string) => {
-                await clientCall(() => client.request(acp.methods.client.fs.writeTextFile, { sessionId: ctx.sessionId, path: p, content }));
-              },
-            }
-          : {}),
-      });
-      const host = caps.terminal ? new ReportingHost(new ClientTerminalHost(acpTerminalClient(client), { sessionId: ctx.sessionId }), hooks) : null;
-      const acpServers = fromAcp(ctx.mcpServers as unknown as Array<Record<string, unknown>>);
-      const notice = (t: string) => void ctx.notice(t).catch(() => {});
-      for (const s of acpServers.skipped) notice(s);
-      const names = new Set(acpServers.configs.map((c) => c.name));
-      return build({
-        sessionId: ctx.sessionId,
-        cwd: ctx.cwd,
-        mode: ctx.mode,
-        ledger: ctx.ledger,
-        allows: ctx.allows,
-        io,
-        host,
-        mcp: [...configServers(configFor(ctx.cwd)).filter((c) => !names.has(c.name)), ...acpServers.configs],
-        notice,
-        approvalsPossible: true,
-        hooks,
-        missing: (spec) => missingCapability(spec, caps),
-      });
-    },
-    buildLocalTools: (mode, notice) =>
-      build({
-        sessionId: `run-${Date.now()}`,
-        cwd: o.cwd,
-        mode,
-        io: 'workspace',
-        host: 'local',
-        mcp: configServers(cfg),
-        notice,
-        approvalsPossible: false,
-        hooks: {},
-      }),
-    closeAll: async () => {
-      for (const t of [...open]) await t.close();
-    },
-  };
+    return mcp;
+  }
 }
 
-/** A client's JSON-RPC error with its details in the message ("Internal error" alone says nothing). */
-async function clientCall<T>(f: () => Promise<T>): Promise<T> {
+function restoreLedger(saved: unknown, sessionId: string): ReadLedger {
   try {
-    return await f();
-  } catch (err) {
-    const e = err as { message?: string; code?: number; data?: unknown };
-    const d = e.data as { details?: unknown; message?: unknown } | string | undefined;
-    const detail = typeof d === 'string' ? d : typeof d?.details === 'string' ? d.details : typeof d?.message === 'string' ? d.message : undefined;
-    if (detail === undefined) throw err;
-    const out = new Error(`${e.message ?? 'client error'} (${detail})`);
-    if (/not found|no such file|ENOENT/i.test(detail) || e.code === -32002) (out as NodeJS.ErrnoException).code = 'ENOENT';
-    throw out;
+    return saved ? ReadLedger.fromJSON(saved) : new ReadLedger(sessionId);
+  } catch {
+    return new ReadLedger(sessionId);
   }
 }
 
-const CONTENT_READS = new Set(['read_file', 'read_file_range']);
-const CONTENT_WRITES = new Set(['write_file', 'edit_file', 'sed']);
-
-/** REFERENCE 1: a tool whose client capability is absent refuses, naming it; nothing falls back to the host. */
-function missingCapability(spec: ToolSpec, caps: acp.ClientCapabilities): ToolError | undefined {
-  if (spec.toolset === 'local_fs') {
-    if (CONTENT_READS.has(spec.name) && !caps.fs?.readTextFile) {
-      return new ToolError('capability_missing', `The connected client does not offer fs.readTextFile, so ${spec.name} cannot read files here. Browsing tools (list_dir, grep, find_files, stat_file, count_stats) still work.`, { capability: 'fs.readTextFile' });
-    }
-    if (CONTENT_WRITES.has(spec.name) && (!caps.fs?.writeTextFile || !caps.fs?.readTextFile)) {
-      const cap = !caps.fs?.writeTextFile ? 'fs.writeTextFile' : 'fs.readTextFile';
-      return new ToolError('capability_missing', `The connected client does not offer ${cap}, so ${spec.name} cannot change files here.`, { capability: cap });
-    }
-  }
-  if (spec.toolset === 'local_shell' && !caps.terminal) {
-    return new ToolError('capability_missing', 'The connected client does not offer the terminal capability, so local_shell cannot run commands here. Use the local_fs tools, or a client with terminal support.', { capability: 'terminal' });
-  }
-  return undefined;
-}
-
-/** The client's terminal/* methods for the shell toolset's client adapter. */
-function acpTerminalClient(client: acp.AgentContext): AcpTerminalClient {
-  return {
-    create: (p) => client.request(acp.methods.client.terminal.create, p) as Promise<{ terminalId: string }>,
-    output: (p) => client.request(acp.methods.client.terminal.output, p) as Promise<acp.TerminalOutputResponse>,
-    waitForExit: (p) => client.request(acp.methods.client.terminal.waitForExit, p) as Promise<acp.WaitForTerminalExitResponse>,
-    kill: (p) => client.request(acp.methods.client.terminal.kill, p),
-    release: (p) => client.request(acp.methods.client.terminal.release, p),
-  };
-}
-
-/** Tells the running tool call about each terminal it opens, so the client can show it live. */
-class ReportingHost implements TerminalHost {
-  readonly kind = 'client' as const;
-  constructor(
-    private readonly inner: TerminalHost,
-    private readonly hooks: HookRef,
-  ) {}
-  async create(req: TerminalRequest): Promise<Terminal> {
-    const t = await this.inner.create(req);
-    await this.hooks.current?.onTerminal?.(t.id);
-    return t;
-  }
-}
-
-/** Where a client has no terminal: nothing may fall back to running on this machine. */
-class RefusingHost implements TerminalHost {
-  readonly kind = 'client' as const;
-  async create(): Promise<Terminal> {
-    throw new ToolError('capability_missing', 'The connected client does not offer the terminal capability, so local_shell cannot run commands here.', { capability: 'terminal' });
-  }
+/**
+ * local_shell for a session. Without a client terminal the tool is still offered (and refuses
+ * naming the capability). Under a command policy `cd` stays inside the session root unless the
+ * policy names another _allowed_dir (as `cxl tool` does); no policy at all means the platform
+ * shell, unconfined.
+ */
+function shellToolset(sp: Record<string, string> | undefined, root: string, host: TerminalHost | 'local'): LocalShell {
+  const shellPolicy = sp && Object.keys(sp).length && sp._allowed_dir === undefined ? { ...sp, _allowed_dir: '.' } : sp;
+  return new LocalShell({ root, policy: shellPolicy, host: host === 'local' ? undefined : host });
 }

@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'envelope_denied', // the session envelope denied the call
   'rejected', // a human rejected the call
   'capability_missing', // the ACP client lacks fs/* or terminal/*
+  'sandbox_unavailable', // shell.sandbox = "required" and no OS sandbox works here, or it failed to start a command
   // file state
   'not_found',
   'is_directory',

@@ -12,18 +12,21 @@ import { nanoid } from 'nanoid';
 import { buildApprovalDiff, DIFF_MAX_BYTES, type ApprovalDiff, type MutatingTool } from './approval_diff.ts';
 import { decide, axisOf, type CallFacts, type CompiledEnvelope, type Decision } from './envelope.ts';
 import { ToolError, toToolError } from './errors.ts';
+import { gitWriteFact } from './git_dirs.ts';
 import type { ApprovalRequest as FsApprovalRequest, AskApproval } from './local_fs/context.ts';
 import { checkArgs } from './local_fs/args.ts';
 import { gatePath } from './local_fs/context.ts';
 import { LocalFsToolset } from './local_fs/toolset.ts';
+import { defaultIdentityIndex, identitiesChanged, type IdentityIndex } from './path_identity.ts';
 import type { ConfinedPath } from './paths.ts';
 import { defaultPathMatcher } from './quarantine.ts';
+import { envelopeSandbox, profileFor, withoutSandbox, type SandboxCall } from './shell/sandbox/settings.ts';
 import { commandScope, describeAllow, SessionAllows, type SessionAllow } from './session_allows.ts';
 import { addShellPaths, approvePaths, shellCallOf, withReadApprove } from './shell/envelope_facts.ts';
 import { LocalShell } from './shell/local_shell.ts';
 import { displayArgv } from './shell/runner.ts';
 import { validateArgs } from './tool_args.ts';
-import type { Toolset, ToolKind } from './tool.ts';
+import type { CallPreview, Toolset, ToolKind } from './tool.ts';
 
 /** How long an ask waits when the envelope names no timeout. */
 export const DEFAULT_ASK_TIMEOUT_MS = 5 * 60 * 1000;
@@ -42,10 +45,17 @@ export interface ApprovalRequest {
   diff?: ApprovalDiff;
   /** for local_shell: each step as it will run */
   steps?: string[];
+  /** for a toolset with a preview (remote tools): what the call will do (method, URL, body) */
+  detail?: string[];
   /** root-relative paths the call touches */
   locations: string[];
   /** what "allow for this session" would allow; empty = the option is not offered */
   sessionScope: SessionAllow[];
+  /**
+   * For a write into an always-ask path whose file can run (exec bits): its mode, octal
+   * ("0755"). The approver must show it; only a human's yes to a request that carried it keeps it.
+   */
+  fileMode?: string;
   /** the ask resolves as a rejection after this long */
   timeoutMs: number;
 }
@@ -102,6 +112,7 @@ interface Prepared {
   facts: CallFacts;
   confined: ConfinedPath[];
   steps?: string[];
+  preview?: CallPreview;
   /** a shell call's read-approve paths: a session allow covers them one by one */
   approve?: string[];
 }
@@ -186,6 +197,12 @@ export class Gate {
     return this.#opts.approver !== undefined || this.#opts.autoApprove === true;
   }
 
+  /** The identity index hard links are looked up in: local_fs's, or the shared one. */
+  #identity(): IdentityIndex {
+    for (const ts of this.#toolsets.values()) if (ts instanceof LocalFsToolset) return ts.identity;
+    return defaultIdentityIndex;
+  }
+
   /** Splits `local_fs.read_file` / `read_file` into its toolset and tool. */
   resolveName(name: string): { toolset: Toolset; tool: string } {
     const dot = name.indexOf('.');
@@ -206,7 +223,7 @@ export class Gate {
     // Arguments first: a call with unknown or missing arguments is bad_args, never an ask.
     const spec = toolset.list().find((s) => s.name === tool);
     if (toolset instanceof LocalFsToolset && spec) checkArgs(tool, spec.inputSchema, args);
-    else if (spec && !(toolset instanceof LocalShell)) validateArgs(`${toolset.name}.${tool}`, spec.inputSchema, args);
+    else if (spec && !(toolset instanceof LocalShell) && !(toolset as Toolset).preview) validateArgs(`${toolset.name}.${tool}`, spec.inputSchema, args);
     const facts: CallFacts = { toolset: toolset.name, tool };
     const confined: ConfinedPath[] = [];
     if (toolset instanceof LocalFsToolset) {
@@ -214,11 +231,16 @@ export class Gate {
       if (p !== undefined) {
         // confinement, quarantine, denied substrings; the read-approve list is the envelope's
         // question here (and asked again by the tool if the envelope let it through)
-        const c = await gatePath({ root: toolset.root, policy: toolset.policy, matcher: defaultPathMatcher, approvals: 'allow' }, tool, p);
+        const c = await gatePath({ root: toolset.root, policy: toolset.policy, matcher: defaultPathMatcher, identity: toolset.identity, approvals: 'allow' }, tool, p);
         confined.push(c);
         facts.paths = [c.requestedRel];
         facts.resolved = [c.rel];
         facts.absolute = [c.lexical, c.real];
+        // a git dir under another name, the hooks dir core.hooksPath names: only the disk knows
+        if (axisOf('local_fs', tool) === 'files.write') {
+          const fact = gitWriteFact(c.real, toolset.root);
+          if (fact) facts.protected = [fact];
+        }
       }
       return { toolset, tool, facts, confined };
     }
@@ -226,7 +248,7 @@ export class Gate {
       const root = this.#root(toolset);
       const shell = shellCallOf(toolset, args, root, this.#canAsk());
       facts.shell = shell.facts;
-      addShellPaths(facts, shell.paths, root);
+      addShellPaths(facts, shell.paths, root, this.#identity());
       return { toolset, tool, facts, confined, steps: shell.shown, approve: approvePaths(shell.paths, root) };
     }
     const paths: string[] = [];
@@ -236,6 +258,13 @@ export class Gate {
       else if (Array.isArray(v)) for (const x of v) if (typeof x === 'string' && x !== '') paths.push(x);
     }
     if (paths.length) facts.paths = paths;
+    // a toolset that can say what a call does checks its arguments here (bad_args before any ask)
+    const preview = toolset.preview?.(tool, args);
+    if (preview) {
+      facts.access = preview.access;
+      facts.accessReason = preview.accessReason;
+      return { toolset, tool, facts, confined, preview };
+    }
     return { toolset, tool, facts, confined };
   }
 
@@ -280,17 +309,36 @@ export class Gate {
     return this.session.hasTool(`${p.facts.toolset}.${p.facts.tool}`);
   }
 
-  /** The envelope's decision, and the built-in read-approve list for shell lines it would run unasked. */
+  /**
+   * The envelope's decision, and for a shell call with `shell.sandbox = "auto"` and no working
+   * sandbox, a prefix-allowlist allow turned into an ask (it relies on the sandbox).
+   */
   #decide(p: Prepared): Decision {
-    const d = decide(this.envelope, p.facts);
-    return p.approve ? withReadApprove(d, p.approve) : d;
+    // the built-in read-approve list asks for shell lines in every envelope, as for the file tools
+    const decision = p.approve ? withReadApprove(decide(this.envelope, p.facts), p.approve) : decide(this.envelope, p.facts);
+    if (!(p.toolset instanceof LocalShell)) return decision;
+    const { mode, network } = envelopeSandbox(this.envelope.resolved.shell);
+    return withoutSandbox(decision, mode, p.toolset.sandboxState(mode, network));
+  }
+
+  /**
+   * A shell call's sandbox (SEAMS §2): the envelope's settings, the profile its decision and
+   * approval give, and the read-approve files its approval named (left visible).
+   */
+  #sandboxCall(p: Prepared, decision: Decision, approvedBy: ApprovedBy | undefined): SandboxCall {
+    const { mode, network } = envelopeSandbox(this.envelope.resolved.shell);
+    const named = approvedBy === 'human' || approvedBy === 'human-session' || approvedBy === 'yes';
+    const visible = named ? [...new Set((p.facts.absolute ?? []).filter((a) => defaultPathMatcher.classify(a) === 'read_approve'))] : [];
+    return { mode, network, profile: profileFor(decision, approvedBy !== undefined), ...(visible.length ? { visible } : {}) };
   }
 
   /** What the envelope says about a call, without asking or running (`cxl check`, dry runs). */
   async evaluate(name: string, args: Record<string, unknown> = {}): Promise<Evaluation> {
     const p = await this.#prepare(name, args);
     const decision = this.#decide(p);
-    return { toolset: p.facts.toolset, tool: p.tool, facts: p.facts, decision, sessionScope: decision.action === 'approve' ? this.#scopeOf(p, decision) : [], coveredBySession: decision.action === 'approve' && this.#covered(p, decision) };
+    // the always-ask tier is asked every time: no session allow covers it, none is offered
+    const sessionable = decision.action === 'approve' && decision.rule !== 'always_ask';
+    return { toolset: p.facts.toolset, tool: p.tool, facts: p.facts, decision, sessionScope: sessionable ? this.#scopeOf(p, decision) : [], coveredBySession: sessionable && this.#covered(p, decision) };
   }
 
   /** Runs one call through the whole pipeline. Refusals throw ToolError with a stable code. */
@@ -311,8 +359,9 @@ export class Gate {
       });
     }
     let approvedBy: ApprovedBy | undefined;
+    let approvedMode: number | undefined;
     if (decision.action === 'approve') {
-      if (this.#covered(p, decision)) approvedBy = 'session';
+      if (decision.rule !== 'always_ask' && this.#covered(p, decision)) approvedBy = 'session';
       else if (this.#opts.autoApprove) approvedBy = 'yes';
       else if (!this.#opts.approver) {
         throw new ToolError('approval_required', `${qualified} needs a human's approval (${decision.sentence}) and nobody can answer here. Rerun with --yes to approve it, or choose an envelope that allows it.`, {
@@ -321,18 +370,33 @@ export class Gate {
         });
       } else {
         await this.#contractFirst(p);
-        approvedBy = await this.#ask(await this.#request(p, args, decision), opts.signal);
+        const req = await this.#request(p, args, decision);
+        approvedBy = await this.#ask(req, opts.signal);
+        if (req.fileMode !== undefined) approvedMode = parseInt(req.fileMode, 8);
       }
     }
-    // A line allowed as read-only with nobody asked runs without a shell, git with
-    // repository-driven execution off; an approved one may read what needed the approval.
-    const readOnly = decision.action === 'allow' && decision.rule === 'shell.prefix_allowlist';
+    const ts = p.toolset;
     const run = () =>
-      p.toolset instanceof LocalShell
-        ? p.toolset.call(p.tool, args, { signal: opts.signal, readOnly, approved: approvedBy !== undefined })
-        : p.toolset.call(p.tool, args, { signal: opts.signal });
-    const result = await this.#als.run({ approved: approvedBy !== undefined }, run);
-    return approvedBy ? { result, decision, approvedBy } : { result, decision };
+      ts instanceof LocalFsToolset
+        ? ts.call(p.tool, args, { signal: opts.signal, approvedMode })
+        : ts instanceof LocalShell
+          ? ts.call(p.tool, args, {
+              signal: opts.signal,
+              sandbox: this.#sandboxCall(p, decision, approvedBy),
+              // allowed as read-only with nobody asked: no shell, git with repository-driven
+              // execution off; approved: what needed the approval (a read-approve path) may run
+              readOnly: decision.action === 'allow' && decision.rule === 'shell.prefix_allowlist',
+              approved: approvedBy !== undefined,
+            })
+          : ts.call(p.tool, args, { signal: opts.signal });
+    try {
+      const result = await this.#als.run({ approved: approvedBy !== undefined }, run);
+      return approvedBy ? { result, decision, approvedBy } : { result, decision };
+    } finally {
+      // a command or another toolset's tool may have made new names for files (`ln`, `tar x`):
+      // hard links are looked up afresh (local_fs itself never makes a link)
+      if (!(ts instanceof LocalFsToolset)) identitiesChanged();
+    }
   }
 
   /**
@@ -366,13 +430,24 @@ export class Gate {
       args,
       decision,
       locations: p.confined.map((c) => c.rel),
-      sessionScope: this.#scopeOf(p, decision),
+      sessionScope: decision.rule === 'always_ask' ? [] : this.#scopeOf(p, decision),
       timeoutMs: decision.timeoutMs ?? this.#opts.defaultTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS,
     };
     if (p.confined.length) req.title = `${qualified}: ${p.confined[0].rel}`;
     if (p.approve?.length) req.locations = p.approve;
     if (p.toolset instanceof LocalFsToolset && axisOf('local_fs', p.tool) === 'files.write' && p.confined.length) {
       req.diff = await buildApprovalDiff(p.toolset.io, p.confined[0], p.tool as MutatingTool, args);
+      if (decision.rule === 'always_ask') {
+        const st = fs.lstatSync(p.confined[0].real, { throwIfNoEntry: false });
+        if (st?.isFile() && (st.mode & 0o7111) !== 0) {
+          req.fileMode = `0${(st.mode & 0o7777).toString(8)}`;
+          req.title += ` (mode ${req.fileMode}, executable: kept if you allow)`;
+        }
+      }
+    }
+    if (p.preview) {
+      req.title = `${qualified}: ${p.preview.title}`;
+      req.detail = p.preview.detail;
     }
     if (p.steps) {
       req.steps = p.steps;

@@ -49,23 +49,24 @@ test('a non-zero exit is a result, not an error', async () => {
   assert.notEqual(out.result.exit_code, 0);
 });
 
-test('killing cxl while a command runs leaves none of its processes behind', async () => {
+test('killing cxl while a command runs leaves none of its processes behind (in the sandbox too)', async () => {
   const { spawn } = await import('node:child_process');
-  const { existsSync, readFileSync } = await import('node:fs');
+  const { existsSync } = await import('node:fs');
   const { cxlCommand } = await import('../helpers/cxl.ts');
-  const { alive, eventually } = await import('../core/shell/helpers.ts');
-  const pidfile = path.join(ROOT, 'pids');
+  const { eventually, processesWith, uniqueSleep } = await import('../core/shell/helpers.ts');
+  const started = path.join(ROOT, 'started');
   const [cmd, ...pre] = cxlCommand();
-  // a script, not `sh -c '…'`: code given on the line is refused by the argument rules
+  // Inside the sandbox's PID namespace the pids the command sees are not the host's: find the
+  // processes by a marker in their command line instead. A script, not `sh -c '…'`: code given
+  // on the line is refused by the argument rules.
+  const marker = uniqueSleep();
   const { writeFileSync } = await import('node:fs');
-  writeFileSync(path.join(ROOT, 'pids.sh'), 'sleep 30 & echo $$ $! > pids; wait\n');
-  const line = 'sh pids.sh';
+  writeFileSync(path.join(ROOT, 'marked.sh'), `sleep ${marker} & sleep ${marker} & touch started; wait\n`);
+  const line = 'sh marked.sh';
   const child = spawn(cmd, [...pre, 'tool', 'local_shell', JSON.stringify({ command: line }), '--root', ROOT, '--yes', '--policy', '_allowed_commands=sh'], { stdio: 'ignore' });
   const closed = new Promise((r) => child.on('close', r));
-  assert.ok(await eventually(() => existsSync(pidfile) && readFileSync(pidfile, 'utf8').trim().split(' ').length === 2, 15000), 'the command started');
-  const pids = readFileSync(pidfile, 'utf8').trim().split(' ').map(Number);
-  assert.ok(pids.every(alive));
+  assert.ok(await eventually(() => existsSync(started) && processesWith(`sleep ${marker}`).length >= 2, 15000), 'the command started');
   child.kill('SIGTERM');
   await closed;
-  assert.ok(await eventually(() => !pids.some(alive)), `left running: ${pids.filter(alive).join(' ')}`);
+  assert.ok(await eventually(() => processesWith(`sleep ${marker}`).length === 0), `left running: ${processesWith(`sleep ${marker}`).join(' ')}`);
 });

@@ -214,7 +214,8 @@ describe('inheritance', () => {
   test('always_deny and always_allow accumulate; the floor is always first', () => {
     const specs = { base, mid: { extends: 'base', always_deny: [{ tool: '*', path: 'x/**' }] }, t: { extends: 'mid', always_allow: [{ tool: 'local_fs', path: 'ok/**' }] } };
     const r = resolveEnvelope('t', specs, FLOOR_RULES);
-    assert.equal(r.always_deny.length, FLOOR_RULES.length + 2);
+    assert.equal(r.always_deny.length, FLOOR_RULES.filter((x) => !x.ask).length + 2);
+    assert.equal(r.always_ask.length, FLOOR_RULES.filter((x) => x.ask).length);
     assert.deepEqual(r.lineage, ['t', 'mid', 'base']);
     const e = buildEnvelope('t', specs, FLOOR_RULES);
     assert.equal(decide(e, read('vault/k')).rule, 'always_deny');
@@ -382,4 +383,21 @@ test('programs run through wrappers and shells are still seen by blacklist and a
   // an ordinary program's arguments are operands, not programs
   assert.equal(run(spec, sh(['grep', '-r', 'rm', 'docs'])).action, 'allow');
   assert.equal(run(spec, sh(['echo', 'shred'])).action, 'allow');
+});
+
+test('a call that says it reads or writes (remote tools) meets the file grants after tools patterns and always_allow', () => {
+  const get: CallFacts = { toolset: 'pets', tool: 'getPet', access: 'read', accessReason: 'GET /pets/{id}' };
+  const post: CallFacts = { toolset: 'pets', tool: 'addPet', access: 'write', accessReason: 'POST /pets' };
+  const spec: EnvelopeSpec = { files: { read: { grant: { grant: 'allow' } }, write: { grant: { grant: 'approve' } } } };
+  assert.equal(run(spec, get).rule, 'files.read');
+  assert.equal(run(spec, get).action, 'allow');
+  assert.match(run(spec, post).sentence, /^approve: pets\.addPet is a write \(POST \/pets\), files\.write is `approve`/);
+  // earlier rules still come first: a tools pattern, then always_allow
+  assert.equal(run({ ...spec, tools: { 'pets.addPet': { grant: 'deny' } } }, post).rule, 'tools');
+  assert.equal(run({ ...spec, always_allow: [{ tool: 'pets' }] }, post).rule, 'always_allow');
+  // without a grant on that axis it falls to default_action; without access it never meets an axis
+  assert.equal(run({ default_action: { grant: 'deny' } }, get).rule, 'default_action');
+  assert.equal(run(spec, { toolset: 'pets', tool: 'getPet' }).rule, 'default_action');
+  // a local tool's own axis is not changed by it
+  assert.equal(run(spec, { ...write('a.txt'), access: 'read' }).rule, 'files.write');
 });

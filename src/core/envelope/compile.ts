@@ -28,6 +28,8 @@ export interface CompiledEnvelope {
   /** path-only always_deny rules grouped by their tool patterns, one combined glob list each:
    * a call that matches none costs one regex test per group and path */
   readonly denyGroups: DenyGroup[];
+  /** the always-ask rules, grouped like denyGroups */
+  readonly askGroups: DenyGroup[];
   readonly alwaysAllow: CompiledRule[];
   readonly writeDeny?: CompiledList<GlobList>;
   readonly readDeny?: CompiledList<GlobList>;
@@ -94,6 +96,7 @@ export function compileEnvelope(resolved: ResolvedEnvelope): CompiledEnvelope {
     name: resolved.name,
     resolved,
     denyGroups: groupDenies(resolved.always_deny.map(compileRule)),
+    askGroups: groupDenies(resolved.always_ask.map(compileRule)),
     alwaysAllow: resolved.always_allow.map(compileRule),
     writeDeny: globs(resolved.write.deny_paths),
     readDeny: globs(resolved.read.deny_paths),

@@ -2,7 +2,7 @@
 // caller passes (paths requested and resolved, the checked steps of a shell line). Pure and
 // synchronous: nothing here touches the disk.
 import { normalizeForMatch, widenForDeny } from '../envelope_glob.ts';
-import type { CompiledEnvelope, CompiledRule } from './compile.ts';
+import type { CompiledEnvelope, CompiledRule, DenyGroup } from './compile.ts';
 import type { Sourced } from './resolve.ts';
 import { axisOf, type ArgNote, type Axis, type CallFacts, type Decision, type Grant, type GrantSpec, type RuleId, type ShellStep } from './spec.ts';
 
@@ -134,35 +134,70 @@ function opaqueNote(g: Grant, written: Grant, opaque: string | undefined): strin
 
 // ── the decision ───────────────────────────────────────────────────────────────────────────
 
-export function decide(env: CompiledEnvelope, call: CallFacts): Decision {
-  const name = env.name;
-  const qualified = `${call.toolset}.${call.tool}`;
-  const shown = call.tool === call.toolset ? call.toolset : qualified;
-  const axis = axisOf(call.toolset, call.tool);
-  const p = prepare(call);
-  const of = (from: string) => (from === name ? `of envelope ${name}` : `of envelope ${name} (from ${from})`);
-  const out = (action: Grant, rule: RuleId, from: string, why: string, matched?: string, timeoutMs?: number): Decision => {
-    const d: Decision = { action, rule, envelope: name, sentence: `${action}: ${why} ${of(from)}` };
-    if (from !== name) d.from = from;
-    if (matched !== undefined) d.matched = matched;
-    if (action === 'approve' && timeoutMs !== undefined) d.timeoutMs = timeoutMs;
-    return d;
-  };
-
-  // 1. always_deny beats everything.
-  for (const g of env.denyGroups) {
+/** The first rule of `groups` that matches the call, and what it matched. */
+function firstInGroups(groups: DenyGroup[], call: CallFacts, p: Prepared): { r: CompiledRule; m: { path?: string; program?: string } } | undefined {
+  for (const g of groups) {
     if (g.rules.length > 1) {
       if (!g.anyTool && !g.tools.some((t) => toolPatternMatches(t, call.toolset, call.tool))) continue;
       if (!p.wide.some((x) => g.combined.test(x))) continue;
     }
     for (const r of g.rules) {
       const m = ruleMatches(r, call, p.wide, p.programs);
-      if (m) {
-        const what = m.path !== undefined ? `path \`${m.path}\`` : m.program !== undefined ? `program \`${m.program}\`` : `${shown}`;
-        return out('deny', 'always_deny', r.from, `${what} matches always_deny rule ${describeRule(r)}`, r.glob ?? r.program ?? r.tools.join(','));
-      }
+      if (m) return { r, m };
     }
   }
+  return undefined;
+}
+
+function outFor(env: CompiledEnvelope) {
+  const name = env.name;
+  const of = (from: string) => (from === name ? `of envelope ${name}` : `of envelope ${name} (from ${from})`);
+  return (action: Grant, rule: RuleId, from: string, why: string, matched?: string, timeoutMs?: number): Decision => {
+    const d: Decision = { action, rule, envelope: name, sentence: `${action}: ${why} ${of(from)}` };
+    if (from !== name) d.from = from;
+    if (matched !== undefined) d.matched = matched;
+    if (action === 'approve' && timeoutMs !== undefined) d.timeoutMs = timeoutMs;
+    return d;
+  };
+}
+
+/**
+ * The envelope's decision on one call. The always-ask tier (its floor rules and `always_ask`
+ * facts) turns any decision that is not a deny into an ask, whatever allowed it.
+ */
+export function decide(env: CompiledEnvelope, call: CallFacts): Decision {
+  const p = prepare(call);
+  const d = decideRules(env, call, p);
+  if (d.action === 'deny') return d;
+  const axis = axisOf(call.toolset, call.tool);
+  if (axis !== 'files.write' && axis !== 'shell') return d;
+  const out = outFor(env);
+  const timeout = axisTimeout(axis === 'shell' ? env.resolved.shell : env.resolved.write) ?? (d.action === 'approve' ? d.timeoutMs : undefined);
+  const fact = call.protected?.find((f) => f.tier === 'always_ask');
+  if (fact) return out('approve', 'always_ask', 'built-in', `path \`${fact.path}\` is ${fact.why} (always ask: asked in every envelope)`, fact.why, timeout);
+  const hit = firstInGroups(env.askGroups, call, p);
+  if (hit) {
+    const what = hit.m.path !== undefined ? `path \`${hit.m.path}\`` : call.tool;
+    return out('approve', 'always_ask', hit.r.from, `${what} matches always_ask rule ${describeRule(hit.r)}`, hit.r.glob ?? hit.r.tools.join(','), timeout);
+  }
+  return d;
+}
+
+function decideRules(env: CompiledEnvelope, call: CallFacts, p: Prepared): Decision {
+  const qualified = `${call.toolset}.${call.tool}`;
+  const shown = call.tool === call.toolset ? call.toolset : qualified;
+  const axis = axisOf(call.toolset, call.tool);
+  const out = outFor(env);
+
+  // 1. always_deny beats everything; so does a write_wall fact on a write or a shell line.
+  const denied = firstInGroups(env.denyGroups, call, p);
+  if (denied) {
+    const { r, m } = denied;
+    const what = m.path !== undefined ? `path \`${m.path}\`` : m.program !== undefined ? `program \`${m.program}\`` : `${shown}`;
+    return out('deny', 'always_deny', r.from, `${what} matches always_deny rule ${describeRule(r)}`, r.glob ?? r.program ?? r.tools.join(','));
+  }
+  const walled = (axis === 'files.write' || axis === 'shell') && call.protected?.find((f) => f.tier === 'write_wall');
+  if (walled) return out('deny', 'always_deny', 'built-in', `path \`${walled.path}\` is ${walled.why} (write wall: never written by a tool)`, walled.why);
 
   const isRead = axis === 'files.read';
   const isWrite = axis === 'files.write';
@@ -241,14 +276,15 @@ function decideRest(env: CompiledEnvelope, call: CallFacts, p: Prepared, axis: A
     }
   }
 
-  // 8-9. file axis grants
-  if (isRead && env.resolved.read.grant) {
+  // 8-9. file axis grants (and a remote call that says it reads or writes)
+  const counted = axis === null && call.accessReason !== undefined ? ` (${call.accessReason})` : '';
+  if ((isRead || (axis === null && call.access === 'read')) && env.resolved.read.grant) {
     const g = env.resolved.read.grant;
-    return out(g.value.grant, 'files.read', g.from, `${shown} is a read, files.read is \`${g.value.grant}\``, undefined, axisTimeout(env.resolved.read));
+    return out(g.value.grant, 'files.read', g.from, `${shown} is a read${counted}, files.read is \`${g.value.grant}\``, undefined, axisTimeout(env.resolved.read));
   }
-  if (isWrite && env.resolved.write.grant) {
+  if ((isWrite || (axis === null && call.access === 'write')) && env.resolved.write.grant) {
     const g = env.resolved.write.grant;
-    return out(g.value.grant, 'files.write', g.from, `${shown} is a write, files.write is \`${g.value.grant}\``, undefined, axisTimeout(env.resolved.write));
+    return out(g.value.grant, 'files.write', g.from, `${shown} is a write${counted}, files.write is \`${g.value.grant}\``, undefined, axisTimeout(env.resolved.write));
   }
 
   // 10. the shell axis, every program of the line checked against each list.

@@ -24,6 +24,8 @@ export interface ResolvedEnvelope {
   shell: ResolvedShellAxis;
   tools: Record<string, Sourced<GrantSpec>>;
   always_deny: ResolvedRule[];
+  /** the built-in always-ask rules (from the floor) */
+  always_ask: ResolvedRule[];
   always_allow: ResolvedRule[];
 }
 
@@ -44,7 +46,7 @@ function layerAxis<S extends { bare?: boolean }>(base: Resolved<S>, spec: S | un
  * Resolves `name` against `specs` following `extends`. A child's list replaces its parent's,
  * a bare axis grant replaces the whole axis, always_deny / always_allow accumulate. `floor`
  * rules (the credential quarantine and the write wall) are put first in every envelope's
- * always_deny, so no envelope can drop them by inheritance.
+ * always_deny (and its `ask` rules in always_ask), so no envelope can drop them by inheritance.
  */
 export function resolveEnvelope(name: string, specs: Record<string, EnvelopeSpec>, floor: readonly EnvelopeRule[] = []): ResolvedEnvelope {
   if (!Object.hasOwn(specs, name)) {
@@ -68,7 +70,8 @@ export function resolveEnvelope(name: string, specs: Record<string, EnvelopeSpec
     write: {},
     shell: {},
     tools: {},
-    always_deny: floor.map((r) => ({ ...r, from: 'built-in' })),
+    always_deny: floor.filter((r) => !r.ask).map((r) => ({ ...r, from: 'built-in' })),
+    always_ask: floor.filter((r) => r.ask).map((r) => ({ ...r, from: 'built-in' })),
     always_allow: [],
   };
   // Apply from the root ancestor down to `name`.

@@ -1,6 +1,7 @@
 // What an envelope is as written (REFERENCE 7): grants, axes, rules, the tool-to-axis map, and
 // the facts and decisions the engine passes around. Types and constants only: resolve.ts layers
 // `extends`, compile.ts builds the fast form, decide.ts decides one call.
+import type { SandboxMode } from '../shell/sandbox/settings.ts';
 
 export type Grant = 'allow' | 'approve' | 'deny';
 export const GRANTS: readonly Grant[] = ['allow', 'approve', 'deny'];
@@ -31,6 +32,10 @@ export interface ShellAxisSpec {
   prefix_allowlist?: string[];
   ask_always?: string[];
   substitution?: GrantSpec;
+  /** the OS sandbox for commands: auto (default), required, off */
+  sandbox?: SandboxMode;
+  /** commands may use the network (default true); false runs them with --unshare-net */
+  network?: boolean;
 }
 
 /** An always_deny / always_allow rule: a tool pattern (or several) with an optional path glob. */
@@ -41,6 +46,8 @@ export interface EnvelopeRule {
   program?: string;
   /** why, shown in the decision sentence */
   reason?: string;
+  /** built-in floor rules only: asked in every envelope instead of denied (the always-ask tier) */
+  ask?: boolean;
 }
 
 /** One envelope as written at one level (before `extends` is resolved). */
@@ -114,11 +121,34 @@ export interface CallFacts {
    * written relative to the root must not need them to match */
   absolute?: readonly string[];
   shell?: ShellFacts;
+  /**
+   * For a toolset no axis names (remote tools): whether the call reads or writes. After the
+   * tools patterns and always_allow, the files.read or files.write grant decides it, so a
+   * `GET` is a read and a `POST` asks where writes ask. Local tools' axes ignore it.
+   */
+  access?: 'read' | 'write';
+  /** what made it one, for the decision's sentence: `a POST` */
+  accessReason?: string;
+  /**
+   * What the filesystem says about the call's paths beyond their names (found by the caller:
+   * a git dir by shape, the hooks dir git config names): a `write_wall` fact denies a write or
+   * shell line like the floor; an `always_ask` fact asks like the always-ask rules.
+   */
+  protected?: readonly ProtectedFact[];
+}
+
+export interface ProtectedFact {
+  tier: 'write_wall' | 'always_ask';
+  /** the path as shown */
+  path: string;
+  /** what it was found to be, for the sentence: "inside the git dir `bare.git`" */
+  why: string;
 }
 
 /** Which rule decided, in the order of REFERENCE 7. */
 export type RuleId =
   | 'always_deny'
+  | 'always_ask'
   | 'files.write.deny_paths'
   | 'files.read.deny_paths'
   | 'files.read.approve_paths'
@@ -134,7 +164,10 @@ export type RuleId =
   | 'shell'
   | 'default_action';
 
-/** Every rule in first-match order. */
+/**
+ * Every rule in first-match order. `always_ask` is not in it: it is an overlay that turns the
+ * decision of these rules into an ask unless they deny.
+ */
 export const RULE_ORDER: readonly RuleId[] = [
   'always_deny',
   'files.write.deny_paths',

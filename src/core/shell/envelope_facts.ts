@@ -5,8 +5,10 @@
 // argument rules (the line then goes to a shell, so cd is followed both as sh and as the kernel
 // would). `cxl check` reports the decision made from exactly these facts.
 import path from 'node:path';
-import { decide, type CallFacts, type CompiledEnvelope, type Decision, type ShellFacts, type ShellStep } from '../envelope.ts';
+import { decide, type CallFacts, type CompiledEnvelope, type Decision, type ProtectedFact, type ShellFacts, type ShellStep } from '../envelope.ts';
 import { ToolError } from '../errors.ts';
+import { gitWriteFact, hooksDirs, type HooksDir } from '../git_dirs.ts';
+import { defaultIdentityIndex, type IdentityIndex } from '../path_identity.ts';
 import { isWithin } from '../paths.ts';
 import type { Allowed } from './checker.ts';
 import type { LocalShell } from './local_shell.ts';
@@ -88,18 +90,33 @@ export function factsWithoutPolicy(command: string, argv: string[] | undefined, 
   return { facts: { command, steps }, shown: raw.map((s) => displayArgv(s)), paths };
 }
 
-/** The call's paths for the envelope's lists: root-relative where inside the root, absolute always. */
-export function addShellPaths(facts: CallFacts, paths: readonly ClassifiedPath[], root: string): void {
+/**
+ * The call's paths for the envelope's lists: root-relative where inside the root, absolute
+ * always; a second name (hard link) of a protected file adds that file's name; a path inside a
+ * git dir by shape or the hooks dir core.hooksPath names is a protected fact, as for the file
+ * tools (git_dirs.ts).
+ */
+export function addShellPaths(facts: CallFacts, paths: readonly ClassifiedPath[], root: string, identity: IdentityIndex = defaultIdentityIndex): void {
   const resolved = new Set(facts.resolved ?? []);
   const absolute = new Set(facts.absolute ?? []);
+  const found: ProtectedFact[] = [...(facts.protected ?? [])];
+  let hooks: HooksDir[] | undefined;
+  const seen = new Set<string>();
   for (const p of paths) {
     for (const abs of [p.lexical, p.real]) {
       absolute.add(abs);
       if (isWithin(root, abs) && abs !== root) resolved.add(path.relative(root, abs).split(path.sep).join('/'));
     }
+    if (!p.exists || seen.has(p.real)) continue;
+    seen.add(p.real);
+    const linked = identity.lookupPath(p.real, root);
+    if (linked) absolute.add(linked.path);
+    const fact = gitWriteFact(p.real, root, undefined, (hooks ??= hooksDirs(root)));
+    if (fact) found.push(fact);
   }
   if (resolved.size) facts.resolved = [...resolved];
   if (absolute.size) facts.absolute = [...absolute];
+  if (found.length) facts.protected = found;
 }
 
 /** The read-approve paths of a call (root-relative when inside the root), which a session allow may cover one by one. */

@@ -13,6 +13,7 @@ import { policyRefusal } from './envelope_facts.ts';
 import { childEnv } from './env.ts';
 import { LocalTerminalHost } from './local_terminal.ts';
 import { DEFAULT_OUTPUT_LIMIT } from './output_limit.ts';
+import { DEFAULT_SANDBOX_CALL, INSTALL_HINT, isWorking, type SandboxCall, type SandboxMode, type SandboxReport, type SandboxState, type TerminalSandbox } from './sandbox/settings.ts';
 import { parseShellPolicy } from './shell_policy.ts';
 import { displayArgv, runArgv, runShellLine, runSteps, type RunOptions, type ShellResult } from './runner.ts';
 import type { TerminalHost } from './terminal.ts';
@@ -36,6 +37,21 @@ export interface LocalShellOptions {
   pathEnv?: string;
   /** the platform shell used without a policy */
   shell?: string;
+  /** sandbox settings for calls that bring none (the gate brings the envelope's); default auto, network on */
+  sandbox?: { mode?: SandboxMode; network?: boolean };
+}
+
+/** Per-call options: the gate passes the envelope's sandbox settings and the call's profile, and how it decided. */
+export interface ShellCallOptions {
+  signal?: AbortSignal;
+  sandbox?: SandboxCall;
+  /**
+   * The envelope allowed the line as read-only (shell.prefix_allowlist) with no human asked: it
+   * runs without a shell, and git runs with repository-driven execution off (git_harden.ts).
+   */
+  readOnly?: boolean;
+  /** A human (or --yes) approved the call: what needed a human (a read-approve path) may run. */
+  approved?: boolean;
 }
 
 const ARG_NAMES = ['command', 'args', 'cwd', 'timeout', 'shell'];
@@ -96,24 +112,13 @@ function refusal(v: Exclude<Verdict, { verdict: 'allow' }>): ToolError {
   return policyRefusal(v);
 }
 
-/** How the gate runs a call it has decided on. */
-export interface ShellCallOptions {
-  signal?: AbortSignal;
-  /**
-   * The envelope allowed the line as read-only (shell.prefix_allowlist) with no human asked: it
-   * runs without a shell, and git runs with repository-driven execution off (git_harden.ts).
-   */
-  readOnly?: boolean;
-  /** A human (or --yes) approved the call: what needed a human (a read-approve path) may run. */
-  approved?: boolean;
-}
 
 export class LocalShell implements Toolset {
   readonly name = 'local_shell';
   readonly policy: ShellPolicy | undefined;
   /** the session root (lines start here without a cwd or _allowed_dir) */
   readonly root: string;
-  private readonly host: TerminalHost;
+  readonly host: TerminalHost;
 
   constructor(private readonly opts: LocalShellOptions) {
     this.root = path.resolve(opts.root);
@@ -123,6 +128,37 @@ export class LocalShell implements Toolset {
 
   list(): ToolSpec[] {
     return [LOCAL_SHELL_SPEC];
+  }
+
+  /** The sandbox settings a call without its own gets (the toolset's, defaults filled in). */
+  get defaultSandbox(): SandboxCall {
+    return { ...DEFAULT_SANDBOX_CALL, ...(this.opts.sandbox?.mode ? { mode: this.opts.sandbox.mode } : {}), ...(this.opts.sandbox?.network !== undefined ? { network: this.opts.sandbox.network } : {}) };
+  }
+
+  /** The sandbox commands would run in under `mode` (probed once per process). */
+  sandboxState(mode: SandboxMode = this.defaultSandbox.mode, network = this.defaultSandbox.network): SandboxState {
+    if (mode === 'off') return { state: 'off', reason: 'shell.sandbox = "off"' };
+    return this.host.sandboxState?.(network) ?? { state: 'unavailable', reason: `the ${this.host.kind} terminal host cannot sandbox commands` };
+  }
+
+  /** The directories a workspace-write call may write: the session root and the policy's allowed dir. */
+  get writableRoots(): string[] {
+    const a = this.policy?.allowedDir;
+    return a && a !== this.root ? [this.root, a] : [this.root];
+  }
+
+  /** What the terminals of one call get, and what its result reports; refuses under `required`. */
+  #sandbox(call: SandboxCall): { req?: TerminalSandbox; report: SandboxReport } {
+    if (call.mode === 'off') return { report: { state: 'off' } };
+    const state = this.sandboxState(call.mode, call.network);
+    if (!isWorking(state)) {
+      if (call.mode === 'required') {
+        throw new ToolError('sandbox_unavailable', `No OS sandbox can run this command here (${state.reason ?? state.state}), and the envelope's shell.sandbox is "required". ${INSTALL_HINT}, or choose an envelope with shell.sandbox = "auto".`, { reason: state.reason });
+      }
+      return { report: { state: 'unavailable', ...(state.reason ? { reason: state.reason } : {}) } };
+    }
+    const req: TerminalSandbox = { profile: call.profile, network: call.network, roots: this.writableRoots, ...(call.visible?.length ? { visible: call.visible } : {}) };
+    return { req, report: { state: state.state, profile: call.profile, network: call.network } };
   }
 
   /**
@@ -191,30 +227,46 @@ export class LocalShell implements Toolset {
     const { command, argv, cwd } = this.parseArgs(args);
     const timeoutMs = parseTimeout(args.timeout);
     const shell = bool(args.shell, 'shell');
+    const sandbox = this.#sandbox(callOpts.sandbox ?? this.defaultSandbox);
+    const result = await this.#run(command, argv, cwd, timeoutMs, shell, callOpts.signal, sandbox.req, { readOnly: callOpts.readOnly === true, approved: callOpts.approved === true });
+    return { ...result, sandbox: sandbox.report };
+  }
+
+  async #run(
+    command: string,
+    argv: string[] | undefined,
+    cwd: string | undefined,
+    timeoutMs: number,
+    shell: boolean | undefined,
+    signal: AbortSignal | undefined,
+    sandbox: TerminalSandbox | undefined,
+    o: { readOnly: boolean; approved: boolean },
+  ): Promise<ShellResult> {
     const run: RunOptions = {
       host: this.host,
       env: childEnv(this.opts.env ?? process.env, { keepSecrets: this.opts.keepSecrets }),
       timeoutMs,
-      signal: callOpts.signal,
+      signal,
       outputLimit: this.opts.outputLimit ?? (this.host.kind === 'client' ? DEFAULT_CLIENT_OUTPUT_LIMIT : DEFAULT_OUTPUT_LIMIT),
-      ...(callOpts.readOnly ? { gitReadOnly: true } : {}),
+      ...(sandbox ? { sandbox } : {}),
+      ...(o.readOnly ? { gitReadOnly: true } : {}),
     };
-    const checkOpts = { cwd, pathEnv: this.opts.pathEnv, askable: callOpts.approved === true };
+    const checkOpts = { cwd, pathEnv: this.opts.pathEnv, askable: o.approved };
     if (this.policy) {
       if (shell) throw new ToolError('policy_refused', '`shell: true` is refused while a command policy is active: the line is checked and run without a shell. Drop `shell`.');
       const v = argv ? checkArgv(command, argv, this.policy, checkOpts) : checkLine(command, this.policy, checkOpts);
       if (v.verdict === 'refuse') throw refusal(v);
-      if (callOpts.readOnly) this.ownRepository(v);
+      if (o.readOnly) this.ownRepository(v);
       return argv ? runSteps(v, displayArgv([command, ...argv]), run) : runSteps(v, command, run);
     }
     const dir = cwd ?? this.root;
-    if (callOpts.readOnly || shell === false) {
+    if (o.readOnly || shell === false) {
       // No policy but no shell either (or a line allowed as read-only, which never goes to a
       // shell): split with the same grammar and run the steps ourselves.
-      const o = { ...(checkOpts.cwd ? checkOpts : { ...checkOpts, cwd: dir }), argRules: 'report' as const };
-      const v = argv ? checkArgv(command, argv, {}, o) : checkLine(command, {}, o);
+      const lineOpts = { ...(checkOpts.cwd ? checkOpts : { ...checkOpts, cwd: dir }), argRules: 'report' as const };
+      const v = argv ? checkArgv(command, argv, {}, lineOpts) : checkLine(command, {}, lineOpts);
       if (v.verdict === 'refuse') throw refusal(v);
-      if (callOpts.readOnly) this.ownRepository(v);
+      if (o.readOnly) this.ownRepository(v);
       return runSteps(v, argv ? displayArgv([command, ...argv]) : command, run);
     }
     if (argv) return runArgv(command, argv, dir, run);

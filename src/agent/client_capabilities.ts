@@ -1,0 +1,120 @@
+// What a session's tools use of the ACP client: its fs/* methods as a FileIO, its terminal/*
+// methods as a TerminalHost, and the refusal for a capability the client does not offer.
+// Nothing here falls back to the host when the client lacks something (REFERENCE 1).
+import * as acp from '@agentclientprotocol/sdk';
+import { ClientFileIO } from '../core/file_io.ts';
+import { ToolError } from '../core/errors.ts';
+import { ClientTerminalHost, SANDBOX_META, type AcpTerminalClient } from '../core/shell/client_terminal.ts';
+import type { SandboxState } from '../core/shell/sandbox/settings.ts';
+import type { Terminal, TerminalHost, TerminalRequest } from '../core/shell/terminal.ts';
+import type { ToolSpec } from '../core/tool.ts';
+import type { ToolContext } from './acp_agent.ts';
+import type { HookRef } from './session_tools.ts';
+
+/** The client's fs/read_text_file and fs/write_text_file, where it offers them. */
+export function clientFileIO(ctx: ToolContext): ClientFileIO {
+  const caps = ctx.capabilities;
+  const client = ctx.client;
+  return new ClientFileIO({
+    ...(caps.fs?.readTextFile
+      ? {
+          readTextFile: async (p: string, line?: number, limit?: number) =>
+            (await clientCall(() => client.request(acp.methods.client.fs.readTextFile, { sessionId: ctx.sessionId, path: p, ...(line ? { line } : {}), ...(limit ? { limit } : {}) }))).content,
+        }
+      : {}),
+    ...(caps.fs?.writeTextFile
+      ? {
+          writeTextFile: async (p: string, content: string) => {
+            await clientCall(() => client.request(acp.methods.client.fs.writeTextFile, { sessionId: ctx.sessionId, path: p, content }));
+          },
+        }
+      : {}),
+  });
+}
+
+/** The client's terminals, each reported to the running tool call; a refusing host without the capability. */
+export function clientTerminalHost(ctx: ToolContext, hooks: HookRef): TerminalHost {
+  if (!ctx.capabilities.terminal) return new RefusingHost();
+  const sandbox = clientSandbox(ctx.capabilities);
+  return new ReportingHost(new ClientTerminalHost(acpTerminalClient(ctx.client), { sessionId: ctx.sessionId, ...(sandbox ? { sandbox } : {}) }), hooks);
+}
+
+/** A client's JSON-RPC error with its details in the message ("Internal error" alone says nothing). */
+async function clientCall<T>(f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (err) {
+    const e = err as { message?: string; code?: number; data?: unknown };
+    const d = e.data as { details?: unknown; message?: unknown } | string | undefined;
+    const detail = typeof d === 'string' ? d : typeof d?.details === 'string' ? d.details : typeof d?.message === 'string' ? d.message : undefined;
+    if (detail === undefined) throw err;
+    const out = new Error(`${e.message ?? 'client error'} (${detail})`);
+    if (/not found|no such file|ENOENT/i.test(detail) || e.code === -32002) (out as NodeJS.ErrnoException).code = 'ENOENT';
+    throw out;
+  }
+}
+
+const CONTENT_READS = new Set(['read_file', 'read_file_range']);
+const CONTENT_WRITES = new Set(['write_file', 'edit_file', 'sed']);
+
+/** REFERENCE 1: a tool whose client capability is absent refuses, naming it; nothing falls back to the host. */
+export function missingCapability(spec: ToolSpec, caps: acp.ClientCapabilities): ToolError | undefined {
+  if (spec.toolset === 'local_fs') {
+    if (CONTENT_READS.has(spec.name) && !caps.fs?.readTextFile) {
+      return new ToolError('capability_missing', `The connected client does not offer fs.readTextFile, so ${spec.name} cannot read files here. Browsing tools (list_dir, grep, find_files, stat_file, count_stats) still work.`, { capability: 'fs.readTextFile' });
+    }
+    if (CONTENT_WRITES.has(spec.name) && (!caps.fs?.writeTextFile || !caps.fs?.readTextFile)) {
+      const cap = !caps.fs?.writeTextFile ? 'fs.writeTextFile' : 'fs.readTextFile';
+      return new ToolError('capability_missing', `The connected client does not offer ${cap}, so ${spec.name} cannot change files here.`, { capability: cap });
+    }
+  }
+  if (spec.toolset === 'local_shell' && !caps.terminal) {
+    return new ToolError('capability_missing', 'The connected client does not offer the terminal capability, so local_shell cannot run commands here. Use the local_fs tools, or a client with terminal support.', { capability: 'terminal' });
+  }
+  return undefined;
+}
+
+/** The client's terminal/* methods for the shell toolset's client adapter. */
+function acpTerminalClient(client: acp.AgentContext): AcpTerminalClient {
+  return {
+    create: (p) => client.request(acp.methods.client.terminal.create, p) as Promise<{ terminalId: string }>,
+    output: (p) => client.request(acp.methods.client.terminal.output, p) as Promise<acp.TerminalOutputResponse>,
+    waitForExit: (p) => client.request(acp.methods.client.terminal.waitForExit, p) as Promise<acp.WaitForTerminalExitResponse>,
+    kill: (p) => client.request(acp.methods.client.terminal.kill, p),
+    release: (p) => client.request(acp.methods.client.terminal.release, p),
+  };
+}
+
+/** The sandbox a client says it runs terminals in (the cxl client does; others say nothing). */
+function clientSandbox(caps: acp.ClientCapabilities): SandboxState | undefined {
+  const m = caps._meta?.[SANDBOX_META] as { state?: unknown; reason?: unknown } | undefined;
+  if (!m || typeof m !== 'object' || !['bubblewrap', 'seatbelt', 'off', 'unavailable'].includes(m.state as string)) return undefined;
+  const state = m.state as SandboxState['state'];
+  const reason = typeof m.reason === 'string' ? `the client's: ${m.reason}` : "the client's";
+  return { state, reason };
+}
+
+/** Tells the running tool call about each terminal it opens, so the client can show it live. */
+class ReportingHost implements TerminalHost {
+  readonly kind = 'client' as const;
+  constructor(
+    private readonly inner: TerminalHost,
+    private readonly hooks: HookRef,
+  ) {}
+  sandboxState(network: boolean): SandboxState {
+    return this.inner.sandboxState?.(network) ?? { state: 'unavailable', reason: 'the client reports no sandbox' };
+  }
+  async create(req: TerminalRequest): Promise<Terminal> {
+    const t = await this.inner.create(req);
+    await this.hooks.current?.onTerminal?.(t.id);
+    return t;
+  }
+}
+
+/** Where a client has no terminal: nothing may fall back to running on this machine. */
+class RefusingHost implements TerminalHost {
+  readonly kind = 'client' as const;
+  async create(): Promise<Terminal> {
+    throw new ToolError('capability_missing', 'The connected client does not offer the terminal capability, so local_shell cannot run commands here.', { capability: 'terminal' });
+  }
+}
