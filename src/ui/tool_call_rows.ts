@@ -34,7 +34,7 @@ export interface ToolRowsOptions {
 }
 
 export function statusGlyph(call: ToolCallView, awaiting: boolean, frame = 0): Span {
-  const s = STATUS_GLYPH[awaiting ? 'awaiting' : call.status];
+  const s = STATUS_GLYPH[awaiting ? 'awaiting' : call.leftPending ? 'cancelled' : call.status];
   const glyph = call.status === 'in_progress' && !awaiting ? SPINNER[frame % SPINNER.length] : s.glyph;
   return { text: glyph, color: s.color, bold: true };
 }
@@ -57,6 +57,7 @@ export function headerRow(call: ToolCallView, o: ToolRowsOptions): Row {
     { text: ` ${call.kind} `, color: 'muted' },
     { text: sanitize(call.title), bold: true, strike: call.status === 'cancelled' },
   ];
+  if (call.leftPending) row.push({ text: '  (left pending by the agent)', color: 'muted' });
   const diffs = diffsOf(call);
   if (diffs.length > 0 && !o.expanded) {
     for (const d of diffs) row.push({ text: '  ' }, ...diffSummaryRow(diffModel(d), o.cwd));
