@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { isToolError, toToolError, ToolError } from '../core/errors.ts';
+import { advertiseCommands } from './available_commands.ts';
 import { DIRECT_HELP, parseDirect } from './direct.ts';
 import { howToConfigure } from './providers/select.ts';
 import type { ModelToolCall, Provider } from './providers/types.ts';
@@ -371,6 +372,7 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
       }
       await persist(live);
       live.flush();
+      advertiseCommands(client, stored.sessionId, o.log);
       return { sessionId: stored.sessionId, modes: modeState(stored.cwd, stored.mode) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
@@ -390,6 +392,7 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
       if (!known.modes.some((m) => m.id === stored.mode)) stored.mode = known.current;
       const live = await open(client, stored, params.mcpServers ?? []);
       live.flush();
+      advertiseCommands(client, stored.sessionId, o.log);
       return { modes: modeState(stored.cwd, stored.mode) };
     })
     .onRequest(acp.methods.agent.session.list, async ({ params }) => {

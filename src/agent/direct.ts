@@ -1,5 +1,6 @@
 // Direct commands: work with no model at all and go through the same gate as model calls.
-//   !<line>              run <line> as a local_shell call
+//   !<line>              run <line> as a local_shell call (`/shell <line>` is the same, for
+//                        clients that offer only slash commands)
 //   /tool <name> [json]  call any tool with a JSON object of arguments
 //   /help                list these
 
@@ -9,9 +10,19 @@ export type DirectCommand =
   | { kind: 'help' }
   | { kind: 'error'; message: string };
 
+/**
+ * The commands as a client lists them (ACP `available_commands_update`; a client sends
+ * `/name input`). Other features add theirs here, one entry each.
+ */
+export const DIRECT_COMMANDS: { name: string; description: string; input?: { hint: string } }[] = [
+  { name: 'help', description: 'the direct commands and the tools (no model needed)' },
+  { name: 'tool', description: 'call one tool with JSON arguments, e.g. /tool read_file {"path":"README.md"}', input: { hint: '<name> [json]' } },
+  { name: 'shell', description: 'run a command line with local_shell, same as !<command>', input: { hint: '<command line>' } },
+];
+
 export const DIRECT_HELP = [
   'Direct commands (no model needed; they pass the same policies, envelope and approvals):',
-  '  !<command line>          run it with local_shell, e.g. `!git status`',
+  '  !<command line>          run it with local_shell, e.g. `!git status` (or /shell <command line>)',
   '  /tool <name> [json]      call one tool, e.g. `/tool read_file {"path":"README.md"}`',
   '  /help                    this list',
   'Anything else goes to the model.',
@@ -19,8 +30,9 @@ export const DIRECT_HELP = [
 
 export function parseDirect(text: string): DirectCommand | undefined {
   const t = text.trim();
-  if (t.startsWith('!')) {
-    const command = t.slice(1).trim();
+  const shell = /^(?:!|\/shell(?:\s|$))([\s\S]*)$/.exec(t);
+  if (shell) {
+    const command = shell[1].trim();
     if (!command) return { kind: 'error', message: 'Nothing to run: write the command after `!`, e.g. `!ls -la`.' };
     return { kind: 'shell', command };
   }

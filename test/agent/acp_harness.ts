@@ -16,6 +16,8 @@ export interface HarnessOptions {
   terminal?: boolean;
   /** answers a permission request with an optionId, or 'cancelled' */
   permission?: (req: acp.RequestPermissionRequest) => string | Promise<string>;
+  /** the error this client answers a fs/* or terminal/create request with, as a refusing client does */
+  refuse?: (method: string) => acp.RequestError | undefined;
 }
 
 interface Term {
@@ -61,6 +63,8 @@ export class Harness {
         return answer === 'cancelled' ? { outcome: { outcome: 'cancelled' } } : { outcome: { outcome: 'selected', optionId: answer } };
       })
       .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => {
+        const refusal = this.opts.refuse?.('fs/read_text_file');
+        if (refusal) throw refusal;
         this.fsReads.push(params.path);
         let text = readFileSync(params.path, 'utf8');
         if (params.line || params.limit) {
@@ -71,12 +75,16 @@ export class Harness {
         return { content: text };
       })
       .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => {
+        const refusal = this.opts.refuse?.('fs/write_text_file');
+        if (refusal) throw refusal;
         this.fsWrites.push(params.path);
         mkdirSync(path.dirname(params.path), { recursive: true });
         writeFileSync(params.path, params.content);
         return {};
       })
       .onRequest(acp.methods.client.terminal.create, ({ params }) => {
+        const refusal = this.opts.refuse?.('terminal/create');
+        if (refusal) throw refusal;
         const id = `t${++this.n}`;
         const child = spawn(params.command, params.args ?? [], {
           cwd: params.cwd ?? undefined,
