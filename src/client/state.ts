@@ -10,6 +10,8 @@ import type {
   SessionUpdate,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
+import type { AuthOffer } from './auth.ts';
+import { modelLabel, modelStateOf, type ModelState } from './models.ts';
 import { type ToolCallView } from './tool_call.ts';
 import { closeUnfinished, finishedPrefix, placeCall } from './turn_model.ts';
 
@@ -83,8 +85,16 @@ export interface ClientState {
   queued: string[];
   /** Ctrl+C was pressed and the agent has not ended the turn yet. */
   cancelling: boolean;
-  /** Why there is no session (session/new failed or timed out): prompts are not sent. */
+  /** Why there is no session (session/new failed): prompts are not sent. */
   sessionError?: string;
+  /** The request the agent has not answered in time (`initialize`, `session/new`), while we still wait. */
+  stalled?: string;
+  /** The models the session offers and the one in use, when the agent says. */
+  models?: ModelState;
+  /** The login picker, while the agent wants a login. */
+  auth?: AuthOffer;
+  /** The agent's stderr, its last lines (the agent log pane). */
+  agentLog: string[];
 }
 
 export interface StoreOptions {
@@ -142,6 +152,7 @@ export class ClientStore {
       commands: [],
       queued: [],
       cancelling: false,
+      agentLog: [],
     };
   }
 
@@ -173,6 +184,40 @@ export class ClientStore {
 
   setStderrTail(lines: string[]): void {
     this.set({ agent: { ...this.state.agent, stderrTail: lines } });
+  }
+
+  setAgentLog(lines: string[]): void {
+    this.set({ agentLog: lines });
+  }
+
+  /** `what` has gone unanswered for too long (undefined: answered after all). */
+  setStalled(what: string | undefined): void {
+    this.set({ stalled: what });
+  }
+
+  /** The models of the session; the status line names the one in use. */
+  setModels(models: ModelState | undefined): void {
+    this.set({ models, model: modelLabel(models) ?? this.state.model });
+  }
+
+  setAuth(auth: AuthOffer | undefined): void {
+    this.set({ auth });
+  }
+
+  /**
+   * No session could be opened: say why (with the agent's details), and that what was typed
+   * meanwhile was not sent.
+   */
+  sessionFailed(text: string, detail: string[] = []): void {
+    const queued = this.state.queued;
+    this.set({ sessionError: text, queued: [] });
+    this.notice('error', text, detail.length ? detail : undefined);
+    if (queued.length) this.notice('warn', `Not sent (there is no session): ${queued.map((q) => `“${q.split('\n')[0]}”`).join(', ')}. ↑ in the composer recalls them.`);
+  }
+
+  /** A session is open after all (after a login): prompts go out again. */
+  sessionRecovered(): void {
+    this.set({ sessionError: undefined });
   }
 
   /** The agent process ended (or could not start). Everything waiting on it is settled. */
@@ -219,12 +264,13 @@ export class ClientStore {
     });
   }
 
+  /** The agent answered the prompt (`error`: the request failed; the caller says why). */
   endTurn(stopReason: string): void {
     this.set({ running: false, cancelling: false });
-    if (stopReason === 'cancelled') {
+    if (stopReason === 'cancelled' || stopReason === 'error') {
       this.set({ toolCalls: closeUnfinished(this.state, this.state.turnCalls, 'cancelled') });
       this.flush(true);
-      this.pushHistory({ kind: 'marker', key: this.key('m'), text: 'cancelled' });
+      if (stopReason === 'cancelled') this.pushHistory({ kind: 'marker', key: this.key('m'), text: 'cancelled' });
     } else if (stopReason !== 'end_turn') this.notice('warn', `the turn ended: ${stopReason.replace(/_/g, ' ')}`);
     this.flush(false);
     this.scheduleSettle();
@@ -304,15 +350,30 @@ export class ClientStore {
         if (typeof update.title === 'string') this.set({ title: update.title });
         return;
       case 'config_option_update': {
+        const models = modelStateOf(update.configOptions);
+        if (models) return this.setModels(models);
         const model = update.configOptions.find((o) => o.category === 'model');
         if (model && 'currentValue' in model && typeof model.currentValue === 'string') this.set({ model: model.currentValue });
         return;
       }
+      case 'compaction_update':
+        return this.compaction(update);
       case 'notice':
-        return this.notice(update.severity === 'error' ? 'error' : update.severity === 'warning' ? 'warn' : 'info', [update.title, update.description].filter(Boolean).join(': '));
+        return this.notice(update.severity === 'error' ? 'error' : update.severity === 'warning' ? 'warn' : 'info', update.title, update.description ? update.description.split(/\r?\n/) : undefined);
       default:
         return;
     }
+  }
+
+  /** The agent compacted the conversation (cxl acp puts the token counts in `_meta`). */
+  private compaction(u: { status: string; error?: string | null; summary?: ContentBlock[] | null; _meta?: Record<string, unknown> | null }): void {
+    if (u.status === 'in_progress') return;
+    const before = u._meta?.['cxl/tokensBefore'];
+    const after = u._meta?.['cxl/tokensAfter'];
+    const counts = typeof before === 'number' && typeof after === 'number' ? `: ${before.toLocaleString('en-US')} → ${after.toLocaleString('en-US')} tokens` : '';
+    const summary = (u.summary ?? []).map(contentText).join('').trim();
+    if (u.status === 'completed') this.notice('info', `The conversation was compacted${counts}.`, summary ? summary.split('\n').slice(0, 12) : undefined);
+    else this.notice('warn', `Compaction ${u.status}${u.error ? `: ${u.error}` : ''}.`);
   }
 
   private appendText(kind: TextKind, text: string): void {

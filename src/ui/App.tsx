@@ -16,6 +16,9 @@ export interface Controller {
   send(text: string): void;
   cancel(): void;
   quit(): void;
+  /** The login picker: a method was picked, or it was closed. */
+  authenticate?(methodId: string): void;
+  dismissLogin?(): void;
 }
 
 const HistoryItemView = memo(function HistoryItemView({ item, width, cwd }: { item: HistoryItem; width: number; cwd: string }) {
@@ -119,6 +122,15 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
         }
         case 'quit':
           return controller.quit();
+        case 'auth_pick': {
+          const m = st.auth?.methods[Number(input) - 1];
+          if (m) controller.authenticate?.(m.id);
+          return;
+        }
+        case 'auth_dismiss':
+          return controller.dismissLogin?.();
+        case 'log_toggle':
+          return setUi((x) => ({ ...x, logOpen: !x.logOpen }));
         case 'allow_once':
           return answer(optionForKey(perm.options, 'y')?.optionId);
         case 'allow_always':

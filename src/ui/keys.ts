@@ -2,7 +2,7 @@
 // footer prints the rows for the current focus, so what is shown is what works.
 import type { Key } from 'ink';
 
-export type Focus = 'approval' | 'reason' | 'composer' | 'tools';
+export type Focus = 'approval' | 'reason' | 'composer' | 'tools' | 'auth';
 
 export type Action =
   | 'allow_once'
@@ -23,7 +23,10 @@ export type Action =
   | 'expand_all'
   | 'full_output'
   | 'cancel'
-  | 'quit';
+  | 'quit'
+  | 'auth_pick'
+  | 'auth_dismiss'
+  | 'log_toggle';
 
 export interface Binding {
   action: Action;
@@ -54,6 +57,10 @@ export const BINDINGS: Binding[] = [
   { action: 'toggle', keys: ['return', 'space'], label: 'Enter/Space', help: 'diff', focus: ['tools'] },
   { action: 'expand_all', keys: ['e'], label: 'e', help: 'expand/collapse all', focus: ['tools'] },
   { action: 'full_output', keys: ['ctrl+o'], label: 'Ctrl+O', help: 'full output', focus: ['tools'] },
+  { action: 'auth_pick', keys: ['digit'], label: '1-9', help: 'log in with', focus: ['auth'] },
+  { action: 'auth_dismiss', keys: ['escape'], label: 'Esc', help: 'not now', focus: ['auth'] },
+  // The footer names it once the agent has written to stderr (screen_rows), so it has no label here.
+  { action: 'log_toggle', keys: ['ctrl+l'], label: '', help: 'agent log', focus: 'global' },
   { action: 'cancel', keys: ['ctrl+c'], label: 'Ctrl+C', help: 'cancel (twice quits)', focus: 'global' },
   { action: 'quit', keys: ['ctrl+d'], label: 'Ctrl+D', help: 'quit', focus: 'global' },
 ];

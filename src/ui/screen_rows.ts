@@ -1,7 +1,9 @@
 // The live region as rows, budgeted to stay shorter than the terminal: whatever does not fit is
 // clipped with a "N lines hidden" row, so Ink never has to redraw more than one screen.
 import type { ClientState, LiveItem } from '../client/state.ts';
+import { agentLogRows } from './agent_log_rows.ts';
 import { approvalRows } from './approval_rows.ts';
+import { authRows } from './auth_rows.ts';
 import { composerRows, type ComposerState } from './composer.ts';
 import { footerRows } from './footer.ts';
 import type { Focus } from './keys.ts';
@@ -26,12 +28,15 @@ export interface UiState {
   /** Prompts sent this session, oldest first, and which one ↑/↓ shows (-1: a new one). */
   past: string[];
   pastIndex: number;
+  /** The agent log pane (Ctrl+L) is open. */
+  logOpen?: boolean;
 }
 
 export const initialUi: UiState = { focus: 'composer', composer: { text: '', cursor: 0 }, selected: 0, expanded: new Set(), quitArmed: false, spinnerFrame: 0, past: [], pastIndex: -1 };
 
 export function effectiveFocus(s: ClientState, ui: UiState): Focus {
   if (s.permissions.length > 0) return ui.reason !== undefined ? 'reason' : 'approval';
+  if (s.auth) return 'auth';
   return ui.focus;
 }
 
@@ -94,7 +99,8 @@ export function liveRows(s: ClientState, ui: UiState, size: ScreenSize): Row[] {
   const width = Math.max(20, size.columns);
   const height = Math.max(8, size.rows);
   const focus = effectiveFocus(s, ui);
-  const footer = footerRows(focus, width, ui.quitArmed ? [{ label: 'Ctrl+C', help: 'again quits' }] : []);
+  const extra = [...(ui.quitArmed ? [{ label: 'Ctrl+C', help: 'again quits' }] : []), ...(ui.logOpen || s.agentLog.length > 0 ? [{ label: 'Ctrl+L', help: ui.logOpen ? 'close the agent log' : 'agent log' }] : [])];
+  const footer = footerRows(focus, width, extra);
   const status = [statusRow(s, width)];
   // One spare row: a frame exactly as tall as the terminal makes Ink clear the screen.
   const room = height - 1 - footer.length - status.length;
@@ -110,6 +116,8 @@ export function liveRows(s: ClientState, ui: UiState, size: ScreenSize): Row[] {
       terminals: [],
       reason: ui.reason,
     });
+  } else if (s.auth) {
+    bottom = authRows(s.auth, s.agent.name ?? s.agent.label, width, Math.max(6, room - 3));
   } else {
     bottom = [
       plainRow('─'.repeat(width), { color: 'muted' }),
@@ -133,7 +141,9 @@ export function liveRows(s: ClientState, ui: UiState, size: ScreenSize): Row[] {
   const plan = s.plan.length > 0 && s.plan.some((e) => e.status !== 'completed') ? planRows(s.plan, width, Math.min(6, Math.floor(budget / 3))) : [];
   budget -= Math.min(budget, plan.length);
   let middle: Row[];
-  if (focus === 'tools') {
+  if (ui.logOpen) {
+    middle = agentLogRows(s, width, Math.max(2, budget));
+  } else if (focus === 'tools') {
     const texts = s.live.filter((i) => i.kind !== 'tool').flatMap((i) => liveItemRows(s, ui, i, width, 3));
     const textPart = clipTail(texts, Math.min(3, Math.floor(budget / 4)));
     middle = [...textPart, ...toolListRows(s, ui, width, Math.max(1, budget - textPart.length))];

@@ -13,13 +13,15 @@ export function statusRow(s: ClientState, width: number, home = shortPath): Row 
   const agentState: Span =
     a.status === 'exited'
       ? { text: a.signal ? ` (killed: ${a.signal})` : ` (exited ${a.exitCode ?? '?'})`, color: 'error', bold: true }
-      : a.status === 'starting'
-        ? { text: ' (starting)', color: 'warn' }
-        : s.cancelling
-          ? { text: ' (cancelling…)', color: 'warn' }
-          : s.sessionError !== undefined
-            ? { text: ' (no session)', color: 'error', bold: true }
-            : { text: s.running ? ' (working)' : '', color: 'running' };
+      : s.sessionError !== undefined && s.sessionId === undefined
+        ? { text: ' (no session)', color: 'error', bold: true }
+        : s.stalled
+          ? { text: ` (no answer to ${s.stalled})`, color: 'warn', bold: true }
+          : a.status === 'starting'
+            ? { text: ' (starting)', color: 'warn' }
+            : s.cancelling
+              ? { text: ' (cancelling…)', color: 'warn' }
+              : { text: s.running ? ' (working)' : '', color: 'running' };
   const parts: string[] = [];
   parts.push(s.model ? `model ${s.model}` : 'model default');
   if (s.envelope) parts.push(`envelope ${s.envelope}`);
