@@ -13,7 +13,6 @@ import { matchModel, modelLabel, modelLines, modelNames, modelStateOf } from './
 import { errorDetail, errorText, isAuthRequired } from './request_errors.ts';
 import { ClientStore } from './state.ts';
 import { TerminalHost } from './terminal_host.ts';
-import { WireTap } from './wire_tap.ts';
 
 export interface ClientOptions {
   argv: string[];
@@ -49,7 +48,6 @@ export class AcpClient {
   readonly quitRequested = new Promise<void>((r) => (this.#quit = r));
   #exited = false;
   #authMethods: AuthMethodView[] = [];
-  readonly #tap = new WireTap();
 
   constructor(readonly opts: ClientOptions) {
     // Another agent's model is what its session says, not what was asked for.
@@ -141,7 +139,7 @@ export class AcpClient {
       this.store.agentExited({ ...exit, stderrTail: proc.stderrTail() });
     });
     const { input, output } = proc.streams();
-    const conn = this.#app().connect(this.#tap.wrap(acp.ndJsonStream(output, input)));
+    const conn = this.#app().connect(acp.ndJsonStream(output, input));
     this.#conn = conn;
     let init: acp.InitializeResponse;
     try {
@@ -158,7 +156,7 @@ export class AcpClient {
       return this.#failed('The agent did not initialize', err);
     }
     this.store.agentReady({ name: init.agentInfo?.title ?? init.agentInfo?.name, version: init.agentInfo?.version ?? undefined });
-    this.#authMethods = authMethodsOf(init.authMethods ?? [], this.#tap.result('initialize')?.authMethods, this.opts.argv, this.opts.env ?? process.env);
+    this.#authMethods = authMethodsOf(init.authMethods ?? [], this.opts.argv, this.opts.env ?? process.env);
     await this.#openSession();
   }
 
@@ -211,7 +209,6 @@ export class AcpClient {
       } else await this.#failed(`The agent did not start a session`, isAuthRequired(err) ? new acp.RequestError(-32000, `${errorText(err)}. Log in with the agent's own command or set its API key, then start cxl again`, (err as acp.RequestError).data) : err);
       return false;
     }
-    const raw = this.#tap.result('session/new');
     this.#sessionId = res.sessionId;
     let mode = res.modes?.currentModeId;
     try {
@@ -225,7 +222,7 @@ export class AcpClient {
     this.store.setAuth(undefined);
     this.store.sessionRecovered();
     this.store.sessionStarted(res.sessionId, { mode: mode ?? undefined });
-    const models = modelStateOf(res.configOptions, raw);
+    const models = modelStateOf(res.configOptions, (res as { models?: unknown }).models);
     this.store.setModels(models);
     for (const u of this.#buffered.get(res.sessionId) ?? []) this.store.applyUpdate(u);
     this.#buffered.delete(res.sessionId);

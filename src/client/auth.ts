@@ -3,7 +3,7 @@
 // environment variable an API-key method reads. Three kinds, as agents send them:
 //   agent     the agent does it when asked (`authenticate {methodId}`), maybe opening a browser;
 //   env_var   the agent reads a key from its environment: which variable is named (from the
-//             method's `vars`, which the stable schema drops, or from its text), then `authenticate`;
+//             method's `vars`, outside the stable schema, or from its text), then `authenticate`;
 //   terminal  the agent's own command with extra args/env, run by the user in a terminal (the
 //             protocol forbids passing it to `authenticate`); picking it retries the session.
 import type { AuthMethod } from '@agentclientprotocol/sdk';
@@ -65,14 +65,10 @@ function shellWord(w: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
 }
 
-/**
- * The methods as the user sees them. `parsed` are what the SDK kept; `raw` the same entries off
- * the wire (by position), where an `env_var` method still has its variables.
- */
-export function authMethodsOf(parsed: AuthMethod[], raw: unknown, agentArgv: string[], env: Record<string, string | undefined>): AuthMethodView[] {
-  const rawList = Array.isArray(raw) ? (raw as Array<Record<string, unknown>>) : [];
-  return parsed.map((m) => {
-    const r = rawList.find((x) => x && x.id === m.id);
+/** The methods as the user sees them (fields outside the stable schema, like `vars`, are read too). */
+export function authMethodsOf(methods: AuthMethod[], agentArgv: string[], env: Record<string, string | undefined>): AuthMethodView[] {
+  return methods.map((m) => {
+    const r = m as unknown as Record<string, unknown>;
     const description = m.description ?? undefined;
     if ('type' in m && m.type === 'terminal') {
       const env = Object.entries(m.env ?? {}).map(([k, v]) => `${k}=${shellWord(v)}`);

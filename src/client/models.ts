@@ -1,7 +1,7 @@
 // Which models a session offers and which one is in use, from either way agents say it: the
 // standard `configOptions` entry of category `model` (set with session/set_config_option), or the
-// older `models` field ({availableModels, currentModelId}, set with session/set_model) that
-// gemini-cli, qwen-code, codex-acp and claude-code-acp still send. `--model` and `/model` match a
+// older `models` field ({availableModels, currentModelId}, set with session/set_model; outside the
+// stable schema, but the SDK passes it through) that several agents still send. `--model` and `/model` match a
 // wish against ids and names, case-insensitively; nothing is sent that the agent did not offer.
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
 
@@ -25,11 +25,11 @@ function choicesOfOption(opt: Extract<SessionConfigOption, { type: 'select' }>):
   return flat.map((v) => ({ id: v.value, name: v.name || v.value, ...(v.description ? { description: v.description } : {}) }));
 }
 
-/** The model state a session/new (or load, or config update) answer describes, if any. */
-export function modelStateOf(configOptions: SessionConfigOption[] | null | undefined, raw?: Record<string, unknown>): ModelState | undefined {
+/** The model state a session/new (or load, or config update) answer describes, if any (`models`: that answer's field of that name). */
+export function modelStateOf(configOptions: SessionConfigOption[] | null | undefined, models?: unknown): ModelState | undefined {
   const opt = configOptions?.find((o) => o.category === 'model' && o.type === 'select');
   if (opt && opt.type === 'select') return { source: 'config_option', configId: opt.id, current: opt.currentValue, available: choicesOfOption(opt) };
-  const m = raw?.models as { availableModels?: unknown; currentModelId?: unknown } | undefined;
+  const m = models as { availableModels?: unknown; currentModelId?: unknown } | null | undefined;
   if (!m || !Array.isArray(m.availableModels)) return undefined;
   const available: ModelChoice[] = [];
   for (const x of m.availableModels as Array<Record<string, unknown>>) {
