@@ -74,6 +74,7 @@ export const KEY = {
   ctrlC: '\u0003',
   ctrlD: '\u0004',
   ctrlO: '\u000F',
+  ctrlL: '\u000C',
   altEnter: '\u001B\r',
   backspace: '\u007F',
   space: ' ',
