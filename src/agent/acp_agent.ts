@@ -208,7 +208,8 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
           content.push(diffShown);
         } else if (d && d.reason) content.push(textContent(`(no diff: ${d.reason})`));
         if (req.steps?.length) content.push(textContent(`Will run:\n${req.steps.map((x) => `  ${x}`).join('\n')}`));
-        if (!d && !req.steps?.length) content.push(textContent(JSON.stringify(req.args, null, 2)));
+        if (req.detail?.length) content.push(textContent(req.detail.join('\n')));
+        if (!d && !req.steps?.length && !req.detail?.length) content.push(textContent(JSON.stringify(req.args, null, 2)));
         const scope = req.sessionScope.map(describeAllow).join(', ');
         const options: acp.PermissionOption[] = [
           { optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' },

@@ -61,7 +61,7 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
   const maxTurns = turnLimit(o.maxTurns);
   const vars: Record<string, string> = provider ? { provider: provider.name, model: provider.model } : {};
   const store = new SessionStore(dataDir(o.env));
-  const factory = new SessionToolsFactory(configs, vars, mcpTimeouts(o.env));
+  const factory = new SessionToolsFactory(configs, vars, mcpTimeouts(o.env), o.env);
 
   return {
     cwd: o.cwd,
@@ -199,13 +199,14 @@ interface SessionToolsInput {
   missing?: (spec: ToolSpec) => ToolError | undefined;
 }
 
-/** Builds each session's toolsets (local_fs, local_shell, MCP) behind its gate, and closes them all on the way out. */
+/** Builds each session's toolsets (local_fs, local_shell, remote tools, MCP) behind its gate, and closes them all on the way out. */
 class SessionToolsFactory {
   readonly #open = new Set<SessionTools>();
   constructor(
     private readonly configs: ProjectConfigs,
     private readonly vars: Record<string, string>,
     private readonly timeouts: { startTimeoutMs?: number; callTimeoutMs?: number },
+    private readonly env: Record<string, string | undefined> = {},
   ) {}
 
   forClient(ctx: ToolContext): Promise<SessionTools> {
@@ -274,7 +275,8 @@ class SessionToolsFactory {
     }
     const root = fsToolset?.root ?? b.cwd;
     if (wants.has('local_shell')) toolsets.push(shellToolset(policies.local_shell, root, b.host));
-    const mcp = await this.startMcp(b);
+    const [mcp, remote] = await Promise.all([this.startMcp(b), this.startRemote(b, scfg, fsParsed.policy.maxOutputBytes)]);
+    toolsets.push(...remote);
     const tools = createSessionTools({ toolsets, mcp, config: scfg, mode: b.mode, ledger, allows, hooks: b.hooks, root, approvalsPossible: b.approvalsPossible, missing: b.missing, gate });
     this.#open.add(tools);
     const close = tools.close.bind(tools);
@@ -283,6 +285,21 @@ class SessionToolsFactory {
       await close();
     };
     return tools;
+  }
+
+  /** [remote_tools.*]: the OpenAPI parser is imported only when a service is configured. */
+  private async startRemote(b: SessionToolsInput, cfg: EffectiveConfig, maxOutputBytes: number): Promise<Toolset[]> {
+    if (!Object.keys(cfg.data.remote_tools ?? {}).length) return [];
+    const { loadRemoteTools, remoteConfigs } = await import('./remote_tools/toolset.ts');
+    const mcpNames = new Set(b.mcp.map((m) => m.name));
+    const configs = remoteConfigs(cfg.data.remote_tools, cfg.sources).filter((c) => {
+      if (!mcpNames.has(c.name)) return true;
+      b.notice(`remote tools ${c.name}: the client attached an MCP server of the same name, which keeps it; the remote tools ${c.name} are left out.`);
+      return false;
+    });
+    const { toolsets, problems } = await loadRemoteTools(configs, { env: this.env, maxOutputBytes });
+    for (const p of problems) b.notice(p);
+    return toolsets;
   }
 
   /** Started side by side: one slow or hung server costs its own start timeout, not everyone's. */

@@ -5,6 +5,8 @@ import { FLOOR_RULES, QUARANTINE_REASON } from '../core/envelopes_shipped.ts';
 import { formatDuration } from '../config/duration.ts';
 import { loadChain, taskPolicies } from '../config/chain.ts';
 import { BUILTIN, ConfigError, formatIssue, loadConfig, mergeLayers, readConfigFile, type EffectiveConfig } from '../config/load.ts';
+import { ENV_TEMPLATE } from '../config/remote_tools_schema.ts';
+import type { ConfigData } from '../config/schema.ts';
 import { parseFlags, UsageError } from './args.ts';
 import { fromConfig, McpRegistry } from '../agent/mcp.ts';
 
@@ -51,6 +53,28 @@ function leaves(v: unknown, key: string, out: [string, string][], sourceOf: (k: 
   out.push([`${key} = ${show(v)}`, sourceOf(key)]);
 }
 
+/** Header values of remote tools may be secrets: never printed, only which variables they use. */
+function withHeadersHidden(data: ConfigData): ConfigData {
+  if (!data.remote_tools) return data;
+  const hide = (v: string) => {
+    const vars = [...v.matchAll(ENV_TEMPLATE)].map((m) => m[1]);
+    return vars.length ? `(hidden; from ${vars.map((n) => `$${n}`).join(', ')})` : '(hidden)';
+  };
+  const remote = Object.fromEntries(
+    Object.entries(data.remote_tools).map(([name, r]) => [name, r.headers ? { ...r, headers: Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, hide(v)])) } : r]),
+  );
+  return { ...data, remote_tools: remote };
+}
+
+/** Lines for each remote service: its document read now, its tools, or why it has none. */
+async function describeRemote(cfg: EffectiveConfig): Promise<string[]> {
+  const { RemoteToolset, remoteConfigs } = await import('../agent/remote_tools/toolset.ts');
+  // side by side: a service that hangs costs its own wait, not everyone's
+  const configs = remoteConfigs(cfg.data.remote_tools, cfg.sources);
+  const loaded = await Promise.allSettled(configs.map((c) => RemoteToolset.load(c, { env: process.env, maxOutputBytes: Infinity })));
+  return loaded.flatMap((r, i) => (r.status === 'fulfilled' ? r.value.describe() : [`# remote tools ${configs[i].name} (${configs[i].url}): ${r.reason instanceof Error ? r.reason.message : String(r.reason)}`]));
+}
+
 export function describeConfig(cfg: EffectiveConfig, vars: Record<string, string> = {}): string {
   const lines: string[] = [];
   lines.push(`# files, weakest first: ${[BUILTIN, ...cfg.files].join(', ')}`);
@@ -58,7 +82,7 @@ export function describeConfig(cfg: EffectiveConfig, vars: Record<string, string
   lines.push(`# default envelope: ${cfg.defaultEnvelope}`);
   const rows: [string, string][] = [];
   const sourceOf = (k: string) => cfg.sources.get(k.replace(/\."([^"]+)"/g, '.$1')) ?? BUILTIN;
-  leaves(cfg.data, '', rows, sourceOf);
+  leaves(withHeadersHidden(cfg.data), '', rows, sourceOf);
   const width = Math.min(80, Math.max(...rows.map(([l]) => l.length)));
   for (const [l, s] of rows) lines.push(`${l.padEnd(width)}  # ${s}`);
   const quarantine = FLOOR_RULES.filter((r) => r.reason?.startsWith(QUARANTINE_REASON)).length;
@@ -116,6 +140,8 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(`\n${(await mcp.describe()).join('\n')}\n`);
       await mcp.close();
     }
+    // remote tools: each document fetched (or read) now, to list the tools it gives
+    if (Object.keys(cfg.data.remote_tools ?? {}).length) process.stdout.write(`\n${(await describeRemote(cfg)).join('\n')}\n`);
     return 0;
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;

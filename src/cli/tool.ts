@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { createInterface } from 'node:readline';
-import { ConfigError, formatIssue, loadConfig } from '../config/load.ts';
+import { ConfigError, formatIssue, loadConfig, type EffectiveConfig } from '../config/load.ts';
 import { ToolError, toToolError } from '../core/errors.ts';
 import { Gate } from '../core/gate.ts';
 import type { AskApproval } from '../core/local_fs/context.ts';
@@ -23,7 +23,8 @@ const HELP = `Usage: cxl tool <name> [json-args] [flags]
 
 Runs one tool call against the current directory and prints {"ok":true,"result":...} or
 {"ok":false,"code":"...","error":"..."} as JSON (exit 1 on a tool error, 2 on bad usage).
-Names: read_file or local_fs.read_file. With --batch, each stdin line is {"tool":"...","args":{...}}
+Names: read_file or local_fs.read_file; <server>.<tool> of an MCP server and <service>.<operationId>
+of remote tools configured in agents.toml. With --batch, each stdin line is {"tool":"...","args":{...}}
 and each answer is one JSON line; the batch shares one session.
 
 Flags:
@@ -100,6 +101,20 @@ async function callTool(gate: Gate, toolsets: Map<string, Toolset | ToolError>, 
   return { result: r.result, envelope: { action: d.action, rule: d.rule, envelope: d.envelope, sentence: d.sentence, ...(r.approvedBy ? { approved_by: r.approvedBy } : {}) } };
 }
 
+/** One remote service for `cxl tool`; the OpenAPI parser is imported only here, when one is named. */
+async function loadRemote(config: EffectiveConfig, name: string, o: ToolRunOptions): Promise<Toolset | ToolError> {
+  const { RemoteToolset, remoteConfigs } = await import('../agent/remote_tools/toolset.ts');
+  const cfg = remoteConfigs(config.data.remote_tools, config.sources).find((c) => c.name === name)!;
+  const { policy } = parseFsPolicy({ ...DEFAULT_CHAIN_LOCAL_FS, ...withoutShellOnlyKeys(o.policy) });
+  try {
+    const ts = await RemoteToolset.load(cfg, { env: process.env, maxOutputBytes: policy.maxOutputBytes });
+    for (const n of ts.notes()) process.stderr.write(`cxl tool: warning: ${n}\n`);
+    return ts;
+  } catch (err) {
+    return toToolError(err);
+  }
+}
+
 const answer = (r: { ok: true; result: unknown; envelope: unknown } | ToolError) =>
   JSON.stringify(r instanceof ToolError ? { ok: false, code: r.code, error: r.message, ...(r.details ? { details: r.details } : {}) } : r);
 
@@ -131,8 +146,9 @@ export async function main(argv: string[]): Promise<number> {
   const o: ToolRunOptions = { root: (values.root as string | undefined) ?? process.cwd(), policy, sessionId, yes: values.yes === true };
   let gate: Gate;
   let mcp = new McpRegistry([]);
+  let config: EffectiveConfig;
   try {
-    const config = loadConfig({ cwd: o.root });
+    config = loadConfig({ cwd: o.root });
     mcp = new McpRegistry(fromConfig(config.data.mcp_servers, o.root));
     gate = new Gate({ envelope: config.envelope(values.envelope as string | undefined), autoApprove: o.yes, root: o.root });
   } catch (err) {
@@ -151,6 +167,12 @@ export async function main(argv: string[]): Promise<number> {
       const server = typeof name === 'string' && name.includes('.') ? name.slice(0, name.indexOf('.')) : '';
       if (server && !toolsets.has(server) && mcp.has(server)) {
         const ts = await mcp.get(server);
+        toolsets.set(server, ts);
+        if (!(ts instanceof ToolError)) gate.add(ts);
+      }
+      // `<service>.<operationId>` of a configured remote service: its document is read on first use
+      if (server && !toolsets.has(server) && Object.hasOwn(config.data.remote_tools ?? {}, server)) {
+        const ts = await loadRemote(config, server, o);
         toolsets.set(server, ts);
         if (!(ts instanceof ToolError)) gate.add(ts);
       }

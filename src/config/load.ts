@@ -97,7 +97,7 @@ function mergeKind(path: string[]): 'concat' | 'axis' | 'atomic' | 'table' {
     if (path.length === 4 && k2 === 'tools') return 'atomic';
     if (path.length === 4 && k2 === 'shell' && k3 === 'substitution') return 'atomic';
   }
-  if (top === 'mcp_servers' && path.length === 2) return 'atomic';
+  if ((top === 'mcp_servers' || top === 'remote_tools') && path.length === 2) return 'atomic';
   return 'table';
 }
 
@@ -258,6 +258,12 @@ export function mergeLayers(layers: [string, ConfigData][], opts: Pick<LoadOptio
   }
   if (!Object.hasOwn(envelopes, defaultEnvelope)) {
     issues.push({ file: sources.get('default_envelope') ?? BUILTIN, key: 'default_envelope', message: `default_envelope = "${defaultEnvelope}" names no envelope; defined: ${Object.keys(envelopes).sort().join(', ')}.` });
+  }
+  // both become toolsets of that name: one would hide the other's tools
+  for (const name of Object.keys(cfg.remote_tools ?? {})) {
+    if (Object.hasOwn(cfg.mcp_servers ?? {}, name)) {
+      issues.push({ file: firstSource(sources, `remote_tools.${name}`), key: `remote_tools.${name}`, message: `[remote_tools.${name}] and [mcp_servers.${name}] share a name, and each becomes the toolset \`${name}\`; rename one.` });
+    }
   }
   if (issues.length) throw new ConfigError(issues);
   return {

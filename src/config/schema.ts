@@ -5,6 +5,9 @@ import { parseDuration } from '../core/duration.ts';
 import { ENVELOPE_NAME, GRANTS, type EnvelopeRule, type EnvelopeSpec, type Grant, type GrantSpec, type PathAxisSpec, type ShellAxisSpec } from '../core/envelope.ts';
 import { FS_POLICY_KEYS } from '../core/fs_policy.ts';
 import { SHELL_POLICY_KEYS } from '../core/shell/shell_policy.ts';
+import { checkRemoteTools, type RemoteToolSpec } from './remote_tools_schema.ts';
+
+export type { RemoteToolSpec };
 
 export interface McpServerSpec {
   command?: string;
@@ -29,6 +32,7 @@ export interface ConfigData {
   tools_policies?: ToolsPolicies;
   envelopes?: Record<string, EnvelopeSpec>;
   mcp_servers?: Record<string, McpServerSpec>;
+  remote_tools?: Record<string, RemoteToolSpec>;
   agents?: Record<string, ConfigData>;
 }
 
@@ -40,7 +44,7 @@ export interface Problem {
 
 type Obj = Record<string, unknown>;
 
-const TOP_KEYS = ['default_envelope', 'default_agent', 'model', 'provider', 'chain', 'vars', 'tools_policies', 'envelopes', 'mcp_servers', 'agents'];
+const TOP_KEYS = ['default_envelope', 'default_agent', 'model', 'provider', 'chain', 'vars', 'tools_policies', 'envelopes', 'mcp_servers', 'remote_tools', 'agents'];
 const ENVELOPE_KEYS = ['extends', 'description', 'default_action', 'files', 'shell', 'tools', 'always_deny', 'always_allow'];
 const PATH_AXIS_KEYS = ['grant', 'timeout', 'deny_paths', 'approve_paths'];
 const SHELL_AXIS_KEYS = ['grant', 'timeout', 'blacklist', 'prefix_allowlist', 'ask_always', 'substitution'];
@@ -380,6 +384,8 @@ class Checker {
     }
     const mcp = this.mcpServers([...path, 'mcp_servers'], v.mcp_servers);
     if (mcp) out.mcp_servers = mcp;
+    const remote = checkRemoteTools(this, [...path, 'remote_tools'], v.remote_tools);
+    if (remote) out.remote_tools = remote;
     if (allowAgents && v.agents !== undefined) {
       if (!isTable(v.agents)) this.wrongType([...path, 'agents'], 'a table of [agents.<name>]', v.agents);
       else {

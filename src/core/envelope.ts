@@ -103,6 +103,14 @@ export interface CallFacts {
    * written relative to the root must not need them to match */
   absolute?: readonly string[];
   shell?: ShellFacts;
+  /**
+   * For a toolset no axis names (remote tools): whether the call reads or writes. After the
+   * tools patterns and always_allow, the files.read or files.write grant decides it, so a
+   * `GET` is a read and a `POST` asks where writes ask. Local tools' axes ignore it.
+   */
+  access?: 'read' | 'write';
+  /** what made it one, for the decision's sentence: `a POST` */
+  accessReason?: string;
 }
 
 /** Which rule decided, in the order of REFERENCE 7. */
@@ -590,14 +598,15 @@ function decideRest(env: CompiledEnvelope, call: CallFacts, p: Prepared, axis: A
     }
   }
 
-  // 8-9. file axis grants
-  if (isRead && env.resolved.read.grant) {
+  // 8-9. file axis grants (and a remote call that says it reads or writes)
+  const counted = axis === null && call.accessReason !== undefined ? ` (${call.accessReason})` : '';
+  if ((isRead || (axis === null && call.access === 'read')) && env.resolved.read.grant) {
     const g = env.resolved.read.grant;
-    return out(g.value.grant, 'files.read', g.from, `${shown} is a read, files.read is \`${g.value.grant}\``, undefined, axisTimeout(env.resolved.read));
+    return out(g.value.grant, 'files.read', g.from, `${shown} is a read${counted}, files.read is \`${g.value.grant}\``, undefined, axisTimeout(env.resolved.read));
   }
-  if (isWrite && env.resolved.write.grant) {
+  if ((isWrite || (axis === null && call.access === 'write')) && env.resolved.write.grant) {
     const g = env.resolved.write.grant;
-    return out(g.value.grant, 'files.write', g.from, `${shown} is a write, files.write is \`${g.value.grant}\``, undefined, axisTimeout(env.resolved.write));
+    return out(g.value.grant, 'files.write', g.from, `${shown} is a write${counted}, files.write is \`${g.value.grant}\``, undefined, axisTimeout(env.resolved.write));
   }
 
   // 10. the shell axis, every program of the line checked against each list.

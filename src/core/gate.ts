@@ -20,7 +20,7 @@ import { commandScope, describeAllow, SessionAllows, type SessionAllow } from '.
 import { lex } from './shell/lexer.ts';
 import { LocalShell } from './shell/local_shell.ts';
 import { displayArgv } from './shell/runner.ts';
-import type { Toolset, ToolKind } from './tool.ts';
+import type { CallPreview, Toolset, ToolKind } from './tool.ts';
 
 /** How long an ask waits when the envelope names no timeout. */
 export const DEFAULT_ASK_TIMEOUT_MS = 5 * 60 * 1000;
@@ -39,6 +39,8 @@ export interface ApprovalRequest {
   diff?: ApprovalDiff;
   /** for local_shell: each step as it will run */
   steps?: string[];
+  /** for a toolset with a preview (remote tools): what the call will do (method, URL, body) */
+  detail?: string[];
   /** root-relative paths the call touches */
   locations: string[];
   /** what "allow for this session" would allow; empty = the option is not offered */
@@ -99,6 +101,7 @@ interface Prepared {
   facts: CallFacts;
   confined: ConfinedPath[];
   steps?: string[];
+  preview?: CallPreview;
 }
 
 // argument names of other toolsets (MCP) whose string values are paths: the quarantine
@@ -217,6 +220,13 @@ export class Gate {
       else if (Array.isArray(v)) for (const x of v) if (typeof x === 'string' && x !== '') paths.push(x);
     }
     if (paths.length) facts.paths = paths;
+    // a toolset that can say what a call does checks its arguments here (bad_args before any ask)
+    const preview = toolset.preview?.(tool, args);
+    if (preview) {
+      facts.access = preview.access;
+      facts.accessReason = preview.accessReason;
+      return { toolset, tool, facts, confined, preview };
+    }
     return { toolset, tool, facts, confined };
   }
 
@@ -335,6 +345,10 @@ export class Gate {
     if (p.confined.length) req.title = `${qualified}: ${p.confined[0].rel}`;
     if (p.toolset instanceof LocalFsToolset && axisOf('local_fs', p.tool) === 'files.write' && p.confined.length) {
       req.diff = await buildApprovalDiff(p.toolset.io, p.confined[0], p.tool as MutatingTool, args);
+    }
+    if (p.preview) {
+      req.title = `${qualified}: ${p.preview.title}`;
+      req.detail = p.preview.detail;
     }
     if (p.steps) {
       req.steps = p.steps;

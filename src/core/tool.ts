@@ -37,4 +37,21 @@ export interface Toolset {
   list(): ToolSpec[];
   /** Runs one call. Failures throw ToolError with a stable code. */
   call(tool: string, args: Record<string, unknown>, opts?: { signal?: AbortSignal }): Promise<unknown>;
+  /**
+   * Optional, for toolsets no envelope axis names (remote tools): checks the arguments (throws
+   * bad_args before anyone is asked) and says what the call will do, for the envelope and for
+   * the approval request.
+   */
+  preview?(tool: string, args: Record<string, unknown>): CallPreview;
+}
+
+export interface CallPreview {
+  /** a read or a write, for the envelope's files.read / files.write grants */
+  access: 'read' | 'write';
+  /** why, for the decision's sentence: `GET /pets/{id}` */
+  accessReason: string;
+  /** a short line for the approval's title: `POST http://127.0.0.1:8000/pets` */
+  title: string;
+  /** what an approval shows: the method and URL, the body, the headers sent */
+  detail: string[];
 }

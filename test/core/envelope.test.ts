@@ -383,3 +383,20 @@ test('programs run through wrappers and shells are still seen by blacklist and a
   assert.equal(run(spec, sh(['grep', '-r', 'rm', 'docs'])).action, 'allow');
   assert.equal(run(spec, sh(['echo', 'shred'])).action, 'allow');
 });
+
+test('a call that says it reads or writes (remote tools) meets the file grants after tools patterns and always_allow', () => {
+  const get: CallFacts = { toolset: 'pets', tool: 'getPet', access: 'read', accessReason: 'GET /pets/{id}' };
+  const post: CallFacts = { toolset: 'pets', tool: 'addPet', access: 'write', accessReason: 'POST /pets' };
+  const spec: EnvelopeSpec = { files: { read: { grant: { grant: 'allow' } }, write: { grant: { grant: 'approve' } } } };
+  assert.equal(run(spec, get).rule, 'files.read');
+  assert.equal(run(spec, get).action, 'allow');
+  assert.match(run(spec, post).sentence, /^approve: pets\.addPet is a write \(POST \/pets\), files\.write is `approve`/);
+  // earlier rules still come first: a tools pattern, then always_allow
+  assert.equal(run({ ...spec, tools: { 'pets.addPet': { grant: 'deny' } } }, post).rule, 'tools');
+  assert.equal(run({ ...spec, always_allow: [{ tool: 'pets' }] }, post).rule, 'always_allow');
+  // without a grant on that axis it falls to default_action; without access it never meets an axis
+  assert.equal(run({ default_action: { grant: 'deny' } }, get).rule, 'default_action');
+  assert.equal(run(spec, { toolset: 'pets', tool: 'getPet' }).rule, 'default_action');
+  // a local tool's own axis is not changed by it
+  assert.equal(run(spec, { ...write('a.txt'), access: 'read' }).rule, 'files.write');
+});
