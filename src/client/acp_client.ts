@@ -254,7 +254,8 @@ export class AcpClient {
         await conn.agent.request(acp.methods.agent.authenticate, { methodId: m.id });
       } catch (err) {
         const fix = m.kind === 'env_var' && m.setVars.length < m.vars.length ? ` Set ${m.vars.filter((v) => !m.setVars.includes(v)).join(' or ')} in the environment and start cxl again.` : '';
-        this.store.setAuth({ ...offer, busy: undefined, note: `${m.name} did not work: ${errorText(err)}${errorDetail(err).length ? ` · ${errorDetail(err).join(' ')}` : ''}.${fix}` });
+        const why = [errorText(err), ...errorDetail(err)].join(' · ').replace(/\.+$/, '');
+        this.store.setAuth({ ...offer, busy: undefined, note: `${m.name} did not work: ${why}.${fix}` });
         return;
       }
     }
@@ -368,7 +369,12 @@ export class AcpClient {
       this.store.endTurn('error');
       if (!this.#exited) {
         const login = isAuthRequired(err) && this.#authMethods.length > 0;
-        this.store.notice('error', `The turn failed: ${errorText(err)}.${login ? ' Pick a login method below, then send the prompt again.' : ''}`, errorDetail(err));
+        const how = login
+          ? ' Pick a login method below, then send the prompt again.'
+          : isAuthRequired(err)
+            ? ` ${this.#agentName} offers no login method here: log in with its own command or set its API key, then start cxl again.`
+            : '';
+        this.store.notice('error', `The turn failed: ${errorText(err)}.${how}`, errorDetail(err));
         if (login) this.#offerLogin(errorText(err), 'continue');
       }
     }

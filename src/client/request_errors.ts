@@ -11,7 +11,10 @@ export function errorText(err: unknown): string {
 const MAX_DETAIL_LINES = 20;
 const MAX_DETAIL_CHARS = 4000;
 
-/** The lines of `error.data` worth showing: `message` and `details` first, then any other fields. */
+/**
+ * The lines of `error.data` worth showing: `message` and `details` first, then any other fields
+ * (but not `authMethods`, which qwen-code repeats there: the login picker shows them).
+ */
 export function errorDetail(err: unknown): string[] {
   if (!(err instanceof acp.RequestError) || err.data === undefined || err.data === null) return [];
   const d = err.data;
@@ -20,7 +23,7 @@ export function errorDetail(err: unknown): string[] {
   else if (typeof d === 'object' && !Array.isArray(d)) {
     const o = d as Record<string, unknown>;
     for (const k of ['message', 'details', 'detail', 'error', 'reason']) if (typeof o[k] === 'string' && o[k] !== '') parts.push(o[k] as string);
-    const rest = Object.fromEntries(Object.entries(o).filter(([k, v]) => !(['message', 'details', 'detail', 'error', 'reason'].includes(k) && typeof v === 'string')));
+    const rest = Object.fromEntries(Object.entries(o).filter(([k, v]) => k !== 'authMethods' && !(['message', 'details', 'detail', 'error', 'reason'].includes(k) && typeof v === 'string')));
     if (Object.keys(rest).length > 0) parts.push(JSON.stringify(rest));
   } else parts.push(JSON.stringify(d));
   const text = parts.filter((p) => p.trim() !== '' && p.trim() !== err.message).join('\n').slice(0, MAX_DETAIL_CHARS);

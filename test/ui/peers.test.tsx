@@ -189,7 +189,8 @@ function loginState() {
 
 function logState() {
   const s = states.baseStore();
-  s.setAgentLog(['agent: starting', `agent: warning: ${'a long line that goes on '.repeat(6)}until here`, 'agent: ready']);
+  // codex-acp logs in colour: the codes are removed before the line is wrapped
+  s.setAgentLog(['agent: starting', `agent: warning: ${'a long line that goes on '.repeat(6)}until here`, '\u001b[2m2026-12-02T20:57:46Z\u001b[0m \u001b[31mERROR\u001b[0m agent: ready']);
   return s;
 }
 

@@ -1,0 +1,11 @@
+import { spawn } from 'node:child_process';
+import process from 'node:process';
+import { splitCommandLine } from '../src/client/command_line.ts';
+const argv = splitCommandLine(process.argv[2]);
+const child = spawn(argv[0], argv.slice(1), { stdio: ['pipe', 'pipe', 'ignore'], cwd: '/tmp/peers-scratch/work' });
+let buf = '';
+child.stdout.on('data', (d) => { buf += d; for (const line of buf.split('\n').slice(0, -1)) { const m = JSON.parse(line); if (m.id === 1 || m.id === 2) console.log(JSON.stringify(m).slice(0, 3000)); if (m.id === 2) { child.kill(); process.exit(0); } } buf = buf.split('\n').at(-1)!; });
+const send = (m: unknown) => child.stdin.write(JSON.stringify(m) + '\n');
+send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true } } });
+setTimeout(() => send({ jsonrpc: '2.0', id: 2, method: 'session/new', params: { cwd: '/tmp/peers-scratch/work', mcpServers: [] } }), 4000);
+setTimeout(() => process.exit(0), 20000);
