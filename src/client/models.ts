@@ -39,15 +39,25 @@ export function modelStateOf(configOptions: SessionConfigOption[] | null | undef
   return { source: 'models', current: typeof m.currentModelId === 'string' ? m.currentModelId : undefined, available };
 }
 
-/** A wish matched to one offered model: exact id or name first, then a unique prefix, then a unique substring. */
+/** Case and separators aside (`gpt-5.4 mini` is `gpt-5.4-mini`, `Peer Large 2` is `peer-large-2`). */
+const loose = (s: string) => s.trim().toLowerCase().replace(/[\s_-]+/g, '-');
+
+/**
+ * A wish matched to one offered model: an exact id or name first, then the same with case and
+ * separators aside, then a unique prefix, then a unique substring. Several matches: no hit, the candidates.
+ */
 export function matchModel(state: ModelState, wish: string): { hit?: ModelChoice; candidates: ModelChoice[] } {
-  const w = wish.trim().toLowerCase();
   const all = state.available;
-  const exact = all.filter((c) => c.id.toLowerCase() === w || c.name.toLowerCase() === w);
-  if (exact.length >= 1) return { hit: exact[0], candidates: exact };
-  for (const test of [(s: string) => s.startsWith(w), (s: string) => s.includes(w)]) {
-    const found = all.filter((c) => test(c.id.toLowerCase()) || test(c.name.toLowerCase()));
-    if (found.length === 1) return { hit: found[0], candidates: found };
+  const tests: ((c: ModelChoice) => boolean)[] = [
+    (c) => c.id === wish.trim() || c.name === wish.trim(),
+    (c) => loose(c.id) === loose(wish) || loose(c.name) === loose(wish),
+    (c) => loose(c.id).startsWith(loose(wish)) || loose(c.name).startsWith(loose(wish)),
+    (c) => loose(c.id).includes(loose(wish)) || loose(c.name).includes(loose(wish)),
+  ];
+  for (const [i, t] of tests.entries()) {
+    const found = all.filter(t);
+    // an exact id or name is the one meant even when another model also has that name
+    if (found.length === 1 || (found.length > 1 && i < 2)) return { hit: found[0], candidates: found };
     if (found.length > 1) return { candidates: found };
   }
   return { candidates: [] };
