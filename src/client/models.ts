@@ -39,8 +39,8 @@ export function modelStateOf(configOptions: SessionConfigOption[] | null | undef
   return { source: 'models', current: typeof m.currentModelId === 'string' ? m.currentModelId : undefined, available };
 }
 
-/** Case and separators aside (`gpt-5.4 mini` is `gpt-5.4-mini`, `Peer Large 2` is `peer-large-2`). */
-const loose = (s: string) => s.trim().toLowerCase().replace(/[\s_-]+/g, '-');
+/** Case and punctuation aside (`gpt-5.4 mini` is `gpt-5.4-mini`, `sonnet 1m` is `sonnet[1m]`). */
+const loose = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}.]+/gu, '-').replace(/^-+|-+$/g, '');
 
 /**
  * A wish matched to one offered model: an exact id or name first, then the same with case and

@@ -35,5 +35,6 @@ test('a wish matches an id or a name, case and separators aside, then a unique p
   const m = modelStateOf(undefined, claudeCode)!;
   assert.equal(matchModel(m, 'opus').hit?.id, 'opus');
   assert.equal(matchModel(m, '1m').hit?.id, 'opus[1m]');
+  assert.equal(matchModel(m, 'opus 1m').hit?.id, 'opus[1m]');
   assert.equal(matchModel(m, 'recommended').hit?.id, 'default');
 });
