@@ -59,7 +59,7 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
   const paste = useRef<string | undefined>(undefined);
   const armTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  const spinning = animate && s.turnCalls.some((id) => s.toolCalls[id]?.status === 'in_progress');
+  const spinning = animate && s.turnCalls.some((id) => s.toolCalls[id]?.status === 'in_progress' && !s.toolCalls[id]?.leftPending);
   useEffect(() => {
     if (!spinning) return;
     const t = setInterval(() => setUi((u) => ({ ...u, spinnerFrame: u.spinnerFrame + 1 })), 120);

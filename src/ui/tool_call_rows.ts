@@ -35,7 +35,7 @@ export interface ToolRowsOptions {
 
 export function statusGlyph(call: ToolCallView, awaiting: boolean, frame = 0): Span {
   const s = STATUS_GLYPH[awaiting ? 'awaiting' : call.leftPending ? 'cancelled' : call.status];
-  const glyph = call.status === 'in_progress' && !awaiting ? SPINNER[frame % SPINNER.length] : s.glyph;
+  const glyph = call.status === 'in_progress' && !awaiting && !call.leftPending ? SPINNER[frame % SPINNER.length] : s.glyph;
   return { text: glyph, color: s.color, bold: true };
 }
 

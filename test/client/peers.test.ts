@@ -266,3 +266,13 @@ test('the client advertises session notices and compaction, and shows a notice w
   assert.equal(n.level, 'warn');
   assert.deepEqual(n.detail, ['disk full', 'the session is not saved']);
 });
+
+test('an update after the turn was closed is shown against that call, not as a new one', async () => {
+  const c = plain;
+  await waitFor(c, (s) => s.sessionId !== undefined && !s.running, 'an idle session');
+  c.send('late');
+  const s = await waitFor(c, (x) => x.history.some((h) => h.kind === 'tool' && h.late === true), 'the late row');
+  const rows = s.history.filter((h) => h.kind === 'tool' && h.call.title === 'Running the tests');
+  assert.deepEqual(rows.map((h) => (h.kind === 'tool' ? `${h.late ? 'late' : 'call'}:${h.call.leftPending ? 'left pending' : h.call.status}` : '')), ['call:left pending', 'late:completed']);
+  assert.equal(s.live.length, 0, 'no second live copy');
+});

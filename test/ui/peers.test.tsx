@@ -148,6 +148,18 @@ test('a turn that ends with a call pending: it is shown closed, once per turn, a
   }
 });
 
+test('an update after its turn was closed prints as a row against the call', async () => {
+  await until(example, (s) => s.sessionId !== undefined && !s.running, 'an idle session');
+  const r = mount(example, 120, 40);
+  try {
+    await type(r, 'late');
+    const f = await frameMatching(r, /↳ ✓ execute Running the tests.*\(update after it was shown\)/, 'the late row');
+    assert.match(f, /⊘ execute Running the tests {2}\(left pending by the agent\)\n↳ ✓ execute Running the tests/);
+  } finally {
+    r.unmount();
+  }
+});
+
 test('no session: the status line says so; a prompt says it was not sent, with the agent\'s reason', async () => {
   await until(broken, (s) => s.sessionError !== undefined, 'the failure');
   const r = mount(broken);
