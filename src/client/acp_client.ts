@@ -206,7 +206,9 @@ export class AcpClient {
       if (isAuthRequired(err) && this.#authMethods.length > 0 && !this.#exited) {
         this.store.sessionFailed(`${this.#agentName} needs a login before it starts a session: ${errorText(err)}. Pick a login method below (/login shows them again).`, errorDetail(err));
         this.#offerLogin(errorText(err), 'new_session');
-      } else await this.#failed(`The agent did not start a session`, isAuthRequired(err) ? new acp.RequestError(-32000, `${errorText(err)}. Log in with the agent's own command or set its API key, then start cxl again`, (err as acp.RequestError).data) : err);
+      } else if (isAuthRequired(err) && !this.#exited) {
+        this.store.sessionFailed(`${this.#agentName} needs a login before it starts a session and offers no login method: ${errorText(err)}. Log in with the agent's own command or set its API key, then start cxl again.`, errorDetail(err));
+      } else await this.#failed('The agent did not start a session', err);
       return false;
     }
     this.#sessionId = res.sessionId;

@@ -60,6 +60,7 @@ const terminalHome = workdir();
 const terminalLogin = peer(['--auth'], { env: { HOME: terminalHome } });
 const keyLogin = peer(['--auth'], { env: { PEER_API_KEY: 'k-123' } });
 const promptLogin = peer(['--auth-on-prompt']);
+const bareLogin = peer(['--auth-bare']);
 
 const notices = (s: ClientState) => s.history.flatMap((h) => (h.kind === 'notice' ? [h] : []));
 const lastNotice = (s: ClientState) => notices(s).at(-1);
@@ -275,4 +276,12 @@ test('an update after the turn was closed is shown against that call, not as a n
   const rows = s.history.filter((h) => h.kind === 'tool' && h.call.title === 'Running the tests');
   assert.deepEqual(rows.map((h) => (h.kind === 'tool' ? `${h.late ? 'late' : 'call'}:${h.call.leftPending ? 'left pending' : h.call.status}` : '')), ['call:left pending', 'late:completed']);
   assert.equal(s.live.length, 0, 'no second live copy');
+});
+
+test('a login asked for with no method offered: no picker, the error says how to go on', async () => {
+  const s = await waitFor(bareLogin, (x) => x.sessionError !== undefined, 'the failure');
+  assert.equal(s.auth, undefined);
+  assert.match(s.sessionError!, /^Peer Agent needs a login before it starts a session and offers no login method: Authentication required \(-32000\)\. Log in with the agent's own command or set its API key, then start cxl again\.$/);
+  bareLogin.send('/login');
+  await waitFor(bareLogin, (x) => /offers no login methods/.test(lastNotice(x)?.text ?? ''), '/login saying so');
 });
