@@ -84,7 +84,8 @@ try {
     target: 'ratio <= 2 (linear)',
   });
 
-  const shell = createLocalShell({ root, policy: { _allowed_commands: 'true', _allowed_dir: '.' } });
+  // unsandboxed: the sandbox's own cost is bench/sandbox.bench.ts
+  const shell = createLocalShell({ root, policy: { _allowed_commands: 'true', _allowed_dir: '.' }, sandbox: { mode: 'off' } });
   const truePath = '/bin/true';
   const direct = () =>
     new Promise<void>((resolve, reject) => {

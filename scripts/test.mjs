@@ -54,6 +54,9 @@ if (!skipCheck) {
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'cxl-test-'));
 const tap = path.join(tmp, 'node.tap');
+// tests that could not run for want of a system tool write why here (test/helpers/system_tools.ts)
+const notes = path.join(tmp, 'notes.txt');
+process.env.CXL_TEST_NOTES = notes;
 step(`node --test (${files.length} files)`);
 const nodeRun = await run(process.execPath, [
   '--import', 'tsx', '--test', '--test-concurrency=2',
@@ -64,7 +67,6 @@ const nodeRun = await run(process.execPath, [
 const tapText = readFileSync(tap, 'utf8');
 const count = (re, text) => Number((re.exec(text) ?? [])[1] ?? NaN);
 const node = { passed: count(/^# pass (\d+)$/m, tapText), failed: count(/^# fail (\d+)$/m, tapText) + count(/^# cancelled (\d+)$/m, tapText) };
-rmSync(tmp, { recursive: true, force: true });
 
 step(`deno test (${files.length} files)`);
 const denoRun = await run(bin('deno'), ['test', '-A', '--no-check', ...files], { capture: true, env: { NO_COLOR: '1' } });
@@ -75,6 +77,15 @@ const deno = summary
   ? { passed: Number(summary[1]) + Number(summary[2] ?? 0), failed: Number(summary[3]) + Number(summary[4] ?? 0) }
   : { passed: NaN, failed: NaN };
 
+let noteText = '';
+try {
+  noteText = readFileSync(notes, 'utf8');
+} catch {
+  /* no notes */
+}
+rmSync(tmp, { recursive: true, force: true });
+const skipped = [...new Set(noteText.split('\n').filter((l) => l.trim() !== ''))];
+if (skipped.length) console.log(`\nnot run, for want of a system tool:\n${skipped.map((l) => `  - ${l}`).join('\n')}`);
 console.log(`\nnode: ${node.passed} passed, ${node.failed} failed; deno: ${deno.passed} passed, ${deno.failed} failed`);
 const ok =
   nodeRun.code === 0 && denoRun.code === 0 &&

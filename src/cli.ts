@@ -26,6 +26,8 @@ UI flags (cxl with no command):
   --envelope NAME            the envelope (session mode) to start in
   --provider ollama|openai   the built-in agent's model provider
   --model NAME               the model to use
+  --continue                 resume the newest session of this directory
+  --resume [ID]              pick a session of this directory to resume (or the one with ID)
 
 Docs: README.md and docs/ in the package.`;
 

@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { isToolError, toToolError, ToolError } from '../core/errors.ts';
-import { advertiseCommands } from './available_commands.ts';
-import { DIRECT_HELP, parseDirect } from './direct.ts';
+import { describeCompaction, type CompactionRecord, type ContextHooks, type SessionContext } from './context/session_context.ts';
+import { AVAILABLE_COMMANDS, DIRECT_HELP, parseDirect } from './direct.ts';
 import { howToConfigure } from './providers/select.ts';
 import type { ModelToolCall, Provider } from './providers/types.ts';
 import type { StoredSession } from './session_store.ts';
@@ -50,6 +50,8 @@ export interface AgentOptions {
   buildTools(ctx: ToolContext): Promise<SessionTools>;
   systemPrompt(cwd: string): string;
   maxTurns: number;
+  /** a session's context budget: window, usage, compaction */
+  newContext(hooks: ContextHooks): SessionContext;
   log(msg: string): void;
 }
 
@@ -60,11 +62,19 @@ interface LiveSession {
   nextCall: number;
   /** notices being sent; a turn awaits them before it answers */
   inflight: Set<Promise<void>>;
+  context: SessionContext;
+  notice(text: string): Promise<void>;
   /** sends what was said before the client knew the session; call after session/new or load answered */
   flush(): void;
 }
 
 const RAW_OUTPUT_MAX = 64 * 1024;
+
+/** SEAMS §3: the sandbox the session's commands run in, on session/new and session/load. */
+function sandboxMeta(live: LiveSession): { _meta?: Record<string, unknown> } {
+  const s = live.tools.sandbox?.();
+  return s ? { _meta: { 'cxl/sandbox': s } } : {};
+}
 
 function nowIso(): string {
   return new Date().toISOString();
@@ -88,6 +98,26 @@ function errorResult(err: ToolError): string {
   return JSON.stringify(err.toJSON());
 }
 
+/** A compaction as ACP's compaction_update, with the token counts in _meta. */
+function compactionUpdate(r: CompactionRecord, status: 'in_progress' | 'completed'): acp.SessionUpdate & Record<string, unknown> {
+  return {
+    sessionUpdate: 'compaction_update',
+    compactionId: r.compactionId,
+    status,
+    ...(status === 'completed' ? { summary: [{ type: 'text' as const, text: r.summary ?? describeCompaction(r) }] } : {}),
+    _meta: { 'cxl/tokensBefore': r.tokensBefore, 'cxl/tokensAfter': r.tokensAfter, 'cxl/description': describeCompaction(r) },
+  };
+}
+
+/** A stored update as this client can take it: compaction_update only where advertised. */
+function replayable(update: Record<string, unknown>, caps: acp.ClientCapabilities): acp.SessionUpdate {
+  if (update.sessionUpdate === 'compaction_update' && !caps.session?.compaction) {
+    const text = String((update._meta as Record<string, unknown> | undefined)?.['cxl/description'] ?? 'Context compacted.');
+    return { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${text}\n` } };
+  }
+  return update as acp.SessionUpdate;
+}
+
 export function createAgent(o: AgentOptions): acp.AgentApp {
   const sessions = new Map<string, LiveSession>();
   let caps: acp.ClientCapabilities = {};
@@ -96,6 +126,10 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
     currentModeId: current,
     availableModes: o.modesFor(cwd).modes.map((m) => ({ id: m.id, name: m.name, ...(m.description ? { description: m.description } : {}) })),
   });
+
+  // The model, as the standard `model` config option, so a client can show its real name.
+  const modelOptions = (): acp.SessionConfigOption[] | undefined =>
+    o.provider ? [{ type: 'select', id: 'model', name: 'Model', category: 'model', currentValue: o.provider.model, options: [{ value: o.provider.model, name: o.provider.model }] }] : undefined;
 
   async function persist(s: LiveSession): Promise<void> {
     s.stored.updatedAt = nowIso();
@@ -118,7 +152,7 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
     let ready = false;
     // tool call ids continue after the replayed ones, so a reloaded session never reuses one
     const replayedCalls = stored.replay.filter((u) => u.sessionUpdate === 'tool_call').length;
-    const live: LiveSession = { stored, tools: undefined as unknown as SessionTools, nextCall: replayedCalls, inflight: new Set(), flush: () => {} };
+    const live: LiveSession = { stored, tools: undefined as unknown as SessionTools, nextCall: replayedCalls, inflight: new Set(), flush: () => {}, context: undefined as unknown as SessionContext, notice: async () => {} };
     const notice = (text: string): Promise<void> => {
       // before session/new has answered, the client does not know the session yet
       if (!ready) {
@@ -132,9 +166,13 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
       return p;
     };
     live.tools = await o.buildTools({ sessionId, cwd: stored.cwd, mode: stored.mode, client, capabilities: caps, mcpServers, ledger: stored.ledger, allows: stored.allows, notice });
+    live.notice = notice;
+    live.context = o.newContext(contextHooks(client, live));
     sessions.set(sessionId, live);
     const flushNotices = async () => {
       ready = true;
+      // the direct commands, as slash commands the client can offer
+      await client.notify(acp.methods.client.session.update, { sessionId, update: { sessionUpdate: 'available_commands_update', availableCommands: AVAILABLE_COMMANDS } });
       const early = pendingNotices.splice(0);
       if (early.length) live.stored.replay.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${early.join('\n')}\n` } });
       for (const n of early) await notice(n);
@@ -142,6 +180,25 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
     // a timer set as the handler returns fires after the SDK has queued the response
     live.flush = () => void setTimeout(() => void flushNotices().catch((e) => o.log(String(e))), 0);
     return live;
+  }
+
+  /** Usage and compactions reach the client as ACP updates; compactions are saved with the session. */
+  function contextHooks(client: acp.AgentContext, live: LiveSession): ContextHooks {
+    const sessionId = live.stored.sessionId;
+    const send = (update: acp.SessionUpdate) => client.notify(acp.methods.client.session.update, { sessionId, update });
+    return {
+      forget: (paths) => live.tools.forgetReads(paths),
+      onUsage: (u) => send({ sessionUpdate: 'usage_update', used: u.used, size: u.size }),
+      onWarning: (text) => live.notice(text),
+      onCompaction: async (phase, r) => {
+        if (phase === 'completed') {
+          (live.stored.compactions ??= []).push(r);
+          live.stored.replay.push(compactionUpdate(r, 'completed'));
+        }
+        if (caps.session?.compaction) await send(compactionUpdate(r, phase === 'started' ? 'in_progress' : 'completed'));
+        else if (phase === 'completed') await live.notice(describeCompaction(r));
+      },
+    };
   }
 
   function lookup(id: string): LiveSession {
@@ -167,7 +224,9 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
     if (!s.stored.title) s.stored.title = text.replace(/\s+/g, ' ').trim().slice(0, 80);
 
     // One reported tool call: announce, gate (maybe ask), run, report the result.
-    const runCall = async (name: string, rawArgs: string | Record<string, unknown>, modelCallId?: string): Promise<{ forModel: string; stop?: boolean }> => {
+    const runCall = async (name: string, rawArgs: string | Record<string, unknown>, modelCallId?: string): Promise<{ forModel: string; stop?: boolean; reads: string[] }> => {
+      // the files whose content this result shows the model (a write_file's content is in its call)
+      const reads: string[] = [];
       const toolCallId = `${modelCallId ? modelCallId.replace(/[^A-Za-z0-9_-]/g, '') || 'call' : 'direct'}-${++s.nextCall}`;
       const specs = s.tools.specs();
       const spec = resolveTool(specs, name);
@@ -194,7 +253,7 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
       if (!spec || argError) {
         const err = argError ?? new ToolError('unknown_tool', `There is no tool \`${name}\`. Available: ${specs.map(modelName).join(', ')}.`);
         await final('failed', [textContent(err.message)], err.toJSON());
-        return { forModel: errorResult(err) };
+        return { forModel: errorResult(err), reads };
       }
       await send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' });
       const terminals: acp.ToolCallContent[] = [];
@@ -207,6 +266,7 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
           diffShown = { type: 'diff', path: path.resolve(s.stored.cwd, d.path), oldText: d.isNew ? null : (d.oldText ?? ''), newText: d.newText };
           content.push(diffShown);
         } else if (d && d.reason) content.push(textContent(`(no diff: ${d.reason})`));
+        if (req.fileMode) content.push(textContent(`The file is executable (mode ${req.fileMode}); allowing keeps that mode.`));
         if (req.steps?.length) content.push(textContent(`Will run:\n${req.steps.map((x) => `  ${x}`).join('\n')}`));
         if (req.detail?.length) content.push(textContent(req.detail.join('\n')));
         if (!d && !req.steps?.length && !req.detail?.length) content.push(textContent(JSON.stringify(req.args, null, 2)));
@@ -257,7 +317,10 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
         await send({ sessionUpdate: 'tool_call_update', toolCallId, content: [...terminals] });
       };
       try {
-        const result = await s.tools.call(spec, args, { signal, approve, onTerminal });
+        const onLedger = (p: string, how: 'read' | 'write') => {
+          if ((how === 'read' || spec.name === 'write_file') && !reads.includes(p)) reads.push(p);
+        };
+        const result = await s.tools.call(spec, args, { signal, approve, onTerminal, onLedger });
         const forModel = resultForModel(result);
         const content: acp.ToolCallContent[] = [...terminals];
         if (diffShown) content.push(diffShown);
@@ -268,13 +331,13 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
         // (a 10 MB file is already in the text content, capped)
         const raw = typeof result === 'object' && result !== null && forModel.length <= RAW_OUTPUT_MAX ? result : undefined;
         await final('completed', content, raw);
-        return { forModel };
+        return { forModel, reads };
       } catch (err) {
         const te = signal.aborted ? new ToolError('cancelled', 'Cancelled by the user.') : toToolError(err);
         if (!isToolError(err) && !signal.aborted) o.log(`tool ${name} crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
         await final('failed', [...terminals, textContent(`${te.code}: ${te.message}`)], te.toJSON());
-        if (explain) return { forModel: JSON.stringify({ code: 'rejected', error: 'The user rejected this call and will say why in their next message. Stop here and wait for it.' }), stop: true };
-        return { forModel: errorResult(te) };
+        if (explain) return { forModel: JSON.stringify({ code: 'rejected', error: 'The user rejected this call and will say why in their next message. Stop here and wait for it.' }), stop: true, reads };
+        return { forModel: errorResult(te), reads };
       }
     };
 
@@ -282,12 +345,21 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
       const direct = parseDirect(text);
       if (direct) {
         s.stored.history.push({ role: 'user', content: text });
+        if (direct.kind === 'compact') {
+          // not part of the conversation: the model never sees the command itself
+          s.stored.history.pop();
+          if (s.stored.history[0]?.role !== 'system') s.stored.history.unshift({ role: 'system', content: o.systemPrompt(s.stored.cwd) });
+          const tools = s.tools.specs().map((t) => ({ name: modelName(t), description: t.description, parameters: t.inputSchema }));
+          const r = await s.context.compact(s.stored.history, tools, 'manual', signal);
+          if (!r) await say('Nothing to compact: no old tool results and no earlier part to summarise.\n');
+          return signal.aborted ? 'cancelled' : 'end_turn';
+        }
         if (direct.kind === 'help') await say(`${DIRECT_HELP}\n\nTools: ${s.tools.specs().map(modelName).join(', ')}\n`);
         else if (direct.kind === 'error') await say(`${direct.message}\n`);
         else {
           const r = direct.kind === 'shell' ? await runCall('local_shell', { command: direct.command }) : await runCall(direct.name, direct.args);
           // the model sees what the user did, so a later prompt can refer to it
-          s.stored.history.push({ role: 'assistant', content: `(direct command result) ${r.forModel.slice(0, 8000)}` });
+          s.stored.history.push({ role: 'assistant', content: `(direct command result) ${r.forModel.slice(0, 8000)}`, ...(r.reads.length ? { reads: r.reads } : {}) });
         }
         return signal.aborted ? 'cancelled' : 'end_turn';
       }
@@ -312,8 +384,10 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
           if (stopAfterTool) return JSON.stringify({ code: 'rejected', error: 'Not run: the user rejected an earlier call of this turn.' });
           const r = await runCall(call.name, call.arguments, call.id);
           if (r.stop) stopAfterTool = true;
-          return r.forModel;
+          return { content: r.forModel, reads: r.reads };
         },
+        context: s.context,
+        onNotice: (t) => void s.notice(t).catch(() => {}),
         shouldStop: () => stopAfterTool,
       });
       if (res.error) {
@@ -373,8 +447,7 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
       }
       await persist(live);
       live.flush();
-      advertiseCommands(client, stored.sessionId, o.log);
-      return { sessionId: stored.sessionId, modes: modeState(stored.cwd, stored.mode) };
+      return { sessionId: stored.sessionId, modes: modeState(stored.cwd, stored.mode), configOptions: modelOptions(), ...sandboxMeta(live) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const stored = await o.store.load(params.sessionId);
@@ -387,14 +460,13 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
       if (params.cwd && path.isAbsolute(params.cwd)) stored.cwd = path.resolve(params.cwd);
       // the whole history is replayed before the response
       for (const update of stored.replay) {
-        await client.notify(acp.methods.client.session.update, { sessionId: stored.sessionId, update: update as acp.SessionUpdate });
+        await client.notify(acp.methods.client.session.update, { sessionId: stored.sessionId, update: replayable(update, caps) });
       }
       const known = o.modesFor(stored.cwd);
       if (!known.modes.some((m) => m.id === stored.mode)) stored.mode = known.current;
       const live = await open(client, stored, params.mcpServers ?? []);
       live.flush();
-      advertiseCommands(client, stored.sessionId, o.log);
-      return { modes: modeState(stored.cwd, stored.mode) };
+      return { modes: modeState(stored.cwd, stored.mode), configOptions: modelOptions(), ...sandboxMeta(live) };
     })
     .onRequest(acp.methods.agent.session.list, async ({ params }) => {
       const list = await o.store.list(params.cwd ?? undefined);

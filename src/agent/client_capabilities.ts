@@ -4,7 +4,8 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { ClientFileIO } from '../core/file_io.ts';
 import { ERROR_CODES, ToolError, type ErrorCode } from '../core/errors.ts';
-import { ClientTerminalHost, type AcpTerminalClient } from '../core/shell/client_terminal.ts';
+import { ClientTerminalHost, SANDBOX_META, type AcpTerminalClient } from '../core/shell/client_terminal.ts';
+import type { SandboxState } from '../core/shell/sandbox/settings.ts';
 import type { Terminal, TerminalHost, TerminalRequest } from '../core/shell/terminal.ts';
 import type { ToolSpec } from '../core/tool.ts';
 import type { ToolContext } from './acp_agent.ts';
@@ -34,7 +35,8 @@ export function clientFileIO(ctx: ToolContext): ClientFileIO {
 /** The client's terminals, each reported to the running tool call; a refusing host without the capability. */
 export function clientTerminalHost(ctx: ToolContext, hooks: HookRef): TerminalHost {
   if (!ctx.capabilities.terminal) return new RefusingHost();
-  return new ReportingHost(new ClientTerminalHost(acpTerminalClient(ctx.client), { sessionId: ctx.sessionId }), hooks);
+  const sandbox = clientSandbox(ctx.capabilities);
+  return new ReportingHost(new ClientTerminalHost(acpTerminalClient(ctx.client), { sessionId: ctx.sessionId, ...(sandbox ? { sandbox } : {}) }), hooks);
 }
 
 /**
@@ -101,6 +103,15 @@ function acpTerminalClient(client: acp.AgentContext): AcpTerminalClient {
   };
 }
 
+/** The sandbox a client says it runs terminals in (the cxl client does; others say nothing). */
+function clientSandbox(caps: acp.ClientCapabilities): SandboxState | undefined {
+  const m = caps._meta?.[SANDBOX_META] as { state?: unknown; reason?: unknown } | undefined;
+  if (!m || typeof m !== 'object' || !['bubblewrap', 'seatbelt', 'off', 'unavailable'].includes(m.state as string)) return undefined;
+  const state = m.state as SandboxState['state'];
+  const reason = typeof m.reason === 'string' ? `the client's: ${m.reason}` : "the client's";
+  return { state, reason };
+}
+
 /** Tells the running tool call about each terminal it opens, so the client can show it live. */
 class ReportingHost implements TerminalHost {
   readonly kind = 'client' as const;
@@ -108,6 +119,9 @@ class ReportingHost implements TerminalHost {
     private readonly inner: TerminalHost,
     private readonly hooks: HookRef,
   ) {}
+  sandboxState(network: boolean): SandboxState {
+    return this.inner.sandboxState?.(network) ?? { state: 'unavailable', reason: 'the client reports no sandbox' };
+  }
   async create(req: TerminalRequest): Promise<Terminal> {
     const t = await this.inner.create(req);
     await this.hooks.current?.onTerminal?.(t.id);

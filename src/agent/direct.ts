@@ -2,31 +2,33 @@
 //   !<line>              run <line> as a local_shell call (`/shell <line>` is the same, for
 //                        clients that offer only slash commands)
 //   /tool <name> [json]  call any tool with a JSON object of arguments
+//   /compact             compact the conversation now (elide old results, summarise the rest)
 //   /help                list these
 
 export type DirectCommand =
   | { kind: 'shell'; command: string }
   | { kind: 'tool'; name: string; args: Record<string, unknown> }
   | { kind: 'help' }
+  | { kind: 'compact' }
   | { kind: 'error'; message: string };
-
-/**
- * The commands as a client lists them (ACP `available_commands_update`; a client sends
- * `/name input`). Other features add theirs here, one entry each.
- */
-export const DIRECT_COMMANDS: { name: string; description: string; input?: { hint: string } }[] = [
-  { name: 'help', description: 'the direct commands and the tools (no model needed)' },
-  { name: 'tool', description: 'call one tool with JSON arguments, e.g. /tool read_file {"path":"README.md"}', input: { hint: '<name> [json]' } },
-  { name: 'shell', description: 'run a command line with local_shell, same as !<command>', input: { hint: '<command line>' } },
-];
 
 export const DIRECT_HELP = [
   'Direct commands (no model needed; they pass the same policies, envelope and approvals):',
   '  !<command line>          run it with local_shell, e.g. `!git status` (or /shell <command line>)',
   '  /tool <name> [json]      call one tool, e.g. `/tool read_file {"path":"README.md"}`',
+  '  /compact                 compact the conversation now: elide old tool results, summarise the older part',
   '  /help                    this list',
   'Anything else goes to the model.',
 ].join('\n');
+
+/** The slash commands, as ACP `available_commands_update` lists them (names without the slash). */
+export const AVAILABLE_COMMANDS: Array<{ name: string; description: string; input?: { hint: string } }> = [
+  { name: 'help', description: 'List the direct commands and the tools' },
+  { name: 'tool', description: 'Call one tool directly, without the model', input: { hint: '<name> [json arguments]' } },
+  { name: 'compact', description: 'Compact the conversation now: elide old tool results and summarise the older part' },
+  // `!` is no slash command: clients that offer only those send `/shell <line>`
+  { name: 'shell', description: 'Run a command line with local_shell, same as !<command line>', input: { hint: '<command line>' } },
+];
 
 export function parseDirect(text: string): DirectCommand | undefined {
   const t = text.trim();
@@ -37,6 +39,7 @@ export function parseDirect(text: string): DirectCommand | undefined {
     return { kind: 'shell', command };
   }
   if (t === '/help' || t === '/?') return { kind: 'help' };
+  if (t === '/compact') return { kind: 'compact' };
   const m = /^\/tool(?:\s+(\S+)(?:\s+([\s\S]*))?)?$/.exec(t);
   if (!m) return undefined;
   if (!m[1]) return { kind: 'error', message: 'Usage: /tool <name> [json], e.g. `/tool list_dir {"path":"."}`.' };

@@ -4,6 +4,7 @@
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import process from 'node:process';
+import type { CompactionRecord } from './context/session_context.ts';
 import type { ChatMessage } from './providers/types.ts';
 
 export interface StoredSession {
@@ -22,6 +23,8 @@ export interface StoredSession {
   ledger?: unknown;
   /** session-scoped allows granted through "allow for this session", as the gate serialises them */
   allows: unknown[];
+  /** each compaction of `history`, oldest first (the history itself is saved compacted) */
+  compactions?: CompactionRecord[];
 }
 
 const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;

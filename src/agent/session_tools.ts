@@ -3,6 +3,8 @@
 // tools_policies and meet only the envelope's tools patterns and default_action. A tool whose
 // client capability is missing is refused before anything is asked.
 import { Gate } from '../core/gate.ts';
+import { LocalShell } from '../core/shell/local_shell.ts';
+import { envelopeSandbox } from '../core/shell/sandbox/settings.ts';
 import type { ToolError } from '../core/errors.ts';
 import type { ReadLedger } from '../core/ledger.ts';
 import type { SessionAllows } from '../core/session_allows.ts';
@@ -53,6 +55,7 @@ export function makeGate(o: { config: EffectiveConfig; mode: string; allows: Ses
 export function createSessionTools(o: SessionToolsOptions): SessionTools {
   const gate = o.gate ?? makeGate(o);
   for (const t of [...o.toolsets, ...o.mcp]) gate.add(t);
+  o.ledger.onRecord = (p, how) => o.hooks.current?.onLedger?.(p, how);
   return {
     specs: () => [...o.toolsets.flatMap((t) => t.list()), ...o.mcp.flatMap((t) => t.list())],
     setMode(m: string) {
@@ -69,7 +72,16 @@ export function createSessionTools(o: SessionToolsOptions): SessionTools {
         o.hooks.current = undefined;
       }
     },
+    sandbox() {
+      const sh = o.toolsets.find((t): t is LocalShell => t instanceof LocalShell);
+      if (!sh) return { state: 'off' as const, reason: 'this session offers no local_shell' };
+      const { mode, network } = envelopeSandbox(gate.envelope.resolved.shell);
+      return sh.sandboxState(mode, network);
+    },
     saveLedger: () => o.ledger.toJSON(),
+    forgetReads(paths) {
+      for (const p of paths) o.ledger.forget(p);
+    },
     saveAllows: () => gate.session.toJSON(),
     async close() {
       for (const m of o.mcp) await m.close();

@@ -1,7 +1,7 @@
 // Everything `cxl acp` and `cxl run` build from flags, configuration and environment, one step
 // each, called in order by agentSetup: the project configurations, the envelopes (ACP modes), the
-// model provider, the turn limit, the session store, and the factory for a session's tools
-// (client-backed for ACP, workspace-backed for runs).
+// model-request timeouts, the model provider, the context window, the turn limit, the session
+// store, and the factory for a session's tools (client-backed for ACP, workspace-backed for runs).
 import { BUILTIN, ConfigError, formatIssue, loadConfig, type EffectiveConfig } from '../config/load.ts';
 import { loadChain, taskPolicies, type ChainTask } from '../config/chain.ts';
 import type { ClientFileIO } from '../core/file_io.ts';
@@ -17,7 +17,13 @@ import type { SessionMode, ToolContext } from './acp_agent.ts';
 import { clientFileIO, clientTerminalHost, missingCapability } from './client_capabilities.ts';
 import { dataDir } from './data_dir.ts';
 import { fromAcp, McpToolset, type McpServerConfig } from './mcp.ts';
+import { formatDuration } from '../config/duration.ts';
+import { DEFAULT_COMPACT_THRESHOLD, SessionContext, type ContextHooks } from './context/session_context.ts';
+import { TokenMeter } from './context/tokens.ts';
+import { findWindow, parseWindow, type WindowChoice, type WindowSettings } from './context/window.ts';
+import { DEFAULT_HTTP, type HttpSettings, type Timeouts } from './providers/http.ts';
 import { ProviderConfigError, selectProvider } from './providers/select.ts';
+import { parseDuration } from '../core/duration.ts';
 import type { Provider } from './providers/types.ts';
 import { SessionStore } from './session_store.ts';
 import { createSessionTools, makeGate, type HookRef } from './session_tools.ts';
@@ -31,6 +37,12 @@ export interface SetupOptions {
   model?: string;
   envelope?: string;
   maxTurns?: string;
+  /** --context-window */
+  contextWindow?: string;
+  /** --connect-timeout, --first-byte-timeout, --idle-timeout */
+  connectTimeout?: string;
+  firstByteTimeout?: string;
+  idleTimeout?: string;
   /** for messages: `cxl acp` or `cxl run` */
   command: string;
 }
@@ -43,6 +55,12 @@ export interface AgentSetup {
   modesFor(cwd: string): { modes: SessionMode[]; current: string };
   provider: Provider | null;
   providerProblem?: string;
+  /** the model-request timeouts and retries */
+  http: HttpSettings;
+  /** the context window: asked of the server once, on first use */
+  window(): Promise<WindowChoice>;
+  /** a session's context budget (compaction, usage), reporting through `hooks` */
+  newContext(hooks: ContextHooks): SessionContext;
   maxTurns: number;
   systemPrompt(cwd: string): string;
   buildAcpTools(ctx: ToolContext): Promise<SessionTools>;
@@ -57,7 +75,9 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
   const configs = new ProjectConfigs(o.env);
   const cfg = configs.for(o.cwd);
   const { modes, defaultMode } = sessionModes(cfg, o.envelope);
-  const { provider, providerProblem } = modelProvider(cfg, o);
+  const http = requestSettings(cfg, o);
+  const { provider, providerProblem } = modelProvider(cfg, o, http);
+  const { window, newContext } = contextWindow(cfg, o, provider);
   const maxTurns = turnLimit(o.maxTurns);
   const vars: Record<string, string> = provider ? { provider: provider.name, model: provider.model } : {};
   const store = new SessionStore(dataDir(o.env));
@@ -81,6 +101,9 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
     },
     provider,
     providerProblem,
+    http,
+    window,
+    newContext,
     maxTurns,
     systemPrompt: (cwd) => {
       try {
@@ -141,17 +164,79 @@ function configured(cfg: EffectiveConfig, key: 'provider' | 'model'): string | u
   return cfg.sources.get(key) === BUILTIN ? undefined : cfg.data[key];
 }
 
+// ── step: model-request timeouts ───────────────────────────────────────────────────────────
+
+const TIMEOUTS: Array<[keyof Timeouts, 'connect_timeout' | 'first_byte_timeout' | 'idle_timeout', 'connectTimeout' | 'firstByteTimeout' | 'idleTimeout', string]> = [
+  ['connectMs', 'connect_timeout', 'connectTimeout', '--connect-timeout'],
+  ['firstByteMs', 'first_byte_timeout', 'firstByteTimeout', '--first-byte-timeout'],
+  ['idleMs', 'idle_timeout', 'idleTimeout', '--idle-timeout'],
+];
+
+/** Each timeout from its flag, else [agents.<name>] / the config files, else the default for a local model on a CPU. */
+export function requestSettings(cfg: EffectiveConfig, o: Pick<SetupOptions, 'connectTimeout' | 'firstByteTimeout' | 'idleTimeout'>): HttpSettings {
+  const timeouts: Timeouts = { ...DEFAULT_HTTP.timeouts };
+  for (const [field, key, opt, flag] of TIMEOUTS) {
+    const f = o[opt];
+    if (f !== undefined) {
+      const ms = parseDuration(f);
+      if (ms === undefined) throw new ToolError('bad_args', `${flag} ${JSON.stringify(f)} is not a duration; use e.g. 30s, 5m, 1m30s or a number of seconds.`);
+      timeouts[field] = ms;
+    } else if (cfg.data[key] !== undefined) {
+      timeouts[field] = parseDuration(cfg.data[key]!) ?? timeouts[field];
+    }
+  }
+  return { timeouts, retry: { ...DEFAULT_HTTP.retry } };
+}
+
 /** The provider from flags, then configuration, then the environment; a problem is kept, not thrown (direct commands still work). */
-function modelProvider(cfg: EffectiveConfig, o: SetupOptions): { provider: Provider | null; providerProblem?: string } {
+function modelProvider(cfg: EffectiveConfig, o: SetupOptions, http: HttpSettings): { provider: Provider | null; providerProblem?: string } {
   const providerName = o.provider ?? configured(cfg, 'provider');
   // a provider picked by flag does not inherit a model configured for another provider
   const cfgModel = o.provider && o.provider !== cfg.data.provider ? undefined : configured(cfg, 'model');
   try {
-    return { provider: selectProvider({ provider: o.provider, model: o.model }, { provider: providerName, model: cfgModel }, o.env) };
+    return { provider: selectProvider({ provider: o.provider, model: o.model }, { provider: providerName, model: cfgModel }, o.env, http) };
   } catch (err) {
     if (!(err instanceof ProviderConfigError)) throw err;
     return { provider: null, providerProblem: err.message };
   }
+}
+
+// ── step: the context window ────────────────────────────────────────────────────────────────
+
+/** The window's settings from --context-window and context_window. */
+export function windowSettings(cfg: EffectiveConfig, flag: string | undefined): WindowSettings {
+  const s: WindowSettings = {};
+  if (flag !== undefined) {
+    const n = parseWindow(flag);
+    if (n === undefined) throw new ToolError('bad_args', `--context-window ${JSON.stringify(flag)} is not a window size; give a whole number of tokens of at least 1024 (e.g. 32768 or 32k).`);
+    s.flag = n;
+  }
+  if (cfg.data.context_window !== undefined) s.config = { tokens: cfg.data.context_window, source: `context_window in ${cfg.sources.get('context_window') ?? 'config'}` };
+  return s;
+}
+
+/** The window, found once (the server is asked on first use, not at startup), and the sessions' budgets over it. */
+function contextWindow(cfg: EffectiveConfig, o: SetupOptions, provider: Provider | null): { window: () => Promise<WindowChoice>; newContext: (hooks: ContextHooks) => SessionContext } {
+  const settings = windowSettings(cfg, o.contextWindow);
+  let found: Promise<WindowChoice> | undefined;
+  const window = () => (found ??= findWindow(provider, settings));
+  const meter = new TokenMeter();
+  const threshold = cfg.data.compact_threshold;
+  return { window, newContext: (hooks) => new SessionContext({ ...hooks, provider, window, meter, threshold }) };
+}
+
+/** What `cxl config` prints about the model: provider, window (asked of the server) and timeouts. */
+export async function describeModelRequests(cfg: EffectiveConfig, env: Record<string, string | undefined>): Promise<string[]> {
+  const http = requestSettings(cfg, {});
+  const { provider, providerProblem } = modelProvider(cfg, { cwd: '.', env, command: 'cxl config' }, http);
+  const w = await findWindow(provider, windowSettings(cfg, undefined));
+  const t = http.timeouts;
+  const fmt = (ms: number) => formatDuration(ms);
+  return [
+    `# model: ${provider ? `${provider.name} ${provider.model} at ${provider.endpoint}` : `none (${providerProblem})`}`,
+    `# context window: ${w.tokens} tokens, from ${w.source}; compaction starts at ${Math.round((cfg.data.compact_threshold ?? DEFAULT_COMPACT_THRESHOLD) * 100)}% (${Math.floor(w.tokens * (cfg.data.compact_threshold ?? DEFAULT_COMPACT_THRESHOLD))} tokens)`,
+    `# model-request timeouts: connect ${fmt(t.connectMs)}, first byte ${fmt(t.firstByteMs)}, idle ${fmt(t.idleMs)}`,
+  ];
 }
 
 // ── step: the turn limit ───────────────────────────────────────────────────────────────────

@@ -2,6 +2,7 @@
 // through the gate pipeline (src/core/gate.ts) with an approver the agent supplies per call.
 // Built per session by setup.ts from the local_fs, local_shell and MCP toolsets.
 import type { ApprovalAnswer, ApprovalRequest } from '../core/gate.ts';
+import type { SandboxState } from '../core/shell/sandbox/settings.ts';
 import type { ToolSpec } from '../core/tool.ts';
 
 export type { ApprovalAnswer, ApprovalRequest };
@@ -14,6 +15,8 @@ export interface CallHooks {
   approve?: Approver;
   /** a client terminal was created for a step of this call */
   onTerminal?: (terminalId: string) => Promise<void>;
+  /** the call recorded a read or a write of this real path in the session's ledger */
+  onLedger?: (realPath: string, how: 'read' | 'write') => void;
 }
 
 export interface SessionTools {
@@ -24,7 +27,11 @@ export interface SessionTools {
   setMode(mode: string): void;
   /** the read ledger, serialised for the session store */
   saveLedger(): unknown;
+  /** the model can no longer see these files' content (compaction): a write needs a fresh read */
+  forgetReads(realPaths: string[]): void;
   /** the session-scoped allows, serialised for the session store */
   saveAllows(): unknown[];
   close(): Promise<void>;
+  /** the sandbox the session's commands run in, under the current envelope (SEAMS §3) */
+  sandbox?(): SandboxState;
 }

@@ -1,6 +1,8 @@
 // One unattended prompt (`cxl run`): the tool loop on workspace-backed tools with no approver,
-// tool-call progress as lines on a stream, the model's last message as the answer.
+// tool-call progress and compactions as lines on a stream, the model's last message as the
+// answer, and the token use of the run.
 import { isToolError, toToolError, ToolError } from '../core/errors.ts';
+import { describeCompaction, type UsageReport } from './context/session_context.ts';
 import { howToConfigure } from './providers/select.ts';
 import type { ChatMessage } from './providers/types.ts';
 import type { AgentSetup } from './setup.ts';
@@ -8,10 +10,28 @@ import { callTitle, resultForModel } from './tool_report.ts';
 import { modelName, resolveTool } from './tool_names.ts';
 import { runTurn, type StopReason } from './turn.ts';
 
+export interface RunUsage {
+  /** the context at the last request, and the window */
+  last?: UsageReport;
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+  compactions: number;
+}
+
 export interface UnattendedResult {
   answer: string;
   stopReason: StopReason;
   error?: string;
+  usage?: RunUsage;
+}
+
+/** The line `cxl run` ends with on stderr. */
+export function describeUsage(u: RunUsage): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const ctx = u.last ? `context ${u.last.real ? '' : '~'}${n(u.last.used)} of ${n(u.last.size)} tokens (${Math.round((100 * u.last.used) / u.last.size)}%)` : 'no model request';
+  const counted = u.promptTokens || u.completionTokens ? `; ${n(u.promptTokens)} prompt + ${n(u.completionTokens)} completion tokens in all` : '; the server reported no token counts';
+  return `${ctx}; ${u.requests} model request${u.requests === 1 ? '' : 's'}${u.requests ? counted : ''}${u.compactions ? `; ${u.compactions} compaction${u.compactions === 1 ? '' : 's'}` : ''}`;
 }
 
 export async function runUnattended(setup: AgentSetup, task: string, o: { signal: AbortSignal; progress: (line: string) => void }): Promise<UnattendedResult> {
@@ -24,6 +44,16 @@ export async function runUnattended(setup: AgentSetup, task: string, o: { signal
     ];
     let last = '';
     let answer = '';
+    const context = setup.newContext({
+      forget: (paths) => tools.forgetReads(paths),
+      onUsage: () => {},
+      onWarning: (text) => o.progress(`cxl run: ${text}\n`),
+      onCompaction: (phase, r) => {
+        if (phase === 'completed') o.progress(`cxl run: ${describeCompaction(r)}\n`);
+        else o.progress('cxl run: compacting the context: the model is summarising the older part…\n');
+      },
+    });
+    const usage = (): RunUsage => ({ last: context.last, ...context.totals });
     const res = await runTurn({
       provider: setup.provider,
       history,
@@ -34,6 +64,8 @@ export async function runUnattended(setup: AgentSetup, task: string, o: { signal
         last += t;
       },
       onThought: async () => {},
+      onNotice: (t) => o.progress(`cxl run: ${t}\n`),
+      context,
       runTool: async (call) => {
         // text before a tool call is narration, not the answer
         if (last.trim()) o.progress(`${last.trim()}\n`);
@@ -56,10 +88,14 @@ export async function runUnattended(setup: AgentSetup, task: string, o: { signal
           o.progress(`✗ ${title}: ${bad.code}: ${bad.message}\n`);
           return JSON.stringify(bad.toJSON());
         }
+        const reads: string[] = [];
+        const onLedger = (p: string, how: 'read' | 'write') => {
+          if ((how === 'read' || spec!.name === 'write_file') && !reads.includes(p)) reads.push(p);
+        };
         try {
-          const out = resultForModel(await tools.call(spec!, args, { signal: o.signal }));
+          const out = resultForModel(await tools.call(spec!, args, { signal: o.signal, onLedger }));
           o.progress(`✓ ${title}\n`);
-          return out;
+          return { content: out, reads };
         } catch (err) {
           const te = o.signal.aborted ? new ToolError('cancelled', 'The run was stopped.') : toToolError(err);
           if (!isToolError(err) && !o.signal.aborted) o.progress(`cxl run: tool ${call.name} crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
@@ -71,9 +107,9 @@ export async function runUnattended(setup: AgentSetup, task: string, o: { signal
     answer = last;
     if (res.error) {
       const e = res.error;
-      return { answer, stopReason: res.stopReason, error: e.kind === 'unreachable' || e.kind === 'model_not_found' ? howToConfigure(setup.provider, e.message) : e.message };
+      return { answer, stopReason: res.stopReason, error: e.kind === 'unreachable' || e.kind === 'model_not_found' ? howToConfigure(setup.provider, e.message) : e.message, usage: usage() };
     }
-    return { answer, stopReason: res.stopReason };
+    return { answer, stopReason: res.stopReason, usage: usage() };
   } finally {
     await tools.close();
   }

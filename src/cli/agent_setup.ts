@@ -10,7 +10,17 @@ export const AGENT_FLAGS = {
   model: { type: 'string' },
   envelope: { type: 'string' },
   'max-turns': { type: 'string' },
+  'context-window': { type: 'string' },
+  'connect-timeout': { type: 'string' },
+  'first-byte-timeout': { type: 'string' },
+  'idle-timeout': { type: 'string' },
 } as const;
+
+export const MODEL_FLAGS_HELP = `  --context-window  the model's context window in tokens (default: what the server says, else
+                    context_window in config, else 8192); compaction starts at 70% of it
+  --connect-timeout, --first-byte-timeout, --idle-timeout
+                    model-request timeouts (defaults 10s, 10m, 2m; also connect_timeout,
+                    first_byte_timeout, idle_timeout in [agents.<name>])`;
 
 export function setupFromFlags(command: string, values: Record<string, unknown>): ReturnType<typeof agentSetup> {
   return agentSetup({
@@ -20,6 +30,10 @@ export function setupFromFlags(command: string, values: Record<string, unknown>)
     model: values.model as string | undefined,
     envelope: values.envelope as string | undefined,
     maxTurns: values['max-turns'] as string | undefined,
+    contextWindow: values['context-window'] as string | undefined,
+    connectTimeout: values['connect-timeout'] as string | undefined,
+    firstByteTimeout: values['first-byte-timeout'] as string | undefined,
+    idleTimeout: values['idle-timeout'] as string | undefined,
     command,
   }).catch((err: unknown) => {
     if (isToolError(err)) throw new UsageError(`${command}: ${err.message}`);

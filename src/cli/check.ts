@@ -9,6 +9,8 @@ import { ToolError } from '../core/errors.ts';
 import { shellDecision } from '../core/gate.ts';
 import { checkLine, type CheckedStep, type ShellPolicy, type Verdict } from '../core/shell/checker.ts';
 import { displayArgv } from '../core/shell/runner.ts';
+import { LocalTerminalHost } from '../core/shell/local_terminal.ts';
+import { envelopeSandbox, isWorking, profileFor, withoutSandbox, type SandboxProfile, type SandboxState } from '../core/shell/sandbox/settings.ts';
 import { DEFAULT_ALLOWED_COMMANDS, DEFAULT_DENIED_COMMANDS, splitList } from '../core/shell/shell_policy.ts';
 import { parseFlags, UsageError } from './args.ts';
 
@@ -25,7 +27,8 @@ Flags:
   --dir D         _allowed_dir: no cd may leave it (default: none)
   --cwd D         where the line starts (default: --dir, else the current directory)
   --envelope NAME the session envelope whose decision on an allowed line is reported too
-                  (default: default_envelope of agents.toml, else \`default\`); exit 1 when it denies
+                  (default: default_envelope of agents.toml, else \`default\`); exit 1 when it denies.
+                  The sandbox profile the line would run under is reported with it
   --json          print the verdict as JSON
   --batch         read {"cmd": "...", "allowed_commands": [...], "denied_commands": [...],
                   "allowed_dir": "...", "cwd": "..."} per stdin line (missing lists take the
@@ -152,10 +155,17 @@ export async function main(argv: string[]): Promise<number> {
   // The second gate: what the session envelope does with a line the policy lets through.
   let envelope: string;
   let d: Decision | undefined;
+  let sb: { mode: string; network: boolean; state: SandboxState } | undefined;
   try {
     const env = loadConfig().envelope(values.envelope as string | undefined);
     envelope = env.name;
-    if (v.verdict === 'allow') d = shellDecision(env, line, v.steps.map((s) => ({ argv: s.argv, cwd: s.kind === 'run' ? s.cwd : undefined })), v.allowedDir ?? v.startDir);
+    if (v.verdict === 'allow') {
+      d = shellDecision(env, line, v.steps.map((s) => ({ argv: s.argv, cwd: s.kind === 'run' ? s.cwd : undefined })), v.allowedDir ?? v.startDir);
+      const { mode, network } = envelopeSandbox(env.resolved.shell);
+      const state: SandboxState = mode === 'off' ? { state: 'off', reason: 'shell.sandbox = "off"' } : new LocalTerminalHost().sandboxState(network);
+      d = withoutSandbox(d, mode, state);
+      sb = { mode, network, state };
+    }
   } catch (err) {
     if (err instanceof ConfigError) throw new UsageError(`cxl check: the configuration is broken:\n${err.issues.map(formatIssue).join('\n')}`);
     if (err instanceof ToolError) throw new UsageError(`cxl check: ${err.message}`);
@@ -163,6 +173,30 @@ export async function main(argv: string[]): Promise<number> {
   }
   const ej = d ? { envelope: { action: d.action, rule: d.rule, envelope: d.envelope, sentence: d.sentence } } : {};
   const et = d ? `envelope ${envelope}: ${d.sentence}` : `envelope ${envelope}: not consulted (the command policy refused the line)`;
-  process.stdout.write(values.json ? `${JSON.stringify({ ...verdictJson(v), ...ej }, null, 2)}\n` : `${renderVerdict(line, v, base)}\n${et}\n`);
+  const sj = d && sb && d.action !== 'deny' ? { sandbox: sandboxJson(d, sb) } : {};
+  const st = sj.sandbox ? `\nsandbox: ${sandboxText(sj.sandbox)}` : '';
+  process.stdout.write(values.json ? `${JSON.stringify({ ...verdictJson(v), ...ej, ...sj }, null, 2)}\n` : `${renderVerdict(line, v, base)}\n${et}${st}\n`);
   return v.verdict === 'allow' && d?.action !== 'deny' ? 0 : 1;
+}
+
+interface SandboxAnswer {
+  state: SandboxState['state'];
+  /** the profile it runs under: as decided, or once a human approves it */
+  profile?: SandboxProfile;
+  when?: 'now' | 'once approved';
+  network?: boolean;
+  reason?: string;
+}
+
+/** Which sandbox profile the line would run under, from the envelope's decision (SEAMS §2). */
+function sandboxJson(d: Decision, sb: { mode: string; network: boolean; state: SandboxState }): SandboxAnswer {
+  if (!isWorking(sb.state)) return { state: sb.state.state, ...(sb.state.reason ? { reason: sb.state.reason } : {}) };
+  const approved = d.action === 'approve';
+  return { state: sb.state.state, profile: profileFor(d, approved), when: approved ? 'once approved' : 'now', network: sb.network };
+}
+
+function sandboxText(a: SandboxAnswer): string {
+  if (!a.profile) return `${a.state}${a.reason ? ` (${a.reason})` : ''}: the line would run unsandboxed`;
+  const what = a.profile === 'read-only' ? 'read-only (the workspace cannot be written)' : 'workspace-write (the workspace is writable, minus the write wall)';
+  return `${a.state}, ${what}${a.when === 'once approved' ? ', once approved' : ''}; network ${a.network ? 'on' : 'off'}`;
 }

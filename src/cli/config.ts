@@ -1,7 +1,11 @@
-// `cxl config`: the effective configuration, each value with where it came from;
-// `cxl config --check FILE`: validate one agents.toml (over the built-in defaults).
+// `cxl config`: the effective configuration, each value with where it came from, and the table
+// of protected paths every envelope carries; `cxl config --check FILE`: validate one agents.toml
+// (over the built-in defaults).
 import process from 'node:process';
 import { FLOOR_RULES, QUARANTINE_REASON } from '../core/envelopes_shipped.ts';
+import { FOUND_ON_DISK, PROTECTED_PATHS, shownPattern } from '../core/protected_paths.ts';
+import { LocalTerminalHost } from '../core/shell/local_terminal.ts';
+import { describeSandbox, envelopeSandbox } from '../core/shell/sandbox/settings.ts';
 import { formatDuration } from '../config/duration.ts';
 import { loadChain, taskPolicies } from '../config/chain.ts';
 import { BUILTIN, ConfigError, formatIssue, loadConfig, mergeLayers, readConfigFile, type EffectiveConfig } from '../config/load.ts';
@@ -9,13 +13,16 @@ import { ENV_TEMPLATE } from '../config/remote_tools_schema.ts';
 import type { ConfigData } from '../config/schema.ts';
 import { parseFlags, UsageError } from './args.ts';
 import { fromConfig, McpRegistry } from '../agent/mcp.ts';
+import { describeModelRequests } from '../agent/setup.ts';
 
 const HELP = `Usage: cxl config [--agent NAME] [--var NAME=VALUE]...
        cxl config --check FILE...
 
 Prints the effective configuration (built-in defaults, ~/.contenox/agents.toml,
 .contenox/agents.toml of this project, then the [agents.NAME] section), one value a line
-with where it came from, and the tools_policies of the chain's tasks.
+with where it came from, the tools_policies of the chain's tasks, the model's context window
+(asked of its server) and request timeouts, and the protected paths every envelope carries
+(tier, pattern, reason).
 
   --check FILE   validate FILE as an agents.toml; exits 1 with the errors (file:line:col)
   --agent NAME   apply the [agents.NAME] section
@@ -86,7 +93,17 @@ export function describeConfig(cfg: EffectiveConfig, vars: Record<string, string
   const width = Math.min(80, Math.max(...rows.map(([l]) => l.length)));
   for (const [l, s] of rows) lines.push(`${l.padEnd(width)}  # ${s}`);
   const quarantine = FLOOR_RULES.filter((r) => r.reason?.startsWith(QUARANTINE_REASON)).length;
-  lines.push(`# every envelope's always_deny starts with ${FLOOR_RULES.length} built-in floor rules: ${quarantine} credential quarantine globs (every tool) and ${FLOOR_RULES.length - quarantine} write-wall globs (writes and shell)`);
+  // which OS sandbox commands run in under the default envelope, and why (probed here, now)
+  try {
+    const env = cfg.envelope(cfg.defaultEnvelope);
+    const { mode, network } = envelopeSandbox(env.resolved.shell);
+    const state = mode === 'off' ? { state: 'off' as const } : new LocalTerminalHost().sandboxState(network);
+    lines.push(`# sandbox for commands (envelope ${env.name}): ${describeSandbox(mode, network, state)}`);
+  } catch (err) {
+    lines.push(`# sandbox for commands: the default envelope cannot be built (${(err as Error).message})`);
+  }
+  const asks = FLOOR_RULES.filter((r) => r.ask).length;
+  lines.push(`# every envelope carries ${FLOOR_RULES.length} built-in floor rules: ${quarantine} credential quarantine globs (every tool, denied), ${FLOOR_RULES.length - quarantine - asks} write-wall globs (writes and shell, denied) and ${asks} always-ask globs (writes and shell, asked every time)`);
   const { chain, label } = loadChain(cfg.data, cfg.sources, { vars });
   lines.push('');
   lines.push(`# chain: ${label}`);
@@ -98,7 +115,20 @@ export function describeConfig(cfg: EffectiveConfig, vars: Record<string, string
     const w = Math.min(80, Math.max(0, ...prow.map(([l]) => l.length)));
     for (const [l, s] of prow) lines.push(`${l.padEnd(w)}  # ${s}`);
   }
+  lines.push('', ...describeProtectedPaths());
   return `${lines.join('\n')}\n`;
+}
+
+/** The table of protected paths as comment lines: tier, pattern, reason. */
+export function describeProtectedPaths(): string[] {
+  const rows = [...PROTECTED_PATHS.map((e) => [e.tier, shownPattern(e), e.reason]), ...FOUND_ON_DISK.map((f) => [f.tier, f.pattern, f.reason])];
+  const tw = Math.max(...rows.map((r) => r[0].length));
+  const pw = Math.min(60, Math.max(...rows.map((r) => r[1].length)));
+  return [
+    '# protected paths, in every envelope (quarantine: never read, written or listed; read_approve: read after a yes;',
+    '# write_wall: never written; always_ask: written after a yes every time, never allowed for the session)',
+    ...rows.map(([t, p, r]) => `# ${t.padEnd(tw)}  ${p.padEnd(pw)}  ${r}`),
+  ];
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -134,6 +164,8 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const cfg = loadConfig({ agent: values.agent as string | undefined });
     process.stdout.write(describeConfig(cfg, vars));
+    // the model's window is asked of its server (a short wait when it does not answer)
+    process.stdout.write(`\n${(await describeModelRequests(cfg, process.env)).join('\n')}\n`);
     // attached MCP servers: started briefly to list their tools
     if (Object.keys(cfg.data.mcp_servers ?? {}).length) {
       const mcp = new McpRegistry(fromConfig(cfg.data.mcp_servers, process.cwd()));

@@ -2,22 +2,24 @@
 // cwd), local_shell on this machine; nobody can answer an approval, so approve counts as deny.
 // Progress goes to stderr, the final answer to stdout; exit 0 only when the run ended normally.
 import process from 'node:process';
-import { runUnattended } from '../agent/unattended.ts';
+import { describeUsage, runUnattended } from '../agent/unattended.ts';
 import { parseDuration } from '../core/duration.ts';
 import { onTerminate } from '../core/runtime.ts';
-import { setupFromFlags, AGENT_FLAGS } from './agent_setup.ts';
+import { setupFromFlags, AGENT_FLAGS, MODEL_FLAGS_HELP } from './agent_setup.ts';
 import { parseFlags, UsageError } from './args.ts';
 
 const HELP = `cxl run: an unattended run with no client
 
 Usage: cxl run "<task>" [--provider ollama|openai] [--model NAME] [--envelope NAME]
-                        [--timeout DURATION] [--max-turns N]
+                        [--timeout DURATION] [--max-turns N] [--context-window N]
+                        [--connect-timeout D] [--first-byte-timeout D] [--idle-timeout D]
 
   The workspace is the current directory. Approvals cannot be answered, so a call the envelope
   would ask about is refused (approval_required) and the model is told so.
   --timeout    bound on the whole run: 30s, 5m, 1m30s, 1h, or seconds (default: none)
+${MODEL_FLAGS_HELP}
 
-Progress goes to stderr, the final answer to stdout.
+Progress goes to stderr, the final answer to stdout; the last stderr line is the token use.
 Exit codes: 0 ended normally, 1 provider error / turn or token limit, 2 usage, 124 timeout, 130 interrupted.`;
 
 /** --timeout in ms, read like every other duration in cxl (core/duration.ts). */
@@ -50,6 +52,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const r = await runUnattended(setup, task, { signal: ctrl.signal, progress: err });
     if (r.answer) process.stdout.write(r.answer.endsWith('\n') ? r.answer : `${r.answer}\n`);
+    if (r.usage) err(`cxl run: ${describeUsage(r.usage)}.\n`);
     if (why === 'timeout') {
       err(`cxl run: stopped after the --timeout of ${values.timeout}.\n`);
       return 124;

@@ -3,11 +3,14 @@
 import path from 'node:path';
 import process from 'node:process';
 import { moduleCommand, onTerminate } from '../core/runtime.ts';
+import { enableTerminalModes } from '../ui/terminal_modes.ts';
+import type { ResumeRequest } from '../client/acp_client.ts';
 import { parseFlags, UsageError } from './args.ts';
 
 const HELP = `cxl: the terminal UI (an ACP client)
 
 Usage: cxl [--agent "<command line>"] [--cwd DIR] [--envelope NAME] [--provider ollama|openai] [--model NAME]
+           [--continue | --resume [ID]]
 
   --agent      any ACP agent on stdio, e.g. --agent "npx @agentclientprotocol/claude-agent-acp"
                (default: the built-in agent, cxl acp)
@@ -16,6 +19,8 @@ Usage: cxl [--agent "<command line>"] [--cwd DIR] [--envelope NAME] [--provider 
   --envelope   the envelope (session mode) to start in
   --provider   the built-in agent's model provider: ollama (default) or openai (OpenAI-compatible)
   --model      the model to use
+  --continue   resume the newest session of this directory (its history is replayed)
+  --resume     pick one of this directory's sessions to resume, or resume the one with this ID
 
 Keys are listed in the footer for what has focus; docs/tui.md has the full table.`;
 
@@ -26,17 +31,27 @@ export function builtinAgentArgv(opts: { model?: string; envelope?: string; prov
   return [...moduleCommand(path.resolve(entry)), 'acp', ...(opts.provider ? ['--provider', opts.provider] : []), ...(opts.model ? ['--model', opts.model] : []), ...(opts.envelope ? ['--envelope', opts.envelope] : [])];
 }
 
+/** `--resume` takes an optional id: alone (or before another flag) it means the picker. */
+function optionalResume(argv: string[]): string[] {
+  return argv.map((a, i) => (a === '--resume' && (i === argv.length - 1 || argv[i + 1].startsWith('-')) ? '--resume=' : a));
+}
+
 export async function main(argv: string[]): Promise<number> {
-  const flags = parseFlags('cxl', argv, {
+  const flags = parseFlags('cxl', optionalResume(argv), {
     agent: { type: 'string' },
     cwd: { type: 'string' },
     envelope: { type: 'string' },
     model: { type: 'string' },
     provider: { type: 'string' },
+    continue: { type: 'boolean' },
+    resume: { type: 'string' },
   }, HELP);
   if (!flags) return 0;
   const { values, positionals } = flags;
   if (positionals.length > 0) throw new UsageError(`cxl: unexpected argument \`${positionals[0]}\`. Run \`cxl --help\`.`);
+  const resumeId = values.resume as string | undefined;
+  if (values.continue && resumeId !== undefined) throw new UsageError('cxl: --continue and --resume both pick the session to open; give one of them.');
+  const resume: ResumeRequest | undefined = values.continue ? { kind: 'continue' } : resumeId === undefined ? undefined : resumeId === '' ? { kind: 'pick' } : { kind: 'id', id: resumeId };
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new UsageError('cxl: the UI needs a terminal on stdin and stdout. For unattended work use `cxl run "<task>"`; for an editor use `cxl acp`.');
   }
@@ -83,20 +98,27 @@ export async function main(argv: string[]): Promise<number> {
   }
   let client: InstanceType<typeof AcpClient>;
   try {
-    client = new AcpClient({ argv: agentArgv, label, builtin: values.agent === undefined, cwd, model, envelope, env: agentEnv });
+    client = new AcpClient({ argv: agentArgv, label, builtin: values.agent === undefined, cwd, model, envelope, env: agentEnv, resume });
   } catch (err) {
     throw new UsageError(`cxl: --cwd ${cwd}: ${(err as Error).message}`);
   }
-  // Bracketed paste: the terminal marks pasted text so newlines in it do not send the prompt.
-  process.stdout.write('\u001B[?2004h');
+  // Bracketed paste while the UI runs, off again however it ends (an exit hook covers a crash).
+  const restoreModes = enableTerminalModes(process.stdout);
   const instance = render(createElement(App, { store: client.store, controller: client }), { exitOnCtrlC: false, patchConsole: false });
+  // A render that throws unmounts Ink: end the session too rather than leave a dead screen.
+  let crash: unknown;
+  instance.waitUntilExit().catch((err: unknown) => {
+    crash = err;
+    client.quit();
+  });
   // SIGTERM/SIGHUP-style endings still take the agent and its terminals down with us.
   const offTerminate = onTerminate(() => client.quit());
   void client.start();
   await client.quitRequested;
   offTerminate();
   instance.unmount();
-  process.stdout.write('\u001B[?2004l');
+  restoreModes();
   await client.close();
+  if (crash !== undefined) throw crash;
   return 0;
 }

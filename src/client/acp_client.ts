@@ -8,10 +8,13 @@ import pkg from '../../package.json' with { type: 'json' };
 import { AgentProcess } from './agent_process.ts';
 import { authMethodsOf, type AuthMethodView, type AuthOffer } from './auth.ts';
 import { joinCommandLine } from './command_line.ts';
+import { FileIndex } from './file_index.ts';
 import { FsHost } from './fs_host.ts';
+import { promptBlocks } from './mentions.ts';
 import { matchModel, modelLabel, modelLines, modelNames, modelStateOf } from './models.ts';
 import { errorDetail, errorText, isAuthRequired } from './request_errors.ts';
-import { ClientStore } from './state.ts';
+import { newestSession, sandboxOf } from './session_meta.ts';
+import { ClientStore, type SandboxView } from './state.ts';
 import { TerminalHost } from './terminal_host.ts';
 
 export interface ClientOptions {
@@ -24,12 +27,21 @@ export interface ClientOptions {
   envelope?: string;
   env?: Record<string, string | undefined>;
   settleMs?: number;
+  /** Resume instead of starting fresh: the newest session here, a given one, or a picker. */
+  resume?: ResumeRequest;
+  /** The sandbox of this client's own terminal host, shown when the agent reports none. */
+  sandbox?: SandboxView;
   /** How long `initialize`, then `session/new`, may go unanswered before the user is told (the client keeps waiting). */
   initTimeoutMs?: number;
   sessionTimeoutMs?: number;
 }
 
 const ANSWER_TIMEOUT_MS = 30_000;
+
+export type ResumeRequest = { kind: 'continue' } | { kind: 'id'; id: string } | { kind: 'pick' };
+
+/** Pages of session/list read for a picker (a page is the agent's choice of size). */
+const MAX_LIST_PAGES = 10;
 
 /** Updates kept per unknown session, and unknown sessions kept: a flood cannot grow memory. */
 const MAX_BUFFERED = 1000;
@@ -39,6 +51,8 @@ export class AcpClient {
   readonly store: ClientStore;
   readonly fsHost: FsHost;
   readonly terminals: TerminalHost;
+  /** The workspace's files, for @-mention completion. */
+  readonly files: FileIndex;
   #proc: AgentProcess | undefined;
   #conn: acp.ClientConnection | undefined;
   #sessionId: string | undefined;
@@ -54,10 +68,24 @@ export class AcpClient {
     this.store = new ClientStore({ label: opts.label, builtin: opts.builtin, cwd: opts.cwd, model: opts.builtin ? opts.model : undefined, envelope: opts.envelope, settleMs: opts.settleMs });
     this.fsHost = new FsHost(opts.cwd, (rel) => this.#askRead(rel));
     this.terminals = new TerminalHost(this.fsHost.root, (v) => this.store.updateTerminal(v));
+    this.files = new FileIndex(this.fsHost.root, (v) => this.store.setFiles(v));
+  }
+
+  /** The @ list opened: list the workspace's files (again, when the listing is old). */
+  refreshFiles(): void {
+    void this.files.refresh();
   }
 
   get sessionId(): string | undefined {
     return this.#sessionId;
+  }
+
+  /**
+   * The sandbox the session's commands run in, for the status line (SEAMS §3): what the agent
+   * reported on session/new, else this client's own terminal host's (when it runs the commands).
+   */
+  sandboxState(): SandboxView {
+    return this.store.getState().sandbox ?? this.terminals.sandboxState();
   }
 
   /** A read-approve file (.env, keys): the user decides, as for any other approval. */
@@ -147,7 +175,8 @@ export class AcpClient {
         'initialize',
         conn.agent.request(acp.methods.agent.initialize, {
           protocolVersion: acp.PROTOCOL_VERSION,
-          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { notices: {}, compaction: {} } },
+          // the agent learns which sandbox our terminals run in (it decides what may run unasked)
+          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { notices: {}, compaction: {} }, _meta: { 'cxl/sandbox': this.terminals.sandboxState() } },
           clientInfo: { name: 'cxl', version: pkg.version },
         }),
         this.opts.initTimeoutMs ?? ANSWER_TIMEOUT_MS,
@@ -157,7 +186,19 @@ export class AcpClient {
     }
     this.store.agentReady({ name: init.agentInfo?.title ?? init.agentInfo?.name, version: init.agentInfo?.version ?? undefined });
     this.#authMethods = authMethodsOf(init.authMethods ?? [], this.opts.argv, this.opts.env ?? process.env);
-    await this.#openSession();
+    const caps = init.agentCapabilities;
+    this.store.setCapabilities({
+      loadSession: caps?.loadSession === true,
+      listSessions: caps?.sessionCapabilities?.list != null,
+      embeddedContext: caps?.promptCapabilities?.embeddedContext === true,
+    });
+    if (this.opts.sandbox) this.store.setSandbox(this.opts.sandbox);
+    try {
+      if (this.opts.resume) await this.#resumeAtStart(this.opts.resume);
+      else await this.#newSession();
+    } catch (err) {
+      await this.#failed('The agent did not start a session', err);
+    }
   }
 
   /** The agent as the user named it. */
@@ -195,8 +236,12 @@ export class AcpClient {
     this.store.sessionFailed(`${what}: ${errorText(err)}.`, errorDetail(err));
   }
 
-  /** session/new, then the envelope and model asked for. Returns whether a session is open. */
-  async #openSession(): Promise<boolean> {
+  /**
+   * session/new, in the envelope and with the model asked for; then what was typed meanwhile is
+   * sent. Returns whether a session is open; a failure is shown (with a login picker when the agent
+   * wants a login), never thrown.
+   */
+  async #newSession(): Promise<boolean> {
     const conn = this.#conn;
     if (!conn) return false;
     let res: acp.NewSessionResponse;
@@ -223,6 +268,8 @@ export class AcpClient {
     }
     this.store.setAuth(undefined);
     this.store.sessionRecovered();
+    this.store.setModes(res.modes?.availableModes ?? [], mode ?? undefined);
+    this.#sessionMeta(res._meta);
     this.store.sessionStarted(res.sessionId, { mode: mode ?? undefined });
     const models = modelStateOf(res.configOptions, (res as { models?: unknown }).models);
     this.store.setModels(models);
@@ -235,6 +282,164 @@ export class AcpClient {
     }
     this.#drain();
     return true;
+  }
+
+  /** The sandbox the agent reports wins over the client's own terminal host's. */
+  #sessionMeta(meta: Record<string, unknown> | null | undefined): void {
+    this.store.setSandbox(sandboxOf(meta) ?? this.opts.sandbox ?? this.terminals.sandboxState());
+  }
+
+  async #resumeAtStart(how: ResumeRequest): Promise<void> {
+    const st = this.store.getState();
+    if (!st.capabilities.loadSession) {
+      this.store.notice('warn', `${st.agent.name ?? st.agent.label} cannot resume sessions (it does not offer session/load), so this is a new session.`);
+      return void (await this.#newSession());
+    }
+    if (how.kind === 'id') {
+      if (await this.loadSession(how.id)) return;
+      return void (await this.#newSession());
+    }
+    const sessions = await this.#listAll();
+    if (sessions === undefined) return void (await this.#newSession());
+    if (how.kind === 'pick') {
+      if (sessions.length === 0) {
+        this.store.notice('info', `No earlier session in ${this.fsHost.root}; this is a new one.`);
+        return void (await this.#newSession());
+      }
+      // The picker's answer opens a session (loadSession) or a new one (newSession).
+      this.store.offerSessions({ sessions, startup: true });
+      return;
+    }
+    const newest = newestSession(sessions);
+    if (!newest) {
+      this.store.notice('info', `No earlier session in ${this.fsHost.root} to continue; this is a new one.`);
+      return void (await this.#newSession());
+    }
+    if (!(await this.loadSession(newest.sessionId))) await this.#newSession();
+  }
+
+  /** A session resumed at startup: an --envelope given with it wins over the mode it was left in. */
+  async #askedMode(): Promise<void> {
+    const st = this.store.getState();
+    const want = this.opts.envelope;
+    if (want && st.mode !== want && st.modes.some((m) => m.id === want)) await this.setMode(want);
+  }
+
+  /** session/list for this root, every page up to a bound; undefined (with a notice) when it fails. */
+  async #listAll(): Promise<acp.SessionInfo[] | undefined> {
+    const conn = this.#conn;
+    if (!conn) return undefined;
+    if (!this.store.getState().capabilities.listSessions) {
+      this.store.notice('warn', 'This agent does not list its sessions (no session/list); resume one by id: `/resume ID` or `cxl --resume ID`.');
+      return undefined;
+    }
+    const out: acp.SessionInfo[] = [];
+    let cursor: string | undefined;
+    try {
+      for (let page = 0; page < MAX_LIST_PAGES; page++) {
+        const res = await conn.agent.request(acp.methods.agent.session.list, { cwd: this.fsHost.root, ...(cursor ? { cursor } : {}) });
+        out.push(...res.sessions.filter((x) => x.cwd === this.fsHost.root || x.cwd === this.opts.cwd));
+        if (!res.nextCursor) break;
+        cursor = res.nextCursor;
+      }
+    } catch (err) {
+      this.store.notice('error', `The agent could not list its sessions: ${errorText(err)}`);
+      return undefined;
+    }
+    return out;
+  }
+
+  /** /resume: the picker over this root's sessions. */
+  async listSessions(): Promise<void> {
+    if (this.#busy('resume a session')) return;
+    if (!this.store.getState().capabilities.loadSession) {
+      this.store.notice('warn', 'This agent cannot resume sessions (it does not offer session/load).');
+      return;
+    }
+    const sessions = await this.#listAll();
+    if (sessions === undefined) return;
+    const others = sessions.filter((x) => x.sessionId !== this.#sessionId);
+    if (others.length === 0) {
+      this.store.notice('info', `No other session in ${this.fsHost.root} to resume.`);
+      return;
+    }
+    this.store.offerSessions({ sessions: others, startup: false });
+  }
+
+  /** The picker closed without a choice: at startup that means a new session. */
+  dismissSessions(): void {
+    const startup = this.store.getState().sessionChoices?.startup;
+    this.store.offerSessions(undefined);
+    if (startup && this.#sessionId === undefined) void this.#newSession();
+  }
+
+  /**
+   * session/load: the screen starts over and the agent replays the session's history into it.
+   * Returns whether it worked; on failure the reason is shown.
+   */
+  async loadSession(id: string): Promise<boolean> {
+    const conn = this.#conn;
+    if (!conn || this.#busy('resume a session')) return false;
+    this.store.offerSessions(undefined);
+    const previous = this.#sessionId;
+    const atStartup = previous === undefined;
+    this.store.resetConversation(id);
+    // The replay comes as session/update for this id before the answer: route it to the screen.
+    this.#sessionId = id;
+    try {
+      const res = await conn.agent.request(acp.methods.agent.session.load, { sessionId: id, cwd: this.fsHost.root, mcpServers: [] });
+      this.store.replayDone();
+      this.store.setModes(res.modes?.availableModes ?? [], res.modes?.currentModeId ?? undefined);
+      this.#sessionMeta(res._meta);
+      this.store.sessionStarted(id, { mode: res.modes?.currentModeId ?? undefined });
+      const models = modelStateOf(res.configOptions, (res as { models?: unknown }).models);
+      if (models) this.store.setModels(models);
+      if (atStartup) await this.#askedMode();
+      this.#drain();
+      return true;
+    } catch (err) {
+      this.#sessionId = previous;
+      this.store.replayDone();
+      this.store.notice('error', `Could not resume session ${id}: ${errorText(err)}.${previous ? '' : ' Starting a new one.'}`);
+      if (previous) this.store.sessionStarted(previous);
+      return false;
+    }
+  }
+
+  /** /clear: a new session; the old one stays with the agent (resumable). */
+  async newSession(): Promise<void> {
+    if (!this.#conn || this.#busy('start a new session')) return;
+    this.store.offerSessions(undefined);
+    this.store.resetConversation();
+    this.#sessionId = undefined;
+    await this.#newSession();
+  }
+
+  /** Shift+Tab, /mode: session/set_mode; the status line follows once the agent accepts. */
+  async setMode(modeId: string): Promise<void> {
+    const conn = this.#conn;
+    const sessionId = this.#sessionId;
+    if (!conn || !sessionId || this.#exited) return;
+    try {
+      await conn.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId });
+      if (this.#sessionId === sessionId) this.store.setMode(modeId);
+    } catch (err) {
+      this.store.notice('error', `The agent did not switch to mode ${modeId}: ${errorText(err)}`);
+    }
+  }
+
+  /** Refuse what would replace the session while a turn or the agent is not in a state for it. */
+  #busy(what: string): boolean {
+    const st = this.store.getState();
+    if (st.agent.status === 'exited') {
+      this.store.notice('error', `The agent is not running, so it cannot ${what}. Quit with Ctrl+D and start cxl again.`);
+      return true;
+    }
+    if (st.running || st.loading) {
+      this.store.notice('warn', `A turn is running: cancel it with Ctrl+C first, then ${what}.`);
+      return true;
+    }
+    return false;
   }
 
   // ---- login ----------------------------------------------------------------------------------
@@ -266,7 +471,7 @@ export class AcpClient {
       this.store.notice('info', `Logged in to ${this.#agentName} (${m.name}). Send your prompt again.`);
       return;
     }
-    if (await this.#openSession()) {
+    if (await this.#newSession()) {
       this.store.notice('info', `Logged in to ${this.#agentName} (${m.name}); the session is open.`);
       return;
     }
@@ -322,14 +527,10 @@ export class AcpClient {
     if (await this.#switchModel(arg)) this.store.notice('info', `Model: ${modelLabel(this.store.getState().models) ?? arg}.`);
   }
 
-  /** Commands the client answers itself (until the slash-command registry takes them). Returns whether `text` was one. */
-  #clientCommand(text: string): boolean {
-    const m = /^\/(model|login)(?:\s+([\s\S]*))?$/.exec(text.trim());
-    if (!m) return false;
-    if (m[1] === 'model') void this.model(m[2] ?? '');
-    else if (this.#authMethods.length === 0) this.store.notice('info', `${this.#agentName} offers no login methods.`);
-    else this.#offerLogin('chosen with /login', this.#sessionId === undefined ? 'new_session' : 'continue');
-    return true;
+  /** /login: the login picker again. */
+  login(): void {
+    if (this.#authMethods.length === 0) return this.store.notice('info', `${this.#agentName} offers no login methods.`);
+    this.#offerLogin('chosen with /login', this.#sessionId === undefined ? 'new_session' : 'continue');
   }
 
   /** The composer sent text: a prompt now, or queued behind the running turn. */
@@ -339,7 +540,6 @@ export class AcpClient {
       this.store.notice('error', 'The agent is not running, so nothing was sent. Quit with Ctrl+D and start cxl again.');
       return;
     }
-    if (this.#clientCommand(text)) return;
     if (this.#sessionId === undefined && st.sessionError !== undefined) {
       const how = this.#authMethods.length > 0 ? 'Log in first (/login shows the methods), then send it again' : 'Quit with Ctrl+D, fix what the message above says and start cxl again';
       this.store.notice('error', `Not sent: “${text.split('\n')[0]}”. There is no session (${st.sessionError.replace(/\.$/, '')}). ${how}; ↑ recalls the prompt.`);
@@ -363,7 +563,8 @@ export class AcpClient {
     if (!conn || !sessionId) return;
     this.store.beginTurn(text);
     try {
-      const res = await conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] });
+      const prompt = promptBlocks(text, { root: this.fsHost.root, embed: this.store.getState().capabilities.embeddedContext });
+      const res = await conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt });
       this.store.endTurn(res.stopReason);
     } catch (err) {
       // A closed connection usually means the agent died: let its exit report say so.
@@ -398,6 +599,7 @@ export class AcpClient {
   /** Stop the agent (TERM, then KILL after `graceMs`) and every terminal. */
   async close(graceMs = 1500): Promise<void> {
     this.terminals.dispose();
+    this.files.dispose();
     this.store.dispose();
     const proc = this.#proc;
     if (!proc) return;

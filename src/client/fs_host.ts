@@ -1,11 +1,14 @@
 // Serves the agent's fs/read_text_file and fs/write_text_file from this machine's disk, through
 // the same confinement and credential quarantine as the local tools: nothing outside the session
-// root, never a quarantined file, and the read-approve list (.env, keys) only after the user says so.
+// root, never a quarantined file, and the read-approve list (.env, keys) only after the user says
+// so; a hard link counts as the file it links to.
 import { RequestError } from '@agentclientprotocol/sdk';
 import { ToolError } from '../core/errors.ts';
 import { WorkspaceFileIO } from '../core/file_io.ts';
+import { classifyConfined } from '../core/local_fs/context.ts';
+import { IdentityIndex } from '../core/path_identity.ts';
 import { canonicalRoot, confine, type ConfinedPath } from '../core/paths.ts';
-import { classifyPath } from '../core/quarantine.ts';
+import { defaultPathMatcher } from '../core/quarantine.ts';
 
 /** Reads over this are refused: the agent should read a range (line/limit) instead. */
 export const MAX_SERVED_READ_BYTES = 16 * 1024 * 1024;
@@ -23,10 +26,15 @@ export function toRequestError(err: unknown): RequestError {
   return RequestError.internalError(undefined, err instanceof Error ? err.message : String(err));
 }
 
+// The agent being served may run commands that make hard links where this process cannot see
+// them (its own shell, another terminal), so the scans here are redone after a few seconds.
+const IDENTITY_MAX_AGE_MS = 3000;
+
 export class FsHost {
   readonly root: string;
   readonly #io: WorkspaceFileIO;
   readonly #ask: AskRead;
+  readonly #identity = new IdentityIndex({ maxAgeMs: IDENTITY_MAX_AGE_MS });
 
   constructor(root: string, ask: AskRead) {
     this.root = canonicalRoot(root);
@@ -37,9 +45,10 @@ export class FsHost {
   /** The path confined to the root, refused when quarantined; `readApprove`: only after the user says so. */
   #confine(p: string): { cp: ConfinedPath; readApprove: boolean } {
     const cp = confine(this.root, p);
-    const cls = classifyPath(cp.lexical, cp.real, cp.rel);
+    const { cls, alias } = classifyConfined(cp, this.root, defaultPathMatcher, this.#identity);
     if (cls === 'quarantined') {
-      throw new ToolError('quarantined', `${cp.rel} is in the credential quarantine; the client never serves it. Work without that file.`);
+      const linked = alias !== undefined ? ` is another name (a hard link) of ${alias}, which` : '';
+      throw new ToolError('quarantined', `${cp.rel}${linked} is in the credential quarantine; the client never serves it. Work without that file.`);
     }
     return { cp, readApprove: cls === 'read_approve' };
   }

@@ -7,6 +7,8 @@ import type {
   PermissionOption,
   PlanEntry,
   RequestPermissionOutcome,
+  SessionInfo,
+  SessionMode,
   SessionUpdate,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
@@ -34,7 +36,8 @@ export type HistoryItem =
   /** the end of a turn that did not simply finish (`cancelled`) */
   | { kind: 'marker'; key: string; text: string }
   | { kind: 'notice'; key: string; level: 'info' | 'warn' | 'error'; text: string; detail?: string[] }
-  | { kind: 'output'; key: string; title: string; text: string };
+  | { kind: 'output'; key: string; title: string; text: string }
+  | { kind: 'info'; key: string; title: string; lines: string[] };
 
 export type LiveItem = { kind: TextKind; key: string; text: string } | { kind: 'tool'; key: string; id: string };
 
@@ -61,6 +64,41 @@ export interface AgentInfo {
   error?: string;
 }
 
+/** Context-window use of the session, from the agent's latest `usage_update`. */
+export interface UsageView {
+  used: number;
+  size: number;
+}
+
+/** The OS sandbox around shell commands, as the agent reports it (`_meta["cxl/sandbox"]`) or the client's own terminal host. */
+export interface SandboxView {
+  state: string;
+  reason?: string;
+}
+
+/** What the agent said it can do (initialize). */
+export interface AgentCapabilities {
+  loadSession: boolean;
+  listSessions: boolean;
+  embeddedContext: boolean;
+}
+
+/** Sessions offered to resume (the /resume picker, `cxl --resume`); `startup`: no session is open yet. */
+export interface SessionChoices {
+  sessions: SessionInfo[];
+  startup: boolean;
+}
+
+/** The workspace's files for @-mentions, as listed once (paths relative to the session root). */
+export interface FileIndexView {
+  paths: readonly string[];
+  /** Still listing (the first time): `paths` is empty or old. */
+  loading: boolean;
+  /** The listing stopped at its cap. */
+  truncated: boolean;
+  error?: string;
+}
+
 export interface ClientState {
   agent: AgentInfo;
   sessionId?: string;
@@ -83,6 +121,17 @@ export interface ClientState {
   commands: AvailableCommand[];
   /** Prompts typed while a turn runs, sent when it ends. */
   queued: string[];
+  /** The agent's session modes (for cxl acp: its envelopes), in its order. */
+  modes: SessionMode[];
+  usage?: UsageView;
+  sandbox?: SandboxView;
+  capabilities: AgentCapabilities;
+  sessionChoices?: SessionChoices;
+  files?: FileIndexView;
+  /** Bumped when the conversation is replaced (/clear, a resumed session): the screen starts over. */
+  epoch: number;
+  /** Replaying a resumed session's history (session/load). */
+  loading?: string;
   /** Ctrl+C was pressed and the agent has not ended the turn yet. */
   cancelling: boolean;
   /** Why there is no session (session/new failed): prompts are not sent. */
@@ -151,6 +200,9 @@ export class ClientStore {
       running: false,
       commands: [],
       queued: [],
+      modes: [],
+      capabilities: { loadSession: false, listSessions: false, embeddedContext: false },
+      epoch: 0,
       cancelling: false,
       agentLog: [],
     };
@@ -180,6 +232,72 @@ export class ClientStore {
 
   sessionStarted(sessionId: string, info: { model?: string; mode?: string } = {}): void {
     this.set({ sessionId, model: info.model ?? this.state.model, mode: info.mode ?? this.state.mode });
+  }
+
+  setCapabilities(capabilities: AgentCapabilities): void {
+    this.set({ capabilities });
+  }
+
+  /** The modes a session offers (session/new or load) and the current one. */
+  setModes(modes: SessionMode[], current?: string): void {
+    this.set({ modes, mode: current ?? this.state.mode });
+  }
+
+  /** The agent accepted session/set_mode. */
+  setMode(mode: string): void {
+    this.set({ mode });
+  }
+
+  setModel(model: string | undefined): void {
+    this.set({ model });
+  }
+
+  setSandbox(sandbox: SandboxView | undefined): void {
+    this.set({ sandbox });
+  }
+
+  offerSessions(choices: SessionChoices | undefined): void {
+    this.set({ sessionChoices: choices });
+  }
+
+  setFiles(files: FileIndexView): void {
+    this.set({ files });
+  }
+
+  /**
+   * The conversation on screen is replaced (a new session, or one being resumed whose history
+   * the agent replays next): everything of the old one is dropped and the screen starts over.
+   */
+  resetConversation(loading?: string): void {
+    clearTimeout(this.settleTimer);
+    this.answerAllPermissions({ outcome: 'cancelled' });
+    this.set({
+      sessionId: undefined,
+      title: undefined,
+      history: [],
+      live: [],
+      turnCalls: [],
+      toolCalls: {},
+      terminals: {},
+      plan: [],
+      running: false,
+      commands: [],
+      usage: undefined,
+      loading,
+      epoch: this.state.epoch + 1,
+    });
+  }
+
+  /** session/load answered: the replayed history is printed and the next turn starts clean. */
+  replayDone(): void {
+    this.flush(true);
+    this.set({ loading: undefined, turnCalls: [], plan: [] });
+  }
+
+  /** Something for the user to read in the scrollback (the /help text). */
+  info(title: string, lines: string[]): void {
+    this.flush(true);
+    this.pushHistory({ kind: 'info', key: this.key('i'), title, lines });
   }
 
   setStderrTail(lines: string[]): void {
@@ -356,6 +474,9 @@ export class ClientStore {
         if (model && 'currentValue' in model && typeof model.currentValue === 'string') this.set({ model: model.currentValue });
         return;
       }
+      case 'usage_update':
+        if (Number.isFinite(update.used) && Number.isFinite(update.size) && update.size > 0) this.set({ usage: { used: update.used, size: update.size } });
+        return;
       case 'compaction_update':
         return this.compaction(update);
       case 'notice':

@@ -1,14 +1,19 @@
-// Serves the agent's terminal/* requests: each terminal is a child process in its own process
-// group, confined to the session root, with output capped by keeping the tail on a UTF-8
+// Serves the agent's terminal/* requests with the core's local terminals: each terminal is a
+// child process in its own process group, in the OS sandbox when one works, confined to the
+// session root, its output one interleaved stream capped by keeping the tail on a UTF-8
 // boundary (ACP truncates from the beginning). Kill and release take the whole group down.
-import { spawn, type ChildProcess } from 'node:child_process';
+// What is specific to the client lives here: ids, cwd confinement, the shell-line rule, the
+// agent's sandbox hint (honoured only when it narrows), and the live view for the screen.
 import fs from 'node:fs';
 import process from 'node:process';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { ToolError } from '../core/errors.ts';
 import { confine } from '../core/paths.ts';
-import { killProcessGroup } from '../core/runtime.ts';
+import { NETWORK_META, SANDBOX_META } from '../core/shell/client_terminal.ts';
 import { childEnv } from '../core/shell/env.ts';
+import { LocalTerminalHost, type LocalTerminal } from '../core/shell/local_terminal.ts';
+import type { ProbeOptions } from '../core/shell/sandbox/probe.ts';
+import { INSTALL_HINT, isWorking, type SandboxMode, type SandboxProfile, type SandboxState, type TerminalSandbox } from '../core/shell/sandbox/settings.ts';
 import type { TerminalView } from './state.ts';
 import { toRequestError } from './fs_host.ts';
 
@@ -21,47 +26,10 @@ export function scrubbedEnv(extra: { name: string; value: string }[] = []): Reco
   return childEnv(process.env, { extra: Object.fromEntries(extra.map((e) => [e.name, e.value])) });
 }
 
-/** Bytes kept from the end of a stream, never more than `limit`, cut on a character start. */
-export class TailBuffer {
-  #chunks: Buffer[] = [];
-  #len = 0;
-  truncated = false;
-  constructor(readonly limit: number) {}
-
-  push(chunk: Buffer): void {
-    this.#chunks.push(chunk);
-    this.#len += chunk.length;
-    while (this.#len > this.limit) {
-      this.truncated = true;
-      const over = this.#len - this.limit;
-      const first = this.#chunks[0];
-      if (first.length <= over) {
-        this.#chunks.shift();
-        this.#len -= first.length;
-      } else {
-        let cut = over;
-        while (cut < first.length && (first[cut] & 0xc0) === 0x80) cut++;
-        this.#chunks[0] = first.subarray(cut);
-        this.#len -= cut;
-      }
-    }
-  }
-
-  text(): string {
-    const buf = Buffer.concat(this.#chunks, this.#len);
-    let start = 0;
-    while (this.truncated && start < buf.length && start < 3 && (buf[start] & 0xc0) === 0x80) start++;
-    return buf.subarray(start).toString('utf8');
-  }
-}
-
 interface Term {
   id: string;
-  child: ChildProcess;
-  out: TailBuffer;
+  term: LocalTerminal;
   command: string;
-  exit?: { exitCode: number | null; signal: string | null };
-  exited: Promise<{ exitCode: number | null; signal: string | null }>;
   timer?: ReturnType<typeof setTimeout>;
 }
 
@@ -71,15 +39,35 @@ export interface CreateTerminal {
   env?: { name: string; value: string }[] | null;
   cwd?: string | null;
   outputByteLimit?: number | null;
+  _meta?: Record<string, unknown> | null;
+}
+
+export interface TerminalHostOptions {
+  /** `shell.sandbox` for the terminals this client runs (default auto) */
+  mode?: SandboxMode;
+  /** `shell.network` (default true); an agent's hint can only turn it off */
+  network?: boolean;
+  /** where to find the sandbox program (tests point it at a broken one) */
+  probe?: Omit<ProbeOptions, 'network'>;
 }
 
 export class TerminalHost {
   #terms = new Map<string, Term>();
   #seq = 0;
+  readonly #local: LocalTerminalHost;
   constructor(
     readonly root: string,
     private readonly onChange: (view: TerminalView) => void = () => {},
-  ) {}
+    private readonly opts: TerminalHostOptions = {},
+  ) {
+    this.#local = new LocalTerminalHost({ probe: opts.probe });
+  }
+
+  /** The sandbox this client's terminals run in (what the status line and the agent are told). */
+  sandboxState(): SandboxState {
+    if (this.opts.mode === 'off') return { state: 'off', reason: 'shell.sandbox = "off"' };
+    return this.#local.sandboxState(this.opts.network ?? true);
+  }
 
   #get(id: string): Term {
     const t = this.#terms.get(id);
@@ -88,7 +76,9 @@ export class TerminalHost {
   }
 
   view(t: Term): TerminalView {
-    return { id: t.id, command: t.command, output: t.out.text(), truncated: t.out.truncated, exitCode: t.exit?.exitCode, signal: t.exit?.signal, done: t.exit !== undefined };
+    const s = t.term.snapshot();
+    const exit = t.term.exit;
+    return { id: t.id, command: t.command, output: s.stdout, truncated: s.truncated, exitCode: exit?.exitCode, signal: exit?.signal, done: exit !== undefined };
   }
 
   #publish(t: Term, now = false): void {
@@ -105,50 +95,47 @@ export class TerminalHost {
     }, 50);
   }
 
+  /** The sandbox for one terminal: the client's own setting, narrowed by the agent's hint. */
+  #sandbox(p: CreateTerminal): TerminalSandbox | undefined {
+    if (this.opts.mode === 'off') return undefined;
+    const hint = p._meta?.[SANDBOX_META];
+    const profile: SandboxProfile = hint === 'read-only' ? 'read-only' : 'workspace-write';
+    const network = (this.opts.network ?? true) && p._meta?.[NETWORK_META] !== false;
+    const state = this.#local.sandboxState(network);
+    if (!isWorking(state)) {
+      if (this.opts.mode === 'required') {
+        throw new RequestError(-32603, `No sandbox can run this command (${state.reason ?? state.state}) and shell.sandbox is "required". ${INSTALL_HINT}.`, { code: 'sandbox_unavailable' });
+      }
+      return undefined;
+    }
+    return { profile, network, roots: [this.root] };
+  }
+
   create(p: CreateTerminal): string {
     let cwd = this.root;
+    let sandbox: TerminalSandbox | undefined;
     try {
       if (p.cwd) {
         const c = confine(this.root, p.cwd);
         if (!c.exists || !fs.statSync(c.real).isDirectory()) throw new ToolError('not_directory', `The terminal's cwd ${p.cwd} is not a directory inside the session root.`);
         cwd = c.real;
       }
+      sandbox = this.#sandbox(p);
     } catch (err) {
+      if (err instanceof RequestError) throw err;
       throw toRequestError(err);
     }
     const limit = Math.min(MAX_TERMINAL_OUTPUT, p.outputByteLimit && p.outputByteLimit > 0 ? p.outputByteLimit : DEFAULT_TERMINAL_OUTPUT);
     const args = p.args ?? [];
     // A bare command line (no args) is a shell line, as a terminal would run it.
     const [cmd, argv] = args.length === 0 && /\s/.test(p.command) ? ['/bin/sh', ['-c', p.command]] : [p.command, args];
-    const child = spawn(cmd, argv, { cwd, env: scrubbedEnv(p.env ?? []), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const id = `term-${++this.#seq}`;
-    const out = new TailBuffer(limit);
-    const shown = [p.command, ...args].join(' ');
-    const t: Term = {
-      id,
-      child,
-      out,
-      command: shown,
-      exited: new Promise((resolve) => {
-        child.on('error', (err) => {
-          out.push(Buffer.from(`${err.message}\n`));
-          t.exit = { exitCode: 127, signal: null };
-          this.#publish(t, true);
-          resolve(t.exit);
-        });
-        child.on('close', (code, signal) => {
-          t.exit ??= { exitCode: code, signal: signal ?? null };
-          this.#publish(t, true);
-          resolve(t.exit);
-        });
-      }),
-    };
-    const onData = (d: Buffer) => {
-      out.push(d);
-      this.#publish(t);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
+    let t: Term | undefined;
+    const term = this.#local.createSync(
+      { command: cmd, args: argv, cwd, env: scrubbedEnv(p.env ?? []), outputByteLimit: limit, ...(sandbox ? { sandbox } : {}) },
+      { interleave: true, onChange: () => t && this.#publish(t, t.term.exit !== undefined) },
+    );
+    t = { id, term, command: [p.command, ...args].join(' ') };
     this.#terms.set(id, t);
     this.#publish(t, true);
     return id;
@@ -156,22 +143,25 @@ export class TerminalHost {
 
   output(id: string): { output: string; truncated: boolean; exitStatus?: { exitCode?: number | null; signal?: string | null } } {
     const t = this.#get(id);
-    return { output: t.out.text(), truncated: t.out.truncated, ...(t.exit ? { exitStatus: { exitCode: t.exit.exitCode, signal: t.exit.signal } } : {}) };
+    const s = t.term.snapshot();
+    const exit = t.term.exit;
+    return { output: s.stdout, truncated: s.truncated, ...(exit ? { exitStatus: { exitCode: exit.exitCode, signal: exit.signal } } : {}) };
   }
 
   async waitForExit(id: string): Promise<{ exitCode?: number | null; signal?: string | null }> {
-    return await this.#get(id).exited;
+    const e = await this.#get(id).term.waitForExit();
+    return { exitCode: e.exitCode, signal: e.signal };
   }
 
   kill(id: string): void {
-    const t = this.#get(id);
-    if (!t.exit && t.child.pid) killProcessGroup(t.child.pid, 'SIGKILL');
+    this.#get(id).term.killNow();
   }
 
   release(id: string): void {
     const t = this.#terms.get(id);
     if (!t) return;
-    if (!t.exit && t.child.pid) killProcessGroup(t.child.pid, 'SIGKILL');
+    t.term.killNow();
+    clearTimeout(t.timer);
     this.#terms.delete(id);
   }
 

@@ -4,6 +4,7 @@
 import { parseDuration } from '../core/duration.ts';
 import { ENVELOPE_NAME, GRANTS, type EnvelopeRule, type EnvelopeSpec, type Grant, type GrantSpec, type PathAxisSpec, type ShellAxisSpec } from '../core/envelope.ts';
 import { FS_POLICY_KEYS } from '../core/fs_policy.ts';
+import { SANDBOX_MODES, type SandboxMode } from '../core/shell/sandbox/settings.ts';
 import { SHELL_POLICY_KEYS } from '../core/shell/shell_policy.ts';
 import { checkRemoteTools, type RemoteToolSpec } from './remote_tools_schema.ts';
 
@@ -33,6 +34,14 @@ export interface ConfigData {
   envelopes?: Record<string, EnvelopeSpec>;
   mcp_servers?: Record<string, McpServerSpec>;
   remote_tools?: Record<string, RemoteToolSpec>;
+  /** the model's context window in tokens, when the server does not say (or to use less) */
+  context_window?: number;
+  /** share of the window past which a request is compacted (default 0.7) */
+  compact_threshold?: number;
+  /** model-request timeouts, as written (durations; checked here, read by the agent setup) */
+  connect_timeout?: string | number;
+  first_byte_timeout?: string | number;
+  idle_timeout?: string | number;
   agents?: Record<string, ConfigData>;
 }
 
@@ -44,10 +53,11 @@ export interface Problem {
 
 type Obj = Record<string, unknown>;
 
-const TOP_KEYS = ['default_envelope', 'default_agent', 'model', 'provider', 'chain', 'vars', 'tools_policies', 'envelopes', 'mcp_servers', 'remote_tools', 'agents'];
+const TOP_KEYS = ['default_envelope', 'default_agent', 'model', 'provider', 'chain', 'vars', 'tools_policies', 'envelopes', 'mcp_servers', 'remote_tools', 'context_window', 'compact_threshold', 'connect_timeout', 'first_byte_timeout', 'idle_timeout', 'agents'];
+const TIMEOUT_KEYS = ['connect_timeout', 'first_byte_timeout', 'idle_timeout'] as const;
 const ENVELOPE_KEYS = ['extends', 'description', 'default_action', 'files', 'shell', 'tools', 'always_deny', 'always_allow'];
 const PATH_AXIS_KEYS = ['grant', 'timeout', 'deny_paths', 'approve_paths'];
-const SHELL_AXIS_KEYS = ['grant', 'timeout', 'blacklist', 'prefix_allowlist', 'ask_always', 'substitution'];
+const SHELL_AXIS_KEYS = ['grant', 'timeout', 'blacklist', 'prefix_allowlist', 'ask_always', 'substitution', 'sandbox', 'network'];
 const GRANT_KEYS = ['grant', 'timeout'];
 const RULE_KEYS = ['tool', 'path', 'program', 'reason'];
 const MCP_KEYS = ['command', 'args', 'env', 'url'];
@@ -198,6 +208,14 @@ class Checker {
     }
     const s = this.grant([...path, 'substitution'], t.substitution);
     if (s) out.substitution = s;
+    if (t.sandbox !== undefined) {
+      if (typeof t.sandbox === 'string' && (SANDBOX_MODES as readonly string[]).includes(t.sandbox)) out.sandbox = t.sandbox as SandboxMode;
+      else this.fail([...path, 'sandbox'], `\`${dotted([...path, 'sandbox'])}\` must be ${SANDBOX_MODES.map((m) => `"${m}"`).join(', ')}; got ${typeof t.sandbox === 'string' ? JSON.stringify(t.sandbox) : typeName(t.sandbox)}.`);
+    }
+    if (t.network !== undefined) {
+      if (typeof t.network === 'boolean') out.network = t.network;
+      else this.fail([...path, 'network'], `\`${dotted([...path, 'network'])}\` must be true or false; got ${typeName(t.network)}.`);
+    }
     return out;
   }
 
@@ -336,6 +354,26 @@ class Checker {
     return out;
   }
 
+  /** context_window, compact_threshold and the model-request timeouts */
+  modelRequests(path: string[], v: Obj, out: ConfigData): void {
+    const cw = v.context_window;
+    if (cw !== undefined) {
+      const m = typeof cw === 'number' || typeof cw === 'string' ? /^(\d+)(k)?$/i.exec(String(cw).trim()) : null;
+      const n = m ? Number(m[1]) * (m[2] ? 1024 : 1) : NaN;
+      if (!Number.isSafeInteger(n) || n < 1024) this.fail([...path, 'context_window'], `\`context_window\` = ${JSON.stringify(cw)} is not a window size; write a whole number of tokens of at least 1024 (e.g. 32768, or "32k").`);
+      else out.context_window = n;
+    }
+    const ct = v.compact_threshold;
+    if (ct !== undefined) {
+      if (typeof ct !== 'number' || !(ct >= 0.1 && ct <= 0.95)) this.fail([...path, 'compact_threshold'], `\`compact_threshold\` = ${JSON.stringify(ct)} must be a share of the window between 0.1 and 0.95 (default 0.7).`);
+      else out.compact_threshold = ct;
+    }
+    for (const k of TIMEOUT_KEYS) {
+      const ms = this.duration([...path, k], v[k]);
+      if (ms !== undefined) out[k] = v[k] as string | number;
+    }
+  }
+
   strListAllowEmpty(path: string[], v: unknown): string[] | undefined {
     if (v === undefined) return undefined;
     if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) return this.wrongType(path, 'an array of strings', v);
@@ -386,6 +424,7 @@ class Checker {
     if (mcp) out.mcp_servers = mcp;
     const remote = checkRemoteTools(this, [...path, 'remote_tools'], v.remote_tools);
     if (remote) out.remote_tools = remote;
+    this.modelRequests(path, v, out);
     if (allowAgents && v.agents !== undefined) {
       if (!isTable(v.agents)) this.wrongType([...path, 'agents'], 'a table of [agents.<name>]', v.agents);
       else {

@@ -3,6 +3,7 @@
 // resolved paths, the checked steps of a shell line); nothing here touches the disk.
 import { ToolError } from './errors.ts';
 import { GlobList, normalizeForMatch, widenForDeny } from './envelope_glob.ts';
+import type { SandboxMode } from './shell/sandbox/settings.ts';
 
 export type Grant = 'allow' | 'approve' | 'deny';
 export const GRANTS: readonly Grant[] = ['allow', 'approve', 'deny'];
@@ -33,6 +34,10 @@ export interface ShellAxisSpec {
   prefix_allowlist?: string[];
   ask_always?: string[];
   substitution?: GrantSpec;
+  /** the OS sandbox for commands: auto (default), required, off */
+  sandbox?: SandboxMode;
+  /** commands may use the network (default true); false runs them with --unshare-net */
+  network?: boolean;
 }
 
 /** An always_deny / always_allow rule: a tool pattern (or several) with an optional path glob. */
@@ -43,6 +48,8 @@ export interface EnvelopeRule {
   program?: string;
   /** why, shown in the decision sentence */
   reason?: string;
+  /** built-in floor rules only: asked in every envelope instead of denied (the always-ask tier) */
+  ask?: boolean;
 }
 
 /** One envelope as written at one level (before `extends` is resolved). */
@@ -111,11 +118,26 @@ export interface CallFacts {
   access?: 'read' | 'write';
   /** what made it one, for the decision's sentence: `a POST` */
   accessReason?: string;
+  /**
+   * What the filesystem says about the call's paths beyond their names (found by the caller:
+   * a git dir by shape, the hooks dir git config names): a `write_wall` fact denies a write or
+   * shell line like the floor; an `always_ask` fact asks like the always-ask rules.
+   */
+  protected?: readonly ProtectedFact[];
+}
+
+export interface ProtectedFact {
+  tier: 'write_wall' | 'always_ask';
+  /** the path as shown */
+  path: string;
+  /** what it was found to be, for the sentence: "inside the git dir `bare.git`" */
+  why: string;
 }
 
 /** Which rule decided, in the order of REFERENCE 7. */
 export type RuleId =
   | 'always_deny'
+  | 'always_ask'
   | 'files.write.deny_paths'
   | 'files.read.deny_paths'
   | 'files.read.approve_paths'
@@ -131,7 +153,10 @@ export type RuleId =
   | 'shell'
   | 'default_action';
 
-/** Every rule in first-match order. */
+/**
+ * Every rule in first-match order. `always_ask` is not in it: it is an overlay that turns the
+ * decision of these rules into an ask unless they deny.
+ */
 export const RULE_ORDER: readonly RuleId[] = [
   'always_deny',
   'files.write.deny_paths',
@@ -188,6 +213,8 @@ export interface ResolvedEnvelope {
   shell: ResolvedShellAxis;
   tools: Record<string, Sourced<GrantSpec>>;
   always_deny: ResolvedRule[];
+  /** the built-in always-ask rules (from the floor) */
+  always_ask: ResolvedRule[];
   always_allow: ResolvedRule[];
 }
 
@@ -208,7 +235,7 @@ function layerAxis<S extends { bare?: boolean }>(base: Resolved<S>, spec: S | un
  * Resolves `name` against `specs` following `extends`. A child's list replaces its parent's,
  * a bare axis grant replaces the whole axis, always_deny / always_allow accumulate. `floor`
  * rules (the credential quarantine and the write wall) are put first in every envelope's
- * always_deny, so no envelope can drop them by inheritance.
+ * always_deny (and its `ask` rules in always_ask), so no envelope can drop them by inheritance.
  */
 export function resolveEnvelope(name: string, specs: Record<string, EnvelopeSpec>, floor: readonly EnvelopeRule[] = []): ResolvedEnvelope {
   if (!Object.hasOwn(specs, name)) {
@@ -232,7 +259,8 @@ export function resolveEnvelope(name: string, specs: Record<string, EnvelopeSpec
     write: {},
     shell: {},
     tools: {},
-    always_deny: floor.map((r) => ({ ...r, from: 'built-in' })),
+    always_deny: floor.filter((r) => !r.ask).map((r) => ({ ...r, from: 'built-in' })),
+    always_ask: floor.filter((r) => r.ask).map((r) => ({ ...r, from: 'built-in' })),
     always_allow: [],
   };
   // Apply from the root ancestor down to `name`.
@@ -279,6 +307,8 @@ export interface CompiledEnvelope {
   /** path-only always_deny rules grouped by their tool patterns, one combined glob list each:
    * a call that matches none costs one regex test per group and path */
   readonly denyGroups: DenyGroup[];
+  /** the always-ask rules, grouped like denyGroups */
+  readonly askGroups: DenyGroup[];
   readonly alwaysAllow: CompiledRule[];
   readonly writeDeny?: CompiledList<GlobList>;
   readonly readDeny?: CompiledList<GlobList>;
@@ -345,6 +375,7 @@ export function compileEnvelope(resolved: ResolvedEnvelope): CompiledEnvelope {
     name: resolved.name,
     resolved,
     denyGroups: groupDenies(resolved.always_deny.map(compileRule)),
+    askGroups: groupDenies(resolved.always_ask.map(compileRule)),
     alwaysAllow: resolved.always_allow.map(compileRule),
     writeDeny: globs(resolved.write.deny_paths),
     readDeny: globs(resolved.read.deny_paths),
@@ -492,35 +523,70 @@ function opaqueNote(g: Grant, written: Grant, opaque: string | undefined): strin
 
 // ── the decision ───────────────────────────────────────────────────────────────────────────
 
-export function decide(env: CompiledEnvelope, call: CallFacts): Decision {
-  const name = env.name;
-  const qualified = `${call.toolset}.${call.tool}`;
-  const shown = call.tool === call.toolset ? call.toolset : qualified;
-  const axis = axisOf(call.toolset, call.tool);
-  const p = prepare(call);
-  const of = (from: string) => (from === name ? `of envelope ${name}` : `of envelope ${name} (from ${from})`);
-  const out = (action: Grant, rule: RuleId, from: string, why: string, matched?: string, timeoutMs?: number): Decision => {
-    const d: Decision = { action, rule, envelope: name, sentence: `${action}: ${why} ${of(from)}` };
-    if (from !== name) d.from = from;
-    if (matched !== undefined) d.matched = matched;
-    if (action === 'approve' && timeoutMs !== undefined) d.timeoutMs = timeoutMs;
-    return d;
-  };
-
-  // 1. always_deny beats everything.
-  for (const g of env.denyGroups) {
+/** The first rule of `groups` that matches the call, and what it matched. */
+function firstInGroups(groups: DenyGroup[], call: CallFacts, p: Prepared): { r: CompiledRule; m: { path?: string; program?: string } } | undefined {
+  for (const g of groups) {
     if (g.rules.length > 1) {
       if (!g.anyTool && !g.tools.some((t) => toolPatternMatches(t, call.toolset, call.tool))) continue;
       if (!p.wide.some((x) => g.combined.test(x))) continue;
     }
     for (const r of g.rules) {
       const m = ruleMatches(r, call, p.wide, p.programs);
-      if (m) {
-        const what = m.path !== undefined ? `path \`${m.path}\`` : m.program !== undefined ? `program \`${m.program}\`` : `${shown}`;
-        return out('deny', 'always_deny', r.from, `${what} matches always_deny rule ${describeRule(r)}`, r.glob ?? r.program ?? r.tools.join(','));
-      }
+      if (m) return { r, m };
     }
   }
+  return undefined;
+}
+
+function outFor(env: CompiledEnvelope) {
+  const name = env.name;
+  const of = (from: string) => (from === name ? `of envelope ${name}` : `of envelope ${name} (from ${from})`);
+  return (action: Grant, rule: RuleId, from: string, why: string, matched?: string, timeoutMs?: number): Decision => {
+    const d: Decision = { action, rule, envelope: name, sentence: `${action}: ${why} ${of(from)}` };
+    if (from !== name) d.from = from;
+    if (matched !== undefined) d.matched = matched;
+    if (action === 'approve' && timeoutMs !== undefined) d.timeoutMs = timeoutMs;
+    return d;
+  };
+}
+
+/**
+ * The envelope's decision on one call. The always-ask tier (its floor rules and `always_ask`
+ * facts) turns any decision that is not a deny into an ask, whatever allowed it.
+ */
+export function decide(env: CompiledEnvelope, call: CallFacts): Decision {
+  const p = prepare(call);
+  const d = decideRules(env, call, p);
+  if (d.action === 'deny') return d;
+  const axis = axisOf(call.toolset, call.tool);
+  if (axis !== 'files.write' && axis !== 'shell') return d;
+  const out = outFor(env);
+  const timeout = axisTimeout(axis === 'shell' ? env.resolved.shell : env.resolved.write) ?? (d.action === 'approve' ? d.timeoutMs : undefined);
+  const fact = call.protected?.find((f) => f.tier === 'always_ask');
+  if (fact) return out('approve', 'always_ask', 'built-in', `path \`${fact.path}\` is ${fact.why} (always ask: asked in every envelope)`, fact.why, timeout);
+  const hit = firstInGroups(env.askGroups, call, p);
+  if (hit) {
+    const what = hit.m.path !== undefined ? `path \`${hit.m.path}\`` : call.tool;
+    return out('approve', 'always_ask', hit.r.from, `${what} matches always_ask rule ${describeRule(hit.r)}`, hit.r.glob ?? hit.r.tools.join(','), timeout);
+  }
+  return d;
+}
+
+function decideRules(env: CompiledEnvelope, call: CallFacts, p: Prepared): Decision {
+  const qualified = `${call.toolset}.${call.tool}`;
+  const shown = call.tool === call.toolset ? call.toolset : qualified;
+  const axis = axisOf(call.toolset, call.tool);
+  const out = outFor(env);
+
+  // 1. always_deny beats everything; so does a write_wall fact on a write or a shell line.
+  const denied = firstInGroups(env.denyGroups, call, p);
+  if (denied) {
+    const { r, m } = denied;
+    const what = m.path !== undefined ? `path \`${m.path}\`` : m.program !== undefined ? `program \`${m.program}\`` : `${shown}`;
+    return out('deny', 'always_deny', r.from, `${what} matches always_deny rule ${describeRule(r)}`, r.glob ?? r.program ?? r.tools.join(','));
+  }
+  const walled = (axis === 'files.write' || axis === 'shell') && call.protected?.find((f) => f.tier === 'write_wall');
+  if (walled) return out('deny', 'always_deny', 'built-in', `path \`${walled.path}\` is ${walled.why} (write wall: never written by a tool)`, walled.why);
 
   const isRead = axis === 'files.read';
   const isWrite = axis === 'files.write';

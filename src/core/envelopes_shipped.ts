@@ -1,9 +1,10 @@
 // The envelopes cxl ships (REFERENCE 7) and the floor every envelope carries: the credential
-// quarantine (every tool, read or write) and the write wall (writes, and shell lines naming
-// those paths). The floor sits in always_deny, which accumulates, so no envelope drops it by
-// inheritance or by a bare axis grant.
+// quarantine (every tool, read or write), the write wall (writes, and shell lines naming those
+// paths) and the always-ask tier (the same tools: asked in every envelope, never allowed for the
+// session). The deny rules sit in always_deny, the ask rules in always_ask; both accumulate, so
+// no envelope drops them by inheritance or by a bare axis grant.
 import type { EnvelopeRule, EnvelopeSpec, Grant } from './envelope.ts';
-import { entriesOf, globsOf } from './protected_paths.ts';
+import { entriesOf, globsOf, matchGlob } from './protected_paths.ts';
 import { READ_APPROVE_GLOBS } from './quarantine.ts';
 
 /** Paths no tool writes (the write-wall tier of protected_paths.ts). */
@@ -14,10 +15,12 @@ const WRITERS = ['local_fs.write_file', 'local_fs.edit_file', 'local_fs.sed', 'l
 /** The reason a floor rule carries: its tier, then the table's why. */
 export const QUARANTINE_REASON = 'credential quarantine';
 export const WRITE_WALL_REASON = 'write wall';
+export const ALWAYS_ASK_REASON = 'always ask';
 
 export const FLOOR_RULES: readonly EnvelopeRule[] = Object.freeze([
-  ...entriesOf('quarantine').map((e) => ({ tool: '*', path: e.glob, reason: `${QUARANTINE_REASON}: ${e.reason}` })),
-  ...entriesOf('write_wall').map((e) => ({ tool: WRITERS, path: e.glob, reason: `${WRITE_WALL_REASON}: ${e.reason}` })),
+  ...entriesOf('quarantine').map((e) => ({ tool: '*', path: matchGlob(e), reason: `${QUARANTINE_REASON}: ${e.reason}` })),
+  ...entriesOf('write_wall').map((e) => ({ tool: WRITERS, path: matchGlob(e), reason: `${WRITE_WALL_REASON}: ${e.reason}` })),
+  ...entriesOf('always_ask').map((e) => ({ tool: WRITERS, path: matchGlob(e), reason: `${ALWAYS_ASK_REASON}: ${e.reason}`, ask: true })),
 ]);
 
 const reads = { grant: { grant: 'allow' as const }, approve_paths: [...READ_APPROVE_GLOBS] };
@@ -49,8 +52,9 @@ export const SHIPPED_ENVELOPES: Readonly<Record<string, EnvelopeSpec>> = Object.
     },
   },
   strict: {
-    description: 'everything denied unless a rule allows it',
+    description: 'everything denied unless a rule allows it; commands it lets run have no network',
     default_action: { grant: 'deny' },
+    shell: { network: false },
   },
 });
 

@@ -34,6 +34,8 @@ export interface WriteGuard {
    * throwing aborts the write (the temp file is removed). Lets a caller check while data goes out.
    */
   beforeCommit?: () => void;
+  /** the mode an existing file gets (default: its own); a client-backed write cannot set one */
+  mode?: number;
 }
 
 /** A snapshot whose hash is computed only when first asked for. */
@@ -171,7 +173,7 @@ export class WorkspaceFileIO implements FileIO {
       if (!st) throw new ToolError('stale', `${file.rel} was deleted since this session read it. Read the path again, then retry.`);
       if (st.isSymbolicLink()) throw becameLink(file);
       if (!st.isFile()) throw new ToolError('not_regular', `${file.rel} is no longer a regular file; refused.`);
-      mode = st.mode & 0o7777;
+      mode = opts.mode ?? st.mode & 0o7777;
     }
     const tmp = path.join(dir, `.${path.basename(file.real)}.cxl-${randomBytes(6).toString('hex')}.tmp`);
     let renamed = false;

@@ -9,13 +9,16 @@ import path from 'node:path';
 import process from 'node:process';
 import { nanoid } from 'nanoid';
 import { buildApprovalDiff, DIFF_MAX_BYTES, type ApprovalDiff, type MutatingTool } from './approval_diff.ts';
-import { decide, axisOf, type CallFacts, type CompiledEnvelope, type Decision, type ShellStep } from './envelope.ts';
+import { decide, axisOf, type CallFacts, type CompiledEnvelope, type Decision, type ProtectedFact, type ShellStep } from './envelope.ts';
 import { ToolError, toToolError } from './errors.ts';
+import { gitWriteFact, hooksDirs, type HooksDir } from './git_dirs.ts';
 import type { ApprovalRequest as FsApprovalRequest, AskApproval } from './local_fs/context.ts';
 import { gatePath } from './local_fs/context.ts';
 import { LocalFsToolset } from './local_fs/toolset.ts';
+import { defaultIdentityIndex, identitiesChanged, type IdentityIndex } from './path_identity.ts';
 import type { ConfinedPath } from './paths.ts';
 import { defaultPathMatcher } from './quarantine.ts';
+import { envelopeSandbox, profileFor, withoutSandbox, type SandboxCall } from './shell/sandbox/settings.ts';
 import { commandScope, describeAllow, SessionAllows, type SessionAllow } from './session_allows.ts';
 import { lex } from './shell/lexer.ts';
 import { LocalShell } from './shell/local_shell.ts';
@@ -45,6 +48,11 @@ export interface ApprovalRequest {
   locations: string[];
   /** what "allow for this session" would allow; empty = the option is not offered */
   sessionScope: SessionAllow[];
+  /**
+   * For a write into an always-ask path whose file can run (exec bits): its mode, octal
+   * ("0755"). The approver must show it; only a human's yes to a request that carried it keeps it.
+   */
+  fileMode?: string;
   /** the ask resolves as a rejection after this long */
   timeoutMs: number;
 }
@@ -175,6 +183,12 @@ export class Gate {
     return process.cwd();
   }
 
+  /** The identity index hard links are looked up in: local_fs's, or the shared one. */
+  #identity(): IdentityIndex {
+    for (const ts of this.#toolsets.values()) if (ts instanceof LocalFsToolset) return ts.identity;
+    return defaultIdentityIndex;
+  }
+
   /** Splits `local_fs.read_file` / `read_file` into its toolset and tool. */
   resolveName(name: string): { toolset: Toolset; tool: string } {
     const dot = name.indexOf('.');
@@ -199,18 +213,23 @@ export class Gate {
       if (p !== undefined) {
         // confinement, quarantine, denied substrings; the read-approve list is the envelope's
         // question here (and asked again by the tool if the envelope let it through)
-        const c = await gatePath({ root: toolset.root, policy: toolset.policy, matcher: defaultPathMatcher, approvals: 'allow' }, tool, p);
+        const c = await gatePath({ root: toolset.root, policy: toolset.policy, matcher: defaultPathMatcher, identity: toolset.identity, approvals: 'allow' }, tool, p);
         confined.push(c);
         facts.paths = [c.requestedRel];
         facts.resolved = [c.rel];
         facts.absolute = [c.lexical, c.real];
+        // a git dir under another name, the hooks dir core.hooksPath names: only the disk knows
+        if (axisOf('local_fs', tool) === 'files.write') {
+          const fact = gitWriteFact(c.real, toolset.root);
+          if (fact) facts.protected = [fact];
+        }
       }
       return { toolset, tool, facts, confined };
     }
     if (toolset instanceof LocalShell) {
       const shell = shellFacts(toolset, args);
       facts.shell = shell.facts;
-      addWordPaths(facts, shell.cwds, this.#root(toolset));
+      addWordPaths(facts, shell.cwds, this.#root(toolset), this.#identity());
       return { toolset, tool, facts, confined, steps: shell.shown };
     }
     const paths: string[] = [];
@@ -265,11 +284,35 @@ export class Gate {
     return this.session.hasTool(`${p.facts.toolset}.${p.facts.tool}`);
   }
 
+  /**
+   * The envelope's decision, and for a shell call with `shell.sandbox = "auto"` and no working
+   * sandbox, a prefix-allowlist allow turned into an ask (it relies on the sandbox).
+   */
+  #decide(p: Prepared): Decision {
+    const decision = decide(this.envelope, p.facts);
+    if (!(p.toolset instanceof LocalShell)) return decision;
+    const { mode, network } = envelopeSandbox(this.envelope.resolved.shell);
+    return withoutSandbox(decision, mode, p.toolset.sandboxState(mode, network));
+  }
+
+  /**
+   * A shell call's sandbox (SEAMS §2): the envelope's settings, the profile its decision and
+   * approval give, and the read-approve files its approval named (left visible).
+   */
+  #sandboxCall(p: Prepared, decision: Decision, approvedBy: ApprovedBy | undefined): SandboxCall {
+    const { mode, network } = envelopeSandbox(this.envelope.resolved.shell);
+    const named = approvedBy === 'human' || approvedBy === 'human-session' || approvedBy === 'yes';
+    const visible = named ? [...new Set((p.facts.absolute ?? []).filter((a) => defaultPathMatcher.classify(a) === 'read_approve'))] : [];
+    return { mode, network, profile: profileFor(decision, approvedBy !== undefined), ...(visible.length ? { visible } : {}) };
+  }
+
   /** What the envelope says about a call, without asking or running (`cxl check`, dry runs). */
   async evaluate(name: string, args: Record<string, unknown> = {}): Promise<Evaluation> {
     const p = await this.#prepare(name, args);
-    const decision = decide(this.envelope, p.facts);
-    return { toolset: p.facts.toolset, tool: p.tool, facts: p.facts, decision, sessionScope: decision.action === 'approve' ? this.#scopeOf(p) : [], coveredBySession: decision.action === 'approve' && this.#covered(p) };
+    const decision = this.#decide(p);
+    // the always-ask tier is asked every time: no session allow covers it, none is offered
+    const sessionable = decision.action === 'approve' && decision.rule !== 'always_ask';
+    return { toolset: p.facts.toolset, tool: p.tool, facts: p.facts, decision, sessionScope: sessionable ? this.#scopeOf(p) : [], coveredBySession: sessionable && this.#covered(p) };
   }
 
   /** Runs one call through the whole pipeline. Refusals throw ToolError with a stable code. */
@@ -280,7 +323,7 @@ export class Gate {
     } catch (err) {
       throw toToolError(err);
     }
-    const decision = decide(this.envelope, p.facts);
+    const decision = this.#decide(p);
     const qualified = p.tool === p.facts.toolset ? p.tool : `${p.facts.toolset}.${p.tool}`;
     if (decision.action === 'deny') {
       throw new ToolError('envelope_denied', `${qualified} was denied by the session envelope: ${decision.sentence}. Do without it, or ask the user to change the envelope.`, {
@@ -290,8 +333,9 @@ export class Gate {
       });
     }
     let approvedBy: ApprovedBy | undefined;
+    let approvedMode: number | undefined;
     if (decision.action === 'approve') {
-      if (this.#covered(p)) approvedBy = 'session';
+      if (decision.rule !== 'always_ask' && this.#covered(p)) approvedBy = 'session';
       else if (this.#opts.autoApprove) approvedBy = 'yes';
       else if (!this.#opts.approver) {
         throw new ToolError('approval_required', `${qualified} needs a human's approval (${decision.sentence}) and nobody can answer here. Rerun with --yes to approve it, or choose an envelope that allows it.`, {
@@ -300,12 +344,26 @@ export class Gate {
         });
       } else {
         await this.#contractFirst(p);
-        approvedBy = await this.#ask(await this.#request(p, args, decision), opts.signal);
+        const req = await this.#request(p, args, decision);
+        approvedBy = await this.#ask(req, opts.signal);
+        if (req.fileMode !== undefined) approvedMode = parseInt(req.fileMode, 8);
       }
     }
-    const run = () => p.toolset.call(p.tool, args, { signal: opts.signal });
-    const result = await this.#als.run({ approved: approvedBy !== undefined }, run);
-    return approvedBy ? { result, decision, approvedBy } : { result, decision };
+    const ts = p.toolset;
+    const run = () =>
+      ts instanceof LocalFsToolset
+        ? ts.call(p.tool, args, { signal: opts.signal, approvedMode })
+        : ts instanceof LocalShell
+          ? ts.call(p.tool, args, { signal: opts.signal, sandbox: this.#sandboxCall(p, decision, approvedBy) })
+          : ts.call(p.tool, args, { signal: opts.signal });
+    try {
+      const result = await this.#als.run({ approved: approvedBy !== undefined }, run);
+      return approvedBy ? { result, decision, approvedBy } : { result, decision };
+    } finally {
+      // a command or another toolset's tool may have made new names for files (`ln`, `tar x`):
+      // hard links are looked up afresh (local_fs itself never makes a link)
+      if (!(ts instanceof LocalFsToolset)) identitiesChanged();
+    }
   }
 
   /**
@@ -339,12 +397,19 @@ export class Gate {
       args,
       decision,
       locations: p.confined.map((c) => c.rel),
-      sessionScope: this.#scopeOf(p),
+      sessionScope: decision.rule === 'always_ask' ? [] : this.#scopeOf(p),
       timeoutMs: decision.timeoutMs ?? this.#opts.defaultTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS,
     };
     if (p.confined.length) req.title = `${qualified}: ${p.confined[0].rel}`;
     if (p.toolset instanceof LocalFsToolset && axisOf('local_fs', p.tool) === 'files.write' && p.confined.length) {
       req.diff = await buildApprovalDiff(p.toolset.io, p.confined[0], p.tool as MutatingTool, args);
+      if (decision.rule === 'always_ask') {
+        const st = fs.lstatSync(p.confined[0].real, { throwIfNoEntry: false });
+        if (st?.isFile() && (st.mode & 0o7111) !== 0) {
+          req.fileMode = `0${(st.mode & 0o7777).toString(8)}`;
+          req.title += ` (mode ${req.fileMode}, executable: kept if you allow)`;
+        }
+      }
     }
     if (p.preview) {
       req.title = `${qualified}: ${p.preview.title}`;
@@ -442,16 +507,19 @@ function shellFacts(sh: LocalShell, args: Record<string, unknown>): { facts: Non
 }
 
 /** Sets a shell call's resolved and absolute paths from the argument words of its steps. */
-function addWordPaths(facts: CallFacts, cwds: (string | undefined)[], root: string): void {
-  const words = wordPaths(facts.shell!.steps, cwds, root);
+function addWordPaths(facts: CallFacts, cwds: (string | undefined)[], root: string, identity: IdentityIndex = defaultIdentityIndex): void {
+  const words = wordPaths(facts.shell!.steps, cwds, root, identity);
   if (words.resolved.length) facts.resolved = words.resolved;
   if (words.absolute.length) facts.absolute = words.absolute;
+  if (words.protected.length) facts.protected = words.protected;
 }
 
 /** Real paths of the argument words that exist (`cat notes` where notes → .ssh/id_ed25519). */
-function wordPaths(steps: ShellStep[], cwds: (string | undefined)[], root: string): { resolved: string[]; absolute: string[] } {
+function wordPaths(steps: ShellStep[], cwds: (string | undefined)[], root: string, identity: IdentityIndex): { resolved: string[]; absolute: string[]; protected: ProtectedFact[] } {
   const resolved: string[] = [];
   const absolute: string[] = [];
+  const facts: ProtectedFact[] = [];
+  let hooks: HooksDir[] | undefined;
   let n = 0;
   // Without the checker's cwds, follow `cd` lexically so `cd .ssh && cat known_hosts` is seen
   // as .ssh/known_hosts (a conditional cd may not run; both places are looked at).
@@ -477,13 +545,19 @@ function wordPaths(steps: ShellStep[], cwds: (string | undefined)[], root: strin
           continue;
         }
         absolute.push(real);
+        // a second name (hard link) of a protected file is that file: its protected name is a path of the line too
+        const linked = identity.lookupPath(real, root);
+        if (linked) absolute.push(linked.path);
+        // inside a git dir by shape, or the hooks dir core.hooksPath names: as the wall and always-ask globs treat named paths
+        const fact = gitWriteFact(real, root, undefined, (hooks ??= hooksDirs(root)));
+        if (fact) facts.push(fact);
         const rel = path.relative(root, real);
         if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) resolved.push(rel.split(path.sep).join('/'));
       }
     }
     if (isCd && s.argv.length === 2 && cwds[i] === undefined) lexical = path.resolve(lexical, s.argv[1]);
   });
-  return { resolved, absolute };
+  return { resolved, absolute, protected: facts };
 }
 
 /**

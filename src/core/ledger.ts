@@ -23,6 +23,8 @@ export interface LedgerJSON {
 export class ReadLedger {
   readonly sessionId: string;
   readonly #entries = new Map<string, LedgerEntry>();
+  /** told of every read and write recorded (the agent notes which result showed which file) */
+  onRecord?: (realPath: string, how: 'read' | 'write') => void;
 
   constructor(sessionId: string) {
     this.sessionId = sessionId;
@@ -34,11 +36,13 @@ export class ReadLedger {
     // a range read of the same version does not downgrade an earlier full read
     const keepFull = !full && prev?.full === true && prev.sha256 === sha256;
     this.#entries.set(realPath, { sha256, full: full || keepFull, at: Date.now() });
+    this.onRecord?.(realPath, 'read');
   }
 
   /** Records content this session just wrote (the writer knows it: counts as a full read). */
   recordWrite(realPath: string, sha256: string): void {
     this.#entries.set(realPath, { sha256, full: true, at: Date.now() });
+    this.onRecord?.(realPath, 'write');
   }
 
   get(realPath: string): LedgerEntry | undefined {

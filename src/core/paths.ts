@@ -26,6 +26,8 @@ export interface ConfinedPath {
   /** identity (device, inode) of what was checked, when it existed: opening must find the same */
   dev?: number;
   ino?: number;
+  /** when it is a regular file: its link count (more than one: it has other names) */
+  links?: number;
 }
 
 /** Canonicalises a root once (realpath); it must be an existing directory. */
@@ -139,6 +141,7 @@ export function confine(root: string, requested: string): ConfinedPath {
     const st = last ?? fs.statSync(cur);
     out.dev = st.dev;
     out.ino = st.ino;
+    if (st.isFile()) out.links = st.nlink;
   }
   return out;
 }

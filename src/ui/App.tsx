@@ -3,23 +3,20 @@
 import { Static, useInput, useStdout, type Key } from 'ink';
 import { memo, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { ClientStore, HistoryItem } from '../client/state.ts';
+import { runAction, submitPrompt, type ActionContext } from './actions.ts';
 import { optionForKey } from './approval_rows.ts';
-import { backspace, emptyComposer, insertText, moveCursor } from './composer.ts';
+import { backspace, emptyComposer, insertPaste, insertText, moveCursor } from './composer.ts';
+import type { Controller } from './controller.ts';
+import { prepareFuzzy } from './fuzzy.ts';
+import { cleanPaste, InputDecoder, PASTE_TIMEOUT_MS } from './input.ts';
 import { keyName, matchAction } from './keys.ts';
 import { historyRows } from './message_rows.ts';
+import { useReprint } from './reprint.ts';
 import { Rows } from './Rows.tsx';
-import { effectiveFocus, initialUi, liveRows, type UiState } from './screen_rows.ts';
+import { effectiveFocus, initialUi, liveRows, openCompletion, type UiState } from './screen_rows.ts';
 import { fullOutputText } from './tool_call_rows.ts';
 
-/** What the screen asks of the client. */
-export interface Controller {
-  send(text: string): void;
-  cancel(): void;
-  quit(): void;
-  /** The login picker: a method was picked, or it was closed. */
-  authenticate?(methodId: string): void;
-  dismissLogin?(): void;
-}
+export type { Controller } from './controller.ts';
 
 const HistoryItemView = memo(function HistoryItemView({ item, width, cwd }: { item: HistoryItem; width: number; cwd: string }) {
   return <Rows rows={historyRows(item, width, cwd)} />;
@@ -53,10 +50,17 @@ export interface AppProps {
 export function App({ store, controller, animate = true, size: fixedSize, initial }: AppProps) {
   const s = useSyncExternalStore(store.subscribe, store.getState, store.getState);
   const size = useScreenSize(fixedSize);
-  const [ui, setUi] = useState<UiState>(() => ({ ...initialUi, ...initial }));
+  const reprint = useReprint(size.columns, s.history.length > 0, s.epoch);
+  const [ui, setUiState] = useState<UiState>(() => ({ ...initialUi, ...initial }));
   const uiRef = useRef(ui);
-  uiRef.current = ui;
-  const paste = useRef<string | undefined>(undefined);
+  // The latest UI state, updated as each key is handled: one read can carry several keys (text
+  // and Enter), and the second must see what the first did before React renders.
+  const setUi = useCallback((next: UiState | ((u: UiState) => UiState)) => {
+    uiRef.current = typeof next === 'function' ? next(uiRef.current) : next;
+    setUiState(uiRef.current);
+  }, []);
+  const decoder = useRef(new InputDecoder());
+  const pasteTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const armTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const spinning = animate && s.turnCalls.some((id) => s.toolCalls[id]?.status === 'in_progress' && !s.toolCalls[id]?.leftPending);
@@ -65,7 +69,13 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
     const t = setInterval(() => setUi((u) => ({ ...u, spinnerFrame: u.spinnerFrame + 1 })), 120);
     return () => clearInterval(t);
   }, [spinning]);
-  useEffect(() => () => clearTimeout(armTimer.current), []);
+  useEffect(
+    () => () => {
+      clearTimeout(armTimer.current);
+      clearTimeout(pasteTimer.current);
+    },
+    [],
+  );
 
   // A reason being typed belongs to one approval: drop it when that approval goes away.
   const headKey = s.permissions[0]?.key;
@@ -83,31 +93,31 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
     const u = uiRef.current;
     const focus = effectiveFocus(st, u);
     if (focus === 'reason') setUi((x) => ({ ...x, reason: (x.reason ?? '') + text.replace(/[\r\n]+/g, ' ') }));
-    else if (focus === 'composer') setUi((x) => ({ ...x, composer: insertText(x.composer, text) }));
+    else if (focus === 'composer' || focus === 'completion') setUi((x) => ({ ...x, composer: insertText(x.composer, text) }));
   }, [store]);
 
-  const handle = useCallback(
+  // A paste is text wherever text goes; a long one sits in the composer as one token.
+  const onPaste = useCallback((raw: string) => {
+    const text = cleanPaste(raw);
+    const focus = effectiveFocus(store.getState(), uiRef.current);
+    if (focus === 'reason') setUi((x) => ({ ...x, reason: (x.reason ?? '') + text.replace(/\n+/g, ' ') }));
+    else if (focus === 'composer' || focus === 'completion') {
+      setUi((x) => {
+        const r = insertPaste(x.composer, text, x.pastes);
+        return { ...x, composer: r.composer, pastes: r.pastes };
+      });
+    }
+  }, [store]);
+
+  const dispatch = useCallback(
     (input: string, key: Key) => {
-      // Bracketed paste: everything between the markers is text, never keys.
-      if (input === '[200~') {
-        paste.current = '';
-        return;
-      }
-      if (paste.current !== undefined) {
-        if (input.endsWith('[201~')) {
-          const text = paste.current + input.slice(0, -5);
-          paste.current = undefined;
-          onText(text);
-        } else {
-          paste.current += key.return ? '\n' : input;
-        }
-        return;
-      }
+      if (uiRef.current.hint !== undefined) setUi((x) => ({ ...x, hint: undefined }));
       const st = store.getState();
       const u = uiRef.current;
       const focus = effectiveFocus(st, u);
       const name = keyName(input, key);
       const action = matchAction(focus, name);
+      const ctx: ActionContext = { store, controller, ui: () => uiRef.current, setUi, key: name };
       const perm = st.permissions[0];
       const answer = (optionId: string | undefined) => {
         if (perm && optionId !== undefined) store.answerPermission(perm.key, { outcome: 'selected', optionId });
@@ -151,12 +161,8 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
         }
         case 'reason_back':
           return setUi((x) => ({ ...x, reason: undefined }));
-        case 'send': {
-          const text = u.composer.text;
-          if (text.trim() === '') return;
-          setUi((x) => ({ ...x, composer: emptyComposer, past: [...x.past.slice(-99), text], pastIndex: -1 }));
-          return controller.send(text);
-        }
+        case 'send':
+          return submitPrompt(ctx);
         case 'history_prev':
         case 'history_next': {
           // Only while the prompt is one line: a multi-line prompt is being edited, not recalled.
@@ -193,6 +199,7 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
           return;
         }
         default:
+          if (action && runAction(action, ctx)) return;
           break;
       }
       // Not a binding: editing keys for whatever takes text.
@@ -201,7 +208,7 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
         else if (input && !key.ctrl && !key.meta && !key.escape) onText(input);
         return;
       }
-      if (focus === 'composer') {
+      if (focus === 'composer' || focus === 'completion') {
         if (name === 'backspace') setUi((x) => ({ ...x, composer: backspace(x.composer) }));
         else if (name === 'left') setUi((x) => ({ ...x, composer: moveCursor(x.composer, -1) }));
         else if (name === 'right') setUi((x) => ({ ...x, composer: moveCursor(x.composer, 1) }));
@@ -210,11 +217,38 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
     },
     [store, controller, onText],
   );
+
+  const handle = useCallback(
+    (input: string, key: Key) => {
+      clearTimeout(pasteTimer.current);
+      for (const ev of decoder.current.feed(input, key)) {
+        if (ev.kind === 'paste') onPaste(ev.text);
+        else dispatch(ev.input, ev.key);
+      }
+      if (decoder.current.pasting) {
+        pasteTimer.current = setTimeout(() => {
+          for (const ev of decoder.current.flush()) if (ev.kind === 'paste') onPaste(ev.text);
+        }, PASTE_TIMEOUT_MS + 10);
+      }
+    },
+    [dispatch, onPaste],
+  );
   useInput(handle);
+
+  // An @ list needs the workspace's files: ask for them when it opens (the client lists them
+  // once, and again when the listing is old).
+  const fileList = openCompletion(s, ui)?.kind === 'file';
+  useEffect(() => {
+    if (fileList) controller.refreshFiles?.();
+  }, [fileList, controller]);
+  const paths = s.files?.paths;
+  useEffect(() => {
+    if (paths && paths.length > 0) prepareFuzzy(paths);
+  }, [paths]);
 
   return (
     <>
-      <Static items={s.history}>{(item) => <HistoryItemView key={item.key} item={item} width={size.columns} cwd={s.cwd} />}</Static>
+      <Static key={reprint} items={s.history}>{(item) => <HistoryItemView key={item.key} item={item} width={size.columns} cwd={s.cwd} />}</Static>
       <Rows rows={liveRows(s, ui, size)} />
     </>
   );

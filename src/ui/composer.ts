@@ -9,8 +9,51 @@ export interface ComposerState {
 
 export const emptyComposer: ComposerState = { text: '', cursor: 0 };
 
+// A long paste sits in the prompt as one character of Unicode's plane-16 private use area (which
+// no font or keyboard produces) and is shown as `[pasted 120 lines]`; sending puts the text back.
+const TOKEN_BASE = 0x100000;
+const TOKEN_LAST = 0x10fffd;
+// eslint-disable-next-line no-control-regex
+const TOKENS = /[\u{100000}-\u{10FFFD}]/gu;
+
+/** Pastes longer than this many lines (or characters) become a token. */
+export const PASTE_INLINE_LINES = 5;
+export const PASTE_INLINE_CHARS = 2000;
+
+/** The texts of the pastes shown as tokens, by token: kept for the session (↑ recalls prompts that hold them). */
+export type PasteStore = ReadonlyMap<string, string>;
+
+export function pasteLabel(text: string): string {
+  const lines = text.replace(/\n$/, '').split('\n').length;
+  return lines > 1 ? `[pasted ${lines} lines]` : `[pasted ${text.length.toLocaleString('en-US')} characters]`;
+}
+
+/** Insert a paste: inline when short, else as one token whose text `pastes` keeps. */
+export function insertPaste(s: ComposerState, text: string, pastes: PasteStore): { composer: ComposerState; pastes: PasteStore } {
+  const lines = text.split('\n').length;
+  const cp = TOKEN_BASE + pastes.size;
+  if ((lines <= PASTE_INLINE_LINES && text.length <= PASTE_INLINE_CHARS) || cp > TOKEN_LAST) return { composer: insertText(s, text), pastes };
+  const token = String.fromCodePoint(cp);
+  const next = new Map(pastes);
+  next.set(token, text);
+  return { composer: { text: s.text.slice(0, s.cursor) + token + s.text.slice(s.cursor), cursor: s.cursor + token.length }, pastes: next };
+}
+
+/** The prompt as sent: every paste token replaced by its text. */
+export function expandPastes(text: string, pastes: PasteStore): string {
+  return text.replace(TOKENS, (t) => pastes.get(t) ?? '');
+}
+
+/** The prompt as shown: every paste token replaced by its label. */
+export function showPastes(text: string, pastes: PasteStore): string {
+  return text.replace(TOKENS, (t) => {
+    const p = pastes.get(t);
+    return p === undefined ? '' : pasteLabel(p);
+  });
+}
+
 export function insertText(s: ComposerState, text: string): ComposerState {
-  const clean = text.replace(/\r\n?/g, '\n');
+  const clean = text.replace(/\r\n?/g, '\n').replace(TOKENS, '');
   return { text: s.text.slice(0, s.cursor) + clean + s.text.slice(s.cursor), cursor: s.cursor + clean.length };
 }
 
@@ -29,7 +72,7 @@ export function moveCursor(s: ComposerState, delta: -1 | 1): ComposerState {
   return { ...s, cursor: chars.slice(0, idx).join('').length };
 }
 
-export function composerRows(s: ComposerState, width: number, maxLines: number, opts: { placeholder?: string; active: boolean }): Row[] {
+export function composerRows(s: ComposerState, width: number, maxLines: number, opts: { placeholder?: string; active: boolean; pastes?: PasteStore }): Row[] {
   const rows: Row[] = [];
   if (s.text === '') {
     rows.push([
@@ -39,8 +82,9 @@ export function composerRows(s: ComposerState, width: number, maxLines: number, 
     ]);
     return rows;
   }
-  const lines = sanitize(s.text.slice(0, s.cursor)).split('\n');
-  const after = sanitize(s.text.slice(s.cursor)).split('\n');
+  const pastes = opts.pastes ?? new Map<string, string>();
+  const lines = sanitize(showPastes(s.text.slice(0, s.cursor), pastes)).split('\n');
+  const after = sanitize(showPastes(s.text.slice(s.cursor), pastes)).split('\n');
   // Build display lines with the cursor spliced in at the end of `lines`.
   const all = [...lines.slice(0, -1).map((l) => ({ l, c: -1 })), { l: lines[lines.length - 1] + after[0], c: lines[lines.length - 1].length }, ...after.slice(1).map((l) => ({ l, c: -1 }))];
   let cursorRow = 0;

@@ -2,7 +2,7 @@
 // colours, and a separator between hunks. Diffs are computed once per content object.
 import path from 'node:path';
 import { structuredPatch } from 'diff';
-import { sanitize, textWidth, truncateRow, type Row } from './text_layout.ts';
+import { sanitize, textWidth, truncateRow, wrapLine, type Row } from './text_layout.ts';
 
 export interface DiffContent {
   path: string;
@@ -73,42 +73,56 @@ export function displayPath(p: string, cwd: string): string {
   return rel === '' ? '.' : rel.startsWith('..') || path.isAbsolute(rel) ? p : rel;
 }
 
-/** `+12 -3 src/app.ts` */
-export function diffSummaryRow(m: DiffModel, cwd: string): Row {
+/** `+12 -3 src/app.ts`; without the path when the row already names it (`path: false`). */
+export function diffSummaryRow(m: DiffModel, cwd: string, o: { path?: boolean } = {}): Row {
+  const name = o.path === false ? '' : ` ${displayPath(m.path, cwd)}`;
   return [
     { text: `+${m.added}`, color: 'added' },
     { text: ' ' },
     { text: `-${m.removed}`, color: 'removed' },
-    { text: ` ${displayPath(m.path, cwd)}${m.isNew ? ' (new file)' : ''}` },
+    ...(name || m.isNew ? [{ text: `${name}${m.isNew ? ' (new file)' : ''}` }] : []),
   ];
 }
 
+// Laid-out rows per diff and width: an expanded diff is drawn every frame while it is on screen.
+const rowsCache = new WeakMap<DiffModel, { width: number; rows: Row[] }>();
+
+/**
+ * The hunks as rows: `12 + text`. A line longer than the width wraps on word boundaries; its
+ * continuation rows keep the gutter (no number, the same sign) so the text column stays aligned.
+ */
 export function diffRows(m: DiffModel, width: number): Row[] {
+  const hit = rowsCache.get(m);
+  if (hit && hit.width === width) return hit.rows;
   const maxLine = m.hunks.reduce((mx, h) => Math.max(mx, h.oldStart + h.oldLines, h.newStart + h.newLines), 1);
   const gw = String(maxLine).length;
+  const textW = Math.max(8, width - gw - 3);
   const rows: Row[] = [];
   m.hunks.forEach((h, i) => {
     const label = ` @@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@ `;
     if (i > 0 || m.hunks.length > 1) {
       const side = Math.max(2, width - textWidth(label));
-      rows.push([{ text: `${'─'.repeat(Math.min(4, side))}${label}${'─'.repeat(Math.max(0, side - 4))}`, color: 'hunk', dim: true }]);
+      rows.push(truncateRow([{ text: `${'─'.repeat(Math.min(4, side))}${label}${'─'.repeat(Math.max(0, side - 4))}`, color: 'hunk', dim: true }], width));
     }
     for (const l of h.lines) {
       const num = l.type === 'del' ? l.oldLine : l.newLine;
       const sign = l.type === 'add' ? '+' : l.type === 'del' ? '-' : ' ';
       const color = l.type === 'add' ? 'added' : l.type === 'del' ? 'removed' : undefined;
-      rows.push(
-        truncateRow(
-          [
-            { text: `${String(num ?? '').padStart(gw)} `, color: 'gutter' },
-            { text: `${sign} `, color, bold: l.type !== 'ctx' },
-            { text: sanitize(l.text), color },
-          ],
-          width,
-        ),
-      );
+      wrapLine(sanitize(l.text), textW).forEach((part, pi) => {
+        rows.push(
+          truncateRow(
+            [
+              { text: `${pi === 0 ? String(num ?? '').padStart(gw) : ' '.repeat(gw)} `, color: 'gutter' },
+              { text: `${sign} `, color, bold: l.type !== 'ctx' },
+              { text: part, color },
+            ],
+            width,
+          ),
+        );
+      });
     }
   });
   if (rows.length === 0) rows.push([{ text: '(no changes)', dim: true }]);
+  rowsCache.set(m, { width, rows });
   return rows;
 }

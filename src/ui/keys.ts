@@ -2,7 +2,7 @@
 // footer prints the rows for the current focus, so what is shown is what works.
 import type { Key } from 'ink';
 
-export type Focus = 'approval' | 'reason' | 'composer' | 'tools' | 'auth';
+export type Focus = 'approval' | 'reason' | 'composer' | 'completion' | 'tools' | 'transcript' | 'picker' | 'auth';
 
 export type Action =
   | 'allow_once'
@@ -24,18 +24,37 @@ export type Action =
   | 'full_output'
   | 'cancel'
   | 'quit'
+  | 'mode_next'
+  | 'transcript_open'
+  | 'complete_prev'
+  | 'complete_next'
+  | 'complete_accept'
+  | 'complete_close'
+  | 'transcript_prev'
+  | 'transcript_next'
+  | 'transcript_page_up'
+  | 'transcript_page_down'
+  | 'transcript_toggle'
+  | 'transcript_output'
+  | 'transcript_close'
+  | 'picker_prev'
+  | 'picker_next'
+  | 'picker_pick'
+  | 'picker_close'
   | 'auth_pick'
   | 'auth_dismiss'
   | 'log_toggle';
 
 export interface Binding {
   action: Action;
-  /** Key names: a character, `digit`, or `[ctrl+|shift+|meta+]` return/escape/tab/up/down/space/backspace. */
+  /** Key names: a character, `digit`, or `[ctrl+|shift+|meta+]` return/escape/tab/up/down/pageup/pagedown/space/backspace. */
   keys: string[];
   /** How the footer writes the keys. */
   label: string;
   help: string;
   focus: Focus[] | 'global';
+  /** false: the footer leaves it out (it names it itself when it matters); /help still lists it. */
+  footer?: boolean;
 }
 
 export const BINDINGS: Binding[] = [
@@ -46,8 +65,12 @@ export const BINDINGS: Binding[] = [
   { action: 'pick_option', keys: ['digit'], label: '1-9', help: 'pick', focus: ['approval'] },
   { action: 'reason_submit', keys: ['return'], label: 'Enter', help: 'reject with this reason', focus: ['reason'] },
   { action: 'reason_back', keys: ['escape'], label: 'Esc', help: 'back', focus: ['reason'] },
+  { action: 'complete_prev', keys: ['up'], label: '↑/↓', help: 'choose', focus: ['completion'] },
+  { action: 'complete_next', keys: ['down'], label: '', help: '', focus: ['completion'] },
+  { action: 'complete_accept', keys: ['tab', 'return'], label: 'Tab/Enter', help: 'complete', focus: ['completion'] },
+  { action: 'complete_close', keys: ['escape'], label: 'Esc', help: 'close the list', focus: ['completion'] },
   { action: 'send', keys: ['return'], label: 'Enter', help: 'send', focus: ['composer'] },
-  { action: 'newline', keys: ['shift+return', 'meta+return'], label: 'Shift/Alt+Enter', help: 'new line', focus: ['composer'] },
+  { action: 'newline', keys: ['shift+return', 'meta+return', 'ctrl+j'], label: 'Shift/Alt+Enter', help: 'new line', focus: ['composer', 'completion'] },
   { action: 'history_prev', keys: ['up'], label: '↑/↓', help: 'earlier prompts', focus: ['composer'] },
   { action: 'history_next', keys: ['down'], label: '', help: '', focus: ['composer'] },
   { action: 'focus_next', keys: ['tab'], label: 'Tab', help: 'tool list', focus: ['composer'] },
@@ -57,10 +80,23 @@ export const BINDINGS: Binding[] = [
   { action: 'toggle', keys: ['return', 'space'], label: 'Enter/Space', help: 'diff', focus: ['tools'] },
   { action: 'expand_all', keys: ['e'], label: 'e', help: 'expand/collapse all', focus: ['tools'] },
   { action: 'full_output', keys: ['ctrl+o'], label: 'Ctrl+O', help: 'full output', focus: ['tools'] },
+  { action: 'mode_next', keys: ['shift+tab'], label: 'Shift+Tab', help: 'next mode', focus: ['composer', 'completion', 'tools'] },
+  { action: 'transcript_open', keys: ['ctrl+t'], label: 'Ctrl+T', help: 'transcript', focus: ['composer', 'completion', 'tools'] },
+  { action: 'transcript_prev', keys: ['up', 'k'], label: '↑/↓', help: 'select', focus: ['transcript'] },
+  { action: 'transcript_next', keys: ['down', 'j'], label: '', help: '', focus: ['transcript'] },
+  { action: 'transcript_page_up', keys: ['pageup'], label: 'PgUp/PgDn', help: 'page', focus: ['transcript'] },
+  { action: 'transcript_page_down', keys: ['pagedown'], label: '', help: '', focus: ['transcript'] },
+  { action: 'transcript_toggle', keys: ['return', 'space'], label: 'Enter/Space', help: 'open/close', focus: ['transcript'] },
+  { action: 'transcript_output', keys: ['ctrl+o'], label: 'Ctrl+O', help: 'full output', focus: ['transcript'] },
+  { action: 'transcript_close', keys: ['escape', 'ctrl+t'], label: 'Esc', help: 'back', focus: ['transcript'] },
+  { action: 'picker_prev', keys: ['up', 'k'], label: '↑/↓', help: 'select', focus: ['picker'] },
+  { action: 'picker_next', keys: ['down', 'j'], label: '', help: '', focus: ['picker'] },
+  { action: 'picker_pick', keys: ['return'], label: 'Enter', help: 'resume it', focus: ['picker'] },
+  { action: 'picker_close', keys: ['escape'], label: 'Esc', help: 'cancel', focus: ['picker'] },
   { action: 'auth_pick', keys: ['digit'], label: '1-9', help: 'log in with', focus: ['auth'] },
   { action: 'auth_dismiss', keys: ['escape'], label: 'Esc', help: 'not now', focus: ['auth'] },
-  // The footer names it once the agent has written to stderr (screen_rows), so it has no label here.
-  { action: 'log_toggle', keys: ['ctrl+l'], label: '', help: 'agent log', focus: 'global' },
+  // The footer names it once the agent has written to stderr (screen_rows).
+  { action: 'log_toggle', keys: ['ctrl+l'], label: 'Ctrl+L', help: 'agent log (stderr)', focus: 'global', footer: false },
   { action: 'cancel', keys: ['ctrl+c'], label: 'Ctrl+C', help: 'cancel (twice quits)', focus: 'global' },
   { action: 'quit', keys: ['ctrl+d'], label: 'Ctrl+D', help: 'quit', focus: 'global' },
 ];
@@ -69,10 +105,14 @@ export const BINDINGS: Binding[] = [
 export function keyName(input: string, key: Key): string | undefined {
   const mods = (name: string) => `${key.ctrl ? 'ctrl+' : ''}${key.shift ? 'shift+' : ''}${key.meta ? 'meta+' : ''}${name}`;
   if (key.return) return mods('return');
+  // A lone line feed is Ctrl+J (Enter sends a carriage return).
+  if (input === '\n') return 'ctrl+j';
   if (key.escape) return 'escape';
   if (key.tab) return key.shift ? 'shift+tab' : 'tab';
   if (key.upArrow) return 'up';
   if (key.downArrow) return 'down';
+  if (key.pageUp) return 'pageup';
+  if (key.pageDown) return 'pagedown';
   if (key.leftArrow) return 'left';
   if (key.rightArrow) return 'right';
   if (key.backspace || key.delete) return 'backspace';

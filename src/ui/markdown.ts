@@ -95,7 +95,8 @@ function linesToRows(lines: string[], width: number, base: Omit<Span, 'text'>, s
       continue;
     }
     if (inCode) {
-      rows.push(truncateRow([{ text: '│ ', color: 'muted' }, { text: raw, color: 'code' }], width));
+      // Code wraps too (nothing is cut); each continuation keeps the block's rule.
+      for (const part of wrapLine(raw, Math.max(4, width - 2))) rows.push(truncateRow([{ text: '│ ', color: 'muted' }, { text: part, color: 'code' }], width));
       continue;
     }
     const heading = /^(#{1,6})\s+(.*)$/.exec(raw);

@@ -1,7 +1,7 @@
 // Conversation items other than tool calls, laid out as rows.
 import type { HistoryItem, TextKind } from '../client/state.ts';
 import { markdownRows } from './markdown.ts';
-import { plainRow, truncateRow, wrapText, type Row } from './text_layout.ts';
+import { plainRow, textWidth, truncateRow, wrapText, type Row } from './text_layout.ts';
 import { toolCallRows } from './tool_call_rows.ts';
 import { lateCallRows, markerRows } from './turn_rows.ts';
 
@@ -19,8 +19,22 @@ export function noticeRows(level: 'info' | 'warn' | 'error', text: string, detai
   const glyph = level === 'error' ? '✗ ' : level === 'warn' ? '! ' : 'i ';
   const color = level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'muted';
   const rows: Row[] = wrapText(text, width - 2).map((l, i) => [{ text: i === 0 ? glyph : '  ', color, bold: true }, { text: l, color }]);
-  for (const d of detail ?? []) rows.push(truncateRow([{ text: '  │ ', color: 'muted' }, { text: d, dim: true }], width));
+  for (const d of detail ?? []) for (const part of wrapText(d, Math.max(8, width - 4))) rows.push(truncateRow([{ text: '  │ ', color: 'muted' }, { text: part, dim: true }], width));
   return rows;
+}
+
+/** A block for the user to read (the /help text): a titled rule, then its lines, wrapped. */
+export function infoRows(title: string, lines: string[], width: number): Row[] {
+  const head = `── ${title} `;
+  return [
+    plainRow(`${head}${'─'.repeat(Math.max(0, Math.min(width, 60) - head.length))}`, { color: 'accent', bold: true }),
+    ...lines.flatMap((l) => {
+      // `  name  what it does`: continuation rows hang under the description
+      const m = /^(\s*\S+(?: \S+)?\s{2,})(.*)$/.exec(l);
+      if (!m || textWidth(m[1]) > width / 2) return wrapText(l, width).map((x) => plainRow(x));
+      return wrapText(m[2], Math.max(8, width - textWidth(m[1]))).map((x, i) => [{ text: i === 0 ? m[1] : ' '.repeat(textWidth(m[1])), color: i === 0 ? 'key' : undefined }, { text: x }]);
+    }),
+  ];
 }
 
 export function historyRows(item: HistoryItem, width: number, cwd: string): Row[] {
@@ -38,5 +52,7 @@ export function historyRows(item: HistoryItem, width: number, cwd: string): Row[
       return toolCallRows(item.call, { cwd, width, expanded: false, terminals: item.terminals, outputLines: 10 });
     case 'marker':
       return markerRows(item.text, width);
+    case 'info':
+      return infoRows(item.title, item.lines, width);
   }
 }

@@ -4,15 +4,19 @@ import type { ClientState, LiveItem } from '../client/state.ts';
 import { agentLogRows } from './agent_log_rows.ts';
 import { approvalRows } from './approval_rows.ts';
 import { authRows } from './auth_rows.ts';
-import { composerRows, type ComposerState } from './composer.ts';
+import { completionAt, type Completion } from './completion.ts';
+import { completionRows } from './completion_rows.ts';
+import { composerRows, type ComposerState, type PasteStore } from './composer.ts';
 import { footerRows } from './footer.ts';
 import type { Focus } from './keys.ts';
 import { markdownTail } from './markdown.ts';
 import { textRows } from './message_rows.ts';
+import { pickerRows } from './session_picker_rows.ts';
 import { planRows } from './plan_rows.ts';
 import { statusRow } from './status_line.ts';
-import { clipHead, clipTail, plainRow, type Row } from './text_layout.ts';
+import { clipHead, clipTail, plainRow, wrapText, type Row } from './text_layout.ts';
 import { toolCallRows } from './tool_call_rows.ts';
+import { transcriptRows, type TranscriptState } from './transcript_rows.ts';
 
 export interface UiState {
   focus: 'composer' | 'tools';
@@ -28,15 +32,52 @@ export interface UiState {
   /** Prompts sent this session, oldest first, and which one ↑/↓ shows (-1: a new one). */
   past: string[];
   pastIndex: number;
+  /** Long pastes shown as `[pasted N lines]` tokens in the composer, by token. */
+  pastes: PasteStore;
+  /** A short message above the composer (an unknown mode, nothing to resume), gone at the next key. */
+  hint?: string;
+  /** The completion item chosen, for the completion whose key it names (a new query starts at 0). */
+  completionSel: { key: string; index: number };
+  /** The composer text the completion list was closed at (Esc); it opens again once the text changes. */
+  dismissed?: string;
+  /** The transcript view (Ctrl+T), while open. */
+  transcript?: TranscriptState;
+  /** The session picked in the session picker. */
+  pickerIndex: number;
   /** The agent log pane (Ctrl+L) is open. */
   logOpen?: boolean;
 }
 
-export const initialUi: UiState = { focus: 'composer', composer: { text: '', cursor: 0 }, selected: 0, expanded: new Set(), quitArmed: false, spinnerFrame: 0, past: [], pastIndex: -1 };
+export const initialUi: UiState = {
+  focus: 'composer',
+  composer: { text: '', cursor: 0 },
+  selected: 0,
+  expanded: new Set(),
+  quitArmed: false,
+  spinnerFrame: 0,
+  past: [],
+  pastIndex: -1,
+  pastes: new Map(),
+  completionSel: { key: '', index: 0 },
+  pickerIndex: 0,
+};
+
+/** The completion list for the composer, unless it was closed at this text. */
+export function openCompletion(s: ClientState, ui: UiState): Completion | undefined {
+  if (ui.focus !== 'composer' || ui.dismissed === ui.composer.text) return undefined;
+  return completionAt(s, ui.composer);
+}
+
+export function completionIndex(ui: UiState, c: Completion): number {
+  return ui.completionSel.key === c.key ? Math.max(0, Math.min(ui.completionSel.index, c.items.length - 1)) : 0;
+}
 
 export function effectiveFocus(s: ClientState, ui: UiState): Focus {
   if (s.permissions.length > 0) return ui.reason !== undefined ? 'reason' : 'approval';
+  if (s.sessionChoices) return 'picker';
+  if (ui.transcript) return 'transcript';
   if (s.auth) return 'auth';
+  if ((openCompletion(s, ui)?.items.length ?? 0) > 0) return 'completion';
   return ui.focus;
 }
 
@@ -116,22 +157,33 @@ export function liveRows(s: ClientState, ui: UiState, size: ScreenSize): Row[] {
       terminals: [],
       reason: ui.reason,
     });
+  } else if (s.sessionChoices) {
+    bottom = pickerRows(s.sessionChoices, Math.min(ui.pickerIndex, s.sessionChoices.sessions.length - 1), width, Math.max(4, Math.min(14, room - 2)));
+  } else if (ui.transcript) {
+    bottom = [];
   } else if (s.auth) {
     bottom = authRows(s.auth, s.agent.name ?? s.agent.label, width, Math.max(6, room - 3));
   } else {
+    const comp = openCompletion(s, ui);
+    const compRows = comp ? completionRows(comp, completionIndex(ui, comp), width, Math.max(2, Math.min(9, room - 8))) : [];
     bottom = [
+      ...(ui.hint ? wrapText(ui.hint, width - 2).map((l) => [{ text: '  ' }, { text: l, color: 'warn' }]) : []),
       plainRow('─'.repeat(width), { color: 'muted' }),
-      ...composerRows(ui.composer, width, Math.min(8, Math.max(1, room - 6)), {
+      ...composerRows(ui.composer, width, Math.min(8, Math.max(1, room - 6 - compRows.length)), {
         active: ui.focus === 'composer',
+        pastes: ui.pastes,
         placeholder:
           s.agent.status === 'exited'
             ? 'the agent has exited; Ctrl+D quits'
-            : s.agent.builtin
-              ? 'message the agent · !cmd runs a command · /tool name {json}'
-              : s.commands.length > 0
-                ? `message the agent · /${s.commands[0].name} and ${s.commands.length - 1} more commands`
-                : 'message the agent',
+            : s.loading
+              ? 'resuming the session…'
+              : s.agent.builtin
+                ? 'message the agent · / commands · @ files · !cmd runs a command'
+                : s.commands.length > 0
+                  ? `message the agent · / commands (${s.commands.length} from the agent) · @ files`
+                  : 'message the agent · / commands · @ files',
       }),
+      ...compRows,
     ];
   }
   let budget = Math.max(0, room - bottom.length);
@@ -141,6 +193,10 @@ export function liveRows(s: ClientState, ui: UiState, size: ScreenSize): Row[] {
   const plan = s.plan.length > 0 && s.plan.some((e) => e.status !== 'completed') ? planRows(s.plan, width, Math.min(6, Math.floor(budget / 3))) : [];
   budget -= Math.min(budget, plan.length);
   let middle: Row[];
+  if (ui.transcript && s.permissions.length === 0 && !s.sessionChoices) {
+    middle = transcriptRows(s, ui.transcript, width, Math.max(4, budget + plan.length + top.length));
+    return [...middle, ...bottom, ...status, ...footer].slice(0, height - 1);
+  }
   if (ui.logOpen) {
     middle = agentLogRows(s, width, Math.max(2, budget));
   } else if (focus === 'tools') {

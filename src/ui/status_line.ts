@@ -1,4 +1,4 @@
-// One line under the composer: agent, model, envelope, session, cwd.
+// One line under the composer: agent, model, mode, context use, sandbox, session, cwd.
 import os from 'node:os';
 import type { ClientState } from '../client/state.ts';
 import { truncate, type Row, type Span } from './text_layout.ts';
@@ -6,6 +6,28 @@ import { truncate, type Row, type Span } from './text_layout.ts';
 export function shortPath(p: string): string {
   const home = os.homedir();
   return home && (p === home || p.startsWith(`${home}/`)) ? `~${p.slice(home.length)}` : p;
+}
+
+/** A token count as people say it: 32k, 128k, 1.5M (binary sizes like 32768 count as 32k, 128000 as 128k). */
+export function tokenCount(n: number): string {
+  if (n < 1000) return String(n);
+  const base = n % 1000 !== 0 && n % 1024 === 0 ? 1024 : 1000;
+  if (n < base * base) return `${Math.round(n / base)}k`;
+  return `${(n / (base * base)).toFixed(1).replace(/\.0$/, '')}M`;
+}
+
+/** `42% of 32k`: how full the session's context window is. */
+export function usageText(used: number, size: number): string {
+  return `${Math.min(999, Math.round((used / size) * 100))}% of ${tokenCount(size)}`;
+}
+
+/** The mode as the status line names it: its display name when the agent gave one. */
+export function modeLabel(s: ClientState): string | undefined {
+  const id = s.mode ?? s.envelope;
+  if (id === undefined) return undefined;
+  const name = s.modes.find((m) => m.id === id)?.name ?? id;
+  // cxl's modes are its envelopes
+  return `${s.agent.builtin ? 'envelope' : 'mode'} ${name}`;
 }
 
 export function statusRow(s: ClientState, width: number, home = shortPath): Row {
@@ -23,13 +45,17 @@ export function statusRow(s: ClientState, width: number, home = shortPath): Row 
               ? { text: ' (cancelling…)', color: 'warn' }
               : { text: s.running ? ' (working)' : '', color: 'running' };
   const parts: string[] = [];
-  parts.push(s.model ? `model ${s.model}` : 'model default');
-  if (s.envelope) parts.push(`envelope ${s.envelope}`);
-  if (s.mode && s.mode !== s.envelope) parts.push(`mode ${s.mode}`);
-  parts.push(s.sessionId ? `session ${s.sessionId.slice(0, 8)}` : 'no session');
+  if (s.model) parts.push(`model ${s.model}`);
+  const mode = modeLabel(s);
+  if (mode) parts.push(mode);
+  if (s.usage) parts.push(usageText(s.usage.used, s.usage.size));
+  if (s.sandbox) parts.push(`sandbox ${s.sandbox.state}`);
+  parts.push(home(s.cwd));
+  // last, so a narrow terminal cuts it first: the id is for `cxl --resume ID`
+  parts.push(s.loading ? 'resuming…' : s.sessionId ? `session ${s.sessionId.slice(0, 8)}` : 'no session');
   const name = a.name ?? a.label;
   const head = truncate(name, Math.max(8, Math.floor(width / 3)));
-  const rest = ` · ${parts.join(' · ')} · ${home(s.cwd)}`;
+  const rest = ` · ${parts.join(' · ')}`;
   const used = head.length + agentState.text.length;
   return [{ text: head, color: 'accent', bold: true }, agentState, { text: truncate(rest, Math.max(0, width - used)), color: 'muted' }];
 }

@@ -5,7 +5,7 @@ import type { TerminalView } from '../client/state.ts';
 import type { ToolCallView, ToolStatus } from '../client/tool_call.ts';
 import { contentText } from '../client/state.ts';
 import { diffModel, diffRows, diffSummaryRow, displayPath } from './diff_rows.ts';
-import { clipHead, clipTail, plainRow, sanitize, truncateRow, wrapText, type Row, type Span } from './text_layout.ts';
+import { clipHead, clipTail, plainRow, sanitize, truncateRow, wrapLine, wrapText, type Row, type Span } from './text_layout.ts';
 
 export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -50,20 +50,37 @@ export function textOf(call: ToolCallView): string {
     .join('\n');
 }
 
+/** A title as one line: its first line, with `…` when it had more. */
+export function titleLine(title: string): string {
+  const clean = sanitize(title).trim();
+  const nl = clean.indexOf('\n');
+  return nl === -1 ? clean : `${clean.slice(0, nl).trimEnd()} …`;
+}
+
 export function headerRow(call: ToolCallView, o: ToolRowsOptions): Row {
+  const title = titleLine(call.title);
   const row: Row = [
     { text: o.selected ? '› ' : '  ', color: 'accent', bold: true },
     statusGlyph(call, o.awaiting ?? false, o.spinnerFrame),
     { text: ` ${call.kind} `, color: 'muted' },
-    { text: sanitize(call.title), bold: true, strike: call.status === 'cancelled' },
+    { text: title, bold: true, strike: call.status === 'cancelled' },
   ];
   if (call.leftPending) row.push({ text: '  (left pending by the agent)', color: 'muted' });
+  // A path the title already names is not repeated (`Read app.py  app.py`).
+  const named = (p: string) => title.includes(p);
   const diffs = diffsOf(call);
   if (diffs.length > 0 && !o.expanded) {
-    for (const d of diffs) row.push({ text: '  ' }, ...diffSummaryRow(diffModel(d), o.cwd));
+    for (const d of diffs) {
+      const m = diffModel(d);
+      row.push({ text: '  ' }, ...diffSummaryRow(m, o.cwd, { path: !named(displayPath(m.path, o.cwd)) }));
+    }
   } else if (call.locations.length > 0) {
-    const locs = call.locations.map((l) => `${displayPath(l.path, o.cwd)}${l.line ? `:${l.line}` : ''}`);
-    row.push({ text: `  ${locs.join(', ')}`, color: 'muted' });
+    const locs = call.locations.flatMap((l) => {
+      const p = displayPath(l.path, o.cwd);
+      if (!named(p)) return [`${p}${l.line ? `:${l.line}` : ''}`];
+      return l.line ? [`line ${l.line}`] : [];
+    });
+    if (locs.length > 0) row.push({ text: `  ${locs.join(', ')}`, color: 'muted' });
   }
   return truncateRow(row, o.width);
 }
@@ -100,10 +117,21 @@ function terminalRows(t: TerminalView, o: ToolRowsOptions): Row[] {
   const inner = o.width - 4;
   const max = o.outputLines ?? 8;
   const { total, tail } = outputTail(t);
-  const shown = tail.slice(-Math.min(tail.length, max));
-  const rows = shown.map((l) => truncateRow([{ text: '│ ', color: 'muted' }, { text: l }], inner));
-  // Same shape as clipTail over every line: the first kept row says how many are hidden.
-  const clipped = total > max ? [plainRow(`… ${total - (max - 1)} line${total - (max - 1) === 1 ? '' : 's'} hidden (Ctrl+O in the tool list for all)`, { dim: true }), ...rows.slice(rows.length - (max - 1))] : rows;
+  // Long lines wrap under the `│ ` rule; only the last `max` rows are kept, and the first kept
+  // row says how many output lines are left out (a line cut in the middle counts as shown).
+  const lines = tail.slice(-Math.min(tail.length, max));
+  const wrapped = lines.map((l) => wrapLine(l, Math.max(8, inner - 2)));
+  const rowCount = wrapped.reduce((n, w) => n + w.length, 0);
+  const room = total > max || rowCount > max ? max - 1 : max;
+  const rows: Row[] = [];
+  let shownLines = 0;
+  for (let i = wrapped.length - 1; i >= 0 && rows.length < room; i--) {
+    const parts = wrapped[i];
+    for (let j = parts.length - 1; j >= 0 && rows.length < room; j--) rows.unshift([{ text: '│ ', color: 'muted' }, { text: parts[j] }]);
+    shownLines++;
+  }
+  const hidden = total - shownLines;
+  const clipped = hidden > 0 ? [plainRow(`… ${hidden} line${hidden === 1 ? '' : 's'} hidden (Ctrl+O in the tool list for all)`, { dim: true }), ...rows] : rows;
   if (t.truncated) clipped.unshift(plainRow('… earlier output dropped (output limit)', { dim: true }));
   if (t.done) {
     const how = t.signal ? `killed by ${t.signal}` : `exit ${t.exitCode ?? '?'}`;

@@ -149,8 +149,11 @@ test('allow for this session is remembered for the same file', async () => {
   assert.equal(readFileSync(path.join(w.dir, 'a.txt'), 'utf8'), 'alpha\nBETA\nGAMMA\n');
 });
 
+// A client that says it sandboxes its terminals (the cxl client does): the prefix allowlist runs unasked.
+const SANDBOXED = { sandbox: { state: 'bubblewrap', reason: '/usr/bin/bwrap' } };
+
 test('a multi-step shell line runs one client terminal per step and reports the terminals', async () => {
-  const w = await world([{ toolCalls: [{ name: 'local_shell', arguments: { command: 'echo one && echo two' } }] }, { text: 'ok' }]);
+  const w = await world([{ toolCalls: [{ name: 'local_shell', arguments: { command: 'echo one && echo two' } }] }, { text: 'ok' }], SANDBOXED);
   const res = await w.h.prompt(w.sessionId, 'run it');
   assert.equal(res.stopReason, 'end_turn');
   assert.equal(w.h.terminals.size, 2, 'one terminal per step');
@@ -163,6 +166,18 @@ test('a multi-step shell line runs one client terminal per step and reports the 
   assert.equal(result.success, true);
   assert.match(result.stdout, /one[\s\S]*two/);
   assert.equal(ups.at(-1)!.status, 'completed');
+  assert.deepEqual(w.h.terminalMetas, [{ 'cxl/sandbox': 'read-only', 'cxl/network': true }, { 'cxl/sandbox': 'read-only', 'cxl/network': true }], 'each terminal asks for the read-only profile its decision gives');
+  assert.deepEqual(w.newSession._meta?.['cxl/sandbox'], { state: 'bubblewrap', reason: "the client's: /usr/bin/bwrap" });
+});
+
+test('a client that reports no sandbox: session/new says so, and the prefix allowlist asks first', async () => {
+  const w = await world([{ toolCalls: [{ name: 'local_shell', arguments: { command: 'echo one' } }] }, { text: 'ok' }], { permission: () => 'allow_once' });
+  assert.deepEqual(w.newSession._meta?.['cxl/sandbox'], { state: 'unavailable', reason: 'the client runs the commands and reports no sandbox' });
+  assert.equal((await w.h.prompt(w.sessionId, 'run it')).stopReason, 'end_turn');
+  assert.equal(w.h.permissions.length, 1, 'echo is on the prefix allowlist, but nothing contains it here');
+  assert.match(JSON.stringify(w.h.permissions[0].toolCall._meta), /no sandbox is working/);
+  assert.deepEqual(w.h.terminalMetas, [undefined], 'no sandbox hint to a client that has none');
+  assert.match(JSON.parse(toolMessages(w.srv, 1)[0]).stdout, /one/);
 });
 
 test('cancel in the middle of a running command kills it and ends the turn cancelled', async () => {
@@ -252,7 +267,7 @@ test('Ollama: reasoning becomes agent_thought_chunk, text agent_message_chunk, t
 });
 
 test('no model reachable: a plain prompt says how to configure one; direct commands work', async () => {
-  const w = await world([{ text: 'unused' }], { env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } });
+  const w = await world([{ text: 'unused' }], { env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }, ...SANDBOXED });
   const res = await w.h.prompt(w.sessionId, 'hello?');
   assert.equal(res.stopReason, 'end_turn');
   const text = w.h.messageText();
@@ -363,14 +378,14 @@ test('provider errors are messages in the session: 401, 429 with a long Retry-Af
   for (const [prompt, said] of [
     ['one', /refused the credentials.*Incorrect API key provided.*OPENAI_API_KEY/s],
     ['two', /rate limited.*retry after 120 s/s],
-    ['three', /longer than the model's context window.*Start a new session/s],
+    ['three', /longer than the model's context window.*larger context_window/s],
   ] as const) {
     const before = w.h.messageText().length;
     const res = await w.h.prompt(w.sessionId, prompt);
     assert.equal(res.stopReason, 'end_turn');
     assert.match(w.h.messageText().slice(before), said);
   }
-  assert.equal(w.srv.requests.length, 3, 'a long Retry-After is not waited out');
+  assert.equal(w.srv.requests.length, 3, "a long Retry-After is not waited out, and a refusal with nothing to compact is not sent again");
 });
 
 test('hostile paths from the model never reach the client: escapes, absolute, symlinks out, quarantine, NUL', async () => {

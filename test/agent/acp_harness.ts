@@ -14,6 +14,10 @@ export interface HarnessOptions {
   env?: Record<string, string | undefined>;
   fs?: boolean;
   terminal?: boolean;
+  /** clientCapabilities.session (e.g. `{ compaction: {} }`) */
+  session?: Record<string, unknown>;
+  /** what the client says about its terminals' sandbox (clientCapabilities `_meta`), as the cxl client does */
+  sandbox?: Record<string, unknown>;
   /** answers a permission request with an optionId, or 'cancelled' */
   permission?: (req: acp.RequestPermissionRequest) => string | Promise<string>;
   /** the error this client answers a fs/* or terminal/create request with, as a refusing client does */
@@ -38,6 +42,8 @@ export class Harness {
   readonly fsWrites: string[] = [];
   readonly terminals = new Map<string, Term>();
   readonly terminalPids: number[] = [];
+  /** the `_meta` of each terminal/create (the agent's sandbox hint) */
+  readonly terminalMetas: unknown[] = [];
   stderr = '';
   child!: ChildProcess;
   conn!: acp.ClientConnection;
@@ -86,6 +92,7 @@ export class Harness {
         const refusal = this.opts.refuse?.('terminal/create');
         if (refusal) throw refusal;
         const id = `t${++this.n}`;
+        this.terminalMetas.push(params._meta);
         const child = spawn(params.command, params.args ?? [], {
           cwd: params.cwd ?? undefined,
           env: { ...process.env, ...Object.fromEntries((params.env ?? []).map((e) => [e.name, e.value])) },
@@ -143,6 +150,8 @@ export class Harness {
       clientCapabilities: {
         fs: { readTextFile: this.opts.fs !== false, writeTextFile: this.opts.fs !== false },
         terminal: this.opts.terminal !== false,
+        ...(this.opts.session ? { session: this.opts.session } : {}),
+        ...(this.opts.sandbox ? { _meta: { 'cxl/sandbox': this.opts.sandbox } } : {}),
       },
       clientInfo: { name: 'cxl-test-client', version: '0.0.0' },
     });

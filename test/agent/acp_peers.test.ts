@@ -49,7 +49,7 @@ async function until<T>(f: () => T | undefined, what: string, ms = 10_000): Prom
 const acpxRefusal = () => new acp.RequestError(-32603, 'Internal error', { details: 'Permission denied for terminal/create' });
 
 test('a client that refuses terminal/create: the model and the client read client_refused with the client\'s message', async () => {
-  const w = await world([{ toolCalls: [{ name: 'local_shell', arguments: { command: 'echo hi' } }] }, { text: 'The client would not run it.' }], { refuse: (m) => (m === 'terminal/create' ? acpxRefusal() : undefined) });
+  const w = await world([{ toolCalls: [{ name: 'local_shell', arguments: { command: 'echo hi' } }] }, { text: 'The client would not run it.' }], { permission: () => 'allow_once', refuse: (m) => (m === 'terminal/create' ? acpxRefusal() : undefined) });
   const { sessionId } = await w.h.newSession(w.project);
   const res = await w.h.prompt(sessionId, 'say hi in the shell');
   assert.equal(res.stopReason, 'end_turn');
@@ -91,8 +91,8 @@ test('the direct commands are advertised after session/new and session/load answ
   const adverts = () => w.h.updates.filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'available_commands_update');
   const first = await until(() => adverts()[0], 'available_commands_update');
   const cmds = (first.update as { availableCommands: acp.AvailableCommand[] }).availableCommands;
-  assert.deepEqual(cmds.map((c) => c.name), ['help', 'tool', 'shell']);
-  assert.deepEqual(cmds.find((c) => c.name === 'tool')?.input, { hint: '<name> [json]' });
+  assert.deepEqual(cmds.map((c) => c.name), ['help', 'tool', 'compact', 'shell']);
+  assert.deepEqual(cmds.find((c) => c.name === 'shell')?.input, { hint: '<command line>' });
   const res = await w.h.prompt(sessionId, '/shell echo from-slash');
   assert.equal(res.stopReason, 'end_turn');
   const call = w.h.toolUpdates().find((u) => u.sessionUpdate === 'tool_call');

@@ -139,6 +139,10 @@ test('acpx with direct commands and no model: a new file written, a terminal run
 
 test('acpx in its default permission mode refuses terminals: the model and acpx read client_refused with acpx\'s words', async () => {
   const w = await setup([{ toolCalls: [{ name: 'local_shell', arguments: { command: 'echo hi' } }] }, { text: 'The shell was refused.' }]);
+  // acpx reports no sandbox for its terminals, so every command would ask (and acpx refuse the
+  // ask): with the OS sandbox off, the allowlisted `echo` goes straight to terminal/create.
+  mkdirSync(path.join(w.project, '.contenox'));
+  writeFileSync(path.join(w.project, '.contenox', 'agents.toml'), 'default_envelope = "peers"\n[envelopes.peers]\nextends = "default"\n[envelopes.peers.shell]\nsandbox = "off"\n');
   try {
     const r = await acpx(['exec', 'say hi in the shell'], w.project, w.env);
     assert.ok(r.messages.some((m) => m.method === 'terminal/create'), r.stderr);
@@ -149,7 +153,7 @@ test('acpx in its default permission mode refuses terminals: the model and acpx 
     const failed = updates(r.messages).find((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'failed') as { content: Array<{ content?: { text?: string } }> } | undefined;
     assert.ok(failed?.content.some((c) => c.content?.text === 'client_refused: Permission denied for terminal/create'), JSON.stringify(failed));
     const commands = updates(r.messages).find((u) => u.sessionUpdate === 'available_commands_update') as { availableCommands: Array<{ name: string }> } | undefined;
-    assert.deepEqual(commands?.availableCommands.map((c) => c.name), ['help', 'tool', 'shell']);
+    assert.deepEqual(commands?.availableCommands.map((c) => c.name), ['help', 'tool', 'compact', 'shell']);
   } finally {
     await w.done();
   }

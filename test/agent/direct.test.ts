@@ -7,6 +7,8 @@ test('direct commands parse; anything else goes to the model', () => {
   assert.deepEqual(parseDirect('  /tool read_file {"path":"a b.txt"}'), { kind: 'tool', name: 'read_file', args: { path: 'a b.txt' } });
   assert.deepEqual(parseDirect('/tool list_dir'), { kind: 'tool', name: 'list_dir', args: {} });
   assert.deepEqual(parseDirect('/help'), { kind: 'help' });
+  assert.deepEqual(parseDirect(' /compact '), { kind: 'compact' });
+  assert.equal(parseDirect('/compact the history please'), undefined);
   assert.equal(parseDirect('what does /tool do?'), undefined);
   assert.equal(parseDirect('/toolbox'), undefined);
   assert.equal(parseDirect('hello'), undefined);

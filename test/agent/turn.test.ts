@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { DEFAULT_TIMEOUTS } from '../../src/agent/providers/http.ts';
 import { OpenAIProvider } from '../../src/agent/providers/openai.ts';
 import type { ChatMessage, ModelToolCall } from '../../src/agent/providers/types.ts';
 import { runTurn } from '../../src/agent/turn.ts';
@@ -14,7 +15,7 @@ async function turn(script: Parameters<typeof startFakeOpenAI>[0], runTool: (c: 
   const thoughts: string[] = [];
   try {
     const res = await runTurn({
-      provider: new OpenAIProvider({ baseUrl: srv.url, model: 'm' }),
+      provider: new OpenAIProvider({ baseUrl: srv.url, model: 'm', http: { timeouts: DEFAULT_TIMEOUTS, retry: { retries: 3, baseMs: 5, maxWaitS: 1 } } }),
       history,
       tools: () => tools,
       runTool,
@@ -22,7 +23,6 @@ async function turn(script: Parameters<typeof startFakeOpenAI>[0], runTool: (c: 
       onThought: async (t) => void thoughts.push(t),
       signal: opts.signal ?? new AbortController().signal,
       maxTurns: opts.maxTurns ?? 5,
-      maxRetryWait: 1,
     });
     return { res, history, text: text.join(''), thoughts: thoughts.join(''), requests: srv.requests };
   } finally {

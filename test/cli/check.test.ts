@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
+import process from 'node:process';
 import { after, test } from 'node:test';
 import { runCxl } from '../helpers/cxl.ts';
 import { stubBin, tempRoot } from '../core/shell/helpers.ts';
@@ -110,4 +111,28 @@ test('usage errors exit 2', async () => {
   const h = await runCxl(['check', '--help']);
   assert.equal(h.code, 0);
   assert.match(h.stdout, /--batch/);
+});
+
+test('the sandbox profile a line would run under: read-only for the prefix allowlist, workspace-write once approved', async () => {
+  const { hasBwrap } = await import('../helpers/system_tools.ts');
+  if (!hasBwrap('cxl check sandbox profile test')) return;
+  const withBwrap = { PATH: `${BIN}:${process.env.PATH}` };
+  const ro = await runCxl(['check', 'git status', '--allow', 'git'], { env: withBwrap });
+  assert.match(ro.stdout, /\nsandbox: bubblewrap, read-only \(the workspace cannot be written\); network on\n/);
+  const rw = await runCxl(['check', 'rm x', '--allow', 'rm', '--deny', '', '--json'], { env: withBwrap });
+  const j = JSON.parse(rw.stdout);
+  assert.equal(j.envelope.action, 'approve');
+  assert.deepEqual(j.sandbox, { state: 'bubblewrap', profile: 'workspace-write', when: 'once approved', network: true });
+});
+
+test('with a bwrap that cannot start, the prefix allowlist asks and check says why', async () => {
+  const { chmodSync, writeFileSync } = await import('node:fs');
+  const broken = path.join(base, 'broken-bin');
+  mkdirSync(broken, { recursive: true });
+  writeFileSync(path.join(broken, 'bwrap'), '#!/bin/sh\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n');
+  chmodSync(path.join(broken, 'bwrap'), 0o755);
+  const r = await runCxl(['check', 'git status', '--allow', 'git'], { env: { PATH: `${broken}:${BIN}:/usr/bin:/bin` } });
+  assert.equal(r.code, 0, 'an ask is not a refusal');
+  assert.match(r.stdout, /envelope default: approve: `git status` starts with `git status` of prefix_allowlist of envelope default, but no sandbox is working \(bwrap cannot start a sandbox here: setting up uid map: Permission denied/);
+  assert.match(r.stdout, /\nsandbox: unavailable \(.*uid map.*\): the line would run unsandboxed\n/);
 });

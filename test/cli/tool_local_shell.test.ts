@@ -49,20 +49,21 @@ test('a non-zero exit is a result, not an error', async () => {
   assert.notEqual(out.result.exit_code, 0);
 });
 
-test('killing cxl while a command runs leaves none of its processes behind', async () => {
+test('killing cxl while a command runs leaves none of its processes behind (in the sandbox too)', async () => {
   const { spawn } = await import('node:child_process');
-  const { existsSync, readFileSync } = await import('node:fs');
+  const { existsSync } = await import('node:fs');
   const { cxlCommand } = await import('../helpers/cxl.ts');
-  const { alive, eventually } = await import('../core/shell/helpers.ts');
-  const pidfile = path.join(ROOT, 'pids');
+  const { eventually, processesWith, uniqueSleep } = await import('../core/shell/helpers.ts');
+  const started = path.join(ROOT, 'started');
   const [cmd, ...pre] = cxlCommand();
-  const line = "sh -c 'sleep 30 & echo $$ $! > pids; wait'";
+  // Inside the sandbox's PID namespace the pids the command sees are not the host's: find the
+  // processes by a marker in their command line instead.
+  const marker = uniqueSleep();
+  const line = `sh -c 'sleep ${marker} & sleep ${marker} & touch started; wait'`;
   const child = spawn(cmd, [...pre, 'tool', 'local_shell', JSON.stringify({ command: line }), '--root', ROOT, '--yes', '--policy', '_allowed_commands=sh'], { stdio: 'ignore' });
   const closed = new Promise((r) => child.on('close', r));
-  assert.ok(await eventually(() => existsSync(pidfile) && readFileSync(pidfile, 'utf8').trim().split(' ').length === 2, 15000), 'the command started');
-  const pids = readFileSync(pidfile, 'utf8').trim().split(' ').map(Number);
-  assert.ok(pids.every(alive));
+  assert.ok(await eventually(() => existsSync(started) && processesWith(`sleep ${marker}`).length >= 2, 15000), 'the command started');
   child.kill('SIGTERM');
   await closed;
-  assert.ok(await eventually(() => !pids.some(alive)), `left running: ${pids.filter(alive).join(' ')}`);
+  assert.ok(await eventually(() => processesWith(`sleep ${marker}`).length === 0), `left running: ${processesWith(`sleep ${marker}`).join(' ')}`);
 });

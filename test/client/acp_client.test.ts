@@ -97,6 +97,17 @@ test('updates after the turn answered are still applied', async () => {
   }
 });
 
+test("the client tells the agent its terminals' sandbox, and keeps what the agent reports for the session", async () => {
+  const c = await started();
+  try {
+    const own = c.terminals.sandboxState();
+    assert.ok(['bubblewrap', 'unavailable'].includes(own.state), JSON.stringify(own));
+    assert.deepEqual(c.sandboxState(), { state: 'bubblewrap', reason: `the client said ${own.state}` }, 'the agent named what the client told it');
+  } finally {
+    await c.close();
+  }
+});
+
 test('terminal/* runs the command in the session root and caps output from the start', async () => {
   const cwd = workdir();
   writeFileSync(path.join(cwd, 'marker.txt'), 'x');

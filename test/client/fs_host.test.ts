@@ -1,6 +1,6 @@
 // fs/* served by the client, on a real temp tree: confinement, quarantine, read-approve, writes.
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -65,4 +65,20 @@ test('writes create missing files and directories, replace atomically and keep t
 
 test('a missing file answers -32002 Resource not found', async () => {
   await assert.rejects(host(false).readTextFile(path.join(root, 'nope.txt')), (e: { code: number; message: string }) => e.code === -32002 && /^Resource not found: /.test(e.message));
+});
+
+test('a hard link to a quarantined or read-approve file is served as that file: refused, or asked', async () => {
+  mkdirSync(path.join(root, 'hl/.ssh'), { recursive: true });
+  writeFileSync(path.join(root, 'hl/.ssh/id_rsa'), 'KEY');
+  writeFileSync(path.join(root, 'hl/.env'), 'TOKEN=2');
+  writeFileSync(path.join(root, 'hl/plain.txt'), 'plain');
+  linkSync(path.join(root, 'hl/.ssh/id_rsa'), path.join(root, 'hl/notes.txt'));
+  linkSync(path.join(root, 'hl/.env'), path.join(root, 'hl/settings.txt'));
+  linkSync(path.join(root, 'hl/plain.txt'), path.join(root, 'hl/plain2.txt'));
+  await assert.rejects(host(true).readTextFile(path.join(root, 'hl/notes.txt')), (e: { data?: { code: string }; message: string }) => e.data?.code === 'quarantined' && /hard link/.test(e.message));
+  asked.length = 0;
+  await assert.rejects(host(false).readTextFile('hl/settings.txt'), (e: { data?: { code: string } }) => e.data?.code === 'rejected');
+  assert.deepEqual(asked, ['hl/settings.txt']);
+  assert.equal(await host(true).readTextFile('hl/settings.txt'), 'TOKEN=2');
+  assert.equal(await host(false).readTextFile('hl/plain2.txt'), 'plain', 'an ordinary file with two links');
 });

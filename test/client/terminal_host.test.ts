@@ -1,11 +1,14 @@
 // terminal/* served by the client: process groups, confinement, environment, output cap.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { after, test } from 'node:test';
-import { TailBuffer, TerminalHost } from '../../src/client/terminal_host.ts';
+import { TailBuffer } from '../../src/core/shell/output_limit.ts';
+import { TerminalHost } from '../../src/client/terminal_host.ts';
+import { eventually, processesWith, uniqueSleep } from '../core/shell/helpers.ts';
+import { hasBwrap } from '../helpers/system_tools.ts';
 
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-term-')));
 mkdirSync(path.join(root, 'sub'));
@@ -25,8 +28,8 @@ function alive(pid: number): boolean {
   }
 }
 
-test('kill takes down the whole process group, and the terminal stays readable', async () => {
-  const h = new TerminalHost(root);
+test('kill takes down the whole process group, and the terminal stays readable (unsandboxed)', async () => {
+  const h = new TerminalHost(root, () => {}, { mode: 'off' });
   const id = h.create({ command: 'sleep 30 & echo $!; sleep 30' });
   let out = '';
   for (let i = 0; i < 100 && !/\d+\n/.test(out); i++) {
@@ -92,4 +95,102 @@ test('the tail buffer keeps the last bytes, never more than the limit, starting 
   assert.equal(b.truncated, true);
   for (let i = 0; i < 10_000; i++) b.push(Buffer.from('0123456789'));
   assert.equal(b.text(), '0123456789');
+});
+
+// ── the sandbox of the client's terminals (the TUI serving terminal/create) ──
+
+const haveBwrap = hasBwrap('the client terminal host sandbox tests');
+
+function wsWithKey(): string {
+  const ws = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-term-sb-')));
+  mkdirSync(path.join(ws, '.ssh'));
+  writeFileSync(path.join(ws, '.ssh', 'id_rsa'), 'PRIVATE term-test-key\n');
+  writeFileSync(path.join(ws, 'notes.txt'), 'PRIVATE notes\n');
+  mkdirSync(path.join(ws, '.git', 'hooks'), { recursive: true });
+  return ws;
+}
+
+async function runIn(h: TerminalHost, p: Parameters<TerminalHost['create']>[0]): Promise<{ output: string; exitCode?: number | null }> {
+  const id = h.create(p);
+  const exit = await h.waitForExit(id);
+  const out = h.output(id).output;
+  h.release(id);
+  return { output: out, exitCode: exit.exitCode };
+}
+
+test('terminals run sandboxed: a recursive grep never shows the key; hooks cannot be planted; the workspace is writable', async () => {
+  if (!haveBwrap) return;
+  const ws = wsWithKey();
+  try {
+    const h = new TerminalHost(ws);
+    assert.equal(h.sandboxState().state, 'bubblewrap');
+    const g = await runIn(h, { command: 'grep -r PRIVATE .' });
+    assert.match(g.output, /PRIVATE notes/);
+    assert.doesNotMatch(g.output, /term-test-key/);
+    const w = await runIn(h, { command: 'touch made.txt .git/hooks/pre-commit' });
+    assert.notEqual(w.exitCode, 0);
+    assert.equal(existsSync(path.join(ws, 'made.txt')), true, 'no hint: workspace-write');
+    assert.equal(existsSync(path.join(ws, '.git', 'hooks', 'pre-commit')), false);
+  } finally {
+    rmSync(ws, { recursive: true, force: true });
+  }
+});
+
+test("the agent's hint is honoured only when it narrows", async () => {
+  if (!haveBwrap) return;
+  const ws = wsWithKey();
+  try {
+    const h = new TerminalHost(ws);
+    const ro = await runIn(h, { command: 'touch', args: ['ro.txt'], _meta: { 'cxl/sandbox': 'read-only' } });
+    assert.notEqual(ro.exitCode, 0);
+    assert.equal(existsSync(path.join(ws, 'ro.txt')), false, 'read-only narrows');
+    const wide = await runIn(h, { command: 'touch', args: ['/var/tmp/cxl-term-wide'], _meta: { 'cxl/sandbox': 'danger-full-access' } });
+    assert.notEqual(wide.exitCode, 0, 'an unknown hint is not a wider sandbox');
+    assert.equal(existsSync('/var/tmp/cxl-term-wide'), false);
+    const net = new TerminalHost(ws, () => {}, { mode: 'off' });
+    const off = await runIn(net, { command: 'grep', args: ['-r', 'PRIVATE', '.'], _meta: { 'cxl/sandbox': 'read-only' } });
+    assert.match(off.output, /term-test-key/, 'mode off on the client: no sandbox, whatever the agent hints');
+  } finally {
+    rmSync(ws, { recursive: true, force: true });
+  }
+});
+
+test('kill and release leave nothing behind in the sandbox, including a daemon that left the group', async () => {
+  if (!haveBwrap) return;
+  const ws = wsWithKey();
+  try {
+    const h = new TerminalHost(ws);
+    const m = uniqueSleep();
+    const id = h.create({ command: `sleep ${m} & setsid sleep ${m} & wait` });
+    assert.ok(await eventually(() => processesWith(`sleep ${m}`).length >= 2, 8000), 'started');
+    h.kill(id);
+    const exit = await h.waitForExit(id);
+    assert.equal(exit.signal, 'SIGKILL');
+    assert.ok(await eventually(() => processesWith(`sleep ${m}`).length === 0), `left: ${processesWith(`sleep ${m}`).join(' ')}`);
+    const id2 = h.create({ command: `setsid sleep ${m} & sleep ${m}` });
+    assert.ok(await eventually(() => processesWith(`sleep ${m}`).length >= 2, 8000));
+    h.dispose();
+    assert.ok(await eventually(() => processesWith(`sleep ${m}`).length === 0), 'dispose kills every sandbox');
+    assert.throws(() => h.output(id2), /released/);
+  } finally {
+    rmSync(ws, { recursive: true, force: true });
+  }
+});
+
+test('required with a sandbox that cannot start: terminal/create is refused with sandbox_unavailable', () => {
+  const bin = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-fake-bwrap-')));
+  try {
+    writeFileSync(path.join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n');
+    chmodSync(path.join(bin, 'bwrap'), 0o755);
+    const probe = { pathEnv: `${bin}:${process.env.PATH}`, platform: 'linux' };
+    const h = new TerminalHost(root, () => {}, { mode: 'required', probe });
+    assert.equal(h.sandboxState().state, 'unavailable');
+    assert.throws(() => h.create({ command: 'true', args: [] }), (e: Error & { data?: { code?: string } }) => e.data?.code === 'sandbox_unavailable' && /apt-get install bubblewrap/.test(e.message));
+    // auto: runs, unsandboxed, and says so in its state
+    const auto = new TerminalHost(root, () => {}, { probe });
+    assert.match(auto.sandboxState().reason ?? '', /No permissions to create new namespace/);
+    auto.dispose();
+  } finally {
+    rmSync(bin, { recursive: true, force: true });
+  }
 });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import process from 'node:process';
 import { runCxl } from '../helpers/cxl.ts';
 
 const dirs: string[] = [];
@@ -33,6 +34,11 @@ test('cxl config prints each effective value with where it came from', async () 
   assert.match(r.stdout, /# default envelope: default/);
   assert.match(line(/^tools_policies\.local_shell\._allowed_commands = "git,ls"/), new RegExp(`# ${projectFile.replace(/[.]/g, '\\.')}$`));
   assert.match(line(/^tools_policies\.local_fs\._max_read_bytes/), /"1048576" +# built-in default chain task agent$/);
+  // the protected paths every envelope carries: tier, pattern, reason
+  assert.match(line(/^# quarantine +\*\*\/\.config\/gh\/\*\* /), /GitHub CLI tokens/);
+  assert.match(line(/^# quarantine +~\/\.yarnrc\.yml /), /registry tokens/);
+  assert.match(line(/^# always_ask +\*\*\/\.husky\/\*\* /), /husky hook scripts/);
+  assert.match(line(/^# write_wall +\(any git dir/), /HEAD, objects and refs|wherever a git dir is/);
 });
 
 test('cxl config --check FILE validates and exits 1 with file:line:col errors', async () => {
@@ -46,7 +52,7 @@ test('cxl config --check FILE validates and exits 1 with file:line:col errors', 
   assert.equal(ok.stdout, `${good}: ok\n`);
   const no = await runCxl(['config', '--check', bad], { cwd: dir, env: { HOME: dir } });
   assert.equal(no.code, 1);
-  assert.equal(no.stderr, `${bad}:4:1: unknown key \`ask_alwayz\` in [envelopes.mine.shell]; valid keys: grant, timeout, blacklist, prefix_allowlist, ask_always, substitution.\n`);
+  assert.equal(no.stderr, `${bad}:4:1: unknown key \`ask_alwayz\` in [envelopes.mine.shell]; valid keys: grant, timeout, blacklist, prefix_allowlist, ask_always, substitution, sandbox, network.\n`);
 });
 
 test('a broken config makes cxl config fail with the error, not half a listing', async () => {
@@ -57,4 +63,48 @@ test('a broken config makes cxl config fail with the error, not half a listing',
   assert.equal(r.code, 1);
   assert.equal(r.stdout, '');
   assert.match(r.stderr, /default_envelope = "nope" names no envelope/);
+});
+
+test('cxl config shows the context window the server reports, and the model-request timeouts with their sources', async () => {
+  const { startReplay } = await import('../fixtures/replay_server.ts');
+  const srv = await startReplay({ 'POST /api/show': { chunks: [JSON.stringify({ model_info: { 'general.architecture': 'qwen3', 'qwen3.context_length': 40960 } })] } });
+  try {
+    const home = tmp();
+    fs.mkdirSync(path.join(home, '.contenox'));
+    const file = path.join(home, '.contenox', 'agents.toml');
+    fs.writeFileSync(file, 'default_agent = "cpu"\n[agents.cpu]\nfirst_byte_timeout = "20m"\ncompact_threshold = 0.6\n');
+    const r = await runCxl(['config'], { cwd: home, env: { HOME: home, OLLAMA_HOST: srv.origin, OPENAI_BASE_URL: undefined } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^# context window: 32768 tokens, from ollama \/api\/show qwen3\.context_length = 40960, capped at 32768 \(set context_window for more\); compaction starts at 60% \(19660 tokens\)$/m);
+    assert.match(r.stdout, /^# model-request timeouts: connect 10s, first byte 20m, idle 2m$/m);
+    assert.match(r.stdout, new RegExp(`^first_byte_timeout = "20m" +# ${file.replace(/[.]/g, '\\.')} \\[agents\\.cpu\\]$`, 'm'));
+    const bad = path.join(home, 'bad.toml');
+    fs.writeFileSync(bad, 'context_window = 100\nidle_timeout = "soon"\ncompact_threshold = 2\n');
+    const no = await runCxl(['config', '--check', bad], { cwd: home, env: { HOME: home } });
+    assert.equal(no.code, 1);
+    assert.match(no.stderr, /bad\.toml:1:1: `context_window` = 100 is not a window size/);
+    assert.match(no.stderr, /bad\.toml:2:1: `idle_timeout` = "soon" is not a duration/);
+    assert.match(no.stderr, /bad\.toml:3:1: `compact_threshold` = 2 must be a share of the window between 0\.1 and 0\.95/);
+  } finally {
+    await srv.close();
+  }
+});
+
+test('cxl config says which sandbox commands run in and why; shell.sandbox and shell.network are checked', async () => {
+  const home = tmp();
+  const bin = tmp();
+  fs.writeFileSync(path.join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n');
+  fs.chmodSync(path.join(bin, 'bwrap'), 0o755);
+  fs.mkdirSync(path.join(home, '.contenox'));
+  fs.writeFileSync(path.join(home, '.contenox', 'agents.toml'), 'default_envelope = "locked"\n[envelopes.locked]\nextends = "default"\n[envelopes.locked.shell]\nsandbox = "required"\nnetwork = false\n');
+  const r = await runCxl(['config'], { cwd: home, env: { HOME: home, PATH: `${bin}:${process.env.PATH}` } });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /# sandbox for commands \(envelope locked\): unavailable \(bwrap cannot start a sandbox here: No permissions to create new namespace.*\); shell.sandbox = "required", so every command is refused \(sandbox_unavailable\)\. Install bubblewrap/);
+  assert.match(r.stdout, /^envelopes\.locked\.shell\.network = false/m);
+  const bad = path.join(home, 'bad.toml');
+  fs.writeFileSync(bad, '[envelopes.x.shell]\nsandbox = "maybe"\nnetwork = "no"\n');
+  const no = await runCxl(['config', '--check', bad], { cwd: home, env: { HOME: home } });
+  assert.equal(no.code, 1);
+  assert.match(no.stderr, /`envelopes\.x\.shell\.sandbox` must be "auto", "required", "off"; got "maybe"/);
+  assert.match(no.stderr, /`envelopes\.x\.shell\.network` must be true or false; got a string/);
 });

@@ -214,7 +214,8 @@ describe('inheritance', () => {
   test('always_deny and always_allow accumulate; the floor is always first', () => {
     const specs = { base, mid: { extends: 'base', always_deny: [{ tool: '*', path: 'x/**' }] }, t: { extends: 'mid', always_allow: [{ tool: 'local_fs', path: 'ok/**' }] } };
     const r = resolveEnvelope('t', specs, FLOOR_RULES);
-    assert.equal(r.always_deny.length, FLOOR_RULES.length + 2);
+    assert.equal(r.always_deny.length, FLOOR_RULES.filter((x) => !x.ask).length + 2);
+    assert.equal(r.always_ask.length, FLOOR_RULES.filter((x) => x.ask).length);
     assert.deepEqual(r.lineage, ['t', 'mid', 'base']);
     const e = buildEnvelope('t', specs, FLOOR_RULES);
     assert.equal(decide(e, read('vault/k')).rule, 'always_deny');

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compileGlobs, expandBraces, globTester } from '../../src/core/glob.ts';
 import { classifyPath, PathMatcher, QUARANTINE_GLOBS, READ_APPROVE_GLOBS } from '../../src/core/quarantine.ts';
+import { NEW_CREDENTIALS } from './credential_paths.ts';
 
 const QUARANTINED = [
   '.ssh/id_rsa', 'home/u/.ssh/config', '/home/u/.ssh/known_hosts', '.ssh', '.SSH/ID_RSA', 'a/b/.gnupg/pubring.kbx',
@@ -17,9 +18,17 @@ const CLEAN = [
   'src/env.ts', 'environment.md', '.envrc', 'env', 'dotenv.js', 'src/keys.ts', 'key.txt', 'pem.md', 'sshd_config.md', '.sshconfig',
   'ssh/notes.txt', 'my.ssh.txt', 'docs/aws.md', 'kube/config', 'netrc.md', '.npmrc.md', 'history', 'rsa.txt', 'wallet.dat.md', 'x.kdbx.txt',
   '.config/other/x', 'README.md', '.',
+  // lookalikes of the new entries that are ordinary project files
+  'gh/hosts.yml', '.config/ghost/x', 'cargo/credentials.toml', '.cargo/config.toml', 'pgpass.md', 'vault-token.ts', 'my.cnf', 'docs/.my.cnf.md',
+  'terraform.d/credentials.tfrc.json', 'main.tf', '.m2repo/settings.xml', 'settings.xml', 'gradle.properties', 'auth.json', 'NuGet.Config',
+  'src/mozilla.ts', '.config/chromium-flags.conf', 'Library/Application Support/Other/x', '.yarnrc.yml', 'app/.yarnrc.yml', 'docker/config.json',
 ];
 
 for (const p of QUARANTINED) test(`quarantined: ${JSON.stringify(p)}`, () => assert.equal(classifyPath(p), 'quarantined'));
+test('every new credential store is quarantined', () => {
+  for (const p of NEW_CREDENTIALS) assert.equal(classifyPath(p), 'quarantined', p);
+  for (const p of NEW_CREDENTIALS) assert.equal(classifyPath(p.toUpperCase()), 'quarantined', p.toUpperCase());
+});
 for (const p of APPROVE) test(`read-approve: ${JSON.stringify(p)}`, () => assert.equal(classifyPath(p), 'read_approve'));
 for (const p of CLEAN) test(`not matched: ${JSON.stringify(p)}`, () => assert.equal(classifyPath(p), null));
 

@@ -4,14 +4,19 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ToolCallView } from '../../src/client/tool_call.ts';
 import { approvalRows } from '../../src/ui/approval_rows.ts';
+import { completionAt } from '../../src/ui/completion.ts';
+import { completionRows } from '../../src/ui/completion_rows.ts';
 import { composerRows } from '../../src/ui/composer.ts';
+import { pickerRows } from '../../src/ui/session_picker_rows.ts';
+import { transcriptRows } from '../../src/ui/transcript_rows.ts';
 import { diffModel, diffRows } from '../../src/ui/diff_rows.ts';
 import { footerRows } from '../../src/ui/footer.ts';
 import { markdownRows, markdownTail } from '../../src/ui/markdown.ts';
-import { historyRows, noticeRows } from '../../src/ui/message_rows.ts';
+import { historyRows, infoRows, noticeRows } from '../../src/ui/message_rows.ts';
 import { planRows } from '../../src/ui/plan_rows.ts';
 import { Rows } from '../../src/ui/Rows.tsx';
-import { statusRow } from '../../src/ui/status_line.ts';
+import { statusRow, tokenCount, usageText } from '../../src/ui/status_line.ts';
+import { ClientStore } from '../../src/client/state.ts';
 import type { Row } from '../../src/ui/text_layout.ts';
 import { toolCallRows } from '../../src/ui/tool_call_rows.ts';
 import { matchSnapshot } from '../helpers/snapshot.ts';
@@ -28,6 +33,18 @@ async function show(rows: Row[], width: number): Promise<string> {
   for (const line of f.split('\n')) assert.ok([...line].length <= width, `wider than ${width}: ${line}`);
   return f;
 }
+
+function foreign(): ClientStore {
+  const s = new ClientStore({ label: 'claude-agent-acp', cwd: states.CWD, settleMs: 0 });
+  s.agentReady({ name: 'Claude Agent' });
+  s.setModes([{ id: 'default', name: 'Default' }, { id: 'plan', name: 'Plan mode' }], 'plan');
+  s.sessionStarted('0f9e8d7c-6b5a', { model: 'Sonnet 4.5', mode: 'plan' });
+  s.applyUpdate({ sessionUpdate: 'usage_update', used: 151_000, size: 200_000 });
+  s.setSandbox({ state: 'off' });
+  return s;
+}
+
+const LONG = 'the quick brown fox jumps over the lazy dog and keeps on running past the river bank until the sun goes down behind the hills';
 
 const call = (over: Partial<ToolCallView>): ToolCallView => ({ id: 'c', title: 'Edit src/app.ts', kind: 'edit', status: 'completed', content: [], locations: [], ...over });
 const term = (done: boolean, exitCode?: number) => ({ id: 't', command: 'ls', output: Array.from({ length: 14 }, (_, i) => `file-${i}.txt`).join('\n'), truncated: false, done, exitCode });
@@ -57,6 +74,17 @@ const COMPONENTS: [string, (w: number) => Row[]][] = [
   ['history user', (w) => historyRows({ kind: 'user', key: 'u', text: 'please fix the tests' }, w, states.CWD)],
   ['history thought', (w) => historyRows({ kind: 'thought', key: 't', text: 'I should read the file first.' }, w, states.CWD)],
   ['history output', (w) => historyRows({ kind: 'output', key: 'o', title: 'ls', text: 'a\nb' }, w, states.CWD)],
+  ['status line, another agent with modes, usage and sandbox', (w) => [statusRow(foreign().getState(), w)]],
+  ['completion commands', (w) => { const st = states.daily().getState(); return completionRows(completionAt(st, { text: '/', cursor: 1 })!, 2, w, 9); }],
+  ['completion files', (w) => { const st = states.daily().getState(); return completionRows(completionAt(st, { text: '@ui', cursor: 3 })!, 0, w, 9); }],
+  ['session picker', (w) => pickerRows({ sessions: states.SESSIONS, startup: false }, 0, w, 10)],
+  ['transcript', (w) => transcriptRows(states.twoTurns().getState(), { selected: 1, expanded: new Set(['e2']) }, w, 14)],
+  ['info block', (w) => infoRows('help', ['Commands:', '  /mode NAME          switch the session mode (Shift+Tab cycles through the modes the agent offers)'], w)],
+  ['diff long lines wrap', (w) => diffRows(diffModel({ path: '/srv/proj/a.ts', oldText: `short\n${LONG}\n`, newText: `short\n${LONG.replace('quick', 'slow')}\n` }), w)],
+  ['tool output long lines wrap', (w) => toolCallRows(call({ status: 'completed', kind: 'execute', title: 'cat notes', content: [{ type: 'terminal', terminalId: 't' }] }), { cwd: states.CWD, width: w, expanded: false, terminals: [{ ...term(true, 0), output: `first\n${LONG}\nlast\n` }], outputLines: 8 })],
+  ['markdown long code line wraps', (w) => markdownRows(`Code:\n\n\`\`\`js\nconst s = "${LONG}";\n\`\`\``, w)],
+  ['tool multi-line title', (w) => toolCallRows(call({ status: 'completed', kind: 'execute', title: 'python3 -c "\nimport os\nprint(os.getcwd())"' }), { cwd: states.CWD, width: w, expanded: false, terminals: [] })],
+  ['tool location named once', (w) => toolCallRows(call({ status: 'completed', kind: 'read', title: 'app.py', locations: [{ path: '/srv/proj/app.py' }, { path: '/srv/proj/lib/util.py', line: 9 }] }), { cwd: states.CWD, width: w, expanded: false, terminals: [] })],
 ];
 
 for (const [name, build] of COMPONENTS) {
@@ -91,4 +119,32 @@ test('the tail of a long streamed message is laid out exactly as the end of the 
   // inside a code block that is still open, the tail is still code
   const open = markdownTail(['x', '```', 'c1', 'c2', 'c3'].join('\n'), 40, 2).rows;
   assert.deepEqual(open.map((r) => r.map((sp) => sp.text).join('')), ['│ c2', '│ c3']);
+});
+
+test('long lines wrap on word boundaries and lose nothing: diffs keep their gutter, output its rule', async () => {
+  const words = LONG.split(' ');
+  for (const w of WIDTHS) {
+    const diff = await show(diffRows(diffModel({ path: '/srv/proj/a.ts', oldText: 'x\n', newText: `${LONG}\n` }), w), w);
+    const lines = diff.split('\n').filter((l) => l.trim() !== '');
+    assert.match(lines[1], /^1 \+ the quick/, `the first row carries the number (${w})`);
+    for (const l of lines.slice(2)) assert.match(l, /^ {2}\+ \S/, `continuations keep the gutter and sign (${w}): ${l}`);
+    const text = lines.slice(1).map((l) => l.slice(4)).join(' ');
+    assert.deepEqual(text.split(' '), words, `every word, in order, none split (${w})`);
+    assert.doesNotMatch(diff, /…/);
+    const out = await show(toolCallRows(call({ kind: 'execute', title: 'cat', content: [{ type: 'terminal', terminalId: 't' }] }), { cwd: states.CWD, width: w, expanded: false, terminals: [{ ...term(true, 0), output: `${LONG}\n` }] }), w);
+    const rule = out.split('\n').filter((l) => l.startsWith('    │ '));
+    assert.ok(rule.length >= (w < 140 ? 2 : 1));
+    assert.deepEqual(rule.map((l) => l.slice(6)).join(' ').split(' '), words);
+  }
+});
+
+test('context use reads as people say it', () => {
+  assert.equal(usageText(13440, 32768), '41% of 32k');
+  assert.equal(usageText(0, 128_000), '0% of 128k');
+  assert.equal(usageText(1_500_000, 1_000_000), '150% of 1M');
+  assert.equal(tokenCount(131_072), '128k');
+  assert.equal(tokenCount(200_000), '200k');
+  assert.equal(tokenCount(1_048_576), '1M');
+  assert.equal(tokenCount(1_500_000), '1.5M');
+  assert.equal(tokenCount(512), '512');
 });

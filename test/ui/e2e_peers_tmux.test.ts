@@ -37,7 +37,7 @@ test(`cxl --agent in tmux (${runtimeName}): log in from the picker, the model by
     assert.match(screen, /reads PEER_API_KEY \(not set\)/);
     assert.match(screen, /Peer Agent \(no session\)/);
     tmux.keys('1');
-    screen = await tmux.waitFor(/Peer Agent · model Peer Large · session peer-1/, 'the session, on the model asked for by name');
+    screen = await tmux.waitFor(/Peer Agent · model Peer Large · .*session peer-1/, 'the session, on the model asked for by name');
 
     for (const round of [1, 2]) {
       await send(tmux, 'example');

@@ -1,6 +1,9 @@
 // End to end in a real terminal (tmux), under the runtime running this test: start `cxl`, run
 // `!ls` through its approval, write a file through `/tool write_file` after seeing its diff,
-// quit with Ctrl+D and check the exit code. Each run has its own tmux server, always killed.
+// switch the envelope with Shift+Tab, quit with Ctrl+D and check the exit code, then
+// `cxl --continue` shows that session again. With a scripted agent: text and Enter in one write
+// send, a bracketed paste does not, and a resize from 120 to 60 columns re-flows history. Each run
+// has its own tmux server, always killed.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,6 +32,11 @@ class Tmux {
   type(text: string): void {
     this.run('send-keys', '-t', 'cxl', '-l', '--', text);
   }
+  /** Write `text` to the pane in one go, as a terminal does with fast input; `bracketed`: as a paste. */
+  write(text: string, bracketed = false): void {
+    this.run('set-buffer', '-b', 'e2e', '--', text);
+    this.run('paste-buffer', '-b', 'e2e', '-d', '-r', ...(bracketed ? ['-p'] : []), '-t', 'cxl');
+  }
   async waitFor(pattern: RegExp, what: string, ms = 20_000): Promise<string> {
     const deadline = Date.now() + ms;
     let last = '';
@@ -52,12 +60,12 @@ class Tmux {
   }
 }
 
-function startCxl(tmux: Tmux, dir: string, rcFile: string, extra: string[]): void {
+function startCxl(tmux: Tmux, dir: string, rcFile: string, extra: string[], columns = 100): void {
   const line = `cd ${quote([dir])} && ${quote([...cxlCommand(), ...extra])}; echo $? > ${quote([rcFile])}; sleep 30`;
   // The built-in agent keeps sessions under XDG_DATA_HOME: keep them in the temp dir.
   // CI=true as in CI itself: Ink would draw nothing live under it unless cxl sets it aside.
   const env = ['NO_COLOR=1', 'CI=true', `XDG_DATA_HOME=${dir}/.data`, `XDG_CONFIG_HOME=${dir}/.config`];
-  tmux.run('new-session', '-d', '-s', 'cxl', '-x', '100', '-y', '30', 'env', ...env, 'sh', '-c', line);
+  tmux.run('new-session', '-d', '-s', 'cxl', '-x', String(columns), '-y', '30', 'env', ...env, 'sh', '-c', line);
 }
 
 async function exitCode(rcFile: string): Promise<string> {
@@ -72,12 +80,12 @@ function workdir(): { dir: string; rcFile: string } {
   return { dir, rcFile: path.join(dir, '.rc') };
 }
 
-test(`cxl in tmux (${runtimeName}), built-in agent: !ls, /tool write_file with its diff and y, Ctrl+D exits 0`, { timeout: 90_000 }, async () => {
+test(`cxl in tmux (${runtimeName}), built-in agent: !ls, /tool write_file with its diff and y, Shift+Tab, Ctrl+D exits 0; --continue shows it again`, { timeout: 90_000 }, async () => {
   const { dir, rcFile } = workdir();
   const tmux = new Tmux();
   try {
     startCxl(tmux, dir, rcFile, []);
-    await tmux.waitFor(/cxl · .*session [0-9a-f]{8}/, 'the built-in agent\'s session');
+    await tmux.waitFor(/cxl · .*session [0-9a-f]{6}/, 'the built-in agent\'s session');
 
     tmux.type('!ls');
     await tmux.waitFor(/› !ls/, 'the typed command');
@@ -93,15 +101,34 @@ test(`cxl in tmux (${runtimeName}), built-in agent: !ls, /tool write_file with i
     assert.match(screen, /1 \+ hi there/);
     assert.equal(existsSync(path.join(dir, 'hello.txt')), false, 'nothing is written before the answer');
     tmux.keys('y');
-    await tmux.waitFor(/✓ edit .*write_file.*\+2 -0 hello\.txt \(new file\)/, 'the collapsed, finished call');
+    await tmux.waitFor(/✓ edit .*write_file.*hello\.txt.*  \+2 -0 \(new file\)/, 'the collapsed, finished call');
     assert.equal(readFileSync(path.join(dir, 'hello.txt'), 'utf8'), 'hi there\nsecond line\n');
+
+    // Shift+Tab: the next envelope (session/set_mode), shown on the status line.
+    assert.match(tmux.screen(), /envelope default/);
+    tmux.keys('BTab');
+    await tmux.waitFor(/cxl · .*envelope read_only/, 'the next envelope on the status line');
 
     // A narrower terminal: the live region is laid out again at 60 columns.
     tmux.run('resize-window', '-t', 'cxl', '-x', '60', '-y', '24');
-    await tmux.waitFor(/\nTab tool list · Ctrl\+C cancel \(twice quits\) · Ctrl\+D quit\s*$/, 'the footer re-wrapped at 60 columns');
+    await tmux.waitFor(/\nTab tool list · Shift\+Tab next mode · Ctrl\+T transcript\nCtrl\+C cancel \(twice quits\) · Ctrl\+D quit\s*$/, 'the footer re-wrapped at 60 columns');
 
     tmux.keys('C-d');
     assert.equal(await exitCode(rcFile), '0', 'Ctrl+D quits with exit code 0');
+    tmux.kill();
+
+    // --continue: the same session, replayed by the agent, in the envelope it was left in.
+    rmSync(rcFile, { force: true });
+    const again = new Tmux();
+    try {
+      startCxl(again, dir, rcFile, ['--continue']);
+      screen = await again.waitFor(/› \/tool write_file[\s\S]*✓ edit .*write_file.*hello\.txt[\s\S]*cxl · .*envelope read_only/, 'the previous session, replayed');
+      assert.match(screen, /› !ls[\s\S]*✓ execute .*ls/, 'its first prompt and call too');
+      again.keys('C-d');
+      assert.equal(await exitCode(rcFile), '0');
+    } finally {
+      again.kill();
+    }
   } finally {
     tmux.kill();
     rmSync(dir, { recursive: true, force: true });
@@ -113,7 +140,7 @@ test(`cxl in tmux (${runtimeName}), --agent: an approval answered with y, then t
   const tmux = new Tmux();
   try {
     startCxl(tmux, dir, rcFile, ['--agent', quote(moduleCommand(fixture))]);
-    await tmux.waitFor(/scripted-agent · .*session sess-1/, 'the session to start');
+    await tmux.waitFor(/scripted-agent · model Large Model 2 · mode Ask · sandbox bubblewrap/, 'the session to start (its model, mode and sandbox on the status line)');
     tmux.type('!ls');
     await tmux.waitFor(/› !ls/, 'the typed command');
     tmux.keys('Enter');
@@ -132,6 +159,47 @@ test(`cxl in tmux (${runtimeName}), --agent: an approval answered with y, then t
     await tmux.waitFor(/not running, so nothing was sent/, 'the UI still answering');
     tmux.keys('C-d');
     assert.equal(await exitCode(rcFile), '0', 'Ctrl+D quits with exit code 0');
+  } finally {
+    tmux.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test(`cxl in tmux (${runtimeName}), --agent: text and Enter in one write send it, a bracketed paste does not, 120 → 60 columns re-flows history, Shift+Tab`, { timeout: 90_000 }, async () => {
+  const { dir, rcFile } = workdir();
+  const tmux = new Tmux();
+  try {
+    startCxl(tmux, dir, rcFile, ['--agent', quote(moduleCommand(fixture))], 120);
+    await tmux.waitFor(/scripted-agent · .*mode Ask/, 'the session');
+
+    // One write holding the text and its Enter (a fast typist over ssh): it is sent, once.
+    tmux.write('hello in one read\r');
+    let screen = await tmux.waitFor(/echo: hello in one read/, 'the answer to the one-read prompt');
+    assert.doesNotMatch(screen, /─\n› hello in one read/, 'nothing is left in the composer');
+
+    // A bracketed paste with newlines stays in the composer until Enter.
+    tmux.write('pasted line one\npasted line two\n', true);
+    screen = await tmux.waitFor(/─\n› pasted line one\n {2}pasted line two/, 'the paste in the composer');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.doesNotMatch(tmux.screen(), /echo: pasted/, 'a paste never sends');
+    tmux.keys('BSpace', 'Enter');
+    await tmux.waitFor(/echo: pasted line one\npasted line two/, 'the paste sent by Enter');
+
+    // A long line in history, one row at 120 columns, re-flowed at 60 on word boundaries.
+    const long = 'please rename every helper in the utilities module so that each name says what it returns';
+    tmux.type(long);
+    tmux.keys('Enter');
+    await tmux.waitFor(new RegExp(`\n› ${long}\n`), 'the long prompt on one row');
+    tmux.run('resize-window', '-t', 'cxl', '-x', '60', '-y', '30');
+    screen = await tmux.waitFor(/\n› please rename every helper in the utilities module so that\n {2}each name says what it returns\n/, 'the prompt re-flowed at 60 columns');
+    assert.equal(screen.split('\n').filter((l) => l.startsWith('› please rename')).length, 1, 'printed once, not once per width');
+    for (const l of screen.split('\n')) assert.ok([...l].length <= 60, `wider than 60 after the resize: ${l}`);
+
+    // Shift+Tab: the agent's next mode, shown on the status line.
+    tmux.keys('BTab');
+    await tmux.waitFor(/scripted-agent · .*mode Code/, 'the next mode on the status line');
+    tmux.keys('C-d');
+    assert.equal(await exitCode(rcFile), '0');
   } finally {
     tmux.kill();
     rmSync(dir, { recursive: true, force: true });

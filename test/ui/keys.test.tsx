@@ -203,3 +203,39 @@ test('composer: ↑/↓ recall earlier prompts, and ↓ past the newest gives an
   assert.match(r.lastFrame(), /› {2}message the agent/);
   r.unmount();
 });
+
+test('input: text and Enter in one read send it; a bracketed paste with Enters in one read does not', async () => {
+  const r = mount(states.idle());
+  await tick();
+  await r.press('hello there\r');
+  assert.deepEqual(r.ctl.sent, ['hello there'], 'one chunk ending in \\r sends');
+  await r.press('one\rtwo\r');
+  assert.deepEqual(r.ctl.sent, ['hello there', 'one', 'two'], 'each Enter sends what came before it');
+  await r.press('threx\u007Fe\r');
+  assert.deepEqual(r.ctl.sent.at(-1), 'three', 'a Backspace in the same read edits');
+  r.ctl.sent.splice(-1);
+  await r.press(`${KEY.pasteStart}pasted\rtext\r${KEY.pasteEnd}`);
+  assert.deepEqual(r.ctl.sent, ['hello there', 'one', 'two'], 'a paste never sends');
+  assert.match(r.lastFrame(), /› pasted\n\s+text/);
+  await r.press('!\r');
+  assert.deepEqual(r.ctl.sent.at(-1), 'pasted\ntext\n!');
+  r.unmount();
+});
+
+test('input: a paste of 120 lines shows as [pasted 120 lines] and is sent whole', async () => {
+  const r = mount(states.idle());
+  await tick();
+  const body = Array.from({ length: 120 }, (_, i) => `row ${i + 1}`).join('\r');
+  await r.press('look: ', `${KEY.pasteStart}${body}${KEY.pasteEnd}`, ' please');
+  assert.match(r.lastFrame(), /› look: \[pasted 120 lines\] please/);
+  assert.doesNotMatch(r.lastFrame(), /row 60/);
+  await r.press(KEY.enter);
+  assert.equal(r.ctl.sent.length, 1);
+  assert.equal(r.ctl.sent[0], `look: ${body.replace(/\r/g, '\n')} please`);
+  // ↑ brings the prompt back with its token, still sent whole
+  await r.press(KEY.up);
+  assert.match(r.lastFrame(), /› look: \[pasted 120 lines\] please/);
+  await r.press(KEY.enter);
+  assert.equal(r.ctl.sent[1], r.ctl.sent[0]);
+  r.unmount();
+});

@@ -1,6 +1,6 @@
 // Client stores in the states the screen tests show, built through the store's own API (the
 // same calls the protocol layer makes), with fixed ids and paths so frames are stable.
-import type { PermissionOption, RequestPermissionOutcome } from '@agentclientprotocol/sdk';
+import type { PermissionOption, RequestPermissionOutcome, SessionInfo } from '@agentclientprotocol/sdk';
 import { ClientStore } from '../../src/client/state.ts';
 
 export const CWD = '/srv/proj';
@@ -91,5 +91,60 @@ export function crashed(): ClientStore {
   s.beginTurn('hello');
   s.applyUpdate({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Working on' } });
   s.agentExited({ code: 3, signal: null, stderrTail: ['cxl acp: loading model', 'cxl acp: fatal: connection refused (127.0.0.1:11434)'] });
+  return s;
+}
+
+/** Idle, with modes (the built-in agent's envelopes) and commands the agent advertised. */
+export function withModes(): ClientStore {
+  const s = idle();
+  s.setModes([{ id: 'default', name: 'default' }, { id: 'read_only', name: 'read_only', description: 'reads allowed, writes and shell denied' }], 'default');
+  s.applyUpdate({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'compact', description: 'summarise the session' }, { name: 'tool', description: 'run one tool', input: { hint: 'name {json}' } }] });
+  return s;
+}
+
+/** Two finished turns: edits in the first, a command in the second. */
+export function twoTurns(): ClientStore {
+  const s = finishedTurn();
+  s.beginTurn('run the tests');
+  s.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'r1', title: 'npm test', kind: 'execute', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'ok 1 - passes' } }] });
+  s.applyUpdate({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'All green.' } });
+  s.endTurn('end_turn');
+  s.settle();
+  return s;
+}
+
+/** Sessions as session/list gives them, newest first; times relative to now so "ago" is stable. */
+const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+export const SESSIONS: SessionInfo[] = [
+  { sessionId: 'aaaaaaaa-1111', cwd: CWD, title: 'fix the flaky test', updatedAt: ago(5 * 60_000) },
+  { sessionId: 'bbbbbbbb-2222', cwd: CWD, title: 'rename the helpers in the utilities module so that the names say what they return', updatedAt: ago(3 * 3600_000) },
+  { sessionId: 'cccccccc-3333', cwd: CWD, title: null, updatedAt: ago(4 * 86400_000) },
+];
+
+/** withModes, plus the workspace's files for @ and the context use and sandbox on the status line. */
+export function daily(): ClientStore {
+  const s = withModes();
+  s.setFiles({ paths: ['README.md', 'docs/tui.md', 'src/app.ts', 'src/ui/text_layout.ts', 'src/ui/theme.ts', 'test/ui/text_layout.test.ts'], loading: false, truncated: false });
+  s.applyUpdate({ sessionUpdate: 'usage_update', used: 13440, size: 32768 });
+  s.setSandbox({ state: 'bubblewrap' });
+  return s;
+}
+
+/** The picker over this directory's sessions, at startup. */
+export function picker(): ClientStore {
+  const s = withModes();
+  s.offerSessions({ sessions: SESSIONS, startup: true });
+  return s;
+}
+
+/** A session resumed with session/load: its history replayed by the agent. */
+export function resumed(): ClientStore {
+  const s = baseStore();
+  s.resetConversation('a1b2c3d4e5f6');
+  s.applyUpdate({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'rename the lines' } });
+  s.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'e1', title: 'Edit src/app.ts', kind: 'edit', status: 'completed', content: [DIFF], locations: [{ path: DIFF.path }] });
+  s.applyUpdate({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Renamed.' } });
+  s.replayDone();
+  s.sessionStarted('a1b2c3d4e5f6', { mode: 'default' });
   return s;
 }

@@ -1,8 +1,11 @@
 // Ollama's native chat API: POST {host}/api/chat with stream: true, one JSON object per line.
-// Tool call arguments come as objects (not JSON text) and carry no ids.
-import { lines, postStream } from './http.ts';
-import { ThinkSplitter } from './think_tags.ts';
-import { type ChatEvent, type ChatMessage, type ChatRequest, type Provider, ProviderError } from './types.ts';
+// Tool calls come in one piece, with arguments as objects (not JSON text) and no ids; reasoning
+// comes as `thinking`. Every request carries `options.num_ctx` (the session's window): without
+// it Ollama runs the model with its own small default and silently drops the front of the
+// prompt. The final line's prompt_eval_count / eval_count are the real token counts.
+import { DEFAULT_HTTP, fetchJson, lines, postStream, preview, type HttpSettings } from './http.ts';
+import { InlineTags, parseToolCallText } from './inline_tags.ts';
+import { type ChatEvent, type ChatMessage, type ChatRequest, type ModelToolCall, type Provider, ProviderError, type ServerWindow } from './types.ts';
 
 export const DEFAULT_OLLAMA_MODEL = 'qwen3:8b';
 
@@ -18,43 +21,93 @@ export function ollamaBaseUrl(host: string | undefined): string {
   return u.toString().replace(/\/+$/, '');
 }
 
+const WRONG_URL = 'The URL is probably wrong: OLLAMA_HOST should name the Ollama server, e.g. 127.0.0.1:11434.';
+
 export class OllamaProvider implements Provider {
   readonly name = 'ollama' as const;
   readonly model: string;
   readonly endpoint: string;
+  readonly baseUrl: string;
+  private readonly http: HttpSettings;
 
-  constructor(opts: { baseUrl: string; model: string }) {
+  constructor(opts: { baseUrl: string; model: string; http?: HttpSettings }) {
     this.model = opts.model;
-    this.endpoint = `${opts.baseUrl.replace(/\/+$/, '')}/api/chat`;
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.endpoint = `${this.baseUrl}/api/chat`;
+    this.http = opts.http ?? DEFAULT_HTTP;
+  }
+
+  /** /api/show: model_info["<architecture>.context_length"]. */
+  async serverWindow(signal?: AbortSignal): Promise<ServerWindow | undefined> {
+    const j = (await fetchJson('ollama', `${this.baseUrl}/api/show`, { method: 'POST', body: { model: this.model }, signal, timeoutMs: 3000 })) as { model_info?: Record<string, unknown> } | undefined;
+    for (const [k, v] of Object.entries(j?.model_info ?? {})) {
+      if (k.endsWith('.context_length') && typeof v === 'number' && Number.isInteger(v) && v > 0) return { tokens: v, source: `ollama /api/show ${k}` };
+    }
+    return undefined;
+  }
+
+  /** 404: name the models the server has, from /api/tags. */
+  private async unknownModel(err: ProviderError, signal?: AbortSignal): Promise<ProviderError> {
+    const j = (await fetchJson('ollama', `${this.baseUrl}/api/tags`, { signal, timeoutMs: 3000 })) as { models?: Array<{ name?: unknown; model?: unknown }> } | undefined;
+    if (!j) return new ProviderError('model_not_found', `${err.message} ${WRONG_URL}`);
+    const names = (j.models ?? []).map((m) => m.name ?? m.model).filter((x): x is string => typeof x === 'string');
+    const has = names.length ? `It has: ${names.slice(0, 20).join(', ')}${names.length > 20 ? `, … (${names.length} in all)` : ''}. Pick one with --model, or` : 'It has no models yet:';
+    return new ProviderError('model_not_found', `ollama: the server at ${this.baseUrl} has no model \`${this.model}\`. ${has} fetch it with \`ollama pull ${this.model}\`.`);
   }
 
   async *chat(req: ChatRequest): AsyncGenerator<ChatEvent> {
+    const options: Record<string, number> = {};
+    if (req.contextWindow) options.num_ctx = req.contextWindow;
+    if (req.maxTokens) options.num_predict = req.maxTokens;
     const body = {
       model: this.model,
       stream: true,
       messages: req.messages.map(toWire),
       ...(req.tools.length ? { tools: req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } })) } : {}),
+      ...(Object.keys(options).length ? { options } : {}),
     };
-    const stream = await postStream('ollama', this.endpoint, body, {}, req.signal);
+    let res;
+    try {
+      res = await postStream('ollama', this.endpoint, body, { signal: req.signal, settings: this.http, onRetry: req.onRetry });
+    } catch (err) {
+      if (err instanceof ProviderError && err.kind === 'model_not_found') throw await this.unknownModel(err, req.signal);
+      throw err;
+    }
+    if (res.contentType.toLowerCase().includes('text/html')) {
+      throw new ProviderError('bad_stream', `ollama: ${this.endpoint} answered 200 with an HTML page (${preview(await res.text())}), not Ollama's stream. ${WRONG_URL}`);
+    }
     let done = false;
+    let sawLine = false;
     let reason: string | undefined;
     let n = 0;
-    const think = new ThinkSplitter();
-    for await (const line of lines(stream, 'ollama', req.signal)) {
+    const inline = new InlineTags();
+    const textCalls: ModelToolCall[] = [];
+    let usage: { promptTokens: number; completionTokens: number } | undefined;
+    const pieces = function* (ps: ReturnType<InlineTags['push']>): Generator<ChatEvent> {
+      for (const p of ps) {
+        if (p.type === 'call') {
+          const c = parseToolCallText(p.text);
+          if (c) textCalls.push({ id: `ollama_text_${textCalls.length + 1}`, name: c.name, arguments: c.arguments });
+          else yield { type: 'text', text: `<tool_call>${p.text}</tool_call>` };
+        } else yield p;
+      }
+    };
+    for await (const line of lines(res.chunks())) {
       if (!line.trim()) continue;
       let obj: OllamaChunk;
       try {
         obj = JSON.parse(line) as OllamaChunk;
       } catch {
-        throw new ProviderError('bad_stream', `ollama: the server sent a line that is not JSON (${line.slice(0, 120)}). Check that OLLAMA_HOST points at Ollama.`);
+        throw new ProviderError('bad_stream', `ollama: the server sent a line that is not JSON (${preview(line)}). ${sawLine ? 'The stream is damaged; send the prompt again.' : WRONG_URL}`);
       }
+      sawLine = true;
       if (obj.error) {
-        if (/context|too long/i.test(obj.error)) throw new ProviderError('context_length', `ollama: the conversation is longer than the model's context window (${obj.error}). Start a new session, or raise num_ctx.`);
+        if (/context|too long/i.test(obj.error)) throw new ProviderError('context_length', `ollama: the conversation is longer than the model's context window (${obj.error}). Use /compact or a larger context_window.`);
         throw new ProviderError('http', `ollama: the server reported an error mid-stream: ${obj.error}`);
       }
       const m = obj.message;
       if (m?.thinking) yield { type: 'reasoning', text: m.thinking };
-      if (m?.content) for (const piece of think.push(m.content)) yield piece;
+      if (m?.content) yield* pieces(inline.push(m.content));
       for (const tc of m?.tool_calls ?? []) {
         const args = tc.function?.arguments;
         yield {
@@ -65,14 +118,19 @@ export class OllamaProvider implements Provider {
       if (obj.done) {
         done = true;
         reason = obj.done_reason;
+        if (typeof obj.prompt_eval_count === 'number') usage = { promptTokens: obj.prompt_eval_count, completionTokens: obj.eval_count ?? 0 };
         break;
       }
     }
     if (!done) {
-      throw new ProviderError('bad_stream', 'ollama: the response stream ended before the model finished (no final `done` line). The server may have dropped the connection; send the prompt again.');
+      throw new ProviderError('bad_stream', sawLine
+        ? 'ollama: the response stream ended before the model finished (no final `done` line). The server may have dropped the connection; send the prompt again.'
+        : `ollama: ${this.endpoint} answered 200 with an empty body. ${WRONG_URL}`, { beforeAnything: !sawLine });
     }
-    for (const piece of think.end()) yield piece;
-    yield { type: 'done', finishReason: reason === 'length' ? 'length' : 'stop' };
+    yield* pieces(inline.end());
+    for (const call of textCalls) yield { type: 'tool_call', call };
+    if (usage) yield { type: 'usage', usage };
+    yield { type: 'done', finishReason: reason === 'length' ? 'length' : n + textCalls.length ? 'tool_calls' : 'stop' };
   }
 }
 
@@ -80,6 +138,8 @@ interface OllamaChunk {
   error?: string;
   done?: boolean;
   done_reason?: string;
+  prompt_eval_count?: number;
+  eval_count?: number;
   message?: { content?: string; thinking?: string; tool_calls?: Array<{ function?: { name?: string; arguments?: unknown } }> };
 }
 

@@ -2,6 +2,7 @@
 // qwen3:8b (the local model the product is built around); OPENAI_BASE_URL alone selects OpenAI.
 import { OllamaProvider, DEFAULT_OLLAMA_MODEL, ollamaBaseUrl } from './ollama.ts';
 import { OpenAIProvider } from './openai.ts';
+import type { HttpSettings } from './http.ts';
 import type { Provider } from './types.ts';
 
 export type ProviderName = 'openai' | 'ollama';
@@ -21,7 +22,7 @@ export class ProviderConfigError extends Error {}
  * `flags` win over `config`; environment fills what neither sets.
  * Env: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL, OLLAMA_HOST, OLLAMA_MODEL.
  */
-export function selectProvider(flags: ProviderChoice, config: ProviderChoice, env: Record<string, string | undefined>): Provider {
+export function selectProvider(flags: ProviderChoice, config: ProviderChoice, env: Record<string, string | undefined>, http?: HttpSettings): Provider {
   const name = (flags.provider ?? config.provider ?? (env.OPENAI_BASE_URL ? 'openai' : 'ollama')).toLowerCase();
   const model = flags.model ?? config.model;
   const baseUrl = flags.baseUrl ?? config.baseUrl;
@@ -30,10 +31,11 @@ export function selectProvider(flags: ProviderChoice, config: ProviderChoice, en
       baseUrl: baseUrl ?? env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
       apiKey: flags.apiKey ?? config.apiKey ?? env.OPENAI_API_KEY,
       model: model ?? env.OPENAI_MODEL ?? DEFAULT_OPENAI_MODEL,
+      http,
     });
   }
   if (name === 'ollama') {
-    return new OllamaProvider({ baseUrl: baseUrl ?? ollamaBaseUrl(env.OLLAMA_HOST), model: model ?? env.OLLAMA_MODEL ?? DEFAULT_OLLAMA_MODEL });
+    return new OllamaProvider({ baseUrl: baseUrl ?? ollamaBaseUrl(env.OLLAMA_HOST), model: model ?? env.OLLAMA_MODEL ?? DEFAULT_OLLAMA_MODEL, http });
   }
   throw new ProviderConfigError(`unknown provider \`${name}\`: use \`ollama\` or \`openai\` (any OpenAI-compatible server: vLLM, llama.cpp, LM Studio, OpenRouter).`);
 }

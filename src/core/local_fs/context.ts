@@ -1,14 +1,15 @@
 // What every local_fs tool shares: the canonical root, the parsed policy, the session ledger,
 // the file IO, and the one gate every path goes through (confinement, quarantine, denied
-// substrings, the read-approve list).
+// substrings, the read-approve list; a hard link counts as the file it links to).
 import fs from 'node:fs';
 import path from 'node:path';
 import { ToolError } from '../errors.ts';
 import type { FileIO } from '../file_io.ts';
 import { deniedSubstring, type FsPolicy } from '../fs_policy.ts';
 import type { ReadLedger } from '../ledger.ts';
+import { defaultIdentityIndex, shownIdentity, type IdentityIndex } from '../path_identity.ts';
 import { confine, type ConfinedPath } from '../paths.ts';
-import type { PathMatcher } from '../quarantine.ts';
+import type { PathClass, PathMatcher } from '../quarantine.ts';
 
 /**
  * How read-approve paths (`.env`, `*.pem`, `*.key`) are answered: `allow` (a human said yes up
@@ -34,6 +35,10 @@ export interface FsContext {
   readonly ledger: ReadLedger;
   readonly io: FileIO;
   readonly matcher: PathMatcher;
+  /** identities of quarantined and read-approve files (hard links to them are them) */
+  readonly identity: IdentityIndex;
+  /** for a write into an always-ask path: the mode a human saw in the approval (kept only then) */
+  readonly approvedMode?: number;
   /** ripgrep binary, or null when absent or the builtin engine is asked for */
   readonly rgPath: string | null;
   /** Confines `p` and applies quarantine, denied substrings and read-approval for `tool`. */
@@ -46,15 +51,31 @@ export interface GateOptions {
   matcher: PathMatcher;
   approvals: ApprovalMode;
   ask?: AskApproval;
+  /** default: the shared index over the user's home */
+  identity?: IdentityIndex;
+}
+
+/**
+ * The class of a confined path by name and, for a file with more than one link, by identity:
+ * a second name of a quarantined or read-approve file is that file. `alias` names it.
+ */
+export function classifyConfined(c: ConfinedPath, root: string, matcher: PathMatcher, identity: IdentityIndex = defaultIdentityIndex): { cls: PathClass; alias?: string } {
+  const cls = matcher.classify(c.lexical, c.real, c.requestedRel, c.rel);
+  if (cls === 'quarantined' || c.links === undefined || c.links <= 1) return { cls };
+  const hit = identity.lookup({ dev: c.dev!, ino: c.ino!, nlink: c.links, isFile: () => true }, root);
+  if (!hit) return { cls };
+  const alias = shownIdentity(hit.path, root, identity.home);
+  return { cls: hit.tier === 'quarantine' ? 'quarantined' : 'read_approve', alias };
 }
 
 /** The path gate shared by the tools (and usable alone by servers of fs/* requests). */
 export async function gatePath(o: GateOptions, tool: string, p: string): Promise<ConfinedPath> {
   const c = confine(o.root, p);
   // the quarantine looks at absolute forms so a root inside ~/.ssh is covered too
-  const cls = o.matcher.classify(c.lexical, c.real, c.requestedRel, c.rel);
+  const { cls, alias } = classifyConfined(c, o.root, o.matcher, o.identity);
+  const linked = alias !== undefined ? ` is another name (a hard link) of ${alias}, which` : '';
   if (cls === 'quarantined') {
-    throw new ToolError('quarantined', `${c.rel === '.' ? p : c.rel} is in the credential quarantine; no tool reads or writes it. Work without it.`);
+    throw new ToolError('quarantined', `${c.rel === '.' ? p : c.rel}${linked} is in the credential quarantine; no tool reads or writes it. Work without it.`);
   }
   const denied = deniedSubstring(o.policy, c.requestedRel) ?? deniedSubstring(o.policy, c.rel) ??
     (p.startsWith('/') ? undefined : deniedSubstring(o.policy, p));
@@ -62,7 +83,7 @@ export async function gatePath(o: GateOptions, tool: string, p: string): Promise
     throw new ToolError('denied_path', `${c.rel} is refused by tools_policies.local_fs._denied_path_substrings (contains "${denied}"). Use another path, or change that policy.`);
   }
   if (cls === 'read_approve') {
-    const req: ApprovalRequest = { tool, path: c.rel, reason: 'matches the read-approve list (.env, *.pem, *.key)' };
+    const req: ApprovalRequest = { tool, path: c.rel, reason: `${alias !== undefined ? `is another name (a hard link) of ${alias}, which ` : ''}matches the read-approve list (.env, *.pem, *.key)` };
     let ok = false;
     if (o.approvals === 'allow') ok = true;
     else if (o.approvals === 'ask' && o.ask) {

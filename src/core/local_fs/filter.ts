@@ -1,12 +1,17 @@
 // What a traversal (grep over a directory, recursive list_dir, find_files) may see. A file is
 // skipped when reading it directly would be refused or asked (quarantine, read-approve list,
-// denied substrings), when .gitignore ignores it, or when it lies under a skipped heavy dir.
+// denied substrings, or being a hard link to such a file), when .gitignore ignores it, or when
+// it lies under a skipped heavy dir.
 // Both grep engines and every traversal use this one predicate, so they agree by construction.
 import fs from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { deniedSubstring } from '../fs_policy.ts';
+import { defaultIdentityIndex, type IdentityIndex, type StatLike } from '../path_identity.ts';
 import type { FsContext } from './context.ts';
+
+/** What a traversal needs of the tool context. */
+export type TraversalContext = Pick<FsContext, 'root' | 'policy' | 'matcher'> & { identity?: IdentityIndex };
 
 export type SkipReason = 'heavy' | 'ignored' | 'denied' | 'quarantined' | 'read_approve';
 
@@ -20,7 +25,8 @@ export function comparePaths(a: string, b: string): number {
 }
 
 export class TraversalFilter {
-  readonly #ctx: Pick<FsContext, 'root' | 'policy' | 'matcher'>;
+  readonly #ctx: TraversalContext;
+  readonly #identity: IdentityIndex;
   /** root-relative start of the traversal: heavy-dir and .gitignore rules apply below it */
   readonly start: string;
   readonly #skipDirs: Set<string>;
@@ -29,8 +35,9 @@ export class TraversalFilter {
   /** directories below the start known to hold a .gitignore (others are known not to) */
   #known: Set<string> | undefined;
 
-  constructor(ctx: Pick<FsContext, 'root' | 'policy' | 'matcher'>, startRel: string) {
+  constructor(ctx: TraversalContext, startRel: string) {
     this.#ctx = ctx;
+    this.#identity = ctx.identity ?? defaultIdentityIndex;
     this.start = startRel;
     this.#skipDirs = new Set(ctx.policy.skipDirs);
   }
@@ -127,9 +134,32 @@ export class TraversalFilter {
     return this.#own(rel, false);
   }
 
+  /**
+   * Whether the file `rel` is a second name (hard link) of a quarantined or read-approve file,
+   * and so skipped like it. `st`: its stat when the caller has one (else it is lstat'ed).
+   */
+  /** False when no file can be a second name of a protected one (the scans are current and found none). */
+  needsLinkCheck(): boolean {
+    return !this.#identity.knowsNone(this.#ctx.root);
+  }
+
+  linked(rel: string, st?: StatLike): SkipReason | null {
+    const root = this.#ctx.root;
+    const hit = st ? this.#identity.lookup(st, root) : this.#identity.lookupPath(path.join(root, rel), root);
+    return hit ? (hit.tier === 'quarantine' ? 'quarantined' : 'read_approve') : null;
+  }
+
   /** `dirRel/name`, root-relative. */
   static join(dirRel: string, name: string): string {
     return dirRel === '.' ? name : `${dirRel}/${name}`;
+  }
+}
+
+function lstatOrNull(abs: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(abs, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
   }
 }
 
@@ -141,17 +171,21 @@ export interface WalkEntry {
   kind: 'file' | 'dir' | 'symlink' | 'other';
   /** set for a directory that is shown but not descended into */
   skipped?: SkipReason;
+  /** a file's lstat, when the walk took one */
+  stat?: fs.Stats;
 }
 
 /**
  * Depth-first walk from `startRel` over sorted entries, yielding what the filter lets through
- * (and heavy dirs, marked, when `showHeavy`). Symlinks are yielded, never followed.
+ * (and heavy dirs, marked, when `showHeavy`). Symlinks are yielded, never followed. Each file is
+ * lstat'ed for the hard-link check, unless `linksCheckedByCaller` (a caller that opens every file
+ * checks the fstat it gets instead).
  */
 export function* walk(
-  ctx: Pick<FsContext, 'root' | 'policy' | 'matcher'>,
+  ctx: TraversalContext,
   filter: TraversalFilter,
   startRel: string,
-  opts: { maxDepth: number; showHeavy?: boolean; signal?: AbortSignal },
+  opts: { maxDepth: number; showHeavy?: boolean; signal?: AbortSignal; linksCheckedByCaller?: boolean },
 ): Generator<WalkEntry> {
   // iterative DFS; each directory's entries are pushed in reverse so they pop in order
   const pending: WalkEntry[][] = [];
@@ -175,7 +209,11 @@ export function* walk(
         if (why === 'heavy' && opts.showHeavy) out.push({ rel: r, name, depth: depth + 1, kind, skipped: why });
         else if (!why) out.push({ rel: r, name, depth: depth + 1, kind });
       } else if (!filter.file(r)) {
-        out.push({ rel: r, name, depth: depth + 1, kind });
+        if (kind === 'file' && !opts.linksCheckedByCaller && filter.needsLinkCheck()) {
+          const st = lstatOrNull(path.join(ctx.root, r));
+          if (!st || filter.linked(r, st)) continue;
+          out.push({ rel: r, name, depth: depth + 1, kind, stat: st });
+        } else out.push({ rel: r, name, depth: depth + 1, kind });
       }
     }
     return out;

@@ -30,22 +30,29 @@ export function rgPrefilter(pattern: string): string | undefined {
 }
 
 /** All matching files under `dir`, root-relative, in walk order (in-process engine). */
-export function findBuiltin(ctx: FsContext, dir: ConfinedPath, pattern: string, signal?: AbortSignal): string[] {
+export function findBuiltin(ctx: Pick<FsContext, 'root' | 'policy' | 'matcher'>, dir: ConfinedPath, pattern: string, signal?: AbortSignal): string[] {
   const match = fileMatcher(pattern);
   const filter = new TraversalFilter(ctx, dir.rel);
   const cut = dir.rel === '.' ? 0 : dir.rel.length + 1;
   const out: string[] = [];
-  for (const e of walk(ctx, filter, dir.rel, { maxDepth: Infinity, signal })) {
-    if (e.kind === 'file' && match(e.rel.slice(cut))) out.push(e.rel);
+  // only the files that match are looked at for hard links
+  for (const e of walk(ctx, filter, dir.rel, { maxDepth: Infinity, signal, linksCheckedByCaller: true })) {
+    if (e.kind === 'file' && match(e.rel.slice(cut)) && !filter.linked(e.rel)) out.push(e.rel);
   }
   return out;
 }
 
-/** The same through `rg --files` (it lists regular files, never following links). */
-export async function findFilesRipgrep(ctx: FsContext, rg: string, dir: ConfinedPath, pattern: string, signal?: AbortSignal): Promise<string[]> {
-  const match = fileMatcher(pattern);
+/** `rg --files` as find_files runs it: every regular file, hidden ones too, links not followed, heavy dirs left out. */
+export function rgFilesArgs(skipDirs: readonly string[]): string[] {
   const args = ['--files', '--no-config', '--no-ignore', '--hidden', '--no-follow', '--no-messages'];
-  for (const d of ctx.policy.skipDirs) args.push('--glob', `!${rgGlobLiteral(d)}/`);
+  for (const d of skipDirs) args.push('--glob', `!${rgGlobLiteral(d)}/`);
+  return args;
+}
+
+/** The same through `rg --files` (it lists regular files, never following links). */
+export async function findFilesRipgrep(ctx: Pick<FsContext, 'root' | 'policy' | 'matcher'>, rg: string, dir: ConfinedPath, pattern: string, signal?: AbortSignal): Promise<string[]> {
+  const match = fileMatcher(pattern);
+  const args = rgFilesArgs(ctx.policy.skipDirs);
   const pre = rgPrefilter(pattern);
   // ripgrep narrows the listing; our matcher still decides, so its answer only has to be a superset
   if (pre) args.push('--glob', pre, '--glob', '.gitignore');
@@ -63,7 +70,7 @@ export async function findFilesRipgrep(ctx: FsContext, rg: string, dir: Confined
   await runRipgrep(rg, args, dir.real, take, 'find_files', signal);
   // the listing shows every .gitignore below the start, so no directory needs probing
   filter.knowGitignores(withIgnore);
-  return candidates.filter((rel) => !filter.file(rel, true)).sort(comparePaths);
+  return candidates.filter((rel) => !filter.file(rel, true) && !filter.linked(rel)).sort(comparePaths);
 }
 
 export const findFiles: ToolDef = {

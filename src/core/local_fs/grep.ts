@@ -31,8 +31,11 @@ export interface GrepQuery {
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
 
-/** `use` on an fd of a regular file, not following a final symlink; null when unreadable. */
-function withRegular<T>(abs: string, use: (fd: number) => T): T | null {
+/**
+ * `use` on an fd of a regular file, not following a final symlink; null when unreadable, not
+ * regular, or `skip` says so on its fstat (a hard link to a protected file).
+ */
+function withRegular<T>(abs: string, use: (fd: number) => T, skip?: (st: fs.Stats) => boolean): T | null {
   let fd: number;
   try {
     fd = fs.openSync(abs, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
@@ -40,7 +43,8 @@ function withRegular<T>(abs: string, use: (fd: number) => T): T | null {
     return null;
   }
   try {
-    return fs.fstatSync(fd).isFile() ? use(fd) : null;
+    const st = fs.fstatSync(fd);
+    return st.isFile() && !skip?.(st) ? use(fd) : null;
   } catch {
     return null;
   } finally {
@@ -48,17 +52,17 @@ function withRegular<T>(abs: string, use: (fd: number) => T): T | null {
   }
 }
 
-/** Whole content of a regular file; null when unreadable or not regular. */
-function readRegular(abs: string): Buffer | null {
-  return withRegular(abs, (fd) => fs.readFileSync(fd));
+/** Whole content of a regular file; null when unreadable, not regular, or skipped. */
+function readRegular(abs: string, skip?: (st: fs.Stats) => boolean): Buffer | null {
+  return withRegular(abs, (fd) => fs.readFileSync(fd), skip);
 }
 
-/** First bytes of a regular file for the binary test; null when unreadable or not regular. */
-function sampleRegular(abs: string): Buffer | null {
+/** First bytes of a regular file for the binary test; null when unreadable, not regular, or skipped. */
+function sampleRegular(abs: string, skip?: (st: fs.Stats) => boolean): Buffer | null {
   return withRegular(abs, (fd) => {
     const b = Buffer.alloc(BINARY_SAMPLE);
     return b.subarray(0, fs.readSync(fd, b, 0, BINARY_SAMPLE, 0));
-  });
+  }, skip);
 }
 
 /** Matching lines of `buf` within the query's line window, at most `limit`. */
@@ -103,9 +107,9 @@ export function grepTreeBuiltin(ctx: FsContext, dir: ConfinedPath, q: GrepQuery,
   const out: FileHits[] = [];
   let total = 0;
   const needle = q.regex || q.pattern.includes('\n') ? null : Buffer.from(q.pattern, 'utf8');
-  for (const e of walk(ctx, filter, dir.rel, { maxDepth: Infinity, signal })) {
+  for (const e of walk(ctx, filter, dir.rel, { maxDepth: Infinity, signal, linksCheckedByCaller: true })) {
     if (e.kind !== 'file') continue;
-    const buf = readRegular(path.join(ctx.root, e.rel));
+    const buf = readRegular(path.join(ctx.root, e.rel), (st) => filter.linked(e.rel, st) !== null);
     if (!buf) continue;
     if (needle && buf.indexOf(needle) === -1) continue;
     if (!needle && !q.regex) continue;
@@ -161,7 +165,7 @@ export async function grepTreeRipgrep(ctx: FsContext, rg: string, dir: ConfinedP
     .sort((a, b) => comparePaths(a.rel, b.rel));
   for (const { r, rel } of files) {
     if (filter.file(rel, true)) continue;
-    const sample = sampleRegular(path.join(dir.real, r));
+    const sample = sampleRegular(path.join(dir.real, r), (st) => filter.linked(rel, st) !== null);
     if (!sample || isBinary(sample)) continue;
     const hits: GrepHit[] = [];
     for (const h of byFile.get(r)!) {

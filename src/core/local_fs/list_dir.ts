@@ -54,7 +54,7 @@ export const listDir: ToolDef = {
       total++;
       if (total <= offset || lines.length >= LIST_PAGE) continue;
       const shownName = c.rel === '.' ? e.rel : e.rel.slice(c.rel.length + 1);
-      lines.push(entryLine(path.join(ctx.root, e.rel), shownName, e.kind, recursive && e.skipped !== undefined));
+      lines.push(entryLine(path.join(ctx.root, e.rel), shownName, e.kind, recursive && e.skipped !== undefined, e.stat));
     }
     if (total === 0) return '(empty directory)';
     const out: string[] = [];
@@ -76,11 +76,11 @@ export const listDir: ToolDef = {
   },
 };
 
-function entryLine(abs: string, name: string, kind: string, heavy: boolean): string {
+function entryLine(abs: string, name: string, kind: string, heavy: boolean, seen?: fs.Stats): string {
   if (kind === 'dir') return heavy ? `${name}/  (not descended: heavy directory)` : `${name}/`;
   if (kind === 'symlink') return `${name}@`;
   if (kind !== 'file') return name;
-  const st = fs.lstatSync(abs, { throwIfNoEntry: false });
+  const st = seen ?? fs.lstatSync(abs, { throwIfNoEntry: false });
   if (!st) return name;
   let s = name;
   if (st.mode & 0o111) s += '*';

@@ -6,6 +6,7 @@ import { ToolError, toToolError } from '../errors.ts';
 import { WorkspaceFileIO, type FileIO } from '../file_io.ts';
 import { DEFAULT_FS_POLICY, type FsPolicy } from '../fs_policy.ts';
 import { ReadLedger } from '../ledger.ts';
+import { defaultIdentityIndex, type IdentityIndex } from '../path_identity.ts';
 import { canonicalRoot, type ConfinedPath } from '../paths.ts';
 import { defaultPathMatcher, type PathMatcher } from '../quarantine.ts';
 import type { Toolset, ToolSpec } from '../tool.ts';
@@ -40,6 +41,8 @@ export interface LocalFsOptions {
   approvals?: ApprovalMode;
   ask?: AskApproval;
   matcher?: PathMatcher;
+  /** identities of protected files, for hard links to them (default: the shared index over $HOME) */
+  identity?: IdentityIndex;
   /** `auto` uses ripgrep for literal tree greps and find_files when it is installed */
   grepEngine?: GrepEngine;
   /** ripgrep binary; undefined = look up the bundled one, null = none */
@@ -52,6 +55,8 @@ export class LocalFsToolset implements Toolset {
   readonly policy: FsPolicy;
   readonly ledger: ReadLedger;
   readonly io: FileIO;
+  /** identities of protected files (hard links to them are them) */
+  readonly identity: IdentityIndex;
   readonly #opts: LocalFsOptions;
   readonly #tools = new Map(LOCAL_FS_TOOLS.map((t) => [t.name, t]));
   #rg: Promise<string | null>;
@@ -62,6 +67,7 @@ export class LocalFsToolset implements Toolset {
     this.root = canonicalRoot(this.policy.allowedDir ? path.resolve(opts.root, this.policy.allowedDir) : opts.root);
     this.ledger = opts.ledger ?? new ReadLedger(opts.sessionId ?? nanoid());
     this.io = opts.io ?? new WorkspaceFileIO(this.root);
+    this.identity = opts.identity ?? defaultIdentityIndex;
     const engine = opts.grepEngine ?? 'auto';
     this.#rg = engine === 'builtin' ? Promise.resolve(null) : opts.rgPath !== undefined ? Promise.resolve(opts.rgPath) : findRipgrep();
   }
@@ -84,10 +90,14 @@ export class LocalFsToolset implements Toolset {
 
   #gate() {
     const o = this.#opts;
-    return { root: this.root, policy: this.policy, matcher: o.matcher ?? defaultPathMatcher, approvals: o.approvals ?? 'refuse', ask: o.ask };
+    return { root: this.root, policy: this.policy, matcher: o.matcher ?? defaultPathMatcher, identity: this.identity, approvals: o.approvals ?? 'refuse', ask: o.ask };
   }
 
-  async call(tool: string, args: Record<string, unknown>, opts: { signal?: AbortSignal } = {}): Promise<unknown> {
+  /**
+   * `approvedMode`: the gate passes the file mode a human saw when approving a write into an
+   * always-ask path; only then does the written file keep exec bits (see write.ts).
+   */
+  async call(tool: string, args: Record<string, unknown>, opts: { signal?: AbortSignal; approvedMode?: number } = {}): Promise<unknown> {
     const name = tool.startsWith(`${LOCAL_FS}.`) ? tool.slice(LOCAL_FS.length + 1) : tool;
     const def = this.#tools.get(name);
     if (!def) throw new ToolError('unknown_tool', `local_fs has no tool \`${tool}\`. Tools: ${[...this.#tools.keys()].join(', ')}.`);
@@ -100,6 +110,8 @@ export class LocalFsToolset implements Toolset {
         ledger: this.ledger,
         io: this.io,
         matcher: gate.matcher,
+        identity: gate.identity,
+        ...(opts.approvedMode !== undefined ? { approvedMode: opts.approvedMode } : {}),
         rgPath: await this.#rg,
         resolve: (t, p) => gatePath(gate, t, p),
       };

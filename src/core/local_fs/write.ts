@@ -1,8 +1,11 @@
 // write_file, edit_file and sed: read the current version, check it against the session ledger,
 // apply the mutation in memory, and write atomically through the FileIO, which re-verifies the
-// hash immediately before the rename. A successful write records the new content.
+// hash immediately before the rename. A successful write records the new content. The file keeps
+// its mode, except that a file in an always-ask path (hooks, ~/.local/bin) keeps exec bits only
+// when the approval a human answered showed that mode.
 import { ToolError } from '../errors.ts';
 import { sha256Parts } from '../file_io.ts';
+import { hooksDirFact } from '../git_dirs.ts';
 import type { ConfinedPath } from '../paths.ts';
 import { bool, int, schema, str } from './args.ts';
 import { lstatOf, type FsContext } from './context.ts';
@@ -23,7 +26,7 @@ async function current(ctx: FsContext, c: ConfinedPath, needFull: boolean): Prom
   return snap;
 }
 
-function result(c: ConfinedPath, old: Current | null, plan: MutationPlan, written: boolean, newSha: string) {
+function result(c: ConfinedPath, old: Current | null, plan: MutationPlan, written: boolean, newSha: string, note?: string) {
   return {
     path: c.rel,
     written,
@@ -31,22 +34,44 @@ function result(c: ConfinedPath, old: Current | null, plan: MutationPlan, writte
     new_bytes: plan.length,
     old_sha256: old ? old.sha256 : null,
     new_sha256: newSha,
+    ...(note ? { note } : {}),
   };
+}
+
+const octal = (m: number) => `0${m.toString(8).padStart(3, '0')}`;
+/** exec, setuid, setgid and sticky bits: what makes a file in a hooks dir or on PATH run */
+const RUN_BITS = 0o7111;
+
+/**
+ * The mode a write gives an existing file: its own, unless the file has exec bits, lies in an
+ * always-ask path, and the approval did not show that very mode (`ctx.approvedMode`); then the
+ * exec bits are dropped and the note says so.
+ */
+export function keptMode(ctx: FsContext, c: ConfinedPath): { mode?: number; note?: string } {
+  if (ctx.io.kind === 'client') return {}; // the client keeps the mode; its human saw the approval
+  const st = lstatOf(c);
+  if (!st?.isFile()) return {};
+  const mode = st.mode & 0o7777;
+  if ((mode & RUN_BITS) === 0 || ctx.approvedMode === mode) return {};
+  if (!ctx.matcher.alwaysAsk(c.lexical, c.real, c.requestedRel, c.rel) && !hooksDirFact(c.real, ctx.root)) return {};
+  const plain = mode & 0o666;
+  return { mode: plain, note: `mode ${octal(mode)} became ${octal(plain)}: ${c.rel} is in an always-ask path, and a file there keeps exec bits only after an approval that showed its mode. Ask the user to restore it if it must stay executable.` };
 }
 
 async function commit(ctx: FsContext, c: ConfinedPath, old: Current | null, plan: MutationPlan) {
   const written = old === null || !sameBytes(old.bytes, plan.parts);
   let newSha: string;
+  const kept = old && written ? keptMode(ctx, c) : {};
   if (written) {
     // the new content is hashed while the write is in flight (the write runs off this thread)
-    const writing = ctx.io.write(c, plan.parts, { expectSha256: old ? old.sha256 : null, expectBytes: old?.bytes });
+    const writing = ctx.io.write(c, plan.parts, { expectSha256: old ? old.sha256 : null, expectBytes: old?.bytes, ...(kept.mode !== undefined ? { mode: kept.mode } : {}) });
     newSha = sha256Parts(plan.parts);
     await writing;
   } else {
     newSha = old.sha256;
   }
   ctx.ledger.recordWrite(c.real, newSha);
-  return result(c, old, plan, written, newSha);
+  return result(c, old, plan, written, newSha, kept.note);
 }
 
 /**
@@ -73,7 +98,8 @@ async function mutate(ctx: FsContext, c: ConfinedPath, plan: (old: Buffer) => Mu
   };
   // expectSha256 is the version the ledger holds; beforeCommit refuses the rename unless it is
   // the version just read, and the workspace side then compares the file to those bytes
-  const writing = ctx.io.write(c, p.parts, { expectSha256: entry!.sha256, expectBytes: old.bytes, beforeCommit });
+  const kept = keptMode(ctx, c);
+  const writing = ctx.io.write(c, p.parts, { expectSha256: entry!.sha256, expectBytes: old.bytes, beforeCommit, ...(kept.mode !== undefined ? { mode: kept.mode } : {}) });
   writing.catch(() => {}); // observed below; never an unhandled rejection meanwhile
   let newSha = '';
   try {
@@ -84,7 +110,7 @@ async function mutate(ctx: FsContext, c: ConfinedPath, plan: (old: Buffer) => Mu
   }
   await writing;
   ctx.ledger.recordWrite(c.real, newSha);
-  return { p, r: result(c, old, p, true, newSha) };
+  return { p, r: result(c, old, p, true, newSha, kept.note) };
 }
 
 export const writeFile: ToolDef = {
@@ -129,7 +155,7 @@ export const editFile: ToolDef = {
   async run(ctx, a: Args) {
     const c = await ctx.resolve('edit_file', a.path as string);
     const { p, r } = await mutate(ctx, c, (old) => planMutation('edit_file', old, a, c.rel));
-    return { path: r.path, written: r.written, replacements: p.replacements, old_bytes: r.old_bytes, new_bytes: r.new_bytes, old_sha256: r.old_sha256, new_sha256: r.new_sha256 };
+    return { path: r.path, written: r.written, replacements: p.replacements, old_bytes: r.old_bytes, new_bytes: r.new_bytes, old_sha256: r.old_sha256, new_sha256: r.new_sha256, ...(r.note ? { note: r.note } : {}) };
   },
 };
 
@@ -157,7 +183,7 @@ export const sed: ToolDef = {
   async run(ctx, a: Args) {
     const c = await ctx.resolve('sed', a.path as string);
     const { p, r } = await mutate(ctx, c, (old) => planMutation('sed', old, a, c.rel));
-    return { path: r.path, written: r.written, changed: p.changedLines ?? 0, replacements: p.replacements, old_bytes: r.old_bytes, new_bytes: r.new_bytes, old_sha256: r.old_sha256, new_sha256: r.new_sha256 };
+    return { path: r.path, written: r.written, changed: p.changedLines ?? 0, replacements: p.replacements, old_bytes: r.old_bytes, new_bytes: r.new_bytes, old_sha256: r.old_sha256, new_sha256: r.new_sha256, ...(r.note ? { note: r.note } : {}) };
   },
 };
 

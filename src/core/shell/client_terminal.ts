@@ -2,6 +2,7 @@
 // The client is injected as a plain object so this module stays free of the protocol SDK; the
 // agent side wires it to its connection. The client interleaves stdout and stderr and truncates
 // from the start when over the byte limit.
+import type { SandboxState } from './sandbox/settings.ts';
 import type { Terminal, TerminalExit, TerminalHost, TerminalOutput, TerminalRequest } from './terminal.ts';
 
 /** ACP's default when the agent asks for no specific limit is unbounded; we always ask for one. */
@@ -16,6 +17,7 @@ export interface AcpTerminalClient {
     env: { name: string; value: string }[];
     cwd: string;
     outputByteLimit: number;
+    _meta?: Record<string, unknown>;
   }): Promise<{ terminalId: string }>;
   output(params: { sessionId: string; terminalId: string }): Promise<{
     output: string;
@@ -34,7 +36,16 @@ export interface ClientTerminalOptions {
    * so by default only the no-prompt/no-pager settings go along, never this process's variables.
    */
   envNames?: string[];
+  /**
+   * The sandbox the client said it runs terminals in (the cxl client puts it on initialize's
+   * clientCapabilities `_meta`); absent = the client reported none.
+   */
+  sandbox?: SandboxState;
 }
+
+/** `_meta` keys of terminal/create that ask the client for a narrower sandbox (SEAMS §2). */
+export const SANDBOX_META = 'cxl/sandbox';
+export const NETWORK_META = 'cxl/network';
 
 const DEFAULT_CLIENT_ENV = ['GIT_TERMINAL_PROMPT', 'GIT_PAGER', 'PAGER'];
 
@@ -45,6 +56,11 @@ export class ClientTerminalHost implements TerminalHost {
     private readonly client: AcpTerminalClient,
     private readonly opts: ClientTerminalOptions,
   ) {}
+
+  /** The client runs the commands: its sandbox is the one that counts. */
+  sandboxState(): SandboxState {
+    return this.opts.sandbox ?? { state: 'unavailable', reason: 'the client runs the commands and reports no sandbox' };
+  }
 
   async create(req: TerminalRequest): Promise<Terminal> {
     const names = this.opts.envNames ?? DEFAULT_CLIENT_ENV;
@@ -58,6 +74,8 @@ export class ClientTerminalHost implements TerminalHost {
       env,
       cwd: req.cwd,
       outputByteLimit: req.outputByteLimit > 0 ? req.outputByteLimit : DEFAULT_CLIENT_OUTPUT_LIMIT,
+      // the client honours a hint only when it narrows (read-only, no network)
+      ...(req.sandbox ? { _meta: { [SANDBOX_META]: req.sandbox.profile, [NETWORK_META]: req.sandbox.network } } : {}),
     });
     return new ClientTerminal(this.client, this.opts.sessionId, terminalId);
   }

@@ -11,6 +11,7 @@ import { DEFAULT_CLIENT_OUTPUT_LIMIT } from './client_terminal.ts';
 import { childEnv } from './env.ts';
 import { LocalTerminalHost } from './local_terminal.ts';
 import { DEFAULT_OUTPUT_LIMIT } from './output_limit.ts';
+import { DEFAULT_SANDBOX_CALL, INSTALL_HINT, isWorking, type SandboxCall, type SandboxMode, type SandboxReport, type SandboxState, type TerminalSandbox } from './sandbox/settings.ts';
 import { parseShellPolicy } from './shell_policy.ts';
 import { displayArgv, runArgv, runShellLine, runSteps, type RunOptions, type ShellResult } from './runner.ts';
 import type { TerminalHost } from './terminal.ts';
@@ -34,6 +35,14 @@ export interface LocalShellOptions {
   pathEnv?: string;
   /** the platform shell used without a policy */
   shell?: string;
+  /** sandbox settings for calls that bring none (the gate brings the envelope's); default auto, network on */
+  sandbox?: { mode?: SandboxMode; network?: boolean };
+}
+
+/** Per-call options: the gate passes the envelope's sandbox settings and the call's profile. */
+export interface ShellCallOptions {
+  signal?: AbortSignal;
+  sandbox?: SandboxCall;
 }
 
 const ARG_NAMES = ['command', 'args', 'cwd', 'timeout', 'shell'];
@@ -103,7 +112,7 @@ export class LocalShell implements Toolset {
   readonly name = 'local_shell';
   readonly policy: ShellPolicy | undefined;
   private readonly root: string;
-  private readonly host: TerminalHost;
+  readonly host: TerminalHost;
 
   constructor(private readonly opts: LocalShellOptions) {
     this.root = path.resolve(opts.root);
@@ -113,6 +122,37 @@ export class LocalShell implements Toolset {
 
   list(): ToolSpec[] {
     return [LOCAL_SHELL_SPEC];
+  }
+
+  /** The sandbox settings a call without its own gets (the toolset's, defaults filled in). */
+  get defaultSandbox(): SandboxCall {
+    return { ...DEFAULT_SANDBOX_CALL, ...(this.opts.sandbox?.mode ? { mode: this.opts.sandbox.mode } : {}), ...(this.opts.sandbox?.network !== undefined ? { network: this.opts.sandbox.network } : {}) };
+  }
+
+  /** The sandbox commands would run in under `mode` (probed once per process). */
+  sandboxState(mode: SandboxMode = this.defaultSandbox.mode, network = this.defaultSandbox.network): SandboxState {
+    if (mode === 'off') return { state: 'off', reason: 'shell.sandbox = "off"' };
+    return this.host.sandboxState?.(network) ?? { state: 'unavailable', reason: `the ${this.host.kind} terminal host cannot sandbox commands` };
+  }
+
+  /** The directories a workspace-write call may write: the session root and the policy's allowed dir. */
+  get writableRoots(): string[] {
+    const a = this.policy?.allowedDir;
+    return a && a !== this.root ? [this.root, a] : [this.root];
+  }
+
+  /** What the terminals of one call get, and what its result reports; refuses under `required`. */
+  #sandbox(call: SandboxCall): { req?: TerminalSandbox; report: SandboxReport } {
+    if (call.mode === 'off') return { report: { state: 'off' } };
+    const state = this.sandboxState(call.mode, call.network);
+    if (!isWorking(state)) {
+      if (call.mode === 'required') {
+        throw new ToolError('sandbox_unavailable', `No OS sandbox can run this command here (${state.reason ?? state.state}), and the envelope's shell.sandbox is "required". ${INSTALL_HINT}, or choose an envelope with shell.sandbox = "auto".`, { reason: state.reason });
+      }
+      return { report: { state: 'unavailable', ...(state.reason ? { reason: state.reason } : {}) } };
+    }
+    const req: TerminalSandbox = { profile: call.profile, network: call.network, roots: this.writableRoots, ...(call.visible?.length ? { visible: call.visible } : {}) };
+    return { req, report: { state: state.state, profile: call.profile, network: call.network } };
   }
 
   /** The verdict for a call's arguments without running anything (what `cxl check` and approvals show). */
@@ -144,17 +184,24 @@ export class LocalShell implements Toolset {
     return { command, argv, cwd };
   }
 
-  async call(tool: string, args: Record<string, unknown>, callOpts: { signal?: AbortSignal } = {}): Promise<ShellResult> {
+  async call(tool: string, args: Record<string, unknown>, callOpts: ShellCallOptions = {}): Promise<ShellResult> {
     if (tool !== 'local_shell') throw new ToolError('unknown_tool', `local_shell has one tool, local_shell; got ${tool}.`);
     const { command, argv, cwd } = this.parseArgs(args);
     const timeoutMs = parseTimeout(args.timeout);
     const shell = bool(args.shell, 'shell');
+    const sandbox = this.#sandbox(callOpts.sandbox ?? this.defaultSandbox);
+    const result = await this.#run(command, argv, cwd, timeoutMs, shell, callOpts.signal, sandbox.req);
+    return { ...result, sandbox: sandbox.report };
+  }
+
+  async #run(command: string, argv: string[] | undefined, cwd: string | undefined, timeoutMs: number, shell: boolean | undefined, signal: AbortSignal | undefined, sandbox: TerminalSandbox | undefined): Promise<ShellResult> {
     const run: RunOptions = {
       host: this.host,
       env: childEnv(this.opts.env ?? process.env, { keepSecrets: this.opts.keepSecrets }),
       timeoutMs,
-      signal: callOpts.signal,
+      signal,
       outputLimit: this.opts.outputLimit ?? (this.host.kind === 'client' ? DEFAULT_CLIENT_OUTPUT_LIMIT : DEFAULT_OUTPUT_LIMIT),
+      ...(sandbox ? { sandbox } : {}),
     };
     const checkOpts = { cwd, pathEnv: this.opts.pathEnv };
     if (this.policy) {

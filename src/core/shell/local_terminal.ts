@@ -1,10 +1,16 @@
 // Terminals that are child processes on this machine. Each program is the leader of its own
 // process group (spawned detached), so a timeout, a cancel or the end of the leader kills
-// everything it started, not just the leader. Output is kept head-and-tail within a byte cap.
+// everything it started, not just the leader. Output is kept head-and-tail within a byte cap
+// (or, for ACP's terminal/*, one interleaved stream keeping the tail). A request carrying a
+// sandbox runs inside it (bubblewrap or Seatbelt): the view is built for that command, now.
+// The client's terminal host (client/terminal_host.ts) is a thin layer over this file.
 import { spawn, type ChildProcess } from 'node:child_process';
 import process from 'node:process';
 import { killProcessGroup, onTerminate } from '../runtime.ts';
-import { HeadTailBuffer } from './output_limit.ts';
+import { HeadTailBuffer, TailBuffer } from './output_limit.ts';
+import { bwrapFailure, sandboxLaunch, type Launch } from './sandbox/launcher.ts';
+import { probeSandbox, type Probe, type ProbeOptions } from './sandbox/probe.ts';
+import type { SandboxState } from './sandbox/settings.ts';
 import type { Terminal, TerminalExit, TerminalHost, TerminalOutput, TerminalRequest } from './terminal.ts';
 
 // After the leader exits, how long to wait for its pipes to close before giving up on them (a
@@ -16,6 +22,8 @@ let counter = 0;
 // Groups still running. Our children are not in the terminal's foreground group, so a Ctrl-C
 // or a kill of this process would not reach them: kill them ourselves on the way out.
 const live = new Set<number>();
+// Host pids of running sandboxes' init processes: killing one ends everything inside it.
+const liveSandboxes = new Set<number>();
 let hooked = false;
 
 function hookExit(): void {
@@ -24,6 +32,8 @@ function hookExit(): void {
   const killAll = () => {
     for (const pid of live) killProcessGroup(pid, 'SIGKILL');
     live.clear();
+    for (const pid of liveSandboxes) signalPid(pid);
+    liveSandboxes.clear();
   };
   process.on('exit', killAll);
   onTerminate((signal) => {
@@ -33,60 +43,123 @@ function hookExit(): void {
   });
 }
 
-export class LocalTerminalHost implements TerminalHost {
-  readonly kind = 'local' as const;
-
-  async create(req: TerminalRequest): Promise<Terminal> {
-    return new LocalTerminal(req, `local-${process.pid}-${++counter}`);
+function signalPid(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    /* already gone */
   }
 }
 
-class LocalTerminal implements Terminal {
+// If a kill comes before bwrap has said where its init is, how long to wait for that before
+// killing bwrap alone.
+const INFO_WAIT_MS = 1000;
+
+export interface LocalTerminalHostOptions {
+  /** where to look for the sandbox program (default: this process's PATH and platform) */
+  probe?: Omit<ProbeOptions, 'network'>;
+}
+
+/** How one terminal keeps its output. */
+export interface LocalTerminalOptions {
+  /** one stream, stdout and stderr interleaved as they arrive, keeping the tail (ACP terminal/*) */
+  interleave?: boolean;
+  /** called after each chunk of output and once at exit (for a live view) */
+  onChange?: () => void;
+}
+
+export class LocalTerminalHost implements TerminalHost {
+  readonly kind = 'local' as const;
+
+  constructor(private readonly opts: LocalTerminalHostOptions = {}) {}
+
+  /** The sandbox this host runs commands in, probed once per process (and network setting). */
+  sandboxState(network = true): SandboxState {
+    const { program: _program, ...state } = this.#probe(network);
+    return state;
+  }
+
+  #probe(network: boolean): Probe {
+    return probeSandbox({ ...this.opts.probe, network });
+  }
+
+  async create(req: TerminalRequest, opts: LocalTerminalOptions = {}): Promise<LocalTerminal> {
+    return this.createSync(req, opts);
+  }
+
+  /** create(), without waiting: the client host answers terminal/create with the id at once. */
+  createSync(req: TerminalRequest, opts: LocalTerminalOptions = {}): LocalTerminal {
+    let launch: Launch | undefined;
+    if (req.sandbox) launch = sandboxLaunch(this.#probe(req.sandbox.network), req, req.sandbox);
+    return new LocalTerminal(req, `local-${process.pid}-${++counter}`, launch, opts);
+  }
+}
+
+export class LocalTerminal implements Terminal {
   private readonly child: ChildProcess;
-  private readonly out: HeadTailBuffer;
-  private readonly err: HeadTailBuffer;
+  private out: HeadTailBuffer | TailBuffer;
+  private err: HeadTailBuffer;
   private exitStatus?: TerminalExit;
   private readonly exited: Promise<TerminalExit>;
-  private spawnError?: string;
   private exitSeen = false;
+  // the first bytes of stderr: where bwrap says why it could not start the command
+  private errHead = '';
+  // bwrap's init, once bwrap reported it; a kill asked for before that waits for it
+  private sandboxPid?: number;
+  private killWanted?: ReturnType<typeof setTimeout>;
 
   constructor(
-    req: TerminalRequest,
+    private readonly req: TerminalRequest,
     readonly id: string,
+    /** the sandbox wrapping the command, when it runs in one */
+    readonly launch: Launch | undefined,
+    private readonly opts: LocalTerminalOptions = {},
   ) {
-    this.out = new HeadTailBuffer(req.outputByteLimit);
+    this.out = opts.interleave ? new TailBuffer(req.outputByteLimit) : new HeadTailBuffer(req.outputByteLimit);
     this.err = new HeadTailBuffer(req.outputByteLimit);
     // Hook before spawning: a signal that lands right after the spawn (the child can run before
     // this thread does) must still find the handler; JS handlers run only after this constructor,
     // by which time the pid is in `live`.
     hookExit();
-    this.child = spawn(req.command, req.args, {
+    this.child = spawn(launch?.command ?? req.command, launch?.args ?? req.args, {
       cwd: req.cwd,
       env: req.env,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: launch?.infoFd === 3 ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
       shell: false,
     });
     if (this.child.pid !== undefined) live.add(this.child.pid);
-    this.child.stdout!.on('data', (c: Uint8Array) => this.out.push(c));
-    this.child.stderr!.on('data', (c: Uint8Array) => this.err.push(c));
+    if (launch?.infoFd === 3) this.readInfo(this.child.stdio[3] as NodeJS.ReadableStream | null);
+    const changed = () => this.opts.onChange?.();
+    this.child.stdout!.on('data', (c: Uint8Array) => {
+      this.out.push(c);
+      changed();
+    });
+    this.child.stderr!.on('data', (c: Uint8Array) => {
+      if (this.errHead.length < 1024) this.errHead += new TextDecoder().decode(c.subarray(0, 1024));
+      if (opts.interleave) this.out.push(c);
+      else this.err.push(c);
+      changed();
+    });
     this.exited = new Promise<TerminalExit>((resolve) => {
       let settled = false;
       const settle = (exit: TerminalExit) => {
         if (settled) return;
         settled = true;
-        this.exitStatus = exit;
-        resolve(exit);
+        this.exitStatus = this.launch?.kind === 'bubblewrap' ? this.readBwrap(exit) : exit;
+        resolve(this.exitStatus);
+        changed();
       };
       this.child.on('error', (e: NodeJS.ErrnoException) => {
-        this.spawnError = `cannot run ${req.command}: ${e.code === 'ENOENT' ? 'not found' : e.message}`;
-        this.err.push(new TextEncoder().encode(`${this.spawnError}\n`));
+        this.replaceOutput(`cannot run ${launch?.command ?? req.command}: ${e.code === 'ENOENT' ? 'not found' : e.message}\n`);
         settle({ exitCode: e.code === 'ENOENT' ? 127 : 126, signal: null });
       });
       this.child.on('exit', (code, signal) => {
         // The leader is gone; whatever it left behind in its group goes with it.
         this.exitSeen = true;
         this.killGroup();
+        clearTimeout(this.killWanted);
+        if (this.sandboxPid !== undefined) liveSandboxes.delete(this.sandboxPid);
         if (this.child.pid !== undefined) live.delete(this.child.pid);
         const exit = { exitCode: code, signal: signal ?? null };
         const timer = setTimeout(() => {
@@ -102,18 +175,74 @@ class LocalTerminal implements Terminal {
     });
   }
 
+  /** bwrap's own failure (the command never ran) reported in the command's words. */
+  private readBwrap(exit: TerminalExit): TerminalExit {
+    const f = bwrapFailure(exit.exitCode, this.errHead, this.req.command);
+    if (!f) return exit;
+    if (f.exitCode !== null) {
+      this.replaceOutput(`${f.message}\n`);
+      return { exitCode: f.exitCode, signal: null };
+    }
+    this.replaceOutput(`the sandbox could not start ${this.req.command}: ${f.message}\n`);
+    return { ...exit, sandboxError: f.message };
+  }
+
+  private replaceOutput(text: string): void {
+    const bytes = new TextEncoder().encode(text);
+    if (this.opts.interleave) {
+      this.out = new TailBuffer(this.req.outputByteLimit);
+      this.out.push(bytes);
+    } else {
+      this.err = new HeadTailBuffer(this.req.outputByteLimit);
+      this.err.push(bytes);
+    }
+  }
+
   /** pid of the group leader (for tests and diagnostics) */
   get pid(): number | undefined {
     return this.child.pid;
   }
 
+  /** bwrap's `{"child-pid": N, …}` on the info pipe: the host pid of the sandbox's init. */
+  private readInfo(stream: NodeJS.ReadableStream | null): void {
+    if (!stream) return;
+    let text = '';
+    stream.on('data', (c: Uint8Array) => {
+      if (this.sandboxPid !== undefined || text.length > 4096) return;
+      text += new TextDecoder().decode(c);
+      const m = /"child-pid"\s*:\s*(\d+)/.exec(text);
+      if (!m) return;
+      this.sandboxPid = Number(m[1]);
+      if (!this.exitSeen) liveSandboxes.add(this.sandboxPid);
+      if (this.killWanted !== undefined) {
+        clearTimeout(this.killWanted);
+        this.killGroup();
+      }
+    });
+    stream.on('error', () => {});
+  }
+
   private killGroup(): void {
     if (this.child.pid === undefined) return;
+    if (this.launch?.kind === 'bubblewrap' && !this.exitSeen) {
+      if (this.sandboxPid === undefined) {
+        // Killing bwrap now, mid-setup, could leave its child running (its die-with-parent is
+        // not armed yet): wait for bwrap to say where its init is, a moment later.
+        this.killWanted ??= setTimeout(() => killProcessGroup(this.child.pid!, 'SIGKILL', { groupOnly: this.exitSeen }), INFO_WAIT_MS);
+        return;
+      }
+      // bwrap first (so it is reported killed, not exiting with its child's status), then the
+      // sandbox's init, whose death ends every process inside the sandbox
+      killProcessGroup(this.child.pid, 'SIGKILL');
+      signalPid(this.sandboxPid);
+      return;
+    }
     // Once the leader is reaped its pid may be reused: then signal the group only, never the pid.
     killProcessGroup(this.child.pid, 'SIGKILL', { groupOnly: this.exitSeen });
   }
 
-  async output(): Promise<TerminalOutput> {
+  /** The output so far, synchronously (for a live view). */
+  snapshot(): { stdout: string; stderr: string; truncated: boolean; omittedBytes: number; exitStatus?: TerminalExit } {
     const o = this.out.result();
     const e = this.err.result();
     return {
@@ -125,8 +254,22 @@ class LocalTerminal implements Terminal {
     };
   }
 
+  async output(): Promise<TerminalOutput> {
+    return this.snapshot();
+  }
+
+  /** the exit status once it exited */
+  get exit(): TerminalExit | undefined {
+    return this.exitStatus;
+  }
+
   waitForExit(): Promise<TerminalExit> {
     return this.exited;
+  }
+
+  /** Kill without waiting (the client host answers terminal/kill at once). */
+  killNow(): void {
+    if (!this.exitStatus) this.killGroup();
   }
 
   async kill(): Promise<void> {

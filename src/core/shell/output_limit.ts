@@ -131,3 +131,46 @@ export function capText(text: string, limit: number): CappedText {
   b.push(bytes);
   return b.result();
 }
+
+/**
+ * Bytes kept from the end of a stream, never more than `limit`, cut on a character start: ACP's
+ * terminal/* truncates from the beginning. `limit` <= 0 means unlimited.
+ */
+export class TailBuffer {
+  #chunks: Uint8Array[] = [];
+  #len = 0;
+  #dropped = 0;
+  truncated = false;
+  constructor(readonly limit: number) {}
+
+  push(chunk: Uint8Array): void {
+    this.#chunks.push(chunk);
+    this.#len += chunk.length;
+    while (this.limit > 0 && this.#len > this.limit) {
+      this.truncated = true;
+      const over = this.#len - this.limit;
+      const first = this.#chunks[0];
+      if (first.length <= over) {
+        this.#chunks.shift();
+        this.#len -= first.length;
+        this.#dropped += first.length;
+      } else {
+        let cut = over;
+        while (cut < first.length && isContinuation(first[cut])) cut++;
+        this.#chunks[0] = first.subarray(cut);
+        this.#len -= cut;
+        this.#dropped += cut;
+      }
+    }
+  }
+
+  text(): string {
+    const buf = concat(this.#chunks, this.#len);
+    const start = this.truncated ? tailBoundary(buf) : 0;
+    return new TextDecoder().decode(buf.subarray(start));
+  }
+
+  result(): CappedText {
+    return { text: this.text(), totalBytes: this.#dropped + this.#len, omittedBytes: this.#dropped, truncated: this.truncated };
+  }
+}

@@ -7,7 +7,8 @@ import { ToolError } from '../errors.ts';
 import type { Allowed, CheckedStep } from './checker.ts';
 import { isInside, ResolveError, resolveDirectory } from './confine.ts';
 import { capText } from './output_limit.ts';
-import type { TerminalHost, TerminalRequest } from './terminal.ts';
+import type { SandboxReport, TerminalSandbox } from './sandbox/settings.ts';
+import type { TerminalExit, TerminalHost, TerminalRequest } from './terminal.ts';
 
 export interface RunOptions {
   host: TerminalHost;
@@ -17,6 +18,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** cap on the returned stdout and stderr (head and tail kept) */
   outputLimit: number;
+  /** every terminal of the line runs in the OS sandbox with this view */
+  sandbox?: TerminalSandbox;
 }
 
 export interface StepResult {
@@ -43,6 +46,8 @@ export interface ShellResult {
   /** present when output was cut */
   truncated?: true;
   signal?: string;
+  /** the sandbox the line ran in (or why none) */
+  sandbox?: SandboxReport;
 }
 
 /** The argv of a step as one display string, quoted so it reads back as the same argv. */
@@ -69,9 +74,24 @@ async function runTerminal(
   label: string,
   started: number,
 ): Promise<{ exitCode: number | null; signal: string | null }> {
+  // A sandbox that failed to start ran nothing: the view was stale (a protected file vanished
+  // between the scan and the mount), so one retry builds a fresh one.
+  const first = await runOnce(req, opts, deadline, collected, label, started, true);
+  return first === 'retry' ? ((await runOnce(req, opts, deadline, collected, label, started, false)) as TerminalExit) : first;
+}
+
+async function runOnce(
+  req: TerminalRequest,
+  opts: RunOptions,
+  deadline: number,
+  collected: Collected,
+  label: string,
+  started: number,
+  mayRetry: boolean,
+): Promise<TerminalExit | 'retry'> {
   if (opts.signal?.aborted) throw new ToolError('cancelled', `\`${label}\` was cancelled before it started.`);
   if (deadline > 0 && Date.now() >= deadline) throw new ToolError('timeout', `\`${label}\` did not start: the line's timeout ran out before it. Raise \`timeout\`.`);
-  const term = await opts.host.create(req);
+  const term = await opts.host.create(opts.sandbox ? { ...req, sandbox: opts.sandbox } : req);
   let stop: 'timeout' | 'cancelled' | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
@@ -96,6 +116,7 @@ async function runTerminal(
     if (exit === null || stop) {
       await term.kill();
     }
+    if (exit?.sandboxError !== undefined && !stop && mayRetry) return 'retry';
     const out = await term.output();
     collected.stdout.push(out.stdout);
     collected.stderr.push(out.stderr);
@@ -107,7 +128,11 @@ async function runTerminal(
         ? new ToolError('timeout', `\`${label}\` was killed after ${after}s (timeout); nothing it started is left running. Raise \`timeout\` or split the work. Partial output is in details.`, partial)
         : new ToolError('cancelled', `\`${label}\` was cancelled after ${after}s; nothing it started is left running. Partial output is in details.`, partial);
     }
-    return exit ?? (await term.waitForExit());
+    const done = exit ?? (await term.waitForExit());
+    if (done.sandboxError !== undefined) {
+      throw new ToolError('sandbox_unavailable', `The sandbox could not start \`${label}\` (${done.sandboxError}); it did not run. Retry it; if this persists, report it with the message.`, { stdout: collected.stdout.join(''), stderr: collected.stderr.join(''), steps: collected.steps, command: label });
+    }
+    return done;
   } finally {
     if (timer) clearTimeout(timer);
     if (onAbort) opts.signal?.removeEventListener('abort', onAbort);

@@ -1,6 +1,7 @@
 // One running program as a terminal: the shape both the local implementation (child processes on
 // this machine) and the client-backed one (ACP terminal/* on the client) provide. A multi-step
 // line runs one terminal per step.
+import type { SandboxState, TerminalSandbox } from './sandbox/settings.ts';
 
 export interface TerminalRequest {
   /** the program: an absolute path (checked and resolved) or, without a policy, what the user gave */
@@ -12,12 +13,16 @@ export interface TerminalRequest {
   env: Record<string, string>;
   /** cap on kept output bytes per stream (head and tail kept); <= 0 = unlimited */
   outputByteLimit: number;
+  /** run inside the OS sandbox with this view; absent = unsandboxed */
+  sandbox?: TerminalSandbox;
 }
 
 export interface TerminalExit {
   /** null when killed by a signal */
   exitCode: number | null;
   signal: string | null;
+  /** the sandbox could not start the command: nothing ran */
+  sandboxError?: string;
 }
 
 export interface TerminalOutput {
@@ -45,4 +50,6 @@ export interface TerminalHost {
   /** where programs run, for messages: `local` or `client` */
   readonly kind: 'local' | 'client';
   create(req: TerminalRequest): Promise<Terminal>;
+  /** the sandbox commands would run in (probed once); absent = this host cannot sandbox */
+  sandboxState?(network: boolean): SandboxState;
 }

@@ -73,10 +73,10 @@ for (const [name, start, make] of both) {
     }
   });
 
-  test(`${name}: 401, 429 with retry-after, context too long, 404`, async () => {
+  test(`${name}: 401, 429 with a long retry-after, context too long, 404`, async () => {
     const srv = await start([
       { status: 401, body: JSON.stringify({ error: { message: 'invalid api key' } }) },
-      { status: 429, body: '{"error":"slow down"}', headers: { 'retry-after': '7' } },
+      { status: 429, body: '{"error":"slow down"}', headers: { 'retry-after': '700' } },
       { status: 400, body: JSON.stringify({ error: { message: "This model's maximum context length is 8192 tokens", code: 'context_length_exceeded' } }) },
       { status: 404, body: JSON.stringify({ error: "model 'nope' not found" }) },
     ]);
@@ -87,11 +87,12 @@ for (const [name, start, make] of both) {
       assert.match(auth.message, /invalid api key/);
       const rl = await rejects(p);
       assert.equal(rl.kind, 'rate_limited');
-      assert.equal(rl.retryAfter, 7);
-      assert.match(rl.message, /retry after 7 s/);
+      assert.equal(rl.retryAfter, 700);
+      assert.match(rl.message, /retry after 700 s/);
       const ctx = await rejects(p);
       assert.equal(ctx.kind, 'context_length');
-      assert.match(ctx.message, /new session/);
+      assert.equal(ctx.limit, 8192);
+      assert.match(ctx.message, /\/compact/);
       assert.equal((await rejects(p)).kind, 'model_not_found');
     } finally {
       await srv.close();

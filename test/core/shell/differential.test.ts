@@ -92,7 +92,8 @@ const shells = ['/bin/sh', '/bin/bash'].filter((s) => existsSync(s));
 
 test('accepted lines execute the same argvs in the same order as sh and bash', async () => {
   const r = rng(20261202);
-  const sh = createLocalShell({ root: ROOT, policy: { _allowed_commands: 'dump,fail', _allowed_dir: '.' }, pathEnv: BIN, env: { PATH: BIN } });
+  // unsandboxed: the stub programs live under /tmp outside the workspace, which the sandbox's private /tmp hides
+  const sh = createLocalShell({ root: ROOT, policy: { _allowed_commands: 'dump,fail', _allowed_dir: '.' }, pathEnv: BIN, env: { PATH: BIN }, sandbox: { mode: 'off' } });
   let accepted = 0;
   let refused = 0;
   for (let i = 0; i < 400; i++) {

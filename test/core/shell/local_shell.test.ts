@@ -105,7 +105,8 @@ describe('sequence semantics, run without a shell', () => {
   test('the result has the REFERENCE 6.2 shape; one step has no steps list', async () => {
     const { run } = shell();
     const r = await run({ command: 'echo hi' });
-    assert.deepEqual(Object.keys(r).sort(), ['command', 'duration_seconds', 'exit_code', 'stderr', 'stdout', 'success']);
+    assert.deepEqual(Object.keys(r).sort(), ['command', 'duration_seconds', 'exit_code', 'sandbox', 'stderr', 'stdout', 'success']);
+    assert.equal(r.sandbox?.state, 'unavailable', 'a host that cannot sandbox says so in the result');
     assert.equal(r.command, 'echo hi');
     assert.equal(typeof r.duration_seconds, 'number');
   });

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { OpenAIProvider } from '../../../src/agent/providers/openai.ts';
-import { ThinkSplitter } from '../../../src/agent/providers/think_tags.ts';
+import { InlineTags } from '../../../src/agent/providers/inline_tags.ts';
 import { startFakeOpenAI } from '../../fixtures/fake_models.ts';
 
 function split(chunks: string[]): { text: string; reasoning: string; pieces: number } {
-  const s = new ThinkSplitter();
+  const s = new InlineTags();
   const out = [...chunks.flatMap((c) => s.push(c)), ...s.end()];
   return {
     text: out.filter((p) => p.type === 'text').map((p) => p.text).join(''),

@@ -1,0 +1,146 @@
+// What models write inline in their text when the server does not parse it out:
+// - reasoning as <think>…</think> (qwen3 on llama.cpp, vLLM without a reasoning parser, older
+//   Ollama);
+// - tool calls as <tool_call>{"name": …, "arguments": {…}}</tool_call> (Qwen and Hermes templates
+//   on llama.cpp without --jinja, LM Studio), or Qwen3-Coder's
+//   <tool_call><function=NAME><parameter=KEY>value</parameter></function></tool_call>.
+// InlineTags splits a stream of text chunks into text, reasoning and call pieces, with tags that
+// may straddle chunk boundaries; parseToolCallText turns a call piece into a tool call.
+
+export type InlinePiece = { type: 'text' | 'reasoning'; text: string } | { type: 'call'; text: string };
+
+const TAGS: Record<string, { close: string; type: 'reasoning' | 'call' }> = {
+  '<think>': { close: '</think>', type: 'reasoning' },
+  '<tool_call>': { close: '</tool_call>', type: 'call' },
+};
+const OPENERS = Object.keys(TAGS);
+
+export class InlineTags {
+  /** the tag we are inside, if any */
+  private inside: string | undefined;
+  private held = '';
+  /** a call's text is given whole, at its closing tag */
+  private call = '';
+
+  /** Feeds one chunk; returns the pieces it completes, in order. */
+  push(chunk: string): InlinePiece[] {
+    const out: InlinePiece[] = [];
+    let s = this.held + chunk;
+    this.held = '';
+    for (;;) {
+      if (this.inside) {
+        const { close, type } = TAGS[this.inside];
+        const i = s.indexOf(close);
+        if (i >= 0) {
+          this.emit(out, type, s.slice(0, i), true);
+          s = s.slice(i + close.length);
+          this.inside = undefined;
+          continue;
+        }
+        const keep = partialTail(s, [close]);
+        this.emit(out, type, s.slice(0, s.length - keep), false);
+        this.held = s.slice(s.length - keep);
+        return out;
+      }
+      let at = -1;
+      let tag = '';
+      for (const t of OPENERS) {
+        const i = s.indexOf(t);
+        if (i >= 0 && (at < 0 || i < at)) {
+          at = i;
+          tag = t;
+        }
+      }
+      if (at >= 0) {
+        if (at > 0) out.push({ type: 'text', text: s.slice(0, at) });
+        s = s.slice(at + tag.length);
+        this.inside = tag;
+        continue;
+      }
+      // keep a possible partial tag at the end for the next chunk
+      const keep = partialTail(s, OPENERS);
+      const emit = s.slice(0, s.length - keep);
+      if (emit) out.push({ type: 'text', text: emit });
+      this.held = s.slice(s.length - keep);
+      return out;
+    }
+  }
+
+  /** What is left at the end of the stream: an unclosed block counts as closed. */
+  end(): InlinePiece[] {
+    const out: InlinePiece[] = [];
+    const rest = this.held;
+    this.held = '';
+    if (this.inside) this.emit(out, TAGS[this.inside].type, rest, true);
+    else if (rest) out.push({ type: 'text', text: rest });
+    this.inside = undefined;
+    return out;
+  }
+
+  private emit(out: InlinePiece[], type: 'reasoning' | 'call', text: string, closed: boolean): void {
+    if (type === 'reasoning') {
+      if (text) out.push({ type: 'reasoning', text });
+      return;
+    }
+    this.call += text;
+    if (closed) {
+      out.push({ type: 'call', text: this.call });
+      this.call = '';
+    }
+  }
+}
+
+/** How many characters at the end of `s` could begin one of `tags`. */
+function partialTail(s: string, tags: string[]): number {
+  let best = 0;
+  for (const tag of tags) {
+    for (let k = Math.min(tag.length - 1, s.length); k > best; k--) {
+      if (tag.startsWith(s.slice(s.length - k))) {
+        best = k;
+        break;
+      }
+    }
+  }
+  return best;
+}
+
+/**
+ * A tool call written as text. JSON (`{"name", "arguments" | "parameters"}`) or Qwen3-Coder's XML
+ * form; a call whose arguments do not parse keeps them raw, so the model is told they are not
+ * JSON and can try again. Undefined when no tool name can be found.
+ */
+export function parseToolCallText(raw: string): { name: string; arguments: string } | undefined {
+  const s = raw.trim();
+  try {
+    const j = JSON.parse(s) as { name?: unknown; arguments?: unknown; parameters?: unknown; function?: { name?: unknown; arguments?: unknown } };
+    const f = j.function && typeof j.function === 'object' ? j.function : j;
+    const name = typeof f.name === 'string' ? f.name : undefined;
+    if (name) {
+      const a = 'arguments' in f ? f.arguments : (j as { parameters?: unknown }).parameters;
+      return { name, arguments: typeof a === 'string' ? a : JSON.stringify(a ?? {}) };
+    }
+  } catch {
+    // not JSON: the XML form, or broken JSON
+  }
+  const fn = /<function=([^>\s]+)>([\s\S]*?)(?:<\/function>|$)/.exec(s);
+  if (fn) {
+    const args: Record<string, unknown> = {};
+    for (const m of fn[2].matchAll(/<parameter=([^>\s]+)>\n?([\s\S]*?)\n?<\/parameter>/g)) {
+      let v: unknown = m[2];
+      try {
+        const parsed: unknown = JSON.parse(m[2]);
+        if (typeof parsed !== 'string') v = parsed;
+      } catch {
+        // a plain string value
+      }
+      args[m[1]] = v;
+    }
+    return { name: fn[1], arguments: JSON.stringify(args) };
+  }
+  const name = /"name"\s*:\s*"([^"]+)"/.exec(s);
+  if (name) {
+    const args = /"(?:arguments|parameters)"\s*:\s*([\s\S]*?)\}?\s*$/.exec(s);
+    return { name: name[1], arguments: args ? args[1] : '' };
+  }
+  return undefined;
+}

@@ -1,0 +1,31 @@
+// What a session/new or session/load answer tells the status line beyond its id: the model (from
+// the standard `model` config option, by its display name), and the OS sandbox the agent runs
+// commands in (`_meta["cxl/sandbox"]`, sent by cxl acp). Foreign agents send neither or only the first.
+import type { SessionConfigOption, SessionInfo } from '@agentclientprotocol/sdk';
+import type { SandboxView } from './state.ts';
+
+/** The session's current model as a person reads it: the selected value's name, else the value. */
+export function modelOf(options: SessionConfigOption[] | null | undefined): string | undefined {
+  const opt = options?.find((o) => o.category === 'model' && o.type === 'select');
+  if (!opt || opt.type !== 'select' || typeof opt.currentValue !== 'string') return undefined;
+  const values = opt.options.flatMap((x) => ('options' in x ? x.options : [x]));
+  const name = values.find((v) => v.value === opt.currentValue)?.name;
+  return name && name.trim() !== '' ? name : opt.currentValue;
+}
+
+const SANDBOX_STATES = new Set(['bubblewrap', 'seatbelt', 'off', 'unavailable']);
+
+export function sandboxOf(meta: Record<string, unknown> | null | undefined): SandboxView | undefined {
+  const v = meta?.['cxl/sandbox'] as { state?: unknown; reason?: unknown } | undefined;
+  if (!v || typeof v !== 'object' || typeof v.state !== 'string' || !SANDBOX_STATES.has(v.state)) return undefined;
+  return { state: v.state, ...(typeof v.reason === 'string' && v.reason !== '' ? { reason: v.reason } : {}) };
+}
+
+/**
+ * The session `--continue` resumes: the newest one that has a title (cxl names a session after
+ * its first prompt, so an untitled one was opened and left), else the newest.
+ */
+export function newestSession(sessions: SessionInfo[]): SessionInfo | undefined {
+  const byTime = [...sessions].sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? ''));
+  return byTime.find((s) => typeof s.title === 'string' && s.title.trim() !== '') ?? byTime[0];
+}

@@ -1,0 +1,34 @@
+// The bubblewrap command line for one sandboxed command, from its view. Mount order is the
+// point (later mounts cover earlier ones, as in Codex's bwrap pipeline): everything read-only,
+// a private /tmp, the roots (writable under workspace-write), the write wall read-only again
+// inside them, the credential paths hidden, then a fresh /dev and a /proc of the command's own
+// PID namespace. /tmp comes before the roots so a workspace under /tmp stays visible.
+import type { SandboxView } from './view.ts';
+
+/**
+ * argv for `bwrap` that runs `command args` in `cwd` inside `view`. With `infoFd`, bwrap writes
+ * the host pid of the sandbox's init there, so a kill can reach it even while bwrap is still
+ * setting up (before --die-with-parent is armed in the child).
+ */
+export function bwrapArgs(view: SandboxView, cwd: string, command: string, args: readonly string[], opts: { infoFd?: number } = {}): string[] {
+  const out = ['--ro-bind', '/', '/'];
+  if (view.privateTmp) out.push('--tmpfs', '/tmp');
+  const write = view.profile === 'workspace-write';
+  for (const r of view.roots) out.push(write ? '--bind' : '--ro-bind', r, r);
+  if (write) for (const p of view.readOnly) out.push('--ro-bind', p, p);
+  // An empty tmpfs, then made read-only: writes there fail instead of vanishing with the sandbox.
+  for (const d of view.hideDirs) out.push('--tmpfs', d, '--remount-ro', d);
+  // /dev/null bound without device access: opening the file fails (EACCES), reading shows nothing.
+  for (const f of view.hideFiles) out.push('--ro-bind', '/dev/null', f);
+  out.push('--dev', '/dev', '--proc', '/proc');
+  // A new PID namespace: no other process's /proc/<pid>/environ; when bwrap dies, its init dies
+  // and the kernel kills every process left inside, including ones that left our process group.
+  out.push('--unshare-pid');
+  if (!view.network) out.push('--unshare-net');
+  // Running as root would keep every capability (and let a command unmount the hiding mounts).
+  out.push('--cap-drop', 'ALL');
+  out.push('--die-with-parent', '--new-session');
+  if (opts.infoFd !== undefined) out.push('--info-fd', String(opts.infoFd));
+  out.push('--chdir', cwd, '--', command, ...args);
+  return out;
+}

@@ -1,0 +1,66 @@
+// Turns a terminal request into the program to spawn: the command itself, or the sandbox
+// program wrapping it with the view built for this command now. Also reads bubblewrap's own
+// failures back out of a finished command (a mount that could not be made, a program not found).
+import os from 'node:os';
+import process from 'node:process';
+import type { TerminalRequest } from '../terminal.ts';
+import { bwrapArgs } from './bwrap.ts';
+import type { Probe } from './probe.ts';
+import { seatbeltArgs } from './seatbelt.ts';
+import type { TerminalSandbox } from './settings.ts';
+import { buildView, type SandboxView } from './view.ts';
+
+export interface Launch {
+  command: string;
+  args: string[];
+  view: SandboxView;
+  kind: 'bubblewrap' | 'seatbelt';
+  /** the child fd bwrap reports its init's pid on (a fourth stdio pipe) */
+  infoFd?: number;
+}
+
+/** stdio slot of the pipe bwrap writes `{"child-pid": N}` to. */
+export const INFO_FD = 3;
+
+/** The home directories whose credential names are hidden: the child's $HOME and this user's. */
+export function homesOf(env: Record<string, string | undefined>): string[] {
+  const out = new Set<string>();
+  if (env.HOME) out.add(env.HOME);
+  try {
+    out.add(os.homedir());
+  } catch {
+    /* no home */
+  }
+  return [...out];
+}
+
+export function sandboxLaunch(probe: Probe, req: TerminalRequest, sandbox: TerminalSandbox): Launch {
+  if (!probe.program || (probe.state !== 'bubblewrap' && probe.state !== 'seatbelt')) {
+    throw new Error(`no working sandbox to launch in: ${probe.reason ?? probe.state}`);
+  }
+  const view = buildView({ ...sandbox, roots: [...sandbox.roots], homes: homesOf(req.env) });
+  if (probe.state === 'bubblewrap') return { command: probe.program, args: bwrapArgs(view, req.cwd, req.command, req.args, { infoFd: INFO_FD }), view, kind: 'bubblewrap', infoFd: INFO_FD };
+  const tmp = [req.env.TMPDIR, process.env.TMPDIR, '/private/tmp'].filter((t): t is string => !!t);
+  return { command: probe.program, args: seatbeltArgs(view, req.command, req.args, { tempDirs: [...new Set(tmp)] }), view, kind: 'seatbelt' };
+}
+
+export interface SandboxFailure {
+  /** exit code to report instead (127 not found, 126 cannot run), or null when nothing ran */
+  exitCode: number | null;
+  message: string;
+}
+
+/**
+ * bwrap's own message when the command never ran: `execvp` failures become the usual 127/126
+ * with the usual words; any other `bwrap: …` line with exit 1 is the sandbox failing to start.
+ */
+export function bwrapFailure(exitCode: number | null, stderr: string, command: string): SandboxFailure | undefined {
+  if (exitCode !== 1 || !stderr.startsWith('bwrap: ')) return undefined;
+  const line = stderr.split('\n')[0];
+  const exec = /^bwrap: execvp .*: (.*)$/.exec(line);
+  if (exec) {
+    const notFound = /No such file/.test(exec[1]);
+    return { exitCode: notFound ? 127 : 126, message: `cannot run ${command}: ${notFound ? 'not found' : exec[1]}` };
+  }
+  return { exitCode: null, message: line.slice('bwrap: '.length) };
+}

@@ -1,0 +1,121 @@
+// Finds the OS sandbox this machine offers and proves it starts, once per process and program:
+// bubblewrap (`bwrap` on PATH) on Linux, `sandbox-exec` on macOS. A sandbox that cannot start
+// (user namespaces restricted, /proc not mountable in a container, a broken install) is reported
+// with the reason it gave, never assumed.
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+import type { SandboxState } from './settings.ts';
+
+export interface ProbeOptions {
+  /** PATH to find the program on (default: this process's) */
+  pathEnv?: string;
+  /** default: process.platform */
+  platform?: string;
+  /** probe with the network turned off as well (`--unshare-net`) */
+  network?: boolean;
+}
+
+export interface Probe extends SandboxState {
+  /** the program that wraps commands (an absolute path), when it works */
+  program?: string;
+}
+
+const cache = new Map<string, Probe>();
+
+/** The first executable regular file named `name` on the absolute entries of `pathEnv`. */
+export function findOnPath(name: string, pathEnv: string | undefined): string | undefined {
+  for (const dir of (pathEnv ?? '').split(':')) {
+    if (!dir.startsWith('/')) continue; // relative entries could find a program planted in the workspace
+    const p = path.join(dir, name);
+    try {
+      if (!statSync(p).isFile()) continue;
+      accessSync(p, constants.X_OK);
+      return p;
+    } catch {
+      continue;
+    }
+  }
+  return undefined;
+}
+
+function firstLine(s: string): string {
+  return s.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? '';
+}
+
+function explain(program: string, stderr: string, status: number | null, error?: Error): string {
+  if (error) return `${program} did not run: ${error.message}`;
+  const line = firstLine(stderr).replace(/^bwrap: /, '');
+  let why = `${path.basename(program)} cannot start a sandbox here${line ? `: ${line}` : ` (exit ${status})`}`;
+  if (/uid map|user namespace|Operation not permitted|Permission denied|No permissions/i.test(line)) {
+    why += ' (unprivileged user namespaces may be restricted, e.g. by AppArmor on Ubuntu 23.10+: see kernel.apparmor_restrict_unprivileged_userns)';
+  } else if (/proc/i.test(line)) {
+    why += ' (this container does not allow mounting a private /proc)';
+  }
+  return why;
+}
+
+function run(program: string, args: string[]): { ok: boolean; reason?: string } {
+  const r = spawnSync(program, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000, encoding: 'utf8' });
+  if (r.error) return { ok: false, reason: explain(program, '', null, r.error) };
+  if (r.status !== 0) return { ok: false, reason: explain(program, r.stderr ?? '', r.status) };
+  return { ok: true };
+}
+
+// PATH → answer, so a command pays a map lookup, not a PATH search, after the first probe
+const byPath = new Map<string, Probe>();
+
+function probeBwrap(pathEnv: string | undefined, network: boolean): Probe {
+  const k = `${network ? 'net' : 'nonet'}\0${pathEnv ?? ''}`;
+  let p = byPath.get(k);
+  if (!p) {
+    p = probeBwrapUncached(pathEnv, network);
+    byPath.set(k, p);
+  }
+  return p;
+}
+
+function probeBwrapUncached(pathEnv: string | undefined, network: boolean): Probe {
+  const found = findOnPath('bwrap', pathEnv);
+  if (!found) return { state: 'unavailable', reason: 'bwrap (bubblewrap) is not on PATH' };
+  let program = found;
+  try {
+    program = realpathSync.native(found);
+  } catch {
+    /* use the name found */
+  }
+  // without the network: only worth asking once the sandbox itself starts
+  if (!network) {
+    const base = probeBwrap(pathEnv, true);
+    if (base.state !== 'bubblewrap') return base;
+  }
+  const key = `bwrap\0${program}\0${network ? 'net' : 'nonet'}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  // The same mounts every command gets, with a trivial program: if this runs, they all can.
+  const args = ['--ro-bind', '/', '/', '--tmpfs', '/tmp', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', ...(network ? [] : ['--unshare-net']), '--die-with-parent', '--new-session', '--', '/bin/sh', '-c', 'exit 0'];
+  const r = run(program, args);
+  const probe: Probe = r.ok ? { state: 'bubblewrap', program, reason: program } : { state: 'unavailable', reason: network ? r.reason : `the network cannot be turned off: ${r.reason}` };
+  cache.set(key, probe);
+  return probe;
+}
+
+function probeSeatbelt(): Probe {
+  const program = '/usr/bin/sandbox-exec';
+  const key = `seatbelt\0${program}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const r = run(program, ['-p', '(version 1)(allow default)', '/bin/sh', '-c', 'exit 0']);
+  const probe: Probe = r.ok ? { state: 'seatbelt', program, reason: `${program} (untested on hardware by cxl's CI)` } : { state: 'unavailable', reason: r.reason };
+  cache.set(key, probe);
+  return probe;
+}
+
+/** The sandbox this process can run commands in, probed on first use and remembered. */
+export function probeSandbox(opts: ProbeOptions = {}): Probe {
+  const platform = opts.platform ?? process.platform;
+  if (platform === 'linux') return probeBwrap(opts.pathEnv ?? process.env.PATH, opts.network !== false);
+  if (platform === 'darwin') return probeSeatbelt();
+  return { state: 'unavailable', reason: `no OS sandbox is supported on ${platform}` };
+}

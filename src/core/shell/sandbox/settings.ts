@@ -1,0 +1,94 @@
+// What a command's sandbox is, in words every layer shares: the envelope's setting
+// (`shell.sandbox`, `shell.network`), the profile a call gets from the gate's decision, the
+// state a terminal host reports (which sandbox is working, or why none is), and what travels
+// with a terminal request. No disk, no processes: the probe and the view live beside this file.
+import type { Decision } from '../../envelope.ts';
+
+/** `shell.sandbox`: `auto` sandboxes when it can, `required` refuses without one, `off` never sandboxes. */
+export type SandboxMode = 'auto' | 'required' | 'off';
+export const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'required', 'off'];
+
+/** read-only: the workspace is read-only too; workspace-write: the workspace is writable minus the wall. */
+export type SandboxProfile = 'read-only' | 'workspace-write';
+export const SANDBOX_PROFILES: readonly SandboxProfile[] = ['read-only', 'workspace-write'];
+
+/** Which sandbox a host runs commands in (SEAMS §3: the `cxl/sandbox` `_meta` of session/new). */
+export interface SandboxState {
+  state: 'bubblewrap' | 'seatbelt' | 'off' | 'unavailable';
+  /** why: the probe's failure, the setting that turned it off, or where it runs */
+  reason?: string;
+}
+
+/** The envelope's sandbox settings and the call's profile, as the gate hands them to local_shell. */
+export interface SandboxCall {
+  mode: SandboxMode;
+  network: boolean;
+  profile: SandboxProfile;
+  /** absolute real paths of read-approve files this call's approval named: left visible */
+  visible?: readonly string[];
+}
+
+/** What a terminal request carries when its command runs sandboxed. */
+export interface TerminalSandbox {
+  profile: SandboxProfile;
+  network: boolean;
+  /** directories writable under workspace-write (the session root, the policy's allowed dir) */
+  roots: readonly string[];
+  /** read-approve files left visible (real paths) */
+  visible?: readonly string[];
+}
+
+/** How the tool result reports the sandbox a command ran in. */
+export interface SandboxReport {
+  state: SandboxState['state'];
+  profile?: SandboxProfile;
+  network?: boolean;
+  reason?: string;
+}
+
+export const DEFAULT_SANDBOX_CALL: SandboxCall = Object.freeze({ mode: 'auto', network: true, profile: 'workspace-write' });
+
+/** The sandbox settings of an envelope (its resolved shell axis), defaults filled in. */
+export function envelopeSandbox(shell: { sandbox?: { value: SandboxMode }; network?: { value: boolean } }): { mode: SandboxMode; network: boolean } {
+  return { mode: shell.sandbox?.value ?? 'auto', network: shell.network?.value ?? true };
+}
+
+/**
+ * The profile a call runs under (SEAMS §2): read-only when the prefix allowlist let it through
+ * with nobody asked; workspace-write for everything else that runs (a human's yes, a session
+ * allow, --yes, the shell grant, a tools pattern, always_allow).
+ */
+export function profileFor(decision: Pick<Decision, 'action' | 'rule'>, approved: boolean): SandboxProfile {
+  return decision.action === 'allow' && decision.rule === 'shell.prefix_allowlist' && !approved ? 'read-only' : 'workspace-write';
+}
+
+/** True when commands of this host run inside a sandbox that works. */
+export function isWorking(s: SandboxState): boolean {
+  return s.state === 'bubblewrap' || s.state === 'seatbelt';
+}
+
+/**
+ * The prefix allowlist runs commands unasked because the sandbox contains them. With `auto` and
+ * no working sandbox, an allow from that list becomes an ask, saying why.
+ */
+export function withoutSandbox(decision: Decision, mode: SandboxMode, state: SandboxState): Decision {
+  if (decision.action !== 'allow' || decision.rule !== 'shell.prefix_allowlist' || mode !== 'auto' || isWorking(state)) return decision;
+  return {
+    ...decision,
+    action: 'approve',
+    sentence: `${decision.sentence.replace(/^allow: /, 'approve: ')}, but no sandbox is working (${state.reason ?? state.state}), so it asks`,
+  };
+}
+
+export const INSTALL_HINT = 'Install bubblewrap (Debian/Ubuntu: `apt-get install bubblewrap`; Fedora: `dnf install bubblewrap`; Arch: `pacman -S bubblewrap`) so `bwrap` is on PATH';
+
+/** One line for `cxl config`, `cxl check` and the docs: which sandbox is in force and why. */
+export function describeSandbox(mode: SandboxMode, network: boolean, state: SandboxState): string {
+  if (mode === 'off') return 'off (shell.sandbox = "off"): commands run unsandboxed';
+  const net = network ? 'network on' : 'network off (shell.network = false)';
+  if (isWorking(state)) return `${state.state}${state.reason ? ` (${state.reason})` : ''}, shell.sandbox = "${mode}", ${net}`;
+  const why = state.reason ?? 'no sandbox';
+  return mode === 'required'
+    ? `unavailable (${why}); shell.sandbox = "required", so every command is refused (sandbox_unavailable). ${INSTALL_HINT}.`
+    : `unavailable (${why}); shell.sandbox = "auto", so commands run unsandboxed and every command asks (the prefix allowlist is ignored). ${INSTALL_HINT}.`;
+}

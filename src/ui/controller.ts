@@ -1,0 +1,25 @@
+// What the screen asks of the client (the ACP client implements it). The optional parts need a
+// live agent connection; where one is absent (tests, benchmarks) the screen says so instead.
+export interface Controller {
+  send(text: string): void;
+  cancel(): void;
+  quit(): void;
+  /** session/set_mode (Shift+Tab, /mode). */
+  setMode?(modeId: string): void;
+  /** /clear: a new session. */
+  newSession?(): void;
+  /** /resume: offer this directory's sessions (the store's sessionChoices). */
+  listSessions?(): void;
+  /** session/load: replay a session into the screen and continue it. */
+  loadSession?(id: string): void;
+  /** The session picker closed without a choice. */
+  dismissSessions?(): void;
+  /** List the workspace's files for @-mentions (again, when the listing is old). */
+  refreshFiles?(): void;
+  /** /model: list the agent's models (no argument) or switch to one. */
+  model?(arg: string): void;
+  /** The login picker: a method was picked, or it was closed; /login opens it. */
+  authenticate?(methodId: string): void;
+  dismissLogin?(): void;
+  login?(): void;
+}

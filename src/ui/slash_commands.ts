@@ -1,0 +1,201 @@
+// The slash-command registry: the client's own commands and the agent's advertised ones
+// (`available_commands_update`), in one list for the completion popup, /help and the composer.
+// A client command runs here; anything else starting with `/` is sent to the agent as typed, and
+// `//name` sends `/name` to the agent when a client command has the same name.
+import type { ClientState, ClientStore } from '../client/state.ts';
+import type { Controller } from './controller.ts';
+import { BINDINGS, type Focus } from './keys.ts';
+
+export interface SlashContext {
+  state: ClientState;
+  store: ClientStore;
+  controller: Controller;
+  /** A short message above the composer, gone at the next key. */
+  hint(text: string): void;
+}
+
+export interface ArgChoice {
+  value: string;
+  detail?: string;
+}
+
+export interface SlashCommand {
+  name: string;
+  /** How the argument is written in help: `NAME`, `[ID]`. */
+  args?: string;
+  /** The argument is required: completing the name waits for it instead of running. */
+  needsArg?: boolean;
+  description: string;
+  run(ctx: SlashContext, arg: string): void;
+  /** Completions for the argument typed so far. */
+  complete?(state: ClientState, partial: string): ArgChoice[];
+}
+
+function unavailable(ctx: SlashContext, what: string): void {
+  ctx.hint(`${what} needs a running agent.`);
+}
+
+/** The client's own commands. Other features add theirs here (one entry each). */
+export const CLIENT_COMMANDS: SlashCommand[] = [
+  {
+    name: 'help',
+    description: 'the commands and keys',
+    run: (ctx) => ctx.store.info('help', helpLines(ctx.state)),
+  },
+  {
+    name: 'mode',
+    args: 'NAME',
+    description: 'switch the session mode (Shift+Tab cycles)',
+    run: (ctx, arg) => {
+      const { modes, mode } = ctx.state;
+      if (modes.length === 0) return ctx.hint('This agent offers no modes.');
+      const list = modes.map((m) => (m.id === mode ? `${m.id} (current)` : m.id)).join(', ');
+      if (arg === '') return ctx.hint(`Modes: ${list}. Switch with /mode NAME.`);
+      const want = arg.toLowerCase();
+      const hit = modes.find((m) => m.id.toLowerCase() === want) ?? modes.find((m) => m.name.toLowerCase() === want);
+      if (!hit) return ctx.hint(`No mode \`${arg}\`. Modes: ${list}.`);
+      if (!ctx.controller.setMode) return unavailable(ctx, 'Switching modes');
+      ctx.controller.setMode(hit.id);
+    },
+    complete: (state, partial) =>
+      state.modes
+        .filter((m) => m.id.toLowerCase().startsWith(partial.toLowerCase()) || m.name.toLowerCase().startsWith(partial.toLowerCase()))
+        .map((m) => ({ value: m.id, detail: [m.id === state.mode ? 'current' : '', m.description ?? ''].filter(Boolean).join(' · ') })),
+  },
+  {
+    name: 'model',
+    args: '[NAME]',
+    description: "the agent's models, or switch to one",
+    run: (ctx, arg) => {
+      if (ctx.controller.model) return ctx.controller.model(arg);
+      const m = ctx.state.model;
+      ctx.hint(m ? `Model: ${m}. This agent's model is set when it starts (--model NAME).` : 'This agent does not say which model it uses.');
+    },
+  },
+  {
+    name: 'login',
+    description: "the agent's login methods (when it asks for a login)",
+    run: (ctx) => (ctx.controller.login ? ctx.controller.login() : unavailable(ctx, 'Logging in')),
+  },
+  {
+    name: 'clear',
+    description: 'start a new session (this one stays resumable)',
+    run: (ctx) => (ctx.controller.newSession ? ctx.controller.newSession() : unavailable(ctx, 'A new session')),
+  },
+  {
+    name: 'resume',
+    args: '[ID]',
+    description: "pick one of this directory's sessions (or give its id) and continue it",
+    run: (ctx, arg) => {
+      if (arg !== '') return ctx.controller.loadSession ? ctx.controller.loadSession(arg) : unavailable(ctx, 'Resuming');
+      return ctx.controller.listSessions ? ctx.controller.listSessions() : unavailable(ctx, 'Resuming');
+    },
+  },
+  {
+    name: 'quit',
+    description: 'leave cxl (Ctrl+D)',
+    run: (ctx) => ctx.controller.quit(),
+  },
+];
+
+/** One row of the command list, client or agent. */
+export interface CommandEntry {
+  name: string;
+  args?: string;
+  description: string;
+  source: 'client' | 'agent';
+  /** What completing it puts in the composer. */
+  insert: string;
+  /** Enter on it runs it (or sends it) at once: it takes no argument. */
+  submit: boolean;
+}
+
+const clientNames = () => new Set(CLIENT_COMMANDS.map((c) => c.name));
+
+export function commandEntries(state: ClientState): CommandEntry[] {
+  const own = clientNames();
+  const mine: CommandEntry[] = CLIENT_COMMANDS.map((c) => ({
+    name: c.name,
+    args: c.args,
+    description: c.description,
+    source: 'client',
+    insert: c.args ? `/${c.name} ` : `/${c.name}`,
+    // an optional argument (`[ID]`) does not hold Enter back
+    submit: !c.needsArg && (!c.args || c.args.startsWith('[')),
+  }));
+  const theirs: CommandEntry[] = state.commands.map((c) => {
+    // a name the client uses itself goes to the agent as //name
+    const slash = own.has(c.name) ? '//' : '/';
+    const hint = c.input && 'hint' in c.input ? c.input.hint : undefined;
+    return { name: `${slash === '//' ? '/' : ''}${c.name}`, args: hint, description: c.description, source: 'agent', insert: hint ? `${slash}${c.name} ` : `${slash}${c.name}`, submit: !hint };
+  });
+  return [...mine, ...theirs];
+}
+
+export function clientCommand(name: string): SlashCommand | undefined {
+  return CLIENT_COMMANDS.find((c) => c.name === name);
+}
+
+/** `/name rest` → name and argument; undefined for anything else (including `//…`). */
+export function parseSlash(text: string): { name: string; arg: string } | undefined {
+  const m = /^\/([A-Za-z][\w-]*)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  return m ? { name: m[1], arg: (m[2] ?? '').trim() } : undefined;
+}
+
+/**
+ * What the composer does with a prompt: run a client command (returns undefined), or the text to
+ * send to the agent (`//x` is sent as `/x`).
+ */
+export function routePrompt(text: string, ctx: SlashContext): string | undefined {
+  if (text.trimStart().startsWith('//')) return text.trimStart().slice(1);
+  const slash = parseSlash(text);
+  const cmd = slash && clientCommand(slash.name);
+  if (!cmd || !slash) return text;
+  if (cmd.needsArg && slash.arg === '') {
+    ctx.hint(`/${cmd.name} needs ${cmd.args ?? 'an argument'}: ${cmd.description}.`);
+    return undefined;
+  }
+  cmd.run(ctx, slash.arg);
+  return undefined;
+}
+
+const FOCUS_TITLE: Record<Focus, string> = {
+  composer: 'Composer',
+  completion: 'Completion list (/ and @)',
+  tools: 'Tool list (Tab)',
+  transcript: 'Transcript (Ctrl+T)',
+  picker: 'Session picker (/resume)',
+  approval: 'Approval',
+  reason: 'Rejection reason',
+  auth: 'Login picker',
+};
+
+/** The /help text: commands (the client's, then the agent's), then the keys of every focus. */
+export function helpLines(state: ClientState): string[] {
+  const lines: string[] = ['Commands (type / for the list):'];
+  const pad = (s: string) => s.padEnd(18);
+  for (const c of CLIENT_COMMANDS) lines.push(`  ${pad(`/${c.name}${c.args ? ` ${c.args}` : ''}`)}  ${c.description}`);
+  if (state.commands.length > 0) {
+    lines.push(`${state.agent.name ?? state.agent.label}'s commands (sent to the agent):`);
+    const own = clientNames();
+    for (const c of state.commands) {
+      const hint = c.input && 'hint' in c.input ? ` ${c.input.hint}` : '';
+      lines.push(`  ${pad(`${own.has(c.name) ? '//' : '/'}${c.name}${hint}`)}  ${c.description}`);
+    }
+  }
+  lines.push('@path mentions a file (Tab completes): it is sent with the prompt.');
+  // a binding shared by several foci is listed under the first of them
+  const seen = new Set<string>();
+  for (const focus of Object.keys(FOCUS_TITLE) as Focus[]) {
+    const own = BINDINGS.filter((b) => b.focus !== 'global' && b.focus.includes(focus) && b.label !== '' && !seen.has(`${b.action}:${b.label}`));
+    if (own.length === 0) continue;
+    lines.push(`${FOCUS_TITLE[focus]}:`);
+    for (const b of own) {
+      seen.add(`${b.action}:${b.label}`);
+      lines.push(`  ${pad(b.label)}  ${b.help}`);
+    }
+  }
+  lines.push('Anywhere:');
+  for (const b of BINDINGS.filter((x) => x.focus === 'global')) lines.push(`  ${pad(b.label)}  ${b.help}`);
+  return lines;
+}

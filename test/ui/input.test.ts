@@ -1,0 +1,107 @@
+// The input decoder: what one Ink event becomes (keys, typed text, pastes), and the terminal
+// modes the UI turns on: off again on a normal end, on a thrown error and on process.exit.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { moduleCommand } from '../../src/core/runtime.ts';
+import { expandPastes, insertPaste, pasteLabel, showPastes } from '../../src/ui/composer.ts';
+import { cleanPaste, InputDecoder, NO_KEY, PASTE_TIMEOUT_MS, type InputEvent } from '../../src/ui/input.ts';
+import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from '../../src/ui/terminal_modes.ts';
+
+const RET = { ...NO_KEY, return: true };
+const show = (evs: InputEvent[]) => evs.map((e) => (e.kind === 'paste' ? `paste:${JSON.stringify(e.text)}` : e.key.return ? 'Enter' : JSON.stringify(e.input)));
+
+test('text and Enter in one read: the text, then Enter (and \\r\\n is one Enter, \\n a new line)', () => {
+  const d = new InputDecoder();
+  assert.deepEqual(show(d.feed('hello\r', NO_KEY)), ['"hello"', 'Enter']);
+  assert.deepEqual(show(d.feed('a\r\nb\rc', NO_KEY)), ['"a"', 'Enter', '"b"', 'Enter', '"c"']);
+  assert.deepEqual(show(d.feed('one\ntwo', NO_KEY)), ['"one"', '"\\n"', '"two"']);
+  // other keys in the same read act as keys: Backspace (DEL), Tab, Ctrl+letters
+  const mixed = d.feed('ab\u007F\tc\u0004\u0000', NO_KEY);
+  assert.deepEqual(
+    mixed.map((e) => (e.kind === 'key' ? `${e.input}|${e.key.delete ? 'del' : ''}${e.key.tab ? 'tab' : ''}${e.key.ctrl ? 'ctrl' : ''}` : 'paste')),
+    ['ab|', '|del', '|tab', 'c|', 'd|ctrl'],
+  );
+  // Enter alone and Alt+Enter are what Ink reports; they pass through untouched
+  assert.deepEqual(show(d.feed('', RET)), ['Enter']);
+  const alt = d.feed('\r', { ...RET, meta: true });
+  assert.equal(alt.length, 1);
+  assert.ok(alt[0].kind === 'key' && alt[0].key.meta);
+});
+
+test('a bracketed paste is one paste event, whatever Enters and keys it holds and however it is split', () => {
+  const d = new InputDecoder();
+  assert.deepEqual(d.feed('[200~', NO_KEY), []);
+  assert.equal(d.pasting, true);
+  assert.deepEqual(d.feed('line one\rline two', NO_KEY), []);
+  assert.deepEqual(d.feed('', RET), [], 'an Enter inside the paste is text');
+  assert.deepEqual(d.feed('', { ...NO_KEY, tab: true }), []);
+  assert.deepEqual(show(d.feed('end[201~', NO_KEY)), ['paste:"line one\\rline two\\n\\tend"']);
+  assert.equal(d.pasting, false);
+  // markers and text in the same event, with typed keys after it
+  assert.deepEqual(show(d.feed('[200~x\ry[201~z\r', NO_KEY)), ['paste:"x\\ry"', '"z"', 'Enter']);
+});
+
+test('a paste whose end marker never comes ends after the timeout; later keys are keys again', () => {
+  const d = new InputDecoder();
+  d.feed('[200~', NO_KEY, 1000);
+  d.feed('abc', NO_KEY, 1100);
+  assert.deepEqual(show(d.feed('q', NO_KEY, 1100 + PASTE_TIMEOUT_MS + 1)), ['paste:"abc"', '"q"']);
+  assert.equal(d.pasting, false);
+  d.feed('[200~', NO_KEY, 0);
+  d.feed('left', NO_KEY, 1);
+  assert.deepEqual(show(d.flush()), ['paste:"left"']);
+});
+
+test('cleanPaste keeps text and line ends, drops escapes and control characters', () => {
+  assert.equal(cleanPaste('a\r\nb\rc\td\u0007\u001B[31mred\u001B]52;c;eA==\u0007\u0000'), 'a\nb\nc\tdred');
+});
+
+test('a long paste is one token shown as [pasted N lines]; sending puts the whole text back', () => {
+  const big = Array.from({ length: 120 }, (_, i) => `line ${i + 1}`).join('\n');
+  const { composer, pastes } = insertPaste({ text: 'see: ', cursor: 5 }, big, new Map());
+  assert.equal(showPastes(composer.text, pastes), 'see: [pasted 120 lines]');
+  assert.equal(expandPastes(composer.text, pastes), `see: ${big}`);
+  const again = insertPaste(composer, big, pastes);
+  assert.equal(again.pastes.size, 2, 'a second paste has its own token');
+  assert.equal(expandPastes(again.composer.text, again.pastes), `see: ${big}${big}`);
+  // a short paste goes in as text
+  const short = insertPaste({ text: '', cursor: 0 }, 'a\nb', new Map());
+  assert.equal(short.composer.text, 'a\nb');
+  assert.equal(short.pastes.size, 0);
+  assert.equal(pasteLabel('x'.repeat(5000)), '[pasted 5,000 characters]');
+});
+
+// A child that turns the modes on, then ends in the way named by its argument.
+const CHILD = `
+import process from 'node:process';
+import { enableTerminalModes } from ${JSON.stringify(fileURLToPath(new URL('../../src/ui/terminal_modes.ts', import.meta.url)))};
+const restore = enableTerminalModes(process.stdout);
+const how = process.argv[process.argv.length - 1];
+if (how === 'normal') { restore(); restore(); }
+else if (how === 'throw') setTimeout(() => { throw new Error('boom'); }, 5);
+else if (how === 'exit') setTimeout(() => process.exit(7), 5);
+`;
+
+test('bracketed paste is turned off on a normal end (once), on a thrown error and on process.exit', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'cxl-modes-'));
+  try {
+    const file = path.join(dir, 'child.ts');
+    writeFileSync(file, CHILD);
+    const [cmd, ...args] = moduleCommand(file);
+    for (const how of ['normal', 'throw', 'exit']) {
+      const r = spawnSync(cmd, [...args, how], { encoding: 'utf8', timeout: 30_000 });
+      assert.ok(r.stdout.startsWith(BRACKETED_PASTE_ON), `${how}: turned on first`);
+      assert.equal(r.stdout.split(BRACKETED_PASTE_OFF).length - 1, 1, `${how}: turned off exactly once; stdout ${JSON.stringify(r.stdout)}`);
+      assert.ok(r.stdout.endsWith(BRACKETED_PASTE_OFF), `${how}: off is the last thing written`);
+      if (how === 'throw') assert.notEqual(r.status, 0);
+      if (how === 'exit') assert.equal(r.status, 7);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
