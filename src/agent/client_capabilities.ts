@@ -3,7 +3,7 @@
 // Nothing here falls back to the host when the client lacks something (REFERENCE 1).
 import * as acp from '@agentclientprotocol/sdk';
 import { ClientFileIO } from '../core/file_io.ts';
-import { ToolError } from '../core/errors.ts';
+import { ERROR_CODES, ToolError, type ErrorCode } from '../core/errors.ts';
 import { ClientTerminalHost, SANDBOX_META, type AcpTerminalClient } from '../core/shell/client_terminal.ts';
 import type { SandboxState } from '../core/shell/sandbox/settings.ts';
 import type { Terminal, TerminalHost, TerminalRequest } from '../core/shell/terminal.ts';
@@ -19,13 +19,13 @@ export function clientFileIO(ctx: ToolContext): ClientFileIO {
     ...(caps.fs?.readTextFile
       ? {
           readTextFile: async (p: string, line?: number, limit?: number) =>
-            (await clientCall(() => client.request(acp.methods.client.fs.readTextFile, { sessionId: ctx.sessionId, path: p, ...(line ? { line } : {}), ...(limit ? { limit } : {}) }))).content,
+            (await clientCall('fs/read_text_file', () => client.request(acp.methods.client.fs.readTextFile, { sessionId: ctx.sessionId, path: p, ...(line ? { line } : {}), ...(limit ? { limit } : {}) }))).content,
         }
       : {}),
     ...(caps.fs?.writeTextFile
       ? {
           writeTextFile: async (p: string, content: string) => {
-            await clientCall(() => client.request(acp.methods.client.fs.writeTextFile, { sessionId: ctx.sessionId, path: p, content }));
+            await clientCall('fs/write_text_file', () => client.request(acp.methods.client.fs.writeTextFile, { sessionId: ctx.sessionId, path: p, content }));
           },
         }
       : {}),
@@ -39,18 +39,36 @@ export function clientTerminalHost(ctx: ToolContext, hooks: HookRef): TerminalHo
   return new ReportingHost(new ClientTerminalHost(acpTerminalClient(ctx.client), { sessionId: ctx.sessionId, ...(sandbox ? { sandbox } : {}) }), hooks);
 }
 
-/** A client's JSON-RPC error with its details in the message ("Internal error" alone says nothing). */
-async function clientCall<T>(f: () => Promise<T>): Promise<T> {
+/**
+ * A client's JSON-RPC error reply to one of its fs/* or terminal/* methods, as something the
+ * model and the user can act on: a missing file stays "not found" (a write to a new file reads
+ * it first); a stable code the client sent in `data.code` (the cxl client does) is kept; any other
+ * error is `client_refused` with the client's own words ("Permission denied for terminal/create"),
+ * never a bare "Internal error".
+ */
+export function clientRefusal(err: unknown, method: string): unknown {
+  if (err instanceof ToolError) return err;
+  const e = err as { message?: string; code?: number; data?: unknown };
+  if (typeof e?.code !== 'number') return err;
+  const d = e.data as { details?: unknown; message?: unknown; code?: unknown } | string | undefined;
+  const detail = typeof d === 'string' ? d : typeof d?.details === 'string' ? d.details : typeof d?.message === 'string' ? d.message : undefined;
+  const said = detail !== undefined && detail.trim() !== '' ? detail.trim() : (e.message ?? 'error');
+  if (e.code === -32002 || /not found|no such file|ENOENT/i.test(said)) {
+    const out = new Error(`${e.message ?? 'client error'}${detail !== undefined ? ` (${detail})` : ''}`);
+    (out as NodeJS.ErrnoException).code = 'ENOENT';
+    return out;
+  }
+  const code = typeof d === 'object' && d !== null && typeof d.code === 'string' ? d.code : undefined;
+  if (code && (ERROR_CODES as readonly string[]).includes(code) && code !== 'internal') return new ToolError(code as ErrorCode, e.message ?? said);
+  const message = said.includes(method) ? said : `${said} (${method})`;
+  return new ToolError('client_refused', message, { method, rpcCode: e.code });
+}
+
+async function clientCall<T>(method: string, f: () => Promise<T>): Promise<T> {
   try {
     return await f();
   } catch (err) {
-    const e = err as { message?: string; code?: number; data?: unknown };
-    const d = e.data as { details?: unknown; message?: unknown } | string | undefined;
-    const detail = typeof d === 'string' ? d : typeof d?.details === 'string' ? d.details : typeof d?.message === 'string' ? d.message : undefined;
-    if (detail === undefined) throw err;
-    const out = new Error(`${e.message ?? 'client error'} (${detail})`);
-    if (/not found|no such file|ENOENT/i.test(detail) || e.code === -32002) (out as NodeJS.ErrnoException).code = 'ENOENT';
-    throw out;
+    throw clientRefusal(err, method);
   }
 }
 
@@ -77,11 +95,11 @@ export function missingCapability(spec: ToolSpec, caps: acp.ClientCapabilities):
 /** The client's terminal/* methods for the shell toolset's client adapter. */
 function acpTerminalClient(client: acp.AgentContext): AcpTerminalClient {
   return {
-    create: (p) => client.request(acp.methods.client.terminal.create, p) as Promise<{ terminalId: string }>,
-    output: (p) => client.request(acp.methods.client.terminal.output, p) as Promise<acp.TerminalOutputResponse>,
-    waitForExit: (p) => client.request(acp.methods.client.terminal.waitForExit, p) as Promise<acp.WaitForTerminalExitResponse>,
-    kill: (p) => client.request(acp.methods.client.terminal.kill, p),
-    release: (p) => client.request(acp.methods.client.terminal.release, p),
+    create: (p) => clientCall('terminal/create', () => client.request(acp.methods.client.terminal.create, p)) as Promise<{ terminalId: string }>,
+    output: (p) => clientCall('terminal/output', () => client.request(acp.methods.client.terminal.output, p)) as Promise<acp.TerminalOutputResponse>,
+    waitForExit: (p) => clientCall('terminal/wait_for_exit', () => client.request(acp.methods.client.terminal.waitForExit, p)) as Promise<acp.WaitForTerminalExitResponse>,
+    kill: (p) => clientCall('terminal/kill', () => client.request(acp.methods.client.terminal.kill, p)),
+    release: (p) => clientCall('terminal/release', () => client.request(acp.methods.client.terminal.release, p)),
   };
 }
 

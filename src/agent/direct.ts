@@ -1,5 +1,6 @@
 // Direct commands: work with no model at all and go through the same gate as model calls.
-//   !<line>              run <line> as a local_shell call
+//   !<line>              run <line> as a local_shell call (`/shell <line>` is the same, for
+//                        clients that offer only slash commands)
 //   /tool <name> [json]  call any tool with a JSON object of arguments
 //   /compact             compact the conversation now (elide old results, summarise the rest)
 //   /help                list these
@@ -13,7 +14,7 @@ export type DirectCommand =
 
 export const DIRECT_HELP = [
   'Direct commands (no model needed; they pass the same policies, envelope and approvals):',
-  '  !<command line>          run it with local_shell, e.g. `!git status`',
+  '  !<command line>          run it with local_shell, e.g. `!git status` (or /shell <command line>)',
   '  /tool <name> [json]      call one tool, e.g. `/tool read_file {"path":"README.md"}`',
   '  /compact                 compact the conversation now: elide old tool results, summarise the older part',
   '  /help                    this list',
@@ -25,12 +26,15 @@ export const AVAILABLE_COMMANDS: Array<{ name: string; description: string; inpu
   { name: 'help', description: 'List the direct commands and the tools' },
   { name: 'tool', description: 'Call one tool directly, without the model', input: { hint: '<name> [json arguments]' } },
   { name: 'compact', description: 'Compact the conversation now: elide old tool results and summarise the older part' },
+  // `!` is no slash command: clients that offer only those send `/shell <line>`
+  { name: 'shell', description: 'Run a command line with local_shell, same as !<command line>', input: { hint: '<command line>' } },
 ];
 
 export function parseDirect(text: string): DirectCommand | undefined {
   const t = text.trim();
-  if (t.startsWith('!')) {
-    const command = t.slice(1).trim();
+  const shell = /^(?:!|\/shell(?:\s|$))([\s\S]*)$/.exec(t);
+  if (shell) {
+    const command = shell[1].trim();
     if (!command) return { kind: 'error', message: 'Nothing to run: write the command after `!`, e.g. `!ls -la`.' };
     return { kind: 'shell', command };
   }

@@ -2,13 +2,18 @@
 // machine, routes permission requests to the user, and turns every notification into store
 // state. Tolerant of real agents: updates before session/new answers, or for a session not yet
 // known, are buffered; updates after a turn's answer are applied; a dying agent is reported.
+import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
 import pkg from '../../package.json' with { type: 'json' };
 import { AgentProcess } from './agent_process.ts';
+import { authMethodsOf, type AuthMethodView, type AuthOffer } from './auth.ts';
+import { joinCommandLine } from './command_line.ts';
 import { FileIndex } from './file_index.ts';
 import { FsHost } from './fs_host.ts';
 import { promptBlocks } from './mentions.ts';
-import { modelOf, newestSession, sandboxOf } from './session_meta.ts';
+import { matchModel, modelLabel, modelLines, modelNames, modelStateOf } from './models.ts';
+import { errorDetail, errorText, isAuthRequired } from './request_errors.ts';
+import { newestSession, sandboxOf } from './session_meta.ts';
 import { ClientStore, type SandboxView } from './state.ts';
 import { TerminalHost } from './terminal_host.ts';
 
@@ -26,7 +31,12 @@ export interface ClientOptions {
   resume?: ResumeRequest;
   /** The sandbox of this client's own terminal host, shown when the agent reports none. */
   sandbox?: SandboxView;
+  /** How long `initialize`, then `session/new`, may go unanswered before the user is told (the client keeps waiting). */
+  initTimeoutMs?: number;
+  sessionTimeoutMs?: number;
 }
+
+const ANSWER_TIMEOUT_MS = 30_000;
 
 export type ResumeRequest = { kind: 'continue' } | { kind: 'id'; id: string } | { kind: 'pick' };
 
@@ -51,10 +61,11 @@ export class AcpClient {
   /** Resolves when the user quits. */
   readonly quitRequested = new Promise<void>((r) => (this.#quit = r));
   #exited = false;
-  #authMethods: string[] = [];
+  #authMethods: AuthMethodView[] = [];
 
   constructor(readonly opts: ClientOptions) {
-    this.store = new ClientStore({ label: opts.label, builtin: opts.builtin, cwd: opts.cwd, model: opts.model, envelope: opts.envelope, settleMs: opts.settleMs });
+    // Another agent's model is what its session says, not what was asked for.
+    this.store = new ClientStore({ label: opts.label, builtin: opts.builtin, cwd: opts.cwd, model: opts.builtin ? opts.model : undefined, envelope: opts.envelope, settleMs: opts.settleMs });
     this.fsHost = new FsHost(opts.cwd, (rel) => this.#askRead(rel));
     this.terminals = new TerminalHost(this.fsHost.root, (v) => this.store.updateTerminal(v));
     this.files = new FileIndex(this.fsHost.root, (v) => this.store.setFiles(v));
@@ -143,7 +154,12 @@ export class AcpClient {
 
   /** Spawn the agent, initialize, open a session. Failures become store state, not throws. */
   async start(): Promise<void> {
-    const proc = new AgentProcess(this.opts.argv, { cwd: this.fsHost.root, env: this.opts.env, onStderr: (l) => this.store.setStderrTail(l) });
+    const proc = new AgentProcess(this.opts.argv, {
+      cwd: this.fsHost.root,
+      env: this.opts.env,
+      onStderr: (l) => this.store.setStderrTail(l),
+      onLog: (l) => this.store.setAgentLog(l),
+    });
     this.#proc = proc;
     void proc.exited.then((exit) => {
       this.#exited = true;
@@ -153,59 +169,119 @@ export class AcpClient {
     const { input, output } = proc.streams();
     const conn = this.#app().connect(acp.ndJsonStream(output, input));
     this.#conn = conn;
+    let init: acp.InitializeResponse;
     try {
-      const init = await conn.agent.request(acp.methods.agent.initialize, {
-        protocolVersion: acp.PROTOCOL_VERSION,
-        // the agent learns which sandbox our terminals run in (it decides what may run unasked)
-        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, _meta: { 'cxl/sandbox': this.terminals.sandboxState() } },
-        clientInfo: { name: 'cxl', version: pkg.version },
-      });
-      this.store.agentReady({ name: init.agentInfo?.title ?? init.agentInfo?.name, version: init.agentInfo?.version ?? undefined });
-      this.#authMethods = (init.authMethods ?? []).map((m) => m.name);
-      const caps = init.agentCapabilities;
-      this.store.setCapabilities({
-        loadSession: caps?.loadSession === true,
-        listSessions: caps?.sessionCapabilities?.list != null,
-        embeddedContext: caps?.promptCapabilities?.embeddedContext === true,
-      });
-      if (this.opts.sandbox) this.store.setSandbox(this.opts.sandbox);
+      init = await this.#waitFor(
+        'initialize',
+        conn.agent.request(acp.methods.agent.initialize, {
+          protocolVersion: acp.PROTOCOL_VERSION,
+          // the agent learns which sandbox our terminals run in (it decides what may run unasked)
+          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { notices: {}, compaction: {} }, _meta: { 'cxl/sandbox': this.terminals.sandboxState() } },
+          clientInfo: { name: 'cxl', version: pkg.version },
+        }),
+        this.opts.initTimeoutMs ?? ANSWER_TIMEOUT_MS,
+      );
+    } catch (err) {
+      return this.#failed('The agent did not initialize', err);
+    }
+    this.store.agentReady({ name: init.agentInfo?.title ?? init.agentInfo?.name, version: init.agentInfo?.version ?? undefined });
+    this.#authMethods = authMethodsOf(init.authMethods ?? [], this.opts.argv, this.opts.env ?? process.env);
+    const caps = init.agentCapabilities;
+    this.store.setCapabilities({
+      loadSession: caps?.loadSession === true,
+      listSessions: caps?.sessionCapabilities?.list != null,
+      embeddedContext: caps?.promptCapabilities?.embeddedContext === true,
+    });
+    if (this.opts.sandbox) this.store.setSandbox(this.opts.sandbox);
+    try {
       if (this.opts.resume) await this.#resumeAtStart(this.opts.resume);
       else await this.#newSession();
     } catch (err) {
-      if (proc) await Promise.race([proc.exited, new Promise((r) => setTimeout(r, 300))]);
-      if (!this.#exited) this.store.notice('error', `The agent did not start a session: ${errorText(err)}${this.#authHint(err)}`);
+      await this.#failed('The agent did not start a session', err);
     }
   }
 
-  /** session/new, in the envelope and with the model asked for; then what was typed meanwhile is sent. */
-  async #newSession(): Promise<void> {
-    const conn = this.#conn!;
-    const res = await conn.agent.request(acp.methods.agent.session.new, { cwd: this.fsHost.root, mcpServers: [] });
+  /** The agent as the user named it. */
+  get #agentName(): string {
+    const a = this.store.getState().agent;
+    return a.name ?? a.label;
+  }
+
+  /**
+   * Tell the user when the agent leaves `what` unanswered for too long, naming the command; go on
+   * waiting (npx may still be fetching the agent), so nothing typed meanwhile is lost.
+   */
+  async #waitFor<T>(what: string, p: Promise<T>, ms: number): Promise<T> {
+    const timer = setTimeout(() => {
+      if (this.#exited) return;
+      this.store.setStalled(what);
+      this.store.notice(
+        'warn',
+        `${this.#agentName} has not answered ${what} after ${Math.round(ms / 1000)} s. Still waiting; the agent command is: ${joinCommandLine(this.opts.argv)}. Its stderr is in the agent log (Ctrl+L); if it is stuck, quit with Ctrl+D and check the command.`,
+      );
+    }, ms);
+    try {
+      return await p;
+    } finally {
+      clearTimeout(timer);
+      if (this.store.getState().stalled === what) this.store.setStalled(undefined);
+    }
+  }
+
+  /** A request of the start failed: say so with the agent's details, unless its exit says it all. */
+  async #failed(what: string, err: unknown): Promise<void> {
+    // A closed connection usually means the agent died: let its exit report say so.
+    if (this.#proc) await Promise.race([this.#proc.exited, new Promise((r) => setTimeout(r, 300))]);
+    if (this.#exited) return;
+    this.store.sessionFailed(`${what}: ${errorText(err)}.`, errorDetail(err));
+  }
+
+  /**
+   * session/new, in the envelope and with the model asked for; then what was typed meanwhile is
+   * sent. Returns whether a session is open; a failure is shown (with a login picker when the agent
+   * wants a login), never thrown.
+   */
+  async #newSession(): Promise<boolean> {
+    const conn = this.#conn;
+    if (!conn) return false;
+    let res: acp.NewSessionResponse;
+    try {
+      res = await this.#waitFor('session/new', conn.agent.request(acp.methods.agent.session.new, { cwd: this.fsHost.root, mcpServers: [] }), this.opts.sessionTimeoutMs ?? ANSWER_TIMEOUT_MS);
+    } catch (err) {
+      if (isAuthRequired(err) && this.#authMethods.length > 0 && !this.#exited) {
+        this.store.sessionFailed(`${this.#agentName} needs a login before it starts a session: ${errorText(err)}. Pick a login method below (/login shows them again).`, errorDetail(err));
+        this.#offerLogin(errorText(err), 'new_session');
+      } else if (isAuthRequired(err) && !this.#exited) {
+        this.store.sessionFailed(`${this.#agentName} needs a login before it starts a session and offers no login method: ${errorText(err)}. Log in with the agent's own command or set its API key, then start cxl again.`, errorDetail(err));
+      } else await this.#failed('The agent did not start a session', err);
+      return false;
+    }
     this.#sessionId = res.sessionId;
     let mode = res.modes?.currentModeId;
-    if (this.opts.envelope && res.modes?.availableModes.some((m) => m.id === this.opts.envelope) && mode !== this.opts.envelope) {
-      await conn.agent.request(acp.methods.agent.session.setMode, { sessionId: res.sessionId, modeId: this.opts.envelope });
-      mode = this.opts.envelope;
+    try {
+      if (this.opts.envelope && res.modes?.availableModes.some((m) => m.id === this.opts.envelope) && mode !== this.opts.envelope) {
+        await conn.agent.request(acp.methods.agent.session.setMode, { sessionId: res.sessionId, modeId: this.opts.envelope });
+        mode = this.opts.envelope;
+      }
+    } catch (err) {
+      this.store.notice('error', `${this.#agentName} did not switch to mode ${this.opts.envelope}: ${errorText(err)}. The session stays in ${mode}.`, errorDetail(err));
     }
-    let model = this.opts.model;
-    const modelOpt = res.configOptions?.find((o) => o.category === 'model');
-    if (modelOpt && 'currentValue' in modelOpt && typeof modelOpt.currentValue === 'string') {
-      if (this.opts.model && modelOpt.currentValue !== this.opts.model) {
-        try {
-          await conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: res.sessionId, configId: modelOpt.id, value: this.opts.model });
-        } catch (err) {
-          // the session is open: keep it on the agent's model and say so
-          model = modelOf(res.configOptions) ?? modelOpt.currentValue;
-          this.store.notice('warn', `The agent did not switch to model ${this.opts.model} (${errorText(err)}); the session uses ${model}.`);
-        }
-      } else model = modelOf(res.configOptions) ?? modelOpt.currentValue;
-    }
+    this.store.setAuth(undefined);
+    this.store.sessionRecovered();
     this.store.setModes(res.modes?.availableModes ?? [], mode ?? undefined);
     this.#sessionMeta(res._meta);
-    this.store.sessionStarted(res.sessionId, { model, mode: mode ?? undefined });
+    this.store.sessionStarted(res.sessionId, { mode: mode ?? undefined });
+    const models = modelStateOf(res.configOptions, (res as { models?: unknown }).models);
+    this.store.setModels(models);
     for (const u of this.#buffered.get(res.sessionId) ?? []) this.store.applyUpdate(u);
     this.#buffered.delete(res.sessionId);
+    if (this.opts.model && !this.opts.builtin) {
+      // The built-in agent got --model on its command line; another agent only through the session.
+      if (models) await this.#switchModel(this.opts.model);
+      else this.store.notice('warn', `${this.#agentName} does not say which models it offers, so --model ${this.opts.model} was not passed; it uses its own default.`);
+    }
     this.#drain();
+    return true;
   }
 
   /** The sandbox the agent reports wins over the client's own terminal host's. */
@@ -217,18 +293,18 @@ export class AcpClient {
     const st = this.store.getState();
     if (!st.capabilities.loadSession) {
       this.store.notice('warn', `${st.agent.name ?? st.agent.label} cannot resume sessions (it does not offer session/load), so this is a new session.`);
-      return this.#newSession();
+      return void (await this.#newSession());
     }
     if (how.kind === 'id') {
       if (await this.loadSession(how.id)) return;
-      return this.#newSession();
+      return void (await this.#newSession());
     }
     const sessions = await this.#listAll();
-    if (sessions === undefined) return this.#newSession();
+    if (sessions === undefined) return void (await this.#newSession());
     if (how.kind === 'pick') {
       if (sessions.length === 0) {
         this.store.notice('info', `No earlier session in ${this.fsHost.root}; this is a new one.`);
-        return this.#newSession();
+        return void (await this.#newSession());
       }
       // The picker's answer opens a session (loadSession) or a new one (newSession).
       this.store.offerSessions({ sessions, startup: true });
@@ -237,7 +313,7 @@ export class AcpClient {
     const newest = newestSession(sessions);
     if (!newest) {
       this.store.notice('info', `No earlier session in ${this.fsHost.root} to continue; this is a new one.`);
-      return this.#newSession();
+      return void (await this.#newSession());
     }
     if (!(await this.loadSession(newest.sessionId))) await this.#newSession();
   }
@@ -294,7 +370,7 @@ export class AcpClient {
   dismissSessions(): void {
     const startup = this.store.getState().sessionChoices?.startup;
     this.store.offerSessions(undefined);
-    if (startup && this.#sessionId === undefined) void this.#newSession().catch((err) => this.store.notice('error', `The agent did not start a session: ${errorText(err)}`));
+    if (startup && this.#sessionId === undefined) void this.#newSession();
   }
 
   /**
@@ -315,7 +391,9 @@ export class AcpClient {
       this.store.replayDone();
       this.store.setModes(res.modes?.availableModes ?? [], res.modes?.currentModeId ?? undefined);
       this.#sessionMeta(res._meta);
-      this.store.sessionStarted(id, { model: modelOf(res.configOptions) ?? this.store.getState().model, mode: res.modes?.currentModeId ?? undefined });
+      this.store.sessionStarted(id, { mode: res.modes?.currentModeId ?? undefined });
+      const models = modelStateOf(res.configOptions, (res as { models?: unknown }).models);
+      if (models) this.store.setModels(models);
       if (atStartup) await this.#askedMode();
       this.#drain();
       return true;
@@ -334,11 +412,7 @@ export class AcpClient {
     this.store.offerSessions(undefined);
     this.store.resetConversation();
     this.#sessionId = undefined;
-    try {
-      await this.#newSession();
-    } catch (err) {
-      this.store.notice('error', `The agent did not start a new session: ${errorText(err)}`);
-    }
+    await this.#newSession();
   }
 
   /** Shift+Tab, /mode: session/set_mode; the status line follows once the agent accepts. */
@@ -368,11 +442,107 @@ export class AcpClient {
     return false;
   }
 
+  // ---- login ----------------------------------------------------------------------------------
+
+  #offerLogin(reason: string, then: AuthOffer['then']): void {
+    this.store.setAuth({ methods: this.#authMethods, reason, then });
+  }
+
+  /** The login picker: the user picked a method. */
+  async authenticate(methodId: string): Promise<void> {
+    const conn = this.#conn;
+    const offer = this.store.getState().auth;
+    const m = offer?.methods.find((x) => x.id === methodId);
+    if (!conn || !offer || !m || offer.busy || this.#exited) return;
+    this.store.setAuth({ ...offer, busy: m.id, note: undefined });
+    if (m.kind !== 'terminal') {
+      // A terminal method is the user's to run (the protocol keeps it out of authenticate).
+      try {
+        await conn.agent.request(acp.methods.agent.authenticate, { methodId: m.id });
+      } catch (err) {
+        const fix = m.kind === 'env_var' && m.setVars.length < m.vars.length ? ` Set ${m.vars.filter((v) => !m.setVars.includes(v)).join(' or ')} in the environment and start cxl again.` : '';
+        const why = [errorText(err), ...errorDetail(err)].join(' · ').replace(/\.+$/, '');
+        this.store.setAuth({ ...offer, busy: undefined, note: `${m.name} did not work: ${why}.${fix}` });
+        return;
+      }
+    }
+    if (offer.then === 'continue') {
+      this.store.setAuth(undefined);
+      this.store.notice('info', `Logged in to ${this.#agentName} (${m.name}). Send your prompt again.`);
+      return;
+    }
+    if (await this.#newSession()) {
+      this.store.notice('info', `Logged in to ${this.#agentName} (${m.name}); the session is open.`);
+      return;
+    }
+    const again = this.store.getState().auth;
+    if (again) this.store.setAuth({ ...again, busy: undefined, note: m.kind === 'terminal' ? `Still no session: run \`${m.command}\` in a terminal first, then pick it again.` : `Still no session after ${m.name}; see the message above.` });
+  }
+
+  /** The login picker was closed without a pick. */
+  dismissLogin(): void {
+    if (!this.store.getState().auth) return;
+    this.store.setAuth(undefined);
+    if (this.#sessionId === undefined) this.store.notice('info', 'No session yet: /login shows the login methods again; Ctrl+D quits.');
+  }
+
+  // ---- models ---------------------------------------------------------------------------------
+
+  /** Switch the session's model to the one `wish` names; an unknown name keeps the session and says what there is. */
+  async #switchModel(wish: string): Promise<boolean> {
+    const conn = this.#conn;
+    const sessionId = this.#sessionId;
+    const state = this.store.getState().models;
+    if (!conn || !sessionId || !state) return false;
+    const { hit, candidates } = matchModel(state, wish);
+    const keeping = modelLabel(state) ?? 'its default';
+    if (!hit) {
+      const why = candidates.length > 1 ? `“${wish}” matches several models (${candidates.map((c) => c.id).join(', ')})` : `${this.#agentName} has no model “${wish}”`;
+      this.store.notice('warn', `${why}; the session stays on ${keeping}. Models: ${modelNames(state)}. Switch with /model NAME.`);
+      return false;
+    }
+    if (hit.id === state.current) return true;
+    try {
+      if (state.source === 'config_option' && state.configId) {
+        const r = await conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: state.configId, value: hit.id });
+        this.store.setModels(modelStateOf(r.configOptions) ?? { ...state, current: hit.id });
+      } else {
+        // `models` agents take the unstable session/set_model (gone from the SDK's schema, still answered).
+        await conn.agent.request('session/set_model', { sessionId, modelId: hit.id });
+        this.store.setModels({ ...state, current: hit.id });
+      }
+      return true;
+    } catch (err) {
+      this.store.notice('error', `${this.#agentName} did not switch to ${hit.id}: ${errorText(err)}. The session stays on ${keeping}.`, errorDetail(err));
+      return false;
+    }
+  }
+
+  /** /model: list the models (no argument) or switch to one. */
+  async model(arg: string): Promise<void> {
+    const state = this.store.getState().models;
+    if (this.#sessionId === undefined) return this.store.notice('warn', 'There is no session yet, so there is no model to choose.');
+    if (!state || state.available.length === 0) return this.store.notice('info', `${this.#agentName} does not say which models it offers${this.store.getState().model ? ` (in use: ${this.store.getState().model})` : ''}.`);
+    if (arg.trim() === '') return this.store.notice('info', `Models of ${this.#agentName} (● in use). Switch with /model NAME.`, modelLines(state));
+    if (await this.#switchModel(arg)) this.store.notice('info', `Model: ${modelLabel(this.store.getState().models) ?? arg}.`);
+  }
+
+  /** /login: the login picker again. */
+  login(): void {
+    if (this.#authMethods.length === 0) return this.store.notice('info', `${this.#agentName} offers no login methods.`);
+    this.#offerLogin('chosen with /login', this.#sessionId === undefined ? 'new_session' : 'continue');
+  }
+
   /** The composer sent text: a prompt now, or queued behind the running turn. */
   send(text: string): void {
     const st = this.store.getState();
     if (st.agent.status === 'exited') {
       this.store.notice('error', 'The agent is not running, so nothing was sent. Quit with Ctrl+D and start cxl again.');
+      return;
+    }
+    if (this.#sessionId === undefined && st.sessionError !== undefined) {
+      const how = this.#authMethods.length > 0 ? 'Log in first (/login shows the methods), then send it again' : 'Quit with Ctrl+D, fix what the message above says and start cxl again';
+      this.store.notice('error', `Not sent: “${text.split('\n')[0]}”. There is no session (${st.sessionError.replace(/\.$/, '')}). ${how}; ↑ recalls the prompt.`);
       return;
     }
     if (st.running || this.#sessionId === undefined) {
@@ -399,18 +569,21 @@ export class AcpClient {
     } catch (err) {
       // A closed connection usually means the agent died: let its exit report say so.
       if (this.#proc) await Promise.race([this.#proc.exited, new Promise((r) => setTimeout(r, 300))]);
-      this.store.endTurn('cancelled');
-      if (!this.#exited) this.store.notice('error', `The turn failed: ${errorText(err)}${this.#authHint(err)}`);
+      this.store.endTurn('error');
+      if (!this.#exited) {
+        const login = isAuthRequired(err) && this.#authMethods.length > 0;
+        const how = login
+          ? ' Pick a login method below, then send the prompt again.'
+          : isAuthRequired(err)
+            ? ` ${this.#agentName} offers no login method here: log in with its own command or set its API key, then start cxl again.`
+            : '';
+        this.store.notice('error', `The turn failed: ${errorText(err)}.${how}`, errorDetail(err));
+        if (login) this.#offerLogin(errorText(err), 'continue');
+      }
     }
     this.#drain();
   }
 
-  /** -32000: the agent wants a login this UI cannot do for it; say what it offers. */
-  #authHint(err: unknown): string {
-    if (!(err instanceof acp.RequestError) || err.code !== -32000) return '';
-    const how = this.#authMethods.length ? ` (it offers: ${this.#authMethods.join(', ')})` : '';
-    return `. Log in with the agent's own command or set its API key${how}, then start cxl again.`;
-  }
 
   /** Ctrl+C: every pending approval answered `cancelled`, then session/cancel. */
   cancel(): void {
@@ -442,8 +615,4 @@ export class AcpClient {
   }
 }
 
-export function errorText(err: unknown): string {
-  if (err instanceof acp.RequestError) return `${err.message} (${err.code})`;
-  return err instanceof Error ? err.message : String(err);
-}
-
+export { errorText } from './request_errors.ts';

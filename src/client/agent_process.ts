@@ -1,5 +1,6 @@
 // The agent as a child process: stdio pipes for ACP, stderr kept as its last lines (shown when
-// it dies), its own process group so quitting takes down whatever it started.
+// it dies, and in the agent log pane while it runs), its own process group so quitting takes
+// down whatever it started.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { childStreams, killProcessGroup } from '../core/runtime.ts';
 
@@ -10,16 +11,21 @@ export interface AgentExit {
 }
 
 export const STDERR_TAIL_LINES = 12;
+/** Lines of stderr the agent log pane can show (the oldest are dropped). */
+export const LOG_LINES = 1000;
 
 export class AgentProcess {
   readonly child: ChildProcess;
   readonly exited: Promise<AgentExit>;
   #tail: string[] = [];
+  #log: string[] = [];
   #partial = '';
   #onStderr: (lines: string[]) => void;
+  #onLog: (lines: string[]) => void;
 
-  constructor(argv: string[], opts: { cwd: string; env?: Record<string, string | undefined>; onStderr?: (lines: string[]) => void }) {
+  constructor(argv: string[], opts: { cwd: string; env?: Record<string, string | undefined>; onStderr?: (lines: string[]) => void; onLog?: (lines: string[]) => void }) {
     this.#onStderr = opts.onStderr ?? (() => {});
+    this.#onLog = opts.onLog ?? (() => {});
     const [cmd, ...args] = argv;
     this.child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     this.child.stderr?.setEncoding('utf8').on('data', (d: string) => this.#stderr(d));
@@ -34,6 +40,7 @@ export class AgentProcess {
       this.child.on('close', (code, signal) => {
         if (this.#partial) this.#push(this.#partial);
         this.#partial = '';
+        this.#onLog(this.log());
         resolve({ code, signal: signal ?? null, error });
       });
     });
@@ -42,6 +49,8 @@ export class AgentProcess {
   #push(line: string): void {
     this.#tail.push(line);
     if (this.#tail.length > STDERR_TAIL_LINES) this.#tail.shift();
+    this.#log.push(line);
+    if (this.#log.length > LOG_LINES + 100) this.#log.splice(0, this.#log.length - LOG_LINES);
   }
 
   #stderr(d: string): void {
@@ -53,6 +62,13 @@ export class AgentProcess {
     }
     for (const p of parts) this.#push(p.replace(/\r$/, ''));
     this.#onStderr(this.stderrTail());
+    this.#onLog(this.log());
+  }
+
+  /** Everything kept of stderr, oldest first, with the line still being written. */
+  log(): string[] {
+    const all = this.#partial ? [...this.#log, this.#partial] : [...this.#log];
+    return all.slice(-LOG_LINES);
   }
 
   stderrTail(): string[] {

@@ -37,3 +37,8 @@ export function splitCommandLine(line: string): string[] {
   if (has || cur) out.push(cur);
   return out;
 }
+
+/** argv back as one line a shell reads the same way (for messages that name the agent command). */
+export function joinCommandLine(argv: string[]): string {
+  return argv.map((w) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
+}

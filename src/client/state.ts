@@ -12,7 +12,10 @@ import type {
   SessionUpdate,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
-import { isFinished, mergeToolCall, type ToolCallView } from './tool_call.ts';
+import type { AuthOffer } from './auth.ts';
+import { modelLabel, modelStateOf, type ModelState } from './models.ts';
+import { type ToolCallView } from './tool_call.ts';
+import { closeUnfinished, finishedPrefix, placeCall } from './turn_model.ts';
 
 export interface TerminalView {
   id: string;
@@ -28,7 +31,10 @@ export type TextKind = 'user' | 'agent' | 'thought';
 
 export type HistoryItem =
   | { kind: TextKind; key: string; text: string }
-  | { kind: 'tool'; key: string; call: ToolCallView; terminals: TerminalView[] }
+  /** `late`: an update for a call already printed, shown against it */
+  | { kind: 'tool'; key: string; call: ToolCallView; terminals: TerminalView[]; late?: boolean }
+  /** the end of a turn that did not simply finish (`cancelled`) */
+  | { kind: 'marker'; key: string; text: string }
   | { kind: 'notice'; key: string; level: 'info' | 'warn' | 'error'; text: string; detail?: string[] }
   | { kind: 'output'; key: string; title: string; text: string }
   | { kind: 'info'; key: string; title: string; lines: string[] };
@@ -126,6 +132,18 @@ export interface ClientState {
   epoch: number;
   /** Replaying a resumed session's history (session/load). */
   loading?: string;
+  /** Ctrl+C was pressed and the agent has not ended the turn yet. */
+  cancelling: boolean;
+  /** Why there is no session (session/new failed): prompts are not sent. */
+  sessionError?: string;
+  /** The request the agent has not answered in time (`initialize`, `session/new`), while we still wait. */
+  stalled?: string;
+  /** The models the session offers and the one in use, when the agent says. */
+  models?: ModelState;
+  /** The login picker, while the agent wants a login. */
+  auth?: AuthOffer;
+  /** The agent's stderr, its last lines (the agent log pane). */
+  agentLog: string[];
 }
 
 export interface StoreOptions {
@@ -185,6 +203,8 @@ export class ClientStore {
       modes: [],
       capabilities: { loadSession: false, listSessions: false, embeddedContext: false },
       epoch: 0,
+      cancelling: false,
+      agentLog: [],
     };
   }
 
@@ -284,17 +304,51 @@ export class ClientStore {
     this.set({ agent: { ...this.state.agent, stderrTail: lines } });
   }
 
+  setAgentLog(lines: string[]): void {
+    this.set({ agentLog: lines });
+  }
+
+  /** `what` has gone unanswered for too long (undefined: answered after all). */
+  setStalled(what: string | undefined): void {
+    this.set({ stalled: what });
+  }
+
+  /** The models of the session; the status line names the one in use. */
+  setModels(models: ModelState | undefined): void {
+    this.set({ models, model: modelLabel(models) ?? this.state.model });
+  }
+
+  setAuth(auth: AuthOffer | undefined): void {
+    this.set({ auth });
+  }
+
+  /**
+   * No session could be opened: say why (with the agent's details), and that what was typed
+   * meanwhile was not sent.
+   */
+  sessionFailed(text: string, detail: string[] = []): void {
+    const queued = this.state.queued;
+    this.set({ sessionError: text, queued: [] });
+    this.notice('error', text, detail.length ? detail : undefined);
+    if (queued.length) this.notice('warn', `Not sent (there is no session): ${queued.map((q) => `“${q.split('\n')[0]}”`).join(', ')}. ↑ in the composer recalls them.`);
+  }
+
+  /** A session is open after all (after a login): prompts go out again. */
+  sessionRecovered(): void {
+    this.set({ sessionError: undefined });
+  }
+
   /** The agent process ended (or could not start). Everything waiting on it is settled. */
   agentExited(exit: { code: number | null; signal: string | null; stderrTail: string[]; error?: string }): void {
     this.answerAllPermissions({ outcome: 'cancelled' });
-    const toolCalls = this.cancelUnfinished();
+    const toolCalls = closeUnfinished(this.state, this.state.turnCalls, 'cancelled');
     const how = exit.error
       ? `the agent could not start: ${exit.error}`
       : exit.signal
         ? `the agent was killed by ${exit.signal}`
         : `the agent exited with code ${exit.code}`;
     const agent: AgentInfo = { ...this.state.agent, status: 'exited', exitCode: exit.code, signal: exit.signal, stderrTail: exit.stderrTail, error: exit.error };
-    this.set({ agent, toolCalls, running: false });
+    this.set({ agent, toolCalls, running: false, cancelling: false });
     this.flush(true);
     this.pushHistory({
       kind: 'notice',
@@ -319,7 +373,7 @@ export class ClientStore {
   /** The user sent a prompt: what is left of the previous turn goes to history. */
   beginTurn(text: string): void {
     clearTimeout(this.settleTimer);
-    this.flush(true);
+    this.closeTurn();
     this.set({
       running: true,
       turnCalls: [],
@@ -328,12 +382,27 @@ export class ClientStore {
     });
   }
 
+  /** The agent answered the prompt (`error`: the request failed; the caller says why). */
   endTurn(stopReason: string): void {
-    this.set({ running: false });
-    if (stopReason === 'cancelled') this.set({ toolCalls: this.cancelUnfinished() });
-    else if (stopReason !== 'end_turn') this.notice('warn', `the turn ended: ${stopReason.replace(/_/g, ' ')}`);
+    this.set({ running: false, cancelling: false });
+    if (stopReason === 'cancelled' || stopReason === 'error') {
+      this.set({ toolCalls: closeUnfinished(this.state, this.state.turnCalls, 'cancelled') });
+      this.flush(true);
+      if (stopReason === 'cancelled') this.pushHistory({ kind: 'marker', key: this.key('m'), text: 'cancelled' });
+    } else if (stopReason !== 'end_turn') this.notice('warn', `the turn ended: ${stopReason.replace(/_/g, ' ')}`);
     this.flush(false);
     this.scheduleSettle();
+  }
+
+  /**
+   * The turn is over for the screen (settled, or the next prompt was sent): what the agent left
+   * unfinished is closed as left pending, and everything of the turn goes to history in order.
+   */
+  private closeTurn(): void {
+    if (this.state.running) return this.flush(true);
+    const toolCalls = closeUnfinished(this.state, this.state.turnCalls, 'left_pending');
+    if (toolCalls !== this.state.toolCalls) this.set({ toolCalls });
+    this.flush(true);
   }
 
   queuePrompt(text: string): void {
@@ -349,23 +418,13 @@ export class ClientStore {
   private scheduleSettle(): void {
     clearTimeout(this.settleTimer);
     if (this.state.running) return;
-    this.settleTimer = setTimeout(() => this.flush(true), this.settleMs);
+    this.settleTimer = setTimeout(() => this.closeTurn(), this.settleMs);
   }
 
-  /** Mark every unfinished call of the turn cancelled (the user cancelled or the agent died). */
-  private cancelUnfinished(): Record<string, ToolCallView> {
-    const toolCalls = { ...this.state.toolCalls };
-    for (const id of this.state.turnCalls) {
-      const c = toolCalls[id];
-      if (c && !isFinished(c.status)) toolCalls[id] = { ...c, status: 'cancelled' };
-    }
-    return toolCalls;
-  }
-
-  /** The user pressed Ctrl+C: every pending approval is answered `cancelled`. */
+  /** The user pressed Ctrl+C: every pending approval is answered `cancelled`; the turn shows `cancelling…` until it ends. */
   cancelTurn(): void {
     this.answerAllPermissions({ outcome: 'cancelled' });
-    this.set({ toolCalls: this.cancelUnfinished() });
+    this.set({ toolCalls: closeUnfinished(this.state, this.state.turnCalls, 'cancelled'), cancelling: this.state.running });
     this.flush(false);
   }
 
@@ -374,23 +433,9 @@ export class ClientStore {
    * something follows it, or (`settled`) when the turn is over.
    */
   private flush(settled: boolean): void {
-    const live = this.state.live;
-    let n = 0;
-    const moved: HistoryItem[] = [];
-    for (; n < live.length; n++) {
-      const item = live[n];
-      if (item.kind === 'tool') {
-        const call = this.state.toolCalls[item.id];
-        if (!call || !isFinished(call.status) || this.state.permissions.some((p) => p.call.id === item.id)) break;
-        moved.push({ kind: 'tool', key: item.key, call, terminals: this.terminalsOf(call.id) });
-      } else {
-        const last = n === live.length - 1;
-        if (last && !(settled && !this.state.running)) break;
-        if (item.text.trim() !== '') moved.push(item);
-      }
-    }
-    if (n === 0) return;
-    this.set({ live: live.slice(n), history: [...this.state.history, ...moved] });
+    const { moved, count } = finishedPrefix(this.state, settled, (id) => this.terminalsOf(id));
+    if (count === 0) return;
+    this.set({ live: this.state.live.slice(count), history: [...this.state.history, ...moved] });
   }
 
   terminalsOf(callId: string): TerminalView[] {
@@ -410,8 +455,9 @@ export class ClientStore {
       case 'user_message_chunk':
         return this.appendText('user', contentText(update.content));
       case 'tool_call':
+        return this.upsertCall(update, true);
       case 'tool_call_update':
-        return this.upsertCall(update);
+        return this.upsertCall(update, false);
       case 'plan':
         return this.set({ plan: update.entries });
       case 'available_commands_update':
@@ -422,6 +468,8 @@ export class ClientStore {
         if (typeof update.title === 'string') this.set({ title: update.title });
         return;
       case 'config_option_update': {
+        const models = modelStateOf(update.configOptions);
+        if (models) return this.setModels(models);
         const model = update.configOptions.find((o) => o.category === 'model');
         if (model && 'currentValue' in model && typeof model.currentValue === 'string') this.set({ model: model.currentValue });
         return;
@@ -429,11 +477,24 @@ export class ClientStore {
       case 'usage_update':
         if (Number.isFinite(update.used) && Number.isFinite(update.size) && update.size > 0) this.set({ usage: { used: update.used, size: update.size } });
         return;
+      case 'compaction_update':
+        return this.compaction(update);
       case 'notice':
-        return this.notice(update.severity === 'error' ? 'error' : update.severity === 'warning' ? 'warn' : 'info', [update.title, update.description].filter(Boolean).join(': '));
+        return this.notice(update.severity === 'error' ? 'error' : update.severity === 'warning' ? 'warn' : 'info', update.title, update.description ? update.description.split(/\r?\n/) : undefined);
       default:
         return;
     }
+  }
+
+  /** The agent compacted the conversation (cxl acp puts the token counts in `_meta`). */
+  private compaction(u: { status: string; error?: string | null; summary?: ContentBlock[] | null; _meta?: Record<string, unknown> | null }): void {
+    if (u.status === 'in_progress') return;
+    const before = u._meta?.['cxl/tokensBefore'];
+    const after = u._meta?.['cxl/tokensAfter'];
+    const counts = typeof before === 'number' && typeof after === 'number' ? `: ${before.toLocaleString('en-US')} → ${after.toLocaleString('en-US')} tokens` : '';
+    const summary = (u.summary ?? []).map(contentText).join('').trim();
+    if (u.status === 'completed') this.notice('info', `The conversation was compacted${counts}.`, summary ? summary.split('\n').slice(0, 12) : undefined);
+    else this.notice('warn', `Compaction ${u.status}${u.error ? `: ${u.error}` : ''}.`);
   }
 
   private appendText(kind: TextKind, text: string): void {
@@ -449,14 +510,18 @@ export class ClientStore {
     this.scheduleSettle();
   }
 
-  private upsertCall(update: ToolCallUpdate): void {
+  private upsertCall(update: ToolCallUpdate, announce: boolean): void {
     const id = update.toolCallId;
-    const call = mergeToolCall(this.state.toolCalls[id], update);
+    const placed = placeCall(this.state, update, announce);
+    const call = placed.call;
     const patch: Partial<ClientState> = { toolCalls: { ...this.state.toolCalls, [id]: call } };
-    if (!this.state.turnCalls.includes(id)) {
-      patch.turnCalls = [...this.state.turnCalls, id];
-      patch.live = [...this.state.live, { kind: 'tool', key: this.key('c'), id }];
+    if (placed.kind === 'late') {
+      // Already printed: the update is a row of its own against that call, never a second copy.
+      if (placed.visible) patch.history = [...this.state.history, { kind: 'tool', key: this.key('c'), call, terminals: this.terminalsOf(id), late: true }];
+      return this.set(patch);
     }
+    if (!this.state.turnCalls.includes(id)) patch.turnCalls = [...this.state.turnCalls, id];
+    if (placed.isNew) patch.live = [...this.state.live, { kind: 'tool', key: this.key('c'), id }];
     const permissions = this.state.permissions.map((p) => (p.call.id === id ? { ...p, call } : p));
     if (permissions.some((p, i) => p !== this.state.permissions[i])) patch.permissions = permissions;
     this.set(patch);
@@ -474,16 +539,16 @@ export class ClientStore {
 
   /** session/request_permission: queue it and resolve when the user (or a cancel) answers. */
   requestPermission(sessionId: string, toolCall: ToolCallUpdate, options: PermissionOption[]): Promise<RequestPermissionOutcome> {
-    const call = mergeToolCall(this.state.toolCalls[toolCall.toolCallId], toolCall);
+    // Asking about a call already done with (an id reused): a new call to show live.
+    const placed = placeCall(this.state, toolCall, true);
+    const call = placed.call;
     const key = this.key('p');
     const patch: Partial<ClientState> = {
       toolCalls: { ...this.state.toolCalls, [call.id]: call },
       permissions: [...this.state.permissions, { key, sessionId, call, options }],
     };
-    if (!this.state.turnCalls.includes(call.id)) {
-      patch.turnCalls = [...this.state.turnCalls, call.id];
-      patch.live = [...this.state.live, { kind: 'tool', key: this.key('c'), id: call.id }];
-    }
+    if (!this.state.turnCalls.includes(call.id)) patch.turnCalls = [...this.state.turnCalls, call.id];
+    if (placed.kind === 'live' && placed.isNew) patch.live = [...this.state.live, { kind: 'tool', key: this.key('c'), id: call.id }];
     return new Promise((resolve) => {
       this.resolvers.set(key, resolve);
       this.set(patch);
@@ -511,7 +576,7 @@ export class ClientStore {
   /** Print what the ended turn left in the live region now, without waiting for late text. */
   settle(): void {
     clearTimeout(this.settleTimer);
-    this.flush(true);
+    this.closeTurn();
   }
 
   dispose(): void {

@@ -14,10 +14,17 @@ export interface ToolCallView {
   locations: ToolCallLocation[];
   rawInput?: unknown;
   rawOutput?: unknown;
+  /** The turn ended while the agent still had this call pending or running (it never said how it went). */
+  leftPending?: boolean;
 }
 
 export function isFinished(status: ToolStatus): boolean {
   return status === 'completed' || status === 'failed' || status === 'cancelled';
+}
+
+/** Done with as far as the screen is concerned: finished, or closed by the end of its turn. */
+export function isClosed(call: ToolCallView): boolean {
+  return isFinished(call.status) || call.leftPending === true;
 }
 
 export function newToolCall(id: string): ToolCallView {
@@ -27,14 +34,19 @@ export function newToolCall(id: string): ToolCallView {
 /**
  * Apply a tool_call (full) or tool_call_update (only what changed) to what we had. Fields the
  * update leaves out keep their value; `content` and `locations`, when present, replace the list
- * (ACP sends them whole). A late update never reopens a call the user cancelled.
+ * (ACP sends them whole). A late update never reopens a call the client closed (the user
+ * cancelled it, or its turn ended with it unfinished); a final status still lands.
  */
 export function mergeToolCall(prev: ToolCallView | undefined, update: ToolCall | ToolCallUpdate): ToolCallView {
   const base = prev ?? newToolCall(update.toolCallId);
   const next: ToolCallView = { ...base };
   if (update.title != null) next.title = update.title;
   if (update.kind != null) next.kind = update.kind;
-  if (update.status != null && !(base.status === 'cancelled' && !isFinished(update.status))) next.status = update.status;
+  const closedHere = base.status === 'cancelled' || base.leftPending === true;
+  if (update.status != null && !(closedHere && !isFinished(update.status))) {
+    next.status = update.status;
+    if (isFinished(update.status)) delete next.leftPending;
+  }
   if (update.content != null) next.content = update.content;
   if (update.locations != null) next.locations = update.locations;
   if (update.rawInput !== undefined) next.rawInput = update.rawInput;

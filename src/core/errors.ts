@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'envelope_denied', // the session envelope denied the call
   'rejected', // a human rejected the call
   'capability_missing', // the ACP client lacks fs/* or terminal/*
+  'client_refused', // the ACP client answered its fs/* or terminal/* request with an error (its user or settings refused)
   'sandbox_unavailable', // shell.sandbox = "required" and no OS sandbox works here, or it failed to start a command
   // file state
   'not_found',

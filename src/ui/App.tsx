@@ -63,7 +63,7 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
   const pasteTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const armTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  const spinning = animate && s.turnCalls.some((id) => s.toolCalls[id]?.status === 'in_progress');
+  const spinning = animate && s.turnCalls.some((id) => s.toolCalls[id]?.status === 'in_progress' && !s.toolCalls[id]?.leftPending);
   useEffect(() => {
     if (!spinning) return;
     const t = setInterval(() => setUi((u) => ({ ...u, spinnerFrame: u.spinnerFrame + 1 })), 120);
@@ -132,6 +132,15 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
         }
         case 'quit':
           return controller.quit();
+        case 'auth_pick': {
+          const m = st.auth?.methods[Number(input) - 1];
+          if (m) controller.authenticate?.(m.id);
+          return;
+        }
+        case 'auth_dismiss':
+          return controller.dismissLogin?.();
+        case 'log_toggle':
+          return setUi((x) => ({ ...x, logOpen: !x.logOpen }));
         case 'allow_once':
           return answer(optionForKey(perm.options, 'y')?.optionId);
         case 'allow_always':

@@ -18,4 +18,8 @@ export interface Controller {
   refreshFiles?(): void;
   /** /model: list the agent's models (no argument) or switch to one. */
   model?(arg: string): void;
+  /** The login picker: a method was picked, or it was closed; /login opens it. */
+  authenticate?(methodId: string): void;
+  dismissLogin?(): void;
+  login?(): void;
 }

@@ -3,7 +3,7 @@ import { bindingsFor, type Focus } from './keys.ts';
 import { textWidth, type Row } from './text_layout.ts';
 
 export function footerRows(focus: Focus, width: number, extra: { label: string; help: string }[] = []): Row[] {
-  const items = [...extra, ...bindingsFor(focus).filter((b) => b.label !== '')].map((b) => `${b.label} ${b.help}`);
+  const items = [...extra, ...bindingsFor(focus).filter((b) => b.label !== '' && b.footer !== false)].map((b) => `${b.label} ${b.help}`);
   const rows: Row[] = [];
   let cur: Row = [];
   let w = 0;

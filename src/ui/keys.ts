@@ -2,7 +2,7 @@
 // footer prints the rows for the current focus, so what is shown is what works.
 import type { Key } from 'ink';
 
-export type Focus = 'approval' | 'reason' | 'composer' | 'completion' | 'tools' | 'transcript' | 'picker';
+export type Focus = 'approval' | 'reason' | 'composer' | 'completion' | 'tools' | 'transcript' | 'picker' | 'auth';
 
 export type Action =
   | 'allow_once'
@@ -40,7 +40,10 @@ export type Action =
   | 'picker_prev'
   | 'picker_next'
   | 'picker_pick'
-  | 'picker_close';
+  | 'picker_close'
+  | 'auth_pick'
+  | 'auth_dismiss'
+  | 'log_toggle';
 
 export interface Binding {
   action: Action;
@@ -50,6 +53,8 @@ export interface Binding {
   label: string;
   help: string;
   focus: Focus[] | 'global';
+  /** false: the footer leaves it out (it names it itself when it matters); /help still lists it. */
+  footer?: boolean;
 }
 
 export const BINDINGS: Binding[] = [
@@ -88,6 +93,10 @@ export const BINDINGS: Binding[] = [
   { action: 'picker_next', keys: ['down', 'j'], label: '', help: '', focus: ['picker'] },
   { action: 'picker_pick', keys: ['return'], label: 'Enter', help: 'resume it', focus: ['picker'] },
   { action: 'picker_close', keys: ['escape'], label: 'Esc', help: 'cancel', focus: ['picker'] },
+  { action: 'auth_pick', keys: ['digit'], label: '1-9', help: 'log in with', focus: ['auth'] },
+  { action: 'auth_dismiss', keys: ['escape'], label: 'Esc', help: 'not now', focus: ['auth'] },
+  // The footer names it once the agent has written to stderr (screen_rows).
+  { action: 'log_toggle', keys: ['ctrl+l'], label: 'Ctrl+L', help: 'agent log (stderr)', focus: 'global', footer: false },
   { action: 'cancel', keys: ['ctrl+c'], label: 'Ctrl+C', help: 'cancel (twice quits)', focus: 'global' },
   { action: 'quit', keys: ['ctrl+d'], label: 'Ctrl+D', help: 'quit', focus: 'global' },
 ];

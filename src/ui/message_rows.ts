@@ -3,6 +3,7 @@ import type { HistoryItem, TextKind } from '../client/state.ts';
 import { markdownRows } from './markdown.ts';
 import { plainRow, textWidth, truncateRow, wrapText, type Row } from './text_layout.ts';
 import { toolCallRows } from './tool_call_rows.ts';
+import { lateCallRows, markerRows } from './turn_rows.ts';
 
 export function textRows(kind: TextKind, text: string, width: number): Row[] {
   if (kind === 'user') {
@@ -47,7 +48,10 @@ export function historyRows(item: HistoryItem, width: number, cwd: string): Row[
     case 'output':
       return [plainRow(`── full output: ${item.title} ──`, { color: 'accent' }), ...wrapText(item.text, width).map((l) => plainRow(l)), plainRow('── end ──', { color: 'accent' })];
     case 'tool':
+      if (item.late) return lateCallRows(item.call, item.terminals, width, cwd);
       return toolCallRows(item.call, { cwd, width, expanded: false, terminals: item.terminals, outputLines: 10 });
+    case 'marker':
+      return markerRows(item.text, width);
     case 'info':
       return infoRows(item.title, item.lines, width);
   }

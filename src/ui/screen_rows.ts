@@ -1,7 +1,9 @@
 // The live region as rows, budgeted to stay shorter than the terminal: whatever does not fit is
 // clipped with a "N lines hidden" row, so Ink never has to redraw more than one screen.
 import type { ClientState, LiveItem } from '../client/state.ts';
+import { agentLogRows } from './agent_log_rows.ts';
 import { approvalRows } from './approval_rows.ts';
+import { authRows } from './auth_rows.ts';
 import { completionAt, type Completion } from './completion.ts';
 import { completionRows } from './completion_rows.ts';
 import { composerRows, type ComposerState, type PasteStore } from './composer.ts';
@@ -42,6 +44,8 @@ export interface UiState {
   transcript?: TranscriptState;
   /** The session picked in the session picker. */
   pickerIndex: number;
+  /** The agent log pane (Ctrl+L) is open. */
+  logOpen?: boolean;
 }
 
 export const initialUi: UiState = {
@@ -72,6 +76,7 @@ export function effectiveFocus(s: ClientState, ui: UiState): Focus {
   if (s.permissions.length > 0) return ui.reason !== undefined ? 'reason' : 'approval';
   if (s.sessionChoices) return 'picker';
   if (ui.transcript) return 'transcript';
+  if (s.auth) return 'auth';
   if ((openCompletion(s, ui)?.items.length ?? 0) > 0) return 'completion';
   return ui.focus;
 }
@@ -135,7 +140,8 @@ export function liveRows(s: ClientState, ui: UiState, size: ScreenSize): Row[] {
   const width = Math.max(20, size.columns);
   const height = Math.max(8, size.rows);
   const focus = effectiveFocus(s, ui);
-  const footer = footerRows(focus, width, ui.quitArmed ? [{ label: 'Ctrl+C', help: 'again quits' }] : []);
+  const extra = [...(ui.quitArmed ? [{ label: 'Ctrl+C', help: 'again quits' }] : []), ...(ui.logOpen || s.agentLog.length > 0 ? [{ label: 'Ctrl+L', help: ui.logOpen ? 'close the agent log' : 'agent log' }] : [])];
+  const footer = footerRows(focus, width, extra);
   const status = [statusRow(s, width)];
   // One spare row: a frame exactly as tall as the terminal makes Ink clear the screen.
   const room = height - 1 - footer.length - status.length;
@@ -155,6 +161,8 @@ export function liveRows(s: ClientState, ui: UiState, size: ScreenSize): Row[] {
     bottom = pickerRows(s.sessionChoices, Math.min(ui.pickerIndex, s.sessionChoices.sessions.length - 1), width, Math.max(4, Math.min(14, room - 2)));
   } else if (ui.transcript) {
     bottom = [];
+  } else if (s.auth) {
+    bottom = authRows(s.auth, s.agent.name ?? s.agent.label, width, Math.max(6, room - 3));
   } else {
     const comp = openCompletion(s, ui);
     const compRows = comp ? completionRows(comp, completionIndex(ui, comp), width, Math.max(2, Math.min(9, room - 8))) : [];
@@ -189,7 +197,9 @@ export function liveRows(s: ClientState, ui: UiState, size: ScreenSize): Row[] {
     middle = transcriptRows(s, ui.transcript, width, Math.max(4, budget + plan.length + top.length));
     return [...middle, ...bottom, ...status, ...footer].slice(0, height - 1);
   }
-  if (focus === 'tools') {
+  if (ui.logOpen) {
+    middle = agentLogRows(s, width, Math.max(2, budget));
+  } else if (focus === 'tools') {
     const texts = s.live.filter((i) => i.kind !== 'tool').flatMap((i) => liveItemRows(s, ui, i, width, 3));
     const textPart = clipTail(texts, Math.min(3, Math.floor(budget / 4)));
     middle = [...textPart, ...toolListRows(s, ui, width, Math.max(1, budget - textPart.length))];

@@ -73,6 +73,11 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
     },
   },
   {
+    name: 'login',
+    description: "the agent's login methods (when it asks for a login)",
+    run: (ctx) => (ctx.controller.login ? ctx.controller.login() : unavailable(ctx, 'Logging in')),
+  },
+  {
     name: 'clear',
     description: 'start a new session (this one stays resumable)',
     run: (ctx) => (ctx.controller.newSession ? ctx.controller.newSession() : unavailable(ctx, 'A new session')),
@@ -162,6 +167,7 @@ const FOCUS_TITLE: Record<Focus, string> = {
   picker: 'Session picker (/resume)',
   approval: 'Approval',
   reason: 'Rejection reason',
+  auth: 'Login picker',
 };
 
 /** The /help text: commands (the client's, then the agent's), then the keys of every focus. */

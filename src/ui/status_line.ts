@@ -35,9 +35,15 @@ export function statusRow(s: ClientState, width: number, home = shortPath): Row 
   const agentState: Span =
     a.status === 'exited'
       ? { text: a.signal ? ` (killed: ${a.signal})` : ` (exited ${a.exitCode ?? '?'})`, color: 'error', bold: true }
-      : a.status === 'starting'
-        ? { text: ' (starting)', color: 'warn' }
-        : { text: s.running ? ' (working)' : '', color: 'running' };
+      : s.sessionError !== undefined && s.sessionId === undefined
+        ? { text: ' (no session)', color: 'error', bold: true }
+        : s.stalled
+          ? { text: ` (no answer to ${s.stalled})`, color: 'warn', bold: true }
+          : a.status === 'starting'
+            ? { text: ' (starting)', color: 'warn' }
+            : s.cancelling
+              ? { text: ' (cancelling…)', color: 'warn' }
+              : { text: s.running ? ' (working)' : '', color: 'running' };
   const parts: string[] = [];
   if (s.model) parts.push(`model ${s.model}`);
   const mode = modeLabel(s);

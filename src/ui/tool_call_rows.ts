@@ -34,8 +34,8 @@ export interface ToolRowsOptions {
 }
 
 export function statusGlyph(call: ToolCallView, awaiting: boolean, frame = 0): Span {
-  const s = STATUS_GLYPH[awaiting ? 'awaiting' : call.status];
-  const glyph = call.status === 'in_progress' && !awaiting ? SPINNER[frame % SPINNER.length] : s.glyph;
+  const s = STATUS_GLYPH[awaiting ? 'awaiting' : call.leftPending ? 'cancelled' : call.status];
+  const glyph = call.status === 'in_progress' && !awaiting && !call.leftPending ? SPINNER[frame % SPINNER.length] : s.glyph;
   return { text: glyph, color: s.color, bold: true };
 }
 
@@ -65,6 +65,7 @@ export function headerRow(call: ToolCallView, o: ToolRowsOptions): Row {
     { text: ` ${call.kind} `, color: 'muted' },
     { text: title, bold: true, strike: call.status === 'cancelled' },
   ];
+  if (call.leftPending) row.push({ text: '  (left pending by the agent)', color: 'muted' });
   // A path the title already names is not repeated (`Read app.py  app.py`).
   const named = (p: string) => title.includes(p);
   const diffs = diffsOf(call);

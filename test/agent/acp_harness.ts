@@ -20,6 +20,8 @@ export interface HarnessOptions {
   sandbox?: Record<string, unknown>;
   /** answers a permission request with an optionId, or 'cancelled' */
   permission?: (req: acp.RequestPermissionRequest) => string | Promise<string>;
+  /** the error this client answers a fs/* or terminal/create request with, as a refusing client does */
+  refuse?: (method: string) => acp.RequestError | undefined;
 }
 
 interface Term {
@@ -67,6 +69,8 @@ export class Harness {
         return answer === 'cancelled' ? { outcome: { outcome: 'cancelled' } } : { outcome: { outcome: 'selected', optionId: answer } };
       })
       .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => {
+        const refusal = this.opts.refuse?.('fs/read_text_file');
+        if (refusal) throw refusal;
         this.fsReads.push(params.path);
         let text = readFileSync(params.path, 'utf8');
         if (params.line || params.limit) {
@@ -77,12 +81,16 @@ export class Harness {
         return { content: text };
       })
       .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => {
+        const refusal = this.opts.refuse?.('fs/write_text_file');
+        if (refusal) throw refusal;
         this.fsWrites.push(params.path);
         mkdirSync(path.dirname(params.path), { recursive: true });
         writeFileSync(params.path, params.content);
         return {};
       })
       .onRequest(acp.methods.client.terminal.create, ({ params }) => {
+        const refusal = this.opts.refuse?.('terminal/create');
+        if (refusal) throw refusal;
         const id = `t${++this.n}`;
         this.terminalMetas.push(params._meta);
         const child = spawn(params.command, params.args ?? [], {

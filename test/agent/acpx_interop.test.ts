@@ -136,3 +136,25 @@ test('acpx with direct commands and no model: a new file written, a terminal run
     await w.done();
   }
 });
+
+test('acpx in its default permission mode refuses terminals: the model and acpx read client_refused with acpx\'s words', async () => {
+  const w = await setup([{ toolCalls: [{ name: 'local_shell', arguments: { command: 'echo hi' } }] }, { text: 'The shell was refused.' }]);
+  // acpx reports no sandbox for its terminals, so every command would ask (and acpx refuse the
+  // ask): with the OS sandbox off, the allowlisted `echo` goes straight to terminal/create.
+  mkdirSync(path.join(w.project, '.contenox'));
+  writeFileSync(path.join(w.project, '.contenox', 'agents.toml'), 'default_envelope = "peers"\n[envelopes.peers]\nextends = "default"\n[envelopes.peers.shell]\nsandbox = "off"\n');
+  try {
+    const r = await acpx(['exec', 'say hi in the shell'], w.project, w.env);
+    assert.ok(r.messages.some((m) => m.method === 'terminal/create'), r.stderr);
+    const toolMsgs = ((w.srv.requests[1].messages ?? []) as Array<{ role: string; content: string }>).filter((m) => m.role === 'tool');
+    const result = JSON.parse(toolMsgs[0].content) as { code: string; error: string };
+    assert.equal(result.code, 'client_refused');
+    assert.match(result.error, /^Permission denied for terminal\/create/);
+    const failed = updates(r.messages).find((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'failed') as { content: Array<{ content?: { text?: string } }> } | undefined;
+    assert.ok(failed?.content.some((c) => c.content?.text === 'client_refused: Permission denied for terminal/create'), JSON.stringify(failed));
+    const commands = updates(r.messages).find((u) => u.sessionUpdate === 'available_commands_update') as { availableCommands: Array<{ name: string }> } | undefined;
+    assert.deepEqual(commands?.availableCommands.map((c) => c.name), ['help', 'tool', 'compact', 'shell']);
+  } finally {
+    await w.done();
+  }
+});

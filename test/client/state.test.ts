@@ -1,7 +1,8 @@
 // The client store on its own: how updates become history and live items, and how calls merge.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ClientStore } from '../../src/client/state.ts';
+import type { RequestPermissionOutcome } from '@agentclientprotocol/sdk';
+import { ClientStore, type ClientState } from '../../src/client/state.ts';
 import { mergeToolCall } from '../../src/client/tool_call.ts';
 
 const store = () => {
@@ -82,5 +83,85 @@ test('an agent exit settles pending approvals and reports code and stderr', asyn
   const n = s.getState().history.at(-1);
   assert.ok(n && n.kind === 'notice' && /killed by SIGKILL/.test(n.text) && n.detail?.[0] === 'boom');
   assert.equal(s.getState().agent.status, 'exited');
+  s.dispose();
+});
+
+// The SDK's example agent: ids `call_1`/`call_2` in every turn, and after a rejected edit the
+// turn ends with call_2 still `pending`.
+function exampleTurn(s: ClientStore, prompt: string, n: number): Promise<RequestPermissionOutcome> {
+  s.beginTurn(prompt);
+  s.applyUpdate(text(`reading ${n}`));
+  s.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'call_1', title: `Read ${n}`, kind: 'read', status: 'pending' });
+  s.applyUpdate({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'completed' });
+  s.applyUpdate(text(`changing ${n}`));
+  s.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'call_2', title: `Edit ${n}`, kind: 'edit', status: 'pending' });
+  const answer = s.requestPermission('s', { toolCallId: 'call_2', title: `Edit ${n}`, kind: 'edit', status: 'pending' }, [{ optionId: 'reject', name: 'Skip', kind: 'reject_once' }]);
+  s.answerPermission(s.getState().permissions[0].key, { outcome: 'selected', optionId: 'reject' });
+  s.applyUpdate(text(`skipped ${n}`));
+  s.endTurn('end_turn');
+  return answer;
+}
+
+const shape = (st: ClientState) =>
+  st.history.map((h) => (h.kind === 'tool' ? `${h.late ? 'late ' : ''}${h.call.id}:${h.call.title}:${h.call.leftPending ? 'left' : h.call.status}` : h.kind !== 'marker' && 'text' in h ? `${h.kind}:${h.text}` : h.kind));
+
+test('a turn that ends with a call pending closes it; the next turn prints after it, in order, each call once', async () => {
+  const s = store();
+  await exampleTurn(s, 'first', 1);
+  await exampleTurn(s, 'second', 2);
+  s.settle();
+  const st = s.getState();
+  assert.deepEqual(shape(st), [
+    'user:first', 'agent:reading 1', 'call_1:Read 1:completed', 'agent:changing 1', 'call_2:Edit 1:left', 'agent:skipped 1',
+    'user:second', 'agent:reading 2', 'call_1:Read 2:completed', 'agent:changing 2', 'call_2:Edit 2:left', 'agent:skipped 2',
+  ]);
+  assert.equal(st.live.length, 0);
+  s.dispose();
+});
+
+test('a settled turn closes what the agent left unfinished; a late final status is shown against that call', () => {
+  const s = store();
+  s.beginTurn('go');
+  s.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'r', title: 'Run tests', kind: 'execute', status: 'in_progress' });
+  s.endTurn('end_turn');
+  s.settle();
+  assert.equal(s.getState().live.length, 0, 'nothing of the turn stays live');
+  s.applyUpdate({ sessionUpdate: 'tool_call_update', toolCallId: 'r', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: '12 passed' } }] });
+  const st = s.getState();
+  assert.deepEqual(shape(st), ['user:go', 'r:Run tests:left', 'late r:Run tests:completed']);
+  assert.equal(st.live.length, 0, 'the late update is not a new live call');
+  assert.equal(st.toolCalls.r.status, 'completed');
+  // a late non-final status does not reopen it
+  s.applyUpdate({ sessionUpdate: 'tool_call_update', toolCallId: 'r', status: 'in_progress' });
+  assert.equal(s.getState().toolCalls.r.status, 'completed');
+  assert.equal(s.getState().history.length, 3);
+  s.dispose();
+});
+
+test('text of a later turn never joins the earlier turn\'s message', () => {
+  const s = store();
+  s.beginTurn('one');
+  s.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'p', title: 'P', status: 'pending' });
+  s.applyUpdate(text('first answer'));
+  s.endTurn('end_turn');
+  s.beginTurn('two');
+  s.applyUpdate(text('second answer'));
+  s.endTurn('end_turn');
+  s.settle();
+  assert.deepEqual(shape(s.getState()), ['user:one', 'p:P:left', 'agent:first answer', 'user:two', 'agent:second answer']);
+  s.dispose();
+});
+
+test('Ctrl+C shows cancelling until the turn ends, then a cancelled marker', () => {
+  const s = store();
+  s.beginTurn('go');
+  s.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'w', title: 'W', status: 'in_progress' });
+  s.cancelTurn();
+  assert.equal(s.getState().cancelling, true);
+  s.endTurn('cancelled');
+  const st = s.getState();
+  assert.equal(st.cancelling, false);
+  assert.deepEqual(shape(st), ['user:go', 'w:W:cancelled', 'marker']);
+  assert.ok(st.history.some((h) => h.kind === 'marker' && h.text === 'cancelled'));
   s.dispose();
 });

@@ -74,6 +74,7 @@ export const KEY = {
   ctrlC: '\u0003',
   ctrlD: '\u0004',
   ctrlO: '\u000F',
+  ctrlL: '\u000C',
   ctrlT: '\u0014',
   shiftTab: '\u001B[Z',
   pageUp: '\u001B[5~',
