@@ -22,6 +22,11 @@ export interface TurnOptions {
   maxRetryWait?: number;
   /** checked after each round of tool calls: true ends the turn (a user rejected and will explain) */
   shouldStop?: () => boolean;
+  /**
+   * the history grew: after each model answer (`durable`: the end of a model request, so it is
+   * fsync'd) and after each tool result; the session store appends what is new
+   */
+  checkpoint?: (c: { durable: boolean }) => Promise<void>;
 }
 
 export interface TurnResult {
@@ -82,11 +87,13 @@ export async function runTurn(o: TurnOptions): Promise<TurnResult> {
       }
     }
     o.history.push({ role: 'assistant', content: text, ...(calls.length ? { toolCalls: calls } : {}) });
+    await o.checkpoint?.({ durable: true });
     if (calls.length === 0) return { stopReason: finish === 'length' ? 'max_tokens' : 'end_turn' };
     for (const call of calls) {
       // after a cancel every remaining call still gets an answer, so the history stays well formed
       const content = o.signal.aborted ? JSON.stringify({ code: 'cancelled', error: 'cancelled by the user' }) : await o.runTool(call, o.signal);
       o.history.push({ role: 'tool', toolCallId: call.id, name: call.name, content });
+      await o.checkpoint?.({ durable: false });
     }
     if (o.signal.aborted) return { stopReason: 'cancelled' };
     if (o.shouldStop?.()) return { stopReason: 'end_turn' };
