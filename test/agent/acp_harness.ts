@@ -14,6 +14,8 @@ export interface HarnessOptions {
   env?: Record<string, string | undefined>;
   fs?: boolean;
   terminal?: boolean;
+  /** clientCapabilities.session, e.g. `{notices: {}}` */
+  session?: Record<string, unknown>;
   /** answers a permission request with an optionId, or 'cancelled' */
   permission?: (req: acp.RequestPermissionRequest) => string | Promise<string>;
 }
@@ -135,6 +137,7 @@ export class Harness {
       clientCapabilities: {
         fs: { readTextFile: this.opts.fs !== false, writeTextFile: this.opts.fs !== false },
         terminal: this.opts.terminal !== false,
+        ...(this.opts.session ? { session: this.opts.session } : {}),
       },
       clientInfo: { name: 'cxl-test-client', version: '0.0.0' },
     });
@@ -176,7 +179,8 @@ export class Harness {
   async stop(): Promise<void> {
     this.conn?.close();
     this.child.stdin?.end();
-    const exited = new Promise<void>((r) => (this.child.exitCode !== null ? r() : this.child.once('close', () => r())));
+    // a child already gone (exited, or killed by a signal) emits no further 'close'
+    const exited = new Promise<void>((r) => (this.child.exitCode !== null || this.child.signalCode !== null ? r() : this.child.once('close', () => r())));
     const t = setTimeout(() => this.child.kill('SIGKILL'), 3000);
     await exited;
     clearTimeout(t);

@@ -10,6 +10,7 @@ import type { ChatMessage } from '../../src/agent/providers/types.ts';
 import { SessionStore, type SaveProblem, type StoredSession } from '../../src/agent/session_store.ts';
 import { answerUnansweredCalls, CANCELLED_RESULT } from '../../src/agent/tool_call_repair.ts';
 import { mountTmpfs } from '../helpers/tmpfs.ts';
+import { assertWellFormed } from '../helpers/well_formed.ts';
 
 const dirs: string[] = [];
 after(() => {
@@ -27,17 +28,6 @@ function session(id: string, cwd = '/w/one'): StoredSession {
 
 const ledger = (entries: Record<string, { sha256: string; full: boolean; at: number }>) => ({ version: 1, sessionId: 'L', entries });
 const sha = (c: string) => c.repeat(64);
-
-/** Every assistant tool call is answered by a tool message before the next non-tool message. */
-export function assertWellFormed(history: Array<{ role: string; toolCalls?: Array<{ id: string }>; tool_calls?: Array<{ id: string }>; toolCallId?: string; tool_call_id?: string }>): void {
-  for (let i = 0; i < history.length; i++) {
-    const calls = history[i].toolCalls ?? history[i].tool_calls;
-    if (history[i].role !== 'assistant' || !calls?.length) continue;
-    const answered = new Set<string>();
-    for (let j = i + 1; j < history.length && history[j].role === 'tool'; j++) answered.add((history[j].toolCallId ?? history[j].tool_call_id)!);
-    for (const c of calls) assert.ok(answered.has(c.id), `tool call ${c.id} at ${i} has no result`);
-  }
-}
 
 function toolRound(n: number): ChatMessage[] {
   return [
