@@ -112,7 +112,10 @@ export function createAgent(o: AgentOptions): Agent {
     s.stored.updatedAt = nowIso();
     try {
       s.stored.allows = s.tools.saveAllows();
-      s.stored.ledger = s.tools.saveLedger();
+      // the whole ledger once, then what changed (a save must not cost the number of files read)
+      const changes = s.tools.ledgerChanges();
+      if (s.stored.ledger === undefined) s.stored.ledger = s.tools.saveLedger();
+      else for (const [p, e] of changes) s.log.noteLedger(p, e);
     } catch (err) {
       o.log(`cannot serialise the ledger: ${String(err)}`);
     }

@@ -56,6 +56,12 @@ const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 const COMPACT_MIN_BYTES = 64 * 1024;
 const META_FIELDS = ['title', 'mode', 'cwd'] as const;
 
+/** A line to append, and what to record about it once it is on disk. */
+interface Pending {
+  text: string;
+  commit(size: number): void;
+}
+
 /** One line of the log; `t` comes first so readers can pick lines by prefix. */
 type Line =
   | { t: 'head'; v: 2; sessionId: string; cwd: string; createdAt: string; mode: string; title?: string }
@@ -141,25 +147,29 @@ function syncDir(dir: string): void {
 
 /** Bytes per live line: positional for history and replay, by slot for everything else. */
 class Accounting {
-  hist: number[] = [];
-  replay = 0;
-  slots = new Map<string, number>();
-  live(): number {
-    let n = this.replay;
-    for (const h of this.hist) n += h;
-    for (const s of this.slots.values()) n += s;
-    return n;
+  /** bytes of every live line, kept as lines come and go (a checkpoint must not cost the session's size) */
+  live = 0;
+  readonly #hist: number[] = [];
+  readonly #slots = new Map<string, number>();
+  hist(size: number): void {
+    this.#hist.push(size);
+    this.live += size;
   }
-  /** a line for `slot` of `size` bytes: whatever it replaces is dead now */
+  replay(size: number): void {
+    this.live += size;
+  }
+  /** a line for `slot` of `size` bytes (0: the slot is emptied): whatever it replaces is dead now */
   slot(slot: string, size: number): void {
-    this.slots.set(slot, size);
+    this.live += size - (this.#slots.get(slot) ?? 0);
+    if (size) this.#slots.set(slot, size);
+    else this.#slots.delete(slot);
   }
-}
-
-/** A splice line's bytes are spread over the entries it adds; the entries it deletes are dead. */
-function spliceSizes(acct: Accounting, line: Extract<Line, { t: 'splice' }>, size: number): void {
-  const each = line.add.length ? size / line.add.length : 0;
-  acct.hist.splice(line.at, line.del, ...line.add.map(() => each));
+  /** a splice line's bytes are spread over the entries it adds; the entries it deletes are dead */
+  splice(line: Extract<Line, { t: 'splice' }>, size: number): void {
+    const each = line.add.length ? size / line.add.length : 0;
+    for (const gone of this.#hist.splice(line.at, line.del, ...line.add.map(() => each))) this.live -= gone;
+    this.live += each * line.add.length;
+  }
 }
 
 function emptySession(sessionId: string): StoredSession {
@@ -275,9 +285,13 @@ export class SessionLog {
   #replayLast: Record<string, unknown> | undefined;
   #meta: Record<string, string | undefined> = {};
   #ledgerHead: string | undefined;
-  #ledgerEntries = new Map<string, string>();
+  /** the ledger object last diffed whole; while it stays, only the paths noted since are looked at */
+  #ledgerRef: unknown;
+  #ledgerDirty = new Set<string>();
+  /** per entry: the object last compared (ledgers replace an entry when it changes) and its JSON */
+  #ledgerEntries = new Map<string, { ref: unknown; json: string }>();
   #allows = '[]';
-  #extras = new Map<string, string>();
+  #extras = new Map<string, { ref: unknown; json: string }>();
   #rewrite = true;
   #reported = new Set<SaveProblemKind>();
   #failing = false;
@@ -331,6 +345,18 @@ export class SessionLog {
   }
   #pendingSplices: Line[] = [];
 
+  /**
+   * One ledger entry changed (null: forgotten): kept in `session.ledger` and written at the next
+   * checkpoint without looking at the other entries. (Assigning `session.ledger` whole also works.)
+   */
+  noteLedger(p: string, entry: unknown): void {
+    const l = (this.session.ledger ??= { entries: {} }) as { entries?: Record<string, unknown> };
+    l.entries ??= {};
+    if (entry === null) delete l.entries[p];
+    else l.entries[p] = entry;
+    this.#ledgerDirty.add(p);
+  }
+
   /** Keeps `value` (any JSON) under `key` in `session.extras`; written at the next checkpoint. */
   put(key: string, value: unknown): void {
     (this.session.extras ??= {})[key] = value;
@@ -366,39 +392,86 @@ export class SessionLog {
     for (const f of META_FIELDS) this.#meta[f] = s[f];
     const { head, entries } = ledgerParts(s.ledger);
     this.#ledgerHead = s.ledger === undefined ? undefined : head;
-    this.#ledgerEntries = new Map(Object.entries(entries ?? {}).map(([p, e]) => [p, JSON.stringify(e)]));
+    this.#ledgerRef = s.ledger;
+    this.#ledgerDirty.clear();
+    this.#ledgerEntries = new Map(Object.entries(entries ?? {}).map(([p, e]) => [p, { ref: e, json: JSON.stringify(e) }]));
     this.#allows = JSON.stringify(s.allows);
-    this.#extras = new Map(Object.entries(s.extras ?? {}).map(([k, v]) => [k, JSON.stringify(v)]));
+    this.#extras = new Map(Object.entries(s.extras ?? {}).map(([k, v]) => [k, { ref: v, json: JSON.stringify(v) }]));
   }
 
-  /** The lines that bring the file up to `session`, each with its accounting slot; null: rewrite instead. */
-  #diff(): Array<{ text: string; kind: string; line?: Line }> | null {
+  /**
+   * The lines that bring the file up to `session`, each with what to record once it is written;
+   * null: rewrite instead. Costs what changed, not the session's size (entries compare by identity first).
+   */
+  #diff(): Pending[] | null {
     const s = this.session;
     if (s.history !== this.#histArr || this.#changedOutOfBand(s.history, this.#histN, this.#histLast)) return null;
     if (s.replay !== this.#replayArr || this.#changedOutOfBand(s.replay, this.#replayN, this.#replayLast)) return null;
-    const out: Array<{ text: string; kind: string; line?: Line }> = [];
-    for (const f of META_FIELDS) if (s[f] !== this.#meta[f]) out.push({ text: enc({ t: 'set', f, v: s[f] }), kind: `set:${f}` });
-    for (const l of this.#pendingSplices) out.push({ text: enc(l), kind: 'splice', line: l });
-    for (let i = this.#histN; i < s.history.length; i++) out.push({ text: enc({ t: 'msg', m: s.history[i] }), kind: 'hist' });
-    for (let i = this.#replayN; i < s.replay.length; i++) out.push({ text: enc({ t: 'replay', u: s.replay[i] }), kind: 'replay' });
-    if (s.ledger !== undefined) {
-      const { head, entries } = ledgerParts(s.ledger);
-      if (head !== this.#ledgerHead) out.push({ text: enc({ t: 'ledger', l: JSON.parse(head) }), kind: 'ledger' });
-      const seen = new Set<string>();
-      for (const [p, e] of Object.entries(entries ?? {})) {
-        seen.add(p);
-        const j = JSON.stringify(e);
-        if (this.#ledgerEntries.get(p) !== j) out.push({ text: enc({ t: 'read', p, e }), kind: `read:${p}` });
+    const out: Pending[] = [];
+    const add = (line: Line | null, commit: (size: number) => void) => out.push({ text: line ? enc(line) : '', commit });
+    for (const f of META_FIELDS) {
+      const v = s[f];
+      if (v !== this.#meta[f]) add({ t: 'set', f, v }, (n) => ((this.#meta[f] = v), this.#acct.slot(`set:${f}`, n)));
+    }
+    for (const l of this.#pendingSplices) add(l, (n) => this.#acct.splice(l as Extract<Line, { t: 'splice' }>, n));
+    const hist = s.history;
+    for (let i = this.#histN; i < hist.length; i++) add({ t: 'msg', m: hist[i] }, (n) => ((this.#histN = i + 1), (this.#histLast = hist[i]), this.#acct.hist(n)));
+    const replay = s.replay;
+    for (let i = this.#replayN; i < replay.length; i++) add({ t: 'replay', u: replay[i] }, (n) => ((this.#replayN = i + 1), (this.#replayLast = replay[i]), this.#acct.replay(n)));
+    if (s.ledger !== undefined && s.ledger === this.#ledgerRef) {
+      // the same ledger object: only the entries noted since can differ
+      const entries = ledgerParts(s.ledger).entries ?? {};
+      for (const p of this.#ledgerDirty) this.#ledgerLine(add, p, p in entries ? entries[p] : null);
+    } else if (s.ledger !== undefined) {
+      // a ledger assigned whole: every entry compared (by identity first)
+      const ledger = s.ledger;
+      const { head, entries = {} } = ledgerParts(ledger);
+      if (head !== this.#ledgerHead) add({ t: 'ledger', l: JSON.parse(head) }, (n) => ((this.#ledgerHead = head), this.#acct.slot('ledger', n)));
+      let count = 0;
+      let fresh = 0;
+      for (const p in entries) {
+        count++;
+        if (!this.#ledgerEntries.has(p)) fresh++;
+        this.#ledgerLine(add, p, entries[p]);
       }
-      for (const p of this.#ledgerEntries.keys()) if (!seen.has(p)) out.push({ text: enc({ t: 'read', p, e: null }), kind: `-read:${p}` });
+      // entries forgotten: only looked for when fewer of the known ones are left
+      if (count - fresh < this.#ledgerEntries.size) {
+        for (const p of this.#ledgerEntries.keys()) if (!(p in entries)) this.#ledgerLine(add, p, null);
+      }
+      // from now on this object's changes come through noteLedger
+      add(null, () => ((this.#ledgerRef = ledger), this.#ledgerDirty.clear()));
     }
     const allows = JSON.stringify(s.allows);
-    if (allows !== this.#allows) out.push({ text: enc({ t: 'allows', a: s.allows }), kind: 'allows' });
+    if (allows !== this.#allows) add({ t: 'allows', a: s.allows }, (n) => ((this.#allows = allows), this.#acct.slot('allows', n)));
     for (const [k, v] of Object.entries(s.extras ?? {})) {
-      const j = JSON.stringify(v);
-      if (this.#extras.get(k) !== j) out.push({ text: enc({ t: 'put', k, v }), kind: `put:${k}` });
+      const w = this.#extras.get(k);
+      if (w?.ref === v) continue;
+      const json = JSON.stringify(v);
+      if (w?.json === json) {
+        w.ref = v;
+        continue;
+      }
+      add({ t: 'put', k, v }, (n) => (this.#extras.set(k, { ref: v, json }), this.#acct.slot(`put:${k}`, n)));
     }
     return out;
+  }
+
+  /** The line for ledger entry `p` now being `e` (null: forgotten), unless the file already has it. */
+  #ledgerLine(add: (line: Line, commit: (size: number) => void) => void, p: string, e: unknown): void {
+    const w = this.#ledgerEntries.get(p);
+    if (e === null) {
+      if (w) add({ t: 'read', p, e: null }, () => (this.#ledgerEntries.delete(p), this.#ledgerDirty.delete(p), this.#acct.slot(`read:${p}`, 0)));
+      else this.#ledgerDirty.delete(p);
+      return;
+    }
+    if (w?.ref === e) return void this.#ledgerDirty.delete(p);
+    const json = JSON.stringify(e);
+    if (w?.json === json) {
+      w.ref = e;
+      this.#ledgerDirty.delete(p);
+      return;
+    }
+    add({ t: 'read', p, e }, (n) => (this.#ledgerEntries.set(p, { ref: e, json }), this.#ledgerDirty.delete(p), this.#acct.slot(`read:${p}`, n)));
   }
 
   async #checkpoint(o: { durable?: boolean; endOfTurn?: boolean }): Promise<void> {
@@ -413,10 +486,12 @@ export class SessionLog {
         return;
       }
       const lines = this.#rewrite ? null : this.#diff();
-      if (lines === null || (this.#size > COMPACT_MIN_BYTES && this.#size > 2 * this.#acct.live())) {
+      if (lines === null || (this.#size > COMPACT_MIN_BYTES && this.#size > 2 * this.#acct.live)) {
         this.#writeSnapshot();
-      } else if (lines.length) {
+      } else if (lines.some((l) => l.text)) {
         this.#append(lines);
+      } else {
+        for (const l of lines) l.commit(0);
       }
       if (o.durable && this.#fd !== -1) {
         const fd = this.#fd;
@@ -441,7 +516,7 @@ export class SessionLog {
     this.onProblem?.(p);
   }
 
-  #append(lines: Array<{ text: string; kind: string; line?: Line }>): void {
+  #append(lines: Pending[]): void {
     const buf = Buffer.from(lines.map((l) => l.text).join(''));
     let done = 0;
     try {
@@ -456,16 +531,8 @@ export class SessionLog {
       throw err;
     }
     this.#size += buf.length;
-    for (const l of lines) {
-      const n = bytes(l.text);
-      if (l.kind === 'hist') this.#acct.hist.push(n);
-      else if (l.kind === 'replay') this.#acct.replay += n;
-      else if (l.kind === 'splice') spliceSizes(this.#acct, l.line as Extract<Line, { t: 'splice' }>, n);
-      else if (l.kind.startsWith('-read:')) this.#acct.slots.delete(l.kind.slice(1));
-      else this.#acct.slot(l.kind, n);
-    }
+    for (const l of lines) l.commit(bytes(l.text));
     this.#pendingSplices = [];
-    this.#markWritten();
   }
 
   /** Rewrites the file as the session's compacted lines: temp file, fsync, rename. */
@@ -501,8 +568,8 @@ export class SessionLog {
     const acct = new Accounting();
     lines.forEach((l, i) => {
       const n = bytes(texts[i]);
-      if (l.kind === 'hist') acct.hist.push(n);
-      else if (l.kind === 'replay') acct.replay += n;
+      if (l.kind === 'hist') acct.hist(n);
+      else if (l.kind === 'replay') acct.replay(n);
       else acct.slot(l.kind, n);
     });
     this.#acct = acct;

@@ -70,6 +70,7 @@ export function createSessionTools(o: SessionToolsOptions): SessionTools {
       }
     },
     saveLedger: () => o.ledger.toJSON(),
+    ledgerChanges: () => o.ledger.takeChanges(),
     saveAllows: () => gate.session.toJSON(),
     async close() {
       for (const m of o.mcp) await m.close();

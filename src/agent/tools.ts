@@ -24,6 +24,8 @@ export interface SessionTools {
   setMode(mode: string): void;
   /** the read ledger, serialised for the session store */
   saveLedger(): unknown;
+  /** the ledger entries changed since the last call (null: forgotten), for an incremental save */
+  ledgerChanges(): Array<[string, unknown]>;
   /** the session-scoped allows, serialised for the session store */
   saveAllows(): unknown[];
   close(): Promise<void>;

@@ -86,6 +86,29 @@ test('a checkpoint appends only what changed: earlier bytes and the file itself 
   assert.equal(fs.statSync(file).size, size);
 });
 
+test('ledger changes noted one by one are appended without looking at the rest, forgetting included', async () => {
+  const store = new SessionStore(temp());
+  const log = await store.create(session('s1'));
+  log.session.ledger = ledger({ '/w/a': { sha256: sha('a'), full: true, at: 1 } });
+  await log.checkpoint();
+  const file = path.join(store.dir, 's1.jsonl');
+  let size = fs.statSync(file).size;
+  const tail = () => {
+    const t = fs.readFileSync(file, 'utf8').slice(size).trim().split('\n').map((l) => JSON.parse(l));
+    size = fs.statSync(file).size;
+    return t;
+  };
+  log.noteLedger('/w/b', { sha256: sha('b'), full: false, at: 2 });
+  log.noteLedger('/w/a', { sha256: sha('c'), full: true, at: 3 });
+  await log.checkpoint();
+  assert.deepEqual(tail().map((l) => [l.t, l.p]), [['read', '/w/b'], ['read', '/w/a']]);
+  log.noteLedger('/w/b', null);
+  log.noteLedger('/w/never', null);
+  await log.checkpoint();
+  assert.deepEqual(tail().map((l) => [l.t, l.p, l.e]), [['read', '/w/b', null]]);
+  assert.deepEqual((await store.load('s1'))?.ledger, ledger({ '/w/a': { sha256: sha('c'), full: true, at: 3 } }));
+});
+
 test('a crash mid-line loses only that line; loading drops it and compacts, and appending goes on', async () => {
   const store = new SessionStore(temp());
   const log = await store.create(session('s1'));
