@@ -305,6 +305,7 @@ export function createAgent(o: AgentOptions): Agent {
       const direct = parseDirect(text);
       if (direct) {
         s.stored.history.push({ role: 'user', content: text });
+        await persist(s); // the prompt is on disk before anything runs
         if (direct.kind === 'help') await say(`${DIRECT_HELP}\n\nTools: ${s.tools.specs().map(modelName).join(', ')}\n`);
         else if (direct.kind === 'error') await say(`${direct.message}\n`);
         else {
@@ -322,6 +323,7 @@ export function createAgent(o: AgentOptions): Agent {
       // the system prompt leads the history even when direct commands came first
       if (s.stored.history[0]?.role !== 'system') s.stored.history.unshift({ role: 'system', content: o.systemPrompt(s.stored.cwd) });
       s.stored.history.push({ role: 'user', content: text });
+      await persist(s); // the prompt is on disk before the model is asked
       let stopAfterTool = false;
       const res = await runTurn({
         provider: o.provider,

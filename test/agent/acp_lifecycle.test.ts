@@ -170,6 +170,16 @@ test('SIGKILL mid-call: the fsync\'d prompt and tool call survive; the unanswere
   assert.match(results[1], /"code":"cancelled"/, 'the one cut off is answered cancelled');
 });
 
+test('SIGKILL while the model is still thinking about the first request: the prompt survives', async () => {
+  const w = await world((n) => (n === 0 ? { text: 'never', delayMs: 60_000 } : { text: 'resumed' }));
+  void w.h.prompt(w.sessionId, 'do not lose me').catch(() => {});
+  await until('the model request', () => w.srv.requests.length === 1);
+  w.h.child.kill('SIGKILL');
+  await exitOf(w.h, Date.now());
+  await resume(w, 'still there?');
+  assert.deepEqual(messages(w.srv, 1).filter((m) => m.role === 'user').map((m) => m.content), ['do not lose me', 'still there?']);
+});
+
 test('a data path that is a file: session/new says the session will not be resumable, a notice says why, the session works', async () => {
   const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-life-data-')));
   cleanups.push(() => rmSync(base, { recursive: true, force: true }));
