@@ -105,12 +105,24 @@ export function openSame(file: ConfinedPath, checked: fs.Stats): { fd: number; s
   const { st } = opened;
   if (st.dev !== (file.dev ?? checked.dev) || st.ino !== (file.ino ?? checked.ino) || checked.ino !== (file.ino ?? checked.ino)) {
     fs.closeSync(opened.fd);
-    // a file with no other name is another writer's atomic replace, not a link to elsewhere: the
-    // content changed under us (refused all the same, but as what it is)
-    if (st.nlink === 1 && st.dev === (file.dev ?? checked.dev)) throw new ToolError('stale', `${file.rel} was replaced by another writer while it was being opened. Read it again, then retry.`);
+    // a file with no other name, in a directory that is still itself, is another writer's atomic
+    // replace, not a link to elsewhere: the content changed under us (refused all the same, but
+    // as what it is). Anything else (a parent swapped for a link, a hard link) is an escape.
+    if (st.nlink === 1 && st.dev === (file.dev ?? checked.dev) && sameDir(path.dirname(file.real))) {
+      throw new ToolError('stale', `${file.rel} was replaced by another writer while it was being opened. Read it again, then retry.`);
+    }
     throw new ToolError('escape', `${file.rel} was replaced while it was being opened; refused. Retry.`);
   }
   return opened;
+}
+
+/** Whether `dir` still resolves to itself (no component turned into a link). */
+function sameDir(dir: string): boolean {
+  try {
+    return fs.realpathSync.native(dir) === dir;
+  } catch {
+    return false;
+  }
 }
 
 /** Reads an open fd to EOF (the size is a hint: the file may grow or shrink meanwhile). */
