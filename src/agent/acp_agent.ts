@@ -9,8 +9,9 @@ import { describeCompaction, type CompactionRecord, type ContextHooks, type Sess
 import { AVAILABLE_COMMANDS, DIRECT_HELP, parseDirect } from './direct.ts';
 import { howToConfigure } from './providers/select.ts';
 import type { ModelToolCall, Provider } from './providers/types.ts';
-import type { StoredSession } from './session_store.ts';
+import type { SessionLog, StoredSession } from './session_store.ts';
 import { SessionStore } from './session_store.ts';
+import { persistenceMeta, reportSaves, type Notify } from './session_saving.ts';
 import { callLocations, callTitle, resultForModel, textContent } from './tool_report.ts';
 import { modelName, resolveTool } from './tool_names.ts';
 import { describeAllow } from '../core/session_allows.ts';
@@ -34,8 +35,11 @@ export interface ToolContext {
   ledger?: unknown;
   /** the session-scoped allows restored from the store */
   allows?: unknown;
-  /** report something to the user in the session (an MCP server died, a config warning) */
-  notice(text: string): Promise<void>;
+  /**
+   * report something to the user in the session (an MCP server died, a config warning, a failed
+   * save): an ACP `notice` when the client shows them, else an agent message
+   */
+  notice: Notify;
 }
 
 export interface AgentOptions {
@@ -57,8 +61,12 @@ export interface AgentOptions {
 
 interface LiveSession {
   stored: StoredSession;
+  /** the session's log on disk (stored is its session) */
+  log: SessionLog;
   tools: SessionTools;
   turn?: AbortController;
+  /** the prompt running now, so a shutdown can wait for it to wind down */
+  running?: Promise<unknown>;
   nextCall: number;
   /** notices being sent; a turn awaits them before it answers */
   inflight: Set<Promise<void>>;
@@ -118,7 +126,10 @@ function replayable(update: Record<string, unknown>, caps: acp.ClientCapabilitie
   return update as acp.SessionUpdate;
 }
 
-export function createAgent(o: AgentOptions): acp.AgentApp {
+/** The agent, and how to stop it: every turn cancelled, every session saved (see cli/acp.ts). */
+export type Agent = acp.AgentApp & { shutdown(o?: { graceMs?: number }): Promise<void> };
+
+export function createAgent(o: AgentOptions): Agent {
   const sessions = new Map<string, LiveSession>();
   let caps: acp.ClientCapabilities = {};
 
@@ -131,51 +142,65 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
   const modelOptions = (): acp.SessionConfigOption[] | undefined =>
     o.provider ? [{ type: 'select', id: 'model', name: 'Model', category: 'model', currentValue: o.provider.model, options: [{ value: o.provider.model, name: o.provider.model }] }] : undefined;
 
-  async function persist(s: LiveSession): Promise<void> {
+  /** Appends what changed to the session's log (see session_store.ts); failures become notices. */
+  async function persist(s: LiveSession, c: { durable?: boolean; endOfTurn?: boolean } = { durable: true }): Promise<void> {
     s.stored.updatedAt = nowIso();
     try {
       s.stored.allows = s.tools.saveAllows();
-      s.stored.ledger = s.tools.saveLedger();
+      // the whole ledger once, then what changed (a save must not cost the number of files read)
+      const changes = s.tools.ledgerChanges();
+      if (s.stored.ledger === undefined) s.stored.ledger = s.tools.saveLedger();
+      else for (const [p, e] of changes) s.log.noteLedger(p, e);
     } catch (err) {
       o.log(`cannot serialise the ledger: ${String(err)}`);
     }
-    try {
-      await o.store.save(s.stored);
-    } catch (err) {
-      o.log(`cannot save session ${s.stored.sessionId}: ${err instanceof Error ? err.message : String(err)}`);
-    }
+    await s.log.checkpoint(c);
+    if (s.log.problem) o.log(`cannot save session ${s.stored.sessionId}: ${s.log.problem.message}`);
   }
 
-  async function open(client: acp.AgentContext, stored: StoredSession, mcpServers: acp.McpServer[]): Promise<LiveSession> {
+  async function open(client: acp.AgentContext, stored: StoredSession, mcpServers: acp.McpServer[], makeLog: () => Promise<SessionLog>): Promise<LiveSession> {
     const sessionId = stored.sessionId;
-    const pendingNotices: string[] = [];
+    const pendingNotices: Array<Parameters<Notify>> = [];
     let ready = false;
     // tool call ids continue after the replayed ones, so a reloaded session never reuses one
     const replayedCalls = stored.replay.filter((u) => u.sessionUpdate === 'tool_call').length;
-    const live: LiveSession = { stored, tools: undefined as unknown as SessionTools, nextCall: replayedCalls, inflight: new Set(), flush: () => {}, context: undefined as unknown as SessionContext, notice: async () => {} };
-    const notice = (text: string): Promise<void> => {
+    const live: LiveSession = { stored, log: undefined as unknown as SessionLog, tools: undefined as unknown as SessionTools, nextCall: replayedCalls, inflight: new Set(), flush: () => {}, context: undefined as unknown as SessionContext, notice: async () => {} };
+    // ACP notices only for a client that shows them; otherwise an agent message says it
+    const asNotice = !!caps.session?.notices;
+    const notice: Notify = (text, n = {}) => {
       // before session/new has answered, the client does not know the session yet
       if (!ready) {
-        pendingNotices.push(text);
+        pendingNotices.push([text, n]);
         return Promise.resolve();
       }
-      const p = client
-        .notify(acp.methods.client.session.update, { sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${text}\n` } } })
-        .finally(() => live.inflight.delete(p));
+      const [first, ...rest] = text.split('\n');
+      const update: acp.SessionUpdate = asNotice
+        ? { sessionUpdate: 'notice', severity: n.severity ?? 'warning', title: n.title ?? first, ...(n.title ? { description: text } : rest.length ? { description: rest.join('\n') } : {}) }
+        : { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${text}\n` } };
+      const p = client.notify(acp.methods.client.session.update, { sessionId, update }).finally(() => live.inflight.delete(p));
       live.inflight.add(p);
       return p;
     };
     live.tools = await o.buildTools({ sessionId, cwd: stored.cwd, mode: stored.mode, client, capabilities: caps, mcpServers, ledger: stored.ledger, allows: stored.allows, notice });
     live.notice = notice;
     live.context = o.newContext(contextHooks(client, live));
+    try {
+      live.log = await makeLog();
+    } catch (err) {
+      await live.tools.close();
+      throw err;
+    }
+    reportSaves(live.log, notice);
+    if (live.log.problem) live.log.onProblem?.(live.log.problem);
     sessions.set(sessionId, live);
     const flushNotices = async () => {
       ready = true;
       // the direct commands, as slash commands the client can offer
       await client.notify(acp.methods.client.session.update, { sessionId, update: { sessionUpdate: 'available_commands_update', availableCommands: AVAILABLE_COMMANDS } });
       const early = pendingNotices.splice(0);
-      if (early.length) live.stored.replay.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${early.join('\n')}\n` } });
-      for (const n of early) await notice(n);
+      // notices are live events; only the fallback messages belong to the replayed history
+      if (early.length && !asNotice) live.stored.replay.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${early.map(([t]) => t).join('\n')}\n` } });
+      for (const n of early) await notice(...n);
     };
     // a timer set as the handler returns fires after the SDK has queued the response
     live.flush = () => void setTimeout(() => void flushNotices().catch((e) => o.log(String(e))), 0);
@@ -192,7 +217,10 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
       onWarning: (text) => live.notice(text),
       onCompaction: async (phase, r) => {
         if (phase === 'completed') {
-          (live.stored.compactions ??= []).push(r);
+          // compaction changed history entries in place: the log rewrites rather than appends
+          live.log.historyRewritten();
+          const saved = (live.stored.extras?.compactions as CompactionRecord[] | undefined) ?? [];
+          live.log.put('compactions', [...saved, r]);
           live.stored.replay.push(compactionUpdate(r, 'completed'));
         }
         if (caps.session?.compaction) await send(compactionUpdate(r, phase === 'started' ? 'in_progress' : 'completed'));
@@ -354,6 +382,7 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
           if (!r) await say('Nothing to compact: no old tool results and no earlier part to summarise.\n');
           return signal.aborted ? 'cancelled' : 'end_turn';
         }
+        await persist(s); // the prompt is on disk before anything runs
         if (direct.kind === 'help') await say(`${DIRECT_HELP}\n\nTools: ${s.tools.specs().map(modelName).join(', ')}\n`);
         else if (direct.kind === 'error') await say(`${direct.message}\n`);
         else {
@@ -371,6 +400,7 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
       // the system prompt leads the history even when direct commands came first
       if (s.stored.history[0]?.role !== 'system') s.stored.history.unshift({ role: 'system', content: o.systemPrompt(s.stored.cwd) });
       s.stored.history.push({ role: 'user', content: text });
+      await persist(s); // the prompt is on disk before the model is asked
       let stopAfterTool = false;
       const res = await runTurn({
         provider: o.provider,
@@ -380,6 +410,7 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
         signal,
         onText: say,
         onThought: (t) => send({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: t } }),
+        checkpoint: (c) => persist(s, c),
         runTool: async (call: ModelToolCall) => {
           if (stopAfterTool) return JSON.stringify({ code: 'rejected', error: 'Not run: the user rejected an earlier call of this turn.' });
           const r = await runCall(call.name, call.arguments, call.id);
@@ -403,11 +434,30 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
       await Promise.allSettled([...s.inflight]);
       if (agentText) s.stored.replay.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: agentText } });
       if (s.turn === ctrl) s.turn = undefined;
-      await persist(s);
+      // the turn is over: a tool call it left unanswered gets a `cancelled` result as it is saved
+      await persist(s, { durable: true, endOfTurn: true });
     }
   }
 
-  return acp
+  /**
+   * Every running turn cancelled (its model request aborted, its commands killed through the
+   * client while it is there), then every session saved and closed. Turns get `graceMs` to wind
+   * down; one that has not by then is saved as it stands, its unanswered calls marked cancelled.
+   */
+  async function shutdown(so: { graceMs?: number } = {}): Promise<void> {
+    const all = [...sessions.values()];
+    for (const s of all) s.turn?.abort();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<void>((r) => (timer = setTimeout(r, so.graceMs ?? 1000)));
+    await Promise.race([Promise.allSettled(all.map((s) => s.running)), grace]);
+    clearTimeout(timer);
+    for (const s of all) {
+      await persist(s, { durable: true, endOfTurn: true });
+      await s.log.close({ endOfTurn: true });
+    }
+  }
+
+  const app = acp
     .agent({ name: o.name ?? 'cxl' })
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
       caps = params.clientCapabilities ?? {};
@@ -439,24 +489,27 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
       };
       let live: LiveSession;
       try {
-        live = await open(client, stored, params.mcpServers ?? []);
+        // the log is started once the tools are built: a session refused here leaves nothing on disk
+        live = await open(client, stored, params.mcpServers ?? [], () => o.store.create(stored));
       } catch (err) {
         // a broken project config: the client shows the message
         if (isToolError(err)) throw acp.RequestError.invalidParams({ cwd }, err.message);
         throw err;
       }
-      await persist(live);
       live.flush();
-      return { sessionId: stored.sessionId, modes: modeState(stored.cwd, stored.mode), configOptions: modelOptions(), ...sandboxMeta(live) };
+      // a session that could not be saved works, but cannot be loaded later: the answer says so
+      return { sessionId: stored.sessionId, modes: modeState(stored.cwd, stored.mode), configOptions: modelOptions(), _meta: { ...sandboxMeta(live)._meta, ...persistenceMeta(live.log) } };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
-      const stored = await o.store.load(params.sessionId);
-      if (!stored) throw acp.RequestError.sessionNotFound(params.sessionId);
-      const old = sessions.get(stored.sessionId);
+      const old = sessions.get(params.sessionId);
       if (old) {
         old.turn?.abort();
         await old.tools.close();
       }
+      // unanswered tool calls answered, compacted when it holds superseded lines (an open log of it closed first)
+      const log = await o.store.open(params.sessionId);
+      if (!log) throw acp.RequestError.sessionNotFound(params.sessionId);
+      const stored = log.session;
       if (params.cwd && path.isAbsolute(params.cwd)) stored.cwd = path.resolve(params.cwd);
       // the whole history is replayed before the response
       for (const update of stored.replay) {
@@ -464,9 +517,15 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
       }
       const known = o.modesFor(stored.cwd);
       if (!known.modes.some((m) => m.id === stored.mode)) stored.mode = known.current;
-      const live = await open(client, stored, params.mcpServers ?? []);
+      let live: LiveSession;
+      try {
+        live = await open(client, stored, params.mcpServers ?? [], async () => log);
+      } catch (err) {
+        await log.close();
+        throw err;
+      }
       live.flush();
-      return { modes: modeState(stored.cwd, stored.mode), configOptions: modelOptions(), ...sandboxMeta(live) };
+      return { modes: modeState(stored.cwd, stored.mode), configOptions: modelOptions(), _meta: { ...sandboxMeta(live)._meta, ...persistenceMeta(live.log) } };
     })
     .onRequest(acp.methods.agent.session.list, async ({ params }) => {
       const list = await o.store.list(params.cwd ?? undefined);
@@ -487,10 +546,13 @@ export function createAgent(o: AgentOptions): acp.AgentApp {
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
       const s = lookup(params.sessionId);
-      const stopReason = await prompt(s, client, params.prompt);
+      const running = prompt(s, client, params.prompt);
+      s.running = running;
+      const stopReason = await running;
       return { stopReason };
     })
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.turn?.abort();
     });
+  return Object.assign(app, { shutdown });
 }

@@ -82,6 +82,7 @@ export function createSessionTools(o: SessionToolsOptions): SessionTools {
     forgetReads(paths) {
       for (const p of paths) o.ledger.forget(p);
     },
+    ledgerChanges: () => o.ledger.takeChanges(),
     saveAllows: () => gate.session.toJSON(),
     async close() {
       for (const m of o.mcp) await m.close();

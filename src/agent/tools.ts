@@ -29,6 +29,8 @@ export interface SessionTools {
   saveLedger(): unknown;
   /** the model can no longer see these files' content (compaction): a write needs a fresh read */
   forgetReads(realPaths: string[]): void;
+  /** the ledger entries changed since the last call (null: forgotten), for an incremental save */
+  ledgerChanges(): Array<[string, unknown]>;
   /** the session-scoped allows, serialised for the session store */
   saveAllows(): unknown[];
   close(): Promise<void>;

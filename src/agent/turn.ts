@@ -37,6 +37,11 @@ export interface TurnOptions {
   context?: TurnContext;
   /** checked after each round of tool calls: true ends the turn (a user rejected and will explain) */
   shouldStop?: () => boolean;
+  /**
+   * the history grew: after each model answer (`durable`: the end of a model request, so it is
+   * fsync'd) and after each tool result; the session store appends what is new
+   */
+  checkpoint?: (c: { durable: boolean }) => Promise<void>;
 }
 
 export interface TurnResult {
@@ -102,6 +107,7 @@ export async function runTurn(o: TurnOptions): Promise<TurnResult> {
     }
     o.history.push({ role: 'assistant', content: text, ...(calls.length ? { toolCalls: calls } : {}) });
     await o.context?.observe(o.history, tools, usage);
+    await o.checkpoint?.({ durable: true });
     if (calls.length === 0) return { stopReason: finish === 'length' ? 'max_tokens' : 'end_turn' };
     for (const call of calls) {
       // after a cancel every remaining call still gets an answer, so the history stays well formed
@@ -109,6 +115,7 @@ export async function runTurn(o: TurnOptions): Promise<TurnResult> {
       const content = typeof out === 'string' ? out : out.content;
       const reads = typeof out === 'string' ? undefined : out.reads;
       o.history.push({ role: 'tool', toolCallId: call.id, name: call.name, content, ...(reads?.length ? { reads } : {}) });
+      await o.checkpoint?.({ durable: false });
     }
     if (o.signal.aborted) return { stopReason: 'cancelled' };
     if (o.shouldStop?.()) return { stopReason: 'end_turn' };

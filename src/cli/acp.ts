@@ -1,9 +1,12 @@
 // `cxl acp`: the ACP agent on stdio. stdout carries only protocol messages; logs go to stderr.
+// It ends when its client goes away (stdin closed) or on SIGTERM/SIGINT, the same way each time:
+// every running turn cancelled (the model request aborted; commands killed and released through
+// the client while it is still there), every session saved, MCP servers stopped, exit within 2 s.
 import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
 import pkg from '../../package.json' with { type: 'json' };
 import { createAgent } from '../agent/acp_agent.ts';
-import { stdioStreams } from '../core/runtime.ts';
+import { onTerminate, stdioStreams } from '../core/runtime.ts';
 import { setupFromFlags, AGENT_FLAGS, MODEL_FLAGS_HELP } from './agent_setup.ts';
 import { parseFlags } from './args.ts';
 
@@ -19,7 +22,12 @@ Usage: cxl acp [--provider ollama|openai] [--model NAME] [--envelope NAME] [--ma
   --max-turns     model requests per prompt before the turn ends with max_turn_requests (default 25)
 ${MODEL_FLAGS_HELP}
 
-Sessions are stored under $XDG_DATA_HOME/cxl (or ~/.local/share/cxl). Logs go to stderr.`;
+Sessions are stored under $XDG_DATA_HOME/cxl (or ~/.local/share/cxl). Logs go to stderr.
+Closing stdin, SIGTERM or SIGINT cancels every turn, saves every session and exits.`;
+
+/** How long running turns get to wind down, and the hard bound on the whole exit. */
+const TURN_GRACE_MS = 1000;
+const EXIT_BOUND_MS = 1800;
 
 export async function main(argv: string[]): Promise<number> {
   const flags = parseFlags('cxl acp', argv, {
@@ -43,7 +51,27 @@ export async function main(argv: string[]): Promise<number> {
   });
   const { input, output } = stdioStreams();
   const conn = app.connect(acp.ndJsonStream(output, input));
-  await conn.closed;
-  await setup.closeAll();
-  return 0;
+  const ended = new Promise<number>((resolve) => {
+    const off = onTerminate((signal) => {
+      log(`${signal}: cancelling the running turns, saving the sessions`);
+      resolve(signal === 'SIGINT' ? 130 : 143);
+    });
+    void conn.closed.then(() => resolve(0)).finally(off);
+  });
+  const code = await ended;
+  // nothing may keep the process beyond the bound: a hung model request, a client that does not
+  // answer terminal/kill, an MCP server that ignores its stdin closing
+  const bound = setTimeout(() => {
+    log('could not finish shutting down in time; exiting');
+    process.exit(code);
+  }, EXIT_BOUND_MS);
+  try {
+    await app.shutdown({ graceMs: TURN_GRACE_MS });
+    await setup.closeAll();
+  } catch (err) {
+    log(`while shutting down: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  clearTimeout(bound);
+  // timers and sockets of cancelled work (an approval's timeout, a keep-alive) must not keep it alive
+  process.exit(code);
 }

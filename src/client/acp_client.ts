@@ -163,6 +163,7 @@ export class AcpClient {
     this.#proc = proc;
     void proc.exited.then((exit) => {
       this.#exited = true;
+      // nothing an agent started through us outlives it, however it ended (crash, kill, exit)
       this.terminals.dispose();
       this.store.agentExited({ ...exit, stderrTail: proc.stderrTail() });
     });

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ToolError } from './errors.ts';
 import { isWithin, type ConfinedPath } from './paths.ts';
+import { serialised, withFileLock } from './write_lock.ts';
 
 /** What a read returns: the bytes and their hash (computed on first use). */
 export interface FileSnapshot {
@@ -106,9 +107,24 @@ export function openSame(file: ConfinedPath, checked: fs.Stats): { fd: number; s
   const { st } = opened;
   if (st.dev !== (file.dev ?? checked.dev) || st.ino !== (file.ino ?? checked.ino) || checked.ino !== (file.ino ?? checked.ino)) {
     fs.closeSync(opened.fd);
+    // a file with no other name, in a directory that is still itself, is another writer's atomic
+    // replace, not a link to elsewhere: the content changed under us (refused all the same, but
+    // as what it is). Anything else (a parent swapped for a link, a hard link) is an escape.
+    if (st.nlink === 1 && st.dev === (file.dev ?? checked.dev) && sameDir(path.dirname(file.real))) {
+      throw new ToolError('stale', `${file.rel} was replaced by another writer while it was being opened. Read it again, then retry.`);
+    }
     throw new ToolError('escape', `${file.rel} was replaced while it was being opened; refused. Retry.`);
   }
   return opened;
+}
+
+/** Whether `dir` still resolves to itself (no component turned into a link). */
+function sameDir(dir: string): boolean {
+  try {
+    return fs.realpathSync.native(dir) === dir;
+  } catch {
+    return false;
+  }
 }
 
 /** Reads an open fd to EOF (the size is a hint: the file may grow or shrink meanwhile). */
@@ -188,9 +204,13 @@ export class WorkspaceFileIO implements FileIO {
       fs.closeSync(fd);
       fd = -1;
       opts.beforeCommit?.();
-      this.#verify(file, opts);
-      fs.renameSync(tmp, file.real);
-      renamed = true;
+      // the last check and the rename under the path's lock: another writer (this process or
+      // another) re-verifies only after this rename, so it sees this version and gets `stale`
+      await withFileLock(file.real, file.rel, () => {
+        this.#verify(file, opts);
+        fs.renameSync(tmp, file.real);
+        renamed = true;
+      });
       syncDir(dir); // the rename itself
     } finally {
       if (fd !== -1) fs.closeSync(fd);
@@ -308,17 +328,34 @@ export class ClientFileIO implements FileIO {
   async write(file: ConfinedPath, data: Buffer | readonly Buffer[], opts: WriteGuard): Promise<void> {
     const write = this.#client.writeTextFile;
     if (!write) throw new ToolError('capability_missing', 'The connected client does not offer fs.writeTextFile, so files cannot be written through it.');
-    if (opts.expectSha256 !== null) {
+    // the re-check and the write are two requests: every session of this agent writing the path
+    // queues here, so none re-checks between another's check and its write
+    await serialised(file.real, async () => {
       // the client's view is the truth here (it may hold unsaved edits): re-check through it
-      const now = await this.read(file, { maxBytes: Number.MAX_SAFE_INTEGER });
-      if (now.sha256 !== opts.expectSha256) throw changed(file);
-    }
-    const parts = asParts(data);
-    opts.beforeCommit?.();
+      if (opts.expectSha256 !== null) {
+        const now = await this.read(file, { maxBytes: Number.MAX_SAFE_INTEGER });
+        if (now.sha256 !== opts.expectSha256) throw changed(file);
+      } else if (await this.#exists(file)) {
+        throw new ToolError('stale', `${file.rel} appeared while it was being written. Read it, then retry.`);
+      }
+      const parts = asParts(data);
+      opts.beforeCommit?.();
+      try {
+        await write.call(this.#client, file.real, Buffer.concat(parts as Buffer[]).toString('utf8'));
+      } catch (err) {
+        throw clientError(err, file, 'write');
+      }
+    });
+  }
+
+  /** Whether the client can read `file` now (a new file must still be missing when it is created). */
+  async #exists(file: ConfinedPath): Promise<boolean> {
     try {
-      await write.call(this.#client, file.real, Buffer.concat(parts as Buffer[]).toString('utf8'));
+      await this.read(file, { maxBytes: Number.MAX_SAFE_INTEGER });
+      return true;
     } catch (err) {
-      throw clientError(err, file, 'write');
+      if (err instanceof ToolError && err.code === 'not_found') return false;
+      throw err;
     }
   }
 }

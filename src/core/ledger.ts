@@ -25,6 +25,8 @@ export class ReadLedger {
   readonly #entries = new Map<string, LedgerEntry>();
   /** told of every read and write recorded (the agent notes which result showed which file) */
   onRecord?: (realPath: string, how: 'read' | 'write') => void;
+  /** paths changed since the last takeChanges(), so a saver writes what changed, not the ledger */
+  readonly #changed = new Set<string>();
 
   constructor(sessionId: string) {
     this.sessionId = sessionId;
@@ -37,12 +39,14 @@ export class ReadLedger {
     const keepFull = !full && prev?.full === true && prev.sha256 === sha256;
     this.#entries.set(realPath, { sha256, full: full || keepFull, at: Date.now() });
     this.onRecord?.(realPath, 'read');
+    this.#changed.add(realPath);
   }
 
   /** Records content this session just wrote (the writer knows it: counts as a full read). */
   recordWrite(realPath: string, sha256: string): void {
     this.#entries.set(realPath, { sha256, full: true, at: Date.now() });
     this.onRecord?.(realPath, 'write');
+    this.#changed.add(realPath);
   }
 
   get(realPath: string): LedgerEntry | undefined {
@@ -67,7 +71,14 @@ export class ReadLedger {
   }
 
   forget(realPath: string): void {
-    this.#entries.delete(realPath);
+    if (this.#entries.delete(realPath)) this.#changed.add(realPath);
+  }
+
+  /** The entries changed since the last call (null: forgotten), and forgets that they changed. */
+  takeChanges(): Array<[string, LedgerEntry | null]> {
+    const out: Array<[string, LedgerEntry | null]> = [...this.#changed].map((p) => [p, this.#entries.get(p) ?? null]);
+    this.#changed.clear();
+    return out;
   }
 
   get size(): number {

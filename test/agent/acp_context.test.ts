@@ -88,10 +88,11 @@ test('usage_update after each model request, /compact advertised; compactions re
   assert.equal((asked[0].messages as Array<{ content: string }>)[0].content, SUMMARY_PROMPT);
 
   // saved with the session, and shown again when it is loaded
-  const file = readdirSync(path.join(w.data, 'cxl', 'sessions')).find((f) => f.startsWith(w.sessionId))!;
-  const stored = JSON.parse(readFileSync(path.join(w.data, 'cxl', 'sessions', file), 'utf8')) as { compactions: Array<{ trigger: string; tokensBefore: number; tokensAfter: number }>; history: Array<{ role: string; content: string }> };
-  assert.deepEqual(stored.compactions.map((x) => x.trigger), [...stored.compactions.slice(0, -1).map(() => 'auto'), 'manual']);
-  assert.ok(stored.compactions.every((x) => x.tokensAfter < x.tokensBefore));
+  const { SessionStore } = await import('../../src/agent/session_store.ts');
+  const stored = (await new SessionStore(path.join(w.data, 'cxl')).load(w.sessionId))!;
+  const compactions = stored.extras?.compactions as Array<{ trigger: string; tokensBefore: number; tokensAfter: number }>;
+  assert.deepEqual(compactions.map((x) => x.trigger), [...compactions.slice(0, -1).map(() => 'auto'), 'manual']);
+  assert.ok(compactions.every((x) => x.tokensAfter < x.tokensBefore));
   assert.match(stored.history[1].content, /The user had the agent read the notes/);
   const again = new Harness({ args: ['--provider', 'openai', '--model', 'm'], env: w.env });
   cleanups.push(() => again.stop());

@@ -193,7 +193,8 @@ export class Harness {
   async stop(): Promise<void> {
     this.conn?.close();
     this.child.stdin?.end();
-    const exited = new Promise<void>((r) => (this.child.exitCode !== null ? r() : this.child.once('close', () => r())));
+    // a child already gone (exited, or killed by a signal) emits no further 'close'
+    const exited = new Promise<void>((r) => (this.child.exitCode !== null || this.child.signalCode !== null ? r() : this.child.once('close', () => r())));
     const t = setTimeout(() => this.child.kill('SIGKILL'), 3000);
     await exited;
     clearTimeout(t);

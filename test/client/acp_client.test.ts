@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import process from 'node:process';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { AcpClient } from '../../src/client/acp_client.ts';
@@ -194,6 +195,31 @@ test('an agent that crashes is reported with its exit code and last stderr lines
     await c.close();
   }
 });
+
+test('an agent that exits with a command still running: the client kills every terminal it served for it', async () => {
+  const c = await started();
+  try {
+    c.send('spawn-die sh -c "echo pid=$$; exec sleep 30"');
+    const s = await waitFor(c, (x) => Object.values(x.terminals).some((t) => /pid=\d+/.test(t.output)), 'the running command');
+    const pid = Number(/pid=(\d+)/.exec(Object.values(s.terminals)[0].output)![1]);
+    assert.ok(isAlive(pid));
+    await waitFor(c, (x) => x.agent.status === 'exited', 'the agent to exit');
+    const t0 = Date.now();
+    while (isAlive(pid) && Date.now() - t0 < 2000) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(isAlive(pid), false, 'the command died with its agent');
+  } finally {
+    await c.close();
+  }
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 test('an agent command that does not exist is reported, not thrown', async () => {
   const c = new AcpClient({ argv: ['/nonexistent/agent-binary'], label: 'missing', cwd: workdir(), settleMs: 5 });

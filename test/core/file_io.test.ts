@@ -170,7 +170,10 @@ test('client-backed IO: the client\'s own failures get stable codes (not_found, 
   await assert.rejects(new ClientFileIO({ readTextFile: async () => Promise.reject(enoent) }).read(c, big), { code: 'not_found' });
   const broken = new ClientFileIO({ readTextFile: async () => Promise.reject(new Error('editor crashed')), writeTextFile: async () => Promise.reject(new Error('disk full')) });
   await assert.rejects(broken.read(c, big), (e: { code: string; message: string }) => e.code === 'io_error' && /could not read a\.txt: editor crashed/.test(e.message));
-  await assert.rejects(broken.write(confine(root, 'n.txt'), Buffer.from('x'), { expectSha256: null }), (e: { code: string; message: string }) => e.code === 'io_error' && /could not write n\.txt: disk full/.test(e.message));
+  // a new file is first checked to be still missing: a client that cannot read says so
+  await assert.rejects(broken.write(confine(root, 'n.txt'), Buffer.from('x'), { expectSha256: null }), (e: { code: string; message: string }) => e.code === 'io_error' && /could not read n\.txt: editor crashed/.test(e.message));
+  const fullDisk = new ClientFileIO({ readTextFile: async () => Promise.reject(enoent), writeTextFile: async () => Promise.reject(new Error('disk full')) });
+  await assert.rejects(fullDisk.write(confine(root, 'n.txt'), Buffer.from('x'), { expectSha256: null }), (e: { code: string; message: string }) => e.code === 'io_error' && /could not write n\.txt: disk full/.test(e.message));
 });
 
 test('client-backed IO: a missing capability is a clear refusal, and the gate still applies', async () => {

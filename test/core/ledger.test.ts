@@ -58,3 +58,15 @@ test('restoring drops malformed entries instead of trusting them', () => {
   assert.throws(() => ReadLedger.fromJSON({ version: 2, sessionId: 's' }), { code: 'bad_args' });
   assert.throws(() => ReadLedger.fromJSON(null), { code: 'bad_args' });
 });
+
+test('takeChanges gives the entries changed since the last call, forgotten ones as null, once', () => {
+  const l = new ReadLedger('s');
+  l.recordRead('/w/a', 'a'.repeat(64), true);
+  l.recordRead('/w/b', 'b'.repeat(64), false);
+  assert.deepEqual(l.takeChanges().map(([p, e]) => [p, e?.full]), [['/w/a', true], ['/w/b', false]]);
+  assert.deepEqual(l.takeChanges(), []);
+  l.recordWrite('/w/b', 'c'.repeat(64));
+  l.forget('/w/a');
+  l.forget('/w/never-read');
+  assert.deepEqual(l.takeChanges().map(([p, e]) => [p, e?.sha256 ?? null]), [['/w/b', 'c'.repeat(64)], ['/w/a', null]]);
+});
