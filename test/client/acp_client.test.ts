@@ -1,7 +1,7 @@
 // The ACP client against a scripted agent child process: ordering quirks of real agents,
 // permissions, fs/* and terminal/* served from disk, cancel, and an agent that crashes.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
@@ -199,26 +199,36 @@ test('an agent that crashes is reported with its exit code and last stderr lines
 test('an agent that exits with a command still running: the client kills every terminal it served for it', async () => {
   const c = await started();
   try {
-    c.send('spawn-die sh -c "echo pid=$$; exec sleep 30"');
-    const s = await waitFor(c, (x) => Object.values(x.terminals).some((t) => /pid=\d+/.test(t.output)), 'the running command');
-    const pid = Number(/pid=(\d+)/.exec(Object.values(s.terminals)[0].output)![1]);
-    assert.ok(isAlive(pid));
+    // the command may run in a sandbox with its own pid namespace, where $$ is not the host's
+    // pid: find it from outside by a unique argument
+    const mark = `30.${process.pid}${Date.now() % 1000}`;
+    c.send(`spawn-die sh -c "echo started; exec sleep ${mark}"`);
+    await waitFor(c, (x) => Object.values(x.terminals).some((t) => /started/.test(t.output)), 'the running command');
+    const alive = () => sleepers(mark).length > 0;
+    let t0 = Date.now();
+    while (!alive() && Date.now() - t0 < 2000) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(alive(), 'the command is running');
     await waitFor(c, (x) => x.agent.status === 'exited', 'the agent to exit');
-    const t0 = Date.now();
-    while (isAlive(pid) && Date.now() - t0 < 2000) await new Promise((r) => setTimeout(r, 20));
-    assert.equal(isAlive(pid), false, 'the command died with its agent');
+    t0 = Date.now();
+    while (alive() && Date.now() - t0 < 2000) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(alive(), false, 'the command died with its agent');
   } finally {
     await c.close();
   }
 });
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
+/** Host pids of processes whose command line is `sleep <mark>`. */
+function sleepers(mark: string): number[] {
+  const out: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (readFileSync(`/proc/${d}/cmdline`, 'utf8') === `sleep\0${mark}\0`) out.push(Number(d));
+    } catch {
+      // gone meanwhile
+    }
   }
+  return out;
 }
 
 test('an agent command that does not exist is reported, not thrown', async () => {
