@@ -1,5 +1,9 @@
-// Builds src/ into dist/ for Node: one ESM bundle per entry, dependencies left external,
-// subcommands split into chunks so `cxl --version` loads almost nothing.
+// Builds src/ into dist/ for Node: one ESM bundle per entry, subcommands split into chunks so
+// `cxl --version` loads almost nothing. Dependencies are bundled into those chunks too: resolving
+// and compiling hundreds of small files out of node_modules was most of a cold `cxl tool` (the
+// MCP SDK and zod alone are ~400 files). Left external: what needs its own files at run time
+// (ripgrep's binary path, yoga's wasm, deno's binary) and React with Ink, which must stay one
+// copy with the reconciler they share.
 // dist/ is never emptied first: a test run elsewhere may be executing it. Files this build did
 // not write are removed afterwards (hash-named chunks never collide, so none is in use twice).
 import { build } from 'esbuild';
@@ -17,7 +21,11 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
+  external: ['ink', 'ink/*', 'react', 'react/*', 'react-reconciler', 'react-reconciler/*', 'yoga-layout', 'yoga-layout/*', '@vscode/ripgrep', 'deno'],
+  // bundled CommonJS packages call require() for Node built-ins; an ESM chunk has none
+  banner: { js: "import { createRequire as __cxlRequire } from 'node:module'; const require = __cxlRequire(import.meta.url);" },
+  minifyWhitespace: true,
+  minifySyntax: true,
   jsx: 'automatic',
   sourcemap: 'linked',
   metafile: true,

@@ -2,7 +2,9 @@
 // are offered as `<server>.<tool>`. A server that fails to start, dies, hangs past the call
 // timeout or answers with something malformed is reported and its tools are withdrawn; the
 // session goes on without them.
-import { Client, getDefaultEnvironment, StdioClientTransport, StreamableHTTPClientTransport, type Transport } from './mcp_sdk.ts';
+// the SDK (and zod under it) is imported when a server is started, not when this module loads:
+// `cxl tool` and `cxl config` name MCP servers but mostly never start one
+import type { Client, Transport } from './mcp_sdk.ts';
 import { ToolError } from '../core/errors.ts';
 import type { JsonSchema, ToolKind, ToolSpec, Toolset } from '../core/tool.ts';
 
@@ -92,7 +94,8 @@ export class McpToolset implements Toolset {
     return this.dead;
   }
 
-  private transport(): Transport {
+  private transport(sdk: typeof import('./mcp_sdk.ts')): Transport {
+    const { getDefaultEnvironment, StdioClientTransport, StreamableHTTPClientTransport } = sdk;
     const c = this.config;
     if (c.url) {
       return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers: c.headers ?? {} } });
@@ -104,10 +107,11 @@ export class McpToolset implements Toolset {
 
   private async connect(): Promise<void> {
     const timeout = this.opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
-    const client = new Client({ name: 'cxl', version: '0.1.0' });
-    const transport = this.transport();
+    const sdk = await import('./mcp_sdk.ts');
+    const client = new sdk.Client({ name: 'cxl', version: '0.1.0' });
+    const transport = this.transport(sdk);
     const stderrTail = this.stderrTail;
-    if (transport instanceof StdioClientTransport) {
+    if (transport instanceof sdk.StdioClientTransport) {
       transport.stderr?.on('data', (d: Buffer) => {
         stderrTail.push(d.toString('utf8'));
         if (stderrTail.length > 20) stderrTail.shift();

@@ -2,7 +2,7 @@
 // each, called in order by agentSetup: the project configurations, the envelopes (ACP modes), the
 // model-request timeouts, the model provider, the context window, the turn limit, the session
 // store, and the factory for a session's tools (client-backed for ACP, workspace-backed for runs).
-import { BUILTIN, ConfigError, formatIssue, loadConfig, type EffectiveConfig } from '../config/load.ts';
+import { ConfigError, formatIssue, loadConfig, type EffectiveConfig } from '../config/load.ts';
 import { loadChain, taskPolicies, type ChainTask } from '../config/chain.ts';
 import type { ClientFileIO } from '../core/file_io.ts';
 import { parseFsPolicy } from '../core/fs_policy.ts';
@@ -17,13 +17,11 @@ import type { SessionMode, ToolContext } from './acp_agent.ts';
 import { clientFileIO, clientTerminalHost, missingCapability } from './client_capabilities.ts';
 import { dataDir } from './data_dir.ts';
 import { fromAcp, McpToolset, type McpServerConfig } from './mcp.ts';
-import { formatDuration } from '../config/duration.ts';
-import { DEFAULT_COMPACT_THRESHOLD, SessionContext, type ContextHooks } from './context/session_context.ts';
+import { SessionContext, type ContextHooks } from './context/session_context.ts';
 import { TokenMeter } from './context/tokens.ts';
-import { findWindow, parseWindow, type WindowChoice, type WindowSettings } from './context/window.ts';
-import { DEFAULT_HTTP, type HttpSettings, type Timeouts } from './providers/http.ts';
-import { ProviderConfigError, selectProvider } from './providers/select.ts';
-import { parseDuration } from '../core/duration.ts';
+import { findWindow, type WindowChoice } from './context/window.ts';
+import { modelProvider, requestSettings, windowSettings } from './model_requests.ts';
+import type { HttpSettings } from './providers/http.ts';
 import type { Provider } from './providers/types.ts';
 import { SessionStore } from './session_store.ts';
 import { createSessionTools, makeGate, type HookRef } from './session_tools.ts';
@@ -157,63 +155,7 @@ function sessionModes(cfg: EffectiveConfig, envelope: string | undefined): { mod
   return { modes, defaultMode };
 }
 
-// ── step: the model provider ───────────────────────────────────────────────────────────────
-
-function configured(cfg: EffectiveConfig, key: 'provider' | 'model'): string | undefined {
-  // the built-in layer's provider/model are defaults, not a choice: the environment may override them
-  return cfg.sources.get(key) === BUILTIN ? undefined : cfg.data[key];
-}
-
-// ── step: model-request timeouts ───────────────────────────────────────────────────────────
-
-const TIMEOUTS: Array<[keyof Timeouts, 'connect_timeout' | 'first_byte_timeout' | 'idle_timeout', 'connectTimeout' | 'firstByteTimeout' | 'idleTimeout', string]> = [
-  ['connectMs', 'connect_timeout', 'connectTimeout', '--connect-timeout'],
-  ['firstByteMs', 'first_byte_timeout', 'firstByteTimeout', '--first-byte-timeout'],
-  ['idleMs', 'idle_timeout', 'idleTimeout', '--idle-timeout'],
-];
-
-/** Each timeout from its flag, else [agents.<name>] / the config files, else the default for a local model on a CPU. */
-export function requestSettings(cfg: EffectiveConfig, o: Pick<SetupOptions, 'connectTimeout' | 'firstByteTimeout' | 'idleTimeout'>): HttpSettings {
-  const timeouts: Timeouts = { ...DEFAULT_HTTP.timeouts };
-  for (const [field, key, opt, flag] of TIMEOUTS) {
-    const f = o[opt];
-    if (f !== undefined) {
-      const ms = parseDuration(f);
-      if (ms === undefined) throw new ToolError('bad_args', `${flag} ${JSON.stringify(f)} is not a duration; use e.g. 30s, 5m, 1m30s or a number of seconds.`);
-      timeouts[field] = ms;
-    } else if (cfg.data[key] !== undefined) {
-      timeouts[field] = parseDuration(cfg.data[key]!) ?? timeouts[field];
-    }
-  }
-  return { timeouts, retry: { ...DEFAULT_HTTP.retry } };
-}
-
-/** The provider from flags, then configuration, then the environment; a problem is kept, not thrown (direct commands still work). */
-function modelProvider(cfg: EffectiveConfig, o: SetupOptions, http: HttpSettings): { provider: Provider | null; providerProblem?: string } {
-  const providerName = o.provider ?? configured(cfg, 'provider');
-  // a provider picked by flag does not inherit a model configured for another provider
-  const cfgModel = o.provider && o.provider !== cfg.data.provider ? undefined : configured(cfg, 'model');
-  try {
-    return { provider: selectProvider({ provider: o.provider, model: o.model }, { provider: providerName, model: cfgModel }, o.env, http) };
-  } catch (err) {
-    if (!(err instanceof ProviderConfigError)) throw err;
-    return { provider: null, providerProblem: err.message };
-  }
-}
-
 // ── step: the context window ────────────────────────────────────────────────────────────────
-
-/** The window's settings from --context-window and context_window. */
-export function windowSettings(cfg: EffectiveConfig, flag: string | undefined): WindowSettings {
-  const s: WindowSettings = {};
-  if (flag !== undefined) {
-    const n = parseWindow(flag);
-    if (n === undefined) throw new ToolError('bad_args', `--context-window ${JSON.stringify(flag)} is not a window size; give a whole number of tokens of at least 1024 (e.g. 32768 or 32k).`);
-    s.flag = n;
-  }
-  if (cfg.data.context_window !== undefined) s.config = { tokens: cfg.data.context_window, source: `context_window in ${cfg.sources.get('context_window') ?? 'config'}` };
-  return s;
-}
 
 /** The window, found once (the server is asked on first use, not at startup), and the sessions' budgets over it. */
 function contextWindow(cfg: EffectiveConfig, o: SetupOptions, provider: Provider | null): { window: () => Promise<WindowChoice>; newContext: (hooks: ContextHooks) => SessionContext } {
@@ -223,20 +165,6 @@ function contextWindow(cfg: EffectiveConfig, o: SetupOptions, provider: Provider
   const meter = new TokenMeter();
   const threshold = cfg.data.compact_threshold;
   return { window, newContext: (hooks) => new SessionContext({ ...hooks, provider, window, meter, threshold }) };
-}
-
-/** What `cxl config` prints about the model: provider, window (asked of the server) and timeouts. */
-export async function describeModelRequests(cfg: EffectiveConfig, env: Record<string, string | undefined>): Promise<string[]> {
-  const http = requestSettings(cfg, {});
-  const { provider, providerProblem } = modelProvider(cfg, { cwd: '.', env, command: 'cxl config' }, http);
-  const w = await findWindow(provider, windowSettings(cfg, undefined));
-  const t = http.timeouts;
-  const fmt = (ms: number) => formatDuration(ms);
-  return [
-    `# model: ${provider ? `${provider.name} ${provider.model} at ${provider.endpoint}` : `none (${providerProblem})`}`,
-    `# context window: ${w.tokens} tokens, from ${w.source}; compaction starts at ${Math.round((cfg.data.compact_threshold ?? DEFAULT_COMPACT_THRESHOLD) * 100)}% (${Math.floor(w.tokens * (cfg.data.compact_threshold ?? DEFAULT_COMPACT_THRESHOLD))} tokens)`,
-    `# model-request timeouts: connect ${fmt(t.connectMs)}, first byte ${fmt(t.firstByteMs)}, idle ${fmt(t.idleMs)}`,
-  ];
 }
 
 // ── step: the turn limit ───────────────────────────────────────────────────────────────────

@@ -4,7 +4,6 @@
 // that kept a step from running unasked. `--batch` reads JSON lines and answers one JSON line
 // each (with an envelope's decision when one is named). Nothing is ever run.
 import process from 'node:process';
-import { createInterface } from 'node:readline';
 import { ConfigError, formatIssue, loadConfig } from '../config/load.ts';
 import type { CompiledEnvelope, Decision } from '../core/envelope.ts';
 import { ToolError } from '../core/errors.ts';
@@ -162,6 +161,7 @@ export async function main(argv: string[]): Promise<number> {
       if (!envelopes.has(name)) envelopes.set(name, loadEnvelope(name));
       return envelopes.get(name)!;
     };
+    const { createInterface } = await import('node:readline'); // only --batch reads lines
     const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
     for await (const raw of rl) {
       if (raw.trim() === '') continue;

@@ -13,7 +13,7 @@ import { ENV_TEMPLATE } from '../config/remote_tools_schema.ts';
 import type { ConfigData } from '../config/schema.ts';
 import { parseFlags, UsageError } from './args.ts';
 import { fromConfig, McpRegistry } from '../agent/mcp.ts';
-import { describeModelRequests } from '../agent/setup.ts';
+import { describeModelRequests } from '../agent/model_requests.ts';
 
 const HELP = `Usage: cxl config [--agent NAME] [--var NAME=VALUE]...
        cxl config --check FILE...

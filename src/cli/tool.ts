@@ -4,7 +4,6 @@
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
-import { createInterface } from 'node:readline';
 import { ConfigError, formatIssue, loadConfig, type EffectiveConfig } from '../config/load.ts';
 import { ToolError, toToolError } from '../core/errors.ts';
 import { Gate } from '../core/gate.ts';
@@ -196,6 +195,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${answer(r)}\n`);
     code = r instanceof ToolError ? 1 : 0;
   } else {
+    const { createInterface } = await import('node:readline'); // only --batch reads lines
     const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
     for await (const line of rl) {
       if (line.trim() === '') continue;

@@ -14,12 +14,34 @@ export interface CompiledGlobList {
   test(path: string): boolean;
 }
 
+/** `**\/LIT` or `**\/LIT/**` with LIT plain ASCII text (no `*`, `?`, `[`, `\`): tested as strings. */
+const LITERAL_ANYWHERE = /^\*\*\/([\x20-\x7e]+?)(\/\*\*)?$/;
+const GLOB_META = /[*?[\\]/;
+
 export function compileGlobList(globs: readonly string[]): CompiledGlobList {
-  const sources = globs.flatMap(expandBraces).map(globSource);
+  // Literal entries (most of the protected-path table: `**/.ssh/**`, `**/.netrc`) are compared
+  // as lower-cased strings instead of joining the alternation: a big RegExp costs milliseconds to
+  // compile on each of its first two uses (bytecode, then native code), which a cold `cxl tool`
+  // or `cxl check` pays every time. For ASCII text the comparison matches exactly the paths the
+  // case-insensitive RegExp would, plus paths with a line break before the entry (`.` stops at
+  // one in a RegExp) and non-ASCII letters that lower-case to ASCII (the Kelvin sign): more
+  // paths protected, never fewer.
+  const names = new Set<string>(); // `**/LIT` with one segment: the base name
+  const tails: string[] = []; // `**/a/b`: `/a/b` ends the path (or the path is `a/b`)
+  const dirs: string[] = []; // `**/LIT/**`: `/LIT/` occurs in `/path/`
   const anchored: string[] = [];
   const suffix: string[] = [];
   const base: string[] = [];
-  for (const x of sources) {
+  for (const glob of globs.flatMap(expandBraces)) {
+    const lit = LITERAL_ANYWHERE.exec(glob);
+    if (lit && !GLOB_META.test(lit[1]) && !lit[1].startsWith('/') && !lit[1].endsWith('/')) {
+      const text = lit[1].toLowerCase();
+      if (lit[2]) dirs.push(`/${text}/`);
+      else if (text.includes('/')) tails.push(`/${text}`);
+      else names.add(text);
+      continue;
+    }
+    const x = globSource(glob);
     if (!x.startsWith(ANY_DIRS)) anchored.push(x);
     else {
       const rest = x.slice(ANY_DIRS.length);
@@ -30,9 +52,20 @@ export function compileGlobList(globs: readonly string[]): CompiledGlobList {
   const a = anchored.length ? new RegExp(`^(?:${anchored.join('|')})$`, 'i') : null;
   const s = suffix.length ? new RegExp(`(?:^|/)(?:${suffix.join('|')})$`, 'i') : null;
   const b = base.length ? new RegExp(`^(?:${base.join('|')})$`, 'i') : null;
+  const literal = names.size > 0 || tails.length > 0 || dirs.length > 0;
   return {
     test(p: string): boolean {
-      if (b !== null && b.test(p.slice(p.lastIndexOf('/') + 1))) return true;
+      if (literal) {
+        const lower = p.toLowerCase();
+        if (names.size > 0 && names.has(lower.slice(lower.lastIndexOf('/') + 1))) return true;
+        if (tails.length > 0 || dirs.length > 0) {
+          const wrapped = `/${lower}/`;
+          for (const t of tails) if (wrapped.endsWith(`${t}/`)) return true;
+          for (const d of dirs) if (wrapped.includes(d)) return true;
+        }
+      }
+      const name = p.slice(p.lastIndexOf('/') + 1);
+      if (b !== null && b.test(name)) return true;
       if (s !== null && s.test(p)) return true;
       return a !== null && a.test(p);
     },
@@ -72,23 +105,31 @@ export function widenForDeny(normalized: string, into: string[]): void {
 /** A compiled, case-insensitive glob list over normalised paths. */
 export class GlobList {
   readonly globs: readonly string[];
-  private readonly re: CompiledGlobList | null;
+  // compiled on first use: an envelope has dozens of lists and one call consults few of them
+  // (a cold `cxl tool` spent more compiling lists than deciding)
+  #re: CompiledGlobList | null | undefined;
   private each: CompiledGlobList[] | null = null;
 
   constructor(globs: readonly string[]) {
     this.globs = globs;
-    this.re = globs.length ? compileGlobList(globs.map(normalizeForMatch)) : null;
+  }
+
+  private get re(): CompiledGlobList | null {
+    if (this.#re === undefined) this.#re = this.globs.length ? compileGlobList(this.globs.map(normalizeForMatch)) : null;
+    return this.#re;
   }
 
   test(normalized: string): boolean {
-    return this.re !== null && this.re.test(normalized);
+    const re = this.re;
+    return re !== null && re.test(normalized);
   }
 
   /** The first glob matching one of the (normalised) paths, or undefined. */
   firstMatch(paths: readonly string[]): { glob: string; path: string } | undefined {
-    if (this.re === null) return undefined;
+    const re = this.re;
+    if (re === null) return undefined;
     for (const p of paths) {
-      if (!this.re.test(p)) continue;
+      if (!re.test(p)) continue;
       // Only on a hit: find which glob it was, for the sentence.
       this.each ??= this.globs.map((g) => compileGlobList([normalizeForMatch(g)]));
       for (let k = 0; k < this.each.length; k++) if (this.each[k].test(p)) return { glob: this.globs[k], path: p };

@@ -373,6 +373,30 @@ test('the envelope glob compiler means what glob.ts means, on hostile and ordina
   }
 });
 
+test('literal entries tested as strings agree with the RegExp on every protected path and its near misses', async () => {
+  const { compileGlobs, expandBraces } = await import('../../src/core/glob.ts');
+  const { compileGlobList } = await import('../../src/core/envelope_glob.ts');
+  const { PROTECTED_PATHS } = await import('../../src/core/protected_paths.ts');
+  const globs = PROTECTED_PATHS.map((e) => e.glob);
+  const regex = compileGlobs(globs);
+  const fast = compileGlobList(globs);
+  // each entry's own paths, in other cases, under a prefix, inside, and one character off
+  const paths = new Set<string>();
+  for (const g of globs.flatMap(expandBraces)) {
+    const core = g.replace(/^\*\*\//, '').replace(/\/\*\*$/, '').replace(/\*/g, 'x').replace(/\?/g, 'q');
+    for (const v of [core, core.toUpperCase(), core.replace(/^./, (c) => c.toUpperCase())]) {
+      for (const p of [v, `a/${v}`, `a/b/${v}/k`, `${v}/k`, `${v}x`, `x${v}`, `a/x${v}`, `${v}.bak`, `${v.slice(0, -1)}`, `${v}/`, `/${v}`, `a/${v}x/k`]) paths.add(p);
+    }
+  }
+  assert.ok(paths.size > 1000, `only ${paths.size} paths`);
+  for (const p of paths) assert.equal(fast.test(p), regex.test(p), p);
+  // where the two may differ the string test protects more, never less
+  for (const p of ['a\n/.ssh/k', '.ssh\n', 'x\r/.netrc', '.\u212Aube/config', '.netrc\u2028', 'dir\u2029/.aws/credentials']) {
+    if (regex.test(p)) assert.ok(fast.test(p), JSON.stringify(p));
+  }
+  assert.ok(fast.test('a\n/.ssh/k') && fast.test('.\u212Aube/config'));
+});
+
 test('programs run through wrappers and shells are still seen by blacklist and ask_always', () => {
   const spec: EnvelopeSpec = { shell: { grant: { grant: 'allow' }, blacklist: ['shred'], ask_always: ['rm'] } };
   for (const argv of [['env', 'rm', '-rf', 'x'], ['sudo', '/bin/rm', 'x'], ['timeout', '5', 'rm', 'x'], ['xargs', 'rm'], ['sh', '-c', 'rm -rf x'], ['bash', '-c', 'cd / && RM x'], ['find', '.', '-exec', 'rm', '{}', ';'], ['nice', '-n', '5', 'env', 'rm']]) {

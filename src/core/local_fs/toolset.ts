@@ -59,7 +59,7 @@ export class LocalFsToolset implements Toolset {
   readonly identity: IdentityIndex;
   readonly #opts: LocalFsOptions;
   readonly #tools = new Map(LOCAL_FS_TOOLS.map((t) => [t.name, t]));
-  #rg: Promise<string | null>;
+  #rg: Promise<string | null> | undefined;
 
   constructor(opts: LocalFsOptions) {
     this.#opts = opts;
@@ -68,8 +68,13 @@ export class LocalFsToolset implements Toolset {
     this.ledger = opts.ledger ?? new ReadLedger(opts.sessionId ?? nanoid());
     this.io = opts.io ?? new WorkspaceFileIO(this.root);
     this.identity = opts.identity ?? defaultIdentityIndex;
-    const engine = opts.grepEngine ?? 'auto';
-    this.#rg = engine === 'builtin' ? Promise.resolve(null) : opts.rgPath !== undefined ? Promise.resolve(opts.rgPath) : findRipgrep();
+  }
+
+  /** ripgrep, looked up on the first call that can use it (a cold `cxl tool stat_file` never does). */
+  #ripgrep(): Promise<string | null> {
+    const o = this.#opts;
+    this.#rg ??= (o.grepEngine ?? 'auto') === 'builtin' ? Promise.resolve(null) : o.rgPath !== undefined ? Promise.resolve(o.rgPath) : findRipgrep();
+    return this.#rg;
   }
 
   list(): ToolSpec[] {
@@ -112,7 +117,7 @@ export class LocalFsToolset implements Toolset {
         matcher: gate.matcher,
         identity: gate.identity,
         ...(opts.approvedMode !== undefined ? { approvedMode: opts.approvedMode } : {}),
-        rgPath: await this.#rg,
+        rgPath: name === 'grep' || name === 'find_files' ? await this.#ripgrep() : null,
         resolve: (t, p) => gatePath(gate, t, p),
       };
       if (opts.signal?.aborted) throw new ToolError('cancelled', `${name} was cancelled before it started.`);
