@@ -1,6 +1,7 @@
 // Cold starts of the commands people script, whole process, against `node -e 0` spawned the same
 // way (alternated, so a busy machine slows both alike): `cxl --version`, `cxl tool stat_file`,
-// `cxl check "git status"`, `cxl config`; and a whole-process `cxl tool grep` over the 20k-file
+// `cxl check "git status"`, `cxl config` (their code cache warmed by the untimed first run, as
+// after any earlier use; one row without it); and a whole-process `cxl tool grep` over the 20k-file
 // bench tree against `rg -F` over the same tree.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,7 +18,7 @@ const bin = fileURLToPath(new URL('../bin/cxl.js', import.meta.url));
 const node = process.execPath;
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cxl-bench-startup-')));
 // no agents.toml of the user's: the figures are the product's own
-const env = { ...process.env, HOME: base, XDG_DATA_HOME: path.join(base, 'data'), XDG_STATE_HOME: path.join(base, 'state') };
+const env: Record<string, string | undefined> = { ...process.env, HOME: base, XDG_DATA_HOME: path.join(base, 'data'), XDG_STATE_HOME: path.join(base, 'state') };
 
 const spawnRun = (cmd: string, args: string[], cwd = base) => () => {
   const r = spawnSync(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 26 });
@@ -56,6 +57,11 @@ try {
     const [ours, ref] = pair(spawnRun(node, [bin, ...args]), bare, 21);
     report({ name, ours, reference: ref, unit: 'ms', against: 'node -e 0', ...(target ? { target } : {}) });
   }
+  // the same without the code cache (its first start after an install or upgrade)
+  env.CXL_NO_CODE_CACHE = '1';
+  const [nocache, bareRef] = pair(spawnRun(node, [bin, 'tool', 'stat_file', '{"path":"file.txt"}']), bare, 21);
+  delete env.CXL_NO_CODE_CACHE;
+  report({ name: 'cxl tool stat_file, cold, no code cache', ours: nocache, reference: bareRef, unit: 'ms', against: 'node -e 0' });
 
   const rg = await findRipgrep();
   if (!rg) throw new Error('bench/startup needs @vscode/ripgrep');

@@ -31,7 +31,26 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
 });
-const written = new Set(Object.keys(result.metafile.outputs).map((f) => path.resolve(root, f)));
+// The scripted subcommands (tool, check, config) as one CommonJS file: bin/cxl.js compiles it
+// with a V8 code cache, which only a classic script can use on Node 20. import() becomes a call
+// of the bundled module, or a require() of the packages only some calls load (an MCP server, a
+// remote service's document): they stay out, so the bundle and its cache hold what every start runs.
+const scripted = await build({
+  absWorkingDir: root,
+  entryPoints: ['src/cli/scripted.ts'],
+  outfile: path.join(outdir, 'scripted.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  external: ['@vscode/ripgrep', 'deno', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', '@readme/openapi-parser', 'js-yaml', 'ajv', 'ajv/*'],
+  supported: { 'dynamic-import': false },
+  minifyWhitespace: true,
+  minifySyntax: true,
+  metafile: true,
+  logLevel: 'warning',
+});
+const written = new Set([...Object.keys(result.metafile.outputs), ...Object.keys(scripted.metafile.outputs)].map((f) => path.resolve(root, f)));
 for (const name of readdirSync(outdir)) {
   const file = path.join(outdir, name);
   if (!written.has(file)) rmSync(file, { recursive: true, force: true });

@@ -108,6 +108,13 @@ export function compileGlobs(globs: readonly string[], opts: { caseInsensitive?:
  * so a path holding none of them is rejected with a few substring checks before the RegExp.
  */
 export function globTester(globs: readonly string[], opts: { caseInsensitive?: boolean } = {}): (p: string) => boolean {
+  // built on the first path tested: the shipped matcher is a module-level value, and a cold
+  // command that never classifies a path should not pay for compiling it
+  let tester: ((p: string) => boolean) | undefined;
+  return (p) => (tester ??= buildTester(globs, opts))(p);
+}
+
+function buildTester(globs: readonly string[], opts: { caseInsensitive?: boolean }): (p: string) => boolean {
   const ci = opts.caseInsensitive !== false;
   const re = compileGlobs(globs, opts);
   const literals: string[] = [];

@@ -1,10 +1,19 @@
 // Spawns the cxl binary as a child process under the runtime running the test:
 // Node runs the built JavaScript (bin/cxl.js), Deno runs src/cli.ts directly.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { runtimeBinary, runtimeName } from '../../src/core/runtime.ts';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+// the scripted subcommands keep a V8 code cache (bin/code_cache.js): tests keep theirs in a
+// directory of this test process, not in the user's ~/.cache
+const codeCacheDir = path.join(os.tmpdir(), `cxl-test-code-cache-${process.pid}`);
+process.once('exit', () => fs.rmSync(codeCacheDir, { recursive: true, force: true }));
 
 export function cxlCommand(): string[] {
   if (runtimeName === 'deno') return [runtimeBinary(), 'run', '-A', '--no-check', `${repoRoot}src/cli.ts`];
@@ -25,7 +34,7 @@ export function runCxl(
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, [...pre, ...args], {
       cwd: opts.cwd,
-      env: { ...process.env, NO_COLOR: '1', ...opts.env },
+      env: { ...process.env, NO_COLOR: '1', CXL_CODE_CACHE_DIR: codeCacheDir, ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -1,0 +1,85 @@
+// The command line: `--version`, `--help`, the subcommand's name, and the exit code. Shared by
+// the ES-module entry (src/cli.ts, every subcommand loaded lazily) and the bundle of the scripted
+// subcommands that bin/cxl.js runs with a code cache (src/cli/scripted.ts).
+import process from 'node:process';
+import pkg from '../../package.json' with { type: 'json' };
+import { UsageError } from './args.ts';
+
+export type Main = (argv: string[]) => Promise<number>;
+
+const HELP = `cxl ${pkg.version}: a coding agent with confined local file and shell tools, over ACP
+
+Usage:
+  cxl [flags]                 the terminal UI (spawns the built-in agent, or --agent "<command>")
+  cxl acp [flags]             run as an ACP agent on stdio (for Zed and any ACP client)
+  cxl run "<task>" [flags]    an unattended run: workspace files, local shell, no client
+  cxl tool <name> [json]      run one tool call through the policies, envelope and ledger
+  cxl check "<line>"          explain the shell command policy's verdict on a command line
+  cxl config [--check FILE]   print the effective configuration, or validate a file
+
+Flags:
+  -h, --help       show this help (or a subcommand's: cxl <command> --help)
+  -v, --version    print the version
+
+UI flags (cxl with no command):
+  --agent "<command line>"   drive any ACP agent instead of the built-in one
+  --cwd DIR                  the session root (default: the current directory)
+  --envelope NAME            the envelope (session mode) to start in
+  --provider ollama|openai   the built-in agent's model provider
+  --model NAME               the model to use
+  --continue                 resume the newest session of this directory
+  --resume [ID]              pick a session of this directory to resume (or the one with ID)
+
+Docs: README.md and docs/ in the package.`;
+
+/** Each subcommand's module, loaded on demand; its wiring lives in src/cli/<name>.ts and exports `main`. */
+export type Subcommands = Record<string, () => Promise<{ main: Main }>>;
+
+export async function main(argv: string[], subcommands: Subcommands): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === '--version' || first === '-v') {
+    process.stdout.write(`${pkg.version}\n`);
+    return 0;
+  }
+  if (first === '--help' || first === '-h' || first === 'help') {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  const known = ['acp', 'run', 'tool', 'check', 'config'];
+  let name = 'ui';
+  let args = argv;
+  if (first !== undefined && !first.startsWith('-')) {
+    if (!known.includes(first)) {
+      throw new UsageError(`cxl: unknown command \`${first}\`. Commands: ${known.join(', ')} (or none for the UI). Run \`cxl --help\`.`);
+    }
+    name = first;
+    args = rest;
+  }
+  const load = subcommands[name];
+  if (!load) {
+    if (name === 'ui' && first !== undefined) {
+      throw new UsageError(`cxl: unknown flag \`${first}\`. Run \`cxl --help\` for the flags.`);
+    }
+    throw new UsageError(`cxl: \`${name === 'ui' ? 'cxl' : `cxl ${name}`}\` is not part of this build yet. Run \`cxl --help\`.`);
+  }
+  const mod = await load();
+  return mod.main(args);
+}
+
+/** Runs the command line and sets the exit code: 2 for bad usage (with the message), 1 for a crash. */
+export function start(subcommands: Subcommands): void {
+  main(process.argv.slice(2), subcommands).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      if (err instanceof UsageError) {
+        process.stderr.write(`${err.message}\n`);
+        process.exitCode = 2;
+        return;
+      }
+      process.stderr.write(`cxl: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
