@@ -16,8 +16,9 @@
 // - A missing, unreadable or corrupt index is rebuilt from the files.
 // Every write takes the index's lock (write_lock.ts), reads the index again under it, changes only
 // its own rows and marks, and replaces the file by rename, so two processes never lose each
-// other's rows or leave a torn file. A failed index write never fails a session: list falls back
-// to the files. Within a process the parsed index is kept while the file's stamp stays the same.
+// other's rows or leave a torn file. A failed index write never fails a session (a mark that could
+// not be written leaves that session's row behind its file until the next rebuild). Within a
+// process the parsed index is kept while the file's stamp stays the same.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
