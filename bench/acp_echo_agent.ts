@@ -1,5 +1,6 @@
 // The reference for bench/acp.bench.ts: the smallest agent the raw SDK makes. A prompt
 // `flood N` sends N agent_message_chunk updates; `read PATH` asks the client for the file once.
+import { randomUUID } from 'node:crypto';
 import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
 import { stdioStreams } from '../src/core/runtime.ts';
@@ -7,7 +8,7 @@ import { stdioStreams } from '../src/core/runtime.ts';
 const app = acp
   .agent({ name: 'echo' })
   .onRequest(acp.methods.agent.initialize, () => ({ protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: {}, authMethods: [] }))
-  .onRequest(acp.methods.agent.session.new, () => ({ sessionId: 'echo-1' }))
+  .onRequest(acp.methods.agent.session.new, () => ({ sessionId: randomUUID() }))
   .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
     const text = params.prompt.map((b) => (b.type === 'text' ? b.text : '')).join('');
     const [cmd, arg] = text.split(' ');

@@ -3,6 +3,7 @@
 // (JSON.stringify of the session, temp file, rename), measured in the same run on the same disk.
 // Each tool call is ~2 KB as a real one is: the assistant message, the result, the replayed update
 // and a ledger entry. The log's cost should stay flat as the session grows; the rewrite's grows.
+// Also session/list over 2,000 stored sessions (the index beside them) against loading one.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -85,7 +86,75 @@ async function measure(calls: number): Promise<{ append: number; durable: number
   return { append: median(a), durable: median(d), whole: median(w), bytes };
 }
 
+/** Medians of `runs` alternating timings of a and b (after one warm-up each), in ms. */
+async function alternate(runs: number, a: () => unknown, b: () => unknown): Promise<[number, number]> {
+  await a();
+  await b();
+  const ta: number[] = [];
+  const tb: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    let t = performance.now();
+    await a();
+    ta.push(performance.now() - t);
+    t = performance.now();
+    await b();
+    tb.push(performance.now() - t);
+  }
+  return [median(ta), median(tb)];
+}
+
+const LISTED = 2000;
+
+/**
+ * session/list over 2,000 stored sessions of 20 tool calls each (~40 KB), against loading one of
+ * them (what a client does with the session it picks). The sessions are one real log copied with
+ * other ids, titles and directories, as 2,000 sessions of a long-used agent would be.
+ */
+async function listing(): Promise<void> {
+  const data = path.join(base, 'listing');
+  const store = new SessionStore(data);
+  const one = session('one');
+  for (let i = 0; i < 20; i++) addCall(one);
+  one.title = 'the session the client picks';
+  await (await store.create(one)).close();
+  const [head, ...rest] = fs.readFileSync(path.join(store.dir, 'one.jsonl'), 'utf8').split('\n');
+  const tail = rest.join('\n');
+  const h = JSON.parse(head) as Record<string, unknown>;
+  for (let i = 1; i < LISTED; i++) {
+    const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    fs.writeFileSync(path.join(store.dir, `${id}.jsonl`), `${JSON.stringify({ ...h, sessionId: id, cwd: `/home/dev/project-${i % 40}`, title: `fix the flaky test number ${i} in the session store` })}\n${tail}`, { mode: 0o600 });
+  }
+  const load = async () => {
+    if ((await store.load('one'))?.history.length !== one.history.length) throw new Error('the session did not load');
+  };
+  const list = (s: SessionStore) => async () => {
+    if ((await s.list()).length !== LISTED) throw new Error('the list is short');
+  };
+  await list(store)();
+  // the index's record of the directory is trusted once it is older than a clock tick
+  await new Promise((r) => setTimeout(r, 100));
+  const [warm, ref1] = await alternate(15, list(store), load);
+  report({ name: `session/list over ${LISTED.toLocaleString('en-US')} stored sessions`, ours: warm, reference: ref1, unit: 'ms', against: 'loading one of them (~40 KB)', target: 'ours ≤ 5x' });
+  const [cold, ref2] = await alternate(15, () => list(new SessionStore(data))(), load);
+  report({ name: `session/list over ${LISTED.toLocaleString('en-US')}, first list of a process (index read)`, ours: cold, reference: ref2, unit: 'ms', against: 'loading one of them' });
+  let added = 0;
+  const [changed, ref3] = await alternate(9, async () => {
+    // a session added behind the index's back: the directory is listed and every file stat'd
+    const id = `added-${++added}`;
+    fs.writeFileSync(path.join(store.dir, `${id}.jsonl`), `${JSON.stringify({ ...h, sessionId: id })}\n`);
+    await store.list();
+    fs.rmSync(path.join(store.dir, `${id}.jsonl`));
+  }, load);
+  report({ name: `session/list over ${LISTED.toLocaleString('en-US')} after the directory changed`, ours: changed, reference: ref3, unit: 'ms', against: 'loading one of them' });
+  const [rebuilt, ref4] = await alternate(5, async () => {
+    fs.rmSync(store.index.file);
+    await list(store)();
+  }, load);
+  report({ name: `session/list over ${LISTED.toLocaleString('en-US')} with no index (every file read)`, ours: rebuilt, reference: ref4, unit: 'ms', against: 'loading one of them' });
+}
+
 try {
+  await listing();
   const small = await measure(100);
   const large = await measure(3000);
   for (const [n, m] of [[100, small], [3000, large]] as const) {

@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import type { ChatMessage } from './providers/types.ts';
+import { fileStamp, newOwner, SessionIndex, type SessionFileKind } from './session_index.ts';
 import { answerUnansweredCalls } from './tool_call_repair.ts';
 
 export interface StoredSession {
@@ -297,10 +298,10 @@ export class SessionLog {
   #failing = false;
   #stopped = false;
   #chain: Promise<void> = Promise.resolve();
-  #onClose: () => void;
+  #onClose: () => void | Promise<void>;
 
   /** @internal use SessionStore.create / open */
-  constructor(file: string, session: StoredSession, onClose: () => void) {
+  constructor(file: string, session: StoredSession, onClose: () => void | Promise<void>) {
     this.#file = file;
     this.#dir = path.dirname(file);
     this.session = session;
@@ -382,7 +383,7 @@ export class SessionLog {
       }
       this.#fd = -1;
     }
-    this.#onClose();
+    await this.#onClose();
   }
 
   #changedOutOfBand<T>(arr: T[], n: number, last: T | undefined): boolean {
@@ -589,9 +590,12 @@ export class SessionLog {
 
 export class SessionStore {
   readonly dir: string;
+  /** what session/list reads instead of every file (session_index.ts) */
+  readonly index: SessionIndex;
   readonly #open = new Map<string, SessionLog>();
   constructor(dataDir: string) {
     this.dir = path.join(dataDir, 'sessions');
+    this.index = new SessionIndex(this.dir, (id, kind) => (kind === 'jsonl' ? this.#summary(id) : this.#legacySummary(id)));
   }
 
   #file(id: string, ext = '.jsonl'): string {
@@ -605,8 +609,12 @@ export class SessionStore {
    * in memory (`saved` false, `problem` says why) and retries at every checkpoint.
    */
   async create(s: StoredSession): Promise<SessionLog> {
-    const log = this.#track(new SessionLog(this.#file(s.sessionId), s, () => this.#untrack(s.sessionId, log)));
+    const file = this.#file(s.sessionId);
+    const owner = newOwner();
+    let marked = false;
+    const log = this.#track(new SessionLog(file, s, () => this.#closed(s.sessionId, log, marked ? owner : undefined)));
     await log.checkpoint({ durable: true });
+    marked = await this.#opened(log, owner);
     return log;
   }
 
@@ -624,9 +632,12 @@ export class SessionStore {
     answerUnansweredCalls(session.history);
     // always rewritten (compacted): superseded and torn lines go, and a process that still has
     // the old file open sees it replaced and stops writing instead of interleaving with this one
-    const log = this.#track(new SessionLog(this.#file(id), session, () => this.#untrack(id, log)));
+    const owner = newOwner();
+    let marked = false;
+    const log = this.#track(new SessionLog(this.#file(id), session, () => this.#closed(id, log, marked ? owner : undefined)));
     await log.checkpoint({ durable: true });
     if (legacy && log.saved) fs.rmSync(this.#file(id, '.json'), { force: true });
+    marked = await this.#opened(log, owner);
     return log;
   }
 
@@ -654,25 +665,16 @@ export class SessionStore {
     await log.checkpoint({ durable: true });
     await log.close();
     if (failure) throw new Error(`cannot save session ${s.sessionId}: ${failure.message}`);
+    await this.index.closed(s.sessionId).catch(() => {});
   }
 
-  /** Newest first; `cwd` filters to sessions rooted there. Reads only the head and `set` lines of each log. */
+  /**
+   * Newest first (ties by id); `cwd` filters to sessions rooted there. Answered from the index
+   * beside the sessions directory, which reads only the files that changed (session_index.ts).
+   */
   async list(cwd?: string): Promise<SessionSummary[]> {
-    let names: string[];
-    try {
-      names = fs.readdirSync(this.dir);
-    } catch {
-      return [];
-    }
-    const out = new Map<string, SessionSummary>();
-    for (const n of names) {
-      const m = /^(.+)\.(jsonl|json)$/.exec(n);
-      if (!m || !ID_RE.test(m[1]) || (m[2] === 'json' && out.has(m[1]))) continue;
-      const s = m[2] === 'jsonl' ? this.#summary(m[1]) : this.#legacy(m[1]);
-      if (!s || (cwd && s.cwd !== cwd)) continue;
-      out.set(m[1], { sessionId: s.sessionId, cwd: s.cwd, title: s.title, updatedAt: s.updatedAt });
-    }
-    return [...out.values()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+    const all = await this.index.list();
+    return cwd ? all.filter((s) => s.cwd === cwd) : all;
   }
 
   #track(log: SessionLog): SessionLog {
@@ -684,12 +686,30 @@ export class SessionStore {
     if (this.#open.get(id) === log) this.#open.delete(id);
   }
 
-  #summary(id: string): SessionSummary | undefined {
+  /** Marks a saved session open in the index (its appends do not show in the directory); false when it was not. */
+  async #opened(log: SessionLog, owner: string): Promise<boolean> {
+    if (!log.saved) return false;
+    try {
+      await this.index.opened(log.session.sessionId, owner);
+      return true;
+    } catch {
+      return false; // the index cannot be written: list reads the files
+    }
+  }
+
+  async #closed(id: string, log: SessionLog, owner: string | undefined): Promise<void> {
+    this.#untrack(id, log);
+    if (owner) await this.index.closed(id, owner).catch(() => {});
+  }
+
+  /** A log's summary from its head and `set` lines, with the stamp of the file as read. */
+  #summary(id: string): { summary: SessionSummary; stamp: string } | undefined {
     let text: string;
     let st: fs.Stats;
     try {
-      text = fs.readFileSync(this.#file(id), 'utf8');
+      // stat first: a change while reading shows as a stamp that is already old
       st = fs.statSync(this.#file(id));
+      text = fs.readFileSync(this.#file(id), 'utf8');
     } catch {
       return undefined;
     }
@@ -712,7 +732,18 @@ export class SessionStore {
         }
       }
     }
-    return s;
+    return s ? { summary: s, stamp: fileStamp(st) } : undefined;
+  }
+
+  #legacySummary(id: string): { summary: SessionSummary; stamp: string } | undefined {
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(this.#file(id, '.json'));
+    } catch {
+      return undefined;
+    }
+    const s = this.#legacy(id);
+    return s ? { summary: { sessionId: s.sessionId, cwd: s.cwd, title: s.title, updatedAt: s.updatedAt }, stamp: fileStamp(st) } : undefined;
   }
 
   #read(id: string): { session: StoredSession; legacy: boolean } | undefined {

@@ -6,7 +6,7 @@ import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
 import pkg from '../../package.json' with { type: 'json' };
 import { createAgent } from '../agent/acp_agent.ts';
-import { onTerminate, stdioStreams } from '../core/runtime.ts';
+import { onTerminate, stdinStream, stdoutSink } from '../core/runtime.ts';
 import { setupFromFlags, AGENT_FLAGS, MODEL_FLAGS_HELP } from './agent_setup.ts';
 import { parseFlags } from './args.ts';
 
@@ -49,8 +49,10 @@ export async function main(argv: string[]): Promise<number> {
     newContext: setup.newContext,
     log,
   });
-  const { input, output } = stdioStreams();
-  const conn = app.connect(acp.ndJsonStream(output, input));
+  // messages go out as JSON lines batched per event-loop turn, not one write each; the parse
+  // errors ndJsonStream answers take the same queue, so every line keeps its place
+  const sink = stdoutSink();
+  const conn = app.connect({ readable: acp.ndJsonStream(sink.bytes(), stdinStream()).readable, writable: sink.jsonLines<acp.AnyMessage>() });
   const ended = new Promise<number>((resolve) => {
     const off = onTerminate((signal) => {
       log(`${signal}: cancelling the running turns, saving the sessions`);
@@ -68,6 +70,9 @@ export async function main(argv: string[]): Promise<number> {
   try {
     await app.shutdown({ graceMs: TURN_GRACE_MS });
     await setup.closeAll();
+    // what is still queued for the client goes out before the process ends (a client that went
+    // away cannot be written to: nothing to report)
+    await sink.flush().catch(() => {});
   } catch (err) {
     log(`while shutting down: ${err instanceof Error ? err.message : String(err)}`);
   }

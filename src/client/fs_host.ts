@@ -9,6 +9,7 @@ import { classifyConfined } from '../core/local_fs/context.ts';
 import { IdentityIndex } from '../core/path_identity.ts';
 import { canonicalRoot, confine, type ConfinedPath } from '../core/paths.ts';
 import { defaultPathMatcher } from '../core/quarantine.ts';
+import { lineRange } from './line_range.ts';
 
 /** Reads over this are refused: the agent should read a range (line/limit) instead. */
 export const MAX_SERVED_READ_BYTES = 16 * 1024 * 1024;
@@ -60,12 +61,8 @@ export class FsHost {
         throw new ToolError('rejected', `The user declined to let the agent read ${cp.rel}.`);
       }
       const snap = await this.#io.read(cp, { maxBytes: MAX_SERVED_READ_BYTES });
-      const text = snap.bytes.toString('utf8');
-      if (line == null && limit == null) return text;
-      const lines = text.split('\n');
-      const start = Math.max(0, (line ?? 1) - 1);
-      const end = limit == null ? lines.length : start + Math.max(0, limit);
-      return lines.slice(start, end).join('\n');
+      if (line == null && limit == null) return snap.bytes.toString('utf8');
+      return lineRange(snap.bytes, line, limit);
     } catch (err) {
       throw toRequestError(err);
     }

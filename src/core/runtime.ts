@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import process from 'node:process';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { CoalescingSink } from './coalescing_sink.ts';
 
 declare const Deno:
   | {
@@ -53,12 +54,28 @@ export function moduleCommand(entry: string): string[] {
   return [runtimeBinary(), ...loader, file];
 }
 
+/** This process's stdin as a Web Stream. */
+export function stdinStream(): ReadableStream<Uint8Array> {
+  return Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>;
+}
+
 /** This process's stdin/stdout as Web Streams (what the ACP SDK's ndJsonStream takes). */
 export function stdioStreams(): { input: ReadableStream<Uint8Array>; output: WritableStream<Uint8Array> } {
   return {
-    input: Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>,
+    input: stdinStream(),
     output: Writable.toWeb(process.stdout) as unknown as WritableStream<Uint8Array>,
   };
+}
+
+let stdout: CoalescingSink | undefined;
+
+/**
+ * This process's stdout with writes batched per event-loop turn (coalescing_sink.ts). One per
+ * process: two would interleave their batches. Flush it before process.exit().
+ */
+export function stdoutSink(): CoalescingSink {
+  stdout ??= new CoalescingSink(process.stdout);
+  return stdout;
 }
 
 /** A child's pipes as Web Streams. */

@@ -231,6 +231,33 @@ test('a provider that drops the stream: a clear message in the session, and the 
   assert.match(w.h.messageText(), /Second try works\./);
 });
 
+test('a flood of 20,000 chunks around a tool call: every update arrives, in order, all before the answer', async () => {
+  // numbered words, so a lost, doubled or swapped chunk shows; the stream comes in one go, so
+  // the agent batches its writes
+  const words = (from: number, n: number) => Array.from({ length: n }, (_, i) => `w${from + i} `).join('');
+  const w = await world([
+    { text: words(0, 10_000), toolCalls: [{ name: 'stat_file', arguments: { path: 'a.txt' } }], bulk: true },
+    { text: words(10_000, 10_000), bulk: true },
+  ], { agentArgs: ['--context-window', '1000000'] }); // a window the flood does not fill: no compaction
+  // what came before the prompt (the session's notices) is not part of it
+  await new Promise((r) => setTimeout(r, 50));
+  const before = w.h.updates.length;
+  const res = await w.h.prompt(w.sessionId, 'flood');
+  const atAnswer = w.h.updates.slice(before).map((u) => u.update);
+  assert.equal(res.stopReason, 'end_turn');
+  const chunks = atAnswer.filter((u) => u.sessionUpdate === 'agent_message_chunk').map((u) => (u as { content: { text: string } }).content.text);
+  assert.equal(chunks.length, 20_000);
+  assert.equal(chunks.join(''), words(0, 20_000));
+  // the tool call sits between the two floods
+  const kinds = atAnswer.map((u) => u.sessionUpdate);
+  const call = kinds.indexOf('tool_call');
+  const firstChunk = kinds.indexOf('agent_message_chunk');
+  assert.equal(kinds.slice(firstChunk, call).filter((k) => k === 'agent_message_chunk').length, 10_000);
+  assert.equal(kinds.slice(call).filter((k) => k === 'agent_message_chunk').length, 10_000);
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(w.h.updates.length - before, atAnswer.length, 'nothing came after the answer');
+});
+
 test('a tool that does not exist and arguments that are not JSON are failed calls the model can act on', async () => {
   const w = await world([
     { toolCalls: [{ name: 'delete_everything', arguments: {} }, { name: 'read_file', arguments: '{"path": "a.txt"' }] },
