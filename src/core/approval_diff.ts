@@ -1,9 +1,10 @@
 // The diff a human sees when a write_file, edit_file or sed call asks for approval (REFERENCE 8).
-// The file is re-read (no ledger, no dedup stub, nothing recorded), the mutation is replayed in
+// The file is re-read (no ledger, no dedup stub, nothing recorded) unless the caller has just read
+// it (the gate, checking the read-before-write contract), the mutation is replayed in
 // memory, and only a window around the change is diffed, so a 50 MB file costs little.
 import { structuredPatch } from 'diff';
 import { ToolError } from './errors.ts';
-import type { FileIO } from './file_io.ts';
+import type { FileIO, FileSnapshot } from './file_io.ts';
 import { checkArgs } from './local_fs/args.ts';
 import { sameBytes, type MutationPlan } from './local_fs/mutate.ts';
 import { countNewlines, decode, isBinary } from './local_fs/text.ts';
@@ -133,10 +134,11 @@ export function renderApprovalDiff(rel: string, old: Buffer | null, plan: Mutati
 
 /**
  * The approval diff for a pending mutation of `file` (already confined and gated): re-reads it
- * through `io`, replays `tool` with `args`, renders the windowed diff. Never throws for a file it
- * cannot read or a mutation that would fail: those give `diff: null` and a reason.
+ * through `io` (unless `current` is what the caller has just read of it), replays `tool` with
+ * `args`, renders the windowed diff. Never throws for a file it cannot read or a mutation that
+ * would fail: those give `diff: null` and a reason.
  */
-export async function buildApprovalDiff(io: FileIO, file: ConfinedPath, tool: MutatingTool, rawArgs: Record<string, unknown>): Promise<ApprovalDiff> {
+export async function buildApprovalDiff(io: FileIO, file: ConfinedPath, tool: MutatingTool, rawArgs: Record<string, unknown>, current?: FileSnapshot): Promise<ApprovalDiff> {
   const none = (reason: string): ApprovalDiff => ({ path: file.rel, isNew: false, diff: null, reason });
   let args;
   try {
@@ -146,7 +148,7 @@ export async function buildApprovalDiff(io: FileIO, file: ConfinedPath, tool: Mu
   }
   let old: Buffer | null = null;
   try {
-    old = (await io.read(file, { maxBytes: DIFF_MAX_BYTES })).bytes;
+    old = (current ?? (await io.read(file, { maxBytes: DIFF_MAX_BYTES }))).bytes;
   } catch (err) {
     if (!(err instanceof ToolError && err.code === 'not_found' && tool === 'write_file')) {
       return none(`the current content could not be read safely (${(err as Error).message})`);

@@ -104,35 +104,37 @@ export function snapshot(bytes: Buffer, identity?: FileIdentity, sha?: string, m
 
 /*
  * What an equal identity (same dev, ino, size, mtime and ctime) guarantees, and what it does not.
- * Every write(2), truncate and write fault of a shared mapping sets the inode's mtime and ctime
- * to the clock of that moment; a rename over the path brings another inode; putting the mtime
- * back (touch -r, cp -p) sets the ctime, which no one can set. So a change made after the fstat
- * that preceded the read shows in the identity, unless its timestamp equals the one read. That
- * happens when the change falls in the same clock tick as the change before the read (file
- * timestamps come from a coarse clock: up to 10 ms on Linux, 15.6 ms on Windows, whole seconds
- * on some file systems, milliseconds through Deno), hence `vouches`: a file whose mtime is less
- * than RACY_NS (plus its resolution) older than the read is "racy" and gets no identity, so its
- * write compares bytes (git's racy-clean rule, with the clock standing in for the index time).
- * Left unseen by an equal identity, and seen only by the byte comparison when they land before
- * it: stores through a shared mapping into pages already dirtied before the read (no new fault,
- * no new timestamp), and one write(2) that began before the read and is still copying data —
- * both a writer that ignores the write lock racing the edit, which could as well write between
- * the last check and the rename. The ledger check still compares the read bytes to the version
- * the session read, so a read torn by such a writer is refused as stale.
+ * Every write(2), truncate and first write to a page of a shared mapping sets the inode's mtime
+ * and ctime to the clock of that moment; a rename over the path brings another inode; putting
+ * the mtime back (touch -r, cp -p) sets the ctime, which POSIX gives no call to set. So a change
+ * made after the fstat that precedes the read shows in the identity, unless its timestamps equal
+ * those read. That happens when it falls in the same clock tick as the change before the read
+ * (file timestamps come from a coarse clock: up to 10 ms on Linux, 15.6 ms on Windows; whole
+ * seconds on some file systems; Deno reports mtime in ms and ctime in whole seconds), hence
+ * `vouches`: a file whose mtime or ctime is less than RACY_NS (plus that timestamp's resolution)
+ * older than the read is "racy" and gets no identity, so its write compares bytes (git's
+ * racy-clean rule, with the clock before the stat standing in for the index's mtime).
+ * Not seen by an equal identity, and seen by the byte comparison only when they land before it:
+ * stores through a shared mapping into pages already dirtied before the read (no new fault, no
+ * new timestamp), and one write(2) that began before the read and is still copying data. Both
+ * are a writer that ignores the write lock racing the edit; such a writer can as well write
+ * between the last check and the rename, which no check closes. The ledger check still compares
+ * the bytes read with the version the session read, so a read torn by such a writer is stale.
  */
 const RACY_NS = 50_000_000n;
 
-/** Resolution a timestamp seems to have: whole seconds (2 s for FAT's sake), milliseconds, or fine. */
+/** Resolution a timestamp seems to have: whole seconds (taken as 2 s, for FAT), milliseconds, or fine. */
 const resolution = (t: bigint): bigint => (t % 1_000_000_000n === 0n ? 2_000_000_000n : t % 1_000_000n === 0n ? 1_000_000n : 0n);
 
 /**
  * The identity of a file read right after `st` was taken (`nowMs` read before it), or undefined
  * when it cannot vouch for the `length` bytes read: the size moved, or the last change was too
- * recent for a later one to be told apart by its timestamp.
+ * recent for a later one to be told apart by its timestamps.
  */
 function vouches(st: fs.BigIntStats, nowMs: number, length: number): FileIdentity | undefined {
   if (st.size !== BigInt(length)) return undefined;
-  if (st.mtimeNs + resolution(st.mtimeNs) + RACY_NS >= BigInt(nowMs) * 1_000_000n) return undefined;
+  const settled = BigInt(nowMs) * 1_000_000n - RACY_NS;
+  if (st.mtimeNs + resolution(st.mtimeNs) >= settled || st.ctimeNs + resolution(st.ctimeNs) >= settled) return undefined;
   return { dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs };
 }
 
