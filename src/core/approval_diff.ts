@@ -98,17 +98,22 @@ export function renderApprovalDiff(rel: string, old: Buffer | null, plan: Mutati
   }
   if (plan.replacements === 0 && sameBytes(old, plan.parts)) return { path: rel, isNew: false, diff: '(no changes)' };
   // only the window around the change is touched: old and new share everything before
-  // changeStart, and the new content after newChangeEnd is the old after oldChangeEnd
+  // changeStart (the head: the changed line's start and DIFF_CONTEXT lines before it; the only
+  // newlines counted are those before it), and the new content after newChangeEnd is the old
+  // after oldChangeEnd (the tail, the same bytes on both sides)
   const ws = backLines(old, plan.changeStart, DIFF_CONTEXT);
   const startLine = countNewlines(old.subarray(0, ws)) + 1;
-  const oldEnd = forwardLines(old, Math.max(plan.oldChangeEnd - 1, plan.changeStart), DIFF_CONTEXT);
   const head = old.subarray(ws, plan.changeStart);
   const middle = sliceParts(plan.parts, plan.changeStart, plan.newChangeEnd);
-  const tail = old.subarray(plan.oldChangeEnd, forwardLines(old, plan.oldChangeEnd, DIFF_CONTEXT + 1));
-  const cand = Buffer.concat([head, middle, tail]);
-  const newEnd = forwardLines(cand, Math.max(head.length + middle.length - 1, head.length), DIFF_CONTEXT);
-  const a = firstLines(decode(old.subarray(ws, oldEnd)), DIFF_MAX_FILE_LINES);
-  const b = firstLines(decode(cand.subarray(0, newEnd)), DIFF_MAX_FILE_LINES);
+  const rest = old.subarray(plan.oldChangeEnd);
+  // the tail finishes the line the change ends in (on either side: `abc\n` → `abc` ends
+  // mid-line in the new text only), then gives DIFF_CONTEXT lines
+  const tailFor = (last: number | undefined) => forwardLines(rest, 0, last === undefined || last === 10 ? DIFF_CONTEXT - 1 : DIFF_CONTEXT);
+  const oldLast = plan.oldChangeEnd > 0 ? old[plan.oldChangeEnd - 1] : undefined;
+  const newLast = middle.length > 0 ? middle[middle.length - 1] : plan.changeStart > 0 ? old[plan.changeStart - 1] : undefined;
+  const tail = rest.subarray(0, Math.max(tailFor(oldLast), tailFor(newLast)));
+  const a = firstLines(decode(Buffer.concat([old.subarray(ws, plan.oldChangeEnd), tail])), DIFF_MAX_FILE_LINES);
+  const b = firstLines(decode(Buffer.concat([head, middle, tail])), DIFF_MAX_FILE_LINES);
   const patch = structuredPatch(`a/${rel}`, `b/${rel}`, a.text, b.text, undefined, undefined, { context: DIFF_CONTEXT });
   const out = [`--- a/${rel}`, `+++ b/${rel}`];
   let shown = 0;
