@@ -224,14 +224,19 @@ export function countNewlines(b: Uint8Array): number {
   return n;
 }
 
-/** Offsets of the two rarest bytes of `needle` in a sample of `hay[from, to)` (differing bytes when it has two). */
-function rareBytes(hay: Uint8Array, needle: Uint8Array, from: number, to: number): [number, number] {
+/**
+ * Offsets of the two rarest bytes of `needle` in a sample of `hay[from, to)` (differing bytes
+ * when it has two), and the share of offsets the pair would make candidates.
+ */
+function rareBytes(hay: Uint8Array, needle: Uint8Array, from: number, to: number): [number, number, number] {
   const seen = new Uint32Array(256);
   const span = to - from;
+  let sampled = 0;
   for (let s = 0; s < 4; s++) {
     const start = from + Math.floor((span * s) / 4);
     const stop = Math.min(start + 1024, to);
     for (let i = start; i < stop; i++) seen[hay[i]]++;
+    sampled += stop - start;
   }
   let k1 = 0;
   for (let k = 1; k < needle.length; k++) if (seen[needle[k]] < seen[needle[k1]]) k1 = k;
@@ -241,8 +246,12 @@ function rareBytes(hay: Uint8Array, needle: Uint8Array, from: number, to: number
     if (k2 === -1 || seen[needle[k]] < seen[needle[k2]]) k2 = k;
   }
   if (k2 === -1) k2 = k1 === 0 ? needle.length - 1 : 0;
-  return [k1, k2];
+  const share = (seen[needle[k1]] / sampled) * (k2 === k1 || needle[k2] === needle[k1] ? 1 : seen[needle[k2]] / sampled);
+  return [k1, k2, share];
 }
+
+/** Above this share of candidate offsets (a needle of common bytes only) Buffer.indexOf's skips win. */
+const MAX_CANDIDATES = 1 / 64;
 
 /**
  * Offsets of non-overlapping copies of `needle` lying wholly in `hay[from, to)`, ascending, at
@@ -253,7 +262,8 @@ export function findAll(hay: Buffer, needle: Buffer, from = 0, to = hay.length, 
   const n = needle.length;
   if (n === 0 || limit <= 0) return out;
   const k = n <= MAX_NEEDLE && to - from >= MIN_KERNEL_BYTES ? load() : null;
-  if (!k) {
+  const [k1, k2, share] = k ? rareBytes(hay, needle, from, to) : [0, 0, 1];
+  if (!k || share > MAX_CANDIDATES) {
     let i = hay.indexOf(needle, from);
     while (i !== -1 && i + n <= to && out.length < limit) {
       out.push(i);
@@ -262,7 +272,6 @@ export function findAll(hay: Buffer, needle: Buffer, from = 0, to = hay.length, 
     return out;
   }
   k.mem.set(needle, 0);
-  const [k1, k2] = rareBytes(hay, needle, from, to);
   // each round copies the starts [pos, pos + CHUNK) and the n - 1 bytes after them
   let pos = from;
   while (pos + n <= to && out.length < limit) {
