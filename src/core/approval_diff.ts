@@ -112,7 +112,7 @@ export function renderApprovalDiff(rel: string, old: Buffer | null, plan: Mutati
   const oldLast = plan.oldChangeEnd > 0 ? old[plan.oldChangeEnd - 1] : undefined;
   const newLast = middle.length > 0 ? middle[middle.length - 1] : plan.changeStart > 0 ? old[plan.changeStart - 1] : undefined;
   const tail = rest.subarray(0, Math.max(tailFor(oldLast), tailFor(newLast)));
-  const a = firstLines(decode(Buffer.concat([old.subarray(ws, plan.oldChangeEnd), tail])), DIFF_MAX_FILE_LINES);
+  const a = firstLines(decode(old.subarray(ws, plan.oldChangeEnd + tail.length)), DIFF_MAX_FILE_LINES);
   const b = firstLines(decode(Buffer.concat([head, middle, tail])), DIFF_MAX_FILE_LINES);
   const patch = structuredPatch(`a/${rel}`, `b/${rel}`, a.text, b.text, undefined, undefined, { context: DIFF_CONTEXT });
   const out = [`--- a/${rel}`, `+++ b/${rel}`];
