@@ -2,7 +2,7 @@
 //   grep (literal, few matches) on 20,000 files / ~200 MB        vs rg -F
 //   find_files **/*.ts on the same tree                          vs rg --files -g
 //   edit_file of one line in a 50 MB file                        vs read + sha256 + write
-//   approval diff of a one-line edit in a 200,000-line file      (target < 20 ms; vs a plain read)
+//   approval diff of a one-line edit in a 200,000-line file      vs a plain read (< 5 ms, ≤ 2x)
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -96,15 +96,19 @@ try {
   const editTs = new LocalFsToolset({ root: base, policy: policy({ _max_read_bytes: '0' }) });
   await editTs.call('read_file_range', { path: 'big.txt', start_line: 1, end_line: 1 });
   let flip = false;
-  const plainWrite = () => {
+  // the references read the file and write a sibling of the same size (the same work as writing
+  // it in place), so the edited file is as the previous edit left it, as in a session; one
+  // written by someone else just before the edit is the last row
+  const sibling = `${big}.ref`;
+  const plainWrite = (to = sibling) => {
     const b = fs.readFileSync(big);
     createHash('sha256').update(b).digest('hex');
-    fs.writeFileSync(big, b);
+    fs.writeFileSync(to, b);
   };
   const durableWrite = () => {
     const b = fs.readFileSync(big);
     createHash('sha256').update(b).digest('hex');
-    const fd = fs.openSync(big, 'w');
+    const fd = fs.openSync(sibling, 'w');
     fs.writeSync(fd, b);
     fs.fsyncSync(fd);
     fs.closeSync(fd);
@@ -112,24 +116,29 @@ try {
   const atomicWrite = () => {
     const b = fs.readFileSync(big);
     createHash('sha256').update(b).digest('hex');
-    const tmp = `${big}.tmp`;
+    const tmp = `${sibling}.tmp`;
     const fd = fs.openSync(tmp, 'w');
     fs.writeSync(fd, b);
     fs.fdatasyncSync(fd);
     fs.closeSync(fd);
-    fs.renameSync(tmp, big);
+    fs.renameSync(tmp, sibling);
   };
   const edit = async () => {
     flip = !flip;
     await editTs.call('edit_file', { path: 'big.txt', old_string: flip ? 'MARKER_A' : 'MARKER_B', new_string: flip ? 'MARKER_B' : 'MARKER_A' });
   };
-  const [editOurs, editRef] = await pair(edit, plainWrite, 9);
+  const [editOurs, editRef] = await pair(edit, () => plainWrite(), 9);
   report({ name: 'edit_file one line in 50 MB (atomic, fsync, re-verify)', ours: editOurs, reference: editRef, unit: 'ms', against: 'read + sha256 + write', target: '≤ 1.3x' });
   const [editOurs2, editRefSync] = await pair(edit, durableWrite, 9);
   report({ name: 'edit_file one line in 50 MB, vs a durable write', ours: editOurs2, reference: editRefSync, unit: 'ms', against: 'read + sha256 + write + fsync' });
   const [editOurs3, editRefAtomic] = await pair(edit, atomicWrite, 9);
   report({ name: 'edit_file one line in 50 MB, vs a bare atomic write', ours: editOurs3, reference: editRefAtomic, unit: 'ms', against: 'read + sha256 + temp + fdatasync + rename' });
+  // the reference rewrites the edited file itself just before each edit: too recent for its
+  // timestamps to vouch for the read, so the last check compares the bytes (a second read)
+  const [editOurs4, editRefSame] = await pair(edit, () => plainWrite(big), 9);
+  report({ name: 'edit_file one line in 50 MB, the file rewritten just before (bytes re-verified)', ours: editOurs4, reference: editRefSame, unit: 'ms', against: 'read + sha256 + write of that file' });
   fs.rmSync(big);
+  fs.rmSync(sibling, { force: true });
 
   // ---- approval diff of a one-line edit in a 200,000-line file
   const lf = path.join(base, 'lines.txt');
@@ -139,8 +148,11 @@ try {
   const args = { path: 'lines.txt', old_string: 'line 150000 ', new_string: 'LINE 150000 ' };
   const d = await buildApprovalDiff(diffTs.io, file, 'edit_file', args);
   if (!d.diff?.includes('@@ -149998,7 +149998,7 @@')) throw new Error(`unexpected diff: ${d.diff}`);
+  // a discarded round first: the first dozen 12 MB reads of a process take fresh pages from the
+  // allocator (7-10 ms each instead of 1-2) and would otherwise set the median
+  await pair(() => buildApprovalDiff(diffTs.io, file, 'edit_file', args), () => fs.readFileSync(lf), 9);
   const [diffOurs, diffRef] = await pair(() => buildApprovalDiff(diffTs.io, file, 'edit_file', args), () => fs.readFileSync(lf), 21);
-  report({ name: 'approval diff, one-line edit in 200,000 lines', ours: diffOurs, reference: diffRef, unit: 'ms', against: 'reading the file', target: '< 20 ms' });
+  report({ name: 'approval diff, one-line edit in 200,000 lines', ours: diffOurs, reference: diffRef, unit: 'ms', against: 'reading the file', target: '< 5 ms, ≤ 2x' });
 } finally {
   fs.rmSync(base, { recursive: true, force: true });
 }

@@ -1,9 +1,10 @@
 // The diff a human sees when a write_file, edit_file or sed call asks for approval (REFERENCE 8).
-// The file is re-read (no ledger, no dedup stub, nothing recorded), the mutation is replayed in
+// The file is re-read (no ledger, no dedup stub, nothing recorded) unless the caller has just read
+// it (the gate, checking the read-before-write contract), the mutation is replayed in
 // memory, and only a window around the change is diffed, so a 50 MB file costs little.
 import { structuredPatch } from 'diff';
 import { ToolError } from './errors.ts';
-import type { FileIO } from './file_io.ts';
+import type { FileIO, FileSnapshot } from './file_io.ts';
 import { checkArgs } from './local_fs/args.ts';
 import { sameBytes, type MutationPlan } from './local_fs/mutate.ts';
 import { countNewlines, decode, isBinary } from './local_fs/text.ts';
@@ -97,17 +98,22 @@ export function renderApprovalDiff(rel: string, old: Buffer | null, plan: Mutati
   }
   if (plan.replacements === 0 && sameBytes(old, plan.parts)) return { path: rel, isNew: false, diff: '(no changes)' };
   // only the window around the change is touched: old and new share everything before
-  // changeStart, and the new content after newChangeEnd is the old after oldChangeEnd
+  // changeStart (the head: the changed line's start and DIFF_CONTEXT lines before it; the only
+  // newlines counted are those before it), and the new content after newChangeEnd is the old
+  // after oldChangeEnd (the tail, the same bytes on both sides)
   const ws = backLines(old, plan.changeStart, DIFF_CONTEXT);
   const startLine = countNewlines(old.subarray(0, ws)) + 1;
-  const oldEnd = forwardLines(old, Math.max(plan.oldChangeEnd - 1, plan.changeStart), DIFF_CONTEXT);
   const head = old.subarray(ws, plan.changeStart);
   const middle = sliceParts(plan.parts, plan.changeStart, plan.newChangeEnd);
-  const tail = old.subarray(plan.oldChangeEnd, forwardLines(old, plan.oldChangeEnd, DIFF_CONTEXT + 1));
-  const cand = Buffer.concat([head, middle, tail]);
-  const newEnd = forwardLines(cand, Math.max(head.length + middle.length - 1, head.length), DIFF_CONTEXT);
-  const a = firstLines(decode(old.subarray(ws, oldEnd)), DIFF_MAX_FILE_LINES);
-  const b = firstLines(decode(cand.subarray(0, newEnd)), DIFF_MAX_FILE_LINES);
+  const rest = old.subarray(plan.oldChangeEnd);
+  // the tail finishes the line the change ends in (on either side: `abc\n` → `abc` ends
+  // mid-line in the new text only), then gives DIFF_CONTEXT lines
+  const tailFor = (last: number | undefined) => forwardLines(rest, 0, last === undefined || last === 10 ? DIFF_CONTEXT - 1 : DIFF_CONTEXT);
+  const oldLast = plan.oldChangeEnd > 0 ? old[plan.oldChangeEnd - 1] : undefined;
+  const newLast = middle.length > 0 ? middle[middle.length - 1] : plan.changeStart > 0 ? old[plan.changeStart - 1] : undefined;
+  const tail = rest.subarray(0, Math.max(tailFor(oldLast), tailFor(newLast)));
+  const a = firstLines(decode(old.subarray(ws, plan.oldChangeEnd + tail.length)), DIFF_MAX_FILE_LINES);
+  const b = firstLines(decode(Buffer.concat([head, middle, tail])), DIFF_MAX_FILE_LINES);
   const patch = structuredPatch(`a/${rel}`, `b/${rel}`, a.text, b.text, undefined, undefined, { context: DIFF_CONTEXT });
   const out = [`--- a/${rel}`, `+++ b/${rel}`];
   let shown = 0;
@@ -133,10 +139,11 @@ export function renderApprovalDiff(rel: string, old: Buffer | null, plan: Mutati
 
 /**
  * The approval diff for a pending mutation of `file` (already confined and gated): re-reads it
- * through `io`, replays `tool` with `args`, renders the windowed diff. Never throws for a file it
- * cannot read or a mutation that would fail: those give `diff: null` and a reason.
+ * through `io` (unless `current` is what the caller has just read of it), replays `tool` with
+ * `args`, renders the windowed diff. Never throws for a file it cannot read or a mutation that
+ * would fail: those give `diff: null` and a reason.
  */
-export async function buildApprovalDiff(io: FileIO, file: ConfinedPath, tool: MutatingTool, rawArgs: Record<string, unknown>): Promise<ApprovalDiff> {
+export async function buildApprovalDiff(io: FileIO, file: ConfinedPath, tool: MutatingTool, rawArgs: Record<string, unknown>, current?: FileSnapshot): Promise<ApprovalDiff> {
   const none = (reason: string): ApprovalDiff => ({ path: file.rel, isNew: false, diff: null, reason });
   let args;
   try {
@@ -146,7 +153,7 @@ export async function buildApprovalDiff(io: FileIO, file: ConfinedPath, tool: Mu
   }
   let old: Buffer | null = null;
   try {
-    old = (await io.read(file, { maxBytes: DIFF_MAX_BYTES })).bytes;
+    old = (current ?? (await io.read(file, { maxBytes: DIFF_MAX_BYTES }))).bytes;
   } catch (err) {
     if (!(err instanceof ToolError && err.code === 'not_found' && tool === 'write_file')) {
       return none(`the current content could not be read safely (${(err as Error).message})`);

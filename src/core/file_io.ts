@@ -2,7 +2,7 @@
 // workspace-backed (this machine's disk: `cxl run`, `cxl tool`, the TUI's serving side) or
 // client-backed (an ACP client's fs/read_text_file and fs/write_text_file). Paths arrive already
 // confined; the workspace side closes the check-to-use window at open time.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, type Hash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ToolError } from './errors.ts';
@@ -13,12 +13,34 @@ import { serialised, withFileLock } from './write_lock.ts';
 export interface FileSnapshot {
   bytes: Buffer;
   readonly sha256: string;
+  /**
+   * The sha256 of `parts`, content whose first `shared` bytes are this snapshot's: the hashing
+   * of that prefix (done while reading, or now together with `sha256`) is not repeated.
+   */
+  sha256Of(parts: readonly Uint8Array[], shared: number): string;
+  /**
+   * The file's identity when it was read, present only when it vouches for `bytes` (see
+   * `vouches`); a write's last check then compares identities instead of re-reading the file.
+   */
+  readonly identity?: FileIdentity;
+}
+
+/** Which inode, of what size, last changed when (nanoseconds as the runtime reports them). */
+export interface FileIdentity {
+  dev: bigint;
+  ino: bigint;
+  size: bigint;
+  mtimeNs: bigint;
+  ctimeNs: bigint;
 }
 
 export interface FileIO {
   readonly kind: 'workspace' | 'client';
-  /** Whole content of an existing confined file; `too_large` past `maxBytes`. */
-  read(file: ConfinedPath, opts: { maxBytes: number }): Promise<FileSnapshot>;
+  /**
+   * Whole content of an existing confined file; `too_large` past `maxBytes`. `hashing`: the
+   * caller will want `sha256`, so a big file is hashed while it is read.
+   */
+  read(file: ConfinedPath, opts: { maxBytes: number; hashing?: boolean }): Promise<FileSnapshot>;
   /**
    * Replaces or creates `file` with `data` (one Buffer or pieces), but only if its current content
    * still hashes to `expectSha256` (null: it must still not exist); otherwise `stale`, nothing
@@ -31,6 +53,11 @@ export interface WriteGuard {
   expectSha256: string | null;
   expectBytes?: Buffer;
   /**
+   * The identity `expectBytes` were read with (FileSnapshot.identity): while the file still has
+   * exactly it, the last check needs no second read; any difference falls back to the bytes.
+   */
+  expectIdentity?: FileIdentity;
+  /**
    * Called once the data is durable in the temp file, before the final check and the rename;
    * throwing aborts the write (the temp file is removed). Lets a caller check while data goes out.
    */
@@ -39,17 +66,80 @@ export interface WriteGuard {
   mode?: number;
 }
 
-/** A snapshot whose hash is computed only when first asked for. */
-export function snapshot(bytes: Buffer): FileSnapshot {
-  let h: string | undefined;
+/** A hash state after the first `at` bytes of a snapshot. */
+interface HashMark {
+  at: number;
+  state: Hash;
+}
+
+/**
+ * A snapshot whose hash is computed only when first asked for, or was while reading (`sha`,
+ * with `marks` of the hash state at chunk boundaries for sha256Of).
+ */
+export function snapshot(bytes: Buffer, identity?: FileIdentity, sha?: string, marks: readonly HashMark[] = []): FileSnapshot {
+  let h = sha;
   return {
     bytes,
     get sha256() {
       h ??= sha256(bytes);
       return h;
     },
+    sha256Of(parts, shared) {
+      let from: HashMark | undefined;
+      for (const m of marks) if (m.at <= shared && (!from || m.at > from.at)) from = m;
+      const base = from ? from.state.copy() : createHash('sha256');
+      base.update(bytes.subarray(from?.at ?? 0, shared));
+      // not hashed yet: the prefix is hashed once for both
+      if (h === undefined) h = base.copy().update(bytes.subarray(shared)).digest('hex');
+      let off = 0;
+      for (const p of parts) {
+        if (off + p.length > shared) base.update(off >= shared ? p : p.subarray(shared - off));
+        off += p.length;
+      }
+      return base.digest('hex');
+    },
+    ...(identity ? { identity } : {}),
   };
 }
+
+/*
+ * What an equal identity (same dev, ino, size, mtime and ctime) guarantees, and what it does not.
+ * Every write(2), truncate and first write to a page of a shared mapping sets the inode's mtime
+ * and ctime to the clock of that moment; a rename over the path brings another inode; putting
+ * the mtime back (touch -r, cp -p) sets the ctime, which POSIX gives no call to set. So a change
+ * made after the fstat that precedes the read shows in the identity, unless its timestamps equal
+ * those read. That happens when it falls in the same clock tick as the change before the read
+ * (file timestamps come from a coarse clock: up to 10 ms on Linux, 15.6 ms on Windows; whole
+ * seconds on some file systems; Deno reports mtime in ms and ctime in whole seconds), hence
+ * `vouches`: a file whose mtime or ctime is less than RACY_NS (plus that timestamp's resolution)
+ * older than the read is "racy" and gets no identity, so its write compares bytes (git's
+ * racy-clean rule, with the clock before the stat standing in for the index's mtime).
+ * Not seen by an equal identity, and seen by the byte comparison only when they land before it:
+ * stores through a shared mapping into pages already dirtied before the read (no new fault, no
+ * new timestamp), and one write(2) that began before the read and is still copying data. Both
+ * are a writer that ignores the write lock racing the edit; such a writer can as well write
+ * between the last check and the rename, which no check closes. The ledger check still compares
+ * the bytes read with the version the session read, so a read torn by such a writer is stale.
+ */
+const RACY_NS = 50_000_000n;
+
+/** Resolution a timestamp seems to have: whole seconds (taken as 2 s, for FAT), milliseconds, or fine. */
+const resolution = (t: bigint): bigint => (t % 1_000_000_000n === 0n ? 2_000_000_000n : t % 1_000_000n === 0n ? 1_000_000n : 0n);
+
+/**
+ * The identity of a file read right after `st` was taken (`nowMs` read before it), or undefined
+ * when it cannot vouch for the `length` bytes read: the size moved, or the last change was too
+ * recent for a later one to be told apart by its timestamps.
+ */
+function vouches(st: fs.BigIntStats, nowMs: number, length: number): FileIdentity | undefined {
+  if (st.size !== BigInt(length)) return undefined;
+  const settled = BigInt(nowMs) * 1_000_000n - RACY_NS;
+  if (st.mtimeNs + resolution(st.mtimeNs) >= settled || st.ctimeNs + resolution(st.ctimeNs) >= settled) return undefined;
+  return { dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs };
+}
+
+const sameIdentity = (st: fs.BigIntStats, id: FileIdentity): boolean =>
+  st.dev === id.dev && st.ino === id.ino && st.size === id.size && st.mtimeNs === id.mtimeNs && st.ctimeNs === id.ctimeNs;
 
 export const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 
@@ -145,6 +235,41 @@ function readFd(fd: number, sizeHint: number, max: number, shown: string): Buffe
   return buf.subarray(0, len);
 }
 
+/** Files this big are read in chunks on a worker thread, each hashed while the next is read. */
+const HASH_WHILE_READING = 4 << 20;
+const READ_CHUNK = 1 << 20;
+
+/**
+ * readFd for a caller that wants the hash: reads go out one chunk ahead on the thread pool while
+ * this thread hashes the chunk before, keeping a copy of the hash state at each boundary.
+ */
+async function readHashing(fd: number, sizeHint: number, max: number, shown: string): Promise<{ bytes: Buffer; sha: string; marks: HashMark[] }> {
+  let buf = Buffer.allocUnsafe(Math.max(sizeHint, 1) + 1);
+  let len = 0;
+  let hashed = 0;
+  const h = createHash('sha256');
+  const marks: HashMark[] = [];
+  for (;;) {
+    if (len === buf.length) {
+      const bigger = Buffer.allocUnsafe(buf.length * 2);
+      buf.copy(bigger, 0, 0, len);
+      buf = bigger;
+    }
+    const target = buf;
+    const pending = new Promise<number>((res, rej) => fs.read(fd, target, len, Math.min(READ_CHUNK, target.length - len), len, (err, n) => (err ? rej(err) : res(n))));
+    if (hashed < len) {
+      marks.push({ at: hashed, state: h.copy() });
+      h.update(buf.subarray(hashed, len));
+      hashed = len;
+    }
+    const n = await pending;
+    if (n === 0) break;
+    len += n;
+    if (len > max) throw tooLarge(shown, len, max);
+  }
+  return { bytes: buf.subarray(0, len), sha: h.digest('hex'), marks };
+}
+
 /** Direct disk access for the workspace shapes. */
 export class WorkspaceFileIO implements FileIO {
   readonly kind = 'workspace' as const;
@@ -155,15 +280,22 @@ export class WorkspaceFileIO implements FileIO {
     this.#root = root;
   }
 
-  async read(file: ConfinedPath, opts: { maxBytes: number }): Promise<FileSnapshot> {
+  async read(file: ConfinedPath, opts: { maxBytes: number; hashing?: boolean }): Promise<FileSnapshot> {
     const checked = fs.lstatSync(file.real, { throwIfNoEntry: false });
     if (!checked) throw notFound(file);
     if (checked.isSymbolicLink()) throw becameLink(file);
     const { fd, st } = openSame(file, checked);
     try {
       if (st.size > opts.maxBytes) throw tooLarge(file.rel, st.size, opts.maxBytes);
+      // the clock, then the identity, then the bytes: a change after this stat shows in it
+      const nowMs = Date.now();
+      const id = fs.fstatSync(fd, { bigint: true });
+      if (opts.hashing && st.size >= HASH_WHILE_READING) {
+        const { bytes, sha, marks } = await readHashing(fd, st.size, opts.maxBytes, file.rel);
+        return snapshot(bytes, vouches(id, nowMs, bytes.length), sha, marks);
+      }
       const bytes = readFd(fd, st.size, opts.maxBytes, file.rel);
-      return snapshot(bytes);
+      return snapshot(bytes, vouches(id, nowMs, bytes.length));
     } finally {
       fs.closeSync(fd);
     }
@@ -194,6 +326,7 @@ export class WorkspaceFileIO implements FileIO {
     const tmp = path.join(dir, `.${path.basename(file.real)}.cxl-${randomBytes(6).toString('hex')}.tmp`);
     let renamed = false;
     let fd = -1;
+    let replaced: number | undefined;
     try {
       fd = fs.openSync(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode ?? 0o666);
       if (mode !== undefined) fs.fchmodSync(fd, mode); // the umask must not narrow an existing mode
@@ -207,7 +340,7 @@ export class WorkspaceFileIO implements FileIO {
       // the last check and the rename under the path's lock: another writer (this process or
       // another) re-verifies only after this rename, so it sees this version and gets `stale`
       await withFileLock(file.real, file.rel, () => {
-        this.#verify(file, opts);
+        replaced = this.#verify(file, opts);
         fs.renameSync(tmp, file.real);
         renamed = true;
       });
@@ -215,19 +348,28 @@ export class WorkspaceFileIO implements FileIO {
     } finally {
       if (fd !== -1) fs.closeSync(fd);
       if (!renamed) fs.rmSync(tmp, { force: true });
+      // the replaced version stays open over the rename, so freeing its pages and blocks happens
+      // at this close, on a worker thread, not inside the rename the caller waits for
+      if (replaced !== undefined) fs.close(replaced, () => {});
     }
   }
 
-  /** The last look before the rename: the content must still be the version the caller read. */
-  #verify(file: ConfinedPath, opts: WriteGuard): void {
+  /**
+   * The last look before the rename: the content must still be the version the caller read.
+   * Returns the replaced file, still open (the caller closes it).
+   */
+  #verify(file: ConfinedPath, opts: WriteGuard): number | undefined {
     if (opts.expectSha256 === null) {
       if (fs.lstatSync(file.real, { throwIfNoEntry: false })) {
         throw new ToolError('stale', `${file.rel} appeared while it was being written. Read it, then retry.`);
       }
-      return;
+      return undefined;
     }
+    // opened, not just stat'ed: an NFS client revalidates its cached attributes at open
     const { fd, st } = openChecked(file);
     try {
+      // still the very inode, size and timestamps the bytes were read with: nothing wrote since
+      if (opts.expectIdentity && sameIdentity(fs.fstatSync(fd, { bigint: true }), opts.expectIdentity)) return fd;
       const want = opts.expectBytes;
       if (want) {
         // byte-for-byte against the content whose hash was checked: as strong as re-hashing, cheaper
@@ -244,8 +386,10 @@ export class WorkspaceFileIO implements FileIO {
       } else if (sha256(readFd(fd, st.size, Number.MAX_SAFE_INTEGER, file.rel)) !== opts.expectSha256) {
         throw changed(file);
       }
-    } finally {
+      return fd;
+    } catch (err) {
       fs.closeSync(fd);
+      throw err;
     }
   }
 }

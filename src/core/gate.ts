@@ -12,6 +12,7 @@ import { nanoid } from 'nanoid';
 import { buildApprovalDiff, DIFF_MAX_BYTES, type ApprovalDiff, type MutatingTool } from './approval_diff.ts';
 import { decide, axisOf, type CallFacts, type CompiledEnvelope, type Decision } from './envelope.ts';
 import { ToolError, toToolError } from './errors.ts';
+import type { FileSnapshot } from './file_io.ts';
 import { gitWriteFact } from './git_dirs.ts';
 import type { ApprovalRequest as FsApprovalRequest, AskApproval } from './local_fs/context.ts';
 import { checkArgs } from './local_fs/args.ts';
@@ -369,8 +370,8 @@ export class Gate {
           envelope: decision.envelope,
         });
       } else {
-        await this.#contractFirst(p);
-        const req = await this.#request(p, args, decision);
+        const current = await this.#contractFirst(p);
+        const req = await this.#request(p, args, decision, current);
         approvedBy = await this.#ask(req, opts.signal);
         if (req.fileMode !== undefined) approvedMode = parseInt(req.fileMode, 8);
       }
@@ -401,24 +402,26 @@ export class Gate {
 
   /**
    * A write the read-before-write contract will refuse (never read, only a range for
-   * write_file, changed since read) is refused before a human is asked about it.
+   * write_file, changed since read) is refused before a human is asked about it. Returns what it
+   * read, for the approval diff to use rather than reading the file again.
    */
-  async #contractFirst(p: Prepared): Promise<void> {
-    if (!(p.toolset instanceof LocalFsToolset) || axisOf('local_fs', p.tool) !== 'files.write') return;
+  async #contractFirst(p: Prepared): Promise<FileSnapshot | undefined> {
+    if (!(p.toolset instanceof LocalFsToolset) || axisOf('local_fs', p.tool) !== 'files.write') return undefined;
     const c = p.confined[0];
-    if (!c || !c.exists) return;
+    if (!c || !c.exists) return undefined;
     const needFull = p.tool === 'write_file';
     if (!p.toolset.ledger.get(c.real)) p.toolset.ledger.check(c.real, '', needFull, c.rel); // throws not_read
-    let sha: string;
+    let snap: FileSnapshot;
     try {
-      sha = (await p.toolset.io.read(c, { maxBytes: DIFF_MAX_BYTES })).sha256;
+      snap = await p.toolset.io.read(c, { maxBytes: DIFF_MAX_BYTES, hashing: true });
     } catch {
-      return; // unreadable here: the tool gives the precise error after the answer
+      return undefined; // unreadable here: the tool gives the precise error after the answer
     }
-    p.toolset.ledger.check(c.real, sha, needFull, c.rel);
+    p.toolset.ledger.check(c.real, snap.sha256, needFull, c.rel);
+    return snap;
   }
 
-  async #request(p: Prepared, args: Record<string, unknown>, decision: Decision): Promise<ApprovalRequest> {
+  async #request(p: Prepared, args: Record<string, unknown>, decision: Decision, current?: FileSnapshot): Promise<ApprovalRequest> {
     const qualified = p.tool === p.facts.toolset ? p.tool : `${p.facts.toolset}.${p.tool}`;
     const spec = p.toolset.list().find((s) => s.name === p.tool);
     const req: ApprovalRequest = {
@@ -436,7 +439,7 @@ export class Gate {
     if (p.confined.length) req.title = `${qualified}: ${p.confined[0].rel}`;
     if (p.approve?.length) req.locations = p.approve;
     if (p.toolset instanceof LocalFsToolset && axisOf('local_fs', p.tool) === 'files.write' && p.confined.length) {
-      req.diff = await buildApprovalDiff(p.toolset.io, p.confined[0], p.tool as MutatingTool, args);
+      req.diff = await buildApprovalDiff(p.toolset.io, p.confined[0], p.tool as MutatingTool, args, current);
       if (decision.rule === 'always_ask') {
         const st = fs.lstatSync(p.confined[0].real, { throwIfNoEntry: false });
         if (st?.isFile() && (st.mode & 0o7111) !== 0) {

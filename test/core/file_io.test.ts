@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { ClientFileIO, openSame, sha256, WorkspaceFileIO, type FsClient } from '../../src/core/file_io.ts';
 import { confine } from '../../src/core/paths.ts';
 import { moduleCommand } from '../../src/core/runtime.ts';
-import { expectCode, toolset, tree } from './fs_helpers.ts';
+import { bytesReadFrom, expectCode, settled, toolset, tree } from './fs_helpers.ts';
 
 const big = { maxBytes: Number.MAX_SAFE_INTEGER };
 
@@ -82,6 +82,87 @@ test('write refuses (stale) when the content changed after the caller read it, o
   await assert.rejects(io.write(n, Buffer.from('mine\n'), { expectSha256: null }), { code: 'stale' });
   assert.equal(fs.readFileSync(n.real, 'utf8'), 'raced\n');
   assert.deepEqual(fs.readdirSync(root).sort(), ['a.txt', 'new.txt']);
+});
+
+test('a read vouches for its bytes with the file\'s identity only once its last change is past the racy window', async () => {
+  const root = tree({ 'a.txt': 'abc\n' });
+  const io = new WorkspaceFileIO(root);
+  const c = confine(root, 'a.txt');
+  // a timestamp in the future (or just now) is racy: a later change could carry the same one
+  const later = new Date(Date.now() + 3_600_000);
+  fs.utimesSync(c.real, later, later);
+  assert.equal((await io.read(c, big)).identity, undefined);
+  fs.utimesSync(c.real, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+  const snap = await settled(io, c);
+  const st = fs.statSync(c.real, { bigint: true });
+  assert.deepEqual(snap.identity, { dev: st.dev, ino: st.ino, size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs });
+});
+
+test('the last check refuses a change between the read and the rename at equal size, whichever part of the identity shows it', async () => {
+  const root = tree({});
+  const io = new WorkspaceFileIO(root);
+  // whole seconds, so the mtime can be put back exactly
+  const past = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+  const changes: Record<string, (f: string) => void> = {
+    'replaced by another file (another inode)': (f) => {
+      fs.writeFileSync(`${f}.new`, 'version TWO\n');
+      fs.renameSync(`${f}.new`, f);
+    },
+    'rewritten in place (same inode and size)': (f) => fs.writeFileSync(f, 'version TWO\n'),
+    'rewritten in place with its mtime put back (only the ctime moves)': (f) => {
+      fs.writeFileSync(f, 'version TWO\n');
+      fs.utimesSync(f, past, past);
+    },
+  };
+  const files = Object.keys(changes).map((_, i) => {
+    const f = path.join(root, `f${i}.txt`);
+    fs.writeFileSync(f, 'version one\n');
+    fs.utimesSync(f, past, past);
+    return confine(root, `f${i}.txt`);
+  });
+  for (const [i, [what, change]] of Object.entries(changes).entries()) {
+    const c = files[i];
+    const snap = await settled(io, c);
+    assert.ok(snap.identity, what);
+    let changedTo: bigint[] = [];
+    await assert.rejects(
+      io.write(c, Buffer.from('mine, same len\n'), {
+        expectSha256: snap.sha256,
+        expectBytes: snap.bytes,
+        expectIdentity: snap.identity,
+        beforeCommit: () => {
+          change(c.real);
+          const st = fs.statSync(c.real, { bigint: true });
+          changedTo = [st.ino, st.size, st.mtimeNs];
+        },
+      }),
+      { code: 'stale' },
+      what,
+    );
+    assert.equal(fs.readFileSync(c.real, 'utf8'), 'version TWO\n', what);
+    if (i === 2) assert.deepEqual(changedTo, [snap.identity.ino, snap.identity.size, snap.identity.mtimeNs], 'only the ctime told this change apart');
+  }
+  // unchanged, the same write goes through on the identity alone
+  fs.writeFileSync(files[0].real, 'version one\n');
+  fs.utimesSync(files[0].real, past, past);
+  const c = confine(root, 'f0.txt'); // another inode since the rename
+  const snap = await settled(io, c);
+  await io.write(c, Buffer.from('mine\n'), { expectSha256: snap.sha256, expectBytes: snap.bytes, expectIdentity: snap.identity });
+  assert.equal(fs.readFileSync(c.real, 'utf8'), 'mine\n');
+});
+
+test('an equal identity stands for the bytes: the last check reads nothing then, and reads them all without one', async () => {
+  const root = tree({ 'a.txt': 'x'.repeat(5000) });
+  const io = new WorkspaceFileIO(root);
+  const c = confine(root, 'a.txt');
+  const snap = await settled(io, c);
+  // same bytes the session read, but a different identity: compared byte for byte and accepted
+  const { identity } = snap;
+  assert.equal(await bytesReadFrom(c.real, () => io.write(c, Buffer.from('y'.repeat(5000)), { expectSha256: snap.sha256, expectBytes: snap.bytes, expectIdentity: { ...identity!, ctimeNs: identity!.ctimeNs + 1n } })), 5000);
+  const c2 = confine(root, 'a.txt'); // the write made another inode
+  const again = await settled(io, c2);
+  assert.equal(await bytesReadFrom(c.real, () => io.write(c2, Buffer.from('z'), { expectSha256: again.sha256, expectBytes: again.bytes, expectIdentity: again.identity })), 0);
+  assert.equal(fs.readFileSync(c.real, 'utf8'), 'z');
 });
 
 test('write refuses a target swapped for a symlink after the check; the outside file is untouched', async () => {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { buildEnvelope, type EnvelopeSpec } from '../../src/core/envelope.ts';
 import { FLOOR_RULES, SHIPPED_ENVELOPES } from '../../src/core/envelopes_shipped.ts';
 import { isToolError, type ToolError } from '../../src/core/errors.ts';
+import { WorkspaceFileIO, type FileIO } from '../../src/core/file_io.ts';
 import { Gate, shellDecision, type ApprovalAnswer, type ApprovalRequest, type Approver } from '../../src/core/gate.ts';
 import { LocalFsToolset } from '../../src/core/local_fs/toolset.ts';
 import { SessionAllows } from '../../src/core/session_allows.ts';
@@ -136,6 +137,22 @@ describe('the approval pipeline', () => {
     assert.deepEqual(req.sessionScope, [{ kind: 'file', axis: 'files.write', path: 'a.txt' }]);
     await gate.call('edit_file', { path: 'a.txt', old_string: 'one', new_string: 'ONE' });
     assert.equal(approver.requests.length, 2);
+  });
+  test('asking about an edit reads the file once for the contract check and the diff', async () => {
+    const root = workspace({ 'a.txt': 'one\ntwo\nthree\n' });
+    const approver = scripted({ outcome: 'allow_once' });
+    const gate = new Gate({ envelope: buildEnvelope('default', SHIPPED_ENVELOPES, FLOOR_RULES), approver });
+    const disk = new WorkspaceFileIO(root);
+    const reads: string[] = [];
+    const io: FileIO = { kind: 'workspace', read: (f, o) => (reads.push(f.rel), disk.read(f, o)), write: (f, d, o) => disk.write(f, d, o) };
+    gate.add(new LocalFsToolset({ root, io, approvals: 'ask', ask: gate.fsAsk, grepEngine: 'builtin' }));
+    await gate.call('read_file', { path: 'a.txt' });
+    reads.length = 0;
+    await gate.call('edit_file', { path: 'a.txt', old_string: 'two', new_string: 'TWO' });
+    assert.equal(approver.requests[0].diff!.diff, '--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three');
+    // one read before the ask (contract and diff), one by the edit itself after the answer
+    assert.deepEqual(reads, ['a.txt', 'a.txt']);
+    assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'one\nTWO\nthree\n');
   });
   test('a new file shows as all additions', async () => {
     const root = workspace();

@@ -2,6 +2,7 @@
 // of a file's current content. The tools apply them; the approval diff replays them in memory.
 // Matching is byte-exact on Buffers, so CRLF and invalid UTF-8 elsewhere in a file survive.
 import { ToolError } from '../errors.ts';
+import { findAll } from './byte_scan.ts';
 import { countNewlines, decode, sliceLines } from './text.ts';
 
 export interface MutationPlan {
@@ -22,16 +23,7 @@ export interface MutationPlan {
 }
 
 /** Offsets of non-overlapping occurrences of `needle` in `hay[from, to)`, up to `limit`. */
-export function occurrences(hay: Buffer, needle: Buffer, from = 0, to = hay.length, limit = Infinity): number[] {
-  const out: number[] = [];
-  if (needle.length === 0) return out;
-  let i = hay.indexOf(needle, from);
-  while (i !== -1 && i + needle.length <= to && out.length < limit) {
-    out.push(i);
-    i = hay.indexOf(needle, i + needle.length);
-  }
-  return out;
-}
+export const occurrences = (hay: Buffer, needle: Buffer, from = 0, to = hay.length, limit = Infinity): number[] => findAll(hay, needle, from, to, limit);
 
 /** 1-based line numbers of byte offsets (ascending). */
 export function lineNumbers(b: Buffer, offsets: number[]): number[] {

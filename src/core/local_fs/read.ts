@@ -33,7 +33,7 @@ function capped(ctx: FsContext, c: ConfinedPath, bytes: Buffer, firstLine: numbe
 
 async function readFull(ctx: FsContext, c: ConfinedPath, force: boolean): Promise<unknown> {
   mustBeFile(c);
-  const snap = await ctx.io.read(c, { maxBytes: ctx.policy.maxReadBytes });
+  const snap = await ctx.io.read(c, { maxBytes: ctx.policy.maxReadBytes, hashing: true });
   refuseBinary(c, snap.bytes);
   const prev = ctx.ledger.get(c.real);
   if (!force && prev?.full && prev.sha256 === snap.sha256) {
@@ -47,7 +47,7 @@ async function readFull(ctx: FsContext, c: ConfinedPath, force: boolean): Promis
 async function readRange(ctx: FsContext, c: ConfinedPath, start: number, end: number): Promise<string> {
   mustBeFile(c);
   if (end < start) throw new ToolError('bad_args', `end_line ${end} is before start_line ${start}.`);
-  const snap = await ctx.io.read(c, { maxBytes: Math.max(ctx.policy.maxReadBytes, RANGE_READ_HARD_CAP) });
+  const snap = await ctx.io.read(c, { maxBytes: Math.max(ctx.policy.maxReadBytes, RANGE_READ_HARD_CAP), hashing: true });
   refuseBinary(c, snap.bytes);
   const { bytes } = sliceLines(snap.bytes, start, end);
   const { text } = capped(ctx, c, bytes, start, lineCount(snap.bytes));

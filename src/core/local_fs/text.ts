@@ -1,5 +1,6 @@
 // Byte-level text helpers: binary detection, line slicing on Buffers (so invalid UTF-8 and CRLF
 // survive untouched), and display helpers shared by the tools.
+import { countNewlines as countNewlineBytes } from './byte_scan.ts';
 
 /** Bytes sampled for binary detection. */
 export const BINARY_SAMPLE = 512;
@@ -65,13 +66,7 @@ const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 export const decode = (b: Uint8Array): string => decoder.decode(b);
 
 /** Number of lines as `wc -l` counts them (newline characters). */
-export function countNewlines(b: Uint8Array): number {
-  let n = 0;
-  let i = -1;
-  const buf = b as Buffer;
-  while ((i = buf.indexOf(10, i + 1)) !== -1) n++;
-  return n;
-}
+export const countNewlines = (b: Uint8Array): number => countNewlineBytes(b);
 
 /** Number of lines a text has for display: a last line without newline counts. */
 export function lineCount(b: Buffer): number {

@@ -4,7 +4,7 @@
 // its mode, except that a file in an always-ask path (hooks, ~/.local/bin) keeps exec bits only
 // when the approval a human answered showed that mode.
 import { ToolError } from '../errors.ts';
-import { sha256Parts } from '../file_io.ts';
+import { sha256Parts, type FileSnapshot } from '../file_io.ts';
 import { hooksDirFact } from '../git_dirs.ts';
 import type { ConfinedPath } from '../paths.ts';
 import { bool, int, schema, str } from './args.ts';
@@ -13,15 +13,13 @@ import { planEdit, planSed, planWrite, sameBytes, type MutationPlan } from './mu
 import { mustBeFile, refuseBinary } from './read.ts';
 import { RANGE_READ_HARD_CAP, type Args, type ToolDef } from './tool_def.ts';
 
-interface Current {
-  bytes: Buffer;
-  readonly sha256: string;
-}
+/** What a result reports of the version replaced. */
+type Current = Pick<FileSnapshot, 'bytes' | 'sha256'>;
 
 /** The current version of an existing file, checked against the ledger. */
-async function current(ctx: FsContext, c: ConfinedPath, needFull: boolean): Promise<Current> {
+async function current(ctx: FsContext, c: ConfinedPath, needFull: boolean): Promise<FileSnapshot> {
   mustBeFile(c);
-  const snap = await ctx.io.read(c, { maxBytes: RANGE_READ_HARD_CAP });
+  const snap = await ctx.io.read(c, { maxBytes: RANGE_READ_HARD_CAP, hashing: true });
   ctx.ledger.check(c.real, snap.sha256, needFull, c.rel);
   return snap;
 }
@@ -58,14 +56,14 @@ export function keptMode(ctx: FsContext, c: ConfinedPath): { mode?: number; note
   return { mode: plain, note: `mode ${octal(mode)} became ${octal(plain)}: ${c.rel} is in an always-ask path, and a file there keeps exec bits only after an approval that showed its mode. Ask the user to restore it if it must stay executable.` };
 }
 
-async function commit(ctx: FsContext, c: ConfinedPath, old: Current | null, plan: MutationPlan) {
+async function commit(ctx: FsContext, c: ConfinedPath, old: FileSnapshot | null, plan: MutationPlan) {
   const written = old === null || !sameBytes(old.bytes, plan.parts);
   let newSha: string;
   const kept = old && written ? keptMode(ctx, c) : {};
   if (written) {
     // the new content is hashed while the write is in flight (the write runs off this thread)
-    const writing = ctx.io.write(c, plan.parts, { expectSha256: old ? old.sha256 : null, expectBytes: old?.bytes, ...(kept.mode !== undefined ? { mode: kept.mode } : {}) });
-    newSha = sha256Parts(plan.parts);
+    const writing = ctx.io.write(c, plan.parts, { expectSha256: old ? old.sha256 : null, expectBytes: old?.bytes, ...(old?.identity ? { expectIdentity: old.identity } : {}), ...(kept.mode !== undefined ? { mode: kept.mode } : {}) });
+    newSha = old ? old.sha256Of(plan.parts, plan.changeStart) : sha256Parts(plan.parts);
     await writing;
   } else {
     newSha = old.sha256;
@@ -78,12 +76,14 @@ async function commit(ctx: FsContext, c: ConfinedPath, old: Current | null, plan
  * edit_file and sed: read, plan, and start writing the temp file at once; the hash of the
  * current content (for the ledger) and of the new one are computed while the data goes out, and
  * the ledger verdict gates the rename. Nothing is visible until then; a refusal removes the temp.
+ * The file is read once: the last check before the rename compares its identity with the read's
+ * (bytes only when that differs or cannot vouch), and the two hashes share the unchanged prefix.
  */
 async function mutate(ctx: FsContext, c: ConfinedPath, plan: (old: Buffer) => MutationPlan) {
   mustBeFile(c);
   const entry = ctx.ledger.get(c.real);
   if (!entry) ctx.ledger.check(c.real, '', false, c.rel); // not_read, before any work
-  const old = await ctx.io.read(c, { maxBytes: RANGE_READ_HARD_CAP });
+  const old = await ctx.io.read(c, { maxBytes: RANGE_READ_HARD_CAP, hashing: true });
   refuseBinary(c, old.bytes);
   let p: MutationPlan;
   try {
@@ -97,14 +97,15 @@ async function mutate(ctx: FsContext, c: ConfinedPath, plan: (old: Buffer) => Mu
     if (refusal) throw refusal;
   };
   // expectSha256 is the version the ledger holds; beforeCommit refuses the rename unless it is
-  // the version just read, and the workspace side then compares the file to those bytes
+  // the version just read, and the workspace side then checks the file is still that read (its
+  // identity unchanged, or else its bytes)
   const kept = keptMode(ctx, c);
-  const writing = ctx.io.write(c, p.parts, { expectSha256: entry!.sha256, expectBytes: old.bytes, beforeCommit, ...(kept.mode !== undefined ? { mode: kept.mode } : {}) });
+  const writing = ctx.io.write(c, p.parts, { expectSha256: entry!.sha256, expectBytes: old.bytes, ...(old.identity ? { expectIdentity: old.identity } : {}), beforeCommit, ...(kept.mode !== undefined ? { mode: kept.mode } : {}) });
   writing.catch(() => {}); // observed below; never an unhandled rejection meanwhile
-  let newSha = '';
+  const newSha = old.sha256Of(p.parts, p.changeStart);
+  const oldSha = old.sha256;
   try {
-    ctx.ledger.check(c.real, old.sha256, false, c.rel);
-    newSha = sha256Parts(p.parts);
+    ctx.ledger.check(c.real, oldSha, false, c.rel);
   } catch (err) {
     refusal = err;
   }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { expectCode, read, readText, toolset, tree } from '../fs_helpers.ts';
+import { bytesReadFrom, expectCode, read, readText, settled, toolset, tree } from '../fs_helpers.ts';
 
 test('write_file creates new files (and parents) without a read, returning sizes and hashes', async () => {
   const root = tree({});
@@ -126,6 +126,33 @@ test('races: changed between read and edit → stale; swapped for a symlink afte
   await expectCode(ts, 'edit_file', { path: 'q.txt', old_string: 'same', new_string: 'pwned' }, 'escape');
   await expectCode(ts, 'write_file', { path: 'q.txt', content: 'pwned' }, 'escape');
   assert.equal(readText(outside, 'o.txt'), 'same\n');
+});
+
+test('edit_file, sed and write_file read the file once: the last check before the rename compares its identity', async () => {
+  // a file read in one go, and one big enough to be hashed while it is read
+  for (const size of [64_000, 6_000_000]) {
+    const lines = 'abcdefghi\n'.repeat(size / 10);
+    const root = tree({ 'f.txt': `${lines.slice(0, size / 2)}MARK_A\n${lines.slice(size / 2 + 7)}` });
+    const f = path.join(root, 'f.txt');
+    const ts = toolset(root, { _max_read_bytes: '0', _max_output_bytes: '100' });
+    const settle = async () => settled(ts.io, await ts.resolve('read_file', 'f.txt'));
+    await settle();
+    await ts.call('read_file', { path: 'f.txt' });
+    assert.equal(await bytesReadFrom(f, () => ts.call('edit_file', { path: 'f.txt', old_string: 'MARK_A', new_string: 'MARK_B' })), size, `edit_file, ${size} bytes`);
+    await settle();
+    assert.equal(await bytesReadFrom(f, () => ts.call('sed', { path: 'f.txt', pattern: 'MARK_B', replacement: 'MARK_C' })), size, `sed, ${size} bytes`);
+    await settle();
+    const content = readText(root, 'f.txt').replace('MARK_C', 'MARK_D');
+    assert.equal(await bytesReadFrom(f, () => ts.call('write_file', { path: 'f.txt', content })), size, `write_file, ${size} bytes`);
+    assert.equal(readText(root, 'f.txt'), content);
+    // a file whose timestamps are not safely past (here: in the future) cannot be vouched for by
+    // them: the last check compares its bytes, a second read
+    const later = new Date(Date.now() + 3_600_000);
+    fs.utimesSync(f, later, later);
+    assert.equal(await bytesReadFrom(f, () => ts.call('edit_file', { path: 'f.txt', old_string: 'MARK_D', new_string: 'MARK_E' })), 2 * size, `racy, ${size} bytes`);
+    assert.match(readText(root, 'f.txt'), /^abcdefghi\n[^]*MARK_E\n/);
+    assert.equal(read(root, 'f.txt').length, size);
+  }
 });
 
 test('the ledger is per session and can be saved and restored with it', async () => {
