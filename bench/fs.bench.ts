@@ -14,6 +14,7 @@ import { DEFAULT_CHAIN_LOCAL_FS, parseFsPolicy } from '../src/core/fs_policy.ts'
 import { findRipgrep } from '../src/core/local_fs/ripgrep.ts';
 import { LocalFsToolset } from '../src/core/local_fs/toolset.ts';
 import { report } from './report.ts';
+import { writeTree } from './tree.ts';
 
 /** Medians of `ours` and `ref`, run alternately so machine load drifts hit both alike. */
 async function pair(ours: () => unknown, ref: () => unknown, runs: number): Promise<[number, number]> {
@@ -41,24 +42,7 @@ const policy = (extra: Record<string, string> = {}) => parseFsPolicy({ ...DEFAUL
 try {
   // ---- a 20,000-file tree of ~200 MB, a few files holding the needle
   const tree = path.join(base, 'tree');
-  const words = ['const', 'function', 'return', 'import', 'export', 'value', 'result', 'index', 'string', 'number', 'await', 'async', 'class', 'this', 'that', 'error'];
-  let seed = 1;
-  const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
-  const lines: string[] = [];
-  for (let i = 0; i < 40_000; i++) lines.push(Array.from({ length: 4 + rand(10) }, () => words[rand(words.length)]).join(' '));
-  const pool = Buffer.from(`${lines.join('\n')}\n`);
-  const exts = ['.ts', '.js', '.md', '.json', '.txt'];
-  let bytes = 0;
-  for (let i = 0; i < 20_000; i++) {
-    const dir = path.join(tree, `pkg${i % 40}`, `mod${Math.floor(i / 40) % 25}`);
-    if (i < 1000) fs.mkdirSync(dir, { recursive: true });
-    const size = 6000 + rand(8000);
-    const start = rand(pool.length - size);
-    let chunk = pool.subarray(start, start + size);
-    if (i % 1000 === 7) chunk = Buffer.concat([chunk, Buffer.from('\nconst NEEDLE_7f3a = 1;\n')]);
-    fs.writeFileSync(path.join(dir, `file${i}${exts[i % exts.length]}`), chunk);
-    bytes += chunk.length;
-  }
+  const { lines, pool, bytes } = writeTree(tree);
   process.stderr.write(`tree: 20000 files, ${(bytes / 1e6).toFixed(0)} MB\n`);
   const ts = new LocalFsToolset({ root: tree, policy: policy(), rgPath: rg });
   const builtin = new LocalFsToolset({ root: tree, policy: policy(), grepEngine: 'builtin' });
