@@ -2,14 +2,14 @@
 // re-reads only where something changed), which paths are hidden or walled from the one table
 // of protected paths, the bubblewrap mount order, and the macOS Seatbelt profile text.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { PROTECTED_PATHS } from '../../../src/core/protected_paths.ts';
 import { bwrapArgs } from '../../../src/core/shell/sandbox/bwrap.ts';
 import { bwrapFailure } from '../../../src/core/shell/sandbox/launcher.ts';
-import { WorkspaceScanner } from '../../../src/core/shell/sandbox/scan.ts';
+import { RACY_MS, WorkspaceScanner } from '../../../src/core/shell/sandbox/scan.ts';
 import { sbString, seatbeltProfile } from '../../../src/core/shell/sandbox/seatbelt.ts';
 import { describeSandbox, profileFor, withoutSandbox } from '../../../src/core/shell/sandbox/settings.ts';
 import { buildView, type SandboxView } from '../../../src/core/shell/sandbox/view.ts';
@@ -51,10 +51,25 @@ describe('the workspace scan', () => {
     assert.equal(r.incomplete, false);
   });
 
+  // Every directory's mtime put back to a distinct past second, so the next change (now) always
+  // moves it, whatever the timestamp tick; the scanner's clock runs ahead of the files' so their
+  // stamps are past the racy window (the racy rule has its own test below).
+  let past = Math.floor(Date.now() / 1000) - 1000;
+  function settle(root: string): void {
+    past += 10;
+    const walk = (d: string) => {
+      for (const e of readdirSync(d, { withFileTypes: true })) if (e.isDirectory()) walk(path.join(d, e.name));
+      utimesSync(d, past, past);
+    };
+    walk(root);
+  }
+  const ahead = () => Date.now() + 3 * RACY_MS;
+
   test('a second scan re-reads only the directories that changed, and sees what was added, renamed or removed', () => {
     const ws = tempDir();
     for (let i = 0; i < 30; i++) put(ws, `d${i}/sub/file.txt`);
-    const s = new WorkspaceScanner(ws);
+    settle(ws);
+    const s = new WorkspaceScanner(ws, ahead);
     const first = s.scan();
     assert.equal(first.reread, first.dirs);
     const again = s.scan();
@@ -64,12 +79,40 @@ describe('the workspace scan', () => {
     const third = s.scan();
     assert.equal(third.reread, 1, 'only the directory that gained a file');
     assert.deepEqual(third.hits.map((h) => path.relative(ws, h.path)), ['d7/sub/prod.key']);
+    settle(ws);
+    s.scan();
     // a directory renamed into a credential name
     renameSync(path.join(ws, 'd3'), path.join(ws, '.aws'));
     const fourth = s.scan();
     assert.deepEqual(fourth.hits.map((h) => path.relative(ws, h.path)).sort(), ['.aws', 'd7/sub/prod.key']);
+    settle(ws);
+    s.scan();
     unlinkSync(path.join(ws, 'd7/sub/prod.key'));
     assert.deepEqual(s.scan().hits.map((h) => path.relative(ws, h.path)), ['.aws']);
+  });
+
+  test('a directory read while its stamp is fresh is read again: a change in the same tick is not missed', () => {
+    const ws = tempDir();
+    put(ws, 'd/file.txt');
+    settle(ws);
+    // the real clock: the directory's ctime (just set by settle) is fresh when it is read
+    const s = new WorkspaceScanner(ws);
+    s.scan();
+    // a change whose mtime equals the one already read, in the same ctime tick (Deno reports
+    // whole seconds): only the racy rule sees it
+    const { mtimeMs } = statSync(path.join(ws, 'd'));
+    put(ws, 'd/id_rsa');
+    utimesSync(path.join(ws, 'd'), mtimeMs / 1000, mtimeMs / 1000);
+    assert.deepEqual(s.scan().hits.map((h) => path.relative(ws, h.path)), ['d/id_rsa']);
+    // now the clock says the files were just touched: every directory read is racy
+    let clock = Math.max(statSync(ws).ctimeMs, statSync(path.join(ws, 'd')).ctimeMs) + 1;
+    const fresh = new WorkspaceScanner(ws, () => clock);
+    const r1 = fresh.scan();
+    assert.equal(r1.reread, 2);
+    assert.equal(fresh.scan().reread, 2, 'racy stamps do not vouch: read again');
+    clock += RACY_MS;
+    assert.equal(fresh.scan().reread, 2, 'the read that finds the stamps old is the last one');
+    assert.equal(fresh.scan().reread, 0);
   });
 
   test('symlinks: a matching name is reported by its real target; dangling links and linked directories are not followed', () => {

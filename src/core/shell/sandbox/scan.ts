@@ -35,18 +35,28 @@ export const MAX_SCAN_DIRS = 200_000;
 const WRITE_TIERS: ProtectionTier[] = ['write_wall', 'always_ask'];
 const writeEntries = () => WRITE_TIERS.flatMap((t) => entriesOf(t).filter((e) => e.at && e.at.length).map((e) => ({ tier: t, test: globTester([e.glob]) })));
 
+/**
+ * A directory whose mtime or ctime was this close to the moment it was read may change again in
+ * the same timestamp tick (file times advance by the kernel's coarse clock, and Deno reports
+ * ctime in whole seconds), and an equal stamp would then hide the change: such a directory is
+ * read again on the next scan, until a read finds its stamp older than this (git's racy rule).
+ */
+export const RACY_MS = 2000;
+
 interface DirState {
   mtimeMs: number;
   ctimeMs: number;
   ino: number;
+  /** the stamp was too fresh when read to vouch for the contents later */
+  racy: boolean;
   /** the subdirectories walked into: absolute and root-relative path, and whether it is walled */
   subdirs: { abs: string; rel: string; wall: boolean }[];
   /** protected entries directly in this directory */
   hits: ScanHit[];
 }
 
-function stamp(st: Stats): Pick<DirState, 'mtimeMs' | 'ctimeMs' | 'ino'> {
-  return { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
+function stamp(st: Stats, now: number): Pick<DirState, 'mtimeMs' | 'ctimeMs' | 'ino' | 'racy'> {
+  return { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, racy: now - Math.max(st.mtimeMs, st.ctimeMs) < RACY_MS };
 }
 
 /** One workspace's cached tree. */
@@ -57,7 +67,11 @@ export class WorkspaceScanner {
   #reread = 0;
   #incomplete = false;
 
-  constructor(readonly root: string) {}
+  /** `now`: the clock the racy rule reads (tests move it; file times stay the kernel's). */
+  constructor(
+    readonly root: string,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** The protected entries present now. */
   scan(): ScanResult {
@@ -89,7 +103,7 @@ export class WorkspaceScanner {
       return;
     }
     let cached = this.#dirs.get(dir);
-    if (!cached || cached.mtimeMs !== st.mtimeMs || cached.ctimeMs !== st.ctimeMs || cached.ino !== st.ino) {
+    if (!cached || cached.racy || cached.mtimeMs !== st.mtimeMs || cached.ctimeMs !== st.ctimeMs || cached.ino !== st.ino) {
       const old = cached;
       cached = this.#read(dir, rel, st, inWall);
       if (old) {
@@ -105,7 +119,7 @@ export class WorkspaceScanner {
   }
 
   #read(dir: string, rel: string, st: Stats, inWall: boolean): DirState {
-    const out: DirState = { ...stamp(st), subdirs: [], hits: [] };
+    const out: DirState = { ...stamp(st, this.now()), subdirs: [], hits: [] };
     let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
