@@ -13,26 +13,8 @@ import { buildApprovalDiff } from '../src/core/approval_diff.ts';
 import { DEFAULT_CHAIN_LOCAL_FS, parseFsPolicy } from '../src/core/fs_policy.ts';
 import { findRipgrep } from '../src/core/local_fs/ripgrep.ts';
 import { LocalFsToolset } from '../src/core/local_fs/toolset.ts';
-import { report } from './report.ts';
+import { pairMs, report } from './report.ts';
 import { writeTree } from './tree.ts';
-
-/** Medians of `ours` and `ref`, run alternately so machine load drifts hit both alike. */
-async function pair(ours: () => unknown, ref: () => unknown, runs: number): Promise<[number, number]> {
-  await ours();
-  await ref();
-  const a: number[] = [];
-  const b: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    let t = performance.now();
-    await ours();
-    a.push(performance.now() - t);
-    t = performance.now();
-    await ref();
-    b.push(performance.now() - t);
-  }
-  const med = (x: number[]) => x.sort((p, q) => p - q)[Math.floor(x.length / 2)];
-  return [med(a), med(b)];
-}
 
 const rg = await findRipgrep();
 if (!rg) throw new Error('bench/fs needs @vscode/ripgrep');
@@ -56,18 +38,18 @@ try {
   const hits = String(await ts.call('grep', grepArgs)).split('\n').length;
   const rgHits = rgRun(['-F', '-n', 'NEEDLE_7f3a', '.'])().trim().split('\n').length;
   if (hits !== rgHits) throw new Error(`grep found ${hits} lines, rg ${rgHits}`);
-  const [grepOurs, grepRef] = await pair(() => ts.call('grep', grepArgs), rgRun(['-F', '-n', 'NEEDLE_7f3a', '.']), 9);
+  const [grepOurs, grepRef] = await pairMs(() => ts.call('grep', grepArgs), rgRun(['-F', '-n', 'NEEDLE_7f3a', '.']), 9);
   report({ name: 'grep literal, 20k files / 200 MB (ripgrep engine)', ours: grepOurs, reference: grepRef, unit: 'ms', against: 'rg -F', target: '≤ 2x' });
-  const [grepBuiltin, grepRef2] = await pair(() => builtin.call('grep', grepArgs), rgRun(['-F', '-n', 'NEEDLE_7f3a', '.']), 3);
+  const [grepBuiltin, grepRef2] = await pairMs(() => builtin.call('grep', grepArgs), rgRun(['-F', '-n', 'NEEDLE_7f3a', '.']), 3);
   report({ name: 'grep literal, same tree (in-process fallback)', ours: grepBuiltin, reference: grepRef2, unit: 'ms', against: 'rg -F' });
 
   const findArgs = { pattern: '**/*.ts' };
   const found = ((await ts.call('find_files', findArgs)) as { count: number }).count;
   const rgFound = rgRun(['--files', '-g', '**/*.ts'])().trim().split('\n').length;
   if (found !== rgFound) throw new Error(`find_files found ${found}, rg ${rgFound}`);
-  const [findOurs, findRef] = await pair(() => ts.call('find_files', findArgs), rgRun(['--files', '-g', '**/*.ts']), 15);
+  const [findOurs, findRef] = await pairMs(() => ts.call('find_files', findArgs), rgRun(['--files', '-g', '**/*.ts']), 15);
   report({ name: 'find_files **/*.ts, same tree', ours: findOurs, reference: findRef, unit: 'ms', against: 'rg --files -g', target: '≤ 1.5x' });
-  const [findBuiltin, findRef2] = await pair(() => builtin.call('find_files', findArgs), rgRun(['--files', '-g', '**/*.ts']), 5);
+  const [findBuiltin, findRef2] = await pairMs(() => builtin.call('find_files', findArgs), rgRun(['--files', '-g', '**/*.ts']), 5);
   report({ name: 'find_files **/*.ts (in-process fallback)', ours: findBuiltin, reference: findRef2, unit: 'ms', against: 'rg --files -g' });
   fs.rmSync(tree, { recursive: true, force: true });
 
@@ -111,15 +93,15 @@ try {
     flip = !flip;
     await editTs.call('edit_file', { path: 'big.txt', old_string: flip ? 'MARKER_A' : 'MARKER_B', new_string: flip ? 'MARKER_B' : 'MARKER_A' });
   };
-  const [editOurs, editRef] = await pair(edit, () => plainWrite(), 9);
+  const [editOurs, editRef] = await pairMs(edit, () => plainWrite(), 9);
   report({ name: 'edit_file one line in 50 MB (atomic, fsync, re-verify)', ours: editOurs, reference: editRef, unit: 'ms', against: 'read + sha256 + write', target: '≤ 1.3x' });
-  const [editOurs2, editRefSync] = await pair(edit, durableWrite, 9);
+  const [editOurs2, editRefSync] = await pairMs(edit, durableWrite, 9);
   report({ name: 'edit_file one line in 50 MB, vs a durable write', ours: editOurs2, reference: editRefSync, unit: 'ms', against: 'read + sha256 + write + fsync' });
-  const [editOurs3, editRefAtomic] = await pair(edit, atomicWrite, 9);
+  const [editOurs3, editRefAtomic] = await pairMs(edit, atomicWrite, 9);
   report({ name: 'edit_file one line in 50 MB, vs a bare atomic write', ours: editOurs3, reference: editRefAtomic, unit: 'ms', against: 'read + sha256 + temp + fdatasync + rename' });
   // the reference rewrites the edited file itself just before each edit: too recent for its
   // timestamps to vouch for the read, so the last check compares the bytes (a second read)
-  const [editOurs4, editRefSame] = await pair(edit, () => plainWrite(big), 9);
+  const [editOurs4, editRefSame] = await pairMs(edit, () => plainWrite(big), 9);
   report({ name: 'edit_file one line in 50 MB, the file rewritten just before (bytes re-verified)', ours: editOurs4, reference: editRefSame, unit: 'ms', against: 'read + sha256 + write of that file' });
   fs.rmSync(big);
   fs.rmSync(sibling, { force: true });
@@ -134,8 +116,8 @@ try {
   if (!d.diff?.includes('@@ -149998,7 +149998,7 @@')) throw new Error(`unexpected diff: ${d.diff}`);
   // a discarded round first: the first dozen 12 MB reads of a process take fresh pages from the
   // allocator (7-10 ms each instead of 1-2) and would otherwise set the median
-  await pair(() => buildApprovalDiff(diffTs.io, file, 'edit_file', args), () => fs.readFileSync(lf), 9);
-  const [diffOurs, diffRef] = await pair(() => buildApprovalDiff(diffTs.io, file, 'edit_file', args), () => fs.readFileSync(lf), 21);
+  await pairMs(() => buildApprovalDiff(diffTs.io, file, 'edit_file', args), () => fs.readFileSync(lf), 9);
+  const [diffOurs, diffRef] = await pairMs(() => buildApprovalDiff(diffTs.io, file, 'edit_file', args), () => fs.readFileSync(lf), 21);
   report({ name: 'approval diff, one-line edit in 200,000 lines', ours: diffOurs, reference: diffRef, unit: 'ms', against: 'reading the file', target: '< 5 ms, ≤ 2x' });
 } finally {
   fs.rmSync(base, { recursive: true, force: true });

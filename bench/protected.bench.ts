@@ -13,27 +13,7 @@ import { DEFAULT_CHAIN_LOCAL_FS, parseFsPolicy } from '../src/core/fs_policy.ts'
 import { findRipgrep } from '../src/core/local_fs/ripgrep.ts';
 import { LocalFsToolset } from '../src/core/local_fs/toolset.ts';
 import { IdentityIndex, identitiesChanged, type IdentityHit } from '../src/core/path_identity.ts';
-import { report } from './report.ts';
-
-/** Medians of `ours` and `ref`, run alternately so machine load drifts hit both alike. */
-function pair(ours: () => unknown, ref: () => unknown, runs: number): Promise<[number, number]> {
-  return (async () => {
-    await ours();
-    await ref();
-    const a: number[] = [];
-    const b: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      let t = performance.now();
-      await ours();
-      a.push(performance.now() - t);
-      t = performance.now();
-      await ref();
-      b.push(performance.now() - t);
-    }
-    const med = (x: number[]) => x.sort((p, q) => p - q)[Math.floor(x.length / 2)];
-    return [med(a), med(b)];
-  })();
-}
+import { pairMs, report } from './report.ts';
 
 /** Today's read: an index that is never consulted. */
 class NoLinks extends IdentityIndex {
@@ -89,7 +69,7 @@ try {
     const r = new IdentityIndex({ home }).build(root);
     if (r.home.entries < 10_000 || r.home.known !== 1000) throw new Error(`the home scan looked at ${r.home.entries} entries and knows ${r.home.known} linked files`);
   };
-  const [buildOurs, buildRef] = await pair(build, bareWalk, 15);
+  const [buildOurs, buildRef] = await pairMs(build, bareWalk, 15);
   report({ name: 'identity set of a home with 10,000 files under its credential dirs', ours: buildOurs, reference: buildRef, unit: 'ms', against: 'readdir + lstat of the same dirs', target: '< 50 ms (absolute)' });
 
   // ---- read_file of a 50 MB file, through the identity check and without it
@@ -108,9 +88,9 @@ try {
     const r = await ts.call('read_file', { path: p, force: true });
     if (typeof r !== 'string' || !r.startsWith('const value')) throw new Error(`unexpected read of ${p}`);
   };
-  const [linkedOurs, linkedRef] = await pair(read(checked, 'big.txt'), read(today, 'big.txt'), 41);
+  const [linkedOurs, linkedRef] = await pairMs(read(checked, 'big.txt'), read(today, 'big.txt'), 41);
   report({ name: 'read_file 50 MB, two links (identity lookup)', ours: linkedOurs, reference: linkedRef, unit: 'ms', against: 'the same read without the check', target: '≤ 1.05x' });
-  const [singleOurs, singleRef] = await pair(read(checked, 'single.txt'), read(today, 'single.txt'), 41);
+  const [singleOurs, singleRef] = await pairMs(read(checked, 'single.txt'), read(today, 'single.txt'), 41);
   report({ name: 'read_file 50 MB, one link', ours: singleOurs, reference: singleRef, unit: 'ms', against: 'the same read without the check', target: '≤ 1.05x' });
   fs.rmSync(path.join(root, 'big.txt'));
   fs.rmSync(path.join(root, 'big-link.txt'));
@@ -135,7 +115,7 @@ try {
       const r = spawnSync(rg, ['--files', '--no-ignore', '--hidden', '.'], { cwd: root, maxBuffer: 1 << 28 });
       if (r.status !== 0) throw new Error('rg --files failed');
     };
-    const [scanOurs, scanRef] = await pair(rootScan, rgFiles, 9);
+    const [scanOurs, scanRef] = await pairMs(rootScan, rgFiles, 9);
     report({ name: 'root scan (home and workspace), 20,000-file workspace', ours: scanOurs, reference: scanRef, unit: 'ms', against: 'rg --files' });
     // a traversal pays one lstat per matching file for the link check
     const fsPolicy = parseFsPolicy({ ...DEFAULT_CHAIN_LOCAL_FS }).policy;
@@ -145,7 +125,7 @@ try {
       const r = (await ts.call('find_files', { pattern: '**/*.ts' })) as { count: number };
       if (r.count !== 20_000) throw new Error(`find_files found ${r.count}`);
     };
-    const [findOurs, findRef] = await pair(find(withCheck), find(without), 9);
+    const [findOurs, findRef] = await pairMs(find(withCheck), find(without), 9);
     report({ name: 'find_files **/*.ts, 20,000 matches, with the link check', ours: findOurs, reference: findRef, unit: 'ms', against: 'the same without it' });
   }
 } finally {

@@ -30,3 +30,24 @@ export async function timeMs(fn: () => unknown | Promise<unknown>, runs = 5): Pr
   times.sort((a, b) => a - b);
   return times[Math.floor(times.length / 2)];
 }
+
+/**
+ * Medians in ms of `runs` alternating calls of `ours` and `ref`, after one warm-up each: run
+ * alternately so a drift in the machine's load hits both alike.
+ */
+export async function pairMs(ours: () => unknown, ref: () => unknown, runs: number): Promise<[number, number]> {
+  await ours();
+  await ref();
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    let t = performance.now();
+    await ours();
+    a.push(performance.now() - t);
+    t = performance.now();
+    await ref();
+    b.push(performance.now() - t);
+  }
+  const med = (x: number[]) => x.sort((p, q) => p - q)[Math.floor(x.length / 2)];
+  return [med(a), med(b)];
+}

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { SessionStore, type SessionLog, type StoredSession } from '../src/agent/session_store.ts';
-import { report } from './report.ts';
+import { pairMs, report } from './report.ts';
 
 const RUNS = 40;
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cxl-bench-store-')));
@@ -86,23 +86,6 @@ async function measure(calls: number): Promise<{ append: number; durable: number
   return { append: median(a), durable: median(d), whole: median(w), bytes };
 }
 
-/** Medians of `runs` alternating timings of a and b (after one warm-up each), in ms. */
-async function alternate(runs: number, a: () => unknown, b: () => unknown): Promise<[number, number]> {
-  await a();
-  await b();
-  const ta: number[] = [];
-  const tb: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    let t = performance.now();
-    await a();
-    ta.push(performance.now() - t);
-    t = performance.now();
-    await b();
-    tb.push(performance.now() - t);
-  }
-  return [median(ta), median(tb)];
-}
-
 const LISTED = 2000;
 
 /**
@@ -133,6 +116,7 @@ async function listing(): Promise<void> {
   await list(store)();
   // the index's record of the directory is trusted once it is older than a clock tick
   await new Promise((r) => setTimeout(r, 100));
+  const alternate = (runs: number, a: () => unknown, b: () => unknown) => pairMs(a, b, runs);
   const [warm, ref1] = await alternate(15, list(store), load);
   report({ name: `session/list over ${LISTED.toLocaleString('en-US')} stored sessions`, ours: warm, reference: ref1, unit: 'ms', against: 'loading one of them (~40 KB)', target: 'ours ≤ 5x' });
   const [cold, ref2] = await alternate(15, () => list(new SessionStore(data))(), load);

@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { findRipgrep } from '../src/core/local_fs/ripgrep.ts';
-import { report } from './report.ts';
+import { pairMs, report } from './report.ts';
 import { NEEDLE, writeTree } from './tree.ts';
 
 const bin = fileURLToPath(new URL('../bin/cxl.js', import.meta.url));
@@ -26,24 +26,6 @@ const spawnRun = (cmd: string, args: string[], cwd = base) => () => {
   return r.stdout;
 };
 
-/** Medians of alternating runs of a and b, after one warm-up each. */
-function pair(a: () => unknown, b: () => unknown, runs: number): [number, number] {
-  a();
-  b();
-  const ta: number[] = [];
-  const tb: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    let t = performance.now();
-    a();
-    ta.push(performance.now() - t);
-    t = performance.now();
-    b();
-    tb.push(performance.now() - t);
-  }
-  const med = (x: number[]) => x.sort((p, q) => p - q)[Math.floor(x.length / 2)];
-  return [med(ta), med(tb)];
-}
-
 try {
   fs.writeFileSync(path.join(base, 'file.txt'), 'hello\n');
   const bare = spawnRun(node, ['-e', '0']);
@@ -54,12 +36,12 @@ try {
     ['cxl config, cold', ['config'], ''],
   ];
   for (const [name, args, target] of rows) {
-    const [ours, ref] = pair(spawnRun(node, [bin, ...args]), bare, 21);
+    const [ours, ref] = await pairMs(spawnRun(node, [bin, ...args]), bare, 21);
     report({ name, ours, reference: ref, unit: 'ms', against: 'node -e 0', ...(target ? { target } : {}) });
   }
   // the same without the code cache (its first start after an install or upgrade)
   env.CXL_NO_CODE_CACHE = '1';
-  const [nocache, bareRef] = pair(spawnRun(node, [bin, 'tool', 'stat_file', '{"path":"file.txt"}']), bare, 21);
+  const [nocache, bareRef] = await pairMs(spawnRun(node, [bin, 'tool', 'stat_file', '{"path":"file.txt"}']), bare, 21);
   delete env.CXL_NO_CODE_CACHE;
   report({ name: 'cxl tool stat_file, cold, no code cache', ours: nocache, reference: bareRef, unit: 'ms', against: 'node -e 0' });
 
@@ -73,7 +55,7 @@ try {
   const rgHits = String(ref()).trim().split('\n').length;
   const ourHits = String(typeof hits === 'string' ? hits : JSON.stringify(hits)).split('\n').filter((l) => l.includes(NEEDLE)).length;
   if (ourHits !== rgHits) throw new Error(`cxl tool grep found ${ourHits} lines, rg ${rgHits}`);
-  const [grepOurs, grepRef] = pair(ours, ref, 9);
+  const [grepOurs, grepRef] = await pairMs(ours, ref, 9);
   report({ name: 'cxl tool grep literal, whole process, 20k files', ours: grepOurs, reference: grepRef, unit: 'ms', against: 'rg -F', target: '≤ 2x' });
 } finally {
   fs.rmSync(base, { recursive: true, force: true });
