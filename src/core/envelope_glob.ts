@@ -18,30 +18,15 @@ export interface CompiledGlobList {
 const LITERAL_ANYWHERE = /^\*\*\/([\x20-\x7e]+?)(\/\*\*)?$/;
 const GLOB_META = /[*?[\\]/;
 
-export function compileGlobList(globs: readonly string[]): CompiledGlobList {
-  // Literal entries (most of the protected-path table: `**/.ssh/**`, `**/.netrc`) are compared
-  // as lower-cased strings instead of joining the alternation: a big RegExp costs milliseconds to
-  // compile on each of its first two uses (bytecode, then native code), which a cold `cxl tool`
-  // or `cxl check` pays every time. For ASCII text the comparison matches exactly the paths the
-  // case-insensitive RegExp would, plus paths with a line break before the entry (`.` stops at
-  // one in a RegExp) and non-ASCII letters that lower-case to ASCII (the Kelvin sign): more
-  // paths protected, never fewer.
-  const names = new Set<string>(); // `**/LIT` with one segment: the base name
-  const tails: string[] = []; // `**/a/b`: `/a/b` ends the path (or the path is `a/b`)
-  const dirs: string[] = []; // `**/LIT/**`: `/LIT/` occurs in `/path/`
+/** Tests a list answers with strings before its RegExps are built (a cold command makes a few). */
+export const STRING_TESTS = 32;
+
+/** The RegExps of brace-free glob sources, split by shape (see CompiledGlobList). */
+function regexTester(sources: readonly string[]): (p: string) => boolean {
   const anchored: string[] = [];
   const suffix: string[] = [];
   const base: string[] = [];
-  for (const glob of globs.flatMap(expandBraces)) {
-    const lit = LITERAL_ANYWHERE.exec(glob);
-    if (lit && !GLOB_META.test(lit[1]) && !lit[1].startsWith('/') && !lit[1].endsWith('/')) {
-      const text = lit[1].toLowerCase();
-      if (lit[2]) dirs.push(`/${text}/`);
-      else if (text.includes('/')) tails.push(`/${text}`);
-      else names.add(text);
-      continue;
-    }
-    const x = globSource(glob);
+  for (const x of sources) {
     if (!x.startsWith(ANY_DIRS)) anchored.push(x);
     else {
       const rest = x.slice(ANY_DIRS.length);
@@ -52,22 +37,65 @@ export function compileGlobList(globs: readonly string[]): CompiledGlobList {
   const a = anchored.length ? new RegExp(`^(?:${anchored.join('|')})$`, 'i') : null;
   const s = suffix.length ? new RegExp(`(?:^|/)(?:${suffix.join('|')})$`, 'i') : null;
   const b = base.length ? new RegExp(`^(?:${base.join('|')})$`, 'i') : null;
-  const literal = names.size > 0 || tails.length > 0 || dirs.length > 0;
+  return (p) => {
+    if (b !== null && b.test(p.slice(p.lastIndexOf('/') + 1))) return true;
+    if (s !== null && s.test(p)) return true;
+    return a !== null && a.test(p);
+  };
+}
+
+/**
+ * Literal entries (most of the protected-path table: `**\/.ssh/**`, `**\/.netrc`) compared as
+ * lower-cased strings, the rest by RegExp. For ASCII text this matches exactly the paths the
+ * case-insensitive RegExp would, plus paths with a line break before the entry (`.` stops at one
+ * in a RegExp) and non-ASCII letters that lower-case to ASCII (the Kelvin sign): more paths
+ * protected, never fewer.
+ */
+function stringTester(globs: readonly string[]): (p: string) => boolean {
+  const names = new Set<string>(); // `**/LIT` with one segment: the base name
+  const tails: string[] = []; // `**/a/b`: `/a/b` ends the path (or the path is `a/b`)
+  const dirs: string[] = []; // `**/LIT/**`: `/LIT/` occurs in `/path/`
+  const rest: string[] = [];
+  for (const glob of globs) {
+    const lit = LITERAL_ANYWHERE.exec(glob);
+    if (lit && !GLOB_META.test(lit[1]) && !lit[1].startsWith('/') && !lit[1].endsWith('/')) {
+      const text = lit[1].toLowerCase();
+      if (lit[2]) dirs.push(`/${text}/`);
+      else if (text.includes('/')) tails.push(`/${text}`);
+      else names.add(text);
+    } else rest.push(globSource(glob));
+  }
+  const others = rest.length ? regexTester(rest) : null;
+  return (p) => {
+    const lower = p.toLowerCase();
+    if (names.has(lower.slice(lower.lastIndexOf('/') + 1))) return true;
+    const wrapped = `/${lower}/`;
+    for (const t of tails) if (wrapped.endsWith(`${t}/`)) return true;
+    for (const d of dirs) if (wrapped.includes(d)) return true;
+    return others !== null && others(p);
+  };
+}
+
+/**
+ * A big alternation costs milliseconds to compile on each of its first two uses (bytecode, then
+ * native code), which a cold `cxl tool` or `cxl check` would pay every time; a long-lived agent
+ * wants the compiled RegExps, which beat the string loop per test. So a list answers its first
+ * `stringTests` tests with strings, then builds the RegExps and uses them from then on.
+ */
+export function compileGlobList(globs: readonly string[], opts: { stringTests?: number } = {}): CompiledGlobList {
+  const expanded = globs.flatMap(expandBraces);
+  let left = opts.stringTests ?? STRING_TESTS;
+  let cold: ((p: string) => boolean) | undefined;
+  let warm: ((p: string) => boolean) | undefined;
   return {
     test(p: string): boolean {
-      if (literal) {
-        const lower = p.toLowerCase();
-        if (names.size > 0 && names.has(lower.slice(lower.lastIndexOf('/') + 1))) return true;
-        if (tails.length > 0 || dirs.length > 0) {
-          const wrapped = `/${lower}/`;
-          for (const t of tails) if (wrapped.endsWith(`${t}/`)) return true;
-          for (const d of dirs) if (wrapped.includes(d)) return true;
-        }
+      if (warm !== undefined) return warm(p);
+      if (left > 0) {
+        left--;
+        return (cold ??= stringTester(expanded))(p);
       }
-      const name = p.slice(p.lastIndexOf('/') + 1);
-      if (b !== null && b.test(name)) return true;
-      if (s !== null && s.test(p)) return true;
-      return a !== null && a.test(p);
+      warm = regexTester(expanded.map(globSource));
+      return warm(p);
     },
   };
 }

@@ -368,8 +368,11 @@ test('the envelope glob compiler means what glob.ts means, on hostile and ordina
     'home/u/.config/gcloud/creds.json', '.config/fish/config.fish', 'wallet.dat', 'x/secret.kdbx', '.kube/config', 'a'.repeat(300) + '/.netrc'];
   for (const list of lists) {
     const a = compileGlobs(list);
-    const b = compileGlobList(list);
-    for (const p of paths) assert.equal(b.test(p), a.test(p), `${list.join(' ')} on ${p}`);
+    // both forms a list takes: strings while it is new, RegExps after
+    for (const stringTests of [Infinity, 0]) {
+      const b = compileGlobList(list, { stringTests });
+      for (const p of paths) assert.equal(b.test(p), a.test(p), `${list.join(' ')} on ${p} (stringTests ${stringTests})`);
+    }
   }
 });
 
@@ -379,7 +382,8 @@ test('literal entries tested as strings agree with the RegExp on every protected
   const { PROTECTED_PATHS } = await import('../../src/core/protected_paths.ts');
   const globs = PROTECTED_PATHS.map((e) => e.glob);
   const regex = compileGlobs(globs);
-  const fast = compileGlobList(globs);
+  const fast = compileGlobList(globs, { stringTests: Infinity });
+  const warm = compileGlobList(globs, { stringTests: 0 });
   // each entry's own paths, in other cases, under a prefix, inside, and one character off
   const paths = new Set<string>();
   for (const g of globs.flatMap(expandBraces)) {
@@ -389,7 +393,15 @@ test('literal entries tested as strings agree with the RegExp on every protected
     }
   }
   assert.ok(paths.size > 1000, `only ${paths.size} paths`);
-  for (const p of paths) assert.equal(fast.test(p), regex.test(p), p);
+  for (const p of paths) {
+    assert.equal(fast.test(p), regex.test(p), p);
+    assert.equal(warm.test(p), regex.test(p), `${p} (RegExp form)`);
+  }
+  // a list switches form after STRING_TESTS tests and keeps its answers
+  const { STRING_TESTS } = await import('../../src/core/envelope_glob.ts');
+  const switching = compileGlobList(globs);
+  const sample = [...paths].slice(0, STRING_TESTS * 3);
+  for (const p of sample) assert.equal(switching.test(p), regex.test(p), `${p} (switching)`);
   // where the two may differ the string test protects more, never less
   for (const p of ['a\n/.ssh/k', '.ssh\n', 'x\r/.netrc', '.\u212Aube/config', '.netrc\u2028', 'dir\u2029/.aws/credentials']) {
     if (regex.test(p)) assert.ok(fast.test(p), JSON.stringify(p));
