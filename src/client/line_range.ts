@@ -6,6 +6,7 @@
 // or a limit of 0 gives ''. A newline byte never occurs inside a multi-byte UTF-8 character, so
 // cutting at one splits no character.
 import type { Buffer } from 'node:buffer';
+import { lineStart } from '../core/local_fs/text.ts';
 
 const NL = 0x0a;
 
@@ -20,12 +21,8 @@ export function lineRange(buf: Buffer, line?: number | null, limit?: number | nu
   const start = whole(first);
   const end = limit == null ? Infinity : whole(first + Math.max(0, limit));
   if (end <= start) return '';
-  let from = 0;
-  for (let i = 0; i < start; i++) {
-    const nl = buf.indexOf(NL, from);
-    if (nl === -1) return ''; // the file has fewer lines
-    from = nl + 1;
-  }
+  // past the end it is buf.length, where the scan below finds nothing and gives ''
+  const from = lineStart(buf, start + 1);
   let to = from;
   for (let i = start; i < end; i++) {
     const nl = buf.indexOf(NL, to);
