@@ -4,20 +4,20 @@
 // bundle, Node version and subcommand (each warms the functions its runs use). Anything wrong
 // with the cache (missing, stale, corrupt, unwritable directory) only costs the compile: V8
 // checks the data against the source and the flags and rejects what does not fit.
-import fs from 'node:fs';
-import { createRequire, Module } from 'node:module';
-import os from 'node:os';
-import path from 'node:path';
-import process from 'node:process';
-import vm from 'node:vm';
+'use strict';
+const fs = require('node:fs');
+const { createRequire, Module } = require('node:module');
+const os = require('node:os');
+const path = require('node:path');
+const vm = require('node:vm');
 
 /** Where the code cache lives: $CXL_CODE_CACHE_DIR, else $XDG_CACHE_HOME/cxl/code-cache, else ~/.cache/cxl/code-cache. */
-export function codeCacheDir(env = process.env) {
+function codeCacheDir(env = process.env) {
   if (env.CXL_CODE_CACHE_DIR) return env.CXL_CODE_CACHE_DIR;
   return path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'cxl', 'code-cache');
 }
 
-export function runCached(file, label) {
+function runCached(file, label) {
   const source = fs.readFileSync(file, 'utf8');
   const st = fs.statSync(file);
   const dir = codeCacheDir();
@@ -51,3 +51,5 @@ function saveCache(script, dir, cacheFile, stem) {
     // a read-only or full cache directory: the next start compiles again
   }
 }
+
+module.exports = { codeCacheDir, runCached };

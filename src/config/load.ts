@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
-import TOML from '@iarna/toml';
+import parseToml from '@iarna/toml/parse-string.js';
 import { buildEnvelope, compileEnvelope, resolveEnvelope, type CompiledEnvelope, type EnvelopeSpec, type ResolvedEnvelope } from '../core/envelope.ts';
 import { DEFAULT_ENVELOPE, FLOOR_RULES, SHIPPED_ENVELOPES } from '../core/envelopes_shipped.ts';
 import { isToolError } from '../core/errors.ts';
@@ -61,7 +61,7 @@ export function readConfigFile(file: string, text?: string): ConfigData {
 export function parseConfigText(file: string, src: string): ConfigData {
   let doc: Record<string, unknown>;
   try {
-    doc = TOML.parse(src) as Record<string, unknown>;
+    doc = parseToml(src) as Record<string, unknown>;
   } catch (err) {
     const e = err as { line?: number; col?: number; message?: string };
     const first = String(e.message ?? err).split('\n')[0].replace(/ at row \d+, col \d+, pos \d+:?$/, '');

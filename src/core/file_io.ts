@@ -2,10 +2,11 @@
 // workspace-backed (this machine's disk: `cxl run`, `cxl tool`, the TUI's serving side) or
 // client-backed (an ACP client's fs/read_text_file and fs/write_text_file). Paths arrive already
 // confined; the workspace side closes the check-to-use window at open time.
-import { createHash, randomBytes, type Hash } from 'node:crypto';
+import type { Hash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ToolError } from './errors.ts';
+import { nodeCrypto } from './runtime.ts';
 import { isWithin, type ConfinedPath } from './paths.ts';
 import { serialised, withFileLock } from './write_lock.ts';
 
@@ -87,7 +88,7 @@ export function snapshot(bytes: Buffer, identity?: FileIdentity, sha?: string, m
     sha256Of(parts, shared) {
       let from: HashMark | undefined;
       for (const m of marks) if (m.at <= shared && (!from || m.at > from.at)) from = m;
-      const base = from ? from.state.copy() : createHash('sha256');
+      const base = from ? from.state.copy() : nodeCrypto().createHash('sha256');
       base.update(bytes.subarray(from?.at ?? 0, shared));
       // not hashed yet: the prefix is hashed once for both
       if (h === undefined) h = base.copy().update(bytes.subarray(shared)).digest('hex');
@@ -141,11 +142,11 @@ function vouches(st: fs.BigIntStats, nowMs: number, length: number): FileIdentit
 const sameIdentity = (st: fs.BigIntStats, id: FileIdentity): boolean =>
   st.dev === id.dev && st.ino === id.ino && st.size === id.size && st.mtimeNs === id.mtimeNs && st.ctimeNs === id.ctimeNs;
 
-export const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
+export const sha256 = (b: Uint8Array): string => nodeCrypto().createHash('sha256').update(b).digest('hex');
 
 /** sha256 of the concatenation of `parts`, without joining them. */
 export function sha256Parts(parts: readonly Uint8Array[]): string {
-  const h = createHash('sha256');
+  const h = nodeCrypto().createHash('sha256');
   for (const p of parts) h.update(p);
   return h.digest('hex');
 }
@@ -247,7 +248,7 @@ async function readHashing(fd: number, sizeHint: number, max: number, shown: str
   let buf = Buffer.allocUnsafe(Math.max(sizeHint, 1) + 1);
   let len = 0;
   let hashed = 0;
-  const h = createHash('sha256');
+  const h = nodeCrypto().createHash('sha256');
   const marks: HashMark[] = [];
   for (;;) {
     if (len === buf.length) {
@@ -323,7 +324,7 @@ export class WorkspaceFileIO implements FileIO {
       if (!st.isFile()) throw new ToolError('not_regular', `${file.rel} is no longer a regular file; refused.`);
       mode = opts.mode ?? st.mode & 0o7777;
     }
-    const tmp = path.join(dir, `.${path.basename(file.real)}.cxl-${randomBytes(6).toString('hex')}.tmp`);
+    const tmp = path.join(dir, `.${path.basename(file.real)}.cxl-${nodeCrypto().randomBytes(6).toString('hex')}.tmp`);
     let renamed = false;
     let fd = -1;
     let replaced: number | undefined;

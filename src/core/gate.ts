@@ -8,7 +8,6 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
-import { nanoid } from 'nanoid';
 import { buildApprovalDiff, DIFF_MAX_BYTES, type ApprovalDiff, type MutatingTool } from './approval_diff.ts';
 import { decide, axisOf, type CallFacts, type CompiledEnvelope, type Decision } from './envelope.ts';
 import { ToolError, toToolError } from './errors.ts';
@@ -166,7 +165,7 @@ export class Gate {
     };
     const scope: SessionAllow[] = [{ kind: 'file', axis: 'files.read', path: req.path }];
     const answer = await this.#ask({
-      id: nanoid(),
+      id: await approvalId(),
       toolset: 'local_fs',
       tool: req.tool,
       title: `local_fs.${req.tool}: ${req.path}`,
@@ -425,7 +424,7 @@ export class Gate {
     const qualified = p.tool === p.facts.toolset ? p.tool : `${p.facts.toolset}.${p.tool}`;
     const spec = p.toolset.list().find((s) => s.name === p.tool);
     const req: ApprovalRequest = {
-      id: nanoid(),
+      id: await approvalId(),
       toolset: p.facts.toolset,
       tool: p.tool,
       title: qualified,
@@ -509,6 +508,9 @@ export class Gate {
     }
   }
 }
+
+// nanoid loads node:crypto (~5 ms of a cold start); only a call that asks needs an id
+const approvalId = async (): Promise<string> => (await import('nanoid')).nanoid();
 
 /** `cxl check`'s decision on an allowed line: the same facts the gate builds (shell/envelope_facts.ts). */
 export { shellDecision } from './shell/envelope_facts.ts';

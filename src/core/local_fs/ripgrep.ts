@@ -1,8 +1,8 @@
 // Locates the ripgrep binary shipped by @vscode/ripgrep. grep and find_files use it as a fast
 // engine when present; without it they fall back to the in-process implementation.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { ToolError } from '../errors.ts';
+import { childProcess } from '../runtime.ts';
 
 let cached: Promise<string | null> | undefined;
 
@@ -29,7 +29,7 @@ export function runRipgrep(
   signal?: AbortSignal,
 ): Promise<{ code: number | null; stopped: boolean }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(rg, args, { cwd, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = childProcess().spawn(rg, args, { cwd, stdio: ['ignore', 'pipe', 'ignore'] });
     let stopped = false;
     let rest = '';
     const feed = (line: string) => {

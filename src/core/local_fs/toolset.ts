@@ -1,7 +1,6 @@
 // The local_fs toolset: ten tools over one canonical root, one policy, one session ledger and
 // one FileIO for the content half. Browsing tools always run in-process on the real filesystem.
 import path from 'node:path';
-import { nanoid } from 'nanoid';
 import { ToolError, toToolError } from '../errors.ts';
 import { WorkspaceFileIO, type FileIO } from '../file_io.ts';
 import { DEFAULT_FS_POLICY, type FsPolicy } from '../fs_policy.ts';
@@ -9,6 +8,7 @@ import { ReadLedger } from '../ledger.ts';
 import { defaultIdentityIndex, type IdentityIndex } from '../path_identity.ts';
 import { canonicalRoot, type ConfinedPath } from '../paths.ts';
 import { defaultPathMatcher, type PathMatcher } from '../quarantine.ts';
+import { nodeCrypto } from '../runtime.ts';
 import type { Toolset, ToolSpec } from '../tool.ts';
 import { checkArgs } from './args.ts';
 import { gatePath, type ApprovalMode, type AskApproval, type FsContext, type GrepEngine } from './context.ts';
@@ -65,7 +65,7 @@ export class LocalFsToolset implements Toolset {
     this.#opts = opts;
     this.policy = opts.policy ?? { ...DEFAULT_FS_POLICY };
     this.root = canonicalRoot(this.policy.allowedDir ? path.resolve(opts.root, this.policy.allowedDir) : opts.root);
-    this.ledger = opts.ledger ?? new ReadLedger(opts.sessionId ?? nanoid());
+    this.ledger = opts.ledger ?? new ReadLedger(opts.sessionId ?? nodeCrypto().randomUUID());
     this.io = opts.io ?? new WorkspaceFileIO(this.root);
     this.identity = opts.identity ?? defaultIdentityIndex;
   }

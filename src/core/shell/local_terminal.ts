@@ -4,9 +4,9 @@
 // (or, for ACP's terminal/*, one interleaved stream keeping the tail). A request carrying a
 // sandbox runs inside it (bubblewrap or Seatbelt): the view is built for that command, now.
 // The client's terminal host (client/terminal_host.ts) is a thin layer over this file.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import process from 'node:process';
-import { killProcessGroup, onTerminate } from '../runtime.ts';
+import { childProcess, killProcessGroup, onTerminate } from '../runtime.ts';
 import { HeadTailBuffer, TailBuffer } from './output_limit.ts';
 import { bwrapFailure, sandboxLaunch, type Launch } from './sandbox/launcher.ts';
 import { probeSandbox, type Probe, type ProbeOptions } from './sandbox/probe.ts';
@@ -121,7 +121,7 @@ export class LocalTerminal implements Terminal {
     // this thread does) must still find the handler; JS handlers run only after this constructor,
     // by which time the pid is in `live`.
     hookExit();
-    this.child = spawn(launch?.command ?? req.command, launch?.args ?? req.args, {
+    this.child = childProcess().spawn(launch?.command ?? req.command, launch?.args ?? req.args, {
       cwd: req.cwd,
       env: req.env,
       detached: true,

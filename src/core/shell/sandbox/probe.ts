@@ -2,10 +2,10 @@
 // bubblewrap (`bwrap` on PATH) on Linux, `sandbox-exec` on macOS. A sandbox that cannot start
 // (user namespaces restricted, /proc not mountable in a container, a broken install) is reported
 // with the reason it gave, never assumed.
-import { spawnSync } from 'node:child_process';
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
+import { childProcess } from '../../runtime.ts';
 import type { SandboxState } from './settings.ts';
 
 export interface ProbeOptions {
@@ -57,7 +57,7 @@ function explain(program: string, stderr: string, status: number | null, error?:
 }
 
 function run(program: string, args: string[]): { ok: boolean; reason?: string } {
-  const r = spawnSync(program, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000, encoding: 'utf8' });
+  const r = childProcess().spawnSync(program, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000, encoding: 'utf8' });
   if (r.error) return { ok: false, reason: explain(program, '', null, r.error) };
   if (r.status !== 0) return { ok: false, reason: explain(program, r.stderr ?? '', r.status) };
   return { ok: true };
