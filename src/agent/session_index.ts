@@ -39,10 +39,10 @@ export type SessionFileKind = 'jsonl' | 'json';
 export type SummaryReader = (id: string, kind: SessionFileKind) => { summary: IndexedSummary; stamp: string } | undefined;
 
 /** [id, kind, cwd, title, updatedAt, stamp]; a null stamp: read the file again (it changed since). */
-type Row = [string, SessionFileKind, string, string | null, string, string | null];
+export type Row = [string, SessionFileKind, string, string | null, string, string | null];
 
-interface IndexFile {
-  v: 1;
+export interface IndexFile {
+  v: 2;
   /** the sessions directory's mtime the rows were built against (ms); null: never trust the rows */
   dir: number | null;
   /** when that mtime was read (ms since the epoch) */
@@ -82,21 +82,37 @@ function alive(owner: string): boolean {
   }
 }
 
-function isRow(r: unknown): r is Row {
-  return Array.isArray(r) && r.length === 6 && typeof r[0] === 'string' && (r[1] === 'jsonl' || r[1] === 'json') && typeof r[2] === 'string' && (r[3] === null || typeof r[3] === 'string') && typeof r[4] === 'string' && (r[5] === null || typeof r[5] === 'string');
+const ROW = 6;
+
+/** The fields of row `i` of a flat array are a Row's: the index on disk is checked, never trusted. */
+function isRowAt(f: unknown[], i: number): boolean {
+  return typeof f[i] === 'string' && (f[i + 1] === 'jsonl' || f[i + 1] === 'json') && typeof f[i + 2] === 'string' && (f[i + 3] === null || typeof f[i + 3] === 'string') && typeof f[i + 4] === 'string' && (f[i + 5] === null || typeof f[i + 5] === 'string');
 }
 
-function parse(text: string): IndexFile | undefined {
+/**
+ * The index as stored: the rows as one flat array, six fields a row. The first session/list of a
+ * process reads this file whole, and JSON.parse of one flat array is ~25% faster than of an array
+ * of 2,000 small ones (version 1, rebuilt when found).
+ */
+export function parseIndex(text: string): IndexFile | undefined {
   try {
-    const j = JSON.parse(text) as IndexFile;
-    if (!j || j.v !== 1 || !(j.dir === null || typeof j.dir === 'number') || typeof j.seenAt !== 'number' || !Array.isArray(j.rows) || !j.rows.every(isRow)) return undefined;
+    const j = JSON.parse(text) as Omit<IndexFile, 'rows'> & { rows: unknown[] };
+    if (!j || j.v !== 2 || !(j.dir === null || typeof j.dir === 'number') || typeof j.seenAt !== 'number' || !Array.isArray(j.rows) || j.rows.length % ROW !== 0) return undefined;
     if (!j.open || typeof j.open !== 'object' || Array.isArray(j.open)) return undefined;
     for (const v of Object.values(j.open)) if (!Array.isArray(v) || !v.every((o) => typeof o === 'string')) return undefined;
-    return j;
+    const f = j.rows;
+    const rows: Row[] = new Array(f.length / ROW);
+    for (let i = 0, r = 0; i < f.length; i += ROW, r++) {
+      if (!isRowAt(f, i)) return undefined;
+      rows[r] = f.slice(i, i + ROW) as Row;
+    }
+    return { ...j, rows };
   } catch {
     return undefined;
   }
 }
+
+const serialise = (idx: IndexFile): string => JSON.stringify({ ...idx, rows: idx.rows.flat() });
 
 const newer = (a: Row, b: Row) => (a[4] > b[4] ? -1 : a[4] < b[4] ? 1 : a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
@@ -255,11 +271,12 @@ export class SessionIndex {
     if (this.#cache?.stamp === stamp) return this.#cache.index;
     let text: string;
     try {
-      text = fs.readFileSync(this.file, 'utf8');
+      // Buffer#toString: Node 20's readFileSync(f, 'utf8') takes a third longer on this 300 KB file
+      text = fs.readFileSync(this.file).toString();
     } catch {
       return undefined;
     }
-    const index = parse(text);
+    const index = parseIndex(text);
     this.#cache = index ? { stamp, index } : undefined;
     return index;
   }
@@ -272,13 +289,13 @@ export class SessionIndex {
     await withFileLock(this.file, 'the session index', () => {
       let disk: IndexFile | undefined;
       try {
-        disk = parse(fs.readFileSync(this.file, 'utf8'));
+        disk = parseIndex(fs.readFileSync(this.file).toString());
       } catch {
         disk = undefined;
       }
-      const idx: IndexFile = disk ?? { v: 1, dir: null, seenAt: 0, rows: [], open: {} };
+      const idx: IndexFile = disk ?? { v: 2, dir: null, seenAt: 0, rows: [], open: {} };
       change(idx, !!disk);
-      const text = JSON.stringify(idx);
+      const text = serialise(idx);
       const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
       try {
         fs.writeFileSync(tmp, text, { mode: 0o600 });

@@ -8,7 +8,7 @@ import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { fileStamp, newOwner, SessionIndex, type SessionFileKind } from '../../src/agent/session_index.ts';
+import { fileStamp, newOwner, parseIndex, SessionIndex, type SessionFileKind } from '../../src/agent/session_index.ts';
 import { SessionStore, type SessionSummary, type StoredSession } from '../../src/agent/session_store.ts';
 import { moduleCommand } from '../../src/core/runtime.ts';
 import { lockFileOf } from '../../src/core/write_lock.ts';
@@ -96,19 +96,25 @@ test('list answers what loading every file gives, for sessions of every shape, a
 test('a deleted or corrupt index is rebuilt from the files', async () => {
   const store = await populate(temp());
   await store.list();
+  // a damaged index that claims the directory as it is now: trusted if it were misread
+  const dirMtime = () => Math.floor(fs.statSync(store.dir).mtimeMs);
   for (const [what, damage] of [
     ['deleted', () => fs.rmSync(store.index.file)],
     ['not JSON', () => fs.writeFileSync(store.index.file, '{"v":1,"dir":12')],
     ['empty', () => fs.writeFileSync(store.index.file, '')],
     ['the wrong shape', () => fs.writeFileSync(store.index.file, JSON.stringify({ v: 1, dir: 1, seenAt: 1e15, rows: [['s1', 'jsonl', 7, null, '', null]], open: {} }))],
-    ['another version', () => fs.writeFileSync(store.index.file, JSON.stringify({ v: 2, rows: [] }))],
+    ['another version', () => fs.writeFileSync(store.index.file, JSON.stringify({ v: 3, rows: [] }))],
+    // version 1 kept a row per array: a file left by an older cxl is rebuilt, not misread
+    ['version 1', () => fs.writeFileSync(store.index.file, JSON.stringify({ v: 1, dir: dirMtime(), seenAt: 1e15, rows: [['s1', 'jsonl', '/w', null, '2026-01-01T00:00:00.000Z', '1:1:1']], open: {} }))],
+    ['a row cut short', () => fs.writeFileSync(store.index.file, JSON.stringify({ v: 2, dir: dirMtime(), seenAt: 1e15, rows: ['s1', 'jsonl', '/w', null, '2026-01-01T00:00:00.000Z'], open: {} }))],
+    ['a field of the wrong type', () => fs.writeFileSync(store.index.file, JSON.stringify({ v: 2, dir: dirMtime(), seenAt: 1e15, rows: ['s1', 'jsonl', '/w', 5, '2026-01-01T00:00:00.000Z', '1:1:1'], open: {} }))],
     ['cut short', () => fs.writeFileSync(store.index.file, fs.readFileSync(store.index.file, 'utf8').slice(0, 40))],
   ] as const) {
     (damage as () => void)();
     await assertListed(store, `index ${what}`);
-    const idx = JSON.parse(fs.readFileSync(store.index.file, 'utf8')) as { v: number; rows: unknown[] };
-    assert.equal(idx.v, 1, `index ${what}: rewritten`);
-    assert.equal(idx.rows.length, (await oracle(store)).length);
+    const idx = parseIndex(fs.readFileSync(store.index.file, 'utf8'));
+    assert.equal(idx?.v, 2, `index ${what}: rewritten`);
+    assert.equal(idx?.rows.length, (await oracle(store)).length);
   }
 });
 
@@ -174,7 +180,7 @@ test('a session open in another process: its appends show at every list, and its
   await sleep(60);
   await assertListed(store, 'closed');
   await assertListed(store, 'closed, listed again');
-  const idx = JSON.parse(fs.readFileSync(store.index.file, 'utf8')) as { open: Record<string, unknown>; rows: Array<Array<string | null>> };
+  const idx = parseIndex(fs.readFileSync(store.index.file, 'utf8'))!;
   assert.deepEqual(idx.open, {}, 'no marks left');
   assert.ok(idx.rows.every((r) => r[5] !== null), 'every row trusted again');
 });
@@ -296,7 +302,7 @@ test('two processes creating, listing and closing sessions at once: no row or ma
   // the index itself holds every session, trusted, with no marks left behind
   await sleep(60);
   await store.list();
-  const idx = JSON.parse(fs.readFileSync(store.index.file, 'utf8')) as { open: Record<string, unknown>; rows: Array<Array<string | null>> };
+  const idx = parseIndex(fs.readFileSync(store.index.file, 'utf8'))!;
   assert.deepEqual(idx.open, {});
   assert.deepEqual(idx.rows.map((r) => r[0]).sort(), all.map((s) => s.sessionId).sort());
   assert.ok(idx.rows.every((r) => r[5] !== null));
