@@ -119,6 +119,11 @@ try {
   await pairMs(() => buildApprovalDiff(diffTs.io, file, 'edit_file', args), () => fs.readFileSync(lf), 9);
   const [diffOurs, diffRef] = await pairMs(() => buildApprovalDiff(diffTs.io, file, 'edit_file', args), () => fs.readFileSync(lf), 21);
   report({ name: 'approval diff, one-line edit in 200,000 lines', ours: diffOurs, reference: diffRef, unit: 'ms', against: 'reading the file', target: '< 5 ms, ≤ 2x' });
+  // the gate builds the diff from the bytes its read-before-write check has just read: what the
+  // approval adds to an edit is this
+  const checked = await diffTs.io.read(file, { maxBytes: 64 << 20 });
+  const [fromCheck, diffRef3] = await pairMs(() => buildApprovalDiff(diffTs.io, file, 'edit_file', args, checked), () => fs.readFileSync(lf), 21);
+  report({ name: "approval diff, same edit, from the contract check's read (the gate's path)", ours: fromCheck, reference: diffRef3, unit: 'ms', against: 'reading the file' });
 } finally {
   fs.rmSync(base, { recursive: true, force: true });
 }

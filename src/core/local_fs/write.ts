@@ -9,7 +9,7 @@ import { hooksDirFact } from '../git_dirs.ts';
 import type { ConfinedPath } from '../paths.ts';
 import { bool, int, schema, str } from './args.ts';
 import { lstatOf, type FsContext } from './context.ts';
-import { planEdit, planSed, planWrite, sameBytes, type MutationPlan } from './mutate.ts';
+import { occurrences, planEdit, planSed, planWrite, sameBytes, type MutationPlan } from './mutate.ts';
 import { mustBeFile, refuseBinary } from './read.ts';
 import { RANGE_READ_HARD_CAP, type Args, type ToolDef } from './tool_def.ts';
 
@@ -79,39 +79,71 @@ async function commit(ctx: FsContext, c: ConfinedPath, old: FileSnapshot | null,
  * The file is read once: the last check before the rename compares its identity with the read's
  * (bytes only when that differs or cannot vouch), and the two hashes share the unchanged prefix.
  */
-async function mutate(ctx: FsContext, c: ConfinedPath, plan: (old: Buffer) => MutationPlan) {
+async function mutate(ctx: FsContext, c: ConfinedPath, plan: (old: Buffer) => MutationPlan, needle?: string) {
   mustBeFile(c);
   const entry = ctx.ledger.get(c.real);
   if (!entry) ctx.ledger.check(c.real, '', false, c.rel); // not_read, before any work
-  const old = await ctx.io.read(c, { maxBytes: RANGE_READ_HARD_CAP, hashing: true });
-  refuseBinary(c, old.bytes);
-  let p: MutationPlan;
+  const old = await ctx.io.read(c, { maxBytes: RANGE_READ_HARD_CAP, hashing: true, ...(needle ? { early: keptUntilFirst(needle) } : {}) });
+  let handedOver = false;
   try {
-    p = plan(old.bytes);
-  } catch (err) {
-    ctx.ledger.check(c.real, old.sha256, false, c.rel); // a stale read is the first thing to fix
-    throw err;
+    refuseBinary(c, old.bytes);
+    let p: MutationPlan;
+    try {
+      p = plan(old.bytes);
+    } catch (err) {
+      ctx.ledger.check(c.real, old.sha256, false, c.rel); // a stale read is the first thing to fix
+      throw err;
+    }
+    let refusal: unknown;
+    const beforeCommit = () => {
+      if (refusal) throw refusal;
+    };
+    // expectSha256 is the version the ledger holds; beforeCommit refuses the rename unless it is
+    // the version just read, and the workspace side then checks the file is still that read (its
+    // identity unchanged, or else its bytes)
+    const kept = keptMode(ctx, c);
+    handedOver = true;
+    const writing = ctx.io.write(c, p.parts, {
+      expectSha256: entry!.sha256,
+      expectBytes: old.bytes,
+      ...(old.identity ? { expectIdentity: old.identity } : {}),
+      beforeCommit,
+      ...(kept.mode !== undefined ? { mode: kept.mode } : {}),
+      ...(old.early ? { early: { temp: old.early, unchangedPrefix: p.changeStart } } : {}),
+    });
+    writing.catch(() => {}); // observed below; never an unhandled rejection meanwhile
+    const newSha = old.sha256Of(p.parts, p.changeStart);
+    const oldSha = old.sha256;
+    try {
+      ctx.ledger.check(c.real, oldSha, false, c.rel);
+    } catch (err) {
+      refusal = err;
+    }
+    await writing;
+    ctx.ledger.recordWrite(c.real, newSha);
+    return { p, r: result(c, old, p, true, newSha, kept.note) };
+  } finally {
+    if (!handedOver) old.early?.discard();
   }
-  let refusal: unknown;
-  const beforeCommit = () => {
-    if (refusal) throw refusal;
+}
+
+/**
+ * The early-write bound of an edit replacing `needle`: the new content keeps everything before
+ * the first occurrence (sed's line window only narrows which occurrences change). The search
+ * goes over what each chunk added, overlapping the previous by the needle's length less one.
+ */
+function keptUntilFirst(needle: string): (bytes: Buffer, len: number) => number {
+  const n = Buffer.from(needle, 'utf8');
+  let searched = 0;
+  let first = -1;
+  return (bytes, len) => {
+    if (first === -1) {
+      const [at] = occurrences(bytes, n, Math.max(0, searched - n.length + 1), len, 1);
+      if (at !== undefined) first = at;
+      searched = len;
+    }
+    return first !== -1 ? first : Math.max(0, len - n.length + 1);
   };
-  // expectSha256 is the version the ledger holds; beforeCommit refuses the rename unless it is
-  // the version just read, and the workspace side then checks the file is still that read (its
-  // identity unchanged, or else its bytes)
-  const kept = keptMode(ctx, c);
-  const writing = ctx.io.write(c, p.parts, { expectSha256: entry!.sha256, expectBytes: old.bytes, ...(old.identity ? { expectIdentity: old.identity } : {}), beforeCommit, ...(kept.mode !== undefined ? { mode: kept.mode } : {}) });
-  writing.catch(() => {}); // observed below; never an unhandled rejection meanwhile
-  const newSha = old.sha256Of(p.parts, p.changeStart);
-  const oldSha = old.sha256;
-  try {
-    ctx.ledger.check(c.real, oldSha, false, c.rel);
-  } catch (err) {
-    refusal = err;
-  }
-  await writing;
-  ctx.ledger.recordWrite(c.real, newSha);
-  return { p, r: result(c, old, p, true, newSha, kept.note) };
 }
 
 export const writeFile: ToolDef = {
@@ -155,7 +187,7 @@ export const editFile: ToolDef = {
   ),
   async run(ctx, a: Args) {
     const c = await ctx.resolve('edit_file', a.path as string);
-    const { p, r } = await mutate(ctx, c, (old) => planMutation('edit_file', old, a, c.rel));
+    const { p, r } = await mutate(ctx, c, (old) => planMutation('edit_file', old, a, c.rel), typeof a.old_string === 'string' ? a.old_string : undefined);
     return { path: r.path, written: r.written, replacements: p.replacements, old_bytes: r.old_bytes, new_bytes: r.new_bytes, old_sha256: r.old_sha256, new_sha256: r.new_sha256, ...(r.note ? { note: r.note } : {}) };
   },
 };
@@ -183,7 +215,7 @@ export const sed: ToolDef = {
   ),
   async run(ctx, a: Args) {
     const c = await ctx.resolve('sed', a.path as string);
-    const { p, r } = await mutate(ctx, c, (old) => planMutation('sed', old, a, c.rel));
+    const { p, r } = await mutate(ctx, c, (old) => planMutation('sed', old, a, c.rel), typeof a.pattern === 'string' ? a.pattern : undefined);
     return { path: r.path, written: r.written, changed: p.changedLines ?? 0, replacements: p.replacements, old_bytes: r.old_bytes, new_bytes: r.new_bytes, old_sha256: r.old_sha256, new_sha256: r.new_sha256, ...(r.note ? { note: r.note } : {}) };
   },
 };
