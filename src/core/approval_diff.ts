@@ -6,6 +6,7 @@ import { structuredPatch } from 'diff';
 import { ToolError } from './errors.ts';
 import type { FileIO, FileSnapshot } from './file_io.ts';
 import { checkArgs } from './local_fs/args.ts';
+import { borrowScanBuffer, type ScanLease } from './local_fs/byte_scan.ts';
 import { sameBytes, type MutationPlan } from './local_fs/mutate.ts';
 import { countNewlines, decode, isBinary } from './local_fs/text.ts';
 import { editFile, planMutation, sed, writeFile, type MutatingTool } from './local_fs/write.ts';
@@ -152,19 +153,26 @@ export async function buildApprovalDiff(io: FileIO, file: ConfinedPath, tool: Mu
     return none((err as Error).message);
   }
   let old: Buffer | null = null;
+  // read into the scan arena when it is free: scanned where it lies, and no fresh pages to fault
+  // in. Nothing returned refers to it (the diff and both windows are strings).
+  let lease: ScanLease | undefined;
   try {
-    old = (current ?? (await io.read(file, { maxBytes: DIFF_MAX_BYTES }))).bytes;
-  } catch (err) {
-    if (!(err instanceof ToolError && err.code === 'not_found' && tool === 'write_file')) {
-      return none(`the current content could not be read safely (${(err as Error).message})`);
+    try {
+      old = (current ?? (await io.read(file, { maxBytes: DIFF_MAX_BYTES, into: (size) => (lease = borrowScanBuffer(size))?.buf }))).bytes;
+    } catch (err) {
+      if (!(err instanceof ToolError && err.code === 'not_found' && tool === 'write_file')) {
+        return none(`the current content could not be read safely (${(err as Error).message})`);
+      }
     }
+    if (old && isBinary(old)) return none('the file looks binary');
+    let plan: MutationPlan;
+    try {
+      plan = planMutation(tool, old, args, file.rel);
+    } catch (err) {
+      return none(`the change would fail: ${(err as Error).message}`);
+    }
+    return renderApprovalDiff(file.rel, old, plan);
+  } finally {
+    (lease as ScanLease | undefined)?.release();
   }
-  if (old && isBinary(old)) return none('the file looks binary');
-  let plan: MutationPlan;
-  try {
-    plan = planMutation(tool, old, args, file.rel);
-  } catch (err) {
-    return none(`the change would fail: ${(err as Error).message}`);
-  }
-  return renderApprovalDiff(file.rel, old, plan);
 }

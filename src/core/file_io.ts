@@ -75,6 +75,11 @@ export interface ReadOptions {
    * file as it reads (FileSnapshot.early); other readers ignore it.
    */
   early?: (bytes: Buffer, len: number) => number;
+  /**
+   * A buffer to read into, given the size the file has at its open (a workspace read without
+   * hashing uses it when it fits; the snapshot's bytes are then a view of it).
+   */
+  into?: (size: number) => Buffer | undefined;
 }
 
 export interface WriteGuard {
@@ -252,8 +257,8 @@ function sameDir(dir: string): boolean {
 }
 
 /** Reads an open fd to EOF (the size is a hint: the file may grow or shrink meanwhile). */
-function readFd(fd: number, sizeHint: number, max: number, shown: string): Buffer {
-  let buf = Buffer.allocUnsafe(Math.max(sizeHint, 1) + 1);
+function readFd(fd: number, sizeHint: number, max: number, shown: string, into?: Buffer): Buffer {
+  let buf = into && into.length > sizeHint ? into : Buffer.allocUnsafe(Math.max(sizeHint, 1) + 1);
   let len = 0;
   for (;;) {
     if (len === buf.length) {
@@ -336,7 +341,7 @@ export class WorkspaceFileIO implements FileIO {
           throw err;
         }
       }
-      const bytes = readFd(fd, st.size, opts.maxBytes, file.rel);
+      const bytes = readFd(fd, st.size, opts.maxBytes, file.rel, st.size <= opts.maxBytes ? opts.into?.(st.size + 1) : undefined);
       return snapshot(bytes, vouches(id, nowMs, bytes.length));
     } finally {
       fs.closeSync(fd);

@@ -145,3 +145,29 @@ test('building a diff bypasses and leaves the ledger alone', async () => {
   assert.equal(d.diff, '--- a/f.txt\n+++ b/f.txt\n@@ -1,1 +1,1 @@\n-changed on disk\n+mine', 'the diff is built from the current disk, not the read');
   assert.equal(JSON.stringify(ts.ledger.toJSON().entries), before);
 });
+
+test('a big file read into the scan arena gives the diff its own read gives; diffs at once each get theirs', async () => {
+  // 200,000 lines (~4 MB): read into the arena and scanned there when it is free
+  const a = numbered(200_000, (i) => `line ${i} of a`);
+  const b = numbered(150_000, (i) => `line ${i} of b`);
+  const root = tree({ 'a.txt': a, 'b.txt': b });
+  const io = new WorkspaceFileIO(root);
+  const editA = { path: 'a.txt', old_string: 'line 150000 of a\n', new_string: 'LINE 150000\n' };
+  const editB = { path: 'b.txt', old_string: 'line 7 of b\n', new_string: '' };
+  const wantA = fullDiff('a.txt', a, a.replace(editA.old_string, editA.new_string));
+  const wantB = fullDiff('b.txt', b, b.replace(editB.old_string, editB.new_string));
+  assert.equal((await diffFor(root, 'edit_file', editA)).diff, wantA);
+  // from a snapshot the caller read (no arena): the same
+  const snap = await io.read(confine(root, 'a.txt'), { maxBytes: 1 << 30 });
+  assert.equal((await buildApprovalDiff(io, confine(root, 'a.txt'), 'edit_file', editA, snap)).diff, wantA);
+  // two at once: one holds the arena while the other reads into its own buffer
+  for (let round = 0; round < 3; round++) {
+    const [da, db, dn] = await Promise.all([diffFor(root, 'edit_file', editA), diffFor(root, 'edit_file', editB), diffFor(root, 'edit_file', { ...editA, old_string: 'not there' })]);
+    assert.equal(da.diff, wantA, `round ${round}: a`);
+    assert.equal(db.diff, wantB, `round ${round}: b`);
+    assert.equal(dn.diff, null);
+  }
+  // a needle twice (not unique) is found in the arena as outside it
+  const twice = await diffFor(root, 'edit_file', { path: 'a.txt', old_string: 'of a\nline 2', new_string: 'x' });
+  assert.match(twice.reason ?? '', /occurs \d+ times/);
+});

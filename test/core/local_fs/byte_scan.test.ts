@@ -2,7 +2,7 @@
 // random content, at chunk boundaries, for needles of repeated bytes, windows and limits.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { countNewlines, findAll, kernelAvailable } from '../../../src/core/local_fs/byte_scan.ts';
+import { borrowScanBuffer, countNewlines, findAll, kernelAvailable } from '../../../src/core/local_fs/byte_scan.ts';
 
 /** The answers findAll must give: non-overlapping copies wholly inside [from, to). */
 function oracle(hay: Buffer, needle: Buffer, from: number, to: number, limit = Infinity): number[] {
@@ -90,4 +90,34 @@ test('findAll: copies across the 64 KiB chunk boundaries, overlapping candidates
   const h2 = Buffer.concat([Buffer.alloc(70_000, 'q'), long, Buffer.alloc(100, 'q')]);
   assert.deepEqual(findAll(h2, long), [70_000]);
   assert.deepEqual(findAll(hay, Buffer.alloc(0)), []);
+});
+
+test('in the arena (scanned where it lies): the same answers as the copying scan, at its start, end and any offset', () => {
+  const alphabet = Buffer.from('abcdefghijklmnop\n\r x');
+  const hay = Buffer.alloc(300_000);
+  for (let i = 0; i < hay.length; i++) hay[i] = alphabet[rand(alphabet.length)];
+  const lease = borrowScanBuffer(hay.length + 64);
+  assert.ok(lease, 'the arena is free');
+  try {
+    for (const shift of [0, 1, 13, 64]) {
+      const inArena = lease.buf.subarray(shift, shift + hay.length);
+      hay.copy(inArena);
+      assert.equal(countNewlines(inArena), newlines(hay), `shift ${shift}`);
+      assert.equal(countNewlines(inArena.subarray(5, 200_001)), newlines(hay.subarray(5, 200_001)));
+      randomCases(inArena, alphabet);
+      // a copy at the very end of the data: the kernel reads nothing past it
+      const needle = Buffer.from('Zq9\nEND');
+      needle.copy(inArena, inArena.length - needle.length);
+      assert.deepEqual(findAll(inArena, needle), [inArena.length - needle.length]);
+      hay.copy(inArena);
+    }
+    // one holder at a time: a second borrower is told to allocate
+    assert.equal(borrowScanBuffer(10), undefined);
+  } finally {
+    lease.release();
+  }
+  const again = borrowScanBuffer(10);
+  assert.ok(again, 'free again after release');
+  again.release();
+  assert.equal(borrowScanBuffer(2 ** 31), undefined, 'over the arena limit');
 });
