@@ -15,13 +15,20 @@ export type TraversalContext = Pick<FsContext, 'root' | 'policy' | 'matcher'> & 
 
 export type SkipReason = 'heavy' | 'ignored' | 'denied' | 'quarantined' | 'read_approve';
 
-/** Component-wise path order: the order of a depth-first walk over sorted directory entries. */
+/**
+ * Component-wise path order: the order of a depth-first walk over sorted directory entries. At
+ * the first differing code unit a `/` sorts first (its component ended: `a/b` before `a-b`, though
+ * `-` < `/`), else the units decide; a path that is a prefix of the other sorts first. Compared in
+ * place: splitting both paths at each comparison was a quarter of a 4,000-file find_files.
+ */
 export function comparePaths(a: string, b: string): number {
-  const x = a.split('/');
-  const y = b.split('/');
-  const n = Math.min(x.length, y.length);
-  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
-  return x.length - y.length;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return x === 47 ? -1 : y === 47 ? 1 : x - y;
+  }
+  return a.length - b.length;
 }
 
 export class TraversalFilter {
