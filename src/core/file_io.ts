@@ -29,12 +29,12 @@ export interface FileSnapshot {
 }
 
 /**
- * A temp file beside the one being read, already holding a prefix of it: a big edit's write
- * starts while the file is still being read, so the disk absorbs the unchanged head during the
- * read instead of all of it after (an fdatasync of 50 MB was ~100 ms, most of an edit).
+ * A temp file beside the one being read, already holding the start of the new content: a big
+ * edit's write starts while the file is still being read, so the disk absorbs it during the read
+ * instead of all of it after (an fdatasync of 50 MB was ~100 ms, most of an edit).
  */
 export interface EarlyTemp {
-  /** bytes [0, written) of the file as read are in the temp file once `settled` resolves */
+  /** bytes [0, written) of the content the read's `early` answers describe are in the temp file once `settled` resolves */
   readonly written: number;
   /** every write (and flush) issued so far is done; rejects with the first that failed */
   settled(): Promise<void>;
@@ -70,16 +70,34 @@ export interface ReadOptions {
   maxBytes: number;
   hashing?: boolean;
   /**
-   * For an edit about to be written: how many leading bytes of `bytes[0, len)` (what is read so
-   * far) the new content surely keeps. A workspace read of a big file writes those to a temp
-   * file as it reads (FileSnapshot.early); other readers ignore it.
+   * For an edit about to be written, asked as the read goes (`bytes[0, len)` read so far): what
+   * the new content will likely be. A workspace read of a big file writes that to a temp file as
+   * it reads (FileSnapshot.early); other readers ignore it. A guess that proves wrong costs only
+   * the rewrite of what followed it: write() keeps what the plan it is given confirms.
    */
-  early?: (bytes: Buffer, len: number) => number;
+  early?: (bytes: Buffer, len: number) => EarlyGuess;
   /**
    * A buffer to read into, given the size the file has at its open (a workspace read without
    * hashing uses it when it fits; the snapshot's bytes are then a view of it).
    */
   into?: (size: number) => Buffer | undefined;
+}
+
+/**
+ * The new content, as far as an early guess goes: the first `keep` bytes of the file, then (once
+ * `replace` is given, fixed from then on) `replace.with` instead of the `replace.length` bytes
+ * after them, then the rest of the file.
+ */
+export interface EarlyGuess {
+  keep: number;
+  replace?: { with: Buffer; length: number };
+}
+
+/** The shape of a planned change (MutationPlan's): new = old[0, changeStart) + new[changeStart, newChangeEnd) + old[oldChangeEnd, ...). */
+export interface ChangeShape {
+  changeStart: number;
+  oldChangeEnd: number;
+  newChangeEnd: number;
 }
 
 export interface WriteGuard {
@@ -98,10 +116,10 @@ export interface WriteGuard {
   /** the mode an existing file gets (default: its own); a client-backed write cannot set one */
   mode?: number;
   /**
-   * The snapshot's early temp file (FileSnapshot.early) and how many leading bytes of `data` are
-   * the read's: the write continues that temp file from there instead of starting one.
+   * The snapshot's early temp file (FileSnapshot.early) and the shape of the change `data` makes
+   * to the snapshot: the write keeps what of the temp file that shape confirms and continues it.
    */
-  early?: { temp: EarlyTemp; unchangedPrefix: number };
+  early?: { temp: EarlyTemp; change: ChangeShape };
 }
 
 /** A hash state after the first `at` bytes of a snapshot. */
@@ -334,7 +352,7 @@ export class WorkspaceFileIO implements FileIO {
         const early = opts.early ? new SpillingTemp(this.#openTemp(file, st.mode & 0o7777), st.mode & 0o7777) : undefined;
         try {
           const offer = opts.early;
-          const { bytes, sha, marks } = await readHashing(fd, st.size, opts.maxBytes, file.rel, early && offer ? (buf, len) => early.offer(buf, Math.min(len, offer(buf, len))) : undefined);
+          const { bytes, sha, marks } = await readHashing(fd, st.size, opts.maxBytes, file.rel, early && offer ? (buf, len) => early.offer(buf, len, offer(buf, len)) : undefined);
           return snapshot(bytes, vouches(id, nowMs, bytes.length), sha, marks, early);
         } catch (err) {
           early?.discard();
@@ -408,8 +426,7 @@ export class WorkspaceFileIO implements FileIO {
         ({ fd, tmp } = early.take());
         if (mode !== undefined && mode !== early.mode) fs.fchmodSync(fd, mode);
         await early.settled();
-        // the temp holds the read's first `written` bytes; the new content shares `unchangedPrefix`
-        from = Math.min(early.written, opts.early!.unchangedPrefix);
+        from = early.confirmed(opts.early!.change, parts);
       } else {
         ({ fd, tmp } = this.#openTemp(file, mode));
       }
@@ -509,18 +526,24 @@ function writeAll(fd: number, parts: readonly Buffer[], from = 0): Promise<numbe
 const FLUSH_EVERY = 8 << 20;
 
 /**
- * The early temp file of a read (EarlyTemp): the bytes offered are written in order, one write
- * at a time on the thread pool, with an fdatasync after every FLUSH_EVERY bytes; the first error
- * is kept for settled(). write() takes the file over; until then discard() removes it.
+ * The early temp file of a read (EarlyTemp): the new content as guessed (EarlyGuess) is written
+ * in order as the bytes it needs are read, one write at a time on the thread pool, with an
+ * fdatasync after every FLUSH_EVERY bytes; the first error is kept for settled(). write() takes
+ * the file over; until then discard() removes it.
  */
 class SpillingTemp implements EarlyTemp {
   written = 0;
   readonly mode: number;
   #fd: number;
   readonly #tmp: string;
-  #queued = 0;
+  /** bytes of the file queued (a replaced span counts as queued) and of the new content */
+  #oldQueued = 0;
+  #newQueued = 0;
+  #guess: { keep: number; with: Buffer; length: number } | undefined;
   #flushedAt = 0;
   #chain: Promise<void> = Promise.resolve();
+  /** the fdatasync in flight: one at a time, and the writes do not wait for it */
+  #flushing: Promise<void> | undefined;
   #error: unknown;
   #taken = false;
 
@@ -530,30 +553,70 @@ class SpillingTemp implements EarlyTemp {
     this.mode = mode ?? -1;
   }
 
-  /** `buf[0, upTo)` is final: write what of it is not queued yet. */
-  offer(buf: Buffer, upTo: number): void {
-    if (this.#taken || this.#error !== undefined || upTo <= this.#queued) return;
-    const at = this.#queued;
-    const chunk = buf.subarray(at, upTo);
-    this.#queued = upTo;
+  /** `buf[0, len)` is read and `guess` is the latest: queue what it makes final. */
+  offer(buf: Buffer, len: number, guess: EarlyGuess): void {
+    if (this.#taken || this.#error !== undefined) return;
+    if (!this.#guess && guess.replace && guess.keep >= this.#oldQueued && guess.keep + guess.replace.length <= len) {
+      this.#guess = { keep: guess.keep, with: guess.replace.with, length: guess.replace.length };
+    }
+    const g = this.#guess;
+    // the unchanged head
+    const head = Math.min(g ? g.keep : guess.keep, len);
+    if (head > this.#oldQueued) this.#queue(buf.subarray(this.#oldQueued, head), head - this.#oldQueued);
+    if (!g) return;
+    if (this.#oldQueued === g.keep) {
+      this.#queue(g.with, g.length);
+    }
+    // the file after the replaced span, shifted
+    if (len > this.#oldQueued) this.#queue(buf.subarray(this.#oldQueued, len), len - this.#oldQueued);
+  }
+
+  /** Queues `bytes` at the new content's end; `consumed` bytes of the file are accounted for. */
+  #queue(bytes: Buffer, consumed: number): void {
+    const at = this.#newQueued;
+    this.#newQueued += bytes.length;
+    this.#oldQueued += consumed;
+    const end = this.#newQueued;
     const fd = this.#fd;
-    const flush = upTo - this.#flushedAt >= FLUSH_EVERY;
-    if (flush) this.#flushedAt = upTo;
+    const flush = end - this.#flushedAt >= FLUSH_EVERY;
+    if (flush) this.#flushedAt = end;
     this.#chain = this.#chain.then(async () => {
       if (this.#error !== undefined) return;
       try {
         let off = 0;
-        while (off < chunk.length) off += await new Promise<number>((res, rej) => fs.write(fd, chunk, off, chunk.length - off, at + off, (err, n) => (err ? rej(err) : res(n))));
-        this.written = at + chunk.length;
-        if (flush) await new Promise<void>((res, rej) => fs.fdatasync(fd, (err) => (err ? rej(err) : res())));
+        while (off < bytes.length) off += await new Promise<number>((res, rej) => fs.write(fd, bytes, off, bytes.length - off, at + off, (err, n) => (err ? rej(err) : res(n))));
+        this.written = end;
+        if (flush && !this.#flushing) {
+          this.#flushing = new Promise<void>((res) =>
+            fs.fdatasync(fd, (err) => {
+              if (err && this.#error === undefined) this.#error = err;
+              this.#flushing = undefined;
+              res();
+            }),
+          );
+        }
       } catch (err) {
         this.#error = err;
       }
     });
   }
 
+  /**
+   * How many leading bytes of `parts` (the planned content, of shape `change`) the temp file
+   * holds once settled: all it has when the plan is the guessed replacement, else the unchanged
+   * head both share.
+   */
+  confirmed(change: ChangeShape, parts: readonly Buffer[]): number {
+    const g = this.#guess;
+    if (g && change.changeStart === g.keep && change.oldChangeEnd === g.keep + g.length && change.newChangeEnd === g.keep + g.with.length && partsEqual(parts, g.keep, g.with)) {
+      return this.written;
+    }
+    return Math.min(this.written, change.changeStart, g ? g.keep : Infinity);
+  }
+
   async settled(): Promise<void> {
     await this.#chain;
+    await this.#flushing;
     if (this.#error !== undefined) throw new ToolError('io_error', `Cannot write the temp file: ${(this.#error as Error).message}.`);
   }
 
@@ -574,11 +637,23 @@ class SpillingTemp implements EarlyTemp {
       // removed below, once closed
     }
     // closed after the queued writes, so none lands on a closed (or reused) descriptor
-    void this.#chain.then(() => {
+    void this.#chain.then(() => this.#flushing).then(() => {
       fs.closeSync(fd);
       fs.rmSync(tmp, { force: true });
     });
   }
+}
+
+/** Whether the concatenation of `parts` holds `want` at byte `at`. */
+function partsEqual(parts: readonly Buffer[], at: number, want: Buffer): boolean {
+  let off = 0;
+  let i = 0;
+  for (const p of parts) {
+    const end = off + p.length;
+    for (; i < want.length && at + i < end; i++) if (at + i < off || p[at + i - off] !== want[i]) return false;
+    off = end;
+  }
+  return i === want.length;
 }
 
 function syncDir(dir: string): void {

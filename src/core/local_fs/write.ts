@@ -4,7 +4,7 @@
 // its mode, except that a file in an always-ask path (hooks, ~/.local/bin) keeps exec bits only
 // when the approval a human answered showed that mode.
 import { ToolError } from '../errors.ts';
-import { sha256Parts, type FileSnapshot } from '../file_io.ts';
+import { sha256Parts, type EarlyGuess, type FileSnapshot } from '../file_io.ts';
 import { hooksDirFact } from '../git_dirs.ts';
 import type { ConfinedPath } from '../paths.ts';
 import { bool, int, schema, str } from './args.ts';
@@ -79,11 +79,11 @@ async function commit(ctx: FsContext, c: ConfinedPath, old: FileSnapshot | null,
  * The file is read once: the last check before the rename compares its identity with the read's
  * (bytes only when that differs or cannot vouch), and the two hashes share the unchanged prefix.
  */
-async function mutate(ctx: FsContext, c: ConfinedPath, plan: (old: Buffer) => MutationPlan, needle?: string) {
+async function mutate(ctx: FsContext, c: ConfinedPath, plan: (old: Buffer) => MutationPlan, guess?: (bytes: Buffer, len: number) => EarlyGuess) {
   mustBeFile(c);
   const entry = ctx.ledger.get(c.real);
   if (!entry) ctx.ledger.check(c.real, '', false, c.rel); // not_read, before any work
-  const old = await ctx.io.read(c, { maxBytes: RANGE_READ_HARD_CAP, hashing: true, ...(needle ? { early: keptUntilFirst(needle) } : {}) });
+  const old = await ctx.io.read(c, { maxBytes: RANGE_READ_HARD_CAP, hashing: true, ...(guess ? { early: guess } : {}) });
   let handedOver = false;
   try {
     refuseBinary(c, old.bytes);
@@ -109,7 +109,7 @@ async function mutate(ctx: FsContext, c: ConfinedPath, plan: (old: Buffer) => Mu
       ...(old.identity ? { expectIdentity: old.identity } : {}),
       beforeCommit,
       ...(kept.mode !== undefined ? { mode: kept.mode } : {}),
-      ...(old.early ? { early: { temp: old.early, unchangedPrefix: p.changeStart } } : {}),
+      ...(old.early ? { early: { temp: old.early, change: p } } : {}),
     });
     writing.catch(() => {}); // observed below; never an unhandled rejection meanwhile
     const newSha = old.sha256Of(p.parts, p.changeStart);
@@ -128,12 +128,15 @@ async function mutate(ctx: FsContext, c: ConfinedPath, plan: (old: Buffer) => Mu
 }
 
 /**
- * The early-write bound of an edit replacing `needle`: the new content keeps everything before
- * the first occurrence (sed's line window only narrows which occurrences change). The search
- * goes over what each chunk added, overlapping the previous by the needle's length less one.
+ * The early guess of an edit replacing `needle` (an EarlyGuess): the file is kept up to its first
+ * occurrence (sed's line window and replace_all only change more after it), and with `with` (one
+ * replacement, edit_file) that occurrence is replaced and the rest follows; a second occurrence
+ * makes the plan refuse, which discards the temp file. The search goes over what each chunk
+ * added, overlapping the previous by the needle's length less one.
  */
-function keptUntilFirst(needle: string): (bytes: Buffer, len: number) => number {
+function guessEdit(needle: string, replacement?: string): (bytes: Buffer, len: number) => EarlyGuess {
   const n = Buffer.from(needle, 'utf8');
+  const replace = replacement === undefined ? undefined : { with: Buffer.from(replacement, 'utf8'), length: n.length };
   let searched = 0;
   let first = -1;
   return (bytes, len) => {
@@ -142,7 +145,8 @@ function keptUntilFirst(needle: string): (bytes: Buffer, len: number) => number 
       if (at !== undefined) first = at;
       searched = len;
     }
-    return first !== -1 ? first : Math.max(0, len - n.length + 1);
+    if (first === -1) return { keep: Math.max(0, len - n.length + 1) };
+    return replace ? { keep: first, replace } : { keep: first };
   };
 }
 
@@ -187,7 +191,8 @@ export const editFile: ToolDef = {
   ),
   async run(ctx, a: Args) {
     const c = await ctx.resolve('edit_file', a.path as string);
-    const { p, r } = await mutate(ctx, c, (old) => planMutation('edit_file', old, a, c.rel), typeof a.old_string === 'string' ? a.old_string : undefined);
+    const guess = typeof a.old_string === 'string' && a.old_string !== '' ? guessEdit(a.old_string, a.replace_all === true || typeof a.new_string !== 'string' ? undefined : a.new_string) : undefined;
+    const { p, r } = await mutate(ctx, c, (old) => planMutation('edit_file', old, a, c.rel), guess);
     return { path: r.path, written: r.written, replacements: p.replacements, old_bytes: r.old_bytes, new_bytes: r.new_bytes, old_sha256: r.old_sha256, new_sha256: r.new_sha256, ...(r.note ? { note: r.note } : {}) };
   },
 };
@@ -215,7 +220,7 @@ export const sed: ToolDef = {
   ),
   async run(ctx, a: Args) {
     const c = await ctx.resolve('sed', a.path as string);
-    const { p, r } = await mutate(ctx, c, (old) => planMutation('sed', old, a, c.rel), typeof a.pattern === 'string' ? a.pattern : undefined);
+    const { p, r } = await mutate(ctx, c, (old) => planMutation('sed', old, a, c.rel), typeof a.pattern === 'string' && a.pattern !== '' ? guessEdit(a.pattern) : undefined);
     return { path: r.path, written: r.written, changed: p.changedLines ?? 0, replacements: p.replacements, old_bytes: r.old_bytes, new_bytes: r.new_bytes, old_sha256: r.old_sha256, new_sha256: r.new_sha256, ...(r.note ? { note: r.note } : {}) };
   },
 };

@@ -94,12 +94,12 @@ test('WorkspaceFileIO: a write continues the early temp file from the shared pre
   for (const keep of [0, 5 * MB, old.length]) {
     const c = confine(root, 'big.txt'); // each write's rename brings another inode
     // everything read is offered, though the new content keeps only `keep` bytes of it
-    const snap = await io.read(c, { maxBytes: Number.MAX_SAFE_INTEGER, hashing: true, early: (_b, len) => len });
+    const snap = await io.read(c, { maxBytes: Number.MAX_SAFE_INTEGER, hashing: true, early: (_b, len) => ({ keep: len }) });
     assert.ok(snap.early, 'a big hashing read with `early` begins a temp file');
     await snap.early.settled();
     assert.equal(snap.early.written, old.length);
     const next = Buffer.concat([snap.bytes.subarray(0, keep), Buffer.from(`shorter tail ${keep}\n`)]);
-    await io.write(c, [next.subarray(0, keep), next.subarray(keep)], { expectSha256: sha256(snap.bytes), expectBytes: snap.bytes, early: { temp: snap.early, unchangedPrefix: keep } });
+    await io.write(c, [next.subarray(0, keep), next.subarray(keep)], { expectSha256: sha256(snap.bytes), expectBytes: snap.bytes, early: { temp: snap.early, change: { changeStart: keep, oldChangeEnd: old.length, newChangeEnd: next.length } } });
     const got = fs.readFileSync(c.real);
     assert.ok(got.equals(next), `kept ${keep}: ${got.length} bytes, want ${next.length}`);
     fs.writeFileSync(c.real, old);
@@ -109,10 +109,38 @@ test('WorkspaceFileIO: a write continues the early temp file from the shared pre
   // a small file, or a read without `early`, starts nothing
   assert.equal((await io.read(c, { maxBytes: Number.MAX_SAFE_INTEGER, hashing: true })).early, undefined);
   fs.writeFileSync(path.join(root, 'small.txt'), 'abc\n');
-  assert.equal((await io.read(confine(root, 'small.txt'), { maxBytes: 100, hashing: true, early: (_b, len) => len })).early, undefined);
+  assert.equal((await io.read(confine(root, 'small.txt'), { maxBytes: 100, hashing: true, early: (_b, len) => ({ keep: len }) })).early, undefined);
   // discarded, the temp file is gone from the directory at once
-  const snap = await io.read(c, { maxBytes: Number.MAX_SAFE_INTEGER, hashing: true, early: (_b, len) => len });
+  const snap = await io.read(c, { maxBytes: Number.MAX_SAFE_INTEGER, hashing: true, early: (_b, len) => ({ keep: len }) });
   assert.equal(temps(root).length, 1);
   snap.early!.discard();
+  assert.deepEqual(temps(root), []);
+});
+
+test('WorkspaceFileIO: a guessed replacement is kept when the plan is that replacement, and only the head when it is not', async () => {
+  const root = tree({});
+  const at = 7 * MB + 3;
+  const old = bigFile(root, 'big.txt', { [at]: 'OLD-TEXT' });
+  const io = new WorkspaceFileIO(root);
+  const replace = { with: Buffer.from('the new, longer text'), length: 'OLD-TEXT'.length };
+  const guess = (_b: Buffer, len: number) => (len > at + 8 ? { keep: at, replace } : { keep: Math.max(0, len - 7) });
+  const edited = Buffer.concat([old.subarray(0, at), replace.with, old.subarray(at + 8)]);
+  // the plan is the guess: the temp file holds all of it, nothing is written again
+  let c = confine(root, 'big.txt');
+  let snap = await io.read(c, { maxBytes: Number.MAX_SAFE_INTEGER, hashing: true, early: guess });
+  await snap.early!.settled();
+  assert.equal(snap.early!.written, edited.length, 'the whole new content was written during the read');
+  await io.write(c, [edited.subarray(0, at), edited.subarray(at, at + replace.with.length), edited.subarray(at + replace.with.length)], { expectSha256: sha256(snap.bytes), expectBytes: snap.bytes, early: { temp: snap.early!, change: { changeStart: at, oldChangeEnd: at + 8, newChangeEnd: at + replace.with.length } } });
+  assert.ok(fs.readFileSync(c.real).equals(edited));
+  // the plan differs (another replacement text of the same span, or a second change further on):
+  // only the head before the guessed span is kept
+  for (const other of [Buffer.concat([old.subarray(0, at), Buffer.from('THE NEW, LONGER TEXT'), old.subarray(at + 8)]), Buffer.concat([old.subarray(0, at), replace.with, old.subarray(at + 8, 10 * MB), Buffer.from('!'), old.subarray(10 * MB + 1)])]) {
+    fs.writeFileSync(c.real, old);
+    c = confine(root, 'big.txt');
+    snap = await io.read(c, { maxBytes: Number.MAX_SAFE_INTEGER, hashing: true, early: guess });
+    const end = other.length === edited.length && other[10 * MB + 12] === 0x21 ? 10 * MB + 13 : at + replace.with.length;
+    await io.write(c, other, { expectSha256: sha256(snap.bytes), expectBytes: snap.bytes, early: { temp: snap.early!, change: { changeStart: at, oldChangeEnd: end - replace.with.length + 8, newChangeEnd: end } } });
+    assert.ok(fs.readFileSync(c.real).equals(other));
+  }
   assert.deepEqual(temps(root), []);
 });
