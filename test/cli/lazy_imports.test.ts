@@ -72,6 +72,11 @@ describe('scripted subcommands load only what they use', () => {
     });
   }
 
+  it('the bundle of the three (src/cli/scripted.ts) imports none of them statically: a start initialises only its own', () => {
+    const direct = staticImports(readFileSync(path.join(root, 'src/cli/scripted.ts'), 'utf8'));
+    assert.deepEqual(direct.filter((s) => /^\.\/(tool|check|config)\.ts$/.test(s)), []);
+  });
+
   it('the walk sees through re-exports and multi-line imports, and skips type-only ones', () => {
     const src = [
       "import type { A } from './a.ts';",
