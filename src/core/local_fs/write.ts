@@ -73,9 +73,10 @@ async function commit(ctx: FsContext, c: ConfinedPath, old: FileSnapshot | null,
 }
 
 /**
- * edit_file and sed: read, plan, and start writing the temp file at once; the hash of the
- * current content (for the ledger) and of the new one are computed while the data goes out, and
- * the ledger verdict gates the rename. Nothing is visible until then; a refusal removes the temp.
+ * edit_file and sed: read, plan, and write the temp file; with `guess` a big file's temp file is
+ * begun during the read (guessEdit). The hash of the current content (for the ledger) and of the
+ * new one are computed while the data goes out, and the ledger verdict gates the rename. Nothing
+ * is visible until then; a refusal removes the temp.
  * The file is read once: the last check before the rename compares its identity with the read's
  * (bytes only when that differs or cannot vouch), and the two hashes share the unchanged prefix.
  */
