@@ -52,4 +52,4 @@ function saveCache(script, dir, cacheFile, stem) {
   }
 }
 
-module.exports = { codeCacheDir, runCached };
+module.exports = { runCached };

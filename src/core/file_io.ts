@@ -349,7 +349,7 @@ export class WorkspaceFileIO implements FileIO {
       const nowMs = Date.now();
       const id = fs.fstatSync(fd, { bigint: true });
       if (opts.hashing && st.size >= HASH_WHILE_READING) {
-        const early = opts.early ? new SpillingTemp(this.#openTemp(file, st.mode & 0o7777), st.mode & 0o7777) : undefined;
+        const early = opts.early ? new SpillingTemp(this.#openTemp(file, st.mode & 0o7777)) : undefined;
         try {
           const offer = opts.early;
           const { bytes, sha, marks } = await readHashing(fd, st.size, opts.maxBytes, file.rel, early && offer ? (buf, len) => early.offer(buf, len, offer(buf, len)) : undefined);
@@ -384,7 +384,7 @@ export class WorkspaceFileIO implements FileIO {
   }
 
   /** A new temp file beside `file`, open for writing, with `mode` (undefined: the umask's). */
-  #openTemp(file: ConfinedPath, mode: number | undefined): { fd: number; tmp: string } {
+  #openTemp(file: ConfinedPath, mode: number | undefined): { fd: number; tmp: string; mode?: number } {
     const dir = this.#checkedDir(file);
     const tmp = path.join(dir, `.${path.basename(file.real)}.cxl-${nodeCrypto().randomBytes(6).toString('hex')}.tmp`);
     const fd = fs.openSync(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode ?? 0o666);
@@ -395,7 +395,7 @@ export class WorkspaceFileIO implements FileIO {
       fs.rmSync(tmp, { force: true });
       throw err;
     }
-    return { fd, tmp };
+    return { fd, tmp, mode };
   }
 
   async write(file: ConfinedPath, data: Buffer | readonly Buffer[], opts: WriteGuard): Promise<void> {
@@ -533,7 +533,8 @@ const FLUSH_EVERY = 8 << 20;
  */
 class SpillingTemp implements EarlyTemp {
   written = 0;
-  readonly mode: number;
+  /** the mode the temp file was given (undefined: the umask's) */
+  readonly mode: number | undefined;
   #fd: number;
   readonly #tmp: string;
   /** bytes of the file queued (a replaced span counts as queued) and of the new content */
@@ -547,10 +548,10 @@ class SpillingTemp implements EarlyTemp {
   #error: unknown;
   #taken = false;
 
-  constructor(t: { fd: number; tmp: string }, mode?: number) {
+  constructor(t: { fd: number; tmp: string; mode?: number }) {
     this.#fd = t.fd;
     this.#tmp = t.tmp;
-    this.mode = mode ?? -1;
+    this.mode = t.mode;
   }
 
   /** `buf[0, len)` is read and `guess` is the latest: queue what it makes final. */

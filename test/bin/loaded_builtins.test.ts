@@ -62,7 +62,7 @@ describe('the built-ins a cold scripted command loads', () => {
     assert.deepEqual(present(modules, ['child_process', 'http', 'https']), []);
   });
 
-  it('check loads child_process only for the sandbox probe, and no HTTP client', () => {
+  it('check (which needs child_process for the sandbox probe) loads no HTTP client, crypto or ESM loader', () => {
     const { modules } = loaded(['check', 'git status']);
     assert.deepEqual(present(modules, ['http', 'https', 'tls', 'crypto', ESM]), []);
   });

@@ -66,29 +66,30 @@ test('windowed diffs equal whole-file diffs: start, middle, end, no final newlin
   const bare = lf.slice(0, -1); // no newline at the end
   const crlf = lf.replaceAll('\n', '\r\n');
   const keyed = numbered(2000, (i) => (i === 100 || i === 103 || i === 110 ? `key = 1 (${i})` : `line ${i}`));
-  const cases: [string, string, Record<string, unknown>, (t: string) => string][] = [
-    ['first line', lf, { old_string: 'line 1\n', new_string: 'first\n' }, (t) => t.replace('line 1\n', 'first\n')],
-    ['second line', lf, { old_string: 'line 2\n', new_string: 'second\n' }, (t) => t.replace('line 2\n', 'second\n')],
-    ['middle', lf, { old_string: 'line 1000\n', new_string: 'middle\n' }, (t) => t.replace('line 1000\n', 'middle\n')],
-    ['last line', lf, { old_string: 'line 2000\n', new_string: 'last\n' }, (t) => t.replace('line 2000\n', 'last\n')],
-    ['last line, no final newline', bare, { old_string: 'line 2000', new_string: 'the end' }, (t) => t.replace('line 2000', 'the end')],
-    ['near the end, no final newline', bare, { old_string: 'line 1998\n', new_string: 'x\n' }, (t) => t.replace('line 1998\n', 'x\n')],
+  // the expected text: the one replacement unless a row says otherwise
+  const cases: [string, string, { old_string: string; new_string: string; replace_all?: boolean }, ((t: string) => string)?][] = [
+    ['first line', lf, { old_string: 'line 1\n', new_string: 'first\n' }],
+    ['second line', lf, { old_string: 'line 2\n', new_string: 'second\n' }],
+    ['middle', lf, { old_string: 'line 1000\n', new_string: 'middle\n' }],
+    ['last line', lf, { old_string: 'line 2000\n', new_string: 'last\n' }],
+    ['last line, no final newline', bare, { old_string: 'line 2000', new_string: 'the end' }],
+    ['near the end, no final newline', bare, { old_string: 'line 1998\n', new_string: 'x\n' }],
     ['a final newline added', bare, { old_string: 'line 2000', new_string: 'line 2000\n' }, (t) => `${t}\n`],
     ['a final newline removed', lf, { old_string: 'line 2000\n', new_string: 'line 2000' }, (t) => t.slice(0, -1)],
-    ['CRLF', crlf, { old_string: 'line 500\r\n', new_string: 'x\r\ny\r\n' }, (t) => t.replace('line 500\r\n', 'x\r\ny\r\n')],
-    ['CRLF, inside a line', crlf, { old_string: 'ne 77\r', new_string: 'NE 77\r' }, (t) => t.replace('ne 77\r', 'NE 77\r')],
+    ['CRLF', crlf, { old_string: 'line 500\r\n', new_string: 'x\r\ny\r\n' }],
+    ['CRLF, inside a line', crlf, { old_string: 'ne 77\r', new_string: 'NE 77\r' }],
     ['replace_all, three occurrences', keyed, { old_string: 'key = 1', new_string: 'key = 2', replace_all: true }, (t) => t.replaceAll('key = 1', 'key = 2')],
-    ['multi-line old_string, lines removed', lf, { old_string: 'line 700\nline 701\nline 702\n', new_string: 'merged\n' }, (t) => t.replace('line 700\nline 701\nline 702\n', 'merged\n')],
-    ['lines added', lf, { old_string: 'line 300\n', new_string: 'a\nb\nc\nd\n' }, (t) => t.replace('line 300\n', 'a\nb\nc\nd\n')],
-    ['lines removed, nothing in their place', lf, { old_string: 'line 301\nline 302\n', new_string: '' }, (t) => t.replace('line 301\nline 302\n', '')],
-    ['the first three lines removed', lf, { old_string: 'line 1\nline 2\nline 3\n', new_string: '' }, (t) => t.replace('line 1\nline 2\nline 3\n', '')],
-    ['the last line removed, no final newline', bare, { old_string: '\nline 2000', new_string: '' }, (t) => t.replace('\nline 2000', '')],
-    ['a line joined with the next', lf, { old_string: 'line 40\n', new_string: 'line 40 ' }, (t) => t.replace('line 40\n', 'line 40 ')],
-    ['a line split in two', lf, { old_string: 'line 41\n', new_string: 'line\n41\n' }, (t) => t.replace('line 41\n', 'line\n41\n')],
-    ['replacing the start of a line', lf, { old_string: 'line 45\nli', new_string: 'L' }, (t) => t.replace('line 45\nli', 'L')],
-    ['ending mid-line before, at a line end after', lf, { old_string: '42\nline 43', new_string: '42\n' }, (t) => t.replace('42\nline 43', '42\n')],
+    ['multi-line old_string, lines removed', lf, { old_string: 'line 700\nline 701\nline 702\n', new_string: 'merged\n' }],
+    ['lines added', lf, { old_string: 'line 300\n', new_string: 'a\nb\nc\nd\n' }],
+    ['lines removed, nothing in their place', lf, { old_string: 'line 301\nline 302\n', new_string: '' }],
+    ['the first three lines removed', lf, { old_string: 'line 1\nline 2\nline 3\n', new_string: '' }],
+    ['the last line removed, no final newline', bare, { old_string: '\nline 2000', new_string: '' }],
+    ['a line joined with the next', lf, { old_string: 'line 40\n', new_string: 'line 40 ' }],
+    ['a line split in two', lf, { old_string: 'line 41\n', new_string: 'line\n41\n' }],
+    ['replacing the start of a line', lf, { old_string: 'line 45\nli', new_string: 'L' }],
+    ['ending mid-line before, at a line end after', lf, { old_string: '42\nline 43', new_string: '42\n' }],
   ];
-  for (const [what, text, args, apply] of cases) {
+  for (const [what, text, args, apply = (t: string) => t.replace(args.old_string, args.new_string)] of cases) {
     const root = tree({ 'f.txt': text });
     const d = await diffFor(root, 'edit_file', { path: 'f.txt', ...args });
     const want = fullDiff('f.txt', text, apply(text));

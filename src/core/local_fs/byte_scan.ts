@@ -192,7 +192,7 @@ let kernel: Kernel | null | undefined;
 let compiled: WebAssembly.Module | null | undefined;
 
 /** A new instance of the kernel (its own memory), or null where WebAssembly SIMD is missing. */
-function instantiate(): (Omit<Kernel, 'mem'> & { memory: WebAssembly.Memory }) | null {
+function instantiate(): (Kernel & { memory: WebAssembly.Memory }) | null {
   try {
     if (compiled === undefined) {
       const bytes = moduleBytes();
@@ -200,7 +200,7 @@ function instantiate(): (Omit<Kernel, 'mem'> & { memory: WebAssembly.Memory }) |
     }
     if (!compiled) return null;
     const e = new WebAssembly.Instance(compiled).exports as unknown as Omit<Kernel, 'mem'> & { mem: WebAssembly.Memory };
-    return { memory: e.mem, count: e.count, find: e.find };
+    return { memory: e.mem, mem: new Uint8Array(e.mem.buffer), count: e.count, find: e.find };
   } catch {
     compiled = null;
     return null;
@@ -209,9 +209,7 @@ function instantiate(): (Omit<Kernel, 'mem'> & { memory: WebAssembly.Memory }) |
 
 /** The instantiated kernel, or null where WebAssembly (with SIMD) is not available. */
 function load(): Kernel | null {
-  if (kernel !== undefined) return kernel;
-  const k = instantiate();
-  kernel = k ? { mem: new Uint8Array(k.memory.buffer), count: k.count, find: k.find } : null;
+  if (kernel === undefined) kernel = instantiate();
   return kernel;
 }
 
@@ -248,7 +246,7 @@ export function borrowScanBuffer(size: number): ScanLease | undefined {
   if (!arena) {
     const k = instantiate();
     if (!k) return undefined;
-    arena = { ...k, mem: new Uint8Array(k.memory.buffer), busy: false };
+    arena = { ...k, busy: false };
   }
   const a = arena;
   if (a.memory.buffer.byteLength < need) {
