@@ -98,24 +98,77 @@ test('a deleted or corrupt index is rebuilt from the files', async () => {
   await store.list();
   // a damaged index that claims the directory as it is now: trusted if it were misread
   const dirMtime = () => Math.floor(fs.statSync(store.dir).mtimeMs);
-  for (const [what, damage] of [
+  const current = () => fs.readFileSync(store.index.file, 'utf8').trimEnd().split('\n');
+  // the index as it is, each line parsed, changed by `edit`, written back (claiming the directory as it is now)
+  // deno-lint-ignore no-explicit-any
+  const rewrite = (edit: (l: any[]) => unknown[]) => {
+    const l = current().map((x) => JSON.parse(x));
+    l[0] = { ...l[0], dir: dirMtime(), seenAt: 1e15 };
+    fs.writeFileSync(store.index.file, edit(l).map((x) => JSON.stringify(x)).join('\n') + '\n');
+  };
+  for (const [what, damage, later] of [
     ['deleted', () => fs.rmSync(store.index.file)],
     ['not JSON', () => fs.writeFileSync(store.index.file, '{"v":1,"dir":12')],
     ['empty', () => fs.writeFileSync(store.index.file, '')],
     ['the wrong shape', () => fs.writeFileSync(store.index.file, JSON.stringify({ v: 1, dir: 1, seenAt: 1e15, rows: [['s1', 'jsonl', 7, null, '', null]], open: {} }))],
-    ['another version', () => fs.writeFileSync(store.index.file, JSON.stringify({ v: 3, rows: [] }))],
+    ['another version', () => fs.writeFileSync(store.index.file, JSON.stringify({ v: 4, rows: [] }))],
     // version 1 kept a row per array: a file left by an older cxl is rebuilt, not misread
     ['version 1', () => fs.writeFileSync(store.index.file, JSON.stringify({ v: 1, dir: dirMtime(), seenAt: 1e15, rows: [['s1', 'jsonl', '/w', null, '2026-01-01T00:00:00.000Z', '1:1:1']], open: {} }))],
     ['a row cut short', () => fs.writeFileSync(store.index.file, JSON.stringify({ v: 2, dir: dirMtime(), seenAt: 1e15, rows: ['s1', 'jsonl', '/w', null, '2026-01-01T00:00:00.000Z'], open: {} }))],
     ['a field of the wrong type', () => fs.writeFileSync(store.index.file, JSON.stringify({ v: 2, dir: dirMtime(), seenAt: 1e15, rows: ['s1', 'jsonl', '/w', 5, '2026-01-01T00:00:00.000Z', '1:1:1'], open: {} }))],
     ['cut short', () => fs.writeFileSync(store.index.file, fs.readFileSync(store.index.file, 'utf8').slice(0, 40))],
+    // version 3's lines, each damaged in a way a lax reader would take
+    ['without its stamps line', () => fs.writeFileSync(store.index.file, current().slice(0, 2).join('\n') + '\n')],
+    ['with a line too many', () => fs.writeFileSync(store.index.file, current().join('\n') + '\n{}\n')],
+    ['a header of another version', () => rewrite((l) => [{ ...l[0], v: 2 }, l[1], l[2]])],
+    ['a header counting another number of pages', () => rewrite((l) => [{ ...l[0], pages: 2 }, l[1], l[2]])],
+    ['an id column short', () => rewrite((l) => [l[0], { ...l[1], ids: l[1].ids.split(' ').slice(1).join(' ') }, l[2]])],
+    ['a kind that is neither', () => rewrite((l) => [l[0], { ...l[1], kinds: 'x' + l[1].kinds.slice(1) }, l[2]])],
+    ['a cwd index out of range', () => rewrite((l) => [l[0], { ...l[1], cwd: [l[0].cwds.length, ...l[1].cwd.slice(1)] }, l[2]])],
+    ['a cwd index that is not a whole number', () => rewrite((l) => [l[0], { ...l[1], cwd: [0.5, ...l[1].cwd.slice(1)] }, l[2]])],
+    ['a title of the wrong type', () => rewrite((l) => [l[0], { ...l[1], titles: [7, ...l[1].titles.slice(1)] }, l[2]])],
+    ['a stale index out of range', () => rewrite((l) => [l[0], { ...l[1], stale: [l[1].titles.length] }, l[2]])],
+    ['a stamps line short', () => rewrite((l) => [l[0], l[1], l[2].slice(1)]), 'the stamps'],
+    ['a stamp the listing calls stale is not null', () => rewrite((l) => [l[0], { ...l[1], stale: [0] }, l[2]]), 'the stamps'],
+    ['a stamp of the wrong type', () => rewrite((l) => [l[0], l[1], [5, ...l[2].slice(1)]]), 'the stamps'],
   ] as const) {
     (damage as () => void)();
     await assertListed(store, `index ${what}`);
-    const idx = parseIndex(fs.readFileSync(store.index.file, 'utf8'));
-    assert.equal(idx?.v, 2, `index ${what}: rewritten`);
+    // the stamps are parsed only when a rebuild needs them: a directory change brings one
+    if (later) {
+      fs.writeFileSync(path.join(store.dir, 'stray.txt'), '');
+      fs.rmSync(path.join(store.dir, 'stray.txt'));
+      await assertListed(store, `index ${what}, then the directory changed`);
+    }
+    const idx = parseIndex(fs.readFileSync(store.index.file));
+    assert.equal(idx?.v, 3, `index ${what}: rewritten`);
     assert.equal(idx?.rows.length, (await oracle(store)).length);
   }
+});
+
+test('an index of many pages: listed whole, and a fresh process reads only the files that changed', async () => {
+  const store = new SessionStore(temp());
+  fs.mkdirSync(store.dir, { recursive: true });
+  // long titles (and some with spaces in odd places, some none): the listing takes several pages
+  for (let i = 0; i < 300; i++) writeLog(path.join(store.dir, `m${i}.jsonl`), `m${i}`, `/w/${i % 7}`, i % 5 ? `${'long title '.repeat(40)}${i}` : undefined);
+  await assertListed(store, 'first list');
+  const text = fs.readFileSync(store.index.file, 'utf8');
+  const pages = JSON.parse(text.slice(0, text.indexOf('\n'))).pages;
+  assert.ok(pages > 2, `${pages} pages`);
+  assert.ok(text.split('\n').every((l) => l.length < 64 * 1024), 'every line under 64 KB');
+  assert.equal(parseIndex(fs.readFileSync(store.index.file))?.rows.length, 300);
+  await sleep(60);
+  await store.list();
+  const reads: string[] = [];
+  const fresh = new SessionIndex(store.dir, (id, kind) => {
+    reads.push(id);
+    const st = fs.statSync(path.join(store.dir, `${id}.${kind}`));
+    return { summary: { sessionId: id, cwd: '/c', updatedAt: st.mtime.toISOString() }, stamp: fileStamp(st) };
+  });
+  assert.deepEqual((await fresh.list()).map((s) => s.sessionId), (await oracle(store)).map((s) => s.sessionId));
+  writeLog(path.join(store.dir, 'late.jsonl'), 'late', '/w/late');
+  await fresh.list();
+  assert.deepEqual(reads, ['late'], 'the stamps of every page were found');
 });
 
 test('session files added, removed or replaced behind its back are seen at once', async () => {
@@ -180,7 +233,7 @@ test('a session open in another process: its appends show at every list, and its
   await sleep(60);
   await assertListed(store, 'closed');
   await assertListed(store, 'closed, listed again');
-  const idx = parseIndex(fs.readFileSync(store.index.file, 'utf8'))!;
+  const idx = parseIndex(fs.readFileSync(store.index.file))!;
   assert.deepEqual(idx.open, {}, 'no marks left');
   assert.ok(idx.rows.every((r) => r[5] !== null), 'every row trusted again');
 });
@@ -222,6 +275,16 @@ test('only the files that changed are read', async () => {
   await index.closed('s1', owner);
   assert.equal(await count(), 1, 'once closed, it is read once more');
   assert.equal(await count(), 0, 'and then no more');
+  // another process: its first list parses only the listing, and the change after it compares the stamps
+  await sleep(60);
+  const other = new SessionIndex(store.dir, read);
+  reads.length = 0;
+  await other.list();
+  assert.equal(reads.length, 0, 'a fresh process reads no session file');
+  writeLog(path.join(store.dir, 'added2.jsonl'), 'added2', '/w/new');
+  reads.length = 0;
+  await other.list();
+  assert.deepEqual(reads, ['added2'], 'then a file added: only it is read');
 });
 
 test('a change in the same clock tick as the index\'s record of the directory is still seen', async () => {
@@ -283,8 +346,7 @@ test('two processes creating, listing and closing sessions at once: no row or ma
   const poll = (async () => {
     while (!finished) {
       if (fs.existsSync(store.index.file)) {
-        const text = fs.readFileSync(store.index.file, 'utf8');
-        assert.doesNotThrow(() => JSON.parse(text), 'a torn index file');
+        assert.ok(parseIndex(fs.readFileSync(store.index.file)), 'a torn index file');
       }
       await store.list();
       polls++;
@@ -302,7 +364,7 @@ test('two processes creating, listing and closing sessions at once: no row or ma
   // the index itself holds every session, trusted, with no marks left behind
   await sleep(60);
   await store.list();
-  const idx = parseIndex(fs.readFileSync(store.index.file, 'utf8'))!;
+  const idx = parseIndex(fs.readFileSync(store.index.file))!;
   assert.deepEqual(idx.open, {});
   assert.deepEqual(idx.rows.map((r) => r[0]).sort(), all.map((s) => s.sessionId).sort());
   assert.ok(idx.rows.every((r) => r[5] !== null));
@@ -323,7 +385,7 @@ test('a process killed with a session open: its appends are still seen, and its 
   await w.done;
   await assertListed(store, 'after the kill');
   assert.equal((await store.list()).find((s) => s.sessionId === 'k-1')?.title, 'its last words');
-  const idx = JSON.parse(fs.readFileSync(store.index.file, 'utf8')) as { open: Record<string, unknown> };
+  const idx = parseIndex(fs.readFileSync(store.index.file))!;
   assert.deepEqual(idx.open, {}, 'the dead process\'s mark is gone');
   await assertListed(store, 'listed again');
 });
