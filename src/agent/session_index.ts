@@ -87,10 +87,10 @@ function alive(owner: string): boolean {
 // directory's record, the open marks, the distinct cwds), then the listing (what session/list
 // answers) in pages of rows, then each page's stamps. A page is columns: ids, kinds and times
 // joined into one string each, cwds as indices into the header's. The first list of a process
-// decodes and parses the header and the listing only. Pages keep every line under ~64 KB: under
-// Node a string over 128 KB is allocated on its own pages, and decoding one 240 KB listing took
-// 0.29 ms against 0.06 ms in pieces; with the columns the first list of 2,000 rows took about half
-// the time of version 2's one flat array (rebuilt when found).
+// decodes and parses the header and the listing only. A page stops near 48 KB of text: under Node
+// a string over 128 KB is allocated on pages of its own, and decoding one 240 KB listing took
+// 0.29 ms against 0.06 ms in pieces. The first list of 2,000 rows went from 5-6x loading one
+// session with version 2's one flat array (rebuilt when found) to 3-4x.
 
 /** A page's rows stop growing once their text is about this long. */
 const PAGE_BYTES = 48 * 1024;
@@ -203,7 +203,9 @@ function parseStamps({ index, stamps }: Listing): boolean {
     if (!Array.isArray(page)) return false;
     for (const s of page) {
       const row = index.rows[r++];
-      if (!row || (s === null ? row[5] !== null : typeof s !== 'string' || s === UNREAD_STAMP || row[5] === null)) return false;
+      // null exactly where the listing says stale, a real stamp everywhere else
+      if (!row || (row[5] === null) !== (s === null)) return false;
+      if (s !== null && (typeof s !== 'string' || s === UNREAD_STAMP)) return false;
       row[5] = s;
     }
   }
@@ -234,8 +236,8 @@ export class SessionIndex {
   readonly file: string;
   readonly #dir: string;
   readonly #read: SummaryReader;
-  /** the index as last read or written here, the stamp of its file then, and its stamps line while unparsed */
-  #cache: { stamp: string; index: IndexFile; stamps?: Listing } | undefined;
+  /** the index as last read or written here, the stamp of its file then, and (until a rebuild needs them) its unparsed stamps */
+  #cache: { stamp: string; index: IndexFile; unstamped?: Listing } | undefined;
 
   /** `dir`: the sessions directory; the index lives beside it (a file inside would change its mtime). */
   constructor(dir: string, read: SummaryReader) {
@@ -366,15 +368,13 @@ export class SessionIndex {
 
   /** The index as on disk (parsed again only when its file changed); undefined when missing or corrupt. */
   #load(): IndexFile | undefined {
-    let st: fs.Stats;
-    try {
-      st = fs.statSync(this.file);
-    } catch {
-      this.#cache = undefined;
-      return undefined;
-    }
-    if (this.#cache?.stamp === fileStamp(st)) return this.#cache.index;
+    const cached = this.#cache;
     this.#cache = undefined;
+    try {
+      if (cached && fileStamp(fs.statSync(this.file)) === cached.stamp) return (this.#cache = cached).index;
+    } catch {
+      return undefined; // no index
+    }
     let fd: number;
     try {
       fd = fs.openSync(this.file, 'r');
@@ -382,15 +382,11 @@ export class SessionIndex {
       return undefined;
     }
     try {
-      // the stamp of the file as opened (it may have been replaced since the stat), and its bytes
-      // read into one buffer of its size: 20-30% faster than readFileSync on both runtimes
-      const opened = fs.fstatSync(fd);
-      const bytes = Buffer.allocUnsafe(opened.size + 1);
-      let len = 0;
-      for (let n; len < bytes.length && (n = fs.readSync(fd, bytes, len, bytes.length - len, len)) > 0; ) len += n;
-      if (len === bytes.length) return undefined; // grew while read: not a file written by rename
-      const listing = parseListing(bytes.subarray(0, len));
-      if (listing) this.#cache = { stamp: fileStamp(opened), index: listing.index, stamps: listing };
+      // the stamp of the file as opened (it may have been replaced since a stat), then its bytes;
+      // TextDecoder decodes the lines: Buffer#toString took three times as long under Deno
+      const stamp = fileStamp(fs.fstatSync(fd));
+      const listing = parseListing(fs.readFileSync(fd));
+      if (listing) this.#cache = { stamp, index: listing.index, unstamped: listing };
       return listing?.index;
     } catch {
       return undefined;
@@ -402,9 +398,9 @@ export class SessionIndex {
   /** `idx` (from #load) with its stamps parsed; undefined when they are corrupt. */
   #stamped(idx: IndexFile): IndexFile | undefined {
     const c = this.#cache;
-    if (c?.index !== idx || !c.stamps) return idx;
-    const listing = c.stamps;
-    c.stamps = undefined;
+    if (c?.index !== idx || !c.unstamped) return idx;
+    const listing = c.unstamped;
+    c.unstamped = undefined;
     try {
       if (parseStamps(listing)) return idx;
     } catch {

@@ -133,6 +133,7 @@ test('a deleted or corrupt index is rebuilt from the files', async () => {
     ['a stamp of the wrong type', () => rewrite((l) => [l[0], l[1], [5, ...l[2].slice(1)]]), 'the stamps'],
   ] as const) {
     (damage as () => void)();
+    if (what !== 'deleted') assert.equal(parseIndex(fs.readFileSync(store.index.file)), undefined, `index ${what}: refused`);
     await assertListed(store, `index ${what}`);
     // the stamps are parsed only when a rebuild needs them: a directory change brings one
     if (later) {
