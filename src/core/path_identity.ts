@@ -114,7 +114,11 @@ export class IdentityIndex {
    */
   lookup(st: StatLike, root: string): IdentityHit | undefined {
     if (st.nlink <= 1 || !st.isFile()) return undefined;
-    return this.#homePart().table.get(st.dev)?.get(st.ino) ?? this.#rootPart(root).table.get(st.dev)?.get(st.ino);
+    return this.#known(st.dev, st.ino, root);
+  }
+
+  #known(dev: number, ino: number, root: string): IdentityHit | undefined {
+    return this.#homePart().table.get(dev)?.get(ino) ?? this.#rootPart(root).table.get(dev)?.get(ino);
   }
 
   /**
@@ -126,16 +130,14 @@ export class IdentityIndex {
     return this.#current(this.#home) && this.#current(r) && this.#home.table.size === 0 && r.table.size === 0;
   }
 
-  /** The same for a path (a shell argument's real path): lstat, never following a final link. */
+  /**
+   * The same for a path (a shell argument's real path, each file find_files lists): lstat, never
+   * following a final link, with the runtime's cheapest call (Deno's own is several times faster).
+   */
   lookupPath(abs: string, root: string): IdentityHit | undefined {
     if (this.knowsNone(root)) return undefined;
-    let st: fs.Stats | undefined;
-    try {
-      st = fs.lstatSync(abs, { throwIfNoEntry: false });
-    } catch {
-      return undefined;
-    }
-    return st ? this.lookup(st, root) : undefined;
+    const st = identityStat(abs);
+    return st && st.nlink > 1 && st.file ? this.#known(st.dev, st.ino, root) : undefined;
   }
 
   /** Builds both scans now (normally lazy); how many entries each looked at, and how many linked protected files it knows. */
