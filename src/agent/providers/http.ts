@@ -362,22 +362,28 @@ export function preview(text: string): string {
   return JSON.stringify(text.trim().replace(/\s+/g, ' ').slice(0, 80));
 }
 
-/** Yields the lines of a byte stream (split on \n, \r stripped). */
-export async function* lines(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
+/**
+ * Yields the lines of a byte stream (split on \n, \r stripped), each chunk's complete lines as
+ * one array: a streamed answer is tens of thousands of lines, and a consumer that loops over an
+ * array instead of awaiting each line saves an async step per line (~10% of a flood's time).
+ */
+export async function* lineBatches(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<string[]> {
   const decoder = new TextDecoder();
   let buf = '';
   for await (const chunk of chunks) {
     buf += decoder.decode(chunk, { stream: true });
     // walk the buffer by index and cut the remainder once: slicing per line is quadratic
+    const out: string[] = [];
     let start = 0;
     let nl: number;
     while ((nl = buf.indexOf('\n', start)) >= 0) {
       const end = nl > start && buf.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      yield buf.slice(start, end);
+      out.push(buf.slice(start, end));
       start = nl + 1;
     }
     if (start > 0) buf = buf.slice(start);
+    if (out.length) yield out;
   }
   buf += decoder.decode();
-  if (buf.length) yield buf.replace(/\r$/, '');
+  if (buf.length) yield [buf.replace(/\r$/, '')];
 }

@@ -3,7 +3,7 @@
 // comes as `thinking`. Every request carries `options.num_ctx` (the session's window): without
 // it Ollama runs the model with its own small default and silently drops the front of the
 // prompt. The final line's prompt_eval_count / eval_count are the real token counts.
-import { DEFAULT_HTTP, fetchJson, lines, postStream, preview, type HttpSettings } from './http.ts';
+import { DEFAULT_HTTP, fetchJson, lineBatches, postStream, preview, type HttpSettings } from './http.ts';
 import { InlineTags, parseToolCallText } from './inline_tags.ts';
 import { type ChatEvent, type ChatMessage, type ChatRequest, type ModelToolCall, type Provider, ProviderError, type ServerWindow } from './types.ts';
 
@@ -83,43 +83,48 @@ export class OllamaProvider implements Provider {
     const inline = new InlineTags();
     const textCalls: ModelToolCall[] = [];
     let usage: { promptTokens: number; completionTokens: number } | undefined;
-    const pieces = function* (ps: ReturnType<InlineTags['push']>): Generator<ChatEvent> {
+    // an array, not a generator: `yield*` of a sync generator in an async one awaits each value twice
+    const pieces = (ps: ReturnType<InlineTags['push']>): ChatEvent[] => {
+      const out: ChatEvent[] = [];
       for (const p of ps) {
         if (p.type === 'call') {
           const c = parseToolCallText(p.text);
           if (c) textCalls.push({ id: `ollama_text_${textCalls.length + 1}`, name: c.name, arguments: c.arguments });
-          else yield { type: 'text', text: `<tool_call>${p.text}</tool_call>` };
-        } else yield p;
+          else out.push({ type: 'text', text: `<tool_call>${p.text}</tool_call>` });
+        } else out.push(p);
       }
+      return out;
     };
-    for await (const line of lines(res.chunks())) {
-      if (!line.trim()) continue;
-      let obj: OllamaChunk;
-      try {
-        obj = JSON.parse(line) as OllamaChunk;
-      } catch {
-        throw new ProviderError('bad_stream', `ollama: the server sent a line that is not JSON (${preview(line)}). ${sawLine ? 'The stream is damaged; send the prompt again.' : WRONG_URL}`);
-      }
-      sawLine = true;
-      if (obj.error) {
-        if (/context|too long/i.test(obj.error)) throw new ProviderError('context_length', `ollama: the conversation is longer than the model's context window (${obj.error}). Use /compact or a larger context_window.`);
-        throw new ProviderError('http', `ollama: the server reported an error mid-stream: ${obj.error}`);
-      }
-      const m = obj.message;
-      if (m?.thinking) yield { type: 'reasoning', text: m.thinking };
-      if (m?.content) yield* pieces(inline.push(m.content));
-      for (const tc of m?.tool_calls ?? []) {
-        const args = tc.function?.arguments;
-        yield {
-          type: 'tool_call',
-          call: { id: `ollama_${++n}`, name: tc.function?.name ?? '', arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) },
-        };
-      }
-      if (obj.done) {
-        done = true;
-        reason = obj.done_reason;
-        if (typeof obj.prompt_eval_count === 'number') usage = { promptTokens: obj.prompt_eval_count, completionTokens: obj.eval_count ?? 0 };
-        break;
+    read: for await (const batch of lineBatches(res.chunks())) {
+      for (const line of batch) {
+        if (!line.trim()) continue;
+        let obj: OllamaChunk;
+        try {
+          obj = JSON.parse(line) as OllamaChunk;
+        } catch {
+          throw new ProviderError('bad_stream', `ollama: the server sent a line that is not JSON (${preview(line)}). ${sawLine ? 'The stream is damaged; send the prompt again.' : WRONG_URL}`);
+        }
+        sawLine = true;
+        if (obj.error) {
+          if (/context|too long/i.test(obj.error)) throw new ProviderError('context_length', `ollama: the conversation is longer than the model's context window (${obj.error}). Use /compact or a larger context_window.`);
+          throw new ProviderError('http', `ollama: the server reported an error mid-stream: ${obj.error}`);
+        }
+        const m = obj.message;
+        if (m?.thinking) yield { type: 'reasoning', text: m.thinking };
+        if (m?.content) for (const ev of pieces(inline.push(m.content))) yield ev;
+        for (const tc of m?.tool_calls ?? []) {
+          const args = tc.function?.arguments;
+          yield {
+            type: 'tool_call',
+            call: { id: `ollama_${++n}`, name: tc.function?.name ?? '', arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) },
+          };
+        }
+        if (obj.done) {
+          done = true;
+          reason = obj.done_reason;
+          if (typeof obj.prompt_eval_count === 'number') usage = { promptTokens: obj.prompt_eval_count, completionTokens: obj.eval_count ?? 0 };
+          break read;
+        }
       }
     }
     if (!done) {
@@ -127,7 +132,7 @@ export class OllamaProvider implements Provider {
         ? 'ollama: the response stream ended before the model finished (no final `done` line). The server may have dropped the connection; send the prompt again.'
         : `ollama: ${this.endpoint} answered 200 with an empty body. ${WRONG_URL}`, { beforeAnything: !sawLine });
     }
-    yield* pieces(inline.end());
+    for (const ev of pieces(inline.end())) yield ev;
     for (const call of textCalls) yield { type: 'tool_call', call };
     if (usage) yield { type: 'usage', usage };
     yield { type: 'done', finishReason: reason === 'length' ? 'length' : n + textCalls.length ? 'tool_calls' : 'stop' };

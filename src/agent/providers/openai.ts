@@ -4,7 +4,7 @@
 // final usage chunk with empty `choices`, `reasoning_content` (vLLM, DeepSeek) or `reasoning`,
 // inline <think> and <tool_call> text from servers that do not parse them, and a plain JSON
 // completion from a server that ignores `stream`.
-import { DEFAULT_HTTP, fetchJson, lines, postStream, preview, type HttpResponse, type HttpSettings } from './http.ts';
+import { DEFAULT_HTTP, fetchJson, lineBatches, postStream, preview, type HttpResponse, type HttpSettings } from './http.ts';
 import { InlineTags, parseToolCallText } from './inline_tags.ts';
 import { type ChatEvent, type ChatMessage, type ChatRequest, type ModelToolCall, type Provider, ProviderError, type ServerWindow, type Usage } from './types.ts';
 
@@ -125,73 +125,77 @@ export class OpenAIProvider implements Provider {
     let sawData = false;
     let usage: Usage | undefined;
     const inline = new InlineTags();
-    const pieces = function* (ps: ReturnType<InlineTags['push']>): Generator<ChatEvent> {
+    // an array, not a generator: `yield*` of a sync generator in an async one awaits each value twice
+    const pieces = (ps: ReturnType<InlineTags['push']>): ChatEvent[] => {
+      const out: ChatEvent[] = [];
       for (const p of ps) {
         if (p.type === 'call') {
           const c = parseToolCallText(p.text);
           if (c) textCalls.push({ id: `call_text_${textCalls.length + 1}`, name: byWire.get(c.name) ?? c.name, arguments: c.arguments });
-          else yield { type: 'text', text: `<tool_call>${p.text}</tool_call>` };
-        } else yield p;
+          else out.push({ type: 'text', text: `<tool_call>${p.text}</tool_call>` });
+        } else out.push(p);
       }
+      return out;
     };
     const cutOff = (err: unknown): unknown =>
       err instanceof ProviderError && err.kind === 'bad_stream' && pending.size
         ? new ProviderError('bad_stream', `${err.message.replace(/\.? Send the prompt again\.$/, '')}, in the middle of a tool call, which was not run. Send the prompt again.`)
         : err;
-    const stream = lines(res.chunks());
-    for (;;) {
-      let next: IteratorResult<string>;
+    const stream = lineBatches(res.chunks());
+    read: for (;;) {
+      let next: IteratorResult<string[]>;
       try {
         next = await stream.next();
       } catch (err) {
         throw cutOff(err);
       }
       if (next.done) break;
-      const line = next.value;
-      if (!line.startsWith('data:')) {
-        // comments (": keep-alive"), event:, id:, retry: and blank lines belong to SSE; anything else before the first event does not
-        if (!sawData && line.trim() && !/^(?::|event:|id:|retry:)/.test(line)) {
-          throw new ProviderError('bad_stream', `openai: ${this.endpoint} answered 200 with something that is not an event stream (${preview(line)}). ${WRONG_URL}`);
+      for (const line of next.value) {
+        if (!line.startsWith('data:')) {
+          // comments (": keep-alive"), event:, id:, retry: and blank lines belong to SSE; anything else before the first event does not
+          if (!sawData && line.trim() && !/^(?::|event:|id:|retry:)/.test(line)) {
+            throw new ProviderError('bad_stream', `openai: ${this.endpoint} answered 200 with something that is not an event stream (${preview(line)}). ${WRONG_URL}`);
+          }
+          continue;
         }
-        continue;
+        sawData = true;
+        const data = line.slice(5).trim();
+        if (data === '[DONE]') {
+          sawDone = true;
+          break read;
+        }
+        let chunk: OpenAIChunk;
+        try {
+          chunk = JSON.parse(data) as OpenAIChunk;
+        } catch {
+          throw new ProviderError('bad_stream', `openai: the server sent a stream chunk that is not JSON (${data.slice(0, 120)}). Check that the base URL points at an OpenAI-compatible API.`);
+        }
+        if (chunk.error) throw chunkError(chunk.error);
+        if (chunk.usage && typeof chunk.usage.prompt_tokens === 'number') {
+          usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens ?? 0 };
+        }
+        const choice = chunk.choices?.[0];
+        if (!choice) continue; // the usage chunk has empty choices
+        const d = choice.delta ?? {};
+        const reasoning = d.reasoning_content ?? d.reasoning;
+        if (typeof reasoning === 'string' && reasoning) yield { type: 'reasoning', text: reasoning };
+        if (typeof d.content === 'string' && d.content) for (const ev of pieces(inline.push(d.content))) yield ev;
+        for (const tc of d.tool_calls ?? []) {
+          const i = tc.index ?? 0;
+          const p = pending.get(i) ?? { id: '', name: '', args: '' };
+          if (tc.id) p.id = tc.id;
+          if (tc.function?.name) p.name += tc.function.name;
+          if (tc.function?.arguments) p.args += tc.function.arguments;
+          pending.set(i, p);
+        }
+        if (choice.finish_reason) finish = choice.finish_reason;
       }
-      sawData = true;
-      const data = line.slice(5).trim();
-      if (data === '[DONE]') {
-        sawDone = true;
-        break;
-      }
-      let chunk: OpenAIChunk;
-      try {
-        chunk = JSON.parse(data) as OpenAIChunk;
-      } catch {
-        throw new ProviderError('bad_stream', `openai: the server sent a stream chunk that is not JSON (${data.slice(0, 120)}). Check that the base URL points at an OpenAI-compatible API.`);
-      }
-      if (chunk.error) throw chunkError(chunk.error);
-      if (chunk.usage && typeof chunk.usage.prompt_tokens === 'number') {
-        usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens ?? 0 };
-      }
-      const choice = chunk.choices?.[0];
-      if (!choice) continue; // the usage chunk has empty choices
-      const d = choice.delta ?? {};
-      const reasoning = d.reasoning_content ?? d.reasoning;
-      if (typeof reasoning === 'string' && reasoning) yield { type: 'reasoning', text: reasoning };
-      if (typeof d.content === 'string' && d.content) yield* pieces(inline.push(d.content));
-      for (const tc of d.tool_calls ?? []) {
-        const i = tc.index ?? 0;
-        const p = pending.get(i) ?? { id: '', name: '', args: '' };
-        if (tc.id) p.id = tc.id;
-        if (tc.function?.name) p.name += tc.function.name;
-        if (tc.function?.arguments) p.args += tc.function.arguments;
-        pending.set(i, p);
-      }
-      if (choice.finish_reason) finish = choice.finish_reason;
     }
     if (!sawDone && finish === null) {
       if (!sawData) throw new ProviderError('bad_stream', `openai: ${this.endpoint} answered 200 with no events at all. ${WRONG_URL}`, { beforeAnything: true });
       throw new ProviderError('bad_stream', `openai: the response stream ended before the model finished (no finish_reason, no [DONE])${pending.size ? ', in the middle of a tool call, which was not run' : ''}. The server may have dropped the connection; send the prompt again.`);
     }
-    yield* pieces(inline.end());
+    for (const ev of pieces(inline.end())) yield ev;
     for (const [i, p] of [...pending.entries()].sort((a, b) => a[0] - b[0])) {
       yield { type: 'tool_call', call: { id: p.id || `call_${i}`, name: byWire.get(p.name) ?? p.name, arguments: p.args } };
     }
