@@ -107,12 +107,13 @@ function errorResult(err: ToolError): string {
 }
 
 /** A compaction as ACP's compaction_update, with the token counts in _meta. */
-function compactionUpdate(r: CompactionRecord, status: 'in_progress' | 'completed'): acp.SessionUpdate & Record<string, unknown> {
+function compactionUpdate(r: CompactionRecord, status: 'in_progress' | 'completed' | 'failed' | 'cancelled'): acp.SessionUpdate & Record<string, unknown> {
   return {
     sessionUpdate: 'compaction_update',
     compactionId: r.compactionId,
     status,
     ...(status === 'completed' ? { summary: [{ type: 'text' as const, text: r.summary ?? describeCompaction(r) }] } : {}),
+    ...(status === 'failed' ? { error: r.summaryDropped ?? describeCompaction(r) } : {}),
     _meta: { 'cxl/tokensBefore': r.tokensBefore, 'cxl/tokensAfter': r.tokensAfter, 'cxl/description': describeCompaction(r) },
   };
 }
@@ -223,8 +224,8 @@ export function createAgent(o: AgentOptions): Agent {
           live.log.put('compactions', [...saved, r]);
           live.stored.replay.push(compactionUpdate(r, 'completed'));
         }
-        if (caps.session?.compaction) await send(compactionUpdate(r, phase === 'started' ? 'in_progress' : 'completed'));
-        else if (phase === 'completed') await live.notice(describeCompaction(r));
+        if (caps.session?.compaction) await send(compactionUpdate(r, phase === 'started' ? 'in_progress' : phase));
+        else if (phase === 'completed' || phase === 'failed') await live.notice(describeCompaction(r));
       },
     };
   }

@@ -49,8 +49,8 @@ export async function runUnattended(setup: AgentSetup, task: string, o: { signal
       onUsage: () => {},
       onWarning: (text) => o.progress(`cxl run: ${text}\n`),
       onCompaction: (phase, r) => {
-        if (phase === 'completed') o.progress(`cxl run: ${describeCompaction(r)}\n`);
-        else o.progress('cxl run: compacting the context: the model is summarising the older part…\n');
+        if (phase === 'started') o.progress('cxl run: compacting the context: the model is summarising the older part…\n');
+        else if (phase !== 'cancelled') o.progress(`cxl run: ${describeCompaction(r)}\n`);
       },
     });
     const usage = (): RunUsage => ({ last: context.last, ...context.totals });

@@ -117,3 +117,24 @@ test('a client that advertises session.compaction gets compaction_update: in pro
   const usage = w.h.updates.slice(n).map((u) => u.update as Record<string, unknown>).filter((u) => u.sessionUpdate === 'usage_update');
   assert.equal(usage.at(-1)!.used, meta['cxl/tokensAfter']);
 });
+
+test('a summary longer than the exchange it would replace is not applied: the client hears failed, with why (or a message without the capability)', async () => {
+  const chatty = (body: Record<string, unknown>): Reply =>
+    (body.messages as Array<{ content: string }>)[0].content === SUMMARY_PROMPT ? { text: `A very long summary. ${'More words. '.repeat(800)}` } : { text: 'Hello! What shall we do?' };
+  const w = await world(chatty, { session: { compaction: {} } });
+  assert.equal((await w.h.prompt(w.sessionId, 'hello')).stopReason, 'end_turn');
+  assert.equal((await w.h.prompt(w.sessionId, 'fine, thanks')).stopReason, 'end_turn');
+  const n = w.h.updates.length;
+  assert.equal((await w.h.prompt(w.sessionId, '/compact')).stopReason, 'end_turn');
+  const cu = w.h.updates.slice(n).map((u) => u.update as Record<string, unknown>).filter((u) => u.sessionUpdate === 'compaction_update');
+  assert.deepEqual(cu.map((u) => u.status), ['in_progress', 'failed']);
+  assert.match(String(cu[1].error), /^a summary of the 2 earlier messages would not have been shorter/);
+  assert.doesNotMatch(w.h.messageText(), /Nothing to compact/, 'the failure is the answer, not a second one');
+
+  const plain = await world(chatty);
+  await plain.h.prompt(plain.sessionId, 'hello');
+  await plain.h.prompt(plain.sessionId, 'fine, thanks');
+  await plain.h.prompt(plain.sessionId, '/compact');
+  assert.match(plain.h.messageText(), /Context not compacted \(\/compact\): a summary of the 2 earlier messages would not have been shorter/);
+  assert.equal(updates(plain.h, 'compaction_update').length, 0);
+});

@@ -12,6 +12,8 @@ export const DEFAULT_COMPACT_THRESHOLD = 0.7;
 
 export type CompactionTrigger = 'auto' | 'manual' | 'too_long';
 
+export type CompactionPhase = 'started' | 'completed' | 'failed' | 'cancelled';
+
 /** One compaction, as saved with the session and shown to the client. */
 export interface CompactionRecord {
   compactionId: string;
@@ -30,6 +32,8 @@ export interface CompactionRecord {
   forgotten: number;
   /** why the summary was written without the model, when it was */
   note?: string;
+  /** why a summary was written but not applied (it would not have made the history shorter) */
+  summaryDropped?: string;
 }
 
 export interface UsageReport {
@@ -43,8 +47,12 @@ export interface ContextHooks {
   /** the read ledger forgets these real paths */
   forget(paths: string[]): void;
   onUsage(u: UsageReport): Promise<void> | void;
-  /** `started` comes only before a summary (a model request); every compaction ends `completed` */
-  onCompaction(phase: 'started' | 'completed', r: CompactionRecord): Promise<void> | void;
+  /**
+   * `started` comes only before a summary (a model request). A compaction that changed the
+   * history ends `completed`; one that started and changed nothing ends `failed` (its summary
+   * was not applied: `summaryDropped` says why) or `cancelled` (cancelled mid-summary).
+   */
+  onCompaction(phase: CompactionPhase, r: CompactionRecord): Promise<void> | void;
   onWarning(text: string): Promise<void> | void;
 }
 
@@ -71,6 +79,8 @@ export class SessionContext {
   #forceNext = false;
   #warnedTruncation = false;
   #n = 0;
+  /** the older part whose summary was not applied: the same part is not sent to the model again */
+  #dropped: { first: ChatMessage; last: ChatMessage; length: number } | undefined;
   readonly threshold: number;
 
   constructor(private readonly o: ContextOptions) {
@@ -162,6 +172,8 @@ export class SessionContext {
     let summarised = 0;
     let summary: string | undefined;
     let note: string | undefined;
+    let summaryDropped: string | undefined;
+    let started = false;
     let cut = 0;
     const id = `compaction-${Date.now().toString(36)}-${++this.#n}`;
     const record = (): CompactionRecord => ({
@@ -176,6 +188,7 @@ export class SessionContext {
       cut,
       forgotten: 0,
       ...(note ? { note } : {}),
+      ...(summaryDropped ? { summaryDropped } : {}),
     });
     // stubs pile up in a long session: past 15% of the window they are summarised too, so the
     // history stays short in messages as well as in tokens
@@ -192,8 +205,11 @@ export class SessionContext {
       }
       const older = history.slice(1, at);
       const onlyASummary = older.length === 1 && older[0].role === 'user' && older[0].summary;
-      if (older.length && !onlyASummary) {
+      const d = this.#dropped;
+      const triedAlready = d !== undefined && d.length === older.length && d.first === older[0] && d.last === older[older.length - 1];
+      if (older.length && !onlyASummary && !triedAlready) {
         await this.o.onCompaction('started', record());
+        started = true;
         const maxTokens = Math.min(2048, Math.floor(w * 0.2));
         try {
           if (!this.o.provider) throw new Error('no model is configured');
@@ -202,13 +218,30 @@ export class SessionContext {
         } catch (err) {
           if (signal?.aborted) {
             // cancelled mid-summary: keep what was elided, leave the rest as it was
-            return removed.length ? this.finish(history, removed, record()) : undefined;
+            if (removed.length) return this.finish(history, removed, record());
+            await this.o.onCompaction('cancelled', record());
+            return undefined;
           }
           note = err instanceof Error ? err.message : String(err);
         }
         if (!summary) summary = mechanicalSummary(older);
-        removed.push(...replaceWithSummary(history, at, summary));
-        summarised = older.length;
+        // applied only when it makes the history shorter: a long answer about a short exchange
+        // (a /compact early on) would grow the context it was meant to shrink
+        const trial = history.slice();
+        replaceWithSummary(trial, at, summary);
+        const now = this.estimate(history, tools);
+        const then = this.estimate(trial, tools);
+        if (then < now) {
+          removed.push(...replaceWithSummary(history, at, summary));
+          summarised = older.length;
+        } else {
+          const olderTokens = older.reduce((n, m) => n + tokensOf(m), 0);
+          const n = older.length === 1 ? 'the earlier message' : `the ${older.length} earlier messages`;
+          summaryDropped = `a summary of ${n} would not have been shorter (~${fmt(then - now + olderTokens)} tokens against ~${fmt(olderTokens)}), so ${older.length === 1 ? 'it was' : 'they were'} kept as ${older.length === 1 ? 'it was' : 'they were'}`;
+          summary = undefined;
+          note = undefined;
+          this.#dropped = { first: older[0], last: older[older.length - 1], length: older.length };
+        }
       }
     }
 
@@ -231,7 +264,13 @@ export class SessionContext {
         est = this.estimate(history, tools);
       }
     }
-    if (!removed.length) return undefined;
+    if (!removed.length) {
+      if (!started) return undefined;
+      // the compaction the hooks saw start changed nothing (its summary was not applied)
+      const r = record();
+      await this.o.onCompaction('failed', r);
+      return r;
+    }
     return this.finish(history, removed, record());
   }
 
@@ -252,13 +291,17 @@ export class SessionContext {
   }
 }
 
+const fmt = (n: number) => n.toLocaleString('en-US');
+
 /** One line for a person: what a compaction did. */
 export function describeCompaction(r: CompactionRecord): string {
+  const why = r.trigger === 'manual' ? '/compact' : r.trigger === 'too_long' ? 'the server refused the request as too long' : 'the context passed its threshold';
+  if (!r.elided && !r.summarised && !r.cut && r.summaryDropped) return `Context not compacted (${why}): ${r.summaryDropped}.`;
   const parts: string[] = [];
   if (r.elided) parts.push(`elided ${r.elided} old tool result${r.elided === 1 ? '' : 's'}`);
   if (r.summarised) parts.push(`summarised ${r.summarised} earlier message${r.summarised === 1 ? '' : 's'}${r.note ? ` without the model (${r.note})` : ''}`);
   if (r.cut) parts.push(`cut ${r.cut} result${r.cut === 1 ? '' : 's'} that did not fit`);
   if (r.forgotten) parts.push(`${r.forgotten} file${r.forgotten === 1 ? '' : 's'} must be read again before a write`);
-  const why = r.trigger === 'manual' ? '/compact' : r.trigger === 'too_long' ? 'the server refused the request as too long' : 'the context passed its threshold';
+  if (r.summaryDropped) parts.push(`no summary: ${r.summaryDropped}`);
   return `Context compacted (${why}): ${r.tokensBefore.toLocaleString('en-US')} → ${r.tokensAfter.toLocaleString('en-US')} tokens; ${parts.join('; ') || 'nothing to do'}.`;
 }

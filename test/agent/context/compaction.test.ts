@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { elideOldResults, latestRoundStart, MIN_ELIDE_CHARS, pathsToForget, SUMMARY_HEADER, SUMMARY_PROMPT, summaryCut } from '../../../src/agent/context/compaction.ts';
-import { SessionContext, type CompactionRecord, type UsageReport } from '../../../src/agent/context/session_context.ts';
+import { describeCompaction, SessionContext, type CompactionPhase, type CompactionRecord, type UsageReport } from '../../../src/agent/context/session_context.ts';
 import { TokenMeter } from '../../../src/agent/context/tokens.ts';
 import { agentSetup } from '../../../src/agent/setup.ts';
 import { runUnattended } from '../../../src/agent/unattended.ts';
@@ -139,6 +139,86 @@ test('when the model cannot write a summary, a list made without it stands in, a
   assert.match(r.note ?? '', /HTTP 500/);
   assert.match(h[1].content, /could not write a summary/);
   assert.match(h[1].content, /- read_file f0\.txt/);
+});
+
+/** A context whose hooks keep every phase, for the compactions that do not complete. */
+function phased(provider: Provider, window: number): { ctx: SessionContext; phases: Array<[CompactionPhase, CompactionRecord]> } {
+  const phases: Array<[CompactionPhase, CompactionRecord]> = [];
+  const ctx = new SessionContext({
+    provider,
+    window: async () => ({ tokens: window, source: 'test' }),
+    meter: new TokenMeter(),
+    forget: () => {},
+    onUsage: () => {},
+    onCompaction: (phase, r) => void phases.push([phase, r]),
+    onWarning: () => {},
+  });
+  return { ctx, phases };
+}
+
+const isSummaryRequest = (body: Record<string, unknown>) => (body.messages as Array<{ content: string }>)[0].content === SUMMARY_PROMPT;
+
+test('a summary longer than the part it would replace is not applied, and that part is not sent to be summarised again', async () => {
+  let asked = 0;
+  const srv = await fake((body) => (isSummaryRequest(body) ? (asked++, { text: `SUMMARY ${'s'.repeat(6000)}` }) : { text: 'ok' }));
+  const { ctx, phases } = phased(new OpenAIProvider({ baseUrl: srv.url, model: 'm' }), 8000);
+  const h: ChatMessage[] = [
+    { role: 'system', content: 'SYSTEM PROMPT' },
+    { role: 'user', content: 'fix the bug in a.ts' },
+    { role: 'assistant', content: 'Which line?' },
+    { role: 'user', content: 'line 3' },
+  ];
+  const copy = structuredClone(h);
+  const before = ctx.estimate(h, TOOLS);
+  const r = await ctx.compact(h, TOOLS, 'manual');
+  assert.equal(asked, 1);
+  assert.deepEqual(h, copy, 'the history is as it was');
+  assert.ok(r);
+  assert.equal(r.summarised, 0);
+  assert.equal(r.summary, undefined);
+  assert.equal(r.tokensAfter, before);
+  assert.match(r.summaryDropped ?? '', /^a summary of the 2 earlier messages would not have been shorter \(~[\d,]+ tokens against ~\d+\), so they were kept as they were$/);
+  assert.deepEqual(phases.map(([p]) => p), ['started', 'failed'], 'the compaction that started ends, as failed');
+  assert.match(describeCompaction(r), /^Context not compacted \(\/compact\): a summary of the 2 earlier messages would not/);
+  // asked again about the same part: the model is not
+  assert.equal(await ctx.compact(h, TOOLS, 'manual'), undefined);
+  assert.equal(asked, 1);
+  // once the conversation moved on, the older part is a new one
+  h.push({ role: 'assistant', content: 'Fixed.' }, { role: 'user', content: 'thanks, now b.ts' });
+  await ctx.compact(h, TOOLS, 'manual');
+  assert.equal(asked, 2);
+});
+
+test('a context over its threshold with a short older part asks for its summary once, not before every request', async () => {
+  let asked = 0;
+  const srv = await fake((body) => (isSummaryRequest(body) ? (asked++, { text: `SUMMARY ${'s'.repeat(3000)}` }) : { text: 'ok' }));
+  const { ctx, phases } = phased(new OpenAIProvider({ baseUrl: srv.url, model: 'm' }), 8000);
+  // the latest round (never summarised) holds most of the window: the older part is one short ask
+  const h: ChatMessage[] = [
+    { role: 'system', content: 'SYSTEM PROMPT' },
+    { role: 'user', content: 'read big.txt' },
+    { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"big.txt"}' }] },
+    { role: 'tool', toolCallId: 'c1', name: 'read_file', content: big('big', 19000) },
+  ];
+  assert.ok(ctx.estimate(h, TOOLS) > 0.7 * 8000, 'past the threshold');
+  const signal = new AbortController().signal;
+  await ctx.prepare(h, TOOLS, signal);
+  await ctx.prepare(h, TOOLS, signal);
+  await ctx.prepare(h, TOOLS, signal);
+  assert.equal(asked, 1);
+  assert.equal(h[1].content, 'read big.txt');
+  assert.deepEqual(phases.map(([p]) => p), ['started', 'failed']);
+});
+
+test('a compaction cancelled while its summary is written ends cancelled, the history as it was', async () => {
+  const ac = new AbortController();
+  const srv = await fake((body) => (isSummaryRequest(body) ? (setTimeout(() => ac.abort(), 30), { text: 'SUMMARY', delayMs: 2000 }) : { text: 'ok' }));
+  const { ctx, phases } = phased(new OpenAIProvider({ baseUrl: srv.url, model: 'm' }), 8000);
+  const h = conversation(2, 300);
+  const copy = structuredClone(h);
+  assert.equal(await ctx.compact(h, TOOLS, 'manual', ac.signal), undefined);
+  assert.deepEqual(h, copy);
+  assert.deepEqual(phases.map(([p]) => p), ['started', 'cancelled']);
 });
 
 test('pathsToForget: a file stays read while another visible result still shows it', () => {
