@@ -454,7 +454,7 @@ export function createAgent(o: AgentOptions): Agent {
     clearTimeout(timer);
     for (const s of all) {
       await persist(s, { durable: true, endOfTurn: true });
-      await s.log.close({ endOfTurn: true });
+      await s.log.close({ endOfTurn: true, discardIfUnused: true });
     }
   }
 

@@ -262,6 +262,9 @@ function snapshotLines(s: StoredSession): Array<{ line: Line; kind: 'hist' | 're
   return out;
 }
 
+/** Nothing happened in the session: no message but the system prompt, nothing to replay. */
+const unused = (s: StoredSession): boolean => s.replay.length === 0 && s.history.every((m) => m.role === 'system');
+
 /**
  * One session's log, open for appending. The agent changes `session` (pushes history and replay,
  * sets title/mode/cwd, ledger, allows) and calls `checkpoint()`, which appends what changed.
@@ -372,10 +375,25 @@ export class SessionLog {
   }
 
   /** Writes what is pending and stops; later checkpoints do nothing. */
-  async close(o: { endOfTurn?: boolean } = {}): Promise<void> {
-    await this.checkpoint({ durable: true, ...o });
+  /**
+   * Saves what is left and closes the file. `discardIfUnused`: a session that never got past its
+   * start (no message but the system prompt, nothing to replay) is removed instead: every `cxl`
+   * start makes one, and a list of the sessions never used would bury the others. Only the file
+   * this log still holds is removed (not one another process has rewritten since).
+   */
+  async close(o: { endOfTurn?: boolean; discardIfUnused?: boolean } = {}): Promise<void> {
+    await this.checkpoint({ durable: true, endOfTurn: o.endOfTurn });
     this.#stopped = true;
     if (this.#fd !== -1) {
+      if (o.discardIfUnused && unused(this.session)) {
+        try {
+          const mine = fs.fstatSync(this.#fd);
+          const there = fs.lstatSync(this.#file, { throwIfNoEntry: false });
+          if (mine.nlink > 0 && there && there.ino === mine.ino && there.dev === mine.dev) fs.unlinkSync(this.#file);
+        } catch {
+          /* kept: an unused session in the list is the worst of it */
+        }
+      }
       try {
         fs.closeSync(this.#fd);
       } catch {

@@ -223,3 +223,20 @@ test('a full disk (tiny tmpfs): the client is told once, the session keeps worki
   assert.equal(w.h.messageText().match(/no space left/g)?.length, 1, 'told once');
   assert.deepEqual(readdirSync(path.join(mnt, 'cxl', 'sessions')), [`${w.sessionId}.jsonl`], 'no temp file');
 });
+
+test('sessions never prompted are not left behind when the agent exits; the one that was used is listed by the next process', async () => {
+  const w = await world(() => ({ text: 'hello' }));
+  const unused = await w.h.newSession(w.project);
+  assert.equal((await w.h.prompt(w.sessionId, 'hi')).stopReason, 'end_turn');
+  const listed = async (h: Harness) => ((await h.agent.request('session/list', {})) as acp.ListSessionsResponse).sessions.map((s) => s.sessionId).sort();
+  assert.deepEqual(await listed(w.h), [w.sessionId, unused.sessionId].sort(), 'both listed while this process has them');
+  const t0 = Date.now();
+  w.h.child.stdin!.end();
+  assert.equal((await exitOf(w.h, t0)).code, 0);
+  const dir = path.join(w.env.XDG_DATA_HOME!, 'cxl', 'sessions');
+  assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.jsonl')), [`${w.sessionId}.jsonl`]);
+  const h2 = new Harness({ args: w.h.opts.args, env: w.env });
+  cleanups.push(() => h2.stop());
+  await h2.start();
+  assert.deepEqual(await listed(h2), [w.sessionId]);
+});

@@ -332,3 +332,29 @@ test('the data dir follows XDG_DATA_HOME, else ~/.local/share', () => {
   assert.equal(dataDir({ XDG_DATA_HOME: 'relative', HOME: '/h' }), '/h/.local/share/cxl');
   assert.equal(dataDir({ HOME: '/h' }), '/h/.local/share/cxl');
 });
+
+test('a session never used is removed when its log closes with discardIfUnused; a used one, or one another process has taken, stays', async () => {
+  const data = temp();
+  const store = new SessionStore(data);
+  const unused = await store.create(session('u1'));
+  unused.session.history.push({ role: 'system', content: 'SYSTEM PROMPT' });
+  unused.session.mode = 'plan';
+  const used = await store.create(session('u2'));
+  used.session.history.push({ role: 'user', content: 'hi' });
+  assert.deepEqual((await store.list()).map((s) => s.sessionId).sort(), ['u1', 'u2'], 'listed while open');
+  await unused.close({ discardIfUnused: true });
+  await used.close({ discardIfUnused: true });
+  assert.deepEqual(fs.readdirSync(store.dir).filter((f) => f.endsWith('.jsonl')), ['u2.jsonl']);
+  assert.deepEqual((await store.list()).map((s) => s.sessionId), ['u2']);
+  assert.deepEqual((await new SessionStore(data).list()).map((s) => s.sessionId), ['u2'], 'and for a fresh process');
+  // without the option an unused session is kept (a session/load of it must still find it)
+  const kept = await store.create(session('u3'));
+  await kept.close();
+  assert.ok(fs.existsSync(path.join(store.dir, 'u3.jsonl')));
+  // another process loaded it (its file is a new one): this log must not remove that
+  const mine = await store.create(session('u4'));
+  const theirs = await new SessionStore(data).open('u4');
+  await mine.close({ discardIfUnused: true });
+  assert.ok(fs.existsSync(path.join(store.dir, 'u4.jsonl')), 'the other process keeps its file');
+  await theirs!.close();
+});
