@@ -30,6 +30,11 @@ export class Tmux {
   type(text: string): void {
     this.run('send-keys', '-t', 'cxl', '-l', '--', text);
   }
+  /** Writes `text` to the pane in one go, as a terminal does with fast input; `bracketed`: as a paste. */
+  write(text: string, bracketed = false): void {
+    this.run('set-buffer', '-b', 'e2e', '--', text);
+    this.run('paste-buffer', '-b', 'e2e', '-d', '-r', ...(bracketed ? ['-p'] : []), '-t', 'cxl');
+  }
   async waitFor(pattern: RegExp, what: string, ms = 20_000, read: () => string = () => this.screen()): Promise<string> {
     const deadline = Date.now() + ms;
     let last = '';

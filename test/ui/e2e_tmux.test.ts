@@ -5,73 +5,23 @@
 // send, a bracketed paste does not, and a resize from 120 to 60 columns re-flows history. Each run
 // has its own tmux server, always killed.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import process from 'node:process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
 import { moduleCommand, runtimeName } from '../../src/core/runtime.ts';
 import { cxlCommand } from '../helpers/cxl.ts';
+import { exitCode, Tmux } from '../helpers/tmux.ts';
 
 const fixture = fileURLToPath(new URL('../fixtures/scripted_agent.ts', import.meta.url));
 
-class Tmux {
-  readonly socket = `cxl-e2e-${runtimeName}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  run(...args: string[]): string {
-    return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8', timeout: 10_000 });
-  }
-  screen(): string {
-    return this.run('capture-pane', '-p', '-t', 'cxl');
-  }
-  keys(...keys: string[]): void {
-    this.run('send-keys', '-t', 'cxl', ...keys);
-  }
-  type(text: string): void {
-    this.run('send-keys', '-t', 'cxl', '-l', '--', text);
-  }
-  /** Write `text` to the pane in one go, as a terminal does with fast input; `bracketed`: as a paste. */
-  write(text: string, bracketed = false): void {
-    this.run('set-buffer', '-b', 'e2e', '--', text);
-    this.run('paste-buffer', '-b', 'e2e', '-d', '-r', ...(bracketed ? ['-p'] : []), '-t', 'cxl');
-  }
-  async waitFor(pattern: RegExp, what: string, ms = 20_000): Promise<string> {
-    const deadline = Date.now() + ms;
-    let last = '';
-    while (Date.now() < deadline) {
-      try {
-        last = this.screen();
-      } catch {
-        /* the session may be gone */
-      }
-      if (pattern.test(last)) return last;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    assert.fail(`timed out waiting for ${what} (${pattern}); the screen was:\n${last}`);
-  }
-  kill(): void {
-    try {
-      execFileSync('tmux', ['-L', this.socket, 'kill-server'], { stdio: 'ignore', timeout: 5_000 });
-    } catch {
-      /* already gone */
-    }
-  }
-}
-
 function startCxl(tmux: Tmux, dir: string, rcFile: string, extra: string[], columns = 100): void {
-  const line = `cd ${quote([dir])} && ${quote([...cxlCommand(), ...extra])}; echo $? > ${quote([rcFile])}; sleep 30`;
   // The built-in agent keeps sessions under XDG_DATA_HOME: keep them in the temp dir.
   // CI=true as in CI itself: Ink would draw nothing live under it unless cxl sets it aside.
   const env = ['NO_COLOR=1', 'CI=true', `XDG_DATA_HOME=${dir}/.data`, `XDG_CONFIG_HOME=${dir}/.config`];
-  tmux.run('new-session', '-d', '-s', 'cxl', '-x', String(columns), '-y', '30', 'env', ...env, 'sh', '-c', line);
-}
-
-async function exitCode(rcFile: string): Promise<string> {
-  const deadline = Date.now() + 15_000;
-  while (!existsSync(rcFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  return existsSync(rcFile) ? readFileSync(rcFile, 'utf8').trim() : 'no exit within 15 s';
+  tmux.start(dir, [...cxlCommand(), ...extra], env, rcFile, columns);
 }
 
 function workdir(): { dir: string; rcFile: string } {
