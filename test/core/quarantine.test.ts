@@ -1,6 +1,7 @@
 // The credential quarantine and read-approve matcher: every shipped glob, by hostile class
 // (case, nesting, absolute paths, trailing dots/spaces, lookalikes that must not match).
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { test } from 'node:test';
 import { compileGlobs, expandBraces, globTester } from '../../src/core/glob.ts';
 import { classifyPath, PathMatcher, QUARANTINE_GLOBS, READ_APPROVE_GLOBS } from '../../src/core/quarantine.ts';
@@ -62,10 +63,22 @@ test('globs: braces expand (nested, with slashes), ** spans segments, * and ? st
   assert.ok(compileGlobs(['a.b']).test('a.b') && !compileGlobs(['a.b']).test('axb'), 'dots are literal');
 });
 
-test('the matcher is fast: 100k classifications well under a second', () => {
-  const t0 = performance.now();
-  for (let i = 0; i < 100_000; i++) classifyPath(`/home/user/projects/app/src/module${i % 97}/file${i}.ts`);
-  assert.ok(performance.now() - t0 < 1000, `${performance.now() - t0} ms`);
+test('the matcher is fast: a classification costs little more than normalising the path', () => {
+  // against a reference timed in the same rounds, so a loaded machine slows both alike (an
+  // absolute bound flaked under load); the best of three rounds each. Today ~2-3x.
+  const paths = Array.from({ length: 20_000 }, (_, i) => `/home/user/projects/app/src/module${i % 97}/file${i}.ts`);
+  const timed = (f: (p: string) => unknown) => {
+    const t0 = performance.now();
+    for (const p of paths) f(p);
+    return performance.now() - t0;
+  };
+  let ours = Infinity;
+  let reference = Infinity;
+  for (let round = 0; round < 3; round++) {
+    ours = Math.min(ours, timed((p) => classifyPath(p)));
+    reference = Math.min(reference, timed((p) => path.posix.normalize(p)));
+  }
+  assert.ok(ours < 20 * reference, `${ours.toFixed(1)} ms against ${reference.toFixed(1)} ms normalising`);
 });
 
 test('the literal prefilter never changes an answer of the full glob RegExp', () => {
