@@ -183,8 +183,15 @@ test('a writer killed with SIGKILL mid-write leaves the old or the new content, 
   const seen = new Set<string>();
   for (let round = 0; round < 10; round++) {
     const child = spawn(cmd, [...pre, root, 'f.bin', String(size)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // every other round waits for a finished write first: on a loaded machine a write can take
+    // longer than the delays below, and then no round would see one land
+    const awaited = round % 2 === 0 ? /wrote/ : /ready/;
     await new Promise<void>((resolve, reject) => {
-      child.stdout.once('data', () => resolve());
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        out += d;
+        if (awaited.test(out)) resolve();
+      });
       child.once('exit', (code) => reject(new Error(`writer exited early (${code})`)));
     });
     await new Promise((r) => setTimeout(r, 15 + (round % 6) * 23));
@@ -197,7 +204,7 @@ test('a writer killed with SIGKILL mid-write leaves the old or the new content, 
     assert.ok(b.equals(Buffer.alloc(size, first)), `round ${round}: a mix of contents`);
     seen.add(String.fromCharCode(first));
   }
-  assert.ok(seen.has('x') || seen.has('y'), 'the writer wrote at least once');
+  assert.ok(seen.has('x') || seen.has('y'), 'a kill after a finished write leaves a new content');
   // a temp file left behind proves some kill landed inside a write (between create and rename)
   assert.ok(fs.readdirSync(root).some((n) => /^\.f\.bin\.cxl-[0-9a-f]+\.tmp$/.test(n)), 'no kill interrupted a write; the test proved nothing');
 });
