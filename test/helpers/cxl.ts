@@ -1,5 +1,6 @@
-// Spawns the cxl binary as a child process under the runtime running the test:
-// Node runs the built JavaScript (bin/cxl.js), Deno runs src/cli.ts directly.
+// Spawns the cxl binary as a child process under the runtime running the test, as users run it:
+// Node runs bin/cxl.js, Deno the bundle `deno task start` runs (dist/cli.js); both are built from
+// src/ by `npm test` (and `npm install`) before the tests.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,7 +17,7 @@ const codeCacheDir = path.join(os.tmpdir(), `cxl-test-code-cache-${process.pid}`
 process.once('exit', () => fs.rmSync(codeCacheDir, { recursive: true, force: true }));
 
 export function cxlCommand(): string[] {
-  if (runtimeName === 'deno') return [runtimeBinary(), 'run', '-A', '--no-check', `${repoRoot}src/cli.ts`];
+  if (runtimeName === 'deno') return [runtimeBinary(), 'run', '-A', '--no-check', `${repoRoot}dist/cli.js`];
   return [runtimeBinary(), `${repoRoot}bin/cxl.js`];
 }
 
