@@ -296,7 +296,9 @@ export function createAgent(o: AgentOptions): Agent {
           content.push(diffShown);
         } else if (d && d.reason) content.push(textContent(`(no diff: ${d.reason})`));
         if (req.fileMode) content.push(textContent(`The file is executable (mode ${req.fileMode}); allowing keeps that mode.`));
-        if (req.steps?.length) content.push(textContent(`Will run:\n${req.steps.map((x) => `  ${x}`).join('\n')}`));
+        // the programs a line runs, when that says more than the line itself (the title has it)
+        const line = typeof req.args.command === 'string' ? req.args.command.trim() : undefined;
+        if (req.steps?.length && !(req.steps.length === 1 && req.steps[0] === line)) content.push(textContent(`Will run:\n${req.steps.map((x) => `  ${x}`).join('\n')}`));
         if (req.detail?.length) content.push(textContent(req.detail.join('\n')));
         if (!d && !req.steps?.length && !req.detail?.length) content.push(textContent(JSON.stringify(req.args, null, 2)));
         const scope = req.sessionScope.map(describeAllow).join(', ');

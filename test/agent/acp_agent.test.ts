@@ -180,6 +180,15 @@ test('a client that reports no sandbox: session/new says so, and the prefix allo
   assert.match(JSON.parse(toolMessages(w.srv, 1)[0]).stdout, /one/);
 });
 
+test('an approval lists the programs a line runs when there are several, not a lone one that repeats the line', async () => {
+  const w = await world([{ toolCalls: [{ name: 'local_shell', arguments: { command: 'echo one' } }, { name: 'local_shell', arguments: { command: 'echo one && pwd' } }] }, { text: 'ok' }], { permission: () => 'allow_once' });
+  assert.equal((await w.h.prompt(w.sessionId, 'run them')).stopReason, 'end_turn');
+  const texts = w.h.permissions.map((p) => JSON.stringify(p.toolCall.content ?? []));
+  assert.equal(texts.length, 2);
+  assert.doesNotMatch(texts[0], /Will run/);
+  assert.match(texts[1], /Will run:\\n  echo one\\n  pwd/);
+});
+
 test('cancel in the middle of a running command kills it and ends the turn cancelled', async () => {
   // the project's own agents.toml allows sleep (the default command policy does not)
   const w = await world([{ toolCalls: [{ name: 'local_shell', arguments: { command: 'echo start && sleep 30' } }] }, { text: 'never' }], {
