@@ -102,6 +102,32 @@ function promptText(blocks: acp.ContentBlock[]): string {
   return parts.join('\n');
 }
 
+/**
+ * The prompt as its sender wrote it, for the replay and the title: the text, and a link for each
+ * attached resource the text does not already mention (`@path`); never a file's content.
+ */
+function promptShown(blocks: acp.ContentBlock[]): string {
+  const text = blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+  const mentions = [...text.matchAll(/@(\S+)/g)].map((m) => m[1]);
+  const links: string[] = [];
+  for (const b of blocks) {
+    if (b.type === 'text') continue;
+    const uri = b.type === 'resource_link' ? b.uri : b.type === 'resource' ? (b.resource as { uri: string }).uri : undefined;
+    if (uri === undefined) links.push(`[${b.type}]`);
+    else if (!mentions.some((m) => uri.endsWith(`/${m}`))) links.push(`[${b.type === 'resource_link' ? b.name : uri.slice(uri.lastIndexOf('/') + 1)}](${uri})`);
+  }
+  return [text, ...links].filter(Boolean).join('\n');
+}
+
+/** A command's result as a person reads it: the replay of a call whose terminal is gone. */
+function commandTranscript(result: unknown): string | undefined {
+  const r = result as { stdout?: unknown; stderr?: unknown; exit_code?: unknown; signal?: unknown; truncated?: unknown } | null;
+  if (!r || typeof r !== 'object' || typeof r.stdout !== 'string' || typeof r.stderr !== 'string' || !('exit_code' in r)) return undefined;
+  const out = [r.stdout, r.stderr].filter((x) => x !== '').map((x) => x.replace(/\n$/, '')).join('\n');
+  const end = typeof r.signal === 'string' ? `killed by ${r.signal}` : `exit ${String(r.exit_code)}`;
+  return [out, r.truncated ? '(output cut)' : '', `(${end})`].filter(Boolean).join('\n');
+}
+
 function errorResult(err: ToolError): string {
   return JSON.stringify(err.toJSON());
 }
@@ -243,14 +269,22 @@ export function createAgent(o: AgentOptions): Agent {
     s.turn = ctrl;
     const signal = ctrl.signal;
     let agentText = '';
+    // said since the last tool call: the replay keeps text and calls in the order they came
+    let unsaved = '';
     const send = (update: acp.SessionUpdate) => client.notify(acp.methods.client.session.update, { sessionId, update });
     const say = async (text: string) => {
       agentText += text;
+      unsaved += text;
       await send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
     };
+    const keepSaid = () => {
+      if (unsaved) s.stored.replay.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: unsaved } });
+      unsaved = '';
+    };
     const text = promptText(blocks);
-    s.stored.replay.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text } });
-    if (!s.stored.title) s.stored.title = text.replace(/\s+/g, ' ').trim().slice(0, 80);
+    const shown = promptShown(blocks);
+    s.stored.replay.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: shown } });
+    if (!s.stored.title) s.stored.title = shown.replace(/\s+/g, ' ').trim().slice(0, 80);
 
     // One reported tool call: announce, gate (maybe ask), run, report the result.
     const runCall = async (name: string, rawArgs: string | Record<string, unknown>, modelCallId?: string): Promise<{ forModel: string; stop?: boolean; reads: string[] }> => {
@@ -275,8 +309,10 @@ export function createAgent(o: AgentOptions): Agent {
       const kind = spec?.kind ?? 'other';
       const locations = callLocations(spec, args, s.stored.cwd);
       await send({ sessionUpdate: 'tool_call', toolCallId, title, kind, status: 'pending', locations, rawInput });
-      const final = (status: 'completed' | 'failed', content: acp.ToolCallContent[], rawOutput?: unknown) => {
-        s.stored.replay.push({ sessionUpdate: 'tool_call', toolCallId, title, kind, status, locations, rawInput, content: content.filter((c) => c.type !== 'terminal') });
+      // the replay has no terminals (they are gone): `replayContent` stands in for them
+      const final = (status: 'completed' | 'failed', content: acp.ToolCallContent[], rawOutput?: unknown, replayContent: acp.ToolCallContent[] = content.filter((c) => c.type !== 'terminal')) => {
+        keepSaid();
+        s.stored.replay.push({ sessionUpdate: 'tool_call', toolCallId, title, kind, status, locations, rawInput, content: replayContent });
         return send({ sessionUpdate: 'tool_call_update', toolCallId, status, content, ...(rawOutput !== undefined ? { rawOutput: rawOutput as Record<string, unknown> } : {}) });
       };
       if (!spec || argError) {
@@ -361,7 +397,8 @@ export function createAgent(o: AgentOptions): Agent {
         // rawOutput repeats the result for clients that want structure: only objects, and only small ones
         // (a 10 MB file is already in the text content, capped)
         const raw = typeof result === 'object' && result !== null && forModel.length <= RAW_OUTPUT_MAX ? result : undefined;
-        await final('completed', content, raw);
+        const transcript = terminals.length ? commandTranscript(result) : undefined;
+        await final('completed', content, raw, transcript === undefined ? undefined : [...content.filter((c) => c.type === 'diff'), textContent(transcript)]);
         return { forModel, reads };
       } catch (err) {
         const te = signal.aborted ? new ToolError('cancelled', 'Cancelled by the user.') : toToolError(err);
@@ -435,7 +472,7 @@ export function createAgent(o: AgentOptions): Agent {
     } finally {
       // notices sent during the turn (an MCP server died) belong to it: all go out before the answer
       await Promise.allSettled([...s.inflight]);
-      if (agentText) s.stored.replay.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: agentText } });
+      keepSaid();
       if (s.turn === ctrl) s.turn = undefined;
       // the turn is over: a tool call it left unanswered gets a `cancelled` result as it is saved
       await persist(s, { durable: true, endOfTurn: true });
