@@ -118,6 +118,8 @@ export interface ClientState {
   plan: PlanEntry[];
   permissions: PendingPermission[];
   running: boolean;
+  /** when the running turn began (Date.now()), for the time it has taken */
+  runningSince?: number;
   commands: AvailableCommand[];
   /** Prompts typed while a turn runs, sent when it ends. */
   queued: string[];
@@ -376,6 +378,7 @@ export class ClientStore {
     this.closeTurn();
     this.set({
       running: true,
+      runningSince: Date.now(),
       turnCalls: [],
       plan: [],
       history: [...this.state.history, { kind: 'user', key: this.key('u'), text }],
@@ -384,7 +387,7 @@ export class ClientStore {
 
   /** The agent answered the prompt (`error`: the request failed; the caller says why). */
   endTurn(stopReason: string): void {
-    this.set({ running: false, cancelling: false });
+    this.set({ running: false, runningSince: undefined, cancelling: false });
     if (stopReason === 'cancelled' || stopReason === 'error') {
       this.set({ toolCalls: closeUnfinished(this.state, this.state.turnCalls, 'cancelled') });
       this.flush(true);

@@ -63,10 +63,12 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
   const pasteTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const armTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  const spinning = animate && s.turnCalls.some((id) => s.toolCalls[id]?.status === 'in_progress' && !s.toolCalls[id]?.leftPending);
+  // the spinners (of the calls running, and of the working line) turn, and its clock runs, while a turn runs
+  const spinning = animate && (s.running || s.turnCalls.some((id) => s.toolCalls[id]?.status === 'in_progress' && !s.toolCalls[id]?.leftPending));
   useEffect(() => {
     if (!spinning) return;
-    const t = setInterval(() => setUi((u) => ({ ...u, spinnerFrame: u.spinnerFrame + 1 })), 120);
+    setUi((u) => ({ ...u, now: Date.now() }));
+    const t = setInterval(() => setUi((u) => ({ ...u, spinnerFrame: u.spinnerFrame + 1, now: Date.now() })), 120);
     return () => clearInterval(t);
   }, [spinning]);
   useEffect(

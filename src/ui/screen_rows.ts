@@ -17,6 +17,7 @@ import { statusRow } from './status_line.ts';
 import { clipHead, clipTail, plainRow, wrapText, type Row } from './text_layout.ts';
 import { toolCallRows } from './tool_call_rows.ts';
 import { transcriptRows, type TranscriptState } from './transcript_rows.ts';
+import { workingRow } from './working_row.ts';
 
 export interface UiState {
   focus: 'composer' | 'tools';
@@ -29,6 +30,8 @@ export interface UiState {
   /** A first Ctrl+C was pressed and a second one quits. */
   quitArmed: boolean;
   spinnerFrame: number;
+  /** Date.now() at the last animation tick (0: not animated, so no clock is shown) */
+  now: number;
   /** Prompts sent this session, oldest first, and which one ↑/↓ shows (-1: a new one). */
   past: string[];
   pastIndex: number;
@@ -55,6 +58,7 @@ export const initialUi: UiState = {
   expanded: new Set(),
   quitArmed: false,
   spinnerFrame: 0,
+  now: 0,
   past: [],
   pastIndex: -1,
   pastes: new Map(),
@@ -166,8 +170,10 @@ export function liveRows(s: ClientState, ui: UiState, size: ScreenSize): Row[] {
   } else {
     const comp = openCompletion(s, ui);
     const compRows = comp ? completionRows(comp, completionIndex(ui, comp), width, Math.max(2, Math.min(9, room - 8))) : [];
+    const working = workingRow(s, ui.spinnerFrame, ui.now);
     bottom = [
       ...(ui.hint ? wrapText(ui.hint, width - 2).map((l) => [{ text: '  ' }, { text: l, color: 'warn' }]) : []),
+      ...(working ? [working] : []),
       plainRow('─'.repeat(width), { color: 'muted' }),
       ...composerRows(ui.composer, width, Math.min(8, Math.max(1, room - 6 - compRows.length)), {
         active: ui.focus === 'composer',
