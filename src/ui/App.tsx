@@ -4,7 +4,7 @@ import { Static, useInput, useStdout, type Key } from 'ink';
 import { memo, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { ClientStore, HistoryItem } from '../client/state.ts';
 import { runAction, submitPrompt, type ActionContext } from './actions.ts';
-import { optionForKey } from './approval_rows.ts';
+import { optionForKey, reasonOption } from './approval_rows.ts';
 import { backspace, emptyComposer, insertPaste, insertText, moveCursor } from './composer.ts';
 import type { Controller } from './controller.ts';
 import { prepareFuzzy } from './fuzzy.ts';
@@ -157,7 +157,7 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
         case 'reason_submit': {
           const reason = (u.reason ?? '').trim();
           setUi((x) => ({ ...x, reason: undefined }));
-          answer(optionForKey(perm.options, 'n')?.optionId);
+          answer(reasonOption(perm.options)?.optionId);
           if (reason !== '') controller.send(reason);
           return;
         }

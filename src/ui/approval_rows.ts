@@ -17,6 +17,15 @@ export function optionForKey(options: PermissionOption[], k: OptionKey): Permiss
   return undefined;
 }
 
+/**
+ * The answer for `r` (reject, then the typed reason goes to the agent as the next prompt): the
+ * built-in agent's `reject_explain`, which ends its turn after the call so the reason is read
+ * next rather than after whatever the model does instead; another agent's plain reject.
+ */
+export function reasonOption(options: PermissionOption[]): PermissionOption | undefined {
+  return options.find((o) => o.optionId === 'reject_explain' && (o.kind === 'reject_once' || o.kind === 'reject_always')) ?? optionForKey(options, 'n');
+}
+
 function lettersFor(options: PermissionOption[], opt: PermissionOption): string[] {
   return (['y', 'a', 'n'] as OptionKey[]).filter((k) => optionForKey(options, k) === opt).map((k) => (k === 'n' ? 'n/Esc' : k));
 }

@@ -88,6 +88,21 @@ test('approval: r rejects with a typed reason, which is sent to the agent as the
   r.unmount();
 });
 
+test('approval: r with the built-in agent answers its reject_explain, so its turn stops and the reason is read next', async () => {
+  const s = states.baseStore();
+  s.beginTurn('fix it');
+  const p = s.requestPermission('a1b2c3d4e5f6', { toolCallId: 'e1', title: 'local_fs.edit_file: a.py', kind: 'edit', status: 'pending' }, [
+    ...states.OPTIONS,
+    { optionId: 'reject_explain', name: 'Reject and tell the agent why', kind: 'reject_once' },
+  ]);
+  const r = mount(s);
+  await tick();
+  await r.press('r', 'n', 'o', KEY.enter);
+  assert.deepEqual(await settled(p), { outcome: 'selected', optionId: 'reject_explain' });
+  assert.deepEqual(r.ctl.sent, ['no']);
+  r.unmount();
+});
+
 test('approval queue: "1 of 2", y answers the first, then the second has the keys', async () => {
   const { store, answers } = states.approvalWithDiff(2);
   const r = mount(store);

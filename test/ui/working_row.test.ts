@@ -13,15 +13,15 @@ test('the time a turn has taken, as a person reads it', () => {
 
 test('the working line: while a turn runs, with its clock when animated; not while cancelling, nor after the turn', () => {
   const s = streaming();
-  const since = s.state.runningSince!;
+  const since = s.getState().runningSince!;
   assert.ok(Math.abs(since - Date.now()) < 5000, 'the turn began now');
-  assert.equal(text(workingRow(s.state, 3, 0)), '⠸ working', 'a still frame has no clock');
-  assert.equal(text(workingRow(s.state, 0, since + 65_400)), '⠋ working · 1m 05s');
+  assert.equal(text(workingRow(s.getState(), 3, 0)), '⠸ working', 'a still frame has no clock');
+  assert.equal(text(workingRow(s.getState(), 0, since + 65_400)), '⠋ working · 1m 05s');
   s.endTurn('end_turn');
-  assert.equal(s.state.runningSince, undefined);
-  assert.equal(workingRow(s.state, 0, Date.now()), undefined);
-  assert.equal(workingRow(baseStore().state, 0, Date.now()), undefined, 'no turn yet');
+  assert.equal(s.getState().runningSince, undefined);
+  assert.equal(workingRow(s.getState(), 0, Date.now()), undefined);
+  assert.equal(workingRow(baseStore().getState(), 0, Date.now()), undefined, 'no turn yet');
   const c = streaming();
   c.cancelTurn();
-  assert.equal(workingRow(c.state, 0, Date.now()), undefined, 'the status line says cancelling…');
+  assert.equal(workingRow(c.getState(), 0, Date.now()), undefined, 'the status line says cancelling…');
 });
