@@ -147,6 +147,8 @@ const SHELL_ONLY = new Set([
 
 // distinct directories the line may be in after conditional cds; past it the line is refused
 const MAX_CWDS = 64;
+/** What a person does about a program the allowlist lacks (the refusal reaches them, or the model relays it). */
+const ALLOW_HOW = 'A person can allow it by adding it to _allowed_commands under [tools_policies.local_shell] in .contenox/agents.toml (docs/config.md).';
 
 interface State {
   cwd: string;
@@ -319,7 +321,7 @@ function checkProgramName(name: string, at: number, pol: CompiledPolicy, dirs: s
     byPath = true;
   } else {
     if (pol.allowNames && !pol.allowNames.has(name) && !pol.allowSubs.has(name) && pol.allowAbs.size === 0) {
-      return new Refusal('not-allowlisted', name, at, `\`${name}\` at offset ${at} is not on _allowed_commands. Allowed: ${[...pol.allowNames].join(', ') || '(none)'}.`);
+      return new Refusal('not-allowlisted', name, at, `\`${name}\` at offset ${at} is not on _allowed_commands. Allowed: ${[...pol.allowNames].join(', ') || '(none)'}. ${ALLOW_HOW}`);
     }
     const found = findOnPath(name, dirs);
     if (!found) return new Refusal('not-found', name, at, `\`${name}\` at offset ${at} was not found on PATH.`);
@@ -346,7 +348,7 @@ function checkProgramName(name: string, at: number, pol: CompiledPolicy, dirs: s
         at,
         byPath
           ? `\`${name}\` at offset ${at} is a program path not on _allowed_commands (only bare names on PATH, or the exact absolute paths listed, are allowed; another name for the same file is another program).`
-          : `\`${name}\` at offset ${at} is not on _allowed_commands.`,
+          : `\`${name}\` at offset ${at} is not on _allowed_commands. ${ALLOW_HOW}`,
       );
     }
   } else rule = `not denied (no _allowed_commands): ${name}`;
