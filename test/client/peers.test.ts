@@ -200,7 +200,8 @@ test('login: every kind of method is shown with its description and variable; a 
   s = await open(c);
   assert.equal(s.auth, undefined);
   assert.equal(s.sessionError, undefined);
-  assert.ok(s.agentLog.includes('peer-agent: authenticate agent-login'));
+  // the agent's stderr is read apart from its answers: the line may come a moment after them
+  await waitFor(c, (x) => x.agentLog.includes('peer-agent: authenticate agent-login'), 'the agent logging the login');
   c.send('hi');
   await waitFor(c, (x) => x.history.some((h) => h.kind === 'agent' && h.text.startsWith('echo: hi')), 'a prompt to work');
 });
