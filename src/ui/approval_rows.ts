@@ -27,7 +27,10 @@ export function reasonOption(options: PermissionOption[]): PermissionOption | un
 }
 
 function lettersFor(options: PermissionOption[], opt: PermissionOption): string[] {
-  return (['y', 'a', 'n'] as OptionKey[]).filter((k) => optionForKey(options, k) === opt).map((k) => (k === 'n' ? 'n/Esc' : k));
+  const letters: string[] = (['y', 'a', 'n'] as OptionKey[]).filter((k) => optionForKey(options, k) === opt).map((k) => (k === 'n' ? 'n/Esc' : k));
+  // r is named on the option it answers when that is not the plain reject (n) already listed
+  if (opt !== optionForKey(options, 'n') && reasonOption(options) === opt) letters.push('r');
+  return letters;
 }
 
 function commandOf(p: PendingPermission): string | undefined {

@@ -97,6 +97,7 @@ test('approval: r with the built-in agent answers its reject_explain, so its tur
   ]);
   const r = mount(s);
   await tick();
+  assert.match(r.lastFrame(), /3\. Reject {2}\(n\/Esc\)\n\s*4\. Reject and tell the agent why {2}\(r\)/, 'r is named on the option it answers');
   await r.press('r', 'n', 'o', KEY.enter);
   assert.deepEqual(await settled(p), { outcome: 'selected', optionId: 'reject_explain' });
   assert.deepEqual(r.ctl.sent, ['no']);
