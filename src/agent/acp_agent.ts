@@ -108,7 +108,8 @@ function promptText(blocks: acp.ContentBlock[]): string {
  */
 function promptShown(blocks: acp.ContentBlock[]): string {
   const text = blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
-  const mentions = [...text.matchAll(/@(\S+)/g)].map((m) => m[1]);
+  // `@src/app.ts?`: the path without the punctuation that follows it
+  const mentions = [...text.matchAll(/@(\S+)/g)].map((m) => m[1].replace(/[.,;:!?)\]'"]+$/, ''));
   const links: string[] = [];
   for (const b of blocks) {
     if (b.type === 'text') continue;

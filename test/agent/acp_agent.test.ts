@@ -334,7 +334,7 @@ test('a loaded session replays text and calls in the order they came, the prompt
   const w = await world([{ text: 'Let me look.', toolCalls: [{ name: 'local_shell', arguments: { command: 'echo one' } }] }, { text: 'Done.' }], { permission: () => 'allow_once' });
   const uri = `file://${path.join(w.dir, 'a.txt')}`;
   const prompt: acp.ContentBlock[] = [
-    { type: 'text', text: 'what is in @a.txt' },
+    { type: 'text', text: 'what is in @a.txt?' },
     { type: 'resource', resource: { uri, text: 'alpha\nbeta\ngamma\n' } },
     { type: 'resource_link', uri: 'file:///elsewhere/notes.md', name: 'notes.md' },
   ];
@@ -345,11 +345,11 @@ test('a loaded session replays text and calls in the order they came, the prompt
   cleanups.push(() => h2.stop());
   await h2.start();
   const list = (await h2.agent.request('session/list', {})) as acp.ListSessionsResponse;
-  assert.equal(list.sessions[0].title, 'what is in @a.txt [notes.md](file:///elsewhere/notes.md)');
+  assert.equal(list.sessions[0].title, 'what is in @a.txt? [notes.md](file:///elsewhere/notes.md)');
   await h2.agent.request('session/load', { sessionId: w.sessionId, cwd: w.dir, mcpServers: [] });
   const replayed = h2.updates.map((u) => u.update as Record<string, unknown> & { content?: { text?: string } });
   assert.deepEqual(replayed.map((u) => u.sessionUpdate), ['user_message_chunk', 'agent_message_chunk', 'tool_call', 'agent_message_chunk']);
-  assert.equal(replayed[0].content?.text, 'what is in @a.txt\n[notes.md](file:///elsewhere/notes.md)');
+  assert.equal(replayed[0].content?.text, 'what is in @a.txt?\n[notes.md](file:///elsewhere/notes.md)', 'a.txt is mentioned (its link is not repeated), notes.md is not');
   assert.equal(replayed[1].content?.text, 'Let me look.');
   assert.deepEqual(replayed[2].content, [{ type: 'content', content: { type: 'text', text: 'one\n(exit 0)' } }]);
   assert.equal(replayed[3].content?.text, 'Done.');
