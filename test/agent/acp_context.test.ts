@@ -120,7 +120,7 @@ test('a client that advertises session.compaction gets compaction_update: in pro
 
 test('a summary longer than the exchange it would replace is not applied: the client hears failed, with why (or a message without the capability)', async () => {
   const chatty = (body: Record<string, unknown>): Reply =>
-    (body.messages as Array<{ content: string }>)[0].content === SUMMARY_PROMPT ? { text: `A very long summary. ${'More words. '.repeat(800)}` } : { text: 'Hello! What shall we do?' };
+    (body.messages as Array<{ content: string }>)[0].content === SUMMARY_PROMPT ? { text: `A very long summary. ${'More words. '.repeat(800)}` } : { text: `Hello! ${'Here is one thing I can do for you. '.repeat(30)}What shall we do?` };
   const w = await world(chatty, { session: { compaction: {} } });
   assert.equal((await w.h.prompt(w.sessionId, 'hello')).stopReason, 'end_turn');
   assert.equal((await w.h.prompt(w.sessionId, 'fine, thanks')).stopReason, 'end_turn');

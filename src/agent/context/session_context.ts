@@ -10,6 +10,9 @@ import { type ChatMessage, type Provider, ProviderError, type ToolDefinition, ty
 /** The default share of the window at which a request is compacted first. */
 export const DEFAULT_COMPACT_THRESHOLD = 0.7;
 
+/** An older part smaller than this (estimated tokens) is not sent to be summarised: a summary, its header alone ~40 tokens, would not be shorter. */
+export const MIN_SUMMARISED_TOKENS = 150;
+
 export type CompactionTrigger = 'auto' | 'manual' | 'too_long';
 
 export type CompactionPhase = 'started' | 'completed' | 'failed' | 'cancelled';
@@ -207,7 +210,8 @@ export class SessionContext {
       const onlyASummary = older.length === 1 && older[0].role === 'user' && older[0].summary;
       const d = this.#dropped;
       const triedAlready = d !== undefined && d.length === older.length && d.first === older[0] && d.last === older[older.length - 1];
-      if (older.length && !onlyASummary && !triedAlready) {
+      const olderTokens = older.reduce((n, m) => n + tokensOf(m), 0);
+      if (older.length && !onlyASummary && !triedAlready && olderTokens >= MIN_SUMMARISED_TOKENS) {
         await this.o.onCompaction('started', record());
         started = true;
         const maxTokens = Math.min(2048, Math.floor(w * 0.2));
@@ -235,7 +239,6 @@ export class SessionContext {
           removed.push(...replaceWithSummary(history, at, summary));
           summarised = older.length;
         } else {
-          const olderTokens = older.reduce((n, m) => n + tokensOf(m), 0);
           const n = older.length === 1 ? 'the earlier message' : `the ${older.length} earlier messages`;
           summaryDropped = `a summary of ${n} would not have been shorter (~${fmt(then - now + olderTokens)} tokens against ~${fmt(olderTokens)}), so ${older.length === 1 ? 'it was' : 'they were'} kept as ${older.length === 1 ? 'it was' : 'they were'}`;
           summary = undefined;

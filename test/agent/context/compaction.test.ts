@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { elideOldResults, latestRoundStart, MIN_ELIDE_CHARS, pathsToForget, SUMMARY_HEADER, SUMMARY_PROMPT, summaryCut } from '../../../src/agent/context/compaction.ts';
-import { describeCompaction, SessionContext, type CompactionPhase, type CompactionRecord, type UsageReport } from '../../../src/agent/context/session_context.ts';
+import { describeCompaction, MIN_SUMMARISED_TOKENS, SessionContext, type CompactionPhase, type CompactionRecord, type UsageReport } from '../../../src/agent/context/session_context.ts';
 import { TokenMeter } from '../../../src/agent/context/tokens.ts';
 import { agentSetup } from '../../../src/agent/setup.ts';
 import { runUnattended } from '../../../src/agent/unattended.ts';
@@ -160,12 +160,12 @@ const isSummaryRequest = (body: Record<string, unknown>) => (body.messages as Ar
 
 test('a summary longer than the part it would replace is not applied, and that part is not sent to be summarised again', async () => {
   let asked = 0;
-  const srv = await fake((body) => (isSummaryRequest(body) ? (asked++, { text: `SUMMARY ${'s'.repeat(6000)}` }) : { text: 'ok' }));
+  const srv = await fake((body) => (isSummaryRequest(body) ? (asked++, { text: `SUMMARY ${'s'.repeat(9000)}` }) : { text: 'ok' }));
   const { ctx, phases } = phased(new OpenAIProvider({ baseUrl: srv.url, model: 'm' }), 8000);
   const h: ChatMessage[] = [
     { role: 'system', content: 'SYSTEM PROMPT' },
     { role: 'user', content: 'fix the bug in a.ts' },
-    { role: 'assistant', content: 'Which line?' },
+    { role: 'assistant', content: `Which line? ${'The file has many parts. '.repeat(100)}` },
     { role: 'user', content: 'line 3' },
   ];
   const copy = structuredClone(h);
@@ -177,7 +177,7 @@ test('a summary longer than the part it would replace is not applied, and that p
   assert.equal(r.summarised, 0);
   assert.equal(r.summary, undefined);
   assert.equal(r.tokensAfter, before);
-  assert.match(r.summaryDropped ?? '', /^a summary of the 2 earlier messages would not have been shorter \(~[\d,]+ tokens against ~\d+\), so they were kept as they were$/);
+  assert.match(r.summaryDropped ?? '', /^a summary of the 2 earlier messages would not have been shorter \(~[\d,]+ tokens against ~[\d,]+\), so they were kept as they were$/);
   assert.deepEqual(phases.map(([p]) => p), ['started', 'failed'], 'the compaction that started ends, as failed');
   assert.match(describeCompaction(r), /^Context not compacted \(\/compact\): a summary of the 2 earlier messages would not/);
   // asked again about the same part: the model is not
@@ -191,14 +191,15 @@ test('a summary longer than the part it would replace is not applied, and that p
 
 test('a context over its threshold with a short older part asks for its summary once, not before every request', async () => {
   let asked = 0;
-  const srv = await fake((body) => (isSummaryRequest(body) ? (asked++, { text: `SUMMARY ${'s'.repeat(3000)}` }) : { text: 'ok' }));
+  const srv = await fake((body) => (isSummaryRequest(body) ? (asked++, { text: `SUMMARY ${'s'.repeat(6000)}` }) : { text: 'ok' }));
   const { ctx, phases } = phased(new OpenAIProvider({ baseUrl: srv.url, model: 'm' }), 8000);
-  // the latest round (never summarised) holds most of the window: the older part is one short ask
+  // the latest round (never summarised) holds most of the window: the older part is one ask
+  const ask = `read big.txt; ${'it matters because of this and that. '.repeat(50)}`;
   const h: ChatMessage[] = [
     { role: 'system', content: 'SYSTEM PROMPT' },
-    { role: 'user', content: 'read big.txt' },
+    { role: 'user', content: ask },
     { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"big.txt"}' }] },
-    { role: 'tool', toolCallId: 'c1', name: 'read_file', content: big('big', 19000) },
+    { role: 'tool', toolCallId: 'c1', name: 'read_file', content: big('big', 17000) },
   ];
   assert.ok(ctx.estimate(h, TOOLS) > 0.7 * 8000, 'past the threshold');
   const signal = new AbortController().signal;
@@ -206,15 +207,31 @@ test('a context over its threshold with a short older part asks for its summary 
   await ctx.prepare(h, TOOLS, signal);
   await ctx.prepare(h, TOOLS, signal);
   assert.equal(asked, 1);
-  assert.equal(h[1].content, 'read big.txt');
+  assert.equal(h[1].content, ask);
   assert.deepEqual(phases.map(([p]) => p), ['started', 'failed']);
+});
+
+test('an older part too small for a summary to shrink is not sent to be summarised at all', async () => {
+  let asked = 0;
+  const srv = await fake((body) => (isSummaryRequest(body) ? (asked++, { text: 'S' }) : { text: 'ok' }));
+  const { ctx, phases } = phased(new OpenAIProvider({ baseUrl: srv.url, model: 'm' }), 8000);
+  const h: ChatMessage[] = [
+    { role: 'system', content: 'SYSTEM PROMPT' },
+    { role: 'user', content: 'fix the bug in a.ts' },
+    { role: 'assistant', content: 'Which line?' },
+    { role: 'user', content: 'line 3' },
+  ];
+  assert.ok(new TokenMeter().messageTokens(h[1]) + new TokenMeter().messageTokens(h[2]) < MIN_SUMMARISED_TOKENS);
+  assert.equal(await ctx.compact(h, TOOLS, 'manual'), undefined, 'nothing to compact');
+  assert.equal(asked, 0);
+  assert.deepEqual(phases, []);
 });
 
 test('a compaction cancelled while its summary is written ends cancelled, the history as it was', async () => {
   const ac = new AbortController();
   const srv = await fake((body) => (isSummaryRequest(body) ? (setTimeout(() => ac.abort(), 30), { text: 'SUMMARY', delayMs: 2000 }) : { text: 'ok' }));
   const { ctx, phases } = phased(new OpenAIProvider({ baseUrl: srv.url, model: 'm' }), 8000);
-  const h = conversation(2, 300);
+  const h = conversation(3, 500);
   const copy = structuredClone(h);
   assert.equal(await ctx.compact(h, TOOLS, 'manual', ac.signal), undefined);
   assert.deepEqual(h, copy);
