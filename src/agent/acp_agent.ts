@@ -270,17 +270,26 @@ export function createAgent(o: AgentOptions): Agent {
     s.turn = ctrl;
     const signal = ctrl.signal;
     let agentText = '';
-    // said since the last tool call: the replay keeps text and calls in the order they came
-    let unsaved = '';
+    // thoughts and text since the last tool call, runs of one kind joined: the replay keeps them
+    // and the calls in the order they came
+    const unsaved: Array<{ kind: 'agent_message_chunk' | 'agent_thought_chunk'; text: string }> = [];
+    const remember = (kind: (typeof unsaved)[number]['kind'], text: string) => {
+      const last = unsaved.at(-1);
+      if (last?.kind === kind) last.text += text;
+      else unsaved.push({ kind, text });
+    };
     const send = (update: acp.SessionUpdate) => client.notify(acp.methods.client.session.update, { sessionId, update });
     const say = async (text: string) => {
       agentText += text;
-      unsaved += text;
+      remember('agent_message_chunk', text);
       await send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
     };
+    const think = async (text: string) => {
+      remember('agent_thought_chunk', text);
+      await send({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text } });
+    };
     const keepSaid = () => {
-      if (unsaved) s.stored.replay.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: unsaved } });
-      unsaved = '';
+      for (const u of unsaved.splice(0)) s.stored.replay.push({ sessionUpdate: u.kind, content: { type: 'text', text: u.text } });
     };
     const text = promptText(blocks);
     const shown = promptShown(blocks);
@@ -450,7 +459,7 @@ export function createAgent(o: AgentOptions): Agent {
         maxTurns: o.maxTurns,
         signal,
         onText: say,
-        onThought: (t) => send({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: t } }),
+        onThought: think,
         checkpoint: (c) => persist(s, c),
         runTool: async (call: ModelToolCall) => {
           if (stopAfterTool) return JSON.stringify({ code: 'rejected', error: 'Not run: the user rejected an earlier call of this turn.' });

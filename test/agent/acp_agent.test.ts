@@ -330,8 +330,8 @@ test('read_only mode (session/set_mode) denies a write; the envelope is the mode
   await assert.rejects(w.h.agent.request('session/set_mode', { sessionId: w.sessionId, modeId: 'nope' }), /unknown mode/);
 });
 
-test('a loaded session replays text and calls in the order they came, the prompt as written (no attached file content), a command as its output', async () => {
-  const w = await world([{ text: 'Let me look.', toolCalls: [{ name: 'local_shell', arguments: { command: 'echo one' } }] }, { text: 'Done.' }], { permission: () => 'allow_once' });
+test('a loaded session replays thoughts, text and calls in the order they came, the prompt as written (no attached file content), a command as its output', async () => {
+  const w = await world([{ reasoning: 'Where is it?', text: 'Let me look.', toolCalls: [{ name: 'local_shell', arguments: { command: 'echo one' } }] }, { text: 'Done.' }], { permission: () => 'allow_once' });
   const uri = `file://${path.join(w.dir, 'a.txt')}`;
   const prompt: acp.ContentBlock[] = [
     { type: 'text', text: 'what is in @a.txt?' },
@@ -348,11 +348,12 @@ test('a loaded session replays text and calls in the order they came, the prompt
   assert.equal(list.sessions[0].title, 'what is in @a.txt? [notes.md](file:///elsewhere/notes.md)');
   await h2.agent.request('session/load', { sessionId: w.sessionId, cwd: w.dir, mcpServers: [] });
   const replayed = h2.updates.map((u) => u.update as Record<string, unknown> & { content?: { text?: string } });
-  assert.deepEqual(replayed.map((u) => u.sessionUpdate), ['user_message_chunk', 'agent_message_chunk', 'tool_call', 'agent_message_chunk']);
+  assert.deepEqual(replayed.map((u) => u.sessionUpdate), ['user_message_chunk', 'agent_thought_chunk', 'agent_message_chunk', 'tool_call', 'agent_message_chunk']);
   assert.equal(replayed[0].content?.text, 'what is in @a.txt?\n[notes.md](file:///elsewhere/notes.md)', 'a.txt is mentioned (its link is not repeated), notes.md is not');
-  assert.equal(replayed[1].content?.text, 'Let me look.');
-  assert.deepEqual(replayed[2].content, [{ type: 'content', content: { type: 'text', text: 'one\n(exit 0)' } }]);
-  assert.equal(replayed[3].content?.text, 'Done.');
+  assert.equal(replayed[1].content?.text, 'Where is it?', 'the streamed pieces of a thought come back as one');
+  assert.equal(replayed[2].content?.text, 'Let me look.');
+  assert.deepEqual(replayed[3].content, [{ type: 'content', content: { type: 'text', text: 'one\n(exit 0)' } }]);
+  assert.equal(replayed[4].content?.text, 'Done.');
 });
 
 test('sessions persist: list, then load in a new agent process replays history and keeps the ledger', async () => {
