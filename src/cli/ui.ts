@@ -65,20 +65,7 @@ export async function main(argv: string[]): Promise<number> {
   process.env.NODE_ENV ??= 'production';
   delete process.env.CI;
   delete process.env.CONTINUOUS_INTEGRATION;
-  // React, Ink and the reconciler must all load after NODE_ENV is settled (they pick their build
-  // when first imported, and mixing builds breaks rendering).
-  const [{ createElement }, { render }, { App }, { AcpClient }, { splitCommandLine }] = await Promise.all([
-    import('react'),
-    import('ink'),
-    import('../ui/App.tsx'),
-    import('../client/acp_client.ts'),
-    import('../client/command_line.ts'),
-  ]);
-  // Both were read once at load; commands the UI runs for the agent get the user's values back.
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  const [{ AcpClient }, { splitCommandLine }] = await Promise.all([import('../client/acp_client.ts'), import('../client/command_line.ts')]);
   const cwd = path.resolve((values.cwd as string | undefined) ?? process.cwd());
   const model = values.model as string | undefined;
   const envelope = values.envelope as string | undefined;
@@ -102,18 +89,42 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     throw new UsageError(`cxl: --cwd ${cwd}: ${(err as Error).message}`);
   }
+  // SIGTERM/SIGHUP-style endings still take the agent and its terminals down with us.
+  const offTerminate = onTerminate(() => client.quit());
+  // the agent starts (another process, another core) while the UI's modules load: the first
+  // frame and the session come ~100 ms sooner than one after the other
+  void client.start();
+  // React, Ink and the reconciler must all load after NODE_ENV is settled (they pick their build
+  // when first imported, and mixing builds breaks rendering).
+  let ui;
+  try {
+    ui = await Promise.all([
+      // React is CommonJS: its exports object is the default export wherever it is imported from
+      // (Node's loader, Deno's, or the bundle, whose import() of it has no named exports)
+      import('react'),
+      import('ink'),
+      import('../ui/App.tsx'),
+    ]);
+  } catch (err) {
+    offTerminate();
+    await client.close(); // the agent already started must not outlive a UI that cannot load
+    throw err;
+  }
+  const [{ default: React }, { render }, { App }] = ui;
+  // Both were read once at load; commands the UI runs for the agent get the user's values back.
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
   // Bracketed paste while the UI runs, off again however it ends (an exit hook covers a crash).
   const restoreModes = enableTerminalModes(process.stdout);
-  const instance = render(createElement(App, { store: client.store, controller: client }), { exitOnCtrlC: false, patchConsole: false });
+  const instance = render(React.createElement(App, { store: client.store, controller: client }), { exitOnCtrlC: false, patchConsole: false });
   // A render that throws unmounts Ink: end the session too rather than leave a dead screen.
   let crash: unknown;
   instance.waitUntilExit().catch((err: unknown) => {
     crash = err;
     client.quit();
   });
-  // SIGTERM/SIGHUP-style endings still take the agent and its terminals down with us.
-  const offTerminate = onTerminate(() => client.quit());
-  void client.start();
   await client.quitRequested;
   offTerminate();
   instance.unmount();
