@@ -1,0 +1,85 @@
+// The terminal UI's start, whole process, in a real terminal (tmux): from launching `cxl` to a
+// screen that shows its session (the agent spawned, initialized, session/new answered), against
+// the built-in agent alone reaching the same point over stdio (spawn `cxl acp`, initialize,
+// session/new). The difference is what the UI adds: its modules and the first frames.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+import { quote } from 'shell-quote';
+import { pairMs, report } from './report.ts';
+
+const bin = fileURLToPath(new URL('../bin/cxl.js', import.meta.url));
+const node = process.execPath;
+
+if (spawnSync('tmux', ['-V']).status !== 0) {
+  process.stderr.write('bench/ui_start: tmux is not installed (apt-get install tmux); no rows\n');
+  process.exit(0);
+}
+
+const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cxl-bench-ui-')));
+const vars = { HOME: base, XDG_DATA_HOME: path.join(base, 'data'), XDG_CONFIG_HOME: path.join(base, 'config'), NO_COLOR: '1' };
+const socket = `cxl-bench-${process.pid}`;
+const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+
+/** Milliseconds from launching the UI to its status line naming a session. */
+async function uiStart(): Promise<number> {
+  const t0 = performance.now();
+  const env = Object.entries(vars).map(([k, v]) => `${k}=${v}`);
+  tmux('new-session', '-d', '-s', 'b', '-x', '100', '-y', '30', 'env', ...env, 'sh', '-c', `cd ${quote([base])} && ${quote([node, bin])}`);
+  try {
+    for (;;) {
+      if (/session [0-9a-f]{8}/.test(tmux('capture-pane', '-p', '-t', 'b'))) return performance.now() - t0;
+      if (performance.now() - t0 > 20_000) throw new Error(`the UI showed no session within 20 s:\n${tmux('capture-pane', '-p', '-t', 'b')}`);
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  } finally {
+    tmux('kill-server');
+  }
+}
+
+/** Milliseconds from spawning `cxl acp` to its session/new answer. */
+function agentStart(): Promise<number> {
+  const t0 = performance.now();
+  const child = spawn(node, [bin, 'acp'], { cwd: base, env: { ...process.env, ...vars }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const send = (id: number, method: string, params: unknown) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+  send(1, 'initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true } });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let asked = false;
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      // session/new only once initialize has answered, as a client must
+      if (!asked && /"id":1,"result"/.test(out)) {
+        asked = true;
+        send(2, 'session/new', { cwd: base, mcpServers: [] });
+      }
+      if (/"id":2,"result"/.test(out)) {
+        const ms = performance.now() - t0;
+        child.kill('SIGKILL');
+        resolve(ms);
+      } else if (/"id":2,"error"/.test(out)) reject(new Error(`session/new failed: ${out}`));
+    });
+    child.once('exit', (code) => reject(new Error(`cxl acp exited ${code} before session/new answered: ${out}`)));
+  });
+}
+
+try {
+  // alternated so a busy machine slows both alike; each call's own figure is kept (the first,
+  // pairMs's warm-up, is dropped)
+  const uiTimes: number[] = [];
+  const agentTimes: number[] = [];
+  await pairMs(async () => uiTimes.push(await uiStart()), async () => agentTimes.push(await agentStart()), 9);
+  const median = (t: number[]) => t.slice(1).sort((a, b) => a - b)[Math.floor((t.length - 1) / 2)];
+  report({ name: 'cxl UI start to a usable session (tmux)', ours: median(uiTimes), reference: median(agentTimes), unit: 'ms', against: 'cxl acp to its session/new answer' });
+} finally {
+  try {
+    tmux('kill-server');
+  } catch {
+    /* none left */
+  }
+  fs.rmSync(base, { recursive: true, force: true });
+}
