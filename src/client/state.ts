@@ -344,7 +344,10 @@ export class ClientStore {
   agentExited(exit: { code: number | null; signal: string | null; stderrTail: string[]; error?: string }): void {
     this.answerAllPermissions({ outcome: 'cancelled' });
     const toolCalls = closeUnfinished(this.state, this.state.turnCalls, 'cancelled');
-    const how = exit.error
+    const missing = exit.error ? /^spawn (.+) ENOENT$/.exec(exit.error) : null;
+    const how = missing
+      ? `the agent could not start: ${missing[1]} was not found (is it installed, and on PATH?)`
+      : exit.error
       ? `the agent could not start: ${exit.error}`
       : exit.signal
         ? `the agent was killed by ${exit.signal}`
@@ -356,7 +359,7 @@ export class ClientStore {
       kind: 'notice',
       key: this.key('n'),
       level: 'error',
-      text: `${how}. Its last stderr lines are below; quit with Ctrl+D and start cxl again.`,
+      text: `${how}. ${exit.stderrTail.length ? 'Its last stderr lines are below; quit' : 'Quit'} with Ctrl+D and start cxl again.`,
       detail: exit.stderrTail,
     });
   }

@@ -34,7 +34,7 @@ export function statusRow(s: ClientState, width: number, home = shortPath): Row 
   const a = s.agent;
   const agentState: Span =
     a.status === 'exited'
-      ? { text: a.signal ? ` (killed: ${a.signal})` : ` (exited ${a.exitCode ?? '?'})`, color: 'error', bold: true }
+      ? { text: a.signal ? ` (killed: ${a.signal})` : a.error ? ' (could not start)' : ` (exited ${a.exitCode ?? '?'})`, color: 'error', bold: true }
       : s.sessionError !== undefined && s.sessionId === undefined
         ? { text: ' (no session)', color: 'error', bold: true }
         : s.stalled

@@ -86,6 +86,18 @@ test('an agent exit settles pending approvals and reports code and stderr', asyn
   s.dispose();
 });
 
+test('an agent that could not start: a missing program is named as such, and no stderr is promised when it wrote none', () => {
+  const s = store();
+  s.agentExited({ code: null, signal: null, stderrTail: [], error: 'spawn no-such-agent ENOENT' });
+  const n = s.getState().history.at(-1);
+  assert.ok(n && n.kind === 'notice');
+  assert.equal(n.text, 'the agent could not start: no-such-agent was not found (is it installed, and on PATH?). Quit with Ctrl+D and start cxl again.');
+  s.agentExited({ code: null, signal: null, stderrTail: ['oops'], error: 'spawn EACCES' });
+  const m = s.getState().history.at(-1);
+  assert.ok(m && m.kind === 'notice' && m.text === 'the agent could not start: spawn EACCES. Its last stderr lines are below; quit with Ctrl+D and start cxl again.');
+  s.dispose();
+});
+
 // The SDK's example agent: ids `call_1`/`call_2` in every turn, and after a rejected edit the
 // turn ends with call_2 still `pending`.
 function exampleTurn(s: ClientStore, prompt: string, n: number): Promise<RequestPermissionOutcome> {

@@ -138,6 +138,15 @@ test('long lines wrap on word boundaries and lose nothing: diffs keep their gutt
   }
 });
 
+test('the status line of an agent that could not start says so, not an exit code it never had', () => {
+  const s = states.baseStore();
+  s.agentExited({ code: null, signal: null, stderrTail: [], error: 'spawn no-such-agent ENOENT' });
+  assert.match(statusRow(s.getState(), 100).map((x) => x.text).join(''), /^cxl \(could not start\) · /);
+  const c = states.baseStore();
+  c.agentExited({ code: 3, signal: null, stderrTail: [] });
+  assert.match(statusRow(c.getState(), 100).map((x) => x.text).join(''), /^cxl \(exited 3\) · /);
+});
+
 test('context use reads as people say it', () => {
   assert.equal(usageText(13440, 32768), '41% of 32k');
   assert.equal(usageText(0, 128_000), '0% of 128k');
