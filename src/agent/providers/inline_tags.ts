@@ -5,7 +5,9 @@
 //   on llama.cpp without --jinja, LM Studio), or Qwen3-Coder's
 //   <tool_call><function=NAME><parameter=KEY>value</parameter></function></tool_call>.
 // InlineTags splits a stream of text chunks into text, reasoning and call pieces, with tags that
-// may straddle chunk boundaries; parseToolCallText turns a call piece into a tool call.
+// may straddle chunk boundaries; parseToolCallText turns a call piece into a tool call, and
+// pieceEvents turns pieces into the events a provider yields.
+import type { ChatEvent, ModelToolCall } from './types.ts';
 
 export type InlinePiece = { type: 'text' | 'reasoning'; text: string } | { type: 'call'; text: string };
 
@@ -143,4 +145,21 @@ export function parseToolCallText(raw: string): { name: string; arguments: strin
     return { name: name[1], arguments: args ? args[1] : '' };
   }
   return undefined;
+}
+
+/**
+ * The events of `pieces`: text and reasoning as they are; a call piece parsed into `calls` (id
+ * `${idPrefix}N`, its name mapped by `name`), or given back as text when it does not parse. An
+ * array, not a generator: `yield*` of a sync generator in an async one awaits each value twice.
+ */
+export function pieceEvents(pieces: InlinePiece[], calls: ModelToolCall[], idPrefix: string, name: (n: string) => string = (n) => n): ChatEvent[] {
+  const out: ChatEvent[] = [];
+  for (const p of pieces) {
+    if (p.type === 'call') {
+      const c = parseToolCallText(p.text);
+      if (c) calls.push({ id: `${idPrefix}${calls.length + 1}`, name: name(c.name), arguments: c.arguments });
+      else out.push({ type: 'text', text: `<tool_call>${p.text}</tool_call>` });
+    } else out.push(p);
+  }
+  return out;
 }

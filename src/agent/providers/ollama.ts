@@ -4,7 +4,7 @@
 // it Ollama runs the model with its own small default and silently drops the front of the
 // prompt. The final line's prompt_eval_count / eval_count are the real token counts.
 import { DEFAULT_HTTP, fetchJson, lineBatches, postStream, preview, type HttpSettings } from './http.ts';
-import { InlineTags, parseToolCallText } from './inline_tags.ts';
+import { InlineTags, pieceEvents } from './inline_tags.ts';
 import { type ChatEvent, type ChatMessage, type ChatRequest, type ModelToolCall, type Provider, ProviderError, type ServerWindow } from './types.ts';
 
 export const DEFAULT_OLLAMA_MODEL = 'qwen3:8b';
@@ -83,18 +83,7 @@ export class OllamaProvider implements Provider {
     const inline = new InlineTags();
     const textCalls: ModelToolCall[] = [];
     let usage: { promptTokens: number; completionTokens: number } | undefined;
-    // an array, not a generator: `yield*` of a sync generator in an async one awaits each value twice
-    const pieces = (ps: ReturnType<InlineTags['push']>): ChatEvent[] => {
-      const out: ChatEvent[] = [];
-      for (const p of ps) {
-        if (p.type === 'call') {
-          const c = parseToolCallText(p.text);
-          if (c) textCalls.push({ id: `ollama_text_${textCalls.length + 1}`, name: c.name, arguments: c.arguments });
-          else out.push({ type: 'text', text: `<tool_call>${p.text}</tool_call>` });
-        } else out.push(p);
-      }
-      return out;
-    };
+    const pieces = (ps: ReturnType<InlineTags['push']>) => pieceEvents(ps, textCalls, 'ollama_text_');
     read: for await (const batch of lineBatches(res.chunks())) {
       for (const line of batch) {
         if (!line.trim()) continue;

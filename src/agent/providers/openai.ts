@@ -5,7 +5,7 @@
 // inline <think> and <tool_call> text from servers that do not parse them, and a plain JSON
 // completion from a server that ignores `stream`.
 import { DEFAULT_HTTP, fetchJson, lineBatches, postStream, preview, type HttpResponse, type HttpSettings } from './http.ts';
-import { InlineTags, parseToolCallText } from './inline_tags.ts';
+import { InlineTags, parseToolCallText, pieceEvents } from './inline_tags.ts';
 import { type ChatEvent, type ChatMessage, type ChatRequest, type ModelToolCall, type Provider, ProviderError, type ServerWindow, type Usage } from './types.ts';
 
 export interface OpenAIOptions {
@@ -125,18 +125,7 @@ export class OpenAIProvider implements Provider {
     let sawData = false;
     let usage: Usage | undefined;
     const inline = new InlineTags();
-    // an array, not a generator: `yield*` of a sync generator in an async one awaits each value twice
-    const pieces = (ps: ReturnType<InlineTags['push']>): ChatEvent[] => {
-      const out: ChatEvent[] = [];
-      for (const p of ps) {
-        if (p.type === 'call') {
-          const c = parseToolCallText(p.text);
-          if (c) textCalls.push({ id: `call_text_${textCalls.length + 1}`, name: byWire.get(c.name) ?? c.name, arguments: c.arguments });
-          else out.push({ type: 'text', text: `<tool_call>${p.text}</tool_call>` });
-        } else out.push(p);
-      }
-      return out;
-    };
+    const pieces = (ps: ReturnType<InlineTags['push']>) => pieceEvents(ps, textCalls, 'call_text_', (n) => byWire.get(n) ?? n);
     const cutOff = (err: unknown): unknown =>
       err instanceof ProviderError && err.kind === 'bad_stream' && pending.size
         ? new ProviderError('bad_stream', `${err.message.replace(/\.? Send the prompt again\.$/, '')}, in the middle of a tool call, which was not run. Send the prompt again.`)

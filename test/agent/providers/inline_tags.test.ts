@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { OpenAIProvider } from '../../../src/agent/providers/openai.ts';
-import { InlineTags } from '../../../src/agent/providers/inline_tags.ts';
+import { InlineTags, pieceEvents } from '../../../src/agent/providers/inline_tags.ts';
+import type { ModelToolCall } from '../../../src/agent/providers/types.ts';
 import { startFakeOpenAI } from '../../fixtures/fake_models.ts';
 
 function split(chunks: string[]): { text: string; reasoning: string; pieces: number } {
@@ -39,4 +40,21 @@ test('an OpenAI-compatible stream with inline thinking yields reasoning events',
   } finally {
     await srv.close();
   }
+});
+
+test('pieceEvents: text and reasoning pass, a call that parses joins the calls (numbered, its name mapped), one that does not comes back as text', () => {
+  const calls: ModelToolCall[] = [{ id: 'x_1', name: 'earlier', arguments: '{}' }];
+  const events = pieceEvents(
+    [
+      { type: 'reasoning', text: 'hm' },
+      { type: 'text', text: 'Look: ' },
+      { type: 'call', text: '{"name": "read_file", "arguments": {"path": "a"}}' },
+      { type: 'call', text: 'not a call' },
+    ],
+    calls,
+    'x_',
+    (n) => `local_fs.${n}`,
+  );
+  assert.deepEqual(events, [{ type: 'reasoning', text: 'hm' }, { type: 'text', text: 'Look: ' }, { type: 'text', text: '<tool_call>not a call</tool_call>' }]);
+  assert.deepEqual(calls.map((c) => [c.id, c.name, JSON.parse(c.arguments)]), [['x_1', 'earlier', {}], ['x_2', 'local_fs.read_file', { path: 'a' }]]);
 });
