@@ -8,6 +8,8 @@ export interface AgentExit {
   code: number | null;
   signal: string | null;
   error?: string;
+  /** the program that was not found, when that is why it could not start */
+  missing?: string;
 }
 
 export const STDERR_TAIL_LINES = 12;
@@ -35,7 +37,7 @@ export class AgentProcess {
       let error: string | undefined;
       this.child.on('error', (err) => {
         error = err.message;
-        resolve({ code: null, signal: null, error });
+        resolve({ code: null, signal: null, error, ...((err as NodeJS.ErrnoException).code === 'ENOENT' ? { missing: cmd } : {}) });
       });
       this.child.on('close', (code, signal) => {
         if (this.#partial) this.#push(this.#partial);

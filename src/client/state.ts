@@ -12,6 +12,7 @@ import type {
   SessionUpdate,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
+import type { AgentExit } from './agent_process.ts';
 import type { AuthOffer } from './auth.ts';
 import { modelLabel, modelStateOf, type ModelState } from './models.ts';
 import { type ToolCallView } from './tool_call.ts';
@@ -341,17 +342,16 @@ export class ClientStore {
   }
 
   /** The agent process ended (or could not start). Everything waiting on it is settled. */
-  agentExited(exit: { code: number | null; signal: string | null; stderrTail: string[]; error?: string }): void {
+  agentExited(exit: AgentExit & { stderrTail: string[] }): void {
     this.answerAllPermissions({ outcome: 'cancelled' });
     const toolCalls = closeUnfinished(this.state, this.state.turnCalls, 'cancelled');
-    const missing = exit.error ? /^spawn (.+) ENOENT$/.exec(exit.error) : null;
-    const how = missing
-      ? `the agent could not start: ${missing[1]} was not found (is it installed, and on PATH?)`
+    const how = exit.missing
+      ? `the agent could not start: ${exit.missing} was not found (is it installed, and on PATH?)`
       : exit.error
-      ? `the agent could not start: ${exit.error}`
-      : exit.signal
-        ? `the agent was killed by ${exit.signal}`
-        : `the agent exited with code ${exit.code}`;
+        ? `the agent could not start: ${exit.error}`
+        : exit.signal
+          ? `the agent was killed by ${exit.signal}`
+          : `the agent exited with code ${exit.code}`;
     const agent: AgentInfo = { ...this.state.agent, status: 'exited', exitCode: exit.code, signal: exit.signal, stderrTail: exit.stderrTail, error: exit.error };
     this.set({ agent, toolCalls, running: false, cancelling: false });
     this.flush(true);

@@ -236,6 +236,8 @@ test('an agent command that does not exist is reported, not thrown', async () =>
   await c.start();
   const s = await waitFor(c, (x) => x.agent.status === 'exited', 'the failure');
   assert.match(s.agent.error ?? '', /ENOENT/);
+  const n = s.history.at(-1);
+  assert.ok(n?.kind === 'notice' && n.text.startsWith('the agent could not start: /nonexistent/agent-binary was not found (is it installed, and on PATH?).'), 'the program is named from the spawn error itself');
   await c.close();
   assert.equal(existsSync('/nonexistent'), false);
 });

@@ -88,7 +88,7 @@ test('an agent exit settles pending approvals and reports code and stderr', asyn
 
 test('an agent that could not start: a missing program is named as such, and no stderr is promised when it wrote none', () => {
   const s = store();
-  s.agentExited({ code: null, signal: null, stderrTail: [], error: 'spawn no-such-agent ENOENT' });
+  s.agentExited({ code: null, signal: null, stderrTail: [], error: 'spawn no-such-agent ENOENT', missing: 'no-such-agent' });
   const n = s.getState().history.at(-1);
   assert.ok(n && n.kind === 'notice');
   assert.equal(n.text, 'the agent could not start: no-such-agent was not found (is it installed, and on PATH?). Quit with Ctrl+D and start cxl again.');
