@@ -374,12 +374,12 @@ export class SessionLog {
     (this.session.extras ??= {})[key] = value;
   }
 
-  /** Writes what is pending and stops; later checkpoints do nothing. */
   /**
-   * Saves what is left and closes the file. `discardIfUnused`: a session that never got past its
-   * start (no message but the system prompt, nothing to replay) is removed instead: every `cxl`
-   * start makes one, and a list of the sessions never used would bury the others. Only the file
-   * this log still holds is removed (not one another process has rewritten since).
+   * Writes what is pending and stops (later checkpoints do nothing), then closes the file.
+   * `discardIfUnused`: a session that never got past its start (no message but the system
+   * prompt, nothing to replay) is removed instead: every `cxl` start makes one, and a list of
+   * the sessions never used would bury the others. Only the file this log still holds is removed
+   * (not one another process has rewritten since).
    */
   async close(o: { endOfTurn?: boolean; discardIfUnused?: boolean } = {}): Promise<void> {
     await this.checkpoint({ durable: true, endOfTurn: o.endOfTurn });
