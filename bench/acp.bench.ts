@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
-import { childStreams, moduleCommand } from '../src/core/runtime.ts';
+import { childStreams, moduleCommand } from '../src/core/platform/runtime.ts';
 import { startFakeOpenAI } from '../test/fixtures/fake_models.ts';
 import { report } from './report.ts';
 

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
-import { stdioStreams } from '../src/core/runtime.ts';
+import { stdioStreams } from '../src/core/platform/runtime.ts';
 
 const app = acp
   .agent({ name: 'echo' })

@@ -17,7 +17,7 @@ import { TokenMeter } from '../src/agent/context/tokens.ts';
 import { OpenAIProvider } from '../src/agent/providers/openai.ts';
 import type { ChatMessage, ToolDefinition } from '../src/agent/providers/types.ts';
 import { agentSetup } from '../src/agent/setup.ts';
-import { modelName } from '../src/agent/tool_names.ts';
+import { modelName } from '../src/agent/tools/tool_names.ts';
 import { report } from './report.ts';
 
 const MESSAGES = 500;

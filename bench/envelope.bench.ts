@@ -5,8 +5,8 @@
 // Reference, measured in the same run: JSON.parse of each call's JSON text (the least work any
 // caller does to receive a tool call), over the same calls.
 import { performance } from 'node:perf_hooks';
-import { buildEnvelope, decide, type CallFacts, type EnvelopeSpec } from '../src/core/envelope.ts';
-import { FLOOR_RULES, SHIPPED_ENVELOPES } from '../src/core/envelopes_shipped.ts';
+import { buildEnvelope, decide, type CallFacts, type EnvelopeSpec } from '../src/core/envelope/index.ts';
+import { FLOOR_RULES, SHIPPED_ENVELOPES } from '../src/core/envelope/shipped.ts';
 import { report } from './report.ts';
 
 const team: EnvelopeSpec = {

@@ -9,10 +9,10 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_CHAIN_LOCAL_FS, parseFsPolicy } from '../src/core/fs_policy.ts';
+import { DEFAULT_CHAIN_LOCAL_FS, parseFsPolicy } from '../src/core/local_fs/policy.ts';
 import { findRipgrep } from '../src/core/local_fs/ripgrep.ts';
 import { LocalFsToolset } from '../src/core/local_fs/toolset.ts';
-import { IdentityIndex, identitiesChanged, type IdentityHit } from '../src/core/path_identity.ts';
+import { IdentityIndex, identitiesChanged, type IdentityHit } from '../src/core/protect/identity.ts';
 import { pairMs, report } from './report.ts';
 
 /** Today's read: an index that is never consulted. */

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { RemoteToolset } from '../src/agent/remote_tools/toolset.ts';
+import { RemoteToolset } from '../src/agent/tools/remote/toolset.ts';
 import { runCxl } from '../test/helpers/cxl.ts';
 import { report, timeMs } from './report.ts';
 

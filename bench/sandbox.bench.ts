@@ -10,7 +10,7 @@ import process from 'node:process';
 import { performance } from 'node:perf_hooks';
 import { createLocalShell } from '../src/core/shell/local_shell.ts';
 import { probeSandbox } from '../src/core/shell/sandbox/probe.ts';
-import { WorkspaceScanner } from '../src/core/shell/sandbox/scan.ts';
+import { WorkspaceScanner } from '../src/core/protect/scan.ts';
 import { buildView } from '../src/core/shell/sandbox/view.ts';
 import { report } from './report.ts';
 

@@ -1,5 +1,5 @@
 // Saving a session after a tool call, with 100 and with 3,000 calls already in it: the append-only
-// log (src/agent/session_store.ts) against the whole-file rewrite sessions used before it
+// log (src/agent/sessions/store.ts) against the whole-file rewrite sessions used before it
 // (JSON.stringify of the session, temp file, rename), measured in the same run on the same disk.
 // Each tool call is ~2 KB as a real one is: the assistant message, the result, the replayed update
 // and a ledger entry. The log's cost should stay flat as the session grows; the rewrite's grows.
@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
-import { SessionStore, type SessionLog, type StoredSession } from '../src/agent/session_store.ts';
+import { SessionStore, type SessionLog, type StoredSession } from '../src/agent/sessions/store.ts';
 import { pairMs, report } from './report.ts';
 
 const RUNS = 40;

@@ -4,29 +4,29 @@
 // store, and the factory for a session's tools (client-backed for ACP, workspace-backed for runs).
 import { ConfigError, formatIssue, loadConfig, type EffectiveConfig } from '../config/load.ts';
 import { loadChain, taskPolicies, type ChainTask } from '../config/chain.ts';
-import type { ClientFileIO } from '../core/file_io.ts';
-import { parseFsPolicy } from '../core/fs_policy.ts';
-import { ReadLedger } from '../core/ledger.ts';
+import type { ClientFileIO } from '../core/local_fs/file_io.ts';
+import { parseFsPolicy } from '../core/local_fs/policy.ts';
+import { ReadLedger } from '../core/local_fs/ledger.ts';
 import { LocalFsToolset } from '../core/local_fs/toolset.ts';
 import { LocalShell } from '../core/shell/local_shell.ts';
 import type { TerminalHost } from '../core/shell/terminal.ts';
 import { ToolError } from '../core/errors.ts';
 import type { ToolSpec, Toolset } from '../core/tool.ts';
-import { SessionAllows } from '../core/session_allows.ts';
-import type { SessionMode, ToolContext } from './acp_agent.ts';
-import { clientFileIO, clientTerminalHost, missingCapability } from './client_capabilities.ts';
-import { dataDir } from './data_dir.ts';
-import { fromAcp, McpToolset, type McpServerConfig } from './mcp.ts';
+import { SessionAllows } from '../core/gate/session_allows.ts';
+import type { SessionMode, ToolContext } from './acp/agent.ts';
+import { clientFileIO, clientTerminalHost, missingCapability } from './acp/client_capabilities.ts';
+import { dataDir } from './sessions/data_dir.ts';
+import { fromAcp, McpToolset, type McpServerConfig } from './tools/mcp.ts';
 import { SessionContext, type ContextHooks } from './context/session_context.ts';
 import { TokenMeter } from './context/tokens.ts';
 import { findWindow, type WindowChoice } from './context/window.ts';
-import { modelProvider, requestSettings, windowSettings } from './model_requests.ts';
+import { modelProvider, requestSettings, windowSettings } from './loop/model_requests.ts';
 import type { HttpSettings } from './providers/http.ts';
 import type { Provider } from './providers/types.ts';
-import { SessionStore } from './session_store.ts';
-import { createSessionTools, makeGate, type HookRef } from './session_tools.ts';
-import { systemPrompt } from './system_prompt.ts';
-import type { SessionTools } from './tools.ts';
+import { SessionStore } from './sessions/store.ts';
+import { createSessionTools, makeGate, type HookRef } from './tools/session_tools.ts';
+import { systemPrompt } from './loop/system_prompt.ts';
+import type { SessionTools } from './tools/contract.ts';
 
 export interface SetupOptions {
   cwd: string;
@@ -303,7 +303,7 @@ class SessionToolsFactory {
   /** [remote_tools.*]: the OpenAPI parser is imported only when a service is configured. */
   private async startRemote(b: SessionToolsInput, cfg: EffectiveConfig, maxOutputBytes: number): Promise<Toolset[]> {
     if (!Object.keys(cfg.data.remote_tools ?? {}).length) return [];
-    const { loadRemoteTools, remoteConfigs } = await import('./remote_tools/toolset.ts');
+    const { loadRemoteTools, remoteConfigs } = await import('./tools/remote/toolset.ts');
     const mcpNames = new Set(b.mcp.map((m) => m.name));
     const configs = remoteConfigs(cfg.data.remote_tools, cfg.sources).filter((c) => {
       if (!mcpNames.has(c.name)) return true;

@@ -6,9 +6,9 @@ import { describeCompaction, type UsageReport } from './context/session_context.
 import { howToConfigure } from './providers/select.ts';
 import type { ChatMessage } from './providers/types.ts';
 import type { AgentSetup } from './setup.ts';
-import { callTitle, resultForModel } from './tool_report.ts';
-import { modelName, resolveTool } from './tool_names.ts';
-import { runTurn, type StopReason } from './turn.ts';
+import { callTitle, resultForModel } from './acp/tool_report.ts';
+import { modelName, resolveTool } from './tools/tool_names.ts';
+import { runTurn, type StopReason } from './loop/turn.ts';
 
 export interface RunUsage {
   /** the context at the last request, and the window */

@@ -5,8 +5,8 @@
 import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
 import pkg from '../../package.json' with { type: 'json' };
-import { createAgent } from '../agent/acp_agent.ts';
-import { onTerminate, stdinStream, stdoutSink } from '../core/runtime.ts';
+import { createAgent } from '../agent/acp/agent.ts';
+import { onTerminate, stdinStream, stdoutSink } from '../core/platform/runtime.ts';
 import { setupFromFlags, AGENT_FLAGS, MODEL_FLAGS_HELP } from './agent_setup.ts';
 import { parseFlags } from './args.ts';
 

@@ -5,9 +5,9 @@
 // each (with an envelope's decision when one is named). Nothing is ever run.
 import process from 'node:process';
 import { ConfigError, formatIssue, loadConfig } from '../config/load.ts';
-import type { CompiledEnvelope, Decision } from '../core/envelope.ts';
+import type { CompiledEnvelope, Decision } from '../core/envelope/index.ts';
 import { ToolError } from '../core/errors.ts';
-import { shellDecision } from '../core/gate.ts';
+import { shellDecision } from '../core/gate/gate.ts';
 import { checkLine, type CheckedStep, type ShellPolicy, type Verdict } from '../core/shell/checker.ts';
 import { displayArgv } from '../core/shell/runner.ts';
 import { LocalTerminalHost } from '../core/shell/local_terminal.ts';
@@ -227,7 +227,7 @@ interface SandboxAnswer {
   reason?: string;
 }
 
-/** Which sandbox profile the line would run under, from the envelope's decision (SEAMS §2). */
+/** Which sandbox profile the line would run under, from the envelope's decision. */
 function sandboxJson(d: Decision, sb: { mode: string; network: boolean; state: SandboxState }): SandboxAnswer {
   if (!isWorking(sb.state)) return { state: sb.state.state, ...(sb.state.reason ? { reason: sb.state.reason } : {}) };
   const approved = d.action === 'approve';

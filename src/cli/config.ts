@@ -2,8 +2,8 @@
 // of protected paths every envelope carries; `cxl config --check FILE`: validate one agents.toml
 // (over the built-in defaults).
 import process from 'node:process';
-import { FLOOR_RULES, QUARANTINE_REASON } from '../core/envelopes_shipped.ts';
-import { FOUND_ON_DISK, PROTECTED_PATHS, shownPattern } from '../core/protected_paths.ts';
+import { FLOOR_RULES, QUARANTINE_REASON } from '../core/envelope/shipped.ts';
+import { FOUND_ON_DISK, PROTECTED_PATHS, shownPattern } from '../core/protect/table.ts';
 import { LocalTerminalHost } from '../core/shell/local_terminal.ts';
 import { describeSandbox, envelopeSandbox } from '../core/shell/sandbox/settings.ts';
 import { formatDuration } from '../config/duration.ts';
@@ -12,8 +12,8 @@ import { BUILTIN, ConfigError, formatIssue, loadConfig, mergeLayers, readConfigF
 import { ENV_TEMPLATE } from '../config/remote_tools_schema.ts';
 import type { ConfigData } from '../config/schema.ts';
 import { parseFlags, UsageError } from './args.ts';
-import { fromConfig, McpRegistry } from '../agent/mcp.ts';
-import { describeModelRequests } from '../agent/model_requests.ts';
+import { fromConfig, McpRegistry } from '../agent/tools/mcp.ts';
+import { describeModelRequests } from '../agent/loop/model_requests.ts';
 
 const HELP = `Usage: cxl config [--agent NAME] [--var NAME=VALUE]...
        cxl config --check FILE...
@@ -75,7 +75,7 @@ function withHeadersHidden(data: ConfigData): ConfigData {
 
 /** Lines for each remote service: its document read now, its tools, or why it has none. */
 async function describeRemote(cfg: EffectiveConfig): Promise<string[]> {
-  const { RemoteToolset, remoteConfigs } = await import('../agent/remote_tools/toolset.ts');
+  const { RemoteToolset, remoteConfigs } = await import('../agent/tools/remote/toolset.ts');
   // side by side: a service that hangs costs its own wait, not everyone's
   const configs = remoteConfigs(cfg.data.remote_tools, cfg.sources);
   const loaded = await Promise.allSettled(configs.map((c) => RemoteToolset.load(c, { env: process.env, maxOutputBytes: Infinity })));

@@ -4,7 +4,7 @@
 import process from 'node:process';
 import { describeUsage, runUnattended } from '../agent/unattended.ts';
 import { parseDuration } from '../core/duration.ts';
-import { onTerminate } from '../core/runtime.ts';
+import { onTerminate } from '../core/platform/runtime.ts';
 import { setupFromFlags, AGENT_FLAGS, MODEL_FLAGS_HELP } from './agent_setup.ts';
 import { parseFlags, UsageError } from './args.ts';
 

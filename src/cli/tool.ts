@@ -6,16 +6,16 @@ import path from 'node:path';
 import process from 'node:process';
 import { ConfigError, formatIssue, loadConfig, type EffectiveConfig } from '../config/load.ts';
 import { ToolError, toToolError } from '../core/errors.ts';
-import { Gate } from '../core/gate.ts';
+import { Gate } from '../core/gate/gate.ts';
 import type { AskApproval } from '../core/local_fs/context.ts';
-import { DEFAULT_CHAIN_LOCAL_FS, parseFsPolicy } from '../core/fs_policy.ts';
-import { ReadLedger } from '../core/ledger.ts';
+import { DEFAULT_CHAIN_LOCAL_FS, parseFsPolicy } from '../core/local_fs/policy.ts';
+import { ReadLedger } from '../core/local_fs/ledger.ts';
 import { LocalFsToolset } from '../core/local_fs/toolset.ts';
 import { createLocalShell } from '../core/shell/local_shell.ts';
 import { shellPolicyFromFlat, withoutShellOnlyKeys } from '../core/shell/shell_policy.ts';
 import type { Toolset } from '../core/tool.ts';
 import { parseFlags, UsageError } from './args.ts';
-import { fromConfig, McpRegistry } from '../agent/mcp.ts';
+import { fromConfig, McpRegistry } from '../agent/tools/mcp.ts';
 
 const HELP = `Usage: cxl tool <name> [json-args] [flags]
        cxl tool --batch [flags] < calls.jsonl
@@ -102,7 +102,7 @@ async function callTool(gate: Gate, toolsets: Map<string, Toolset | ToolError>, 
 
 /** One remote service for `cxl tool`; the OpenAPI parser is imported only here, when one is named. */
 async function loadRemote(config: EffectiveConfig, name: string, o: ToolRunOptions): Promise<Toolset | ToolError> {
-  const { RemoteToolset, remoteConfigs } = await import('../agent/remote_tools/toolset.ts');
+  const { RemoteToolset, remoteConfigs } = await import('../agent/tools/remote/toolset.ts');
   const cfg = remoteConfigs(config.data.remote_tools, config.sources).find((c) => c.name === name)!;
   const { policy } = parseFsPolicy({ ...DEFAULT_CHAIN_LOCAL_FS, ...withoutShellOnlyKeys(o.policy) });
   try {

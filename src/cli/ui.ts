@@ -2,7 +2,7 @@
 // (`cxl acp`, same runtime) or any ACP agent given with --agent.
 import path from 'node:path';
 import process from 'node:process';
-import { moduleCommand, onTerminate } from '../core/runtime.ts';
+import { moduleCommand, onTerminate } from '../core/platform/runtime.ts';
 import { enableTerminalModes } from '../ui/terminal_modes.ts';
 import type { ResumeRequest } from '../client/acp_client.ts';
 import { parseFlags, UsageError } from './args.ts';

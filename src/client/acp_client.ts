@@ -81,7 +81,7 @@ export class AcpClient {
   }
 
   /**
-   * The sandbox the session's commands run in, for the status line (SEAMS §3): what the agent
+   * The sandbox the session's commands run in, for the status line: what the agent
    * reported on session/new, else this client's own terminal host's (when it runs the commands).
    */
   sandboxState(): SandboxView {

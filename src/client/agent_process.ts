@@ -2,7 +2,7 @@
 // it dies, and in the agent log pane while it runs), its own process group so quitting takes
 // down whatever it started.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { childStreams, killProcessGroup } from '../core/runtime.ts';
+import { childStreams, killProcessGroup } from '../core/platform/runtime.ts';
 
 export interface AgentExit {
   code: number | null;

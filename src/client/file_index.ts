@@ -4,9 +4,9 @@
 import { rgFilesArgs } from '../core/local_fs/find_files.ts';
 import { TraversalFilter, walk } from '../core/local_fs/filter.ts';
 import { findRipgrep, runRipgrep } from '../core/local_fs/ripgrep.ts';
-import { DEFAULT_FS_POLICY } from '../core/fs_policy.ts';
+import { DEFAULT_FS_POLICY } from '../core/local_fs/policy.ts';
 import { confine } from '../core/paths.ts';
-import { defaultPathMatcher } from '../core/quarantine.ts';
+import { defaultPathMatcher } from '../core/protect/matcher.ts';
 import type { FileIndexView } from './state.ts';
 
 /** Paths kept at most: a mention list of more is no help, and memory stays bounded. */

@@ -4,11 +4,11 @@
 // so; a hard link counts as the file it links to.
 import { RequestError } from '@agentclientprotocol/sdk';
 import { ToolError } from '../core/errors.ts';
-import { WorkspaceFileIO } from '../core/file_io.ts';
+import { WorkspaceFileIO } from '../core/local_fs/file_io.ts';
 import { classifyConfined } from '../core/local_fs/context.ts';
-import { IdentityIndex } from '../core/path_identity.ts';
+import { IdentityIndex } from '../core/protect/identity.ts';
 import { canonicalRoot, confine, type ConfinedPath } from '../core/paths.ts';
-import { defaultPathMatcher } from '../core/quarantine.ts';
+import { defaultPathMatcher } from '../core/protect/matcher.ts';
 import { lineRange } from './line_range.ts';
 
 /** Reads over this are refused: the agent should read a range (line/limit) instead. */

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { ContentBlock } from '@agentclientprotocol/sdk';
 import { confine } from '../core/paths.ts';
-import { classifyPath } from '../core/quarantine.ts';
+import { classifyPath } from '../core/protect/matcher.ts';
 
 /** Files embedded at most this big; larger ones are linked. */
 export const MAX_EMBED_BYTES = 256 * 1024;

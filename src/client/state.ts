@@ -17,37 +17,9 @@ import type { AuthOffer } from './auth.ts';
 import { modelLabel, modelStateOf, type ModelState } from './models.ts';
 import { type ToolCallView } from './tool_call.ts';
 import { closeUnfinished, finishedPrefix, placeCall } from './turn_model.ts';
+import type { HistoryItem, LiveItem, PendingPermission, TerminalView, TextKind } from './views.ts';
 
-export interface TerminalView {
-  id: string;
-  command: string;
-  output: string;
-  truncated: boolean;
-  exitCode?: number | null;
-  signal?: string | null;
-  done: boolean;
-}
-
-export type TextKind = 'user' | 'agent' | 'thought';
-
-export type HistoryItem =
-  | { kind: TextKind; key: string; text: string }
-  /** `late`: an update for a call already printed, shown against it */
-  | { kind: 'tool'; key: string; call: ToolCallView; terminals: TerminalView[]; late?: boolean }
-  /** the end of a turn that did not simply finish (`cancelled`) */
-  | { kind: 'marker'; key: string; text: string }
-  | { kind: 'notice'; key: string; level: 'info' | 'warn' | 'error'; text: string; detail?: string[] }
-  | { kind: 'output'; key: string; title: string; text: string }
-  | { kind: 'info'; key: string; title: string; lines: string[] };
-
-export type LiveItem = { kind: TextKind; key: string; text: string } | { kind: 'tool'; key: string; id: string };
-
-export interface PendingPermission {
-  key: string;
-  sessionId: string;
-  call: ToolCallView;
-  options: PermissionOption[];
-}
+export type { HistoryItem, LiveItem, PendingPermission, TerminalView, TextKind };
 
 export type AgentStatus = 'starting' | 'ready' | 'exited';
 

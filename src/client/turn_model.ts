@@ -4,7 +4,7 @@
 // announced again by id in a later turn is a new call (agents reuse ids like `call_1` per turn);
 // an update for a call already printed is shown against that call, as a row of its own.
 import type { ToolCallUpdate } from '@agentclientprotocol/sdk';
-import type { HistoryItem, LiveItem, PendingPermission, TerminalView } from './state.ts';
+import type { HistoryItem, LiveItem, PendingPermission, TerminalView } from './views.ts';
 import { isClosed, isFinished, mergeToolCall, type ToolCallView } from './tool_call.ts';
 
 export interface TurnView {

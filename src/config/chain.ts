@@ -3,7 +3,7 @@
 // config ([vars], model, provider) and flags; a template left unfilled is an error naming it.
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_CHAIN_LOCAL_FS } from '../core/fs_policy.ts';
+import { DEFAULT_CHAIN_LOCAL_FS } from '../core/local_fs/policy.ts';
 import { DEFAULT_SHELL_POLICY } from '../core/shell/shell_policy.ts';
 import { BUILTIN, ConfigError } from './load.ts';
 import type { ConfigData, ToolsPolicies } from './schema.ts';
@@ -28,7 +28,7 @@ export interface Chain {
   tasks: ChainTask[];
 }
 
-/** REFERENCE 10: the addendum the default chains give the model. */
+/** The addendum the default chains give the model. */
 export const TOOL_PREFERENCE_ADDENDUM = `TOOL PREFERENCE
 - To read, search, list or edit files, use the local_fs tools (read_file, read_file_range, grep,
   find_files, list_dir, stat_file, count_stats, edit_file, sed, write_file) rather than shell

@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import parseToml from '@iarna/toml/parse-string.js';
-import { buildEnvelope, compileEnvelope, resolveEnvelope, type CompiledEnvelope, type EnvelopeSpec, type ResolvedEnvelope } from '../core/envelope.ts';
-import { DEFAULT_ENVELOPE, FLOOR_RULES, SHIPPED_ENVELOPES } from '../core/envelopes_shipped.ts';
+import { buildEnvelope, compileEnvelope, resolveEnvelope, type CompiledEnvelope, type EnvelopeSpec, type ResolvedEnvelope } from '../core/envelope/index.ts';
+import { DEFAULT_ENVELOPE, FLOOR_RULES, SHIPPED_ENVELOPES } from '../core/envelope/shipped.ts';
 import { isToolError } from '../core/errors.ts';
 import { checkConfig, type ConfigData, type Problem } from './schema.ts';
 import { keyLines, locateKey } from './source_lines.ts';
@@ -86,7 +86,7 @@ export type Sources = Map<string, string>;
 
 const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** How a value at `path` merges over what is there (see REFERENCE 7 and 10). */
+/** How a value at `path` merges over what is there (docs/config.md, "Inheritance"). */
 function mergeKind(path: string[]): 'concat' | 'axis' | 'atomic' | 'table' {
   const [top, , k2, k3] = path;
   if (top === 'envelopes') {

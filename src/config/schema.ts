@@ -2,8 +2,8 @@
 // into a ConfigData in the engine's own shapes (bare grants become `{ grant }` tables, durations
 // become milliseconds). Every problem is collected with its key path; nothing half-loads.
 import { parseDuration } from '../core/duration.ts';
-import { ENVELOPE_NAME, GRANTS, type EnvelopeRule, type EnvelopeSpec, type Grant, type GrantSpec, type PathAxisSpec, type ShellAxisSpec } from '../core/envelope.ts';
-import { FS_POLICY_KEYS } from '../core/fs_policy.ts';
+import { ENVELOPE_NAME, GRANTS, type EnvelopeRule, type EnvelopeSpec, type Grant, type GrantSpec, type PathAxisSpec, type ShellAxisSpec } from '../core/envelope/index.ts';
+import { FS_POLICY_KEYS } from '../core/local_fs/policy.ts';
 import { SANDBOX_MODES, type SandboxMode } from '../core/shell/sandbox/settings.ts';
 import { SHELL_POLICY_KEYS } from '../core/shell/shell_policy.ts';
 import { checkRemoteTools, type RemoteToolSpec } from './remote_tools_schema.ts';
@@ -304,7 +304,7 @@ class Checker {
       const vals: Record<string, string> = {};
       for (const [k, x] of Object.entries(t)) {
         if (!keys.includes(k)) continue;
-        // Policy values are strings (REFERENCE 3); integers and string lists are accepted and
+        // Policy values are strings (docs/local-fs.md, "tools_policies.local_fs"); integers and string lists are accepted and
         // stored as the strings they stand for.
         if (typeof x === 'string') vals[k] = x;
         else if (typeof x === 'number' && Number.isInteger(x)) vals[k] = String(x);

@@ -1,4 +1,4 @@
-// Path confinement (REFERENCE 4): every path a tool touches is resolved here, on the real
+// Path confinement (docs/local-fs.md, "Confinement"): every path a tool touches is resolved here, on the real
 // filesystem, component by component, and must land inside the canonical root. Other modules
 // (the shell tool's cd, the ACP client's fs/* server) import these same functions.
 import fs from 'node:fs';
@@ -176,3 +176,10 @@ export function confine(root: string, requested: string): ConfinedPath {
   }
   return out;
 }
+
+/** The directories traversals never descend into (list_dir shows them, marked). */
+export const DEFAULT_SKIP_DIRS: readonly string[] = Object.freeze([
+  '.git', '.hg', '.svn', 'node_modules', 'dist', 'build', 'target', '.venv', 'venv', '__pycache__',
+  '.next', '.nuxt', 'coverage', 'vendor', '.cache', '.tox', '.mypy_cache', '.pytest_cache',
+  '.gradle', '.turbo', '.parcel-cache',
+]);

@@ -1,6 +1,6 @@
 // What every tool (local_fs, local_shell, attached MCP tools) looks like to the rest of cxl.
 
-/** ACP tool-call kinds (REFERENCE.md 9). */
+/** ACP tool-call kinds (the ACP schema's ToolKind). */
 export type ToolKind = 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'other';
 
 export interface JsonSchema {

@@ -1,7 +1,7 @@
 // Terminal modes the UI turns on while it runs and must turn off however it ends: bracketed paste
 // (the terminal marks pasted text, so a newline in it never sends the prompt). Left on after a
 // crash, every later paste into the user's shell would arrive wrapped in `[200~ … [201~`.
-import { onProcessEnd } from '../core/runtime.ts';
+import { onProcessEnd } from '../core/platform/runtime.ts';
 
 export const BRACKETED_PASTE_ON = '\u001B[?2004h';
 export const BRACKETED_PASTE_OFF = '\u001B[?2004l';

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { repoRoot } from '../helpers/cxl.ts';
-import { runtimeName } from '../../src/core/runtime.ts';
+import { runtimeName } from '../../src/core/platform/runtime.ts';
 
 const nodeBin = runtimeName === 'node' ? process.execPath : 'node';
 let dir: string;

@@ -93,6 +93,6 @@ describe('scripted subcommands load only what they use', () => {
   it('a heavy import added to a scripted entry would be caught', () => {
     // the UI's App and the ACP agent load Ink and the ACP SDK by design: the walk must see them there
     assert.ok(closure('src/ui/App.tsx').has('ink'), 'the walk did not reach ink from the UI');
-    assert.ok(closure('src/agent/acp_agent.ts').has('@agentclientprotocol/sdk'), 'the walk did not reach the ACP SDK from the agent');
+    assert.ok(closure('src/agent/acp/agent.ts').has('@agentclientprotocol/sdk'), 'the walk did not reach the ACP SDK from the agent');
   });
 });

@@ -9,7 +9,7 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { AcpClient } from '../../src/client/acp_client.ts';
 import type { ClientState } from '../../src/client/state.ts';
-import { moduleCommand } from '../../src/core/runtime.ts';
+import { moduleCommand } from '../../src/core/platform/runtime.ts';
 
 const fixture = fileURLToPath(new URL('../fixtures/scripted_agent.ts', import.meta.url));
 const dirs: string[] = [];

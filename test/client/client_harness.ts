@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AcpClient, type ClientOptions } from '../../src/client/acp_client.ts';
 import type { ClientState } from '../../src/client/state.ts';
-import { moduleCommand } from '../../src/core/runtime.ts';
+import { moduleCommand } from '../../src/core/platform/runtime.ts';
 
 export const fixture = fileURLToPath(new URL('../fixtures/scripted_agent.ts', import.meta.url));
 

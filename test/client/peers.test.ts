@@ -10,7 +10,7 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { AcpClient, type ClientOptions } from '../../src/client/acp_client.ts';
 import type { ClientState } from '../../src/client/state.ts';
-import { moduleCommand } from '../../src/core/runtime.ts';
+import { moduleCommand } from '../../src/core/platform/runtime.ts';
 
 const fixture = fileURLToPath(new URL('../fixtures/peer_agent.ts', import.meta.url));
 const dirs: string[] = [];

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { decide } from '../../src/core/envelope.ts';
+import { decide } from '../../src/core/envelope/index.ts';
 import { BUILTIN, ConfigError, formatIssue, loadConfig, parseConfigText } from '../../src/config/load.ts';
 
 const dirs: string[] = [];

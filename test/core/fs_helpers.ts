@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after } from 'node:test';
 import { isToolError, type ErrorCode } from '../../src/core/errors.ts';
-import type { FileIO, FileSnapshot } from '../../src/core/file_io.ts';
-import { DEFAULT_CHAIN_LOCAL_FS, parseFsPolicy } from '../../src/core/fs_policy.ts';
+import type { FileIO, FileSnapshot } from '../../src/core/local_fs/file_io.ts';
+import { DEFAULT_CHAIN_LOCAL_FS, parseFsPolicy } from '../../src/core/local_fs/policy.ts';
 import { LocalFsToolset, type LocalFsOptions } from '../../src/core/local_fs/toolset.ts';
 import type { ConfinedPath } from '../../src/core/paths.ts';
 

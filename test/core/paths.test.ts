@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { ErrorCode, ToolError } from '../../src/core/errors.ts';
-import { WorkspaceFileIO, type FileIO } from '../../src/core/file_io.ts';
+import { WorkspaceFileIO, type FileIO } from '../../src/core/local_fs/file_io.ts';
 import { canonicalRoot, checkPathSyntax, confine, isWithin, relativeTo } from '../../src/core/paths.ts';
 import { checkLine } from '../../src/core/shell/checker.ts';
 import { tempDir, toolset } from './fs_helpers.ts';

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { runtimeBinary, runtimeName } from '../../src/core/runtime.ts';
+import { runtimeBinary, runtimeName } from '../../src/core/platform/runtime.ts';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import process from 'node:process';
 import { quote } from 'shell-quote';
-import { runtimeName } from '../../src/core/runtime.ts';
+import { runtimeName } from '../../src/core/platform/runtime.ts';
 
 export class Tmux {
   readonly socket = `cxl-e2e-${runtimeName}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;

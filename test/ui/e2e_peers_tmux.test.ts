@@ -9,7 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
-import { moduleCommand, runtimeName } from '../../src/core/runtime.ts';
+import { moduleCommand, runtimeName } from '../../src/core/platform/runtime.ts';
 import { cxlCommand } from '../helpers/cxl.ts';
 import { exitCode, Tmux } from '../helpers/tmux.ts';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { moduleCommand } from '../../src/core/runtime.ts';
+import { moduleCommand } from '../../src/core/platform/runtime.ts';
 import { expandPastes, insertPaste, pasteLabel, showPastes } from '../../src/ui/composer.ts';
 import { cleanPaste, InputDecoder, NO_KEY, PASTE_TIMEOUT_MS, type InputEvent } from '../../src/ui/input.ts';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from '../../src/ui/terminal_modes.ts';

@@ -11,7 +11,7 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { AcpClient, type ClientOptions } from '../../src/client/acp_client.ts';
 import type { ClientState } from '../../src/client/state.ts';
-import { moduleCommand } from '../../src/core/runtime.ts';
+import { moduleCommand } from '../../src/core/platform/runtime.ts';
 import { App } from '../../src/ui/App.tsx';
 import { matchSnapshot } from '../helpers/snapshot.ts';
 import { KEY, renderAt, tick, type Rendered } from './harness.ts';

@@ -150,7 +150,7 @@ test('a replaced conversation (/clear, a resumed session) clears the screen once
 test('NO_COLOR: a real render has no colour codes (and has them without NO_COLOR)', async () => {
   const { execFileSync } = await import('node:child_process');
   const { fileURLToPath } = await import('node:url');
-  const { moduleCommand } = await import('../../src/core/runtime.ts');
+  const { moduleCommand } = await import('../../src/core/platform/runtime.ts');
   const [cmd, ...args] = moduleCommand(fileURLToPath(new URL('../fixtures/render_diff.tsx', import.meta.url)));
   const run = (env: Record<string, string>) => {
     const base = { ...process.env, FORCE_COLOR: '1' } as Record<string, string>;

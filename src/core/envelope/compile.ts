@@ -1,6 +1,6 @@
 // Compilation of a resolved envelope into the form decisions use: glob lists compiled once,
 // path-only deny rules grouped, program lists lower-cased, prefixes split into words.
-import { GlobList } from '../envelope_glob.ts';
+import { GlobList } from './glob_lists.ts';
 import type { ResolvedEnvelope, ResolvedRule, Sourced } from './resolve.ts';
 import { resolveEnvelope } from './resolve.ts';
 import type { EnvelopeRule, EnvelopeSpec, GrantSpec } from './spec.ts';

@@ -1,7 +1,7 @@
-// The decision on one call (REFERENCE 7): the rules in first-match order over the facts the
+// The decision on one call (docs/config.md, "Envelopes"): the rules in first-match order over the facts the
 // caller passes (paths requested and resolved, the checked steps of a shell line). Pure and
 // synchronous: nothing here touches the disk.
-import { normalizeForMatch, widenForDeny } from '../envelope_glob.ts';
+import { normalizeForMatch, widenForDeny } from './glob_lists.ts';
 import type { CompiledEnvelope, CompiledRule, DenyGroup } from './compile.ts';
 import type { Sourced } from './resolve.ts';
 import { axisOf, type ArgNote, type Axis, type CallFacts, type Decision, type Grant, type GrantSpec, type RuleId, type ShellStep } from './spec.ts';

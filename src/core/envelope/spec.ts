@@ -1,7 +1,13 @@
-// What an envelope is as written (REFERENCE 7): grants, axes, rules, the tool-to-axis map, and
+// What an envelope is as written (docs/config.md, "Envelopes"): grants, axes, rules, the tool-to-axis map, and
 // the facts and decisions the engine passes around. Types and constants only: resolve.ts layers
 // `extends`, compile.ts builds the fast form, decide.ts decides one call.
-import type { SandboxMode } from '../shell/sandbox/settings.ts';
+import type { ProtectedFact } from '../protect/table.ts';
+
+export type { ProtectedFact };
+
+/** `shell.sandbox`: `auto` sandboxes when it can, `required` refuses without one, `off` never sandboxes. */
+export type SandboxMode = 'auto' | 'required' | 'off';
+export const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'required', 'off'];
 
 export type Grant = 'allow' | 'approve' | 'deny';
 export const GRANTS: readonly Grant[] = ['allow', 'approve', 'deny'];
@@ -64,7 +70,7 @@ export interface EnvelopeSpec {
 
 export const ENVELOPE_NAME = /^[a-z0-9][a-z0-9_-]*$/;
 
-/** local_fs tools on each file axis (REFERENCE 7): between them, every local_fs tool. */
+/** local_fs tools on each file axis (docs/config.md, "Envelopes"): between them, every local_fs tool. */
 export const READ_TOOLS: readonly string[] = ['read_file', 'read_file_range', 'list_dir', 'grep', 'find_files', 'stat_file', 'count_stats'];
 export const WRITE_TOOLS: readonly string[] = ['write_file', 'edit_file', 'sed'];
 const READ_SET = new Set(READ_TOOLS);
@@ -137,15 +143,7 @@ export interface CallFacts {
   protected?: readonly ProtectedFact[];
 }
 
-export interface ProtectedFact {
-  tier: 'write_wall' | 'always_ask';
-  /** the path as shown */
-  path: string;
-  /** what it was found to be, for the sentence: "inside the git dir `bare.git`" */
-  why: string;
-}
-
-/** Which rule decided, in the order of REFERENCE 7. */
+/** Which rule decided, in the order docs/config.md "Rule order" lists. */
 export type RuleId =
   | 'always_deny'
   | 'always_ask'

@@ -4,12 +4,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ToolError } from '../errors.ts';
-import type { FileIO } from '../file_io.ts';
-import { deniedSubstring, type FsPolicy } from '../fs_policy.ts';
-import type { ReadLedger } from '../ledger.ts';
-import { defaultIdentityIndex, shownIdentity, type IdentityIndex } from '../path_identity.ts';
+import type { FileIO } from './file_io.ts';
+import { deniedSubstring, type FsPolicy } from './policy.ts';
+import type { ReadLedger } from './ledger.ts';
+import { defaultIdentityIndex, shownIdentity, type IdentityIndex } from '../protect/identity.ts';
 import { confine, type ConfinedPath } from '../paths.ts';
-import type { PathClass, PathMatcher } from '../quarantine.ts';
+import type { PathClass, PathMatcher } from '../protect/matcher.ts';
 
 /**
  * How read-approve paths (`.env`, `*.pem`, `*.key`) are answered: `allow` (a human said yes up

@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { deniedSubstring } from '../fs_policy.ts';
-import { defaultIdentityIndex, type IdentityIndex, type StatLike } from '../path_identity.ts';
+import { deniedSubstring } from './policy.ts';
+import { defaultIdentityIndex, type IdentityIndex, type StatLike } from '../protect/identity.ts';
 import type { FsContext } from './context.ts';
 
 /** What a traversal needs of the tool context. */

@@ -12,7 +12,7 @@ import { lstatOf, type FsContext } from './context.ts';
 import { comparePaths, TraversalFilter, walk } from './filter.ts';
 import { mustBeFile, refuseBinary } from './read.ts';
 import { rgGlobLiteral, runRipgrep } from './ripgrep.ts';
-import { openSame } from '../file_io.ts';
+import { openSame } from './file_io.ts';
 import { BINARY_SAMPLE, countNewlines, decode, displayLine, displayText, isBinary, sliceLines } from './text.ts';
 import type { Args, ToolDef } from './tool_def.ts';
 

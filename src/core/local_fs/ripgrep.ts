@@ -2,7 +2,7 @@
 // engine when present; without it they fall back to the in-process implementation.
 import fs from 'node:fs';
 import { ToolError } from '../errors.ts';
-import { childProcess } from '../runtime.ts';
+import { childProcess } from '../platform/runtime.ts';
 
 let cached: Promise<string | null> | undefined;
 

@@ -2,7 +2,7 @@
 // limit: nothing of the content is returned).
 import fs from 'node:fs';
 import { ToolError } from '../errors.ts';
-import { openSame } from '../file_io.ts';
+import { openSame } from './file_io.ts';
 import type { ConfinedPath } from '../paths.ts';
 import { schema, str } from './args.ts';
 import { baseName, lstatOf } from './context.ts';

@@ -52,7 +52,7 @@ export function invalidUtf8Bytes(b: Uint8Array): number {
   return bad;
 }
 
-/** REFERENCE 2: binary = a NUL in the first 512 bytes, or more than 30% of them invalid UTF-8. */
+/** Binary (docs/local-fs.md, "The tools") = a NUL in the first 512 bytes, or more than 30% of them invalid UTF-8. */
 export function isBinary(b: Uint8Array): boolean {
   const sample = b.length > BINARY_SAMPLE ? b.subarray(0, BINARY_SAMPLE) : b;
   if (sample.length === 0) return false;

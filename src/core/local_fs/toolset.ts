@@ -2,13 +2,13 @@
 // one FileIO for the content half. Browsing tools always run in-process on the real filesystem.
 import path from 'node:path';
 import { ToolError, toToolError } from '../errors.ts';
-import { WorkspaceFileIO, type FileIO } from '../file_io.ts';
-import { DEFAULT_FS_POLICY, type FsPolicy } from '../fs_policy.ts';
-import { ReadLedger } from '../ledger.ts';
-import { defaultIdentityIndex, type IdentityIndex } from '../path_identity.ts';
+import { WorkspaceFileIO, type FileIO } from './file_io.ts';
+import { DEFAULT_FS_POLICY, type FsPolicy } from './policy.ts';
+import { ReadLedger } from './ledger.ts';
+import { defaultIdentityIndex, type IdentityIndex } from '../protect/identity.ts';
 import { canonicalRoot, type ConfinedPath } from '../paths.ts';
-import { defaultPathMatcher, type PathMatcher } from '../quarantine.ts';
-import { nodeCrypto } from '../runtime.ts';
+import { defaultPathMatcher, type PathMatcher } from '../protect/matcher.ts';
+import { nodeCrypto } from '../platform/runtime.ts';
 import type { Toolset, ToolSpec } from '../tool.ts';
 import { checkArgs } from './args.ts';
 import { gatePath, type ApprovalMode, type AskApproval, type FsContext, type GrepEngine } from './context.ts';

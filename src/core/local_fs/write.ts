@@ -4,8 +4,8 @@
 // its mode, except that a file in an always-ask path (hooks, ~/.local/bin) keeps exec bits only
 // when the approval a human answered showed that mode.
 import { ToolError } from '../errors.ts';
-import { sha256Parts, type EarlyGuess, type FileSnapshot } from '../file_io.ts';
-import { hooksDirFact } from '../git_dirs.ts';
+import { sha256Parts, type EarlyGuess, type FileSnapshot } from './file_io.ts';
+import { hooksDirFact } from '../protect/git_dirs.ts';
 import type { ConfinedPath } from '../paths.ts';
 import { bool, int, schema, str } from './args.ts';
 import { lstatOf, type FsContext } from './context.ts';

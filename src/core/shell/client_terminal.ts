@@ -43,7 +43,7 @@ export interface ClientTerminalOptions {
   sandbox?: SandboxState;
 }
 
-/** `_meta` keys of terminal/create that ask the client for a narrower sandbox (SEAMS §2). */
+/** `_meta` keys of terminal/create that ask the client for a narrower sandbox. */
 export const SANDBOX_META = 'cxl/sandbox';
 export const NETWORK_META = 'cxl/network';
 

@@ -9,7 +9,7 @@ import { ToolError } from '../errors.ts';
 import type { ToolSpec, Toolset } from '../tool.ts';
 import { checkArgv, checkLine, type Allowed, type ShellPolicy, type Verdict } from './checker.ts';
 import { DEFAULT_CLIENT_OUTPUT_LIMIT } from './client_terminal.ts';
-import { policyRefusal } from './envelope_facts.ts';
+import { policyRefusal } from './shell_policy.ts';
 import { childEnv } from './env.ts';
 import { LocalTerminalHost } from './local_terminal.ts';
 import { DEFAULT_OUTPUT_LIMIT } from './output_limit.ts';

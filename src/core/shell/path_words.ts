@@ -5,7 +5,7 @@
 // word: a path that does not exist is classified by the nearest part that does.
 import fs from 'node:fs';
 import path from 'node:path';
-import { defaultPathMatcher, type PathClass } from '../quarantine.ts';
+import { defaultPathMatcher, type PathClass } from '../protect/matcher.ts';
 
 const MAX_LINKS = 40;
 

@@ -36,7 +36,7 @@ export interface StepResult {
   signal?: string;
 }
 
-/** REFERENCE 6.2: a non-zero exit is a normal result with success false. */
+/** A non-zero exit is a normal result with success false. */
 export interface ShellResult {
   exit_code: number | null;
   stdout: string;

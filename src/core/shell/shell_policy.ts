@@ -78,3 +78,19 @@ export function shellPolicyFromFlat(flat: Readonly<Record<string, string>>): Rec
 export function withoutShellOnlyKeys(flat: Readonly<Record<string, string>>): Record<string, string> {
   return Object.fromEntries(Object.entries(flat).filter(([k]) => !SHELL_ONLY_KEYS.includes(k)));
 }
+
+/**
+ * The refusal of a line the command policy refused, as the gate and the tool throw it. What only
+ * needed a human who is not there is `approval_required`, as for the file tools.
+ */
+export function policyRefusal(v: { reason: string; rule: string; construct: string; position: number; step: number; argRule?: unknown }): ToolError {
+  const code = v.rule === 'needs-approval' ? 'approval_required' : 'policy_refused';
+  const tail = code === 'approval_required' ? ' Do without it, or rerun with approval (--yes).' : '';
+  return new ToolError(code, `Refused by the command policy: ${v.reason}${tail}`, {
+    rule: v.rule,
+    construct: v.construct,
+    position: v.position,
+    step: v.step,
+    ...(v.argRule ? { argRule: v.argRule } : {}),
+  });
+}

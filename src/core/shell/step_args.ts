@@ -5,7 +5,7 @@
 // (checker.ts) turns the result into refusals; the gate turns it into envelope facts.
 import path from 'node:path';
 import { isWithin, withinAsWritten } from '../paths.ts';
-import type { PathClass } from '../quarantine.ts';
+import type { PathClass } from '../protect/matcher.ts';
 import { analyze, rulesFor, type Finding, type PathRef } from './argrules/index.ts';
 import { trackedProtected } from './git_index.ts';
 import { classOf, discoverGitDir, resolveWord, scanProtected, statOf, type Holds } from './path_words.ts';

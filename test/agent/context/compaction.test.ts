@@ -14,7 +14,7 @@ import { agentSetup } from '../../../src/agent/setup.ts';
 import { runUnattended } from '../../../src/agent/unattended.ts';
 import { OpenAIProvider } from '../../../src/agent/providers/openai.ts';
 import type { ChatMessage, Provider, ToolDefinition } from '../../../src/agent/providers/types.ts';
-import { runTurn } from '../../../src/agent/turn.ts';
+import { runTurn } from '../../../src/agent/loop/turn.ts';
 import { startFakeOpenAI, type FakeServer, type Reply } from '../../fixtures/fake_models.ts';
 
 const cleanups: Array<() => unknown> = [];

@@ -12,7 +12,7 @@ import { DEFAULT_CONTEXT_WINDOW, findWindow, OLLAMA_AUTO_MAX, parseWindow } from
 import { OllamaProvider } from '../../../src/agent/providers/ollama.ts';
 import { OpenAIProvider } from '../../../src/agent/providers/openai.ts';
 import { agentSetup } from '../../../src/agent/setup.ts';
-import { runTurn } from '../../../src/agent/turn.ts';
+import { runTurn } from '../../../src/agent/loop/turn.ts';
 import { startFakeOllama } from '../../fixtures/fake_models.ts';
 import { startReplay } from '../../fixtures/replay_server.ts';
 

@@ -11,7 +11,7 @@ import { DEFAULT_RETRY, type Timeouts } from '../../../src/agent/providers/http.
 import { OllamaProvider } from '../../../src/agent/providers/ollama.ts';
 import { OpenAIProvider } from '../../../src/agent/providers/openai.ts';
 import { type Provider, ProviderError } from '../../../src/agent/providers/types.ts';
-import { moduleCommand } from '../../../src/core/runtime.ts';
+import { moduleCommand } from '../../../src/core/platform/runtime.ts';
 import { ndjson, sse, startReplay } from '../../fixtures/replay_server.ts';
 
 const cleanups: Array<() => unknown> = [];

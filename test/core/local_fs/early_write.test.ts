@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { sha256, WorkspaceFileIO } from '../../../src/core/file_io.ts';
+import { sha256, WorkspaceFileIO } from '../../../src/core/local_fs/file_io.ts';
 import { confine } from '../../../src/core/paths.ts';
 import { expectCode, toolset, tree } from '../fs_helpers.ts';
 

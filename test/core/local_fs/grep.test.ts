@@ -7,7 +7,7 @@ import type { FsContext } from '../../../src/core/local_fs/context.ts';
 import { findFilesRipgrep } from '../../../src/core/local_fs/find_files.ts';
 import { grepTreeRipgrep, RG_COLLECT_LIMIT } from '../../../src/core/local_fs/grep.ts';
 import { confine } from '../../../src/core/paths.ts';
-import { defaultPathMatcher } from '../../../src/core/quarantine.ts';
+import { defaultPathMatcher } from '../../../src/core/protect/matcher.ts';
 import { expectCode, toolset, tree } from '../fs_helpers.ts';
 import { API_KEY_HITS, hostileTree, NEVER_SHOWN } from './browse_fixture.ts';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import type { ApprovalRequest } from '../../../src/core/local_fs/context.ts';
 import { findRipgrep } from '../../../src/core/local_fs/ripgrep.ts';
-import { identitiesChanged, IdentityIndex } from '../../../src/core/path_identity.ts';
+import { identitiesChanged, IdentityIndex } from '../../../src/core/protect/identity.ts';
 import { expectCode, tempDir, toolset, tree } from '../fs_helpers.ts';
 
 const rg = await findRipgrep();

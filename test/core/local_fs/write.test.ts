@@ -160,7 +160,7 @@ test('the ledger is per session and can be saved and restored with it', async ()
   const a = toolset(root);
   await a.call('read_file', { path: 'f.txt' });
   await expectCode(toolset(root), 'write_file', { path: 'f.txt', content: 'y' }, 'not_read');
-  const { ReadLedger } = await import('../../../src/core/ledger.ts');
+  const { ReadLedger } = await import('../../../src/core/local_fs/ledger.ts');
   const restored = toolset(root, {}, { ledger: ReadLedger.fromJSON(JSON.parse(JSON.stringify(a.ledger.toJSON()))) });
   await restored.call('write_file', { path: 'f.txt', content: 'y\n' });
   assert.equal(readText(root, 'f.txt'), 'y\n');

@@ -112,7 +112,7 @@ describe('sequence semantics, run without a shell', () => {
     );
     assert.ok(host.requests.every((q) => path.isAbsolute(q.command)), 'the resolved path runs');
   });
-  test('the result has the REFERENCE 6.2 shape; one step has no steps list', async () => {
+  test('the result has the documented shape; one step has no steps list', async () => {
     const { run } = shell();
     const r = await run({ command: 'echo hi' });
     assert.deepEqual(Object.keys(r).sort(), ['command', 'duration_seconds', 'exit_code', 'sandbox', 'stderr', 'stdout', 'success']);

@@ -6,10 +6,10 @@ import { mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { PROTECTED_PATHS } from '../../../src/core/protected_paths.ts';
+import { PROTECTED_PATHS } from '../../../src/core/protect/table.ts';
 import { bwrapArgs } from '../../../src/core/shell/sandbox/bwrap.ts';
 import { bwrapFailure } from '../../../src/core/shell/sandbox/launcher.ts';
-import { RACY_MS, WorkspaceScanner } from '../../../src/core/shell/sandbox/scan.ts';
+import { RACY_MS, WorkspaceScanner } from '../../../src/core/protect/scan.ts';
 import { sbString, seatbeltProfile } from '../../../src/core/shell/sandbox/seatbelt.ts';
 import { describeSandbox, profileFor, withoutSandbox } from '../../../src/core/shell/sandbox/settings.ts';
 import { buildView, type SandboxView } from '../../../src/core/shell/sandbox/view.ts';

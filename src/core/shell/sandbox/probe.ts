@@ -5,7 +5,7 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
-import { childProcess } from '../../runtime.ts';
+import { childProcess } from '../../platform/runtime.ts';
 import type { SandboxState } from './settings.ts';
 
 export interface ProbeOptions {

@@ -2,17 +2,15 @@
 // (`shell.sandbox`, `shell.network`), the profile a call gets from the gate's decision, the
 // state a terminal host reports (which sandbox is working, or why none is), and what travels
 // with a terminal request. No disk, no processes: the probe and the view live beside this file.
-import type { Decision } from '../../envelope.ts';
+import { SANDBOX_MODES, type Decision, type SandboxMode } from '../../envelope/index.ts';
 
-/** `shell.sandbox`: `auto` sandboxes when it can, `required` refuses without one, `off` never sandboxes. */
-export type SandboxMode = 'auto' | 'required' | 'off';
-export const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'required', 'off'];
+export { SANDBOX_MODES, type SandboxMode };
 
 /** read-only: the workspace is read-only too; workspace-write: the workspace is writable minus the wall. */
 export type SandboxProfile = 'read-only' | 'workspace-write';
 export const SANDBOX_PROFILES: readonly SandboxProfile[] = ['read-only', 'workspace-write'];
 
-/** Which sandbox a host runs commands in (SEAMS §3: the `cxl/sandbox` `_meta` of session/new). */
+/** Which sandbox a host runs commands in (the `cxl/sandbox` `_meta` of session/new, docs/acp.md). */
 export interface SandboxState {
   state: 'bubblewrap' | 'seatbelt' | 'off' | 'unavailable';
   /** why: the probe's failure, the setting that turned it off, or where it runs */
@@ -54,7 +52,7 @@ export function envelopeSandbox(shell: { sandbox?: { value: SandboxMode }; netwo
 }
 
 /**
- * The profile a call runs under (SEAMS §2): read-only when the prefix allowlist let it through
+ * The profile a call runs under: read-only when the prefix allowlist let it through
  * with nobody asked; workspace-write for everything else that runs (a human's yes, a session
  * allow, --yes, the shell grant, a tools pattern, always_allow).
  */

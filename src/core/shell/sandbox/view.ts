@@ -6,8 +6,8 @@
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isWithin } from '../../paths.ts';
-import { entriesOf, type ProtectionTier } from '../../protected_paths.ts';
-import { scannerFor } from './scan.ts';
+import { entriesOf, type ProtectionTier } from '../../protect/table.ts';
+import { scannerFor } from '../../protect/scan.ts';
 import type { SandboxProfile, TerminalSandbox } from './settings.ts';
 
 export interface SandboxView {

@@ -1,0 +1,36 @@
+// What the screen is made of, as the client keeps it: finished history items, the live region's
+// items, a pending permission and a terminal's output. Types only, shared by the state store and
+// the turn model (which decides how live items become history).
+import type { PermissionOption } from '@agentclientprotocol/sdk';
+import type { ToolCallView } from './tool_call.ts';
+
+export interface TerminalView {
+  id: string;
+  command: string;
+  output: string;
+  truncated: boolean;
+  exitCode?: number | null;
+  signal?: string | null;
+  done: boolean;
+}
+
+export type TextKind = 'user' | 'agent' | 'thought';
+
+export type HistoryItem =
+  | { kind: TextKind; key: string; text: string }
+  /** `late`: an update for a call already printed, shown against it */
+  | { kind: 'tool'; key: string; call: ToolCallView; terminals: TerminalView[]; late?: boolean }
+  /** the end of a turn that did not simply finish (`cancelled`) */
+  | { kind: 'marker'; key: string; text: string }
+  | { kind: 'notice'; key: string; level: 'info' | 'warn' | 'error'; text: string; detail?: string[] }
+  | { kind: 'output'; key: string; title: string; text: string }
+  | { kind: 'info'; key: string; title: string; lines: string[] };
+
+export type LiveItem = { kind: TextKind; key: string; text: string } | { kind: 'tool'; key: string; id: string };
+
+export interface PendingPermission {
+  key: string;
+  sessionId: string;
+  call: ToolCallView;
+  options: PermissionOption[];
+}

@@ -1,0 +1,168 @@
+// What the envelope is told about a local_shell call: its steps (each with the program that
+// really runs after wrappers, and the argument notes that keep it from being read-only) and the
+// paths its words name, resolved from every directory each step may start in. With a command
+// policy they come from the checker's verdict; without one, from the same grammar and the same
+// argument rules (the line then goes to a shell, so cd is followed both as sh and as the kernel
+// would). `cxl check` reports the decision made from exactly these facts.
+import path from 'node:path';
+import { decide, type CallFacts, type CompiledEnvelope, type Decision, type ProtectedFact, type ShellFacts, type ShellStep } from '../envelope/index.ts';
+import { ToolError } from '../errors.ts';
+import { gitWriteFact, hooksDirs, type HooksDir } from '../protect/git_dirs.ts';
+import { defaultIdentityIndex, type IdentityIndex } from '../protect/identity.ts';
+import { isWithin } from '../paths.ts';
+import type { Allowed } from '../shell/checker.ts';
+import type { LocalShell } from '../shell/local_shell.ts';
+import { policyRefusal } from '../shell/shell_policy.ts';
+import { lex } from '../shell/lexer.ts';
+import { resolveWord } from '../shell/path_words.ts';
+import { displayArgv } from '../shell/runner.ts';
+import { newStepCache, readOnlyNotes, stepArgs, type ClassifiedPath, type StepArgs } from '../shell/step_args.ts';
+
+export interface ShellCall {
+  facts: ShellFacts;
+  /** each step as it will run, for the ask */
+  shown: string[];
+  /** every path the words name, classified */
+  paths: ClassifiedPath[];
+}
+
+/** Where a verdict's or a line's step analysis goes for the envelope. */
+function envelopeStep(argv: string[], args: StepArgs | undefined, root: string): ShellStep {
+  if (!args) return { argv };
+  const notes = readOnlyNotes(args, root);
+  return { argv, ...(args.inner > 0 ? { inner: argv.slice(args.inner) } : {}), ...(notes.length ? { notes } : {}) };
+}
+
+/** The facts of a line the command policy allowed. */
+export function factsOfVerdict(command: string, v: Allowed, root: string): ShellCall {
+  const steps = v.steps.map((s) => envelopeStep(s.argv, s.kind === 'run' ? s.args : undefined, root));
+  const paths = v.steps.flatMap((s) => (s.kind === 'run' ? s.args.paths : []));
+  return { facts: { command, steps }, shown: v.steps.map((s) => displayArgv(s.argv)), paths };
+}
+
+const MAX_CWDS = 64;
+
+/**
+ * The facts of a call with no command policy: the argv form, or a line the strict lexer can read
+ * (else it is opaque). `start` is the real directory it starts in.
+ */
+export function factsWithoutPolicy(command: string, argv: string[] | undefined, start: string, root: string): ShellCall {
+  if (argv) {
+    const full = [command, ...argv];
+    const a = stepArgs(full, [start], { root }) as StepArgs;
+    return { facts: { command, steps: [envelopeStep(full, a, root)] }, shown: [displayArgv(full)], paths: a.paths };
+  }
+  const lexed = lex(command);
+  if (!lexed.ok) return { facts: { command, steps: [], opaque: lexed.refusal.construct }, shown: [command], paths: [] };
+  const raw: string[][] = [];
+  let cur: string[] = [];
+  for (const t of lexed.tokens) {
+    if (t.kind === 'op') {
+      if (cur.length) raw.push(cur);
+      cur = [];
+    } else cur.push(t.value);
+  }
+  if (cur.length) raw.push(cur);
+  // A cd may fail or be skipped (&& ||), and sh follows it by name where the kernel follows
+  // links: every directory a later step may start in counts.
+  let cwds = [start];
+  const steps: ShellStep[] = [];
+  const paths: ClassifiedPath[] = [];
+  const cache = newStepCache();
+  for (const argv of raw) {
+    if (argv[0] === 'cd') {
+      const to = argv[1];
+      if (to !== undefined && to !== '-' && !to.startsWith('-')) {
+        const next = new Set(cwds);
+        for (const c of cwds) {
+          next.add(path.resolve(c, to));
+          next.add(resolveWord(c, to).real);
+        }
+        cwds = [...next];
+        if (cwds.length > MAX_CWDS) return { facts: { command, steps: [], opaque: `more than ${MAX_CWDS} directories after cd` }, shown: [command], paths: [] };
+      }
+      steps.push({ argv });
+      continue;
+    }
+    const a = stepArgs(argv, cwds, { cache, root }) as StepArgs;
+    steps.push(envelopeStep(argv, a, root));
+    paths.push(...a.paths);
+  }
+  return { facts: { command, steps }, shown: raw.map((s) => displayArgv(s)), paths };
+}
+
+/**
+ * The call's paths for the envelope's lists: root-relative where inside the root, absolute
+ * always; a second name (hard link) of a protected file adds that file's name; a path inside a
+ * git dir by shape or the hooks dir core.hooksPath names is a protected fact, as for the file
+ * tools (git_dirs.ts).
+ */
+export function addShellPaths(facts: CallFacts, paths: readonly ClassifiedPath[], root: string, identity: IdentityIndex = defaultIdentityIndex): void {
+  const resolved = new Set(facts.resolved ?? []);
+  const absolute = new Set(facts.absolute ?? []);
+  const found: ProtectedFact[] = [...(facts.protected ?? [])];
+  let hooks: HooksDir[] | undefined;
+  const seen = new Set<string>();
+  for (const p of paths) {
+    for (const abs of [p.lexical, p.real]) {
+      absolute.add(abs);
+      if (isWithin(root, abs) && abs !== root) resolved.add(path.relative(root, abs).split(path.sep).join('/'));
+    }
+    if (!p.exists || seen.has(p.real)) continue;
+    seen.add(p.real);
+    const linked = identity.lookupPath(p.real, root);
+    if (linked) absolute.add(linked.path);
+    const fact = gitWriteFact(p.real, root, undefined, (hooks ??= hooksDirs(root)));
+    if (fact) found.push(fact);
+  }
+  if (resolved.size) facts.resolved = [...resolved];
+  if (absolute.size) facts.absolute = [...absolute];
+  if (found.length) facts.protected = found;
+}
+
+/** The read-approve paths of a call (root-relative when inside the root), which a session allow may cover one by one. */
+export function approvePaths(paths: readonly ClassifiedPath[], root: string): string[] {
+  const out = new Set<string>();
+  for (const p of paths) if (p.cls === 'read_approve') out.add(isWithin(root, p.real) ? path.relative(root, p.real).split(path.sep).join('/') || '.' : p.real);
+  return [...out];
+}
+
+/**
+ * The envelope's decision on a line the command policy allowed, from the same facts the gate
+ * builds (what `cxl check` reports).
+ */
+export function shellDecision(envelope: CompiledEnvelope, command: string, verdict: Allowed, root: string): Decision {
+  const call = factsOfVerdict(command, verdict, root);
+  const facts: CallFacts = { toolset: 'local_shell', tool: 'local_shell', shell: call.facts };
+  addShellPaths(facts, call.paths, root);
+  return withReadApprove(decide(envelope, facts), approvePaths(call.paths, root));
+}
+
+/** The facts of a local_shell call as the gate builds them: refusals of the command policy throw. */
+export function shellCallOf(sh: LocalShell, args: Record<string, unknown>, root: string, askable: boolean): ShellCall {
+  const v = sh.check(args, { askable }); // bad arguments throw bad_args here
+  const command = String(args.command);
+  if (v) {
+    if (v.verdict === 'refuse') throw policyRefusal(v);
+    return factsOfVerdict(command, v, root);
+  }
+  const { argv, start } = sh.describe(args);
+  return factsWithoutPolicy(command, argv, start, root);
+}
+
+/**
+ * The built-in read-approve list asks in every envelope, as it does for the file tools: a line
+ * the envelope would run unasked that reads `.env` or `*.pem` asks first.
+ */
+export function withReadApprove(d: Decision, approve: readonly string[]): Decision {
+  if (d.action !== 'allow' || approve.length === 0) return d;
+  return {
+    action: 'approve',
+    rule: 'files.read.approve_paths',
+    envelope: d.envelope,
+    from: 'built-in',
+    matched: approve[0],
+    pathOnly: true,
+    sentence: `approve: path \`${approve[0]}\` is on the built-in read-approve list (.env, *.pem, *.key), which asks in every envelope (${d.sentence})`,
+  };
+}

@@ -1,0 +1,152 @@
+// One writer at a time per real path. Without it, two writers that both re-verified the same old
+// version both "succeed" and one update is silently lost. Inside a process, writers of a path
+// queue behind each other; across processes, the workspace side also holds a lock file beside the
+// target (created exclusively, removed after the rename), so the second writer re-verifies only
+// after the first has renamed and gets `stale` instead of overwriting. A lock file left by a
+// process that died is recovered: its pid is gone (same host), or it is older than any real write.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import process from 'node:process';
+import { ToolError } from '../errors.ts';
+
+const queues = new Map<string, Promise<void>>();
+
+/** Runs `fn` after every earlier call for the same `key` in this process has finished. */
+export async function serialised<T>(key: string, fn: () => T | Promise<T>): Promise<T> {
+  const prev = queues.get(key);
+  let done!: () => void;
+  const mine = new Promise<void>((r) => (done = r));
+  const tail = prev ? prev.then(() => mine) : mine;
+  queues.set(key, tail);
+  if (prev) await prev;
+  try {
+    return await fn();
+  } finally {
+    done();
+    if (queues.get(key) === tail) queues.delete(key);
+  }
+}
+
+/** A lock file older than this is abandoned whoever wrote it: a real write holds it for milliseconds. */
+export const STALE_LOCK_MS = 10_000;
+/** How long a writer waits for another one's lock before giving up. */
+export const LOCK_WAIT_MS = 15_000;
+
+const { O_WRONLY, O_CREAT, O_EXCL } = fs.constants;
+const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+const HOST = os.hostname();
+
+/** The lock file that guards `target` (beside it, hidden, so it is on the same file system). */
+export function lockFileOf(target: string): string {
+  return path.join(path.dirname(target), `.${path.basename(target)}.cxl-lock`);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists, owned by someone else
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+interface Holder {
+  pid?: number;
+  host?: string;
+}
+
+function readHolder(file: string): { holder: Holder; ageMs: number } | undefined {
+  let st: fs.Stats | undefined;
+  let text = '';
+  try {
+    st = fs.lstatSync(file);
+    // never read through a link or block on a FIFO planted under the lock's name: not ours, so abandoned
+    if (!st.isFile()) return { holder: {}, ageMs: Infinity };
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined; // gone meanwhile: free
+  }
+  let holder: Holder = {};
+  try {
+    holder = JSON.parse(text) as Holder;
+  } catch {
+    // empty: its writer is between create and write, or died there; only age can tell
+  }
+  return { holder, ageMs: Date.now() - st.mtimeMs };
+}
+
+function isStale(h: { holder: Holder; ageMs: number }): boolean {
+  if (h.ageMs > STALE_LOCK_MS) return true;
+  const { pid, host } = h.holder;
+  // our own pid: this process's writers of the path queue, so none holds it now (a dead namesake did)
+  return typeof pid === 'number' && host === HOST && (pid === process.pid || !alive(pid));
+}
+
+function tryCreate(file: string): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    fs.writeSync(fd, JSON.stringify({ pid: process.pid, host: HOST, at: new Date().toISOString() }));
+  } finally {
+    fs.closeSync(fd);
+  }
+  return true;
+}
+
+/**
+ * Removes an abandoned lock. Breakers take a second exclusive file first and look again under
+ * it, so two of them can never both remove a lock (the second would remove the first's new one).
+ */
+function breakStale(file: string): void {
+  const breaker = `${file}.break`;
+  if (!tryCreate(breaker)) {
+    const b = readHolder(breaker);
+    if (b && isStale(b)) fs.rmSync(breaker, { force: true });
+    return;
+  }
+  try {
+    const h = readHolder(file);
+    if (h && isStale(h)) fs.rmSync(file, { force: true });
+  } finally {
+    fs.rmSync(breaker, { force: true });
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Holds the lock file of `target` while `fn` runs (and this process's queue for it). `shown` names
+ * the file in messages. Waits for another holder up to LOCK_WAIT_MS, then refuses with `timeout`.
+ */
+export async function withFileLock<T>(target: string, shown: string, fn: () => T | Promise<T>): Promise<T> {
+  return serialised(target, async () => {
+    const file = lockFileOf(target);
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    let pause = 1;
+    while (!tryCreate(file)) {
+      const h = readHolder(file);
+      if (h && isStale(h)) {
+        breakStale(file);
+        continue;
+      }
+      if (Date.now() > deadline) {
+        const who = h?.holder.pid ? ` (pid ${h.holder.pid}${h.holder.host && h.holder.host !== HOST ? ` on ${h.holder.host}` : ''})` : '';
+        throw new ToolError('timeout', `${shown} is being written by another process${who}: its lock ${path.basename(file)} was held for over ${LOCK_WAIT_MS / 1000}s. Retry; if no other cxl is running, delete that file.`);
+      }
+      await sleep(pause);
+      pause = Math.min(pause * 2, 20);
+    }
+    try {
+      return await fn();
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  });
+}

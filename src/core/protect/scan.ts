@@ -1,0 +1,183 @@
+// Finds the protected files and directories inside a workspace, for the sandbox to hide or
+// re-protect when a command starts. The first scan walks the tree; later ones re-read only the
+// directories whose mtime/ctime changed since (one lstat per directory), because the view is
+// built for every command and a full walk of a big tree on each one would cost more than the
+// command. Symlinked directories are not followed (their target is scanned where it lives, if
+// inside); a symlinked file that matches is reported by the real path it points to.
+import { lstatSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { globTester } from '../glob.ts';
+import { entriesOf, type ProtectionTier } from './table.ts';
+import { defaultPathMatcher } from './matcher.ts';
+
+export interface ScanHit {
+  /** absolute real path (what the sandbox mounts over) */
+  path: string;
+  kind: 'dir' | 'file';
+  /** quarantine and read_approve are hidden; write_wall and always_ask are bound read-only */
+  tier: ProtectionTier;
+}
+
+export interface ScanResult {
+  hits: ScanHit[];
+  /** directories looked at */
+  dirs: number;
+  /** directories re-read this time (all of them on the first scan) */
+  reread: number;
+  /** the walk stopped at the directory cap: files past it are not found */
+  incomplete: boolean;
+}
+
+/** More directories than this and the scan stops (and says so) rather than stall every command. */
+export const MAX_SCAN_DIRS = 200_000;
+
+// Write-tier entries act through their `at` names only: `**/.git/**` has none, because an
+// approved `git commit` must still write .git/objects; `.git/hooks` and `.git/config` have.
+const WRITE_TIERS: ProtectionTier[] = ['write_wall', 'always_ask'];
+const writeEntries = () => WRITE_TIERS.flatMap((t) => entriesOf(t).filter((e) => e.at && e.at.length).map((e) => ({ tier: t, test: globTester([e.glob]) })));
+
+/**
+ * A directory whose mtime or ctime was this close to the moment it was read may change again in
+ * the same timestamp tick (file times advance by the kernel's coarse clock, and Deno reports
+ * ctime in whole seconds), and an equal stamp would then hide the change: such a directory is
+ * read again on the next scan, until a read finds its stamp older than this (git's racy rule).
+ */
+export const RACY_MS = 2000;
+
+interface DirState {
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  /** the stamp was too fresh when read to vouch for the contents later */
+  racy: boolean;
+  /** the subdirectories walked into: absolute and root-relative path, and whether it is walled */
+  subdirs: { abs: string; rel: string; wall: boolean }[];
+  /** protected entries directly in this directory */
+  hits: ScanHit[];
+}
+
+function stamp(st: Stats, now: number): Pick<DirState, 'mtimeMs' | 'ctimeMs' | 'ino' | 'racy'> {
+  return { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, racy: now - Math.max(st.mtimeMs, st.ctimeMs) < RACY_MS };
+}
+
+/** One workspace's cached tree. */
+export class WorkspaceScanner {
+  readonly #dirs = new Map<string, DirState>();
+  readonly #write = writeEntries();
+  #count = 0;
+  #reread = 0;
+  #incomplete = false;
+
+  /** `now`: the clock the racy rule reads (tests move it; file times stay the kernel's). */
+  constructor(
+    readonly root: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The protected entries present now. */
+  scan(): ScanResult {
+    this.#count = 0;
+    this.#reread = 0;
+    this.#incomplete = false;
+    const hits: ScanHit[] = [];
+    this.#visit(this.root, '', false, hits);
+    return { hits, dirs: this.#count, reread: this.#reread, incomplete: this.#incomplete };
+  }
+
+  #forget(dir: string): void {
+    const st = this.#dirs.get(dir);
+    if (!st) return;
+    this.#dirs.delete(dir);
+    for (const s of st.subdirs) this.#forget(s.abs);
+  }
+
+  #visit(dir: string, rel: string, inWall: boolean, hits: ScanHit[]): void {
+    if (this.#count >= MAX_SCAN_DIRS) {
+      this.#incomplete = true;
+      return;
+    }
+    this.#count++;
+    // the one system call a warm scan makes per directory
+    const st = lstatSync(dir, { throwIfNoEntry: false });
+    if (!st || !st.isDirectory()) {
+      this.#forget(dir);
+      return;
+    }
+    let cached = this.#dirs.get(dir);
+    if (!cached || cached.racy || cached.mtimeMs !== st.mtimeMs || cached.ctimeMs !== st.ctimeMs || cached.ino !== st.ino) {
+      const old = cached;
+      cached = this.#read(dir, rel, st, inWall);
+      if (old) {
+        const now = new Set(cached.subdirs.map((x) => x.abs));
+        for (const s of old.subdirs) if (!now.has(s.abs)) this.#forget(s.abs);
+      }
+      this.#dirs.set(dir, cached);
+      this.#reread++;
+    }
+    for (const h of cached.hits) hits.push(h);
+    // inside a directory bound read-only, nested wall entries need no mount of their own
+    for (const sub of cached.subdirs) this.#visit(sub.abs, sub.rel, inWall || sub.wall, hits);
+  }
+
+  #read(dir: string, rel: string, st: Stats, inWall: boolean): DirState {
+    const out: DirState = { ...stamp(st, this.now()), subdirs: [], hits: [] };
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return out; // unreadable here is unreadable in the sandbox too
+    }
+    for (const e of entries) {
+      const abs = dir === '/' ? `/${e.name}` : `${dir}/${e.name}`;
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      let isDir = e.isDirectory();
+      let real = abs;
+      if (e.isSymbolicLink()) {
+        // a link matters only if its name matches; then what it points to is what gets covered
+        let target: Stats;
+        try {
+          target = statSync(abs);
+          real = realpathSync.native(abs);
+        } catch {
+          continue; // dangling: nothing to hide, and a mount onto it would fail
+        }
+        isDir = target.isDirectory();
+        if (!isDir && !target.isFile()) continue;
+        const hide = defaultPathMatcher.classify(r, abs);
+        if (hide) out.hits.push({ path: real, kind: isDir ? 'dir' : 'file', tier: hide === 'quarantined' ? 'quarantine' : 'read_approve' });
+        else if (!inWall) {
+          const w = this.#write.find((x) => x.test(r) || x.test(abs));
+          if (w) out.hits.push({ path: real, kind: isDir ? 'dir' : 'file', tier: w.tier });
+        }
+        continue; // never walk through a link
+      }
+      if (!isDir && !e.isFile()) continue; // sockets, fifos, devices: nothing to read
+      const hide = defaultPathMatcher.classify(r, abs);
+      if (hide) {
+        out.hits.push({ path: real, kind: isDir ? 'dir' : 'file', tier: hide === 'quarantined' ? 'quarantine' : 'read_approve' });
+        continue; // a hidden directory is not walked
+      }
+      let wall = false;
+      if (!inWall) {
+        const w = this.#write.find((x) => x.test(r) || x.test(abs));
+        if (w) {
+          out.hits.push({ path: real, kind: isDir ? 'dir' : 'file', tier: w.tier });
+          wall = isDir;
+        }
+      }
+      if (isDir) out.subdirs.push({ abs, rel: r, wall });
+    }
+    return out;
+  }
+}
+
+const scanners = new Map<string, WorkspaceScanner>();
+
+/** The scanner of one workspace root (real path), kept for the life of the process. */
+export function scannerFor(root: string): WorkspaceScanner {
+  let s = scanners.get(root);
+  if (!s) {
+    s = new WorkspaceScanner(root);
+    scanners.set(root, s);
+  }
+  return s;
+}
