@@ -13,6 +13,7 @@ import { FsHost } from './fs_host.ts';
 import { promptBlocks } from './mentions.ts';
 import { matchModel, modelLabel, modelLines, modelNames, modelStateOf } from './models.ts';
 import { errorDetail, errorText, isAuthRequired } from './request_errors.ts';
+import { PermissionAnswers } from './permission_answers.ts';
 import { newestSession, sandboxOf } from './session_meta.ts';
 import { ClientStore, type SandboxView } from './state.ts';
 import { TerminalHost } from './terminal_host.ts';
@@ -53,6 +54,8 @@ export class AcpClient {
   readonly terminals: TerminalHost;
   /** The workspace's files, for @-mention completion. */
   readonly files: FileIndex;
+  /** Permission requests waiting for the user; the screen answers them through `answerPermission`. */
+  readonly #permissions: PermissionAnswers;
   #proc: AgentProcess | undefined;
   #conn: acp.ClientConnection | undefined;
   #sessionId: string | undefined;
@@ -69,6 +72,12 @@ export class AcpClient {
     this.fsHost = new FsHost(opts.cwd, (rel) => this.#askRead(rel));
     this.terminals = new TerminalHost(this.fsHost.root, (v) => this.store.updateTerminal(v));
     this.files = new FileIndex(this.fsHost.root, (v) => this.store.setFiles(v));
+    this.#permissions = new PermissionAnswers(this.store);
+  }
+
+  /** The user answered the permission request queued under `key` (the approval's keys). */
+  answerPermission(key: string, outcome: acp.RequestPermissionOutcome): void {
+    this.#permissions.answer(key, outcome);
   }
 
   /** The @ list opened: list the workspace's files (again, when the listing is old). */
@@ -90,7 +99,7 @@ export class AcpClient {
 
   /** A read-approve file (.env, keys): the user decides, as for any other approval. */
   async #askRead(rel: string): Promise<boolean> {
-    const out = await this.store.requestPermission(
+    const out = await this.#permissions.ask(
       this.#sessionId ?? '',
       { toolCallId: `client-read-${rel}-${Date.now()}`, title: `The agent wants to read ${rel}`, kind: 'read', status: 'pending', locations: [{ path: rel }] },
       [
@@ -116,17 +125,13 @@ export class AcpClient {
   }
 
   #app(): acp.ClientApp {
-    const store = this.store;
     return acp
       .client({ name: 'cxl' })
       .onNotification(acp.methods.client.session.update, ({ params }) => this.#onUpdate(params))
       .onRequest(acp.methods.client.session.requestPermission, async ({ params, signal }) => {
-        const outcome = store.requestPermission(params.sessionId, params.toolCall, params.options);
+        const outcome = this.#permissions.ask(params.sessionId, params.toolCall, params.options);
         // The agent may withdraw the request ($/cancel_request): drop it from the queue.
-        const onAbort = () => {
-          const p = store.getState().permissions.find((x) => x.call.id === params.toolCall.toolCallId);
-          if (p) store.answerPermission(p.key, { outcome: 'cancelled' });
-        };
+        const onAbort = () => this.#permissions.withdraw(params.toolCall.toolCallId);
         signal.addEventListener('abort', onAbort, { once: true });
         try {
           return { outcome: await outcome };
@@ -165,6 +170,7 @@ export class AcpClient {
       this.#exited = true;
       // nothing an agent started through us outlives it, however it ended (crash, kill, exit)
       this.terminals.dispose();
+      this.#permissions.cancelAll();
       this.store.agentExited({ ...exit, stderrTail: proc.stderrTail() });
     });
     const { input, output } = proc.streams();
@@ -384,6 +390,7 @@ export class AcpClient {
     this.store.offerSessions(undefined);
     const previous = this.#sessionId;
     const atStartup = previous === undefined;
+    this.#permissions.cancelAll();
     this.store.resetConversation(id);
     // The replay comes as session/update for this id before the answer: route it to the screen.
     this.#sessionId = id;
@@ -411,6 +418,7 @@ export class AcpClient {
   async newSession(): Promise<void> {
     if (!this.#conn || this.#busy('start a new session')) return;
     this.store.offerSessions(undefined);
+    this.#permissions.cancelAll();
     this.store.resetConversation();
     this.#sessionId = undefined;
     await this.#newSession();
@@ -588,6 +596,7 @@ export class AcpClient {
 
   /** Ctrl+C: every pending approval answered `cancelled`, then session/cancel. */
   cancel(): void {
+    this.#permissions.cancelAll();
     this.store.cancelTurn();
     const conn = this.#conn;
     if (conn && this.#sessionId && !this.#exited) void conn.agent.notify(acp.methods.agent.session.cancel, { sessionId: this.#sessionId }).catch(() => {});

@@ -1,12 +1,12 @@
 // The client's state: everything the screen shows, built from the agent's session/update
 // notifications, the requests it makes, and the agent process's fate. The UI subscribes and
-// renders; it never speaks the protocol itself.
+// renders; it never speaks the protocol itself. State only: what answers the agent (a permission
+// the user decided) is the client's (permission_answers.ts, acp_client.ts).
 import type {
   AvailableCommand,
   ContentBlock,
   PermissionOption,
   PlanEntry,
-  RequestPermissionOutcome,
   SessionInfo,
   SessionMode,
   SessionUpdate,
@@ -153,7 +153,6 @@ export function contentText(block: ContentBlock): string {
 export class ClientStore {
   private state: ClientState;
   private listeners = new Set<Listener>();
-  private resolvers = new Map<string, (o: RequestPermissionOutcome) => void>();
   private seq = 0;
   private settleTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly settleMs: number;
@@ -245,7 +244,6 @@ export class ClientStore {
    */
   resetConversation(loading?: string): void {
     clearTimeout(this.settleTimer);
-    this.answerAllPermissions({ outcome: 'cancelled' });
     this.set({
       sessionId: undefined,
       title: undefined,
@@ -313,9 +311,8 @@ export class ClientStore {
     this.set({ sessionError: undefined });
   }
 
-  /** The agent process ended (or could not start). Everything waiting on it is settled. */
+  /** The agent process ended (or could not start): its unfinished calls are closed and the exit is reported. */
   agentExited(exit: AgentExit & { stderrTail: string[] }): void {
-    this.answerAllPermissions({ outcome: 'cancelled' });
     const toolCalls = closeUnfinished(this.state, this.state.turnCalls, 'cancelled');
     const how = exit.missing
       ? `the agent could not start: ${exit.missing} was not found (is it installed, and on PATH?)`
@@ -399,9 +396,8 @@ export class ClientStore {
     this.settleTimer = setTimeout(() => this.closeTurn(), this.settleMs);
   }
 
-  /** The user pressed Ctrl+C: every pending approval is answered `cancelled`; the turn shows `cancelling…` until it ends. */
+  /** The user pressed Ctrl+C: unfinished calls are closed and the turn shows `cancelling…` until it ends. */
   cancelTurn(): void {
-    this.answerAllPermissions({ outcome: 'cancelled' });
     this.set({ toolCalls: closeUnfinished(this.state, this.state.turnCalls, 'cancelled'), cancelling: this.state.running });
     this.flush(false);
   }
@@ -515,8 +511,11 @@ export class ClientStore {
 
   // ---- permissions ----------------------------------------------------------------------------
 
-  /** session/request_permission: queue it and resolve when the user (or a cancel) answers. */
-  requestPermission(sessionId: string, toolCall: ToolCallUpdate, options: PermissionOption[]): Promise<RequestPermissionOutcome> {
+  /**
+   * session/request_permission: the call is shown with its options until `removePermission`.
+   * Returns the key it is queued under; the client waits for the answer (permission_answers.ts).
+   */
+  addPermission(sessionId: string, toolCall: ToolCallUpdate, options: PermissionOption[]): string {
     // Asking about a call already done with (an id reused): a new call to show live.
     const placed = placeCall(this.state, toolCall, true);
     const call = placed.call;
@@ -527,23 +526,14 @@ export class ClientStore {
     };
     if (!this.state.turnCalls.includes(call.id)) patch.turnCalls = [...this.state.turnCalls, call.id];
     if (placed.kind === 'live' && placed.isNew) patch.live = [...this.state.live, { kind: 'tool', key: this.key('c'), id: call.id }];
-    return new Promise((resolve) => {
-      this.resolvers.set(key, resolve);
-      this.set(patch);
-    });
+    this.set(patch);
+    return key;
   }
 
-  answerPermission(key: string, outcome: RequestPermissionOutcome): void {
-    const resolve = this.resolvers.get(key);
-    if (!resolve) return;
-    this.resolvers.delete(key);
+  /** The permission was answered (or withdrawn): its call shows as a call again. */
+  removePermission(key: string): void {
     this.set({ permissions: this.state.permissions.filter((p) => p.key !== key) });
-    resolve(outcome);
     this.flush(false);
-  }
-
-  private answerAllPermissions(outcome: RequestPermissionOutcome): void {
-    for (const p of this.state.permissions) this.answerPermission(p.key, outcome);
   }
 
   /** Ctrl+O: print a call's whole output into the scrollback. */

@@ -122,7 +122,7 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
       const ctx: ActionContext = { store, controller, ui: () => uiRef.current, setUi, key: name };
       const perm = st.permissions[0];
       const answer = (optionId: string | undefined) => {
-        if (perm && optionId !== undefined) store.answerPermission(perm.key, { outcome: 'selected', optionId });
+        if (perm && optionId !== undefined) controller.answerPermission?.(perm.key, { outcome: 'selected', optionId });
       };
       switch (action) {
         case 'cancel': {

@@ -1,7 +1,10 @@
 // What the screen asks of the client (the ACP client implements it). The optional parts need a
 // live agent connection; where one is absent (tests, benchmarks) the screen says so instead.
+import type { RequestPermissionOutcome } from '@agentclientprotocol/sdk';
+
 export interface Controller {
   send(text: string): void;
+  /** Ctrl+C: every pending approval answered `cancelled`, then session/cancel. */
   cancel(): void;
   quit(): void;
   /** session/set_mode (Shift+Tab, /mode). */
@@ -22,4 +25,6 @@ export interface Controller {
   authenticate?(methodId: string): void;
   dismissLogin?(): void;
   login?(): void;
+  /** The approval's keys: the answer to the permission request queued under `key` (only an agent asks). */
+  answerPermission?(key: string, outcome: RequestPermissionOutcome): void;
 }

@@ -47,7 +47,7 @@ async function started(cwd = workdir()): Promise<AcpClient> {
 /** Waits for the one pending permission and answers it with the fixture's allow-once option. */
 async function allowOnce(c: AcpClient, what: string): Promise<void> {
   const s = await waitFor(c, (x) => x.permissions.length === 1, what);
-  c.store.answerPermission(s.permissions[0].key, { outcome: 'selected', optionId: 'once' });
+  c.answerPermission(s.permissions[0].key, { outcome: 'selected', optionId: 'once' });
 }
 
 test('updates sent before session/new answered are buffered and applied to the session', async () => {
@@ -74,7 +74,7 @@ test('a permission that names only the call id is joined to the earlier tool_cal
     assert.equal(p.call.kind, 'edit');
     assert.equal(p.call.content[0]?.type, 'diff');
     assert.deepEqual(p.options.map((o) => o.kind), ['allow_once', 'allow_always', 'reject_once']);
-    c.store.answerPermission(p.key, { outcome: 'selected', optionId: 'once' });
+    c.answerPermission(p.key, { outcome: 'selected', optionId: 'once' });
     const done = await waitFor(c, (x) => !x.running && allText(x).includes('wrote notes.txt (once)'), 'the write');
     assert.equal(readFileSync(path.join(cwd, 'notes.txt'), 'utf8'), 'one\ntwo\nthree\n');
     const call = Object.values(done.toolCalls)[0];
@@ -171,7 +171,7 @@ test('fs/read_text_file is confined to the root and never serves the quarantine;
     c.send(`read ${cwd}/.env`);
     let s = await waitFor(c, (x) => x.permissions.length === 1, 'the .env approval');
     assert.match(s.permissions[0].call.title, /\.env/);
-    c.store.answerPermission(s.permissions[0].key, { outcome: 'selected', optionId: 'reject' });
+    c.answerPermission(s.permissions[0].key, { outcome: 'selected', optionId: 'reject' });
     s = await waitFor(c, (x) => /error:-32603:.*declined/.test(allText(x)), 'the refusal');
     assert.doesNotMatch(allText(s), /API_KEY/);
   } finally {
@@ -194,6 +194,17 @@ test('an agent that crashes is reported with its exit code and last stderr lines
   } finally {
     await c.close();
   }
+});
+
+test('an agent that goes away with an approval waiting: the client answers it and the screen no longer offers it', async () => {
+  const c = await started();
+  c.send('edit');
+  const asked = (await waitFor(c, (x) => x.permissions.length === 1, 'the permission request')).permissions[0];
+  await c.close();
+  const s = c.store.getState();
+  assert.equal(s.agent.status, 'exited');
+  assert.equal(s.permissions.length, 0, 'no approval is left for an agent that cannot hear the answer');
+  assert.equal(s.toolCalls[asked.call.id]?.status, 'cancelled');
 });
 
 test('an agent that exits with a command still running: the client kills every terminal it served for it', async () => {

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { RequestPermissionOutcome } from '@agentclientprotocol/sdk';
+import { PermissionAnswers } from '../../src/client/permission_answers.ts';
 import { ClientStore, type ClientState } from '../../src/client/state.ts';
 import { mergeToolCall } from '../../src/client/tool_call.ts';
 
@@ -61,12 +62,14 @@ test('updates merge by id and keep what they leave out; a cancelled call is not 
   assert.equal(mergeToolCall(c, { toolCallId: 'x', status: 'failed' }).status, 'failed', 'a final status still lands');
 });
 
-test('a permission for an unseen call creates it; cancelTurn answers all and marks unfinished calls', async () => {
+test('a permission for an unseen call creates it; a cancel answers all and cancelTurn marks unfinished calls', async () => {
   const s = store();
+  const asks = new PermissionAnswers(s);
   s.beginTurn('go');
-  const p1 = s.requestPermission('s', { toolCallId: 'n1', title: 'New' }, [{ optionId: 'o', name: 'Ok', kind: 'allow_once' }]);
-  const p2 = s.requestPermission('s', { toolCallId: 'n2', title: 'New 2' }, [{ optionId: 'o', name: 'Ok', kind: 'allow_once' }]);
+  const p1 = asks.ask('s', { toolCallId: 'n1', title: 'New' }, [{ optionId: 'o', name: 'Ok', kind: 'allow_once' }]);
+  const p2 = asks.ask('s', { toolCallId: 'n2', title: 'New 2' }, [{ optionId: 'o', name: 'Ok', kind: 'allow_once' }]);
   assert.deepEqual(s.getState().turnCalls, ['n1', 'n2']);
+  asks.cancelAll();
   s.cancelTurn();
   assert.deepEqual(await Promise.all([p1, p2]), [{ outcome: 'cancelled' }, { outcome: 'cancelled' }]);
   assert.equal(s.getState().toolCalls.n1.status, 'cancelled');
@@ -76,8 +79,10 @@ test('a permission for an unseen call creates it; cancelTurn answers all and mar
 
 test('an agent exit settles pending approvals and reports code and stderr', async () => {
   const s = store();
+  const asks = new PermissionAnswers(s);
   s.beginTurn('go');
-  const p = s.requestPermission('s', { toolCallId: 'k', title: 'K' }, [{ optionId: 'o', name: 'Ok', kind: 'allow_once' }]);
+  const p = asks.ask('s', { toolCallId: 'k', title: 'K' }, [{ optionId: 'o', name: 'Ok', kind: 'allow_once' }]);
+  asks.cancelAll();
   s.agentExited({ code: null, signal: 'SIGKILL', stderrTail: ['boom'] });
   assert.deepEqual(await p, { outcome: 'cancelled' });
   const n = s.getState().history.at(-1);
@@ -101,14 +106,15 @@ test('an agent that could not start: a missing program is named as such, and no 
 // The SDK's example agent: ids `call_1`/`call_2` in every turn, and after a rejected edit the
 // turn ends with call_2 still `pending`.
 function exampleTurn(s: ClientStore, prompt: string, n: number): Promise<RequestPermissionOutcome> {
+  const asks = new PermissionAnswers(s);
   s.beginTurn(prompt);
   s.applyUpdate(text(`reading ${n}`));
   s.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'call_1', title: `Read ${n}`, kind: 'read', status: 'pending' });
   s.applyUpdate({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'completed' });
   s.applyUpdate(text(`changing ${n}`));
   s.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'call_2', title: `Edit ${n}`, kind: 'edit', status: 'pending' });
-  const answer = s.requestPermission('s', { toolCallId: 'call_2', title: `Edit ${n}`, kind: 'edit', status: 'pending' }, [{ optionId: 'reject', name: 'Skip', kind: 'reject_once' }]);
-  s.answerPermission(s.getState().permissions[0].key, { outcome: 'selected', optionId: 'reject' });
+  const answer = asks.ask('s', { toolCallId: 'call_2', title: `Edit ${n}`, kind: 'edit', status: 'pending' }, [{ optionId: 'reject', name: 'Skip', kind: 'reject_once' }]);
+  asks.answer(s.getState().permissions[0].key, { outcome: 'selected', optionId: 'reject' });
   s.applyUpdate(text(`skipped ${n}`));
   s.endTurn('end_turn');
   return answer;

@@ -24,9 +24,11 @@ function recorder(store: ClientStore): Recorder {
     send: (t) => void r.sent.push(t),
     cancel: () => {
       r.cancels++;
+      states.permissionAnswers(store).cancelAll();
       store.cancelTurn();
     },
     quit: () => void r.quits++,
+    answerPermission: (key, outcome) => states.permissionAnswers(store).answer(key, outcome),
   };
   return r;
 }
@@ -61,7 +63,7 @@ for (const [keys, expected] of [
 test('approval: letters with no option of their kind do nothing; 9 picks nothing', async () => {
   const s = states.baseStore();
   s.beginTurn('x');
-  const p = s.requestPermission('a1b2c3d4e5f6', { toolCallId: 'k', title: 'Only once or never' }, [
+  const p = states.permissionAnswers(s).ask('a1b2c3d4e5f6', { toolCallId: 'k', title: 'Only once or never' }, [
     { optionId: 'ok', name: 'Yes', kind: 'allow_once' },
     { optionId: 'never', name: 'Never', kind: 'reject_always' },
   ]);
@@ -91,7 +93,7 @@ test('approval: r rejects with a typed reason, which is sent to the agent as the
 test('approval: r with the built-in agent answers its reject_explain, so its turn stops and the reason is read next', async () => {
   const s = states.baseStore();
   s.beginTurn('fix it');
-  const p = s.requestPermission('a1b2c3d4e5f6', { toolCallId: 'e1', title: 'local_fs.edit_file: a.py', kind: 'edit', status: 'pending' }, [
+  const p = states.permissionAnswers(s).ask('a1b2c3d4e5f6', { toolCallId: 'e1', title: 'local_fs.edit_file: a.py', kind: 'edit', status: 'pending' }, [
     ...states.OPTIONS,
     { optionId: 'reject_explain', name: 'Reject and tell the agent why', kind: 'reject_once' },
   ]);

@@ -190,7 +190,7 @@ test('escape sequences in anything the agent names (titles, paths, options, comm
   store.applyUpdate({ sessionUpdate: 'plan', entries: [{ content: evil, priority: 'high', status: 'pending' }] });
   store.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'a', title: evil, kind: 'execute', status: 'in_progress', locations: [{ path: `/srv/proj/${evil}` }], content: [{ type: 'terminal', terminalId: 't' }] });
   store.updateTerminal({ id: 't', command: evil, output: `${evil}\n`, truncated: false, done: false });
-  void store.requestPermission('a1b2c3d4e5f6', { toolCallId: 'b', title: evil, rawInput: { command: evil }, content: [{ type: 'diff', path: `/srv/proj/${evil}`, oldText: evil, newText: `${evil}2` }] }, [
+  void states.permissionAnswers(store).ask('a1b2c3d4e5f6', { toolCallId: 'b', title: evil, rawInput: { command: evil }, content: [{ type: 'diff', path: `/srv/proj/${evil}`, oldText: evil, newText: `${evil}2` }] }, [
     { optionId: 'o', name: evil, kind: 'allow_once' },
   ]);
   store.notice('error', evil, [evil]);

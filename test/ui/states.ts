@@ -1,6 +1,7 @@
 // Client stores in the states the screen tests show, built through the store's own API (the
 // same calls the protocol layer makes), with fixed ids and paths so frames are stable.
 import type { PermissionOption, RequestPermissionOutcome, SessionInfo } from '@agentclientprotocol/sdk';
+import { PermissionAnswers } from '../../src/client/permission_answers.ts';
 import { ClientStore } from '../../src/client/state.ts';
 
 export const CWD = '/srv/proj';
@@ -15,6 +16,15 @@ const OLD = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '
 const NEW = OLD.replace('line 3\n', 'line three\nline 3.5\n').replace('line 25\n', 'line twenty-five\n');
 
 export const DIFF = { type: 'diff' as const, path: `${CWD}/src/app.ts`, oldText: OLD, newText: NEW };
+
+const asked = new WeakMap<ClientStore, PermissionAnswers>();
+
+/** The permission requests of a store, answered as the client answers them (one per store). */
+export function permissionAnswers(s: ClientStore): PermissionAnswers {
+  let p = asked.get(s);
+  if (!p) asked.set(s, (p = new PermissionAnswers(s)));
+  return p;
+}
 
 export function baseStore(): ClientStore {
   const s = new ClientStore({ label: 'cxl acp', builtin: true, cwd: CWD, model: 'qwen3:8b', envelope: 'default', settleMs: 0 });
@@ -57,9 +67,9 @@ export function approvalWithDiff(count = 1): { store: ClientStore; answers: Prom
   const s = baseStore();
   s.beginTurn('rename the lines');
   s.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: 'e1', title: 'Edit src/app.ts', kind: 'edit', status: 'pending', locations: [{ path: DIFF.path }] });
-  const answers = [s.requestPermission('a1b2c3d4e5f6', { toolCallId: 'e1', content: [DIFF] }, OPTIONS)];
+  const answers = [permissionAnswers(s).ask('a1b2c3d4e5f6', { toolCallId: 'e1', content: [DIFF] }, OPTIONS)];
   if (count > 1) {
-    answers.push(s.requestPermission('a1b2c3d4e5f6', { toolCallId: 'x2', title: 'rm -rf build', kind: 'execute', status: 'pending', rawInput: { command: 'rm -rf build' } }, OPTIONS));
+    answers.push(permissionAnswers(s).ask('a1b2c3d4e5f6', { toolCallId: 'x2', title: 'rm -rf build', kind: 'execute', status: 'pending', rawInput: { command: 'rm -rf build' } }, OPTIONS));
   }
   return { store: s, answers };
 }
