@@ -1,0 +1,97 @@
+// Where a key goes. Each read from the terminal is split into keys and pastes (input.ts); each goes
+// to the view that has the keys now (views/focus.ts): to its handler for the binding the key names
+// in keys.ts, else to the handler of a binding that works anywhere, else (a key no binding names)
+// to the view's editing. A table, not a chain of cases: a view's keys live in its own file.
+import { useInput, type Key } from 'ink';
+import { useEffect, useRef } from 'react';
+import type { ClientStore } from '../client/state.ts';
+import type { Controller } from './controller.ts';
+import { cleanPaste, InputDecoder, PASTE_TIMEOUT_MS } from './input.ts';
+import { keyName, matchAction } from './keys.ts';
+import type { UiState } from './ui_state.ts';
+import { focusedView } from './views/focus.ts';
+import { globalKeys } from './views/global.ts';
+import type { ViewContext } from './views/view.ts';
+
+export interface KeyboardParts {
+  store: ClientStore;
+  controller: Controller;
+  /** The latest UI state (updated as each key is handled, before React renders). */
+  ui(): UiState;
+  setUi(f: (u: UiState) => UiState): void;
+}
+
+export class Keyboard {
+  readonly #decoder = new InputDecoder();
+  #pasteTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
+
+  /** `parts()` is read at each key, so the latest store and controller are used. */
+  constructor(private readonly parts: () => KeyboardParts) {}
+
+  /** One event from Ink: the keys and pastes in it, in order. */
+  read(input: string, key: Key): void {
+    clearTimeout(this.#pasteTimer);
+    for (const ev of this.#decoder.feed(input, key)) {
+      if (ev.kind === 'paste') this.#paste(ev.text);
+      else this.#key(ev.input, ev.key);
+    }
+    if (this.#decoder.pasting) {
+      // a paste whose end marker never comes ends after a while of quiet
+      this.#pasteTimer = setTimeout(() => {
+        for (const ev of this.#decoder.flush()) if (ev.kind === 'paste') this.#paste(ev.text);
+      }, PASTE_TIMEOUT_MS + 10);
+    }
+  }
+
+  dispose(): void {
+    clearTimeout(this.#pasteTimer);
+    for (const t of this.#timers.values()) clearTimeout(t);
+    this.#timers.clear();
+  }
+
+  #context(): ViewContext {
+    const { store, controller, ui, setUi } = this.parts();
+    return {
+      store,
+      controller,
+      state: store.getState(),
+      ui,
+      setUi,
+      schedule: (name, ms, fn) => {
+        clearTimeout(this.#timers.get(name));
+        this.#timers.set(name, setTimeout(fn, ms));
+      },
+    };
+  }
+
+  #paste(raw: string): void {
+    const text = cleanPaste(raw);
+    const ctx = this.#context();
+    focusedView(ctx.state, ctx.ui()).paste?.(text, ctx);
+  }
+
+  #key(input: string, key: Key): void {
+    const { ui, setUi } = this.parts();
+    // the hint above the composer goes at the next key
+    if (ui().hint !== undefined) setUi((x) => ({ ...x, hint: undefined }));
+    const base = this.#context();
+    const view = focusedView(base.state, base.ui());
+    const name = keyName(input, key);
+    const ctx = { ...base, name, input, key };
+    const action = matchAction(view.focus, name);
+    if (action === undefined) return view.edit?.(ctx);
+    (view.keys[action] ?? globalKeys[action])?.(ctx);
+  }
+}
+
+/** The screen's keyboard: Ink's input goes to the view that has the keys. */
+export function useKeyboard(parts: KeyboardParts): void {
+  const latest = useRef(parts);
+  latest.current = parts;
+  const keyboard = useRef<Keyboard | undefined>(undefined);
+  keyboard.current ??= new Keyboard(() => latest.current);
+  useEffect(() => () => keyboard.current?.dispose(), []);
+  const read = useRef((input: string, key: Key) => keyboard.current?.read(input, key));
+  useInput(read.current);
+}

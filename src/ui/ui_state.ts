@@ -1,0 +1,63 @@
+// What the screen itself remembers, apart from the client's state: the prompt being written, what
+// is selected and open, the approval's reason, the quit arming. Every view reads and changes it.
+import type { ClientState } from '../client/state.ts';
+import { completionAt, type Completion } from './completion.ts';
+import type { ComposerState, PasteStore } from './composer.ts';
+import type { TranscriptState } from './transcript_rows.ts';
+
+export interface UiState {
+  focus: 'composer' | 'tools';
+  composer: ComposerState;
+  /** Index into state.turnCalls. */
+  selected: number;
+  expanded: ReadonlySet<string>;
+  /** Set while typing a rejection reason. */
+  reason?: string;
+  /** A first Ctrl+C was pressed and a second one quits. */
+  quitArmed: boolean;
+  spinnerFrame: number;
+  /** Date.now() at the last animation tick (0: not animated, so no clock is shown) */
+  now: number;
+  /** Prompts sent this session, oldest first, and which one ↑/↓ shows (-1: a new one). */
+  past: string[];
+  pastIndex: number;
+  /** Long pastes shown as `[pasted N lines]` tokens in the composer, by token. */
+  pastes: PasteStore;
+  /** A short message above the composer (an unknown mode, nothing to resume), gone at the next key. */
+  hint?: string;
+  /** The completion item chosen, for the completion whose key it names (a new query starts at 0). */
+  completionSel: { key: string; index: number };
+  /** The composer text the completion list was closed at (Esc); it opens again once the text changes. */
+  dismissed?: string;
+  /** The transcript view (Ctrl+T), while open. */
+  transcript?: TranscriptState;
+  /** The session picked in the session picker. */
+  pickerIndex: number;
+  /** The agent log pane (Ctrl+L) is open. */
+  logOpen?: boolean;
+}
+
+export const initialUi: UiState = {
+  focus: 'composer',
+  composer: { text: '', cursor: 0 },
+  selected: 0,
+  expanded: new Set(),
+  quitArmed: false,
+  spinnerFrame: 0,
+  now: 0,
+  past: [],
+  pastIndex: -1,
+  pastes: new Map(),
+  completionSel: { key: '', index: 0 },
+  pickerIndex: 0,
+};
+
+/** The completion list for the composer, unless it was closed at this text. */
+export function openCompletion(s: ClientState, ui: UiState): Completion | undefined {
+  if (ui.focus !== 'composer' || ui.dismissed === ui.composer.text) return undefined;
+  return completionAt(s, ui.composer);
+}
+
+export function completionIndex(ui: UiState, c: Completion): number {
+  return ui.completionSel.key === c.key ? Math.max(0, Math.min(ui.completionSel.index, c.items.length - 1)) : 0;
+}
