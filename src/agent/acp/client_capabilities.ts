@@ -9,7 +9,7 @@ import { ClientTerminalHost, type AcpTerminalClient } from '../../core/shell/cli
 import type { SandboxState } from '../../core/shell/sandbox/settings.ts';
 import type { Terminal, TerminalHost, TerminalRequest } from '../../core/shell/terminal.ts';
 import type { ToolSpec } from '../../core/tool.ts';
-import type { ToolContext } from './agent.ts';
+import type { ToolContext } from './session.ts';
 import type { HookRef } from '../tools/session_tools.ts';
 
 /** The client's fs/read_text_file and fs/write_text_file, where it offers them. */
