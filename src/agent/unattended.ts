@@ -1,23 +1,17 @@
-// One unattended prompt (`cxl run`): the tool loop on workspace-backed tools with no approver,
-// tool-call progress and compactions as lines on a stream, the model's last message as the
-// answer, and the token use of the run.
-import { isToolError, toToolError, ToolError } from '../core/errors.ts';
-import { describeCompaction, type UsageReport } from './context/session_context.ts';
+// One unattended prompt (`cxl run`): the shared model-call step (loop/model_call.ts) on
+// workspace-backed tools with no approver, each call and compaction as a line on the progress
+// stream, the model's last message as the answer, and the token use of the run.
+import type { ToolError } from '../core/errors.ts';
+import { describeCompaction } from './context/session_context.ts';
 import { howToConfigure } from './providers/select.ts';
-import type { ChatMessage } from './providers/types.ts';
+import type { ModelToolCall } from './providers/types.ts';
 import type { AgentSetup } from './setup.ts';
 import { callTitle, resultForModel } from './acp/tool_report.ts';
-import { modelName, resolveTool } from './tools/tool_names.ts';
-import { runTurn, type StopReason } from './loop/turn.ts';
+import type { SessionTools } from './tools/contract.ts';
+import { checkCall, modelCall, runChecked, sessionContext, type CallOutcome, type RunUsage } from './loop/model_call.ts';
+import type { StopReason } from './loop/turn.ts';
 
-export interface RunUsage {
-  /** the context at the last request, and the window */
-  last?: UsageReport;
-  requests: number;
-  promptTokens: number;
-  completionTokens: number;
-  compactions: number;
-}
+export type { RunUsage };
 
 export interface UnattendedResult {
   answer: string;
@@ -25,6 +19,8 @@ export interface UnattendedResult {
   error?: string;
   usage?: RunUsage;
 }
+
+type Progress = (line: string) => void;
 
 /** The line `cxl run` ends with on stderr. */
 export function describeUsage(u: RunUsage): string {
@@ -34,18 +30,33 @@ export function describeUsage(u: RunUsage): string {
   return `${ctx}; ${u.requests} model request${u.requests === 1 ? '' : 's'}${u.requests ? counted : ''}${u.compactions ? `; ${u.compactions} compaction${u.compactions === 1 ? '' : 's'}` : ''}`;
 }
 
-export async function runUnattended(setup: AgentSetup, task: string, o: { signal: AbortSignal; progress: (line: string) => void }): Promise<UnattendedResult> {
+/** One call the model made, as progress lines: `→ title`, then `✓ title` or `✗ title: code: message`. */
+async function runCall(tools: SessionTools, call: ModelToolCall, signal: AbortSignal, progress: Progress): Promise<CallOutcome> {
+  const checked = checkCall(tools.specs(), call.name, call.arguments);
+  const title = callTitle(checked.spec, call.name, checked.args);
+  progress(`→ ${title}\n`);
+  const failed = (e: ToolError, reads: string[]): CallOutcome => {
+    progress(`✗ ${title}: ${e.code}: ${e.message}\n`);
+    return { forModel: JSON.stringify(e.toJSON()), reads };
+  };
+  if (checked.error) return failed(checked.error, []);
+  const r = await runChecked(tools, checked.spec, checked.args, { signal }, 'The run was stopped.', (result) => {
+    const forModel = resultForModel(result);
+    progress(`✓ ${title}\n`);
+    return forModel;
+  });
+  if (r.ok) return { forModel: r.value, reads: r.reads };
+  if (r.crash !== undefined) progress(`cxl run: tool ${call.name} crashed: ${r.crash}\n`);
+  return failed(r.error, r.reads);
+}
+
+export async function runUnattended(setup: AgentSetup, task: string, o: { signal: AbortSignal; progress: Progress }): Promise<UnattendedResult> {
   if (!setup.provider) return { answer: '', stopReason: 'end_turn', error: howToConfigure(undefined, setup.providerProblem ?? 'no model provider is configured.') };
   const tools = await setup.buildLocalTools(setup.defaultMode, (n) => o.progress(`cxl run: ${n}\n`));
   try {
-    const history: ChatMessage[] = [
-      { role: 'system', content: setup.systemPrompt(setup.cwd) },
-      { role: 'user', content: task },
-    ];
+    // text before a tool call is narration, not the answer: only the last message is
     let last = '';
-    let answer = '';
-    const context = setup.newContext({
-      forget: (paths) => tools.forgetReads(paths),
+    const context = sessionContext(setup.newContext, tools, {
       onUsage: () => {},
       onWarning: (text) => o.progress(`cxl run: ${text}\n`),
       onCompaction: (phase, r) => {
@@ -53,11 +64,14 @@ export async function runUnattended(setup: AgentSetup, task: string, o: { signal
         else if (phase !== 'cancelled') o.progress(`cxl run: ${describeCompaction(r)}\n`);
       },
     });
-    const usage = (): RunUsage => ({ last: context.last, ...context.totals });
-    const res = await runTurn({
+    const res = await modelCall({
       provider: setup.provider,
-      history,
-      tools: () => tools.specs().map((t) => ({ name: modelName(t), description: t.description, parameters: t.inputSchema })),
+      history: [
+        { role: 'system', content: setup.systemPrompt(setup.cwd) },
+        { role: 'user', content: task },
+      ],
+      tools,
+      context,
       maxTurns: setup.maxTurns,
       signal: o.signal,
       onText: async (t) => {
@@ -65,51 +79,13 @@ export async function runUnattended(setup: AgentSetup, task: string, o: { signal
       },
       onThought: async () => {},
       onNotice: (t) => o.progress(`cxl run: ${t}\n`),
-      context,
-      runTool: async (call) => {
-        // text before a tool call is narration, not the answer
+      runCall: (call) => {
         if (last.trim()) o.progress(`${last.trim()}\n`);
         last = '';
-        const specs = tools.specs();
-        const spec = resolveTool(specs, call.name);
-        let args: Record<string, unknown> = {};
-        let bad: ToolError | undefined;
-        try {
-          const parsed: unknown = call.arguments.trim() ? JSON.parse(call.arguments) : {};
-          if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) bad = new ToolError('bad_args', `The arguments of ${call.name} must be a JSON object. Call it again with an object.`);
-          else args = parsed as Record<string, unknown>;
-        } catch (err) {
-          bad = new ToolError('bad_args', `The arguments of ${call.name} are not valid JSON (${err instanceof Error ? err.message : String(err)}). Call it again with a JSON object.`);
-        }
-        const title = callTitle(spec, call.name, args);
-        o.progress(`→ ${title}\n`);
-        if (!spec) bad = new ToolError('unknown_tool', `There is no tool \`${call.name}\`. Available: ${specs.map(modelName).join(', ')}.`);
-        if (bad) {
-          o.progress(`✗ ${title}: ${bad.code}: ${bad.message}\n`);
-          return JSON.stringify(bad.toJSON());
-        }
-        const reads: string[] = [];
-        const onLedger = (p: string, how: 'read' | 'write') => {
-          if ((how === 'read' || spec!.name === 'write_file') && !reads.includes(p)) reads.push(p);
-        };
-        try {
-          const out = resultForModel(await tools.call(spec!, args, { signal: o.signal, onLedger }));
-          o.progress(`✓ ${title}\n`);
-          return { content: out, reads };
-        } catch (err) {
-          const te = o.signal.aborted ? new ToolError('cancelled', 'The run was stopped.') : toToolError(err);
-          if (!isToolError(err) && !o.signal.aborted) o.progress(`cxl run: tool ${call.name} crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-          o.progress(`✗ ${title}: ${te.code}: ${te.message}\n`);
-          return JSON.stringify(te.toJSON());
-        }
+        return runCall(tools, call, o.signal, o.progress);
       },
     });
-    answer = last;
-    if (res.error) {
-      const e = res.error;
-      return { answer, stopReason: res.stopReason, error: e.kind === 'unreachable' || e.kind === 'model_not_found' ? howToConfigure(setup.provider, e.message) : e.message, usage: usage() };
-    }
-    return { answer, stopReason: res.stopReason, usage: usage() };
+    return { answer: last, stopReason: res.stopReason, ...(res.error !== undefined ? { error: res.error } : {}), usage: res.usage };
   } finally {
     await tools.close();
   }

@@ -5,6 +5,7 @@
 import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
 import pkg from '../../package.json' with { type: 'json' };
+import { META_SANDBOX, OPTION_READ_ALLOW, OPTION_READ_REFUSE } from '../core/protocol_names.ts';
 import { AgentProcess } from './agent_process.ts';
 import { authMethodsOf, type AuthMethodView, type AuthOffer } from './auth.ts';
 import { joinCommandLine } from './command_line.ts';
@@ -103,11 +104,11 @@ export class AcpClient {
       this.#sessionId ?? '',
       { toolCallId: `client-read-${rel}-${Date.now()}`, title: `The agent wants to read ${rel}`, kind: 'read', status: 'pending', locations: [{ path: rel }] },
       [
-        { optionId: 'allow', name: 'Allow this read', kind: 'allow_once' },
-        { optionId: 'reject', name: 'Refuse', kind: 'reject_once' },
+        { optionId: OPTION_READ_ALLOW, name: 'Allow this read', kind: 'allow_once' },
+        { optionId: OPTION_READ_REFUSE, name: 'Refuse', kind: 'reject_once' },
       ],
     );
-    return out.outcome === 'selected' && out.optionId === 'allow';
+    return out.outcome === 'selected' && out.optionId === OPTION_READ_ALLOW;
   }
 
   #onUpdate(n: acp.SessionNotification): void {
@@ -183,7 +184,7 @@ export class AcpClient {
         conn.agent.request(acp.methods.agent.initialize, {
           protocolVersion: acp.PROTOCOL_VERSION,
           // the agent learns which sandbox our terminals run in (it decides what may run unasked)
-          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { notices: {}, compaction: {} }, _meta: { 'cxl/sandbox': this.terminals.sandboxState() } },
+          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { notices: {}, compaction: {} }, _meta: { [META_SANDBOX]: this.terminals.sandboxState() } },
           clientInfo: { name: 'cxl', version: pkg.version },
         }),
         this.opts.initTimeoutMs ?? ANSWER_TIMEOUT_MS,

@@ -2,6 +2,7 @@
 // the standard `model` config option, by its display name), and the OS sandbox the agent runs
 // commands in (`_meta["cxl/sandbox"]`, sent by cxl acp). Foreign agents send neither or only the first.
 import type { SessionConfigOption, SessionInfo } from '@agentclientprotocol/sdk';
+import { isSandboxState, META_SANDBOX } from '../core/protocol_names.ts';
 import type { SandboxView } from './state.ts';
 
 /** The session's current model as a person reads it: the selected value's name, else the value. */
@@ -13,11 +14,9 @@ export function modelOf(options: SessionConfigOption[] | null | undefined): stri
   return name && name.trim() !== '' ? name : opt.currentValue;
 }
 
-const SANDBOX_STATES = new Set(['bubblewrap', 'seatbelt', 'off', 'unavailable']);
-
 export function sandboxOf(meta: Record<string, unknown> | null | undefined): SandboxView | undefined {
-  const v = meta?.['cxl/sandbox'] as { state?: unknown; reason?: unknown } | undefined;
-  if (!v || typeof v !== 'object' || typeof v.state !== 'string' || !SANDBOX_STATES.has(v.state)) return undefined;
+  const v = meta?.[META_SANDBOX] as { state?: unknown; reason?: unknown } | undefined;
+  if (!v || typeof v !== 'object' || !isSandboxState(v.state)) return undefined;
   return { state: v.state, ...(typeof v.reason === 'string' && v.reason !== '' ? { reason: v.reason } : {}) };
 }
 

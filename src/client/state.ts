@@ -12,6 +12,7 @@ import type {
   SessionUpdate,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
+import { META_TOKENS_AFTER, META_TOKENS_BEFORE } from '../core/protocol_names.ts';
 import type { AgentExit } from './agent_process.ts';
 import type { AuthOffer } from './auth.ts';
 import { modelLabel, modelStateOf, type ModelState } from './models.ts';
@@ -463,8 +464,8 @@ export class ClientStore {
   /** The agent compacted the conversation (cxl acp puts the token counts in `_meta`). */
   private compaction(u: { status: string; error?: string | null; summary?: ContentBlock[] | null; _meta?: Record<string, unknown> | null }): void {
     if (u.status === 'in_progress') return;
-    const before = u._meta?.['cxl/tokensBefore'];
-    const after = u._meta?.['cxl/tokensAfter'];
+    const before = u._meta?.[META_TOKENS_BEFORE];
+    const after = u._meta?.[META_TOKENS_AFTER];
     const counts = typeof before === 'number' && typeof after === 'number' ? `: ${before.toLocaleString('en-US')} → ${after.toLocaleString('en-US')} tokens` : '';
     const summary = (u.summary ?? []).map(contentText).join('').trim();
     if (u.status === 'completed') this.notice('info', `The conversation was compacted${counts}.`, summary ? summary.split('\n').slice(0, 12) : undefined);

@@ -9,7 +9,7 @@ import process from 'node:process';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { ToolError } from '../core/errors.ts';
 import { confine } from '../core/paths.ts';
-import { NETWORK_META, SANDBOX_META } from '../core/shell/client_terminal.ts';
+import { META_NETWORK, META_SANDBOX } from '../core/protocol_names.ts';
 import { childEnv } from '../core/shell/env.ts';
 import { LocalTerminalHost, type LocalTerminal } from '../core/shell/local_terminal.ts';
 import type { ProbeOptions } from '../core/shell/sandbox/probe.ts';
@@ -98,9 +98,9 @@ export class TerminalHost {
   /** The sandbox for one terminal: the client's own setting, narrowed by the agent's hint. */
   #sandbox(p: CreateTerminal): TerminalSandbox | undefined {
     if (this.opts.mode === 'off') return undefined;
-    const hint = p._meta?.[SANDBOX_META];
+    const hint = p._meta?.[META_SANDBOX];
     const profile: SandboxProfile = hint === 'read-only' ? 'read-only' : 'workspace-write';
-    const network = (this.opts.network ?? true) && p._meta?.[NETWORK_META] !== false;
+    const network = (this.opts.network ?? true) && p._meta?.[META_NETWORK] !== false;
     const state = this.#local.sandboxState(network);
     if (!isWorking(state)) {
       if (this.opts.mode === 'required') {

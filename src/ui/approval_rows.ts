@@ -2,6 +2,7 @@
 // options with the key each one answers to. Keys follow the option's ACP kind, not its label.
 import type { PermissionOption } from '@agentclientprotocol/sdk';
 import type { PendingPermission, TerminalView } from '../client/state.ts';
+import { OPTION_REJECT_EXPLAIN } from '../core/protocol_names.ts';
 import { clipHead, plainRow, textWidth, truncateRow, wrapText, type Row } from './text_layout.ts';
 import { bodyRows, headerRow } from './tool_call_rows.ts';
 
@@ -23,7 +24,7 @@ export function optionForKey(options: PermissionOption[], k: OptionKey): Permiss
  * next rather than after whatever the model does instead; another agent's plain reject.
  */
 export function reasonOption(options: PermissionOption[]): PermissionOption | undefined {
-  return options.find((o) => o.optionId === 'reject_explain' && (o.kind === 'reject_once' || o.kind === 'reject_always')) ?? optionForKey(options, 'n');
+  return options.find((o) => o.optionId === OPTION_REJECT_EXPLAIN && (o.kind === 'reject_once' || o.kind === 'reject_always')) ?? optionForKey(options, 'n');
 }
 
 function lettersFor(options: PermissionOption[], opt: PermissionOption): string[] {

@@ -4,11 +4,12 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { ClientFileIO } from '../../core/local_fs/file_io.ts';
 import { ERROR_CODES, ToolError, type ErrorCode } from '../../core/errors.ts';
-import { ClientTerminalHost, SANDBOX_META, type AcpTerminalClient } from '../../core/shell/client_terminal.ts';
+import { isSandboxState, META_SANDBOX } from '../../core/protocol_names.ts';
+import { ClientTerminalHost, type AcpTerminalClient } from '../../core/shell/client_terminal.ts';
 import type { SandboxState } from '../../core/shell/sandbox/settings.ts';
 import type { Terminal, TerminalHost, TerminalRequest } from '../../core/shell/terminal.ts';
 import type { ToolSpec } from '../../core/tool.ts';
-import type { ToolContext } from './agent.ts';
+import type { ToolContext } from './session.ts';
 import type { HookRef } from '../tools/session_tools.ts';
 
 /** The client's fs/read_text_file and fs/write_text_file, where it offers them. */
@@ -105,9 +106,9 @@ function acpTerminalClient(client: acp.AgentContext): AcpTerminalClient {
 
 /** The sandbox a client says it runs terminals in (the cxl client does; others say nothing). */
 function clientSandbox(caps: acp.ClientCapabilities): SandboxState | undefined {
-  const m = caps._meta?.[SANDBOX_META] as { state?: unknown; reason?: unknown } | undefined;
-  if (!m || typeof m !== 'object' || !['bubblewrap', 'seatbelt', 'off', 'unavailable'].includes(m.state as string)) return undefined;
-  const state = m.state as SandboxState['state'];
+  const m = caps._meta?.[META_SANDBOX] as { state?: unknown; reason?: unknown } | undefined;
+  if (!m || typeof m !== 'object' || !isSandboxState(m.state)) return undefined;
+  const state = m.state;
   const reason = typeof m.reason === 'string' ? `the client's: ${m.reason}` : "the client's";
   return { state, reason };
 }

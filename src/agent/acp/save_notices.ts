@@ -1,6 +1,7 @@
 // What the user is told when a session cannot be saved: a notice on the session, once per kind of
 // failure (and once when saving works again), and a flag on the session/new or session/load
 // answer when the session will not be resumable. The session keeps working in memory meanwhile.
+import { META_PERSISTENCE, type PersistenceMeta } from '../../core/protocol_names.ts';
 import type { SaveProblem, SessionLog } from '../sessions/store.ts';
 
 export type NoticeSeverity = 'info' | 'warning' | 'error';
@@ -27,6 +28,6 @@ export function reportSaves(log: SessionLog, notify: Notify): void {
 }
 
 /** `_meta` for a session/new or session/load answer: whether the session can be resumed later. */
-export function persistenceMeta(log: SessionLog): Record<string, unknown> {
-  return { 'cxl/persistence': log.saved ? { resumable: true } : { resumable: false, reason: log.problem?.message ?? 'the session could not be saved' } };
+export function persistenceMeta(log: SessionLog): { [META_PERSISTENCE]: PersistenceMeta } {
+  return { [META_PERSISTENCE]: log.saved ? { resumable: true } : { resumable: false, reason: log.problem?.message ?? 'the session could not be saved' } };
 }

@@ -2,6 +2,7 @@
 // The client is injected as a plain object so this module stays free of the protocol SDK; the
 // agent side wires it to its connection. The client interleaves stdout and stderr and truncates
 // from the start when over the byte limit.
+import { META_NETWORK, META_SANDBOX } from '../protocol_names.ts';
 import type { SandboxState } from './sandbox/settings.ts';
 import type { Terminal, TerminalExit, TerminalHost, TerminalOutput, TerminalRequest } from './terminal.ts';
 
@@ -43,10 +44,6 @@ export interface ClientTerminalOptions {
   sandbox?: SandboxState;
 }
 
-/** `_meta` keys of terminal/create that ask the client for a narrower sandbox. */
-export const SANDBOX_META = 'cxl/sandbox';
-export const NETWORK_META = 'cxl/network';
-
 const DEFAULT_CLIENT_ENV = ['GIT_TERMINAL_PROMPT', 'GIT_PAGER', 'PAGER'];
 
 export class ClientTerminalHost implements TerminalHost {
@@ -75,7 +72,7 @@ export class ClientTerminalHost implements TerminalHost {
       cwd: req.cwd,
       outputByteLimit: req.outputByteLimit > 0 ? req.outputByteLimit : DEFAULT_CLIENT_OUTPUT_LIMIT,
       // the client honours a hint only when it narrows (read-only, no network)
-      ...(req.sandbox ? { _meta: { [SANDBOX_META]: req.sandbox.profile, [NETWORK_META]: req.sandbox.network } } : {}),
+      ...(req.sandbox ? { _meta: { [META_SANDBOX]: req.sandbox.profile, [META_NETWORK]: req.sandbox.network } } : {}),
     });
     return new ClientTerminal(this.client, this.opts.sessionId, terminalId);
   }

@@ -1,0 +1,154 @@
+// One prompt turn of a live session: the prompt recorded (for the replay and the session's
+// title), then a direct command (no model), the answer that no model is configured, or the
+// shared model-call step with each call reported through tool_call.ts; at the end the turn's
+// notices go out, what it said is kept for the replay, and the session is saved.
+import * as acp from '@agentclientprotocol/sdk';
+import { modelCall, toolDefinitions } from '../loop/model_call.ts';
+import type { StopReason } from '../loop/turn.ts';
+import { howToConfigure } from '../providers/select.ts';
+import type { Provider } from '../providers/types.ts';
+import { modelName } from '../tools/tool_names.ts';
+import { DIRECT_HELP, parseDirect, type DirectCommand } from './direct.ts';
+import { promptShown, Transcript } from './replay.ts';
+import type { AgentOptions, LiveSession } from './session.ts';
+import { runToolCall, type CallTurn } from './tool_call.ts';
+
+export type TurnOptions = Pick<AgentOptions, 'provider' | 'providerProblem' | 'systemPrompt' | 'maxTurns' | 'log'>;
+
+/** What the model reads of the prompt: the text, links, and attached files' content. */
+function promptText(blocks: acp.ContentBlock[]): string {
+  const parts: string[] = [];
+  for (const b of blocks) {
+    if (b.type === 'text') parts.push(b.text);
+    else if (b.type === 'resource_link') parts.push(`[${b.name}](${b.uri})`);
+    else if (b.type === 'resource') {
+      const r = b.resource as { uri: string; text?: string };
+      if (typeof r.text === 'string') parts.push(`<file uri="${r.uri}">\n${r.text}\n</file>`);
+      else parts.push(`[binary resource ${r.uri}]`);
+    }
+  }
+  return parts.join('\n');
+}
+
+/** The turn's output: what the agent says and thinks goes to the client and, joined in runs, to the replay. */
+class PromptTurn implements CallTurn {
+  /** everything said this turn, so a closing message can start on a line of its own */
+  said = '';
+  readonly #sessionId: string;
+  readonly #transcript: Transcript;
+
+  constructor(
+    readonly session: LiveSession,
+    readonly client: acp.AgentContext,
+    readonly signal: AbortSignal,
+    readonly log: (msg: string) => void,
+  ) {
+    this.#sessionId = session.stored.sessionId;
+    this.#transcript = new Transcript(session.stored);
+  }
+
+  send(update: acp.SessionUpdate): Promise<void> {
+    return this.client.notify(acp.methods.client.session.update, { sessionId: this.#sessionId, update });
+  }
+
+  readonly say = async (text: string): Promise<void> => {
+    this.said += text;
+    this.#transcript.remember('agent_message_chunk', text);
+    await this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+  };
+
+  readonly think = async (text: string): Promise<void> => {
+    this.#transcript.remember('agent_thought_chunk', text);
+    await this.send({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text } });
+  };
+
+  keepSaid(): void {
+    this.#transcript.keep();
+  }
+
+  /** The turn ends the way it stands now: cancelled, or done. */
+  ended(): StopReason {
+    return this.signal.aborted ? 'cancelled' : 'end_turn';
+  }
+}
+
+/** The system prompt leads the history, even when direct commands came first. */
+function leadWithSystemPrompt(o: TurnOptions, s: LiveSession): void {
+  if (s.stored.history[0]?.role !== 'system') s.stored.history.unshift({ role: 'system', content: o.systemPrompt(s.stored.cwd) });
+}
+
+/** `/compact`: not part of the conversation, so the model never sees the command itself. */
+async function compactNow(o: TurnOptions, turn: PromptTurn): Promise<StopReason> {
+  const s = turn.session;
+  leadWithSystemPrompt(o, s);
+  const r = await s.context.compact(s.stored.history, toolDefinitions(s.tools), 'manual', turn.signal);
+  if (!r) await turn.say('Nothing to compact: no old tool results and no earlier part to summarise.\n');
+  return turn.ended();
+}
+
+/** A direct command: help, a usage error, or one tool call the user made; the model sees what they did. */
+async function runDirect(o: TurnOptions, turn: PromptTurn, direct: DirectCommand, text: string): Promise<StopReason> {
+  if (direct.kind === 'compact') return compactNow(o, turn);
+  const s = turn.session;
+  s.stored.history.push({ role: 'user', content: text });
+  await s.persist(); // the prompt is on disk before anything runs
+  if (direct.kind === 'help') await turn.say(`${DIRECT_HELP}\n\nTools: ${s.tools.specs().map(modelName).join(', ')}\n`);
+  else if (direct.kind === 'error') await turn.say(`${direct.message}\n`);
+  else {
+    const r = direct.kind === 'shell' ? await runToolCall(turn, 'local_shell', { command: direct.command }) : await runToolCall(turn, direct.name, direct.args);
+    // the model sees what the user did, so a later prompt can refer to it
+    s.stored.history.push({ role: 'assistant', content: `(direct command result) ${r.forModel.slice(0, 8000)}`, ...(r.reads.length ? { reads: r.reads } : {}) });
+  }
+  return turn.ended();
+}
+
+/** The prompt to the model, its answer streamed, its calls run and reported, a failure or the turn limit said. */
+async function askModel(o: TurnOptions, provider: Provider, turn: PromptTurn, text: string): Promise<StopReason> {
+  const s = turn.session;
+  leadWithSystemPrompt(o, s);
+  s.stored.history.push({ role: 'user', content: text });
+  await s.persist(); // the prompt is on disk before the model is asked
+  const res = await modelCall({
+    provider,
+    history: s.stored.history,
+    tools: s.tools,
+    context: s.context,
+    maxTurns: o.maxTurns,
+    signal: turn.signal,
+    onText: turn.say,
+    onThought: turn.think,
+    onNotice: (t) => void s.notice(t).catch(() => {}),
+    checkpoint: (c) => s.persist(c),
+    runCall: (call) => runToolCall(turn, call.name, call.arguments, call.id),
+  });
+  if (res.error !== undefined) await turn.say(`${turn.said && !turn.said.endsWith('\n') ? '\n' : ''}${res.error}\n`);
+  else if (res.stopReason === 'max_turn_requests') await turn.say(`\n(Stopped after ${o.maxTurns} model requests in one turn. Send another prompt to continue.)\n`);
+  return res.stopReason;
+}
+
+/** Runs one prompt on the session, cancelling the turn it replaces; answers with the turn's stop reason. */
+export async function runPrompt(o: TurnOptions, s: LiveSession, client: acp.AgentContext, blocks: acp.ContentBlock[]): Promise<StopReason> {
+  const ctrl = new AbortController();
+  s.turn?.abort();
+  s.turn = ctrl;
+  const turn = new PromptTurn(s, client, ctrl.signal, o.log);
+  const text = promptText(blocks);
+  const shown = promptShown(blocks);
+  s.stored.replay.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: shown } });
+  if (!s.stored.title) s.stored.title = shown.replace(/\s+/g, ' ').trim().slice(0, 80);
+  try {
+    const direct = parseDirect(text);
+    if (direct) return await runDirect(o, turn, direct, text);
+    if (o.provider) return await askModel(o, o.provider, turn, text);
+    s.stored.history.push({ role: 'user', content: text });
+    await turn.say(`${howToConfigure(undefined, o.providerProblem ?? 'no model provider is configured.')}\n`);
+    return 'end_turn';
+  } finally {
+    // notices sent during the turn (an MCP server died) belong to it: all go out before the answer
+    await s.notices.settled();
+    turn.keepSaid();
+    if (s.turn === ctrl) s.turn = undefined;
+    // the turn is over: a tool call it left unanswered gets a `cancelled` result as it is saved
+    await s.persist({ durable: true, endOfTurn: true });
+  }
+}

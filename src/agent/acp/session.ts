@@ -1,0 +1,263 @@
+// A live session: what one ACP session holds while the agent runs (its stored form and log on
+// disk, its tools, its context budget, its notices, the turn in progress) and what it does
+// between prompts: save itself, switch mode, tell the client its sandbox and whether it can be
+// resumed. Prompt turns (prompt.ts) work on it; the session manager opens and closes it.
+import * as acp from '@agentclientprotocol/sdk';
+import { META_DESCRIPTION, META_SANDBOX, META_TOKENS_AFTER, META_TOKENS_BEFORE, type SandboxMeta } from '../../core/protocol_names.ts';
+import { describeCompaction, type CompactionPhase, type CompactionRecord, type ContextHooks, type SessionContext } from '../context/session_context.ts';
+import { sessionContext } from '../loop/model_call.ts';
+import type { Provider } from '../providers/types.ts';
+import type { SessionLog, SessionStore, StoredSession } from '../sessions/store.ts';
+import type { SessionTools } from '../tools/contract.ts';
+import { AVAILABLE_COMMANDS } from './direct.ts';
+import { unknownMode } from './errors.ts';
+import { persistenceMeta, reportSaves, type Notify } from './save_notices.ts';
+
+export interface SessionMode {
+  id: string;
+  name: string;
+  description?: string;
+}
+
+/** What a session's tools are built from. `client` is how they reach the ACP client. */
+export interface ToolContext {
+  sessionId: string;
+  cwd: string;
+  mode: string;
+  client: acp.AgentContext;
+  capabilities: acp.ClientCapabilities;
+  mcpServers: acp.McpServer[];
+  ledger?: unknown;
+  /** the session-scoped allows restored from the store */
+  allows?: unknown;
+  /**
+   * report something to the user in the session (an MCP server died, a config warning, a failed
+   * save): an ACP `notice` when the client shows them, else an agent message
+   */
+  notice: Notify;
+}
+
+export interface AgentOptions {
+  name?: string;
+  version: string;
+  store: SessionStore;
+  /** the envelopes a session rooted at `cwd` can use (its project config counts), and the one it starts in */
+  modesFor(cwd: string): { modes: SessionMode[]; current: string };
+  /** null when no provider could be configured; prompts then answer with how to set one up */
+  provider: Provider | null;
+  providerProblem?: string;
+  buildTools(ctx: ToolContext): Promise<SessionTools>;
+  systemPrompt(cwd: string): string;
+  maxTurns: number;
+  /** a session's context budget: window, usage, compaction */
+  newContext(hooks: ContextHooks): SessionContext;
+  log(msg: string): void;
+}
+
+/** What session/new and session/load answer with besides the id. */
+export interface SessionAnswer {
+  modes: acp.SessionModeState;
+  configOptions: acp.SessionConfigOption[] | undefined;
+  _meta: Record<string, unknown>;
+}
+
+/**
+ * What the user is told in one session: an ACP `notice` for a client that shows them, else an
+ * agent message. Held until the client knows the session (session/new has not answered yet).
+ */
+export class SessionNotices {
+  /** notices being sent; a turn awaits them before it answers */
+  readonly inflight = new Set<Promise<void>>();
+  #held: Array<Parameters<Notify>> | undefined = [];
+
+  constructor(
+    private readonly client: acp.AgentContext,
+    private readonly sessionId: string,
+    readonly asNotice: boolean,
+  ) {}
+
+  readonly notify: Notify = (text, n = {}) => {
+    if (this.#held) {
+      this.#held.push([text, n]);
+      return Promise.resolve();
+    }
+    const [first, ...rest] = text.split('\n');
+    const update: acp.SessionUpdate = this.asNotice
+      ? { sessionUpdate: 'notice', severity: n.severity ?? 'warning', title: n.title ?? first, ...(n.title ? { description: text } : rest.length ? { description: rest.join('\n') } : {}) }
+      : { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${text}\n` } };
+    const p = this.client.notify(acp.methods.client.session.update, { sessionId: this.sessionId, update }).finally(() => this.inflight.delete(p));
+    this.inflight.add(p);
+    return p;
+  };
+
+  /** The client knows the session now: what was held, to be sent; later notices go out at once. */
+  release(): Array<Parameters<Notify>> {
+    const held = this.#held ?? [];
+    this.#held = undefined;
+    return held;
+  }
+
+  /** Every notice sent so far has gone out (or failed). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.inflight]);
+  }
+}
+
+/** A compaction as ACP's compaction_update, with the token counts in _meta. */
+function compactionUpdate(r: CompactionRecord, status: 'in_progress' | 'completed' | 'failed' | 'cancelled'): acp.SessionUpdate & Record<string, unknown> {
+  return {
+    sessionUpdate: 'compaction_update',
+    compactionId: r.compactionId,
+    status,
+    ...(status === 'completed' ? { summary: [{ type: 'text' as const, text: r.summary ?? describeCompaction(r) }] } : {}),
+    ...(status === 'failed' ? { error: r.summaryDropped ?? describeCompaction(r) } : {}),
+    _meta: { [META_TOKENS_BEFORE]: r.tokensBefore, [META_TOKENS_AFTER]: r.tokensAfter, [META_DESCRIPTION]: describeCompaction(r) },
+  };
+}
+
+function nowIso(): string {
+  return new Date().toISOString();
+}
+
+export class LiveSession {
+  /** the prompt turn running now, to cancel */
+  turn?: AbortController;
+  /** the prompt running now, so a shutdown can wait for it to wind down */
+  running?: Promise<unknown>;
+  /** tool call ids continue after the replayed ones, so a reloaded session never reuses one */
+  nextCall: number;
+  readonly context: SessionContext;
+
+  constructor(
+    private readonly o: AgentOptions,
+    readonly stored: StoredSession,
+    readonly client: acp.AgentContext,
+    private readonly caps: acp.ClientCapabilities,
+    readonly notices: SessionNotices,
+    readonly tools: SessionTools,
+    /** the session's log on disk (stored is its session) */
+    readonly log: SessionLog,
+  ) {
+    this.nextCall = stored.replay.filter((u) => u.sessionUpdate === 'tool_call').length;
+    this.context = sessionContext(o.newContext, tools, {
+      onUsage: (u) => this.send({ sessionUpdate: 'usage_update', used: u.used, size: u.size }),
+      onWarning: (text) => this.notice(text),
+      onCompaction: (phase, r) => this.#compacted(phase, r),
+    });
+  }
+
+  send(update: acp.SessionUpdate): Promise<void> {
+    return this.client.notify(acp.methods.client.session.update, { sessionId: this.stored.sessionId, update });
+  }
+
+  notice(text: string): Promise<void> {
+    return this.notices.notify(text);
+  }
+
+  /** Usage and compactions reach the client as ACP updates; compactions are saved with the session. */
+  async #compacted(phase: CompactionPhase, r: CompactionRecord): Promise<void> {
+    if (phase === 'completed') {
+      // compaction changed history entries in place: the log rewrites rather than appends
+      this.log.historyRewritten();
+      const saved = (this.stored.extras?.compactions as CompactionRecord[] | undefined) ?? [];
+      this.log.put('compactions', [...saved, r]);
+      this.stored.replay.push(compactionUpdate(r, 'completed'));
+    }
+    if (this.caps.session?.compaction) await this.send(compactionUpdate(r, phase === 'started' ? 'in_progress' : phase));
+    else if (phase === 'completed' || phase === 'failed') await this.notice(describeCompaction(r));
+  }
+
+  /** Appends what changed to the session's log (see sessions/store.ts); failures become notices. */
+  async persist(c: { durable?: boolean; endOfTurn?: boolean } = { durable: true }): Promise<void> {
+    this.stored.updatedAt = nowIso();
+    try {
+      this.stored.allows = this.tools.saveAllows();
+      // the whole ledger once, then what changed (a save must not cost the number of files read)
+      const changes = this.tools.ledgerChanges();
+      if (this.stored.ledger === undefined) this.stored.ledger = this.tools.saveLedger();
+      else for (const [p, e] of changes) this.log.noteLedger(p, e);
+    } catch (err) {
+      this.o.log(`cannot serialise the ledger: ${String(err)}`);
+    }
+    await this.log.checkpoint(c);
+    if (this.log.problem) this.o.log(`cannot save session ${this.stored.sessionId}: ${this.log.problem.message}`);
+  }
+
+  /**
+   * Sends what was said before the client knew the session, and the slash commands; call as
+   * session/new or session/load answers (a timer set as the handler returns fires after the SDK
+   * has queued the response).
+   */
+  announceSoon(): void {
+    setTimeout(() => void this.#announce().catch((e) => this.o.log(String(e))), 0);
+  }
+
+  async #announce(): Promise<void> {
+    const early = this.notices.release();
+    // the direct commands, as slash commands the client can offer
+    await this.send({ sessionUpdate: 'available_commands_update', availableCommands: AVAILABLE_COMMANDS });
+    // notices are live events; only the fallback messages belong to the replayed history
+    if (early.length && !this.notices.asNotice) this.stored.replay.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${early.map(([t]) => t).join('\n')}\n` } });
+    for (const n of early) await this.notices.notify(...n);
+  }
+
+  async setMode(modeId: string): Promise<void> {
+    const { modes } = this.o.modesFor(this.stored.cwd);
+    if (!modes.some((m) => m.id === modeId)) throw unknownMode(modeId, modes);
+    if (this.stored.mode === modeId) return;
+    this.stored.mode = modeId;
+    this.tools.setMode(modeId);
+    await this.persist();
+  }
+
+  /** The modes, the model, the sandbox and whether the session will resume: a session that could not be saved works, but the answer says so. */
+  answer(): SessionAnswer {
+    const sandbox = this.tools.sandbox?.();
+    return {
+      modes: modeState(this.o.modesFor(this.stored.cwd).modes, this.stored.mode),
+      configOptions: modelOptions(this.o.provider),
+      _meta: { ...(sandbox ? { [META_SANDBOX]: sandbox satisfies SandboxMeta } : {}), ...persistenceMeta(this.log) },
+    };
+  }
+
+  cancel(): void {
+    this.turn?.abort();
+  }
+
+  /** Saved as it stands (a call left unanswered is marked cancelled), and its log closed; an unused one is removed. */
+  async close(): Promise<void> {
+    await this.persist({ durable: true, endOfTurn: true });
+    await this.log.close({ endOfTurn: true, discardIfUnused: true });
+  }
+}
+
+function modeState(modes: SessionMode[], current: string): acp.SessionModeState {
+  return { currentModeId: current, availableModes: modes.map((m) => ({ id: m.id, name: m.name, ...(m.description ? { description: m.description } : {}) })) };
+}
+
+/** The model, as the standard `model` config option, so a client can show its real name. */
+function modelOptions(provider: Provider | null): acp.SessionConfigOption[] | undefined {
+  return provider ? [{ type: 'select', id: 'model', name: 'Model', category: 'model', currentValue: provider.model, options: [{ value: provider.model, name: provider.model }] }] : undefined;
+}
+
+/**
+ * A session's parts put together: notices (held until the client knows the session), its tools,
+ * its log (started once the tools are built: a session refused there leaves nothing on disk),
+ * saves that fail reported as notices.
+ */
+export async function openSession(o: AgentOptions, client: acp.AgentContext, caps: acp.ClientCapabilities, stored: StoredSession, mcpServers: acp.McpServer[], makeLog: () => Promise<SessionLog>): Promise<LiveSession> {
+  // ACP notices only for a client that shows them; otherwise an agent message says it
+  const notices = new SessionNotices(client, stored.sessionId, !!caps.session?.notices);
+  const tools = await o.buildTools({ sessionId: stored.sessionId, cwd: stored.cwd, mode: stored.mode, client, capabilities: caps, mcpServers, ledger: stored.ledger, allows: stored.allows, notice: notices.notify });
+  let log: SessionLog;
+  try {
+    log = await makeLog();
+  } catch (err) {
+    await tools.close();
+    throw err;
+  }
+  const live = new LiveSession(o, stored, client, caps, notices, tools, log);
+  reportSaves(log, notices.notify);
+  if (log.problem) log.onProblem?.(log.problem);
+  return live;
+}

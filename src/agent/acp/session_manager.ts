@@ -1,0 +1,99 @@
+// The agent's live sessions: made new, loaded from the store (replayed first), listed, found by
+// id, cancelled, and all saved and closed when the agent stops. Knows the client's capabilities
+// from initialize, which decide how a session talks to it.
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type * as acp from '@agentclientprotocol/sdk';
+import { isToolError } from '../../core/errors.ts';
+import type { SessionLog, StoredSession } from '../sessions/store.ts';
+import { relativeCwd, sessionNotFound, sessionRefused } from './errors.ts';
+import { replaySession } from './replay.ts';
+import { openSession, type AgentOptions, type LiveSession, type SessionAnswer } from './session.ts';
+
+export class SessionManager {
+  readonly #sessions = new Map<string, LiveSession>();
+  /** what the client said it can do, on initialize */
+  caps: acp.ClientCapabilities = {};
+
+  constructor(private readonly o: AgentOptions) {}
+
+  /** The session, or the protocol's session-not-found. */
+  get(sessionId: string): LiveSession {
+    const s = this.#sessions.get(sessionId);
+    if (!s) throw sessionNotFound(sessionId);
+    return s;
+  }
+
+  async #open(client: acp.AgentContext, stored: StoredSession, mcpServers: acp.McpServer[], makeLog: () => Promise<SessionLog>): Promise<LiveSession> {
+    const live = await openSession(this.o, client, this.caps, stored, mcpServers, makeLog);
+    this.#sessions.set(stored.sessionId, live);
+    live.announceSoon();
+    return live;
+  }
+
+  async create(client: acp.AgentContext, params: acp.NewSessionRequest): Promise<SessionAnswer & { sessionId: string }> {
+    if (!path.isAbsolute(params.cwd)) throw relativeCwd(params.cwd);
+    const cwd = path.resolve(params.cwd);
+    const now = new Date().toISOString();
+    const stored: StoredSession = { version: 1, sessionId: randomUUID(), cwd, createdAt: now, updatedAt: now, mode: this.o.modesFor(cwd).current, history: [], replay: [], allows: [] };
+    let live: LiveSession;
+    try {
+      live = await this.#open(client, stored, params.mcpServers ?? [], () => this.o.store.create(stored));
+    } catch (err) {
+      // a broken project config: the client shows the message
+      if (isToolError(err)) throw sessionRefused(cwd, err.message);
+      throw err;
+    }
+    return { sessionId: stored.sessionId, ...live.answer() };
+  }
+
+  /** The stored session replayed, then opened again (a live one of the same id is cancelled and its tools closed first). */
+  async load(client: acp.AgentContext, params: acp.LoadSessionRequest): Promise<SessionAnswer> {
+    const old = this.#sessions.get(params.sessionId);
+    if (old) {
+      old.cancel();
+      await old.tools.close();
+    }
+    // unanswered tool calls answered, compacted when it holds superseded lines (an open log of it closed first)
+    const log = await this.o.store.open(params.sessionId);
+    if (!log) throw sessionNotFound(params.sessionId);
+    const stored = log.session;
+    if (params.cwd && path.isAbsolute(params.cwd)) stored.cwd = path.resolve(params.cwd);
+    // the whole history is replayed before the response
+    await replaySession(client, stored, this.caps);
+    const known = this.o.modesFor(stored.cwd);
+    if (!known.modes.some((m) => m.id === stored.mode)) stored.mode = known.current;
+    let live: LiveSession;
+    try {
+      live = await this.#open(client, stored, params.mcpServers ?? [], async () => log);
+    } catch (err) {
+      await log.close();
+      throw err;
+    }
+    return live.answer();
+  }
+
+  async list(params: acp.ListSessionsRequest): Promise<acp.ListSessionsResponse> {
+    const list = await this.o.store.list(params.cwd ?? undefined);
+    return { sessions: list.map((s) => ({ sessionId: s.sessionId, cwd: s.cwd, title: s.title ?? null, updatedAt: s.updatedAt })) };
+  }
+
+  cancel(sessionId: string): void {
+    this.#sessions.get(sessionId)?.cancel();
+  }
+
+  /**
+   * Every running turn cancelled (its model request aborted, its commands killed through the
+   * client while it is there), then every session saved and closed. Turns get `graceMs` to wind
+   * down; one that has not by then is saved as it stands, its unanswered calls marked cancelled.
+   */
+  async shutdown(graceMs = 1000): Promise<void> {
+    const all = [...this.#sessions.values()];
+    for (const s of all) s.cancel();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<void>((r) => (timer = setTimeout(r, graceMs)));
+    await Promise.race([Promise.allSettled(all.map((s) => s.running)), grace]);
+    clearTimeout(timer);
+    for (const s of all) await s.close();
+  }
+}

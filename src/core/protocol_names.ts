@@ -1,0 +1,72 @@
+// cxl's names on top of the Agent Client Protocol, spelled once: the `_meta` keys its agent and
+// its client exchange, and the permission option ids they answer with. The agent, the client, the
+// UI and the shell's client terminals all speak them, so a rename in one place cannot leave the
+// other end listening for the old spelling. Plain strings and their value types: no ACP SDK here
+// (core stays free of it), and nothing for a cold start to load. docs/acp.md describes each one.
+
+// ── `_meta` keys ─────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The OS sandbox: on initialize's `clientCapabilities._meta` and the session/new and
+ * session/load answers a {@link SandboxMeta}; on terminal/create the call's {@link SandboxProfileMeta}.
+ */
+export const META_SANDBOX = 'cxl/sandbox';
+/** terminal/create: whether the command may use the network ({@link NetworkMeta}) */
+export const META_NETWORK = 'cxl/network';
+/** session/new and session/load answers: whether the session can be resumed later ({@link PersistenceMeta}) */
+export const META_PERSISTENCE = 'cxl/persistence';
+/** compaction_update: the context's size before and after, in tokens */
+export const META_TOKENS_BEFORE = 'cxl/tokensBefore';
+export const META_TOKENS_AFTER = 'cxl/tokensAfter';
+/** compaction_update: what was compacted, as a person reads it (the replay's text for a client without compaction) */
+export const META_DESCRIPTION = 'cxl/description';
+/** session/request_permission's tool call: the envelope's decision that asks ({@link DecisionMeta}) */
+export const META_DECISION = 'cxl';
+
+// ── permission option ids ─────────────────────────────────────────────────────────────────────
+
+/** The agent's options on session/request_permission. */
+export const OPTION_ALLOW_ONCE = 'allow_once';
+/** run it, and do not ask again in this session for the same scope */
+export const OPTION_ALLOW_SESSION = 'allow_session';
+export const OPTION_REJECT = 'reject';
+/** reject, and end the turn: the user says why in the next prompt */
+export const OPTION_REJECT_EXPLAIN = 'reject_explain';
+/** The client's own options when the agent reads a file only a person may open (.env, keys). */
+export const OPTION_READ_ALLOW = 'allow';
+export const OPTION_READ_REFUSE = 'reject';
+
+export type AgentOptionId = typeof OPTION_ALLOW_ONCE | typeof OPTION_ALLOW_SESSION | typeof OPTION_REJECT | typeof OPTION_REJECT_EXPLAIN;
+
+// ── what the keys carry ───────────────────────────────────────────────────────────────────────
+
+export const SANDBOX_STATES = ['bubblewrap', 'seatbelt', 'off', 'unavailable'] as const;
+export type SandboxStateName = (typeof SANDBOX_STATES)[number];
+
+/** {@link META_SANDBOX} on initialize and on the session answers: the sandbox commands run in, and why. */
+export interface SandboxMeta {
+  state: SandboxStateName;
+  reason?: string;
+}
+
+/** {@link META_SANDBOX} on terminal/create: the narrowest sandbox the call needs. */
+export type SandboxProfileMeta = 'read-only' | 'workspace-write';
+
+/** {@link META_NETWORK} on terminal/create. */
+export type NetworkMeta = boolean;
+
+/** {@link META_PERSISTENCE}: a session that cannot be written works, but only in this process. */
+export type PersistenceMeta = { resumable: true } | { resumable: false; reason: string };
+
+/** {@link META_DECISION}: the envelope's rule, its sentence, the envelope, and what "for this session" would allow. */
+export interface DecisionMeta {
+  rule: string;
+  reason: string;
+  envelope?: string;
+  scope?: string;
+}
+
+/** Whether a value is one of the sandbox states a `cxl/sandbox` may report. */
+export function isSandboxState(v: unknown): v is SandboxStateName {
+  return typeof v === 'string' && (SANDBOX_STATES as readonly string[]).includes(v);
+}
