@@ -6,7 +6,7 @@ import { describeCompaction, type UsageReport } from './context/session_context.
 import { howToConfigure } from './providers/select.ts';
 import type { ChatMessage } from './providers/types.ts';
 import type { AgentSetup } from './setup.ts';
-import { callTitle, resultForModel } from './acp/tool_report.ts';
+import { callView } from './acp/tool_report.ts';
 import { modelName, resolveTool } from './tools/tool_names.ts';
 import { runTurn, type StopReason } from './loop/turn.ts';
 
@@ -81,7 +81,7 @@ export async function runUnattended(setup: AgentSetup, task: string, o: { signal
         } catch (err) {
           bad = new ToolError('bad_args', `The arguments of ${call.name} are not valid JSON (${err instanceof Error ? err.message : String(err)}). Call it again with a JSON object.`);
         }
-        const title = callTitle(spec, call.name, args);
+        const { title } = callView(tools, spec, call.name, args);
         o.progress(`→ ${title}\n`);
         if (!spec) bad = new ToolError('unknown_tool', `There is no tool \`${call.name}\`. Available: ${specs.map(modelName).join(', ')}.`);
         if (bad) {
@@ -93,7 +93,7 @@ export async function runUnattended(setup: AgentSetup, task: string, o: { signal
           if ((how === 'read' || spec!.name === 'write_file') && !reads.includes(p)) reads.push(p);
         };
         try {
-          const out = resultForModel(await tools.call(spec!, args, { signal: o.signal, onLedger }));
+          const out = (await tools.call(spec!, args, { signal: o.signal, onLedger })).forModel;
           o.progress(`✓ ${title}\n`);
           return { content: out, reads };
         } catch (err) {

@@ -12,7 +12,7 @@ import type { ModelToolCall, Provider } from '../providers/types.ts';
 import type { SessionLog, StoredSession } from '../sessions/store.ts';
 import { SessionStore } from '../sessions/store.ts';
 import { persistenceMeta, reportSaves, type Notify } from './save_notices.ts';
-import { callLocations, callTitle, resultForModel, textContent } from './tool_report.ts';
+import { callView, textContent } from './tool_report.ts';
 import { modelName, resolveTool } from '../tools/tool_names.ts';
 import { describeAllow } from '../../core/gate/session_allows.ts';
 import type { ApprovalAnswer, ApprovalRequest, SessionTools } from '../tools/contract.ts';
@@ -118,15 +118,6 @@ function promptShown(blocks: acp.ContentBlock[]): string {
     else if (!mentions.some((m) => uri.endsWith(`/${m}`))) links.push(`[${b.type === 'resource_link' ? b.name : uri.slice(uri.lastIndexOf('/') + 1)}](${uri})`);
   }
   return [text, ...links].filter(Boolean).join('\n');
-}
-
-/** A command's result as a person reads it: the replay of a call whose terminal is gone. */
-function commandTranscript(result: unknown): string | undefined {
-  const r = result as { stdout?: unknown; stderr?: unknown; exit_code?: unknown; signal?: unknown; truncated?: unknown } | null;
-  if (!r || typeof r !== 'object' || typeof r.stdout !== 'string' || typeof r.stderr !== 'string' || !('exit_code' in r)) return undefined;
-  const out = [r.stdout, r.stderr].filter((x) => x !== '').map((x) => x.replace(/\n$/, '')).join('\n');
-  const end = typeof r.signal === 'string' ? `killed by ${r.signal}` : `exit ${String(r.exit_code)}`;
-  return [out, r.truncated ? '(output cut)' : '', `(${end})`].filter(Boolean).join('\n');
 }
 
 function errorResult(err: ToolError): string {
@@ -315,9 +306,7 @@ export function createAgent(o: AgentOptions): Agent {
         }
       } else args = rawArgs;
       const rawInput = typeof rawArgs === 'string' && argError ? { raw: rawArgs } : args;
-      const title = callTitle(spec, name, args);
-      const kind = spec?.kind ?? 'other';
-      const locations = callLocations(spec, args, s.stored.cwd);
+      const { title, kind, locations } = callView(s.tools, spec, name, args);
       await send({ sessionUpdate: 'tool_call', toolCallId, title, kind, status: 'pending', locations, rawInput });
       // the replay has no terminals (they are gone): `replayContent` stands in for them
       const final = (status: 'completed' | 'failed', content: acp.ToolCallContent[], rawOutput?: unknown, replayContent: acp.ToolCallContent[] = content.filter((c) => c.type !== 'terminal')) => {
@@ -397,17 +386,16 @@ export function createAgent(o: AgentOptions): Agent {
         const onLedger = (p: string, how: 'read' | 'write') => {
           if ((how === 'read' || spec.name === 'write_file') && !reads.includes(p)) reads.push(p);
         };
-        const result = await s.tools.call(spec, args, { signal, approve, onTerminal, onLedger });
-        const forModel = resultForModel(result);
+        const { result, forModel, display } = await s.tools.call(spec, args, { signal, approve, onTerminal, onLedger });
         const content: acp.ToolCallContent[] = [...terminals];
         if (diffShown) content.push(diffShown);
-        const d = (result as { diff?: { path: string; oldText: string | null; newText: string } } | null)?.diff;
-        if (!diffShown && d && typeof d.newText === 'string') content.push({ type: 'diff', path: path.resolve(s.stored.cwd, d.path), oldText: d.oldText, newText: d.newText });
+        const d = display.diff;
+        if (!diffShown && d) content.push({ type: 'diff', path: path.resolve(s.stored.cwd, d.path), oldText: d.oldText, newText: d.newText });
         content.push(textContent(forModel));
         // rawOutput repeats the result for clients that want structure: only objects, and only small ones
         // (a 10 MB file is already in the text content, capped)
         const raw = typeof result === 'object' && result !== null && forModel.length <= RAW_OUTPUT_MAX ? result : undefined;
-        const transcript = terminals.length ? commandTranscript(result) : undefined;
+        const transcript = terminals.length ? display.transcript : undefined;
         await final('completed', content, raw, transcript === undefined ? undefined : [...content.filter((c) => c.type === 'diff'), textContent(transcript)]);
         return { forModel, reads };
       } catch (err) {
