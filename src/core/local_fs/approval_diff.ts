@@ -1,6 +1,6 @@
 // The diff a human sees when a write_file, edit_file or sed call asks for approval (docs/local-fs.md, "Approval diff").
 // The file is re-read (no ledger, no dedup stub, nothing recorded) unless the caller has just read
-// it (the gate, checking the read-before-write contract), the mutation is replayed in
+// it (the plan's approval, checking the read-before-write contract), the mutation is replayed in
 // memory, and only a window around the change is diffed, so a 50 MB file costs little.
 import { structuredPatch } from 'diff';
 import { checkArgs } from '../contract/args.ts';
