@@ -13,7 +13,7 @@ import { defaultPathMatcher } from '../protect/matcher.ts';
 import type { Allowed, ShellPolicy, Verdict } from './checker.ts';
 import { addShellPaths, approvePaths, factsOfVerdict, factsWithoutPolicy, type ShellCall } from './facts.ts';
 import { displayArgv, type ShellResult } from './runner.ts';
-import { envelopeSandbox, profileFor, type SandboxCall, type SandboxMode, type SandboxState } from './sandbox/settings.ts';
+import { envelopeSandbox, type SandboxCall, type SandboxMode, type SandboxState } from './sandbox/settings.ts';
 import { policyRefusal } from './shell_policy.ts';
 
 export const LOCAL_SHELL = 'local_shell';
@@ -123,15 +123,14 @@ export function planShellCall(sh: ShellParts, args: Record<string, unknown>, ctx
 }
 
 /**
- * The sandbox profile the decision and the answer give, with the read-approve files the
- * approval named left visible; read-only when the prefix allowlist let it through unasked.
+ * The sandbox profile the decision gives (read-only when the prefix allowlist let it through
+ * unasked, else workspace-write), with the read-approve files an approval named left visible.
  */
 function runLine(sh: ShellParts, args: Record<string, unknown>, facts: CallFacts, settings: { mode: SandboxMode; network: boolean }, rc: RunContext): Promise<unknown> {
-  const approved = rc.approvedBy !== undefined;
   const named = rc.approvedBy === 'human' || rc.approvedBy === 'human-session' || rc.approvedBy === 'yes';
   const visible = named ? [...new Set((facts.absolute ?? []).filter((a) => defaultPathMatcher.classify(a) === 'read_approve'))] : [];
-  const sandbox: SandboxCall = { ...settings, profile: profileFor(rc.decision, approved), ...(visible.length ? { visible } : {}) };
-  return sh.call(LOCAL_SHELL, args, { signal: rc.signal, sandbox, readOnly: rc.readOnly, approved });
+  const sandbox: SandboxCall = { ...settings, profile: rc.readOnly ? 'read-only' : 'workspace-write', ...(visible.length ? { visible } : {}) };
+  return sh.call(LOCAL_SHELL, args, { signal: rc.signal, sandbox, readOnly: rc.readOnly, approved: rc.approvedBy !== undefined });
 }
 
 /** A command's result as a person reads it (the replay of a call whose terminal is gone), and as JSON for the model. */

@@ -138,7 +138,7 @@ describe('a toolset written outside core, with its own plan', () => {
   test('the envelope denies it where writes are denied, and its deny lists see its paths', async () => {
     const root = workspace();
     assert.equal(await code(gateFor(root, { envelope: 'read_only', yes: true }).call('notes.append', { path: 'a.md', text: 'x' })), 'envelope_denied');
-    const specs = { mine: { extends: 'default', files: { write: { deny_paths: ['*.lock'] } } } };
+    const specs: Record<string, EnvelopeSpec> = { mine: { extends: 'default', files: { write: { deny_paths: ['*.lock'] } } } };
     const ev = await gateFor(root, { envelope: 'mine', specs }).evaluate('notes.append', { path: 'pkg.lock', text: 'x' });
     assert.deepEqual([ev.decision.action, ev.decision.rule], ['deny', 'files.write.deny_paths']);
     assert.equal(fs.existsSync(path.join(root, 'a.md')), false);
@@ -165,7 +165,7 @@ describe('a toolset written outside core, with its own plan', () => {
 
   test('what only running finds out is asked then: through the same approver, answered by the session once allowed', async () => {
     const root = workspace({ 'l.md': 'LOCKED\n' });
-    const specs = { mine: { extends: 'default', tools: { 'notes.append': { grant: 'allow' } } } };
+    const specs: Record<string, EnvelopeSpec> = { mine: { extends: 'default', tools: { 'notes.append': { grant: 'allow' } } } };
     assert.equal(await code(gateFor(root, { envelope: 'mine', specs }).call('notes.append', { path: 'l.md', text: 'x' })), 'approval_required');
     const approver = scripted({ outcome: 'allow_session' });
     const gate = gateFor(root, { envelope: 'mine', specs, approver });
