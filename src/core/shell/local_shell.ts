@@ -99,7 +99,7 @@ interface ShellArgs {
   command: string;
   argv?: string[];
   cwd?: string;
-  timeout?: unknown;
+  timeoutMs: number;
   shell?: boolean;
 }
 
@@ -191,7 +191,7 @@ export class LocalShell implements Toolset {
     return { command, ...(argv ? { argv } : {}), start };
   }
 
-  /** The arguments as the schema types them (core/contract/args.ts), then what they mean. */
+  /** The arguments as the schema types them (core/contract/args.ts), then what they mean: every bad one is bad_args before anything is asked. */
   private parseArgs(args: Record<string, unknown>): ShellArgs {
     const a = checkArgs(LOCAL_SHELL, LOCAL_SHELL_SPEC.inputSchema, args);
     const command = a.command as string;
@@ -200,7 +200,7 @@ export class LocalShell implements Toolset {
     let cwd = typeof a.cwd === 'string' && a.cwd !== '' ? path.resolve(this.root, a.cwd) : undefined;
     // Lines start at the session root unless _allowed_dir says where (never the process's cwd).
     if (cwd === undefined && !this.policy?.allowedDir) cwd = this.root;
-    return { command, ...(argv ? { argv } : {}), ...(cwd !== undefined ? { cwd } : {}), timeout: a.timeout, shell: a.shell as boolean | undefined };
+    return { command, ...(argv ? { argv } : {}), ...(cwd !== undefined ? { cwd } : {}), timeoutMs: parseTimeout(a.timeout), shell: a.shell as boolean | undefined };
   }
 
   /**
@@ -220,8 +220,7 @@ export class LocalShell implements Toolset {
 
   async call(tool: string, args: Record<string, unknown>, callOpts: ShellCallOptions = {}): Promise<ShellResult> {
     if (tool !== LOCAL_SHELL) throw new ToolError('unknown_tool', `local_shell has one tool, local_shell; got ${tool}.`);
-    const { command, argv, cwd, timeout, shell } = this.parseArgs(args);
-    const timeoutMs = parseTimeout(timeout);
+    const { command, argv, cwd, timeoutMs, shell } = this.parseArgs(args);
     const sandbox = this.#sandbox(callOpts.sandbox ?? this.defaultSandbox);
     const result = await this.#run(command, argv, cwd, timeoutMs, shell, callOpts.signal, sandbox.req, { readOnly: callOpts.readOnly === true, approved: callOpts.approved === true });
     return { ...result, sandbox: sandbox.report };

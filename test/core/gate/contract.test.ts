@@ -14,6 +14,7 @@ import { buildEnvelope, type EnvelopeSpec } from '../../../src/core/envelope/ind
 import { FLOOR_RULES, SHIPPED_ENVELOPES } from '../../../src/core/envelope/shipped.ts';
 import { isToolError } from '../../../src/core/errors.ts';
 import { Gate, type ApprovalAnswer, type ApprovalRequest, type Approver } from '../../../src/core/gate/gate.ts';
+import { LocalShell } from '../../../src/core/shell/local_shell.ts';
 import type { ToolSpec } from '../../../src/core/tool.ts';
 
 const roots: string[] = [];
@@ -186,4 +187,14 @@ describe('a toolset written outside core, with its own plan', () => {
     assert.equal(r.approvedBy, 'human');
     assert.deepEqual([gates.requests.length, own.requests.length], [0, 1]);
   });
+});
+
+test('a built-in plan refuses what its run would refuse: local_shell\'s timeout is bad_args before anyone is asked', async () => {
+  const root = workspace();
+  const approver = scripted({ outcome: 'allow_once' });
+  const env = buildEnvelope('ask_always', SHIPPED_ENVELOPES, FLOOR_RULES);
+  const gate = new Gate({ envelope: env, approver }).add(new LocalShell({ root }));
+  assert.equal(await code(gate.call('local_shell', { command: 'touch made.txt', timeout: 'soon' })), 'bad_args');
+  assert.equal(approver.requests.length, 0);
+  assert.equal(fs.existsSync(path.join(root, 'made.txt')), false);
 });
