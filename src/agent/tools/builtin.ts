@@ -61,7 +61,11 @@ const localShell: BuiltinToolset = {
   name: LOCAL_SHELL,
   bareNames: true,
   fromFlags: shellPolicyFromFlat,
-  /** Under a command policy `cd` stays inside the session root unless the policy names another _allowed_dir; no policy at all is the platform shell, unconfined. */
+  /**
+   * Under a command policy `cd` stays inside the session root unless the policy names another
+   * _allowed_dir; no policy at all is the platform shell, unconfined. Without a client terminal
+   * the tool is still offered, and refuses naming the capability.
+   */
   open(site, policy) {
     const confined = policy && Object.keys(policy).length && policy._allowed_dir === undefined ? { ...policy, _allowed_dir: '.' } : policy;
     return { toolset: new LocalShell({ root: site.root, policy: confined, host: site.host }) };

@@ -97,12 +97,18 @@ export interface CallOptions {
   approver?: Approver;
 }
 
-/** One call on its way through: where it is, and who may answer for it. */
+/** One call on its way through: its toolset, its tool's spec, and the toolset's plan of it. */
 interface Planned {
   toolset: Toolset;
   tool: string;
   spec: ToolSpec | undefined;
   plan: CallPlan;
+}
+
+/** How an approve was answered: who let it through, and what a human saw when one was asked. */
+interface Answered {
+  approvedBy?: ApprovedBy;
+  shown?: ApprovalView;
 }
 
 export class Gate {
@@ -167,7 +173,7 @@ export class Gate {
 
   /** What the envelope says about a call, without asking or running (`cxl check`, dry runs). */
   async evaluate(name: string, args: Record<string, unknown> = {}): Promise<Evaluation> {
-    const p = await this.#plan(name, args, this.#opts.approver !== undefined || this.#opts.autoApprove === true);
+    const p = await this.#plan(name, args, this.#askable(this.#opts.approver));
     const v = decideCall(this.envelope, p.plan);
     const scope = v.sessionable ? this.#scope(p, v.decision) : [];
     return { ...v, toolset: p.toolset.name, tool: p.tool, facts: p.plan.facts, sessionScope: scope, coveredBySession: v.sessionable && this.#covers(scope) };
@@ -178,46 +184,47 @@ export class Gate {
     const approver = opts.approver ?? this.#opts.approver;
     let p: Planned;
     try {
-      p = await this.#plan(name, args, approver !== undefined || this.#opts.autoApprove === true);
+      p = await this.#plan(name, args, this.#askable(approver));
     } catch (err) {
       throw toToolError(err);
     }
     const v = decideCall(this.envelope, p.plan);
-    const { decision } = v;
-    const shownName = qualified(p.toolset.name, p.tool);
-    if (decision.action === 'deny') {
-      throw new ToolError('envelope_denied', `${shownName} was denied by the session envelope: ${decision.sentence}. Do without it, or ask the user to change the envelope.`, {
-        rule: decision.rule,
-        envelope: decision.envelope,
-        matched: decision.matched,
-      });
-    }
-    let approvedBy: ApprovedBy | undefined;
-    let shown: ApprovalView | undefined;
-    if (decision.action === 'approve') {
-      const scope = v.sessionable ? this.#scope(p, decision) : [];
-      if (v.sessionable && this.#covers(scope)) approvedBy = 'session';
-      else if (this.#opts.autoApprove) approvedBy = 'yes';
-      else if (!approver) {
-        throw new ToolError('approval_required', `${shownName} needs a human's approval (${decision.sentence}) and nobody can answer here. Rerun with --yes to approve it, or choose an envelope that allows it.`, {
-          rule: decision.rule,
-          envelope: decision.envelope,
-        });
-      } else {
-        const view = await p.plan.approval({ decision, alwaysAsk: v.alwaysAsk });
-        approvedBy = await this.#ask(await this.#request(p, args, decision, view, scope), approver, opts.signal);
-        shown = view;
-      }
-    }
+    if (v.decision.action === 'deny') throw denied(p, v.decision);
+    const answer: Answered = v.decision.action === 'approve' ? await this.#approve(p, v, args, approver, opts.signal) : {};
     try {
-      const ask = this.#runAsk(approvedBy, approver, opts.signal, p.toolset.name);
-      const result = await p.plan.run({ signal: opts.signal, approvedBy, decision, readOnly: v.readOnly, ...(shown ? { shown } : {}), ask });
-      return approvedBy ? { result, decision, approvedBy } : { result, decision };
+      const ask = this.#runAsk(answer.approvedBy, approver, opts.signal, p.toolset.name);
+      const result = await p.plan.run({ signal: opts.signal, decision: v.decision, readOnly: v.readOnly, ...answer, ask });
+      return answer.approvedBy ? { result, decision: v.decision, approvedBy: answer.approvedBy } : { result, decision: v.decision };
     } finally {
       // a command or another toolset's tool may have made new names for files (`ln`, `tar x`):
       // hard links are looked up afresh
       if (!p.plan.keepsNames) identitiesChanged();
     }
+  }
+
+  /** Whether an ask can be answered here (a human, or --yes). */
+  #askable(approver: Approver | undefined): boolean {
+    return approver !== undefined || this.#opts.autoApprove === true;
+  }
+
+  /**
+   * An approve: covered by the session, approved by --yes, refused when nobody can answer, or
+   * asked with the plan's approval view. Returns who approved and what the human saw.
+   */
+  async #approve(p: Planned, v: CallVerdict, args: Record<string, unknown>, approver: Approver | undefined, signal: AbortSignal | undefined): Promise<Answered> {
+    const { decision } = v;
+    const scope = v.sessionable ? this.#scope(p, decision) : [];
+    if (v.sessionable && this.#covers(scope)) return { approvedBy: 'session' };
+    if (this.#opts.autoApprove) return { approvedBy: 'yes' };
+    if (!approver) {
+      throw new ToolError('approval_required', `${qualified(p.toolset.name, p.tool)} needs a human's approval (${decision.sentence}) and nobody can answer here. Rerun with --yes to approve it, or choose an envelope that allows it.`, {
+        rule: decision.rule,
+        envelope: decision.envelope,
+      });
+    }
+    const shown = await p.plan.approval({ decision, alwaysAsk: v.alwaysAsk });
+    const approvedBy = await this.#ask(await this.#request(p, args, decision, shown, scope), approver, signal);
+    return { approvedBy, shown };
   }
 
   async #request(p: Planned, args: Record<string, unknown>, decision: Decision, view: ApprovalView, scope: SessionAllow[]): Promise<ApprovalRequest> {
@@ -317,6 +324,15 @@ export class Gate {
         throw new ToolError('internal', `The approver answered ${JSON.stringify(answer)}, which is not an answer.`);
     }
   }
+}
+
+/** The refusal of a call the envelope denies. */
+function denied(p: Planned, d: Decision): ToolError {
+  return new ToolError('envelope_denied', `${qualified(p.toolset.name, p.tool)} was denied by the session envelope: ${d.sentence}. Do without it, or ask the user to change the envelope.`, {
+    rule: d.rule,
+    envelope: d.envelope,
+    matched: d.matched,
+  });
 }
 
 // nanoid loads node:crypto (~5 ms of a cold start); only a call that asks needs an id
