@@ -11,7 +11,7 @@ import { ToolError, toToolError } from '../errors.ts';
 import type { CallFacts, CompiledEnvelope, Decision } from '../envelope/index.ts';
 import type { ApprovalDiff, ApprovalView, ApprovedBy, CallPlan, PlanContext, RunQuestion, Toolset } from '../contract/toolset.ts';
 import type { AskApproval } from '../local_fs/context.ts';
-import { readApproveQuestion } from '../local_fs/plan.ts';
+import { LOCAL_FS, readApproveQuestion } from '../local_fs/plan.ts';
 import { identitiesChanged } from '../protect/identity.ts';
 import { qualified, schemaPlan } from '../contract/schema_plan.ts';
 import type { ToolKind, ToolSpec } from '../tool.ts';
@@ -137,7 +137,7 @@ export class Gate {
    * A read-approve hook for a LocalFsToolset called outside any gate call (`approvals: 'ask',
    * ask: gate.fsAsk`); calls through the gate bring their own, answered as this one is.
    */
-  readonly fsAsk: AskApproval = (req) => this.#runAsk(undefined, undefined, undefined, 'local_fs')(readApproveQuestion(req));
+  readonly fsAsk: AskApproval = (req) => this.#runAsk(undefined, undefined, undefined, LOCAL_FS)(readApproveQuestion(req));
 
   /** Splits `local_fs.read_file` / `read_file` into its toolset and tool. */
   resolveName(name: string): { toolset: Toolset; tool: string } {
