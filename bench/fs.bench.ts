@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
-import { buildApprovalDiff } from '../src/core/gate/approval_diff.ts';
+import { buildApprovalDiff } from '../src/core/local_fs/approval_diff.ts';
 import { DEFAULT_CHAIN_LOCAL_FS, parseFsPolicy } from '../src/core/local_fs/policy.ts';
 import { findRipgrep } from '../src/core/local_fs/ripgrep.ts';
 import { LocalFsToolset } from '../src/core/local_fs/toolset.ts';

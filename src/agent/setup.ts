@@ -4,14 +4,13 @@
 // store, and the factory for a session's tools (client-backed for ACP, workspace-backed for runs).
 import { ConfigError, formatIssue, loadConfig, type EffectiveConfig } from '../config/load.ts';
 import { loadChain, taskPolicies, type ChainTask } from '../config/chain.ts';
+import type { Toolset } from '../core/contract/toolset.ts';
 import type { ClientFileIO } from '../core/local_fs/file_io.ts';
 import { parseFsPolicy } from '../core/local_fs/policy.ts';
 import { ReadLedger } from '../core/local_fs/ledger.ts';
-import { LocalFsToolset } from '../core/local_fs/toolset.ts';
-import { LocalShell } from '../core/shell/local_shell.ts';
 import type { TerminalHost } from '../core/shell/terminal.ts';
 import { ToolError } from '../core/errors.ts';
-import type { ToolSpec, Toolset } from '../core/tool.ts';
+import type { ToolSpec } from '../core/tool.ts';
 import { SessionAllows } from '../core/gate/session_allows.ts';
 import type { SessionMode, ToolContext } from './acp/agent.ts';
 import { clientFileIO, clientTerminalHost, missingCapability } from './acp/client_capabilities.ts';
@@ -24,7 +23,8 @@ import { modelProvider, requestSettings, windowSettings } from './loop/model_req
 import type { HttpSettings } from './providers/http.ts';
 import type { Provider } from './providers/types.ts';
 import { SessionStore } from './sessions/store.ts';
-import { createSessionTools, makeGate, type HookRef } from './tools/session_tools.ts';
+import { BUILTIN_TOOLSETS } from './tools/builtin.ts';
+import { createSessionTools, type HookRef } from './tools/session_tools.ts';
 import { systemPrompt } from './loop/system_prompt.ts';
 import type { SessionTools } from './tools/contract.ts';
 
@@ -265,32 +265,31 @@ class SessionToolsFactory {
   private async build(b: SessionToolsInput): Promise<SessionTools> {
     const scfg = this.configs.for(b.cwd);
     const { task, policies } = taskFor(scfg, this.vars);
-    const fsParsed = parseFsPolicy(policies.local_fs);
-    for (const w of fsParsed.warnings) b.notice(w);
+    // each warning once: local_fs's policy is read for the remote tools' output cap too
+    const said = new Set<string>();
+    const warn = (w: string) => {
+      if (said.has(w)) return;
+      said.add(w);
+      b.notice(w);
+    };
+    const outputCap = parseFsPolicy(policies.local_fs);
+    outputCap.warnings.forEach(warn);
     const allows = SessionAllows.fromJSON(b.allows);
-    const gate = makeGate({ config: scfg, mode: b.mode, allows, hooks: b.hooks, root: b.cwd, approvalsPossible: b.approvalsPossible });
     const ledger = restoreLedger(b.ledger, b.sessionId);
     const toolsets: Toolset[] = [];
     const wants = new Set(task.execute_config.tools);
-    let fsToolset: LocalFsToolset | undefined;
-    if (wants.has('local_fs')) {
-      fsToolset = new LocalFsToolset({
-        root: b.cwd,
-        policy: fsParsed.policy,
-        ledger,
-        sessionId: b.sessionId,
-        io: b.io === 'workspace' ? undefined : b.io,
-        // read-approve paths (.env, *.pem) are asked through the gate; nobody there = refuse
-        approvals: 'ask',
-        ask: (req) => gate.fsAsk(req),
-      });
-      toolsets.push(fsToolset);
+    // a toolset that confines itself (local_fs's _allowed_dir) moves the root of those after it
+    let root = b.cwd;
+    for (const builtin of BUILTIN_TOOLSETS) {
+      if (!wants.has(builtin.name)) continue;
+      const site = { root, sessionId: b.sessionId, ledger, io: b.io === 'workspace' ? undefined : b.io, host: b.host === 'local' ? undefined : b.host, warn };
+      const opened = builtin.open(site, policies[builtin.name]);
+      toolsets.push(opened.toolset);
+      root = opened.root ?? root;
     }
-    const root = fsToolset?.root ?? b.cwd;
-    if (wants.has('local_shell')) toolsets.push(shellToolset(policies.local_shell, root, b.host));
-    const [mcp, remote] = await Promise.all([this.startMcp(b), this.startRemote(b, scfg, fsParsed.policy.maxOutputBytes)]);
+    const [mcp, remote] = await Promise.all([this.startMcp(b), this.startRemote(b, scfg, outputCap.policy.maxOutputBytes)]);
     toolsets.push(...remote);
-    const tools = createSessionTools({ toolsets, mcp, config: scfg, mode: b.mode, ledger, allows, hooks: b.hooks, root, approvalsPossible: b.approvalsPossible, missing: b.missing, gate });
+    const tools = createSessionTools({ toolsets, mcp, config: scfg, mode: b.mode, ledger, allows, hooks: b.hooks, root: b.cwd, approvalsPossible: b.approvalsPossible, missing: b.missing });
     this.#open.add(tools);
     const close = tools.close.bind(tools);
     tools.close = async () => {
@@ -333,15 +332,4 @@ function restoreLedger(saved: unknown, sessionId: string): ReadLedger {
   } catch {
     return new ReadLedger(sessionId);
   }
-}
-
-/**
- * local_shell for a session. Without a client terminal the tool is still offered (and refuses
- * naming the capability). Under a command policy `cd` stays inside the session root unless the
- * policy names another _allowed_dir (as `cxl tool` does); no policy at all means the platform
- * shell, unconfined.
- */
-function shellToolset(sp: Record<string, string> | undefined, root: string, host: TerminalHost | 'local'): LocalShell {
-  const shellPolicy = sp && Object.keys(sp).length && sp._allowed_dir === undefined ? { ...sp, _allowed_dir: '.' } : sp;
-  return new LocalShell({ root, policy: shellPolicy, host: host === 'local' ? undefined : host });
 }

@@ -6,7 +6,7 @@ import { describeCompaction } from './context/session_context.ts';
 import { howToConfigure } from './providers/select.ts';
 import type { ModelToolCall } from './providers/types.ts';
 import type { AgentSetup } from './setup.ts';
-import { callTitle, resultForModel } from './acp/tool_report.ts';
+import { callView } from './acp/tool_report.ts';
 import type { SessionTools } from './tools/contract.ts';
 import { checkCall, modelCall, runChecked, sessionContext, type CallOutcome, type RunUsage } from './loop/model_call.ts';
 import type { StopReason } from './loop/turn.ts';
@@ -33,17 +33,16 @@ export function describeUsage(u: RunUsage): string {
 /** One call the model made, as progress lines: `→ title`, then `✓ title` or `✗ title: code: message`. */
 async function runCall(tools: SessionTools, call: ModelToolCall, signal: AbortSignal, progress: Progress): Promise<CallOutcome> {
   const checked = checkCall(tools.specs(), call.name, call.arguments);
-  const title = callTitle(checked.spec, call.name, checked.args);
+  const { title } = callView(tools, checked.spec, call.name, checked.args);
   progress(`→ ${title}\n`);
   const failed = (e: ToolError, reads: string[]): CallOutcome => {
     progress(`✗ ${title}: ${e.code}: ${e.message}\n`);
     return { forModel: JSON.stringify(e.toJSON()), reads };
   };
   if (checked.error) return failed(checked.error, []);
-  const r = await runChecked(tools, checked.spec, checked.args, { signal }, 'The run was stopped.', (result) => {
-    const forModel = resultForModel(result);
+  const r = await runChecked(tools, checked.spec, checked.args, { signal }, 'The run was stopped.', (out) => {
     progress(`✓ ${title}\n`);
-    return forModel;
+    return out.forModel;
   });
   if (r.ok) return { forModel: r.value, reads: r.reads };
   if (r.crash !== undefined) progress(`cxl run: tool ${call.name} crashed: ${r.crash}\n`);

@@ -2,16 +2,19 @@
 // program and its resolved path, the rule that allowed or refused it (an argument rule by name:
 // `find -exec`, `path-quarantine`), and the session envelope's decision with the argument rule
 // that kept a step from running unasked. `--batch` reads JSON lines and answers one JSON line
-// each (with an envelope's decision when one is named). Nothing is ever run.
+// each (with an envelope's decision when one is named). Nothing is ever run. The decision is the
+// gate's own (core/gate/decision.ts), the sandbox this machine has included, so what check says
+// is what a call does.
 import process from 'node:process';
 import { ConfigError, formatIssue, loadConfig } from '../config/load.ts';
+import type { SandboxFacts } from '../core/contract/toolset.ts';
 import type { CompiledEnvelope, Decision } from '../core/envelope/index.ts';
 import { ToolError } from '../core/errors.ts';
-import { shellDecision } from '../core/gate/gate.ts';
+import { lineVerdict, type CallVerdict } from '../core/gate/decision.ts';
 import { checkLine, type CheckedStep, type ShellPolicy, type Verdict } from '../core/shell/checker.ts';
 import { displayArgv } from '../core/shell/runner.ts';
 import { LocalTerminalHost } from '../core/shell/local_terminal.ts';
-import { envelopeSandbox, isWorking, profileFor, withoutSandbox, type SandboxProfile, type SandboxState } from '../core/shell/sandbox/settings.ts';
+import { envelopeSandbox, isWorking, type SandboxProfile, type SandboxState } from '../core/shell/sandbox/settings.ts';
 import { DEFAULT_ALLOWED_COMMANDS, DEFAULT_DENIED_COMMANDS, splitList } from '../core/shell/shell_policy.ts';
 import { parseFlags, UsageError } from './args.ts';
 
@@ -30,8 +33,8 @@ Flags:
   --envelope NAME the session envelope whose decision on an allowed line is reported too
                   (default: default_envelope of agents.toml, else \`default\`); exit 1 when it denies.
                   The sandbox profile the line would run under is reported with it.
-                  With --batch, every answer carries that envelope's decision by its rules
-                  (what the sandbox changes is reported by the one-line form)
+                  With --batch, every answer carries that envelope's decision as a call
+                  here would meet it (without a working sandbox the prefix allowlist asks)
   --json          print the verdict as JSON
   --batch         read {"cmd": "...", "allowed_commands": [...], "denied_commands": [...],
                   "allowed_dir": "...", "cwd": "...", "envelope": "..."} per stdin line (missing
@@ -127,6 +130,13 @@ export function checkInput(input: CheckInput): Verdict {
   }
 }
 
+/** The sandbox a line would run in under `env` on this machine: the envelope's settings and what the host reports. */
+function sandboxUnder(env: CompiledEnvelope, host: LocalTerminalHost): SandboxFacts {
+  const { mode, network } = envelopeSandbox(env.resolved.shell);
+  const state: SandboxState = mode === 'off' ? { state: 'off', reason: 'shell.sandbox = "off"' } : host.sandboxState(network);
+  return { mode, network, state };
+}
+
 function stringList(v: unknown, key: string): string[] | undefined {
   if (v === undefined) return undefined;
   if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v as string[];
@@ -163,6 +173,7 @@ export async function main(argv: string[]): Promise<number> {
     };
     const { createInterface } = await import('node:readline'); // only --batch reads lines
     const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+    const host = new LocalTerminalHost();
     for await (const raw of rl) {
       if (raw.trim() === '') continue;
       let v: Verdict;
@@ -184,7 +195,7 @@ export async function main(argv: string[]): Promise<number> {
         };
         const env = envName !== undefined ? envelopeNamed(envName) : undefined;
         v = checkInput({ cmd: o.cmd, policy, cwd: (o.cwd as string | undefined) ?? cwd, askable: env !== undefined });
-        if (env && v.verdict === 'allow') d = shellDecision(env, o.cmd, v, v.allowedDir ?? v.startDir);
+        if (env && v.verdict === 'allow') d = lineVerdict(env, o.cmd, v, v.allowedDir ?? v.startDir, sandboxUnder(env, host)).decision;
       } catch (err) {
         // Fail closed: input we cannot read is a refusal, never a skip.
         v = { verdict: 'refuse', rule: 'bad-input', construct: 'input', position: 0, step: 0, reason: `this line is not a valid check request: ${(err as Error).message}`, steps: [] };
@@ -201,18 +212,11 @@ export async function main(argv: string[]): Promise<number> {
   const env = loadEnvelope(values.envelope as string | undefined);
   const envelope = env.name;
   const v = checkInput({ cmd: line, policy: base, cwd, askable: true });
-  let d: Decision | undefined;
-  let sb: { mode: string; network: boolean; state: SandboxState } | undefined;
-  if (v.verdict === 'allow') {
-    d = shellDecision(env, line, v, v.allowedDir ?? v.startDir);
-    const { mode, network } = envelopeSandbox(env.resolved.shell);
-    const state: SandboxState = mode === 'off' ? { state: 'off', reason: 'shell.sandbox = "off"' } : new LocalTerminalHost().sandboxState(network);
-    d = withoutSandbox(d, mode, state);
-    sb = { mode, network, state };
-  }
+  const cv = v.verdict === 'allow' ? lineVerdict(env, line, v, v.allowedDir ?? v.startDir, sandboxUnder(env, new LocalTerminalHost())) : undefined;
+  const d = cv?.decision;
   const ej = d ? { envelope: decisionJson(d) } : {};
   const et = d ? `envelope ${envelope}: ${d.sentence}` : `envelope ${envelope}: not consulted (the command policy refused the line)`;
-  const sj = d && sb && d.action !== 'deny' ? { sandbox: sandboxJson(d, sb) } : {};
+  const sj = cv?.sandbox && cv.decision.action !== 'deny' ? { sandbox: sandboxJson(cv.decision, cv.sandbox) } : {};
   const st = sj.sandbox ? `\nsandbox: ${sandboxText(sj.sandbox)}` : '';
   process.stdout.write(values.json ? `${JSON.stringify({ ...verdictJson(v), ...ej, ...sj }, null, 2)}\n` : `${renderVerdict(line, v, base)}\n${et}${st}\n`);
   return v.verdict === 'allow' && d?.action !== 'deny' ? 0 : 1;
@@ -227,11 +231,10 @@ interface SandboxAnswer {
   reason?: string;
 }
 
-/** Which sandbox profile the line would run under, from the envelope's decision. */
-function sandboxJson(d: Decision, sb: { mode: string; network: boolean; state: SandboxState }): SandboxAnswer {
+/** Which sandbox profile the line would run under, from the decision. */
+function sandboxJson(d: Decision, sb: NonNullable<CallVerdict['sandbox']>): SandboxAnswer {
   if (!isWorking(sb.state)) return { state: sb.state.state, ...(sb.state.reason ? { reason: sb.state.reason } : {}) };
-  const approved = d.action === 'approve';
-  return { state: sb.state.state, profile: profileFor(d, approved), when: approved ? 'once approved' : 'now', network: sb.network };
+  return { state: sb.state.state, profile: sb.profile, when: d.action === 'approve' ? 'once approved' : 'now', network: sb.network };
 }
 
 function sandboxText(a: SandboxAnswer): string {

@@ -5,16 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { ConfigError, formatIssue, loadConfig, type EffectiveConfig } from '../config/load.ts';
+import type { Toolset } from '../core/contract/toolset.ts';
 import { ToolError, toToolError } from '../core/errors.ts';
 import { Gate } from '../core/gate/gate.ts';
-import type { AskApproval } from '../core/local_fs/context.ts';
 import { DEFAULT_CHAIN_LOCAL_FS, parseFsPolicy } from '../core/local_fs/policy.ts';
 import { ReadLedger } from '../core/local_fs/ledger.ts';
-import { LocalFsToolset } from '../core/local_fs/toolset.ts';
-import { createLocalShell } from '../core/shell/local_shell.ts';
-import { shellPolicyFromFlat, withoutShellOnlyKeys } from '../core/shell/shell_policy.ts';
-import type { Toolset } from '../core/tool.ts';
+import { withoutShellOnlyKeys } from '../core/shell/shell_policy.ts';
 import { parseFlags, UsageError } from './args.ts';
+import { BUILTIN_TOOLSETS } from '../agent/tools/builtin.ts';
 import { fromConfig, McpRegistry } from '../agent/tools/mcp.ts';
 
 const HELP = `Usage: cxl tool <name> [json-args] [flags]
@@ -44,8 +42,6 @@ export interface ToolRunOptions {
   policy: Record<string, string>;
   sessionId?: string;
   yes: boolean;
-  /** read-approve hook of the gate (local_fs asks it for .env, *.pem, *.key) */
-  ask?: AskApproval;
 }
 
 /** Where a named session's ledger lives (CXL_STATE_DIR overrides the XDG state dir). */
@@ -54,24 +50,15 @@ export function sessionLedgerFile(id: string): string {
   return path.join(base, 'sessions', id, 'ledger.json');
 }
 
-/** The toolsets `cxl tool` offers, by name; adding one is one line. */
-const TOOLSETS: Record<string, (o: ToolRunOptions, ledger: ReadLedger, warn: (w: string) => void) => Toolset> = {
-  local_fs: (o, ledger, warn) => {
-    const { policy, warnings } = parseFsPolicy({ ...DEFAULT_CHAIN_LOCAL_FS, ...withoutShellOnlyKeys(o.policy) });
-    warnings.forEach(warn);
-    return new LocalFsToolset({ root: o.root, policy, ledger, approvals: o.ask ? 'ask' : o.yes ? 'allow' : 'refuse', ask: o.ask });
-  },
-  local_shell: (o) => createLocalShell({ root: o.root, policy: shellPolicyFromFlat(o.policy) }),
-};
-
-/** Builds every toolset, each failing alone (its calls then report why). */
+/** Opens every built-in toolset (agent/tools/builtin.ts) at the root, each failing alone (its calls then report why). */
 function buildToolsets(o: ToolRunOptions, ledger: ReadLedger): Map<string, Toolset | ToolError> {
   const out = new Map<string, Toolset | ToolError>();
-  for (const [name, make] of Object.entries(TOOLSETS)) {
+  const site = { root: o.root, ledger, warn: (w: string) => void process.stderr.write(`cxl tool: warning: ${w}\n`) };
+  for (const builtin of BUILTIN_TOOLSETS) {
     try {
-      out.set(name, make(o, ledger, (w) => process.stderr.write(`cxl tool: warning: ${w}\n`)));
+      out.set(builtin.name, builtin.open(site, builtin.fromFlags(o.policy)).toolset);
     } catch (err) {
-      out.set(name, toToolError(err));
+      out.set(builtin.name, toToolError(err));
     }
   }
   return out;
@@ -155,7 +142,6 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof ToolError) throw new UsageError(`cxl tool: ${err.message}`);
     throw err;
   }
-  o.ask = gate.fsAsk;
   const ledgerFile = sessionId ? sessionLedgerFile(sessionId) : undefined;
   const ledger = ledgerFile ? ReadLedger.load(ledgerFile, sessionId!) : new ReadLedger(`cxl-tool-${process.pid}-${Date.now()}`);
   const toolsets = buildToolsets(o, ledger);

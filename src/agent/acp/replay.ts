@@ -46,15 +46,6 @@ export function promptShown(blocks: acp.ContentBlock[]): string {
   return [text, ...links].filter(Boolean).join('\n');
 }
 
-/** A command's result as a person reads it: the replay of a call whose terminal is gone. */
-export function commandTranscript(result: unknown): string | undefined {
-  const r = result as { stdout?: unknown; stderr?: unknown; exit_code?: unknown; signal?: unknown; truncated?: unknown } | null;
-  if (!r || typeof r !== 'object' || typeof r.stdout !== 'string' || typeof r.stderr !== 'string' || !('exit_code' in r)) return undefined;
-  const out = [r.stdout, r.stderr].filter((x) => x !== '').map((x) => x.replace(/\n$/, '')).join('\n');
-  const end = typeof r.signal === 'string' ? `killed by ${r.signal}` : `exit ${String(r.exit_code)}`;
-  return [out, r.truncated ? '(output cut)' : '', `(${end})`].filter(Boolean).join('\n');
-}
-
 /** A stored update as this client can take it: compaction_update only where advertised. */
 function replayable(update: Record<string, unknown>, caps: acp.ClientCapabilities): acp.SessionUpdate {
   if (update.sessionUpdate === 'compaction_update' && !caps.session?.compaction) {

@@ -7,9 +7,9 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { ToolError } from '../../core/errors.ts';
 import { checkCall, runChecked, type CallOutcome } from '../loop/model_call.ts';
 import { PermissionRequest } from './permission.ts';
-import { commandTranscript } from './replay.ts';
 import type { LiveSession } from './session.ts';
-import { callLocations, callTitle, resultForModel, textContent } from './tool_report.ts';
+import { callView, textContent } from './tool_report.ts';
+import type { ToolOutput } from '../tools/contract.ts';
 
 /** What a call needs of the turn it runs in. */
 export interface CallTurn {
@@ -71,16 +71,16 @@ class ReportedCall {
   }
 
   /** The result: the terminals, the diff (the one approved, else the one the tool reports), the text the model reads. */
-  async completed(result: unknown, forModel: string, diffShown: acp.ToolCallContent | undefined, cwd: string): Promise<void> {
+  async completed({ result, forModel, display }: ToolOutput, diffShown: acp.ToolCallContent | undefined, cwd: string): Promise<void> {
     const content: acp.ToolCallContent[] = [...this.terminals];
     if (diffShown) content.push(diffShown);
-    const d = (result as { diff?: { path: string; oldText: string | null; newText: string } } | null)?.diff;
-    if (!diffShown && d && typeof d.newText === 'string') content.push({ type: 'diff', path: path.resolve(cwd, d.path), oldText: d.oldText, newText: d.newText });
+    const d = display.diff;
+    if (!diffShown && d) content.push({ type: 'diff', path: path.resolve(cwd, d.path), oldText: d.oldText, newText: d.newText });
     content.push(textContent(forModel));
     // rawOutput repeats the result for clients that want structure: only objects, and only small ones
     // (a 10 MB file is already in the text content, capped)
     const raw = typeof result === 'object' && result !== null && forModel.length <= RAW_OUTPUT_MAX ? result : undefined;
-    const transcript = this.terminals.length ? commandTranscript(result) : undefined;
+    const transcript = this.terminals.length ? display.transcript : undefined;
     await this.final('completed', content, raw, transcript === undefined ? undefined : [...content.filter((c) => c.type === 'diff'), textContent(transcript)]);
   }
 }
@@ -96,9 +96,7 @@ export async function runToolCall(turn: CallTurn, name: string, rawArgs: string 
   const id = toolCallId(modelCallId, ++s.nextCall);
   const checked = checkCall(s.tools.specs(), name, rawArgs);
   const { spec, args } = checked;
-  const title = callTitle(spec, name, args);
-  const kind = spec?.kind ?? 'other';
-  const locations = callLocations(spec, args, s.stored.cwd);
+  const { title, kind, locations } = callView(s.tools, spec, name, args);
   const call = new ReportedCall(turn, { toolCallId: id, title, kind, locations, rawInput: checked.rawInput });
   await call.announce();
   if (checked.error) {
@@ -107,10 +105,9 @@ export async function runToolCall(turn: CallTurn, name: string, rawArgs: string 
   }
   await call.running();
   const permission = new PermissionRequest({ client: turn.client, sessionId: s.stored.sessionId, toolCallId: id, title, kind, locations, args, cwd: s.stored.cwd, signal: turn.signal });
-  const r = await runChecked(s.tools, checked.spec, args, { signal: turn.signal, approve: permission.approve, onTerminal: call.onTerminal }, 'Cancelled by the user.', async (result) => {
-    const forModel = resultForModel(result);
-    await call.completed(result, forModel, permission.diffShown, s.stored.cwd);
-    return forModel;
+  const r = await runChecked(s.tools, checked.spec, args, { signal: turn.signal, approve: permission.approve, onTerminal: call.onTerminal }, 'Cancelled by the user.', async (out) => {
+    await call.completed(out, permission.diffShown, s.stored.cwd);
+    return out.forModel;
   });
   if (r.ok) return { forModel: r.value, reads: r.reads };
   if (r.crash !== undefined) turn.log(`tool ${name} crashed: ${r.crash}`);

@@ -1,34 +1,14 @@
-// How a tool call looks to an ACP client: title, kind, locations, and the content of its result.
-import path from 'node:path';
+// How a tool call looks to an ACP client: its title, kind and locations as its toolset says
+// (the plan's view, through SessionTools), and the text content of its result.
 import type * as acp from '@agentclientprotocol/sdk';
 import type { ToolSpec } from '../../core/tool.ts';
+import type { SessionTools } from '../tools/contract.ts';
 
 const MAX_SHOWN = 64 * 1024;
 
-export function callTitle(spec: ToolSpec | undefined, name: string, args: Record<string, unknown>): string {
-  if (!spec) return name;
-  if (spec.toolset === 'local_shell') {
-    const cmd = typeof args.command === 'string' ? args.command : '';
-    const argv = Array.isArray(args.args) ? ` ${args.args.map(String).join(' ')}` : '';
-    return `local_shell: ${(cmd + argv).slice(0, 200)}`;
-  }
-  const p = typeof args.path === 'string' ? args.path : typeof args.pattern === 'string' && spec.name === 'find_files' ? args.pattern : '';
-  return p ? `${spec.toolset}.${spec.name}: ${p}` : `${spec.toolset}.${spec.name}`;
-}
-
-export function callLocations(spec: ToolSpec | undefined, args: Record<string, unknown>, root: string): acp.ToolCallLocation[] {
-  if (!spec || spec.toolset !== 'local_fs') return [];
-  const p = typeof args.path === 'string' && args.path ? args.path : spec.name === 'list_dir' || spec.name === 'find_files' ? '.' : '';
-  if (!p || p.includes('\0')) return [];
-  const abs = path.resolve(root, p);
-  const line = Number(args.start_line);
-  return [Number.isInteger(line) && line > 0 ? { path: abs, line } : { path: abs }];
-}
-
-/** What the model reads back: text as is, anything else as JSON. */
-export function resultForModel(result: unknown): string {
-  if (typeof result === 'string') return result;
-  return JSON.stringify(result);
+/** Title, kind and locations of a call; a name no tool has is shown as it was called. */
+export function callView(tools: SessionTools, spec: ToolSpec | undefined, name: string, args: Record<string, unknown>): { title: string; kind: acp.ToolKind; locations: acp.ToolCallLocation[] } {
+  return spec ? tools.view(spec, args) : { title: name, kind: 'other', locations: [] };
 }
 
 export function textContent(text: string): acp.ToolCallContent {

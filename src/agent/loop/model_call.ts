@@ -9,7 +9,7 @@ import type { ToolSpec } from '../../core/tool.ts';
 import type { ContextHooks, SessionContext, UsageReport } from '../context/session_context.ts';
 import { howToConfigure } from '../providers/select.ts';
 import type { ChatMessage, ModelToolCall, Provider, ProviderError, ToolDefinition } from '../providers/types.ts';
-import type { CallHooks, SessionTools } from '../tools/contract.ts';
+import type { CallHooks, ToolOutput, SessionTools } from '../tools/contract.ts';
 import { modelName, resolveTool } from '../tools/tool_names.ts';
 import { runTurn, type StopReason } from './turn.ts';
 
@@ -68,7 +68,7 @@ export async function runChecked<T>(
   args: Record<string, unknown>,
   hooks: Omit<CallHooks, 'onLedger'>,
   cancelledText: string,
-  use: (result: unknown) => T | Promise<T>,
+  use: (out: ToolOutput) => T | Promise<T>,
 ): Promise<CallRun<T>> {
   // the files whose content this result shows the model (a write_file's content is in its call)
   const reads: string[] = [];

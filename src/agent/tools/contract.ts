@@ -1,11 +1,13 @@
-// What the agent needs from the tool side of a session: the specs to offer the model, and a call
-// through the gate pipeline (src/core/gate/gate.ts) with an approver the agent supplies per call.
-// Built per session by setup.ts from the local_fs, local_shell and MCP toolsets.
+// What the agent needs from the tool side of a session: the specs to offer the model, how a call
+// looks before it runs, and a call through the gate pipeline (src/core/gate/gate.ts) with an
+// approver the agent supplies per call, its result typed for the model and for a person. Built
+// per session by setup.ts from the built-in toolsets (builtin.ts), MCP servers and remote tools.
 import type { ApprovalAnswer, ApprovalRequest } from '../../core/gate/gate.ts';
+import type { CallView, ToolOutput } from '../../core/contract/toolset.ts';
 import type { SandboxState } from '../../core/shell/sandbox/settings.ts';
 import type { ToolSpec } from '../../core/tool.ts';
 
-export type { ApprovalAnswer, ApprovalRequest };
+export type { ApprovalAnswer, ApprovalRequest, CallView, ToolOutput };
 
 export type Approver = (req: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
 
@@ -21,8 +23,10 @@ export interface CallHooks {
 
 export interface SessionTools {
   specs(): ToolSpec[];
+  /** How a call looks before anything is checked (title, kind, locations), as its toolset says. */
+  view(spec: ToolSpec, args: Record<string, unknown>): CallView;
   /** Runs one call through tools_policies, the envelope and the approver. Throws ToolError. */
-  call(spec: ToolSpec, args: Record<string, unknown>, hooks: CallHooks): Promise<unknown>;
+  call(spec: ToolSpec, args: Record<string, unknown>, hooks: CallHooks): Promise<ToolOutput>;
   /** switch the envelope (ACP mode) for the calls that follow */
   setMode(mode: string): void;
   /** the read ledger, serialised for the session store */

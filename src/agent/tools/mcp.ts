@@ -5,8 +5,10 @@
 // the SDK (and zod under it) is imported when a server is started, not when this module loads:
 // `cxl tool` and `cxl config` name MCP servers but mostly never start one
 import type { Client, Transport } from './mcp_sdk.ts';
+import { schemaPlan } from '../../core/contract/schema_plan.ts';
+import type { CallPlan, Toolset } from '../../core/contract/toolset.ts';
 import { ToolError } from '../../core/errors.ts';
-import type { JsonSchema, ToolKind, ToolSpec, Toolset } from '../../core/tool.ts';
+import type { JsonSchema, ToolKind, ToolSpec } from '../../core/tool.ts';
 
 export interface McpServerConfig {
   name: string;
@@ -157,6 +159,11 @@ export class McpToolset implements Toolset {
       inputSchema: (t.inputSchema && t.inputSchema.type === 'object' ? t.inputSchema : { type: 'object', properties: {} }) as JsonSchema,
       kind: kindOf(t),
     }));
+  }
+
+  /** A server brings a JSON schema per tool and nothing more: checked against it, no axis, one tool for the session. */
+  plan(tool: string, args: Record<string, unknown>): CallPlan {
+    return schemaPlan(this, tool, args);
   }
 
   async call(tool: string, args: Record<string, unknown>, opts: { signal?: AbortSignal } = {}): Promise<unknown> {

@@ -1,10 +1,12 @@
-// Model-facing tool names. local_fs tools are offered by their bare names (read_file, …) and
-// local_shell as `local_shell`, which small models call reliably; attached MCP tools as
-// `<server>.<tool>`. Lookup also accepts the qualified `local_fs.read_file` form.
+// Model-facing tool names. The built-in toolsets' tools are offered by their bare names
+// (read_file, …, local_shell), which small models call reliably (builtin.ts says which); attached
+// MCP tools and remote tools as `<toolset>.<tool>`. Lookup also accepts the qualified
+// `local_fs.read_file` form.
 import { qualifiedName, type ToolSpec } from '../../core/tool.ts';
+import { offeredBare } from './builtin.ts';
 
 export function modelName(spec: ToolSpec): string {
-  if (spec.toolset === 'local_fs' || spec.toolset === spec.name) return spec.name;
+  if (offeredBare(spec.toolset) || spec.toolset === spec.name) return spec.name;
   return qualifiedName(spec);
 }
 

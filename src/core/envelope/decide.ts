@@ -4,7 +4,7 @@
 import { normalizeForMatch, widenForDeny } from './glob_lists.ts';
 import type { CompiledEnvelope, CompiledRule, DenyGroup } from './compile.ts';
 import type { Sourced } from './resolve.ts';
-import { axisOf, type ArgNote, type Axis, type CallFacts, type Decision, type Grant, type GrantSpec, type RuleId, type ShellStep } from './spec.ts';
+import { axisOfCall, type ArgNote, type Axis, type CallFacts, type Decision, type Grant, type GrantSpec, type RuleId, type ShellStep } from './spec.ts';
 
 // ── matching helpers ───────────────────────────────────────────────────────────────────────
 
@@ -169,7 +169,7 @@ export function decide(env: CompiledEnvelope, call: CallFacts): Decision {
   const p = prepare(call);
   const d = decideRules(env, call, p);
   if (d.action === 'deny') return d;
-  const axis = axisOf(call.toolset, call.tool);
+  const axis = axisOfCall(call);
   if (axis !== 'files.write' && axis !== 'shell') return d;
   const out = outFor(env);
   const timeout = axisTimeout(axis === 'shell' ? env.resolved.shell : env.resolved.write) ?? (d.action === 'approve' ? d.timeoutMs : undefined);
@@ -186,7 +186,7 @@ export function decide(env: CompiledEnvelope, call: CallFacts): Decision {
 function decideRules(env: CompiledEnvelope, call: CallFacts, p: Prepared): Decision {
   const qualified = `${call.toolset}.${call.tool}`;
   const shown = call.tool === call.toolset ? call.toolset : qualified;
-  const axis = axisOf(call.toolset, call.tool);
+  const axis = axisOfCall(call);
   const out = outFor(env);
 
   // 1. always_deny beats everything; so does a write_wall fact on a write or a shell line.

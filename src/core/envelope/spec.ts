@@ -9,6 +9,16 @@ export type { ProtectedFact };
 export type SandboxMode = 'auto' | 'required' | 'off';
 export const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'required', 'off'];
 
+/**
+ * Which sandbox a host runs commands in (the `cxl/sandbox` `_meta` of session/new, docs/acp.md):
+ * what `shell.sandbox = "auto"` meets when a call is decided.
+ */
+export interface SandboxState {
+  state: 'bubblewrap' | 'seatbelt' | 'off' | 'unavailable';
+  /** why: the probe's failure, the setting that turned it off, or where it runs */
+  reason?: string;
+}
+
 export type Grant = 'allow' | 'approve' | 'deny';
 export const GRANTS: readonly Grant[] = ['allow', 'approve', 'deny'];
 
@@ -78,10 +88,16 @@ const WRITE_SET = new Set(WRITE_TOOLS);
 
 export type Axis = 'files.read' | 'files.write' | 'shell' | null;
 
+/** The built-in toolsets' axes, for facts that name none (written by hand: tests, benchmarks). */
 export function axisOf(toolset: string, tool: string): Axis {
   if (toolset === 'local_fs') return READ_SET.has(tool) ? 'files.read' : WRITE_SET.has(tool) ? 'files.write' : null;
   if (toolset === 'local_shell') return 'shell';
   return null;
+}
+
+/** The axis a call is on: the one its toolset's plan named, else the built-in map's. */
+export function axisOfCall(call: Pick<CallFacts, 'toolset' | 'tool' | 'axis'>): Axis {
+  return call.axis !== undefined ? call.axis : axisOf(call.toolset, call.tool);
 }
 
 // ── facts and decisions ────────────────────────────────────────────────────────────────────
@@ -119,6 +135,12 @@ export interface ShellFacts {
 export interface CallFacts {
   toolset: string;
   tool: string;
+  /**
+   * The axis the call is on, as its toolset's plan says (core/contract/toolset.ts): a toolset
+   * needs no entry in a map here to be read, written or run like the built-in ones. Absent:
+   * the built-in map (axisOf).
+   */
+  axis?: Axis;
   /** paths as the model asked for them (root-relative or absolute) */
   paths?: readonly string[];
   /** the same after symlink resolution (root-relative) */

@@ -1,32 +1,25 @@
 // The one pipeline every tool call passes (docs/local-shell.md, docs/config.md "Envelopes", docs/local-fs.md "Approval diff"):
-//   arguments (bad_args, never shown to anyone) → tools_policies and confinement (refuse) →
-//   envelope (allow / approve / deny) → for approve,
-//   an approval request carrying the diff or the command's steps → the human's answer (allow
-//   once, allow for this session with its scope, reject, reject with a reason) → run.
-// The approver is injected: the ACP agent, the TUI and `cxl tool --yes` each bring their own.
-import { AsyncLocalStorage } from 'node:async_hooks';
-import fs from 'node:fs';
-import path from 'node:path';
-import process from 'node:process';
-import { buildApprovalDiff, DIFF_MAX_BYTES, type ApprovalDiff, type MutatingTool } from './approval_diff.ts';
-import { decide, axisOf, type CallFacts, type CompiledEnvelope, type Decision } from '../envelope/index.ts';
+//   the name resolved once → the toolset's plan (bad_args, tools_policies and confinement refuse
+//   here, never shown to anyone) → the decision (decision.ts: allow / approve / deny) → for
+//   approve: covered by the session, approved by --yes, refused when nobody can answer, or asked
+//   with the plan's approval view (the diff or the command's steps) → the human's answer (allow
+//   once, allow for this session with its scope, reject, reject with a reason) → the plan's run,
+//   which may ask again what only running finds out.
+// Nothing here knows one toolset from another: each answers the contract (core/contract/toolset.ts).
+// The approver is injected, per gate or per call: the ACP agent, the TUI and `cxl tool --yes` each bring their own.
 import { ToolError, toToolError } from '../errors.ts';
-import type { FileSnapshot } from '../local_fs/file_io.ts';
-import { gitWriteFact } from '../protect/git_dirs.ts';
-import type { ApprovalRequest as FsApprovalRequest, AskApproval } from '../local_fs/context.ts';
-import { checkArgs } from '../local_fs/args.ts';
-import { gatePath } from '../local_fs/context.ts';
-import { LocalFsToolset } from '../local_fs/toolset.ts';
-import { defaultIdentityIndex, identitiesChanged, type IdentityIndex } from '../protect/identity.ts';
-import type { ConfinedPath } from '../paths.ts';
-import { defaultPathMatcher } from '../protect/matcher.ts';
-import { envelopeSandbox, profileFor, withoutSandbox, type SandboxCall } from '../shell/sandbox/settings.ts';
-import { commandScope, describeAllow, SessionAllows, type SessionAllow } from './session_allows.ts';
-import { addShellPaths, approvePaths, shellCallOf, withReadApprove } from './shell_facts.ts';
-import { LocalShell } from '../shell/local_shell.ts';
-import { displayArgv } from '../shell/runner.ts';
-import { validateArgs } from './tool_args.ts';
-import type { CallPreview, Toolset, ToolKind } from '../tool.ts';
+import type { CallFacts, CompiledEnvelope, Decision } from '../envelope/index.ts';
+import type { ApprovalDiff, ApprovalView, ApprovedBy, CallPlan, PlanContext, RunQuestion, Toolset } from '../contract/toolset.ts';
+import type { AskApproval } from '../local_fs/context.ts';
+import { LOCAL_FS, readApproveQuestion } from '../local_fs/plan.ts';
+import { identitiesChanged } from '../protect/identity.ts';
+import { qualified, schemaPlan } from '../contract/schema_plan.ts';
+import type { ToolKind, ToolSpec } from '../tool.ts';
+import { decideCall, type CallVerdict } from './decision.ts';
+import { SessionAllows, type SessionAllow } from './session_allows.ts';
+
+export type { ApprovalDiff, ApprovedBy, CallVerdict };
+export { decideCall, lineVerdict, shellDecision } from './decision.ts';
 
 /** How long an ask waits when the envelope names no timeout. */
 export const DEFAULT_ASK_TIMEOUT_MS = 5 * 60 * 1000;
@@ -45,7 +38,7 @@ export interface ApprovalRequest {
   diff?: ApprovalDiff;
   /** for local_shell: each step as it will run */
   steps?: string[];
-  /** for a toolset with a preview (remote tools): what the call will do (method, URL, body) */
+  /** for a toolset that says what a request sends (remote tools): the method, URL, body */
   detail?: string[];
   /** root-relative paths the call touches */
   locations: string[];
@@ -68,20 +61,16 @@ export type ApprovalAnswer =
 
 export type Approver = (req: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
 
-/** How an approve decision was answered. */
-export type ApprovedBy = 'human' | 'human-session' | 'session' | 'yes';
-
 export interface GateResult {
   result: unknown;
   decision: Decision;
   approvedBy?: ApprovedBy;
 }
 
-export interface Evaluation {
+export interface Evaluation extends CallVerdict {
   toolset: string;
   tool: string;
   facts: CallFacts;
-  decision: Decision;
   /** for an approve: what "allow for this session" would cover */
   sessionScope: SessionAllow[];
   /** the session already allowed it */
@@ -90,7 +79,7 @@ export interface Evaluation {
 
 export interface GateOptions {
   envelope: CompiledEnvelope;
-  /** asks a human; absent = nobody can answer, approve refuses with approval_required */
+  /** asks a human; absent = nobody can answer, approve refuses with approval_required (a call may bring its own) */
   approver?: Approver;
   /** approve counts as allow-once without asking (`cxl tool --yes`); deny still denies */
   autoApprove?: boolean;
@@ -98,35 +87,35 @@ export interface GateOptions {
   session?: SessionAllows;
   defaultTimeoutMs?: number;
   toolsets?: Toolset[];
-  /** the workspace root (for resolving shell arguments); default: local_fs's root */
+  /** the workspace root words of a command resolve from when its policy names no dir (default: the shell's own root) */
   root?: string;
 }
 
-interface CallState {
-  approved: boolean;
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** who answers this call's asks (the agent brings one per call); default: the gate's */
+  approver?: Approver;
 }
 
-interface Prepared {
+/** One call on its way through: its toolset, its tool's spec, and the toolset's plan of it. */
+interface Planned {
   toolset: Toolset;
   tool: string;
-  facts: CallFacts;
-  confined: ConfinedPath[];
-  steps?: string[];
-  preview?: CallPreview;
-  /** a shell call's read-approve paths: a session allow covers them one by one */
-  approve?: string[];
+  spec: ToolSpec | undefined;
+  plan: CallPlan;
 }
 
-// argument names of other toolsets (MCP) whose string values are paths: the quarantine
-// and every path list see them too.
-const PATH_ARG = /^(?:path|paths|file|files|filename|filepath|file_path|dir|directory|target|source|src|dest|destination)$/i;
+/** How an approve was answered: who let it through, and what a human saw when one was asked. */
+interface Answered {
+  approvedBy?: ApprovedBy;
+  shown?: ApprovalView;
+}
 
 export class Gate {
   readonly session: SessionAllows;
   envelope: CompiledEnvelope;
   readonly #opts: GateOptions;
   readonly #toolsets = new Map<string, Toolset>();
-  readonly #als = new AsyncLocalStorage<CallState>();
 
   constructor(opts: GateOptions) {
     this.#opts = opts;
@@ -145,63 +134,10 @@ export class Gate {
   }
 
   /**
-   * The read-approve hook for LocalFsToolset (`approvals: 'ask', ask: gate.fsAsk`): a path on
-   * the built-in read-approve list passes when this call was already approved here, and is
-   * asked of the approver otherwise (an envelope that allows it does not silence the list).
+   * A read-approve hook for a LocalFsToolset called outside any gate call (`approvals: 'ask',
+   * ask: gate.fsAsk`); calls through the gate bring their own, answered as this one is.
    */
-  readonly fsAsk: AskApproval = async (req: FsApprovalRequest) => {
-    if (this.#als.getStore()?.approved) return true;
-    if (this.session.hasFile('files.read', req.path)) return true;
-    if (this.#opts.autoApprove) return true;
-    if (!this.#opts.approver) {
-      throw new ToolError('approval_required', `${req.path} ${req.reason} and needs a human's approval, which nobody can give here. Do without it, or rerun with --yes.`);
-    }
-    const decision: Decision = {
-      action: 'approve',
-      rule: 'files.read.approve_paths',
-      envelope: this.envelope.name,
-      from: 'built-in',
-      sentence: `approve: path \`${req.path}\` ${req.reason} (built-in read-approve list)`,
-    };
-    const scope: SessionAllow[] = [{ kind: 'file', axis: 'files.read', path: req.path }];
-    const answer = await this.#ask({
-      id: await approvalId(),
-      toolset: 'local_fs',
-      tool: req.tool,
-      title: `local_fs.${req.tool}: ${req.path}`,
-      kind: 'read',
-      args: { path: req.path },
-      decision,
-      locations: [req.path],
-      sessionScope: scope,
-      timeoutMs: this.#opts.defaultTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS,
-    });
-    return answer === 'human' || answer === 'human-session';
-  };
-
-  /** The root shell words are resolved from: the command policy's dir, the workspace, or the shell's own root (real). */
-  #root(sh: LocalShell): string {
-    let root = sh.root;
-    if (sh.policy?.allowedDir) root = sh.policy.allowedDir;
-    else if (this.#opts.root) root = this.#opts.root;
-    else for (const ts of this.#toolsets.values()) if (ts instanceof LocalFsToolset) root = ts.root;
-    try {
-      return fs.realpathSync.native(root);
-    } catch {
-      return root;
-    }
-  }
-
-  /** Whether an ask can be answered here (a human, or --yes). */
-  #canAsk(): boolean {
-    return this.#opts.approver !== undefined || this.#opts.autoApprove === true;
-  }
-
-  /** The identity index hard links are looked up in: local_fs's, or the shared one. */
-  #identity(): IdentityIndex {
-    for (const ts of this.#toolsets.values()) if (ts instanceof LocalFsToolset) return ts.identity;
-    return defaultIdentityIndex;
-  }
+  readonly fsAsk: AskApproval = (req) => this.#runAsk(undefined, undefined, undefined, LOCAL_FS)(readApproveQuestion(req));
 
   /** Splits `local_fs.read_file` / `read_file` into its toolset and tool. */
   resolveName(name: string): { toolset: Toolset; tool: string } {
@@ -217,249 +153,130 @@ export class Gate {
     throw new ToolError('unknown_tool', `No tool \`${name}\`. Tools: ${names.join(', ') || '(none)'}.`);
   }
 
-  /** Stage 1 (tools_policies and confinement) and the facts for the envelope. Throws refusals. */
-  async #prepare(name: string, args: Record<string, unknown>): Promise<Prepared> {
+  /** The toolset's plan (a toolset with none gets its schema's). Throws the refusals. */
+  async #plan(name: string, args: Record<string, unknown>, askable: boolean): Promise<Planned> {
     const { toolset, tool } = this.resolveName(name);
-    // Arguments first: a call with unknown or missing arguments is bad_args, never an ask.
-    const spec = toolset.list().find((s) => s.name === tool);
-    if (toolset instanceof LocalFsToolset && spec) checkArgs(tool, spec.inputSchema, args);
-    else if (spec && !(toolset instanceof LocalShell) && !(toolset as Toolset).preview) validateArgs(`${toolset.name}.${tool}`, spec.inputSchema, args);
-    const facts: CallFacts = { toolset: toolset.name, tool };
-    const confined: ConfinedPath[] = [];
-    if (toolset instanceof LocalFsToolset) {
-      const p = typeof args.path === 'string' ? args.path : args.path === undefined && (tool === 'list_dir' || tool === 'find_files') ? '.' : undefined;
-      if (p !== undefined) {
-        // confinement, quarantine, denied substrings; the read-approve list is the envelope's
-        // question here (and asked again by the tool if the envelope let it through)
-        const c = await gatePath({ root: toolset.root, policy: toolset.policy, matcher: defaultPathMatcher, identity: toolset.identity, approvals: 'allow' }, tool, p);
-        confined.push(c);
-        facts.paths = [c.requestedRel];
-        facts.resolved = [c.rel];
-        facts.absolute = [c.lexical, c.real];
-        // a git dir under another name, the hooks dir core.hooksPath names: only the disk knows
-        if (axisOf('local_fs', tool) === 'files.write') {
-          const fact = gitWriteFact(c.real, toolset.root);
-          if (fact) facts.protected = [fact];
-        }
-      }
-      return { toolset, tool, facts, confined };
-    }
-    if (toolset instanceof LocalShell) {
-      const root = this.#root(toolset);
-      const shell = shellCallOf(toolset, args, root, this.#canAsk());
-      facts.shell = shell.facts;
-      addShellPaths(facts, shell.paths, root, this.#identity());
-      return { toolset, tool, facts, confined, steps: shell.shown, approve: approvePaths(shell.paths, root) };
-    }
-    const paths: string[] = [];
-    for (const [k, v] of Object.entries(args)) {
-      if (!PATH_ARG.test(k)) continue;
-      if (typeof v === 'string' && v !== '') paths.push(v);
-      else if (Array.isArray(v)) for (const x of v) if (typeof x === 'string' && x !== '') paths.push(x);
-    }
-    if (paths.length) facts.paths = paths;
-    // a toolset that can say what a call does checks its arguments here (bad_args before any ask)
-    const preview = toolset.preview?.(tool, args);
-    if (preview) {
-      facts.access = preview.access;
-      facts.accessReason = preview.accessReason;
-      return { toolset, tool, facts, confined, preview };
-    }
-    return { toolset, tool, facts, confined };
+    const ctx: PlanContext = { envelope: this.envelope, askable, ...(this.#opts.root !== undefined ? { root: this.#opts.root } : {}) };
+    const plan = toolset.plan ? await toolset.plan(tool, args, ctx) : schemaPlan(toolset, tool, args);
+    return { toolset, tool, spec: toolset.list().find((s) => s.name === tool), plan };
   }
 
-  /**
-   * What "allow for this session" covers: exactly what asked. A shell line that asked only
-   * because of a path (`cat .env`) gets that path; otherwise each step's program (and
-   * subcommand) with the argument rules it was asked with, so a later use of the program with
-   * another flag or path that needs a human still asks.
-   */
-  #scopeOf(p: Prepared, d: Decision): SessionAllow[] {
-    const axis = axisOf(p.facts.toolset, p.facts.tool);
-    if (axis === 'files.read' || axis === 'files.write') {
-      return p.confined.length ? p.confined.map((c) => ({ kind: 'file', axis, path: c.rel })) : [];
-    }
-    if (axis === 'shell') {
-      const sh = p.facts.shell;
-      // a line whose programs cannot all be seen gets no session option: it would be blanket
-      if (!sh || sh.opaque !== undefined) return [];
-      const files: SessionAllow[] = (p.approve ?? []).map((path) => ({ kind: 'file', axis: 'files.read', path }));
-      if (d.pathOnly && files.length) return files;
-      const runs = sh.steps.filter((s) => s.argv.length && s.argv[0] !== 'cd');
-      const out: SessionAllow[] = [...files];
-      for (const s of runs) {
-        const sc = commandScope(s.inner ?? s.argv, s.notes?.map((n) => n.rule));
-        if (sc === null) return [];
-        if (!out.some((o) => describeAllow(o) === describeAllow(sc))) out.push(sc);
-      }
-      return out;
-    }
-    return [{ kind: 'tool', tool: `${p.facts.toolset}.${p.facts.tool}` }];
+  /** What "allow for this session" covers for this decision: the paths alone when only they asked. */
+  #scope(p: Planned, d: Decision): SessionAllow[] {
+    const s = p.plan.scope;
+    return [...(d.pathOnly && s.paths?.length ? s.paths : s.whole)];
   }
 
-  #covered(p: Prepared, d: Decision): boolean {
-    const axis = axisOf(p.facts.toolset, p.facts.tool);
-    if (axis === 'files.read' || axis === 'files.write') {
-      return p.confined.length > 0 && p.confined.every((c) => this.session.hasFile(axis, c.rel));
-    }
-    if (axis === 'shell') {
-      const needs = this.#scopeOf(p, d);
-      return needs.length > 0 && needs.every((n) => this.session.covers(n));
-    }
-    return this.session.hasTool(`${p.facts.toolset}.${p.facts.tool}`);
-  }
-
-  /**
-   * The envelope's decision, and for a shell call with `shell.sandbox = "auto"` and no working
-   * sandbox, a prefix-allowlist allow turned into an ask (it relies on the sandbox).
-   */
-  #decide(p: Prepared): Decision {
-    // the built-in read-approve list asks for shell lines in every envelope, as for the file tools
-    const decision = p.approve ? withReadApprove(decide(this.envelope, p.facts), p.approve) : decide(this.envelope, p.facts);
-    if (!(p.toolset instanceof LocalShell)) return decision;
-    const { mode, network } = envelopeSandbox(this.envelope.resolved.shell);
-    return withoutSandbox(decision, mode, p.toolset.sandboxState(mode, network));
-  }
-
-  /**
-   * A shell call's sandbox: the envelope's settings, the profile its decision and
-   * approval give, and the read-approve files its approval named (left visible).
-   */
-  #sandboxCall(p: Prepared, decision: Decision, approvedBy: ApprovedBy | undefined): SandboxCall {
-    const { mode, network } = envelopeSandbox(this.envelope.resolved.shell);
-    const named = approvedBy === 'human' || approvedBy === 'human-session' || approvedBy === 'yes';
-    const visible = named ? [...new Set((p.facts.absolute ?? []).filter((a) => defaultPathMatcher.classify(a) === 'read_approve'))] : [];
-    return { mode, network, profile: profileFor(decision, approvedBy !== undefined), ...(visible.length ? { visible } : {}) };
+  #covers(scope: readonly SessionAllow[]): boolean {
+    return scope.length > 0 && scope.every((n) => this.session.covers(n));
   }
 
   /** What the envelope says about a call, without asking or running (`cxl check`, dry runs). */
   async evaluate(name: string, args: Record<string, unknown> = {}): Promise<Evaluation> {
-    const p = await this.#prepare(name, args);
-    const decision = this.#decide(p);
-    // the always-ask tier is asked every time: no session allow covers it, none is offered
-    const sessionable = decision.action === 'approve' && decision.rule !== 'always_ask';
-    return { toolset: p.facts.toolset, tool: p.tool, facts: p.facts, decision, sessionScope: sessionable ? this.#scopeOf(p, decision) : [], coveredBySession: sessionable && this.#covered(p, decision) };
+    const p = await this.#plan(name, args, this.#askable(this.#opts.approver));
+    const v = decideCall(this.envelope, p.plan);
+    const scope = v.sessionable ? this.#scope(p, v.decision) : [];
+    return { ...v, toolset: p.toolset.name, tool: p.tool, facts: p.plan.facts, sessionScope: scope, coveredBySession: v.sessionable && this.#covers(scope) };
   }
 
   /** Runs one call through the whole pipeline. Refusals throw ToolError with a stable code. */
-  async call(name: string, args: Record<string, unknown> = {}, opts: { signal?: AbortSignal } = {}): Promise<GateResult> {
-    let p: Prepared;
+  async call(name: string, args: Record<string, unknown> = {}, opts: CallOptions = {}): Promise<GateResult> {
+    const approver = opts.approver ?? this.#opts.approver;
+    let p: Planned;
     try {
-      p = await this.#prepare(name, args);
+      p = await this.#plan(name, args, this.#askable(approver));
     } catch (err) {
       throw toToolError(err);
     }
-    const decision = this.#decide(p);
-    const qualified = p.tool === p.facts.toolset ? p.tool : `${p.facts.toolset}.${p.tool}`;
-    if (decision.action === 'deny') {
-      throw new ToolError('envelope_denied', `${qualified} was denied by the session envelope: ${decision.sentence}. Do without it, or ask the user to change the envelope.`, {
-        rule: decision.rule,
-        envelope: decision.envelope,
-        matched: decision.matched,
-      });
-    }
-    let approvedBy: ApprovedBy | undefined;
-    let approvedMode: number | undefined;
-    if (decision.action === 'approve') {
-      if (decision.rule !== 'always_ask' && this.#covered(p, decision)) approvedBy = 'session';
-      else if (this.#opts.autoApprove) approvedBy = 'yes';
-      else if (!this.#opts.approver) {
-        throw new ToolError('approval_required', `${qualified} needs a human's approval (${decision.sentence}) and nobody can answer here. Rerun with --yes to approve it, or choose an envelope that allows it.`, {
-          rule: decision.rule,
-          envelope: decision.envelope,
-        });
-      } else {
-        const current = await this.#contractFirst(p);
-        const req = await this.#request(p, args, decision, current);
-        approvedBy = await this.#ask(req, opts.signal);
-        if (req.fileMode !== undefined) approvedMode = parseInt(req.fileMode, 8);
-      }
-    }
-    const ts = p.toolset;
-    const run = () =>
-      ts instanceof LocalFsToolset
-        ? ts.call(p.tool, args, { signal: opts.signal, approvedMode })
-        : ts instanceof LocalShell
-          ? ts.call(p.tool, args, {
-              signal: opts.signal,
-              sandbox: this.#sandboxCall(p, decision, approvedBy),
-              // allowed as read-only with nobody asked: no shell, git with repository-driven
-              // execution off; approved: what needed the approval (a read-approve path) may run
-              readOnly: decision.action === 'allow' && decision.rule === 'shell.prefix_allowlist',
-              approved: approvedBy !== undefined,
-            })
-          : ts.call(p.tool, args, { signal: opts.signal });
+    const v = decideCall(this.envelope, p.plan);
+    if (v.decision.action === 'deny') throw denied(p, v.decision);
+    const answer: Answered = v.decision.action === 'approve' ? await this.#approve(p, v, args, approver, opts.signal) : {};
     try {
-      const result = await this.#als.run({ approved: approvedBy !== undefined }, run);
-      return approvedBy ? { result, decision, approvedBy } : { result, decision };
+      const ask = this.#runAsk(answer.approvedBy, approver, opts.signal, p.toolset.name);
+      const result = await p.plan.run({ signal: opts.signal, decision: v.decision, readOnly: v.readOnly, ...answer, ask });
+      return answer.approvedBy ? { result, decision: v.decision, approvedBy: answer.approvedBy } : { result, decision: v.decision };
     } finally {
       // a command or another toolset's tool may have made new names for files (`ln`, `tar x`):
-      // hard links are looked up afresh (local_fs itself never makes a link)
-      if (!(ts instanceof LocalFsToolset)) identitiesChanged();
+      // hard links are looked up afresh
+      if (!p.plan.keepsNames) identitiesChanged();
     }
+  }
+
+  /** Whether an ask can be answered here (a human, or --yes). */
+  #askable(approver: Approver | undefined): boolean {
+    return approver !== undefined || this.#opts.autoApprove === true;
   }
 
   /**
-   * A write the read-before-write contract will refuse (never read, only a range for
-   * write_file, changed since read) is refused before a human is asked about it. Returns what it
-   * read, for the approval diff to use rather than reading the file again.
+   * An approve: covered by the session, approved by --yes, refused when nobody can answer, or
+   * asked with the plan's approval view. Returns who approved and what the human saw.
    */
-  async #contractFirst(p: Prepared): Promise<FileSnapshot | undefined> {
-    if (!(p.toolset instanceof LocalFsToolset) || axisOf('local_fs', p.tool) !== 'files.write') return undefined;
-    const c = p.confined[0];
-    if (!c || !c.exists) return undefined;
-    const needFull = p.tool === 'write_file';
-    if (!p.toolset.ledger.get(c.real)) p.toolset.ledger.check(c.real, '', needFull, c.rel); // throws not_read
-    let snap: FileSnapshot;
-    try {
-      snap = await p.toolset.io.read(c, { maxBytes: DIFF_MAX_BYTES, hashing: true });
-    } catch {
-      return undefined; // unreadable here: the tool gives the precise error after the answer
+  async #approve(p: Planned, v: CallVerdict, args: Record<string, unknown>, approver: Approver | undefined, signal: AbortSignal | undefined): Promise<Answered> {
+    const { decision } = v;
+    const scope = v.sessionable ? this.#scope(p, decision) : [];
+    if (v.sessionable && this.#covers(scope)) return { approvedBy: 'session' };
+    if (this.#opts.autoApprove) return { approvedBy: 'yes' };
+    if (!approver) {
+      throw new ToolError('approval_required', `${qualified(p.toolset.name, p.tool)} needs a human's approval (${decision.sentence}) and nobody can answer here. Rerun with --yes to approve it, or choose an envelope that allows it.`, {
+        rule: decision.rule,
+        envelope: decision.envelope,
+      });
     }
-    p.toolset.ledger.check(c.real, snap.sha256, needFull, c.rel);
-    return snap;
+    const shown = await p.plan.approval({ decision, alwaysAsk: v.alwaysAsk });
+    const approvedBy = await this.#ask(await this.#request(p, args, decision, shown, scope), approver, signal);
+    return { approvedBy, shown };
   }
 
-  async #request(p: Prepared, args: Record<string, unknown>, decision: Decision, current?: FileSnapshot): Promise<ApprovalRequest> {
-    const qualified = p.tool === p.facts.toolset ? p.tool : `${p.facts.toolset}.${p.tool}`;
-    const spec = p.toolset.list().find((s) => s.name === p.tool);
-    const req: ApprovalRequest = {
+  async #request(p: Planned, args: Record<string, unknown>, decision: Decision, view: ApprovalView, scope: SessionAllow[]): Promise<ApprovalRequest> {
+    return {
       id: await approvalId(),
-      toolset: p.facts.toolset,
+      toolset: p.toolset.name,
       tool: p.tool,
-      title: qualified,
-      kind: spec?.kind ?? 'other',
+      title: view.title,
+      kind: p.spec?.kind ?? 'other',
       args,
       decision,
-      locations: p.confined.map((c) => c.rel),
-      sessionScope: decision.rule === 'always_ask' ? [] : this.#scopeOf(p, decision),
+      ...(view.diff ? { diff: view.diff } : {}),
+      ...(view.steps ? { steps: view.steps } : {}),
+      ...(view.detail ? { detail: view.detail } : {}),
+      ...(view.fileMode !== undefined ? { fileMode: view.fileMode } : {}),
+      locations: [...p.plan.locations],
+      sessionScope: scope,
       timeoutMs: decision.timeoutMs ?? this.#opts.defaultTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS,
     };
-    if (p.confined.length) req.title = `${qualified}: ${p.confined[0].rel}`;
-    if (p.approve?.length) req.locations = p.approve;
-    if (p.toolset instanceof LocalFsToolset && axisOf('local_fs', p.tool) === 'files.write' && p.confined.length) {
-      req.diff = await buildApprovalDiff(p.toolset.io, p.confined[0], p.tool as MutatingTool, args, current);
-      if (decision.rule === 'always_ask') {
-        const st = fs.lstatSync(p.confined[0].real, { throwIfNoEntry: false });
-        if (st?.isFile() && (st.mode & 0o7111) !== 0) {
-          req.fileMode = `0${(st.mode & 0o7777).toString(8)}`;
-          req.title += ` (mode ${req.fileMode}, executable: kept if you allow)`;
-        }
-      }
-    }
-    if (p.preview) {
-      req.title = `${qualified}: ${p.preview.title}`;
-      req.detail = p.preview.detail;
-    }
-    if (p.steps) {
-      req.steps = p.steps;
-      req.title = `${qualified}: ${String(args.command ?? '')}${Array.isArray(args.args) ? ` ${displayArgv(args.args.map(String))}` : ''}`;
-    }
-    return req;
+  }
+
+  /**
+   * How a running call's own questions are answered (a path on the built-in read-approve list the
+   * plan could not see): yes when this call was already approved here or the session covers it
+   * (an envelope that allows it does not silence the list), else asked of the approver.
+   */
+  #runAsk(approvedBy: ApprovedBy | undefined, approver: Approver | undefined, signal: AbortSignal | undefined, toolset: string): (q: RunQuestion) => Promise<boolean> {
+    return async (q) => {
+      if (approvedBy !== undefined) return true;
+      if (this.#covers(q.scope)) return true;
+      if (this.#opts.autoApprove) return true;
+      if (!approver) throw new ToolError('approval_required', q.refusal);
+      const decision: Decision = { action: 'approve', rule: q.rule, envelope: this.envelope.name, from: 'built-in', sentence: q.sentence };
+      const req: ApprovalRequest = {
+        id: await approvalId(),
+        toolset,
+        tool: q.tool,
+        title: q.title,
+        kind: q.kind,
+        args: q.args,
+        decision,
+        locations: q.locations,
+        sessionScope: q.scope,
+        timeoutMs: this.#opts.defaultTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS,
+      };
+      await this.#ask(req, approver, signal); // a rejection throws
+      return true;
+    };
   }
 
   /** Asks, with the timeout; returns how it was approved or throws the rejection. */
-  async #ask(req: ApprovalRequest, signal?: AbortSignal): Promise<ApprovedBy> {
+  async #ask(req: ApprovalRequest, approver: Approver, signal?: AbortSignal): Promise<ApprovedBy> {
     const ac = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
@@ -473,7 +290,7 @@ export class Gate {
     });
     let answer: ApprovalAnswer | 'timeout' | 'aborted';
     try {
-      answer = await Promise.race([Promise.resolve().then(() => this.#opts.approver!(req, ac.signal)), stop]);
+      answer = await Promise.race([Promise.resolve().then(() => approver(req, ac.signal)), stop]);
     } catch (err) {
       ac.abort();
       throw new ToolError('internal', `Asking for approval of ${req.title} failed (${err instanceof Error ? err.message : String(err)}); it counts as rejected.`);
@@ -509,8 +326,14 @@ export class Gate {
   }
 }
 
+/** The refusal of a call the envelope denies. */
+function denied(p: Planned, d: Decision): ToolError {
+  return new ToolError('envelope_denied', `${qualified(p.toolset.name, p.tool)} was denied by the session envelope: ${d.sentence}. Do without it, or ask the user to change the envelope.`, {
+    rule: d.rule,
+    envelope: d.envelope,
+    matched: d.matched,
+  });
+}
+
 // nanoid loads node:crypto (~5 ms of a cold start); only a call that asks needs an id
 const approvalId = async (): Promise<string> => (await import('nanoid')).nanoid();
-
-/** `cxl check`'s decision on an allowed line: the same facts the gate builds (shell/envelope_facts.ts). */
-export { shellDecision } from './shell_facts.ts';

@@ -1,51 +1,12 @@
-// "Allow for this session" answers, kept with the session (serialisable) and listable. Each one
-// is as narrow as the ask it answered: a file on one axis, a program with its subcommand and the
-// argument rules it was asked about (`find … -delete`), or one named tool. There is no blanket
-// allow, and no session allow ever overrides a deny: it only answers an ask.
+// The session's "allow for this session" answers (core/contract/session_scope.ts says what one
+// is), kept with the session (serialisable) and listable. No session allow ever overrides a
+// deny: it only answers an ask.
+import { commandScope, describeAllow, type SessionAllow } from '../contract/session_scope.ts';
 
-export type SessionAllow =
-  | { kind: 'file'; axis: 'files.read' | 'files.write'; path: string }
-  /** `notes`: the argument rules the human saw (`find -delete`); a later step asking for another is not covered */
-  | { kind: 'command'; program: string; subcommand?: string; notes?: string[] }
-  | { kind: 'tool'; tool: string };
-
-export function describeAllow(a: SessionAllow): string {
-  switch (a.kind) {
-    case 'file':
-      return `${a.axis === 'files.read' ? 'read' : 'write'} ${a.path}`;
-    case 'command': {
-      const base = a.subcommand ? `run ${a.program} ${a.subcommand} …` : `run ${a.program} …`;
-      return a.notes?.length ? `${base} (with ${a.notes.join('; ')})` : base;
-    }
-    case 'tool':
-      return `call ${a.tool}`;
-  }
-}
+export { commandScope, describeAllow, type SessionAllow };
 
 const key = (a: SessionAllow) =>
   JSON.stringify(a.kind === 'file' ? [a.kind, a.axis, a.path] : a.kind === 'command' ? [a.kind, a.program, a.subcommand ?? null, a.notes ?? []] : [a.kind, a.tool]);
-
-// A subcommand is a plain word after a program that has subcommands (`git commit`, `npm test`);
-// for other programs the next word is an operand (`rm x1`), and the scope is the program.
-const SUBCOMMAND = /^[A-Za-z][A-Za-z0-9_:-]*$/;
-const HAS_SUBCOMMANDS = new Set([
-  'git', 'npm', 'pnpm', 'yarn', 'bun', 'npx', 'deno', 'cargo', 'go', 'make', 'docker', 'podman', 'kubectl', 'gh',
-  'pip', 'pip3', 'uv', 'poetry', 'apt', 'brew', 'systemctl', 'terraform', 'helm', 'dotnet', 'mvn', 'gradle',
-]);
-
-/**
- * The program + subcommand scope of one argv: `git commit -m x` → git commit; `rm x` → rm.
- * Null when a program with subcommands shows none up front (`git -C x push`): allowing the
- * program there would allow all of it.
- */
-export function commandScope(argv: readonly string[], notes: readonly string[] = []): SessionAllow | null {
-  const sub = argv[1];
-  const base = argv[0].slice(argv[0].lastIndexOf('/') + 1);
-  const n = [...new Set(notes)].sort();
-  const withNotes = n.length ? { notes: n } : {};
-  if (!HAS_SUBCOMMANDS.has(base)) return { kind: 'command', program: argv[0], ...withNotes };
-  return sub !== undefined && SUBCOMMAND.test(sub) ? { kind: 'command', program: argv[0], subcommand: sub, ...withNotes } : null;
-}
 
 export class SessionAllows {
   #items = new Map<string, SessionAllow>();

@@ -1,6 +1,9 @@
 // The local_fs toolset: ten tools over one canonical root, one policy, one session ledger and
 // one FileIO for the content half. Browsing tools always run in-process on the real filesystem.
+// What a call will do before it runs is its plan (plan.ts).
 import path from 'node:path';
+import { checkArgs } from '../contract/args.ts';
+import type { CallPlan, CallView, PlanContext, Toolset } from '../contract/toolset.ts';
 import { ToolError, toToolError } from '../errors.ts';
 import { WorkspaceFileIO, type FileIO } from './file_io.ts';
 import { DEFAULT_FS_POLICY, type FsPolicy } from './policy.ts';
@@ -9,19 +12,19 @@ import { defaultIdentityIndex, type IdentityIndex } from '../protect/identity.ts
 import { canonicalRoot, type ConfinedPath } from '../paths.ts';
 import { defaultPathMatcher, type PathMatcher } from '../protect/matcher.ts';
 import { nodeCrypto } from '../platform/runtime.ts';
-import type { Toolset, ToolSpec } from '../tool.ts';
-import { checkArgs } from './args.ts';
+import type { ToolSpec } from '../tool.ts';
 import { gatePath, type ApprovalMode, type AskApproval, type FsContext, type GrepEngine } from './context.ts';
 import { findFiles } from './find_files.ts';
 import { grep } from './grep.ts';
 import { listDir } from './list_dir.ts';
+import { fsView, LOCAL_FS, planFsCall } from './plan.ts';
 import { readFile, readFileRange } from './read.ts';
 import { findRipgrep } from './ripgrep.ts';
 import { countStats, statFile } from './stat.ts';
-import type { ToolDef } from './tool_def.ts';
+import type { Args, ToolDef } from './tool_def.ts';
 import { editFile, sed, writeFile } from './write.ts';
 
-export const LOCAL_FS = 'local_fs';
+export { LOCAL_FS };
 
 /** The ten tools, in the order they are offered to a model. */
 export const LOCAL_FS_TOOLS: readonly ToolDef[] = Object.freeze([
@@ -39,6 +42,7 @@ export interface LocalFsOptions {
   io?: FileIO;
   /** how read-approve paths are answered (default `refuse`) */
   approvals?: ApprovalMode;
+  /** the answer under `ask` for a call that brings none of its own (through the gate, each call brings the gate's) */
   ask?: AskApproval;
   matcher?: PathMatcher;
   /** identities of protected files, for hard links to them (default: the shared index over $HOME) */
@@ -93,22 +97,39 @@ export class LocalFsToolset implements Toolset {
     return gatePath(this.#gate(), tool, p);
   }
 
-  #gate() {
+  #gate(ask?: AskApproval) {
     const o = this.#opts;
-    return { root: this.root, policy: this.policy, matcher: o.matcher ?? defaultPathMatcher, identity: this.identity, approvals: o.approvals ?? 'refuse', ask: o.ask };
+    return { root: this.root, policy: this.policy, matcher: o.matcher ?? defaultPathMatcher, identity: this.identity, approvals: o.approvals ?? 'refuse', ask: ask ?? o.ask };
+  }
+
+  /** A tool by its bare or qualified name. */
+  #def(tool: string): { name: string; def: ToolDef } {
+    const name = tool.startsWith(`${LOCAL_FS}.`) ? tool.slice(LOCAL_FS.length + 1) : tool;
+    const def = this.#tools.get(name);
+    if (!def) throw new ToolError('unknown_tool', `local_fs has no tool \`${tool}\`. Tools: ${[...this.#tools.keys()].join(', ')}.`);
+    return { name, def };
+  }
+
+  view(tool: string, args: Record<string, unknown>): CallView {
+    const name = tool.startsWith(`${LOCAL_FS}.`) ? tool.slice(LOCAL_FS.length + 1) : tool;
+    return fsView(this.root, name, this.#tools.get(name)?.kind ?? 'other', args);
+  }
+
+  plan(tool: string, args: Record<string, unknown>, _ctx?: PlanContext): Promise<CallPlan> {
+    const { name, def } = this.#def(tool);
+    return planFsCall(this, name, checkArgs(name, def.inputSchema, args) as Args, args);
   }
 
   /**
    * `approvedMode`: the gate passes the file mode a human saw when approving a write into an
-   * always-ask path; only then does the written file keep exec bits (see write.ts).
+   * always-ask path; only then does the written file keep exec bits (see write.ts). `ask`: how
+   * this call's read-approve paths are answered under `approvals: 'ask'` (the gate's, per call).
    */
-  async call(tool: string, args: Record<string, unknown>, opts: { signal?: AbortSignal; approvedMode?: number } = {}): Promise<unknown> {
-    const name = tool.startsWith(`${LOCAL_FS}.`) ? tool.slice(LOCAL_FS.length + 1) : tool;
-    const def = this.#tools.get(name);
-    if (!def) throw new ToolError('unknown_tool', `local_fs has no tool \`${tool}\`. Tools: ${[...this.#tools.keys()].join(', ')}.`);
+  async call(tool: string, args: Record<string, unknown>, opts: { signal?: AbortSignal; approvedMode?: number; ask?: AskApproval } = {}): Promise<unknown> {
+    const { name, def } = this.#def(tool);
     try {
-      const a = checkArgs(name, def.inputSchema, args);
-      const gate = this.#gate();
+      const a = checkArgs(name, def.inputSchema, args) as Args;
+      const gate = this.#gate(opts.ask);
       const ctx: FsContext = {
         root: this.root,
         policy: this.policy,

@@ -1,22 +1,29 @@
 // The `local_shell` toolset: one tool that runs a command line (or an argv) under
 // tools_policies.local_shell. With a policy the line is checked and run as argv steps with no
-// shell; without one it goes to the platform shell.
+// shell; without one it goes to the platform shell. What a call will do before it runs is its
+// plan (plan.ts).
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
+import { checkArgs } from '../contract/args.ts';
+import type { CallPlan, CallView, PlanContext, Toolset, ToolOutput } from '../contract/toolset.ts';
 import { parseDuration } from '../duration.ts';
 import { ToolError } from '../errors.ts';
-import type { ToolSpec, Toolset } from '../tool.ts';
+import { defaultIdentityIndex, type IdentityIndex } from '../protect/identity.ts';
+import type { ToolSpec } from '../tool.ts';
 import { checkArgv, checkLine, type Allowed, type ShellPolicy, type Verdict } from './checker.ts';
 import { DEFAULT_CLIENT_OUTPUT_LIMIT } from './client_terminal.ts';
 import { policyRefusal } from './shell_policy.ts';
 import { childEnv } from './env.ts';
 import { LocalTerminalHost } from './local_terminal.ts';
 import { DEFAULT_OUTPUT_LIMIT } from './output_limit.ts';
+import { LOCAL_SHELL, planShellCall, shellOutput, shellView, type ShellCallOptions } from './plan.ts';
 import { DEFAULT_SANDBOX_CALL, INSTALL_HINT, isWorking, type SandboxCall, type SandboxMode, type SandboxReport, type SandboxState, type TerminalSandbox } from './sandbox/settings.ts';
 import { parseShellPolicy } from './shell_policy.ts';
 import { displayArgv, runArgv, runShellLine, runSteps, type RunOptions, type ShellResult } from './runner.ts';
 import type { TerminalHost } from './terminal.ts';
+
+export { LOCAL_SHELL, type ShellCallOptions };
 
 export const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
 const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
@@ -39,26 +46,13 @@ export interface LocalShellOptions {
   shell?: string;
   /** sandbox settings for calls that bring none (the gate brings the envelope's); default auto, network on */
   sandbox?: { mode?: SandboxMode; network?: boolean };
+  /** identities of protected files, for a word naming a hard link to one (default: the shared index over $HOME) */
+  identity?: IdentityIndex;
 }
-
-/** Per-call options: the gate passes the envelope's sandbox settings and the call's profile, and how it decided. */
-export interface ShellCallOptions {
-  signal?: AbortSignal;
-  sandbox?: SandboxCall;
-  /**
-   * The envelope allowed the line as read-only (shell.prefix_allowlist) with no human asked: it
-   * runs without a shell, and git runs with repository-driven execution off (git_harden.ts).
-   */
-  readOnly?: boolean;
-  /** A human (or --yes) approved the call: what needed a human (a read-approve path) may run. */
-  approved?: boolean;
-}
-
-const ARG_NAMES = ['command', 'args', 'cwd', 'timeout', 'shell'];
 
 export const LOCAL_SHELL_SPEC: ToolSpec = {
-  toolset: 'local_shell',
-  name: 'local_shell',
+  toolset: LOCAL_SHELL,
+  name: LOCAL_SHELL,
   kind: 'execute',
   description:
     'Run a command on this machine and get {exit_code, stdout, stderr, success, duration_seconds, command, steps?}. ' +
@@ -96,38 +90,50 @@ export function parseTimeout(value: unknown): number {
   return Math.min(ms, MAX_TIMEOUT_MS);
 }
 
-function bool(value: unknown, name: string): boolean | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'string') {
-    const v = value.trim().toLowerCase();
-    if (['true', '1', 'yes', 'on'].includes(v)) return true;
-    if (['false', '0', 'no', 'off', ''].includes(v)) return false;
-  }
-  if (typeof value === 'number') return value !== 0;
-  throw new ToolError('bad_args', `${name} must be true or false; got ${JSON.stringify(value)}.`);
-}
-
 function refusal(v: Exclude<Verdict, { verdict: 'allow' }>): ToolError {
   return policyRefusal(v);
 }
 
+/** A call's arguments, checked against the schema and read. */
+interface ShellArgs {
+  command: string;
+  argv?: string[];
+  cwd?: string;
+  timeoutMs: number;
+  shell?: boolean;
+}
 
 export class LocalShell implements Toolset {
-  readonly name = 'local_shell';
+  readonly name = LOCAL_SHELL;
   readonly policy: ShellPolicy | undefined;
   /** the session root (lines start here without a cwd or _allowed_dir) */
   readonly root: string;
   readonly host: TerminalHost;
+  /** identities of protected files (a hard link to one is it) */
+  readonly identity: IdentityIndex;
 
   constructor(private readonly opts: LocalShellOptions) {
     this.root = path.resolve(opts.root);
     this.policy = parseShellPolicy(opts.policy, this.root);
     this.host = opts.host ?? new LocalTerminalHost();
+    this.identity = opts.identity ?? defaultIdentityIndex;
   }
 
   list(): ToolSpec[] {
     return [LOCAL_SHELL_SPEC];
+  }
+
+  view(_tool: string, args: Record<string, unknown>): CallView {
+    return shellView(args);
+  }
+
+  plan(tool: string, args: Record<string, unknown>, ctx: PlanContext): CallPlan {
+    if (tool !== LOCAL_SHELL) throw new ToolError('unknown_tool', `local_shell has one tool, local_shell; got ${tool}.`);
+    return planShellCall(this, args, ctx);
+  }
+
+  output(_tool: string, result: unknown): ToolOutput {
+    return shellOutput(result);
   }
 
   /** The sandbox settings a call without its own gets (the toolset's, defaults filled in). */
@@ -185,26 +191,16 @@ export class LocalShell implements Toolset {
     return { command, ...(argv ? { argv } : {}), start };
   }
 
-  private parseArgs(args: Record<string, unknown>): { command: string; argv?: string[]; cwd?: string } {
-    const unknown = Object.keys(args).filter((k) => !ARG_NAMES.includes(k));
-    if (unknown.length) throw new ToolError('bad_args', `local_shell does not take ${unknown.join(', ')}; its arguments are ${ARG_NAMES.join(', ')}.`);
-    const command = args.command;
-    if (typeof command !== 'string' || command.trim() === '') throw new ToolError('bad_args', '`command` is required: the command line to run (or the program, with `args`).');
-    let argv: string[] | undefined;
-    if (args.args !== undefined && args.args !== null) {
-      if (!Array.isArray(args.args) || args.args.some((a) => typeof a !== 'string' && typeof a !== 'number')) {
-        throw new ToolError('bad_args', '`args` must be a list of strings.');
-      }
-      argv = args.args.map(String);
-    }
-    let cwd: string | undefined;
-    if (args.cwd !== undefined && args.cwd !== null && args.cwd !== '') {
-      if (typeof args.cwd !== 'string') throw new ToolError('bad_args', '`cwd` must be a path string.');
-      cwd = path.resolve(this.root, args.cwd);
-    }
+  /** The arguments as the schema types them (core/contract/args.ts), then what they mean: every bad one is bad_args before anything is asked. */
+  private parseArgs(args: Record<string, unknown>): ShellArgs {
+    const a = checkArgs(LOCAL_SHELL, LOCAL_SHELL_SPEC.inputSchema, args);
+    const command = a.command as string;
+    if (command.trim() === '') throw new ToolError('bad_args', '`command` is required: the command line to run (or the program, with `args`).');
+    const argv = a.args as string[] | undefined;
+    let cwd = typeof a.cwd === 'string' && a.cwd !== '' ? path.resolve(this.root, a.cwd) : undefined;
     // Lines start at the session root unless _allowed_dir says where (never the process's cwd).
     if (cwd === undefined && !this.policy?.allowedDir) cwd = this.root;
-    return { command, argv, cwd };
+    return { command, ...(argv ? { argv } : {}), ...(cwd !== undefined ? { cwd } : {}), timeoutMs: parseTimeout(a.timeout), shell: a.shell as boolean | undefined };
   }
 
   /**
@@ -223,10 +219,8 @@ export class LocalShell implements Toolset {
   }
 
   async call(tool: string, args: Record<string, unknown>, callOpts: ShellCallOptions = {}): Promise<ShellResult> {
-    if (tool !== 'local_shell') throw new ToolError('unknown_tool', `local_shell has one tool, local_shell; got ${tool}.`);
-    const { command, argv, cwd } = this.parseArgs(args);
-    const timeoutMs = parseTimeout(args.timeout);
-    const shell = bool(args.shell, 'shell');
+    if (tool !== LOCAL_SHELL) throw new ToolError('unknown_tool', `local_shell has one tool, local_shell; got ${tool}.`);
+    const { command, argv, cwd, timeoutMs, shell } = this.parseArgs(args);
     const sandbox = this.#sandbox(callOpts.sandbox ?? this.defaultSandbox);
     const result = await this.#run(command, argv, cwd, timeoutMs, shell, callOpts.signal, sandbox.req, { readOnly: callOpts.readOnly === true, approved: callOpts.approved === true });
     return { ...result, sandbox: sandbox.report };

@@ -13,7 +13,8 @@ import { SessionAllows } from '../../../src/core/gate/session_allows.ts';
 import { checkLine, type Allowed } from '../../../src/core/shell/checker.ts';
 import { LocalShell } from '../../../src/core/shell/local_shell.ts';
 import { DEFAULT_SHELL_POLICY } from '../../../src/core/shell/shell_policy.ts';
-import type { Toolset, ToolSpec } from '../../../src/core/tool.ts';
+import type { Toolset } from '../../../src/core/contract/toolset.ts';
+import type { ToolSpec } from '../../../src/core/tool.ts';
 
 const tmpRoots: string[] = [];
 after(() => {

@@ -15,7 +15,8 @@ import { LocalFsToolset } from '../../../src/core/local_fs/toolset.ts';
 import { describeAllow, SessionAllows } from '../../../src/core/gate/session_allows.ts';
 import { LocalShell } from '../../../src/core/shell/local_shell.ts';
 import { DEFAULT_SHELL_POLICY } from '../../../src/core/shell/shell_policy.ts';
-import type { Toolset, ToolSpec } from '../../../src/core/tool.ts';
+import type { Toolset } from '../../../src/core/contract/toolset.ts';
+import type { ToolSpec } from '../../../src/core/tool.ts';
 
 const roots: string[] = [];
 after(() => {

@@ -2,15 +2,18 @@
 // The document is fetched (or read from a file) once when the session starts, parsed and
 // dereferenced by @readme/openapi-parser (OpenAPI 3.0, 3.1, Swagger 2.0; external references are
 // never followed), and each operation becomes `<service>.<operationId>`. A call's arguments are
-// checked against its schema with Ajv before anything is sent; the envelope sees a GET as a
-// read and any other method as a write. Loaded only when a [remote_tools.*] entry exists: the
-// parser and the validator are imported then, never on the way to an unrelated command.
+// checked against its schema with Ajv before anything is sent; its plan tells the envelope a GET
+// is a read and any other method a write, and shows an approval the request it will send.
+// Loaded only when a [remote_tools.*] entry exists: the parser and the validator are imported
+// then, never on the way to an unrelated command.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
+import { qualified, toolFacts } from '../../../core/contract/schema_plan.ts';
+import type { CallPlan, Toolset } from '../../../core/contract/toolset.ts';
 import { ToolError } from '../../../core/errors.ts';
-import type { CallPreview, ToolSpec, Toolset } from '../../../core/tool.ts';
+import type { ToolSpec } from '../../../core/tool.ts';
 import { describeRequest, httpError, planRequest, redact, resultOf, send, type PlannedRequest } from './http.ts';
 import { dialectOf, operationsOf, type Operation } from './operations.ts';
 import { ENV_TEMPLATE, type RemoteToolSpec } from '../../../config/remote_tools_schema.ts';
@@ -23,6 +26,18 @@ const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 /** With _max_output_bytes = 0 (unlimited) an answer is still not buffered past this. */
 const HARD_MAX_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_OPENAPI = '/openapi.json';
+
+/** What a call will do, before anything is sent. */
+export interface CallPreview {
+  /** a read or a write, for the envelope's files.read / files.write grants */
+  access: 'read' | 'write';
+  /** why, for the decision's sentence: `GET /pets/{id}` */
+  accessReason: string;
+  /** a short line for the approval's title: `POST http://127.0.0.1:8000/pets` */
+  title: string;
+  /** what an approval shows: the method and URL, the body, the headers sent */
+  detail: string[];
+}
 
 /** One `[remote_tools.<name>]` entry, ready to load. */
 export interface RemoteServiceConfig extends RemoteToolSpec {
@@ -221,14 +236,15 @@ export class RemoteToolset implements Toolset {
     throw new ToolError('bad_args', `${this.name}.${op.tool}: ${[...new Set(problems)].join('; ')}. Its arguments: ${valid.join(', ') || '(none)'}${op.inputSchema.required?.length ? ` (required: ${op.inputSchema.required.join(', ')})` : ''}. Nothing was sent.`, { errors: problems });
   }
 
-  private plan(tool: string, args: Record<string, unknown>): { op: Operation; plan: PlannedRequest } {
+  private request(tool: string, args: Record<string, unknown>): { op: Operation; plan: PlannedRequest } {
     const op = this.op(tool);
     this.check(op, args);
     return { op, plan: planRequest(this.base, op, args, `${this.name}.${tool}`) };
   }
 
+  /** Checks the arguments (bad_args, nothing sent) and says what the request will be. */
   preview(tool: string, args: Record<string, unknown>): CallPreview {
-    const { op, plan } = this.plan(tool, args);
+    const { op, plan } = this.request(tool, args);
     return {
       access: op.method === 'GET' ? 'read' : 'write',
       accessReason: `${op.method} ${op.path}`,
@@ -237,8 +253,20 @@ export class RemoteToolset implements Toolset {
     };
   }
 
+  /** A read or a write for the envelope (no axis names a service), one tool for the session, the request for an approval. */
+  plan(tool: string, args: Record<string, unknown>): CallPlan {
+    const preview = this.preview(tool, args);
+    return {
+      facts: { ...toolFacts(this.name, tool, args), access: preview.access, accessReason: preview.accessReason },
+      scope: { whole: [{ kind: 'tool', tool: `${this.name}.${tool}` }] },
+      locations: [],
+      approval: async () => ({ title: `${qualified(this.name, tool)}: ${preview.title}`, detail: preview.detail }),
+      run: (ctx) => this.call(tool, args, { signal: ctx.signal }),
+    };
+  }
+
   async call(tool: string, args: Record<string, unknown>, opts: { signal?: AbortSignal } = {}): Promise<unknown> {
-    const { plan } = this.plan(tool, args);
+    const { plan } = this.request(tool, args);
     const label = `${this.name}.${tool}`;
     const answer = await send(plan, {
       fixedHeaders: this.headers,

@@ -2,20 +2,13 @@
 // (`shell.sandbox`, `shell.network`), the profile a call gets from the gate's decision, the
 // state a terminal host reports (which sandbox is working, or why none is), and what travels
 // with a terminal request. No disk, no processes: the probe and the view live beside this file.
-import { SANDBOX_MODES, type Decision, type SandboxMode } from '../../envelope/index.ts';
+import { SANDBOX_MODES, type Decision, type SandboxMode, type SandboxState } from '../../envelope/index.ts';
 
-export { SANDBOX_MODES, type SandboxMode };
+export { SANDBOX_MODES, type SandboxMode, type SandboxState };
 
 /** read-only: the workspace is read-only too; workspace-write: the workspace is writable minus the wall. */
 export type SandboxProfile = 'read-only' | 'workspace-write';
 export const SANDBOX_PROFILES: readonly SandboxProfile[] = ['read-only', 'workspace-write'];
-
-/** Which sandbox a host runs commands in (the `cxl/sandbox` `_meta` of session/new, docs/acp.md). */
-export interface SandboxState {
-  state: 'bubblewrap' | 'seatbelt' | 'off' | 'unavailable';
-  /** why: the probe's failure, the setting that turned it off, or where it runs */
-  reason?: string;
-}
 
 /** The envelope's sandbox settings and the call's profile, as the gate hands them to local_shell. */
 export interface SandboxCall {

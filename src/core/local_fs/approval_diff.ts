@@ -1,15 +1,17 @@
 // The diff a human sees when a write_file, edit_file or sed call asks for approval (docs/local-fs.md, "Approval diff").
 // The file is re-read (no ledger, no dedup stub, nothing recorded) unless the caller has just read
-// it (the gate, checking the read-before-write contract), the mutation is replayed in
+// it (the plan's approval, checking the read-before-write contract), the mutation is replayed in
 // memory, and only a window around the change is diffed, so a 50 MB file costs little.
 import { structuredPatch } from 'diff';
+import { checkArgs } from '../contract/args.ts';
+import type { ApprovalDiff } from '../contract/toolset.ts';
 import { ToolError } from '../errors.ts';
-import type { FileIO, FileSnapshot } from '../local_fs/file_io.ts';
-import { checkArgs } from '../local_fs/args.ts';
-import { borrowScanBuffer, type ScanLease } from '../local_fs/byte_scan.ts';
-import { sameBytes, type MutationPlan } from '../local_fs/mutate.ts';
-import { countNewlines, decode, isBinary } from '../local_fs/text.ts';
-import { editFile, planMutation, sed, writeFile, type MutatingTool } from '../local_fs/write.ts';
+import type { FileIO, FileSnapshot } from './file_io.ts';
+import { borrowScanBuffer, type ScanLease } from './byte_scan.ts';
+import { sameBytes, type MutationPlan } from './mutate.ts';
+import { countNewlines, decode, isBinary } from './text.ts';
+import type { Args } from './tool_def.ts';
+import { editFile, planMutation, sed, writeFile, type MutatingTool } from './write.ts';
 import type { ConfinedPath } from '../paths.ts';
 
 /** Lines of context around each change. */
@@ -21,22 +23,7 @@ export const DIFF_MAX_LINES = 120;
 /** Files over this size are asked about without a diff. */
 export const DIFF_MAX_BYTES = 256 * 1024 * 1024;
 
-export interface ApprovalDiff {
-  /** root-relative path */
-  path: string;
-  /** true when the file does not exist yet */
-  isNew: boolean;
-  /** the unified diff, or null when the current text cannot be established safely */
-  diff: string | null;
-  /** why there is no diff */
-  reason?: string;
-  /** the diffed window of each side (for clients that render their own diff) and its first line */
-  oldText?: string;
-  newText?: string;
-  startLine?: number;
-}
-
-export type { MutatingTool };
+export type { ApprovalDiff, MutatingTool };
 
 const DEFS = { write_file: writeFile, edit_file: editFile, sed } as const;
 
@@ -146,9 +133,9 @@ export function renderApprovalDiff(rel: string, old: Buffer | null, plan: Mutati
  */
 export async function buildApprovalDiff(io: FileIO, file: ConfinedPath, tool: MutatingTool, rawArgs: Record<string, unknown>, current?: FileSnapshot): Promise<ApprovalDiff> {
   const none = (reason: string): ApprovalDiff => ({ path: file.rel, isNew: false, diff: null, reason });
-  let args;
+  let args: Args;
   try {
-    args = checkArgs(tool, DEFS[tool].inputSchema, rawArgs);
+    args = checkArgs(tool, DEFS[tool].inputSchema, rawArgs) as Args;
   } catch (err) {
     return none((err as Error).message);
   }

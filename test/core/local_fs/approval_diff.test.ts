@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { structuredPatch } from 'diff';
-import { buildApprovalDiff, DIFF_MAX_LINES } from '../../../src/core/gate/approval_diff.ts';
+import { buildApprovalDiff, DIFF_MAX_LINES } from '../../../src/core/local_fs/approval_diff.ts';
 import { WorkspaceFileIO } from '../../../src/core/local_fs/file_io.ts';
 import { confine } from '../../../src/core/paths.ts';
 import { toolset, tree } from '../fs_helpers.ts';

@@ -3,20 +3,17 @@
 // paths its words name, resolved from every directory each step may start in. With a command
 // policy they come from the checker's verdict; without one, from the same grammar and the same
 // argument rules (the line then goes to a shell, so cd is followed both as sh and as the kernel
-// would). `cxl check` reports the decision made from exactly these facts.
+// would). The gate and `cxl check` decide on exactly these facts (plan.ts).
 import path from 'node:path';
-import { decide, type CallFacts, type CompiledEnvelope, type Decision, type ProtectedFact, type ShellFacts, type ShellStep } from '../envelope/index.ts';
-import { ToolError } from '../errors.ts';
+import type { CallFacts, ProtectedFact, ShellFacts, ShellStep } from '../envelope/index.ts';
 import { gitWriteFact, hooksDirs, type HooksDir } from '../protect/git_dirs.ts';
 import { defaultIdentityIndex, type IdentityIndex } from '../protect/identity.ts';
 import { isWithin } from '../paths.ts';
-import type { Allowed } from '../shell/checker.ts';
-import type { LocalShell } from '../shell/local_shell.ts';
-import { policyRefusal } from '../shell/shell_policy.ts';
-import { lex } from '../shell/lexer.ts';
-import { resolveWord } from '../shell/path_words.ts';
-import { displayArgv } from '../shell/runner.ts';
-import { newStepCache, readOnlyNotes, stepArgs, type ClassifiedPath, type StepArgs } from '../shell/step_args.ts';
+import type { Allowed } from './checker.ts';
+import { lex } from './lexer.ts';
+import { resolveWord } from './path_words.ts';
+import { displayArgv } from './runner.ts';
+import { newStepCache, readOnlyNotes, stepArgs, type ClassifiedPath, type StepArgs } from './step_args.ts';
 
 export interface ShellCall {
   facts: ShellFacts;
@@ -125,44 +122,4 @@ export function approvePaths(paths: readonly ClassifiedPath[], root: string): st
   const out = new Set<string>();
   for (const p of paths) if (p.cls === 'read_approve') out.add(isWithin(root, p.real) ? path.relative(root, p.real).split(path.sep).join('/') || '.' : p.real);
   return [...out];
-}
-
-/**
- * The envelope's decision on a line the command policy allowed, from the same facts the gate
- * builds (what `cxl check` reports).
- */
-export function shellDecision(envelope: CompiledEnvelope, command: string, verdict: Allowed, root: string): Decision {
-  const call = factsOfVerdict(command, verdict, root);
-  const facts: CallFacts = { toolset: 'local_shell', tool: 'local_shell', shell: call.facts };
-  addShellPaths(facts, call.paths, root);
-  return withReadApprove(decide(envelope, facts), approvePaths(call.paths, root));
-}
-
-/** The facts of a local_shell call as the gate builds them: refusals of the command policy throw. */
-export function shellCallOf(sh: LocalShell, args: Record<string, unknown>, root: string, askable: boolean): ShellCall {
-  const v = sh.check(args, { askable }); // bad arguments throw bad_args here
-  const command = String(args.command);
-  if (v) {
-    if (v.verdict === 'refuse') throw policyRefusal(v);
-    return factsOfVerdict(command, v, root);
-  }
-  const { argv, start } = sh.describe(args);
-  return factsWithoutPolicy(command, argv, start, root);
-}
-
-/**
- * The built-in read-approve list asks in every envelope, as it does for the file tools: a line
- * the envelope would run unasked that reads `.env` or `*.pem` asks first.
- */
-export function withReadApprove(d: Decision, approve: readonly string[]): Decision {
-  if (d.action !== 'allow' || approve.length === 0) return d;
-  return {
-    action: 'approve',
-    rule: 'files.read.approve_paths',
-    envelope: d.envelope,
-    from: 'built-in',
-    matched: approve[0],
-    pathOnly: true,
-    sentence: `approve: path \`${approve[0]}\` is on the built-in read-approve list (.env, *.pem, *.key), which asks in every envelope (${d.sentence})`,
-  };
 }

@@ -1,0 +1,81 @@
+// The toolsets cxl brings, in one list: each by name, how the model sees its tools, how `cxl tool`
+// flags become its policy, and how it is opened for a session or a `cxl tool` run. Everything else
+// a toolset says of itself (its axis for the envelope, its titles, its approvals) it says through
+// the contract (core/contract/toolset.ts): adding one is its own folder and one entry here.
+import type { Toolset } from '../../core/contract/toolset.ts';
+import type { ApprovalMode } from '../../core/local_fs/context.ts';
+import type { FileIO } from '../../core/local_fs/file_io.ts';
+import type { ReadLedger } from '../../core/local_fs/ledger.ts';
+import { DEFAULT_CHAIN_LOCAL_FS, parseFsPolicy } from '../../core/local_fs/policy.ts';
+import { LOCAL_FS, LocalFsToolset } from '../../core/local_fs/toolset.ts';
+import { LOCAL_SHELL, LocalShell } from '../../core/shell/local_shell.ts';
+import { shellPolicyFromFlat, withoutShellOnlyKeys } from '../../core/shell/shell_policy.ts';
+import type { TerminalHost } from '../../core/shell/terminal.ts';
+
+/** Where a toolset is opened: the session's root and the parts it shares with the others. */
+export interface ToolsetSite {
+  root: string;
+  sessionId?: string;
+  /** the session's read ledger */
+  ledger: ReadLedger;
+  /** the content half of the file tools: the client's fs/*, else the workspace itself */
+  io?: FileIO;
+  /** where commands run: the client's terminals, else this machine */
+  host?: TerminalHost;
+  warn(text: string): void;
+}
+
+export interface Opened {
+  toolset: Toolset;
+  /** the root it confines itself to, where that moves the session's (local_fs's `_allowed_dir`) */
+  root?: string;
+}
+
+export interface BuiltinToolset {
+  readonly name: string;
+  /** its tools are offered to the model by their bare names (`read_file`), not `<toolset>.<tool>` */
+  readonly bareNames: boolean;
+  /** `cxl tool --policy key=value` flags as this toolset's tools_policies */
+  fromFlags(flat: Readonly<Record<string, string>>): Record<string, string>;
+  /** Opens it with its tools_policies (strings, as configured); throws ToolError when they cannot be used. */
+  open(site: ToolsetSite, policy: Record<string, string> | undefined): Opened;
+}
+
+// read-approve paths (.env, *.pem) are asked through the gate, per call; outside it nobody can
+// answer, so they are refused
+const ASK: ApprovalMode = 'ask';
+
+const localFs: BuiltinToolset = {
+  name: LOCAL_FS,
+  bareNames: true,
+  fromFlags: (flat) => ({ ...DEFAULT_CHAIN_LOCAL_FS, ...withoutShellOnlyKeys(flat) }),
+  open(site, policy) {
+    const parsed = parseFsPolicy(policy);
+    parsed.warnings.forEach(site.warn);
+    const ts = new LocalFsToolset({ root: site.root, policy: parsed.policy, ledger: site.ledger, sessionId: site.sessionId, io: site.io, approvals: ASK });
+    return { toolset: ts, root: ts.root };
+  },
+};
+
+const localShell: BuiltinToolset = {
+  name: LOCAL_SHELL,
+  bareNames: true,
+  fromFlags: shellPolicyFromFlat,
+  /**
+   * Under a command policy `cd` stays inside the session root unless the policy names another
+   * _allowed_dir; no policy at all is the platform shell, unconfined. Without a client terminal
+   * the tool is still offered, and refuses naming the capability.
+   */
+  open(site, policy) {
+    const confined = policy && Object.keys(policy).length && policy._allowed_dir === undefined ? { ...policy, _allowed_dir: '.' } : policy;
+    return { toolset: new LocalShell({ root: site.root, policy: confined, host: site.host }) };
+  },
+};
+
+/** In the order they are opened and offered. */
+export const BUILTIN_TOOLSETS: readonly BuiltinToolset[] = Object.freeze([localFs, localShell]);
+
+/** Whether a toolset's tools go to the model by their bare names. */
+export function offeredBare(toolset: string): boolean {
+  return BUILTIN_TOOLSETS.some((b) => b.bareNames && b.name === toolset);
+}

@@ -1,0 +1,135 @@
+// What a local_fs call will do, as the toolset contract asks it (core/contract/toolset.ts): the
+// path confined and classified before anyone is asked (refusals first), the axis and the
+// protected facts for the envelope, the file a session allow covers, the diff an approval shows
+// (after the read-before-write contract, which would refuse the write anyway), and the run with
+// the file mode a human saw and the read-approve list asked through the gate.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ApprovalContext, ApprovalView, CallPlan, CallView, RunContext, RunQuestion } from '../contract/toolset.ts';
+import { axisOf, type CallFacts } from '../envelope/index.ts';
+import type { ConfinedPath } from '../paths.ts';
+import { gitWriteFact } from '../protect/git_dirs.ts';
+import type { IdentityIndex } from '../protect/identity.ts';
+import { defaultPathMatcher } from '../protect/matcher.ts';
+import type { ToolKind } from '../tool.ts';
+import { buildApprovalDiff, DIFF_MAX_BYTES, type MutatingTool } from './approval_diff.ts';
+import { gatePath, type ApprovalRequest, type AskApproval } from './context.ts';
+import type { FileIO, FileSnapshot } from './file_io.ts';
+import type { ReadLedger } from './ledger.ts';
+import type { FsPolicy } from './policy.ts';
+import type { Args } from './tool_def.ts';
+
+export const LOCAL_FS = 'local_fs';
+
+/** What a plan needs of the toolset. */
+export interface FsParts {
+  readonly root: string;
+  readonly policy: FsPolicy;
+  readonly ledger: ReadLedger;
+  readonly io: FileIO;
+  readonly identity: IdentityIndex;
+  call(tool: string, args: Record<string, unknown>, opts: { signal?: AbortSignal; approvedMode?: number; ask?: AskApproval }): Promise<unknown>;
+}
+
+/** The path a call names; the browsing tools default to the root. */
+function pathOf(tool: string, path: unknown): string | undefined {
+  if (typeof path === 'string') return path;
+  return path === undefined && (tool === 'list_dir' || tool === 'find_files') ? '.' : undefined;
+}
+
+/** `local_fs.read_file: a.txt` (find_files by its pattern), and the file with its line. */
+export function fsView(root: string, tool: string, kind: ToolKind, args: Record<string, unknown>): CallView {
+  const shown = typeof args.path === 'string' ? args.path : typeof args.pattern === 'string' && tool === 'find_files' ? args.pattern : '';
+  const p = typeof args.path === 'string' && args.path ? args.path : pathOf(tool, undefined) ?? '';
+  const line = Number(args.start_line);
+  const locations = !p || p.includes('\0') ? [] : [Number.isInteger(line) && line > 0 ? { path: path.resolve(root, p), line } : { path: path.resolve(root, p) }];
+  return { title: shown ? `${LOCAL_FS}.${tool}: ${shown}` : `${LOCAL_FS}.${tool}`, kind, locations };
+}
+
+/**
+ * A write the read-before-write contract will refuse (never read, only a range for write_file,
+ * changed since read) is refused before a human is asked about it. Returns what it read, for the
+ * diff to use rather than reading the file again.
+ */
+async function contractFirst(parts: FsParts, tool: string, c: ConfinedPath): Promise<FileSnapshot | undefined> {
+  if (!c.exists) return undefined;
+  const needFull = tool === 'write_file';
+  if (!parts.ledger.get(c.real)) parts.ledger.check(c.real, '', needFull, c.rel); // throws not_read
+  let snap: FileSnapshot;
+  try {
+    snap = await parts.io.read(c, { maxBytes: DIFF_MAX_BYTES, hashing: true });
+  } catch {
+    return undefined; // unreadable here: the tool gives the precise error after the answer
+  }
+  parts.ledger.check(c.real, snap.sha256, needFull, c.rel);
+  return snap;
+}
+
+/** The read-approve list met while running (a path the plan could not see), as a question for the gate. */
+export function readApproveQuestion(req: ApprovalRequest): RunQuestion {
+  return {
+    tool: req.tool,
+    title: `${LOCAL_FS}.${req.tool}: ${req.path}`,
+    kind: 'read',
+    args: { path: req.path },
+    locations: [req.path],
+    scope: [{ kind: 'file', axis: 'files.read', path: req.path }],
+    rule: 'files.read.approve_paths',
+    sentence: `approve: path \`${req.path}\` ${req.reason} (built-in read-approve list)`,
+    refusal: `${req.path} ${req.reason} and needs a human's approval, which nobody can give here. Do without it, or rerun with --yes.`,
+  };
+}
+
+/** The plan of one call whose arguments `a` were checked (`raw` as given, for the run and the diff). */
+export async function planFsCall(parts: FsParts, tool: string, a: Args, raw: Record<string, unknown>): Promise<CallPlan> {
+  const axis = axisOf(LOCAL_FS, tool) as 'files.read' | 'files.write';
+  const facts: CallFacts = { toolset: LOCAL_FS, tool, axis };
+  const p = pathOf(tool, a.path);
+  let c: ConfinedPath | undefined;
+  if (p !== undefined) {
+    // confinement, quarantine, denied substrings; the read-approve list is the envelope's
+    // question here (and asked again by the tool if the envelope let it through)
+    c = await gatePath({ root: parts.root, policy: parts.policy, matcher: defaultPathMatcher, identity: parts.identity, approvals: 'allow' }, tool, p);
+    facts.paths = [c.requestedRel];
+    facts.resolved = [c.rel];
+    facts.absolute = [c.lexical, c.real];
+    // a git dir under another name, the hooks dir core.hooksPath names: only the disk knows
+    const fact = axis === 'files.write' ? gitWriteFact(c.real, parts.root) : undefined;
+    if (fact) facts.protected = [fact];
+  }
+  const file = c;
+  return {
+    facts,
+    scope: { whole: file ? [{ kind: 'file', axis, path: file.rel }] : [] },
+    locations: file ? [file.rel] : [],
+    keepsNames: true, // local_fs never makes a link
+    approval: (ctx) => approvalOf(parts, tool, raw, file, ctx),
+    run: (ctx) => runFs(parts, tool, raw, ctx),
+  };
+}
+
+async function approvalOf(parts: FsParts, tool: string, raw: Record<string, unknown>, c: ConfinedPath | undefined, ctx: ApprovalContext): Promise<ApprovalView> {
+  const title = c ? `${LOCAL_FS}.${tool}: ${c.rel}` : `${LOCAL_FS}.${tool}`;
+  if (!c || axisOf(LOCAL_FS, tool) !== 'files.write') return { title };
+  const current = await contractFirst(parts, tool, c);
+  const diff = await buildApprovalDiff(parts.io, c, tool as MutatingTool, raw, current);
+  const fileMode = ctx.alwaysAsk ? execMode(c) : undefined;
+  if (fileMode === undefined) return { title, diff };
+  return { title: `${title} (mode ${fileMode}, executable: kept if you allow)`, diff, fileMode };
+}
+
+/** The mode of a file that can run (exec bits), octal: an always-ask write shows it. */
+function execMode(c: ConfinedPath): string | undefined {
+  const st = fs.lstatSync(c.real, { throwIfNoEntry: false });
+  return st?.isFile() && (st.mode & 0o7111) !== 0 ? `0${(st.mode & 0o7777).toString(8)}` : undefined;
+}
+
+function runFs(parts: FsParts, tool: string, raw: Record<string, unknown>, ctx: RunContext): Promise<unknown> {
+  const mode = ctx.shown?.fileMode;
+  return parts.call(tool, raw, {
+    signal: ctx.signal,
+    ...(mode !== undefined ? { approvedMode: parseInt(mode, 8) } : {}),
+    // the read-approve list as the tool meets it: already approved, covered, or asked
+    ask: (req) => ctx.ask(readApproveQuestion(req)),
+  });
+}

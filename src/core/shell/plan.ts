@@ -1,0 +1,144 @@
+// What a local_shell call will do, as the toolset contract asks it (core/contract/toolset.ts):
+// the line checked by the command policy before anyone is asked (refusals first), its steps and
+// the paths its words name for the envelope (facts.ts), the read-approve files that ask in every
+// envelope, the sandbox it would run in, what "allow for this session" covers (each program with
+// the argument rules it was asked about), the steps an approval shows, and the run with the
+// sandbox profile and read-only mode the decision gives. `cxl check` decides on the same facts.
+import { realpathSync } from 'node:fs';
+import { commandScope, describeAllow, type SessionAllow, type SessionScope } from '../contract/session_scope.ts';
+import type { CallPlan, CallView, PlanContext, RunContext, SandboxFacts, ToolOutput } from '../contract/toolset.ts';
+import type { CallFacts, ShellFacts } from '../envelope/index.ts';
+import type { IdentityIndex } from '../protect/identity.ts';
+import { defaultPathMatcher } from '../protect/matcher.ts';
+import type { Allowed, ShellPolicy, Verdict } from './checker.ts';
+import { addShellPaths, approvePaths, factsOfVerdict, factsWithoutPolicy, type ShellCall } from './facts.ts';
+import { displayArgv, type ShellResult } from './runner.ts';
+import { envelopeSandbox, type SandboxCall, type SandboxMode, type SandboxState } from './sandbox/settings.ts';
+import { policyRefusal } from './shell_policy.ts';
+
+export const LOCAL_SHELL = 'local_shell';
+
+/** Per-call options: the gate passes the envelope's sandbox settings and the call's profile, and how it decided. */
+export interface ShellCallOptions {
+  signal?: AbortSignal;
+  sandbox?: SandboxCall;
+  /**
+   * The envelope allowed the line as read-only (shell.prefix_allowlist) with no human asked: it
+   * runs without a shell, and git runs with repository-driven execution off (git_harden.ts).
+   */
+  readOnly?: boolean;
+  /** A human (or --yes) approved the call: what needed a human (a read-approve path) may run. */
+  approved?: boolean;
+}
+
+/** What a plan needs of the toolset. */
+export interface ShellParts {
+  readonly root: string;
+  readonly policy: ShellPolicy | undefined;
+  readonly identity: IdentityIndex;
+  check(args: Record<string, unknown>, o: { askable?: boolean }): Verdict | null;
+  describe(args: Record<string, unknown>): { command: string; argv?: string[]; start: string };
+  sandboxState(mode: SandboxMode, network: boolean): SandboxState;
+  call(tool: string, args: Record<string, unknown>, opts: ShellCallOptions): Promise<unknown>;
+}
+
+/** The root words resolve from: the command policy's dir, the workspace the gate names, or the shell's own root (real). */
+function wordsRoot(sh: ShellParts, workspace: string | undefined): string {
+  const root = sh.policy?.allowedDir ?? workspace ?? sh.root;
+  try {
+    return realpathSync.native(root);
+  } catch {
+    return root;
+  }
+}
+
+/** The facts of a call as the gate builds them: bad arguments and refusals of the command policy throw. */
+export function shellCallOf(sh: ShellParts, args: Record<string, unknown>, root: string, askable: boolean): ShellCall {
+  const v = sh.check(args, { askable }); // bad arguments throw bad_args here
+  const command = String(args.command);
+  if (v) {
+    if (v.verdict === 'refuse') throw policyRefusal(v);
+    return factsOfVerdict(command, v, root);
+  }
+  const { argv, start } = sh.describe(args);
+  return factsWithoutPolicy(command, argv, start, root);
+}
+
+/** What the envelope decides a line on: its facts, the read-approve files it names, and the sandbox it would run in. */
+export interface LineFacts {
+  facts: CallFacts;
+  readApprove: string[];
+  sandbox?: SandboxFacts;
+}
+
+export function lineFacts(call: ShellCall, root: string, identity?: IdentityIndex, sandbox?: SandboxFacts): LineFacts {
+  const facts: CallFacts = { toolset: LOCAL_SHELL, tool: LOCAL_SHELL, axis: 'shell', shell: call.facts };
+  addShellPaths(facts, call.paths, root, identity);
+  return { facts, readApprove: approvePaths(call.paths, root), ...(sandbox ? { sandbox } : {}) };
+}
+
+/** A line the command policy allowed, as `cxl check` puts it to the envelope: the facts the gate builds. */
+export function checkedLine(command: string, verdict: Allowed, root: string, sandbox?: SandboxFacts): LineFacts {
+  return lineFacts(factsOfVerdict(command, verdict, root), root, undefined, sandbox);
+}
+
+/**
+ * What "allow for this session" covers: exactly what asked. A line that asked only because of a
+ * path (`cat .env`) gets that path; otherwise each step's program (and subcommand) with the
+ * argument rules it was asked with, so a later use of the program with another flag or path
+ * that needs a human still asks. A line whose programs cannot all be seen gets no session option.
+ */
+function scopeOf(sh: ShellFacts, approve: readonly string[]): SessionScope {
+  if (sh.opaque !== undefined) return { whole: [] };
+  const files: SessionAllow[] = approve.map((path) => ({ kind: 'file', axis: 'files.read', path }));
+  const whole: SessionAllow[] = [...files];
+  for (const s of sh.steps.filter((x) => x.argv.length && x.argv[0] !== 'cd')) {
+    const sc = commandScope(s.inner ?? s.argv, s.notes?.map((n) => n.rule));
+    if (sc === null) return { whole: [], paths: files };
+    if (!whole.some((o) => describeAllow(o) === describeAllow(sc))) whole.push(sc);
+  }
+  return { whole, paths: files };
+}
+
+/** `local_shell: <line>` (the argv form joined), cut at 200 characters. */
+export function shellView(args: Record<string, unknown>): CallView {
+  const cmd = typeof args.command === 'string' ? args.command : '';
+  const argv = Array.isArray(args.args) ? ` ${args.args.map(String).join(' ')}` : '';
+  return { title: `${LOCAL_SHELL}: ${(cmd + argv).slice(0, 200)}`, kind: 'execute', locations: [] };
+}
+
+export function planShellCall(sh: ShellParts, args: Record<string, unknown>, ctx: PlanContext): CallPlan {
+  const root = wordsRoot(sh, ctx.root);
+  const call = shellCallOf(sh, args, root, ctx.askable);
+  const { mode, network } = envelopeSandbox(ctx.envelope.resolved.shell);
+  const line = lineFacts(call, root, sh.identity, { mode, network, state: sh.sandboxState(mode, network) });
+  const argv = Array.isArray(args.args) ? ` ${displayArgv(args.args.map(String))}` : '';
+  return {
+    ...line,
+    scope: scopeOf(call.facts, line.readApprove),
+    locations: line.readApprove,
+    approval: async () => ({ title: `${LOCAL_SHELL}: ${String(args.command ?? '')}${argv}`, steps: call.shown }),
+    run: (rc) => runLine(sh, args, line.facts, { mode, network }, rc),
+  };
+}
+
+/**
+ * The sandbox profile the decision gives (read-only when the prefix allowlist let it through
+ * unasked, else workspace-write), with the read-approve files an approval named left visible.
+ */
+function runLine(sh: ShellParts, args: Record<string, unknown>, facts: CallFacts, settings: { mode: SandboxMode; network: boolean }, rc: RunContext): Promise<unknown> {
+  const named = rc.approvedBy === 'human' || rc.approvedBy === 'human-session' || rc.approvedBy === 'yes';
+  const visible = named ? [...new Set((facts.absolute ?? []).filter((a) => defaultPathMatcher.classify(a) === 'read_approve'))] : [];
+  const sandbox: SandboxCall = { ...settings, profile: rc.readOnly ? 'read-only' : 'workspace-write', ...(visible.length ? { visible } : {}) };
+  return sh.call(LOCAL_SHELL, args, { signal: rc.signal, sandbox, readOnly: rc.readOnly, approved: rc.approvedBy !== undefined });
+}
+
+/** A command's result as a person reads it (the replay of a call whose terminal is gone), and as JSON for the model. */
+export function shellOutput(result: unknown): ToolOutput {
+  const r = result as Partial<ShellResult> | null;
+  const forModel = JSON.stringify(result) ?? '';
+  if (!r || typeof r !== 'object' || typeof r.stdout !== 'string' || typeof r.stderr !== 'string' || !('exit_code' in r)) return { result, forModel, display: {} };
+  const out = [r.stdout, r.stderr].filter((x) => x !== '').map((x) => x.replace(/\n$/, '')).join('\n');
+  const end = typeof r.signal === 'string' ? `killed by ${r.signal}` : `exit ${String(r.exit_code)}`;
+  return { result, forModel, display: { transcript: [out, r.truncated ? '(output cut)' : '', `(${end})`].filter(Boolean).join('\n') } };
+}
