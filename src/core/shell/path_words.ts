@@ -5,6 +5,7 @@
 // word: a path that does not exist is classified by the nearest part that does.
 import fs from 'node:fs';
 import path from 'node:path';
+import { discoverRepo } from '../protect/git_dirs.ts';
 import { defaultPathMatcher, type PathClass } from '../protect/matcher.ts';
 
 const MAX_LINKS = 40;
@@ -122,26 +123,12 @@ export function scanProtected(dir: string, follow: boolean, limit = SCAN_LIMIT):
   return null;
 }
 
-/** Whether `dir` has the shape of a git directory (what git accepts as one: HEAD, objects/, refs/). */
-function isGitDir(dir: string): boolean {
-  if (!statOf(path.join(dir, 'HEAD'))?.isFile()) return false;
-  return statOf(path.join(dir, 'objects'))?.isDirectory() === true && statOf(path.join(dir, 'refs'))?.isDirectory() === true;
-}
-
 /**
- * The git directory git discovers from `dir` (real): walking up, the first `.git` (directory or
- * gitfile) or directory that is itself shaped like a git directory (a bare repository, which
- * git also uses: its config runs core.fsmonitor and friends). Null when there is none.
+ * The git directory git discovers from `dir` (real), as git_dirs.ts answers it for every asker:
+ * the first `.git` walking up (directory or gitfile), or a directory that is itself a git dir (a
+ * bare repository, a linked worktree's git dir: its config runs core.fsmonitor and friends too).
+ * Null when there is none.
  */
 export function discoverGitDir(dir: string): string | null {
-  let d = dir;
-  for (let depth = 0; depth < 256; depth++) {
-    const dot = path.join(d, '.git');
-    if (lstatOf(dot)) return dot;
-    if (isGitDir(d)) return d;
-    const up = path.dirname(d);
-    if (up === d) return null;
-    d = up;
-  }
-  return null;
+  return discoverRepo(dir)?.found ?? null;
 }
