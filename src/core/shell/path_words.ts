@@ -5,20 +5,11 @@
 // word: a path that does not exist is classified by the nearest part that does.
 import fs from 'node:fs';
 import path from 'node:path';
+import { walkPath } from '../paths.ts';
 import { discoverRepo } from '../protect/git_dirs.ts';
 import { defaultPathMatcher, type PathClass } from '../protect/matcher.ts';
 
-const MAX_LINKS = 40;
-
-/** lstat/stat that answer undefined for anything they cannot tell (missing, no permission, too long, not a directory). */
-function lstatOf(p: string): fs.Stats | undefined {
-  try {
-    return fs.lstatSync(p, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
-}
-
+/** stat that answers undefined for anything it cannot tell (missing, no permission, too long, not a directory). */
 export function statOf(p: string): fs.Stats | undefined {
   try {
     return fs.statSync(p, { throwIfNoEntry: false });
@@ -30,44 +21,14 @@ export function statOf(p: string): fs.Stats | undefined {
 /**
  * `word` taken from the real directory `base`: the lexical form (`..` collapsed as written) and
  * the real form (each existing component resolved, symlinks followed as the kernel follows them,
- * so `link/..` climbs out of the link's target; the part that does not exist appended as written).
+ * so `link/..` climbs out of the link's target; from where the walk stops, the rest appended as
+ * written: where a writer would create it).
  */
 export function resolveWord(base: string, word: string): { lexical: string; real: string; exists: boolean } {
   const lexical = path.resolve(base, word);
-  const pending = word.split('/').reverse();
-  let current = word.startsWith('/') ? '/' : base;
-  let links = 0;
-  while (pending.length) {
-    const part = pending.pop()!;
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      current = path.dirname(current);
-      continue;
-    }
-    const next = current === '/' ? `/${part}` : `${current}/${part}`;
-    const st = lstatOf(next);
-    if (!st) {
-      // the rest does not exist: it is where a writer would create it
-      return { lexical, real: path.resolve(next, ...pending.reverse()), exists: false };
-    }
-    if (st.isSymbolicLink()) {
-      if (++links > MAX_LINKS) return { lexical, real: path.resolve(next, ...pending.reverse()), exists: false };
-      let link: string;
-      try {
-        link = fs.readlinkSync(next);
-      } catch {
-        return { lexical, real: next, exists: false };
-      }
-      pending.push(...link.split('/').reverse());
-      if (link.startsWith('/')) current = '/';
-      continue;
-    }
-    current = next;
-    if (!st.isDirectory() && pending.some((p) => p !== '' && p !== '.')) {
-      return { lexical, real: path.resolve(current, ...pending.reverse()), exists: false };
-    }
-  }
-  return { lexical, real: current, exists: true };
+  const walk = walkPath(base, word);
+  if (!walk.stop) return { lexical, real: walk.real, exists: true };
+  return { lexical, real: path.resolve(walk.stop.at, ...walk.stop.rest), exists: false };
 }
 
 /** The class of an absolute path in the protected-paths table (quarantine, read-approve, or none). */
