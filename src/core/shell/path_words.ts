@@ -36,53 +36,8 @@ export function classOf(...abs: string[]): PathClass {
   return defaultPathMatcher.classify(...abs);
 }
 
-/** Entries a recursive reader's directory is scanned for before the answer is "cannot tell". */
-export const SCAN_LIMIT = 20_000;
-
-export type Holds = { path: string; cls: 'quarantined' | 'read_approve' } | 'too-many' | null;
-
-/**
- * What a recursive reader of `dir` would meet: the first quarantined or read-approve entry below
- * it (either makes the read need a human), `too-many` past SCAN_LIMIT entries (it cannot be
- * ruled out), or null. With `follow`, symlinked directories are entered too (each real one once).
- */
-export function scanProtected(dir: string, follow: boolean, limit = SCAN_LIMIT): Holds {
-  const seen = new Set<string>([dir]);
-  const queue = [dir];
-  let count = 0;
-  while (queue.length) {
-    const d = queue.pop()!;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(d, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const e of entries) {
-      if (++count > limit) return 'too-many';
-      const p = d === '/' ? `/${e.name}` : `${d}/${e.name}`;
-      const cls = classOf(p);
-      if (cls) return { path: p, cls };
-      let isDir = e.isDirectory();
-      let real = p;
-      if (e.isSymbolicLink() && follow) {
-        try {
-          real = fs.realpathSync.native(p);
-          isDir = statOf(real)?.isDirectory() === true;
-        } catch {
-          continue;
-        }
-        const rc = classOf(real);
-        if (rc) return { path: p, cls: rc };
-      }
-      if (isDir && !seen.has(real)) {
-        seen.add(real);
-        queue.push(real);
-      }
-    }
-  }
-  return null;
-}
+// what a recursive reader of a directory would meet: the one walk for protected files
+export { firstProtected as scanProtected, SCAN_LIMIT, type Holds } from '../protect/walk.ts';
 
 /**
  * The git directory git discovers from `dir` (real), as git_dirs.ts answers it for every asker:
