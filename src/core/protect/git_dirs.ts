@@ -86,12 +86,13 @@ export interface Repo {
 }
 
 /**
- * The repository git finds from the real directory `dir` (setup.c's discovery): walking up, the
- * first `.git` of any kind (a directory, a gitfile, a link; one git would reject still counts, so
- * nothing past it is taken for the repository in use) or the first directory that is a git dir
- * itself (a bare repository, the inside of a `.git`, a worktree's or submodule's git dir).
+ * What git finds from the real directory `dir` walking up (setup.c's discovery): the first `.git`
+ * of any kind (a directory, a gitfile, a link; one git would reject still counts, so nothing past
+ * it is taken for the repository in use) or the first directory that is a git dir itself (a bare
+ * repository, the inside of a `.git`, a worktree's or submodule's git dir). An lstat or two per
+ * level; discoverRepo() reads on from there.
  */
-export function discoverRepo(dir: string): Repo | null {
+export function findGitEntry(dir: string): Pick<Repo, 'found' | 'top'> | null {
   for (let d = dir; ; d = path.dirname(d)) {
     const dotGit = path.join(d, '.git');
     let there: boolean;
@@ -100,16 +101,20 @@ export function discoverRepo(dir: string): Repo | null {
     } catch {
       there = false; // ENOTDIR, EACCES: nothing git could use here either
     }
-    if (there) return withCommon({ found: dotGit, gitDir: gitDirOf(dotGit), top: d });
-    if (isGitDirByShape(d)) return withCommon({ found: d, gitDir: d, top: null });
+    if (there) return { found: dotGit, top: d };
+    if (isGitDirByShape(d)) return { found: d, top: null };
     if (path.dirname(d) === d) return null;
   }
 }
 
-function withCommon(r: Omit<Repo, 'commonDir'>): Repo {
-  if (!r.gitDir) return { ...r, commonDir: null };
-  const common = readSmall(path.join(r.gitDir, 'commondir'))?.trim();
-  return { ...r, commonDir: common ? path.resolve(r.gitDir, common) : r.gitDir };
+/** The repository git uses from `dir`: what findGitEntry found, with its git dir and common dir. */
+export function discoverRepo(dir: string): Repo | null {
+  const r = findGitEntry(dir);
+  if (!r) return null;
+  const gitDir = r.top === null ? r.found : gitDirOf(r.found);
+  if (!gitDir) return { ...r, gitDir: null, commonDir: null };
+  const common = readSmall(path.join(gitDir, 'commondir'))?.trim();
+  return { ...r, gitDir, commonDir: common ? path.resolve(gitDir, common) : gitDir };
 }
 
 function readSmall(file: string): string | null {

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { walkPath } from '../paths.ts';
-import { discoverRepo } from '../protect/git_dirs.ts';
+import { findGitEntry } from '../protect/git_dirs.ts';
 import { defaultPathMatcher, type PathClass } from '../protect/matcher.ts';
 
 /** stat that answers undefined for anything it cannot tell (missing, no permission, too long, not a directory). */
@@ -46,5 +46,5 @@ export { firstProtected as scanProtected, SCAN_LIMIT, type Holds } from '../prot
  * Null when there is none.
  */
 export function discoverGitDir(dir: string): string | null {
-  return discoverRepo(dir)?.found ?? null;
+  return findGitEntry(dir)?.found ?? null;
 }
