@@ -150,14 +150,18 @@ export function walkPath(base: string, target: string): PathWalk {
   let current = target.startsWith('/') ? '/' : base;
   let last: fs.Stats | undefined;
   let links = 0;
-  const stop = (why: WalkStop['why'], at: string, part: Part, error?: Error, left: Part[] = []): PathWalk => ({
+  // the rest is what is still pending, in walking order
+  const stop = (why: WalkStop['why'], at: string, part: Part, error?: Error): PathWalk => ({
     real: current,
-    stop: { why, at, rest: [...left, ...[...pending].reverse()].map((p) => p.name), ...(part.link ? { link: part.link } : {}), ...(error ? { error } : {}) },
+    stop: { why, at, rest: pending.map((p) => p.name).reverse(), ...(part.link ? { link: part.link } : {}), ...(error ? { error } : {}) },
   });
   while (pending.length) {
     const part = pending.pop()!;
     if (part.name === '' || part.name === '.') continue;
-    if (last && !last.isDirectory()) return stop('not_directory', current, part, undefined, [part]);
+    if (last && !last.isDirectory()) {
+      pending.push(part); // the stop is at the non-directory: this part is still to walk
+      return stop('not_directory', current, part);
+    }
     if (part.name === '..') {
       current = path.dirname(current);
       last = undefined;
