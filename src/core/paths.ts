@@ -132,12 +132,6 @@ export interface PathWalk {
   stop?: WalkStop;
 }
 
-interface Part {
-  name: string;
-  /** the link of the written path whose target this part comes from */
-  link?: string;
-}
-
 /**
  * Resolves `target` from the real directory `base` one component at a time, as the kernel does:
  * each link is replaced by its target where it occurs, so `link/..` is the parent of the link's
@@ -146,52 +140,65 @@ interface Part {
  * never throws. What a stop means (an error, a new path, "cannot tell") is the caller's.
  */
 export function walkPath(base: string, target: string): PathWalk {
-  const pending: Part[] = target.split('/').reverse().map((name) => ({ name }));
+  // a stack: the next component last; a link's target goes on top, so the top `fromLink`
+  // components came from the target of `link` (the first link of the path as written)
+  const pending = target.split('/').reverse();
+  let fromLink = 0;
+  let link: string | undefined;
   let current = target.startsWith('/') ? '/' : base;
   let last: fs.Stats | undefined;
   let links = 0;
-  // the rest is what is still pending, in walking order
-  const stop = (why: WalkStop['why'], at: string, part: Part, error?: Error): PathWalk => ({
-    real: current,
-    stop: { why, at, rest: pending.map((p) => p.name).reverse(), ...(part.link ? { link: part.link } : {}), ...(error ? { error } : {}) },
-  });
   while (pending.length) {
-    const part = pending.pop()!;
-    if (part.name === '' || part.name === '.') continue;
+    const name = pending.pop()!;
+    const inLink = fromLink > 0 ? link : undefined;
+    if (fromLink > 0 && --fromLink === 0) link = undefined;
+    if (name === '' || name === '.') continue;
     if (last && !last.isDirectory()) {
-      pending.push(part); // the stop is at the non-directory: this part is still to walk
-      return stop('not_directory', current, part);
+      pending.push(name); // the stop is at the non-directory: this component is still to walk
+      return stopped(current, 'not_directory', current, pending, inLink);
     }
-    if (part.name === '..') {
+    if (name === '..') {
       current = path.dirname(current);
       last = undefined;
       continue;
     }
-    const next = current === '/' ? `/${part.name}` : `${current}/${part.name}`;
-    let st: fs.Stats;
+    const next = current === '/' ? `/${name}` : `${current}/${name}`;
+    let st: fs.Stats | undefined;
     try {
-      st = fs.lstatSync(next);
+      // a missing name answers undefined: no error built (a walk to a new path is common)
+      st = fs.lstatSync(next, { throwIfNoEntry: false });
     } catch (err) {
-      return stop((err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable', next, part, err as Error);
+      return stopped(current, 'unreadable', next, pending, inLink, err as Error);
     }
+    if (!st) return stopped(current, 'missing', next, pending, inLink);
     if (!st.isSymbolicLink()) {
       current = next;
       last = st;
       continue;
     }
-    if (++links > MAX_LINKS) return stop('loop', next, part);
+    if (++links > MAX_LINKS) return stopped(current, 'loop', next, pending, inLink);
     let to: string;
     try {
       to = fs.readlinkSync(next);
     } catch (err) {
-      return stop('unreadable', next, part, err as Error);
+      return stopped(current, 'unreadable', next, pending, inLink, err as Error);
     }
-    const link = part.link ?? next;
-    for (const name of to.split('/').reverse()) pending.push({ name, link });
+    const parts = to.split('/');
+    for (let i = parts.length - 1; i >= 0; i--) pending.push(parts[i]);
+    fromLink += parts.length;
+    link = inLink ?? next;
     if (to.startsWith('/')) current = '/';
     last = undefined; // `current` is the directory the link is in
   }
-  return { real: current, ...(last ? { last } : {}) };
+  return last ? { real: current, last } : { real: current };
+}
+
+/** A walk that stopped at `at`; `pending` is what was left to walk (a stack: reversed here). */
+function stopped(real: string, why: WalkStop['why'], at: string, pending: string[], link: string | undefined, error?: Error): PathWalk {
+  const stop: WalkStop = { why, at, rest: pending.reverse() };
+  if (link !== undefined) stop.link = link;
+  if (error) stop.error = error;
+  return { real, stop };
 }
 
 /**
