@@ -1,6 +1,8 @@
 // Path confinement (docs/local-fs.md, "Confinement"): every path a tool touches is resolved here, on the real
 // filesystem, component by component, and must land inside the canonical root. Other modules
-// (the shell tool's cd, the ACP client's fs/* server) import these same functions.
+// (the shell tool's cd, the ACP client's fs/* server) import these same functions. The walk
+// itself (walkPath) is the one every component-by-component resolution uses: confinement here,
+// the shell's `cd` and its path words, so a link is followed the same way wherever it is met.
 import fs from 'node:fs';
 import path from 'node:path';
 import { ToolError } from './errors.ts';
@@ -102,7 +104,102 @@ export function relativeTo(root: string, abs: string): string {
   return path.sep === '/' ? rel : rel.split(path.sep).join('/');
 }
 
-const errno = (err: unknown) => (err as NodeJS.ErrnoException)?.code;
+/** Links followed in one path before it counts as a loop: what Linux allows before ELOOP. */
+export const MAX_LINKS = 40;
+
+/** Where a component walk stopped before the end of its path. */
+export interface WalkStop {
+  /**
+   * `missing`: a component does not exist; `not_directory`: a component that is not a directory
+   * has more after it; `loop`: more than MAX_LINKS links; `unreadable`: lstat or readlink failed
+   * otherwise (`error` says how).
+   */
+  why: 'missing' | 'not_directory' | 'loop' | 'unreadable';
+  /** the path of the component it stopped at (for `not_directory`, the non-directory) */
+  at: string;
+  /** the components after it, in walking order (what is left of a link's target first) */
+  rest: string[];
+  /** the first link of the path as written that was being followed, when the stop is inside its target */
+  link?: string;
+  error?: Error;
+}
+
+export interface PathWalk {
+  /** where the walk got to: every component resolved, links followed where they occur */
+  real: string;
+  /** lstat of the final component, when it was reached by name (not by `..`, not the base itself) */
+  last?: fs.Stats;
+  stop?: WalkStop;
+}
+
+/**
+ * Resolves `target` from the real directory `base` one component at a time, as the kernel does:
+ * each link is replaced by its target where it occurs, so `link/..` is the parent of the link's
+ * target, not of the link; an absolute target starts at `/`. Stops at the first component that
+ * is missing, not a directory with more after it, a link too many, or unreadable, and says so;
+ * never throws. What a stop means (an error, a new path, "cannot tell") is the caller's.
+ */
+export function walkPath(base: string, target: string): PathWalk {
+  // a stack: the next component last; a link's target goes on top, so the top `fromLink`
+  // components came from the target of `link` (the first link of the path as written)
+  const pending = target.split('/').reverse();
+  let fromLink = 0;
+  let link: string | undefined;
+  let current = target.startsWith('/') ? '/' : base;
+  let last: fs.Stats | undefined;
+  let links = 0;
+  while (pending.length) {
+    const name = pending.pop()!;
+    const inLink = fromLink > 0 ? link : undefined;
+    if (fromLink > 0 && --fromLink === 0) link = undefined;
+    if (name === '' || name === '.') continue;
+    if (last && !last.isDirectory()) {
+      pending.push(name); // the stop is at the non-directory: this component is still to walk
+      return stopped(current, 'not_directory', current, pending, inLink);
+    }
+    if (name === '..') {
+      current = path.dirname(current);
+      last = undefined;
+      continue;
+    }
+    const next = current === '/' ? `/${name}` : `${current}/${name}`;
+    let st: fs.Stats | undefined;
+    try {
+      // a missing name answers undefined: no error built (a walk to a new path is common)
+      st = fs.lstatSync(next, { throwIfNoEntry: false });
+    } catch (err) {
+      return stopped(current, 'unreadable', next, pending, inLink, err as Error);
+    }
+    if (!st) return stopped(current, 'missing', next, pending, inLink);
+    if (!st.isSymbolicLink()) {
+      current = next;
+      last = st;
+      continue;
+    }
+    if (++links > MAX_LINKS) return stopped(current, 'loop', next, pending, inLink);
+    let to: string;
+    try {
+      to = fs.readlinkSync(next);
+    } catch (err) {
+      return stopped(current, 'unreadable', next, pending, inLink, err as Error);
+    }
+    const parts = to.split('/');
+    for (let i = parts.length - 1; i >= 0; i--) pending.push(parts[i]);
+    fromLink += parts.length;
+    link = inLink ?? next;
+    if (to.startsWith('/')) current = '/';
+    last = undefined; // `current` is the directory the link is in
+  }
+  return last ? { real: current, last } : { real: current };
+}
+
+/** A walk that stopped at `at`; `pending` is what was left to walk (a stack: reversed here). */
+function stopped(real: string, why: WalkStop['why'], at: string, pending: string[], link: string | undefined, error?: Error): PathWalk {
+  const stop: WalkStop = { why, at, rest: pending.reverse() };
+  if (link !== undefined) stop.link = link;
+  if (error) stop.error = error;
+  return { real, stop };
+}
 
 /**
  * Resolves `requested` against the canonical `root` on the real filesystem and refuses it unless
@@ -112,69 +209,41 @@ const errno = (err: unknown) => (err as NodeJS.ErrnoException)?.code;
  */
 export function confine(root: string, requested: string): ConfinedPath {
   checkPathSyntax(requested);
-  const absolute = requested.startsWith('/');
   const lexical = path.resolve(root, requested);
   const lexRel = path.relative(root, lexical);
   const requestedRel = lexRel === '' ? '.' : lexRel.split(path.sep).join('/');
-
-  const segments = requested.split('/');
-  let cur = absolute ? '/' : root;
-  let exists = true;
-  let last: fs.Stats | undefined;
-  for (let i = 0; i < segments.length; i++) {
-    const seg = segments[i];
-    if (seg === '' || seg === '.') continue;
-    if (seg === '..') {
-      cur = path.dirname(cur);
-      last = undefined;
-      continue;
-    }
-    const next = path.join(cur, seg);
-    let st: fs.Stats;
-    try {
-      st = fs.lstatSync(next);
-    } catch (err) {
-      const code = errno(err);
-      if (code === 'ENOENT') {
-        const rest = segments.slice(i).filter((s) => s !== '' && s !== '.');
-        if (rest.includes('..')) {
-          throw new ToolError('bad_path', `Path ${requested} goes up (..) from a directory that does not exist. Give the path without it.`);
-        }
-        cur = path.join(cur, ...rest);
-        exists = false;
-        break;
-      }
-      if (code === 'ENOTDIR') throw new ToolError('not_directory', `${requested}: ${relativeTo(root, cur)} is a file, not a directory.`);
-      throw new ToolError('io_error', `Cannot resolve ${requested}: ${(err as Error).message}.`);
-    }
-    last = st;
-    if (st.isSymbolicLink()) {
-      last = undefined;
-      try {
-        cur = fs.realpathSync.native(next);
-      } catch (err) {
-        const why = errno(err) === 'ELOOP' ? 'a symlink loop' : 'a dangling symlink';
-        throw new ToolError('escape', `Path ${requested} goes through ${why} (${relativeTo(root, next)}); that counts as leaving the workspace.`);
-      }
-    } else {
-      cur = next;
-    }
-  }
-  if (!isWithin(root, cur)) {
+  const walk = walkPath(root, requested);
+  const { real, exists } = walk.stop ? afterStop(root, requested, walk.stop) : { real: walk.real, exists: true };
+  if (!isWithin(root, real)) {
     throw new ToolError('escape', `Path ${requested} resolves outside the workspace root. Use a path inside ${root}.`);
   }
   // inside as resolved is not enough: as written it must not leave either (`link/../..`)
   if (!withinAsWritten(root, lexical)) {
     throw new ToolError('escape', `Path ${requested} leaves the workspace root as written (${lexical}), even though it resolves inside. Write the path inside ${root}.`);
   }
-  const out: ConfinedPath = { requested, requestedRel, lexical, real: cur, rel: relativeTo(root, cur), exists };
+  const out: ConfinedPath = { requested, requestedRel, lexical, real, rel: relativeTo(root, real), exists };
   if (exists) {
-    const st = last ?? fs.statSync(cur);
+    const st = walk.last ?? fs.statSync(real);
     out.dev = st.dev;
     out.ino = st.ino;
     if (st.isFile()) out.links = st.nlink;
   }
   return out;
+}
+
+/** What confinement makes of a walk that stopped: a new path (the rest appended), or a refusal. */
+function afterStop(root: string, requested: string, s: WalkStop): { real: string; exists: false } {
+  if (s.link !== undefined || s.why === 'loop') {
+    const why = s.why === 'loop' ? 'a symlink loop' : 'a dangling symlink';
+    throw new ToolError('escape', `Path ${requested} goes through ${why} (${relativeTo(root, s.link ?? s.at)}); that counts as leaving the workspace.`);
+  }
+  if (s.why === 'not_directory') throw new ToolError('not_directory', `${requested}: ${relativeTo(root, s.at)} is a file, not a directory.`);
+  if (s.why === 'unreadable') throw new ToolError('io_error', `Cannot resolve ${requested}: ${s.error?.message}.`);
+  const rest = s.rest.filter((r) => r !== '' && r !== '.');
+  if (rest.includes('..')) {
+    throw new ToolError('bad_path', `Path ${requested} goes up (..) from a directory that does not exist. Give the path without it.`);
+  }
+  return { real: path.join(s.at, ...rest), exists: false };
 }
 
 /** The directories traversals never descend into (list_dir shows them, marked). */

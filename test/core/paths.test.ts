@@ -10,8 +10,10 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { ErrorCode, ToolError } from '../../src/core/errors.ts';
 import { WorkspaceFileIO, type FileIO } from '../../src/core/local_fs/file_io.ts';
-import { canonicalRoot, checkPathSyntax, confine, isWithin, relativeTo } from '../../src/core/paths.ts';
+import { canonicalRoot, checkPathSyntax, confine, isWithin, MAX_LINKS, relativeTo } from '../../src/core/paths.ts';
 import { checkLine } from '../../src/core/shell/checker.ts';
+import { resolveDirectory } from '../../src/core/shell/confine.ts';
+import { resolveWord } from '../../src/core/shell/path_words.ts';
 import { tempDir, toolset } from './fs_helpers.ts';
 
 interface Case {
@@ -277,4 +279,60 @@ describe('inside both as written and as resolved (as the MCP filesystem server c
     assert.equal(v.verdict === 'refuse' && v.rule, 'cd-escape');
     assert.equal(checkLine('cd link/.. && ls', { allowedCommands: ['ls'], allowedDir: root }, { cwd: root }).verdict, 'allow');
   });
+});
+
+describe('one component walk: confinement, the shell\'s cd and its path words resolve a path alike', () => {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cxl-walk-')));
+  after(() => fs.rmSync(root, { recursive: true, force: true }));
+  fs.mkdirSync(path.join(root, 'a', 'b'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'file'), 'x');
+  fs.symlinkSync('a/b', path.join(root, 'deep'));
+  fs.symlinkSync('.', path.join(root, 'self'));
+  fs.symlinkSync('loop', path.join(root, 'loop'));
+  fs.symlinkSync('missing/x', path.join(root, 'dangling'));
+  fs.symlinkSync('file', path.join(root, 'tofile'));
+
+  /** Each walker's answer: the real path it reached, or `-` when it did not reach an existing one. */
+  function answers(p: string): { confine: string; word: string; cd?: string } {
+    let c = '-';
+    try {
+      const r = confine(root, p);
+      if (r.exists) c = r.real;
+    } catch {
+      /* refused */
+    }
+    const w = resolveWord(root, p);
+    const out: { confine: string; word: string; cd?: string } = { confine: c, word: w.exists ? w.real : '-' };
+    // cd only reaches directories: asked where the others reached one, or nothing
+    if (c === '-' || fs.statSync(c).isDirectory()) {
+      try {
+        out.cd = resolveDirectory(root, p);
+      } catch {
+        out.cd = '-';
+      }
+    }
+    return out;
+  }
+
+  const cases: [string, string][] = [
+    ['deep/..', 'a'],
+    ['deep/../b/..', 'a'],
+    ['self/self/a', 'a'],
+    ['file/..', '-'], // a file is no directory to climb out of (ENOTDIR, as the kernel says)
+    ['tofile/..', '-'],
+    ['file/.', 'file'],
+    ['loop', '-'],
+    ['dangling', '-'],
+    [`${'self/'.repeat(MAX_LINKS + 1)}a`, '-'], // more links in one path than the kernel follows
+    [`${'self/'.repeat(MAX_LINKS - 1)}a`, 'a'],
+  ];
+  for (const [p, want] of cases) {
+    test(`${p.length > 40 ? `${p.slice(0, 40)}…` : p} → ${want}`, () => {
+      const expected = want === '-' ? '-' : path.join(root, want);
+      const got = answers(p);
+      assert.equal(got.confine, expected, `confine: ${JSON.stringify(got)}`);
+      assert.equal(got.word, expected, `path words: ${JSON.stringify(got)}`);
+      if (got.cd !== undefined) assert.equal(got.cd, expected, `cd: ${JSON.stringify(got)}`);
+    });
+  }
 });

@@ -24,6 +24,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
+import { replaceFileSync } from '../../core/platform/atomic_file.ts';
 import { withFileLock } from '../../core/platform/write_lock.ts';
 
 export interface IndexedSummary {
@@ -425,14 +426,7 @@ export class SessionIndex {
       const idx: IndexFile = disk ?? { v: 3, dir: null, seenAt: 0, rows: [], open: {} };
       change(idx, !!disk);
       const text = serialise(idx);
-      const tmp = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-      try {
-        fs.writeFileSync(tmp, text, { mode: 0o600 });
-        fs.renameSync(tmp, this.file);
-      } catch (err) {
-        fs.rmSync(tmp, { force: true });
-        throw err;
-      }
+      replaceFileSync(this.file, text, { mode: 0o600 });
       try {
         this.#cache = { stamp: fileStamp(fs.statSync(this.file)), index: idx };
       } catch {

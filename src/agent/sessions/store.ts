@@ -12,13 +12,12 @@
 //   (one log line), or replace `session.history` outright (the log notices and rewrites itself);
 // - `put(key, value)` keeps any JSON value under `session.extras[key]`;
 // - `checkpoint()` writes what changed; it never throws (failures go to `onProblem`).
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import process from 'node:process';
 import type { ChatMessage } from '../providers/types.ts';
 import { fileStamp, newOwner, SessionIndex, type SessionFileKind } from './index_file.ts';
 import { answerUnansweredCalls } from './tool_call_repair.ts';
+import { replaceFileSync } from '../../core/platform/atomic_file.ts';
 
 export interface StoredSession {
   version: 1;
@@ -131,20 +130,6 @@ function makeDirs(dir: string): void {
     }
   }
 }
-
-function syncDir(dir: string): void {
-  try {
-    const fd = fs.openSync(dir, fs.constants.O_RDONLY);
-    try {
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    /* some platforms cannot fsync a directory */
-  }
-}
-
 
 /** Bytes per live line: positional for history and replay, by slot for everything else. */
 class Accounting {
@@ -568,24 +553,8 @@ export class SessionLog {
     const lines = snapshotLines(this.session);
     const texts = lines.map((l) => enc(l.line));
     const buf = Buffer.from(texts.join(''));
-    const tmp = `${this.#file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    let fd = -1;
-    let renamed = false;
-    try {
-      fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
-      let done = 0;
-      while (done < buf.length) done += fs.writeSync(fd, buf, done, buf.length - done);
-      fs.fdatasyncSync(fd);
-      fs.closeSync(fd);
-      fd = -1;
-      fs.renameSync(tmp, this.#file);
-      renamed = true;
-    } finally {
-      if (fd !== -1) fs.closeSync(fd);
-      // a failed save leaves nothing behind (a full disk must not fill up further)
-      if (!renamed) fs.rmSync(tmp, { force: true });
-    }
-    syncDir(this.#dir);
+    // a failed save leaves nothing behind (a full disk must not fill up further)
+    replaceFileSync(this.#file, buf, { mode: 0o600 });
     // the old descriptor is the replaced file now; until the new one is open, the next checkpoint rewrites
     if (this.#fd !== -1) fs.closeSync(this.#fd);
     this.#fd = -1;

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { ToolError } from '../errors.ts';
 import { nodeCrypto } from '../platform/runtime.ts';
 import { isWithin, type ConfinedPath } from '../paths.ts';
+import { AtomicFile } from '../platform/atomic_file.ts';
 import { serialised, withFileLock } from '../platform/write_lock.ts';
 
 /** What a read returns: the bytes and their hash (computed on first use). */
@@ -209,7 +210,7 @@ export function sha256Parts(parts: readonly Uint8Array[]): string {
 
 const asParts = (d: Buffer | readonly Buffer[]): readonly Buffer[] => (Buffer.isBuffer(d) ? [d] : d);
 
-const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL } = fs.constants;
+const { O_RDONLY } = fs.constants;
 // O_NOFOLLOW / O_NONBLOCK are absent on Windows; there the identity check below still holds
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
@@ -383,28 +384,18 @@ export class WorkspaceFileIO implements FileIO {
     return dir;
   }
 
-  /** A new temp file beside `file`, open for writing, with `mode` (undefined: the umask's). */
-  #openTemp(file: ConfinedPath, mode: number | undefined): { fd: number; tmp: string; mode?: number } {
-    const dir = this.#checkedDir(file);
-    const tmp = path.join(dir, `.${path.basename(file.real)}.cxl-${nodeCrypto().randomBytes(6).toString('hex')}.tmp`);
-    const fd = fs.openSync(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode ?? 0o666);
-    try {
-      if (mode !== undefined) fs.fchmodSync(fd, mode); // the umask must not narrow an existing mode
-    } catch (err) {
-      fs.closeSync(fd);
-      fs.rmSync(tmp, { force: true });
-      throw err;
-    }
-    return { fd, tmp, mode };
+  /** A new temp file beside `file` (in its checked directory), with `mode` (undefined: the umask's). */
+  #openTemp(file: ConfinedPath, mode: number | undefined): AtomicFile {
+    this.#checkedDir(file);
+    return AtomicFile.create(file.real, { mode });
   }
 
   async write(file: ConfinedPath, data: Buffer | readonly Buffer[], opts: WriteGuard): Promise<void> {
     const parts = asParts(data);
     const early = opts.early?.temp instanceof SpillingTemp ? opts.early.temp : undefined;
-    let dir: string;
     let mode: number | undefined;
     try {
-      dir = this.#checkedDir(file);
+      this.#checkedDir(file);
       if (opts.expectSha256 !== null) {
         const st = fs.lstatSync(file.real, { throwIfNoEntry: false });
         if (!st) throw new ToolError('stale', `${file.rel} was deleted since this session read it. Read the path again, then retry.`);
@@ -416,39 +407,35 @@ export class WorkspaceFileIO implements FileIO {
       early?.discard();
       throw err;
     }
-    let renamed = false;
-    let fd = -1;
-    let tmp = '';
+    let temp: AtomicFile | undefined;
     let replaced: number | undefined;
     try {
       let from = 0;
       if (early) {
-        ({ fd, tmp } = early.take());
-        if (mode !== undefined && mode !== early.mode) fs.fchmodSync(fd, mode);
+        temp = early.take();
+        if (mode !== undefined) temp.setMode(mode);
         await early.settled();
         from = early.confirmed(opts.early!.change, parts);
       } else {
-        ({ fd, tmp } = this.#openTemp(file, mode));
+        temp = this.#openTemp(file, mode);
       }
-      // issued before the first await, so the data goes out on a worker thread while the caller
-      // (still on this thread) hashes it
-      const total = await writeAll(fd, parts, from);
-      if (early) fs.ftruncateSync(fd, total); // the read's bytes past a shorter new content
-      await new Promise<void>((res, rej) => fs.fdatasync(fd, (err) => (err ? rej(err) : res()))); // data and size
-      fs.closeSync(fd);
-      fd = -1;
-      opts.beforeCommit?.();
-      // the last check and the rename under the path's lock: another writer (this process or
-      // another) re-verifies only after this rename, so it sees this version and gets `stale`
-      await withFileLock(file.real, file.rel, () => {
-        replaced = this.#verify(file, opts);
-        fs.renameSync(tmp, file.real);
-        renamed = true;
+      // the first write is issued before the first await, so the data goes out on a worker
+      // thread while the caller (still on this thread) hashes it; an early temp file may hold
+      // read bytes past a shorter new content (trimmed)
+      await temp.write(parts, { from, trim: early !== undefined });
+      await temp.commit({
+        beforeRename: opts.beforeCommit,
+        // the last check and the rename under the path's lock: another writer (this process or
+        // another) re-verifies only after this rename, so it sees this version and gets `stale`
+        rename: (move) =>
+          withFileLock(file.real, file.rel, () => {
+            replaced = this.#verify(file, opts);
+            move();
+          }),
       });
-      syncDir(dir!); // the rename itself
     } finally {
-      if (fd !== -1) fs.closeSync(fd);
-      if (!renamed && tmp) fs.rmSync(tmp, { force: true });
+      // a failed write leaves no temp file (writes of the early read still queued finish first)
+      temp?.discard(early?.idle());
       // the replaced version stays open over the rename, so freeing its pages and blocks happens
       // at this close, on a worker thread, not inside the rename the caller waits for
       if (replaced !== undefined) fs.close(replaced, () => {});
@@ -495,33 +482,6 @@ export class WorkspaceFileIO implements FileIO {
   }
 }
 
-/**
- * Writes `parts` from byte `from` of their concatenation on, at that offset of the file; the first
- * vectored write is issued synchronously. Resolves with the concatenation's length.
- */
-function writeAll(fd: number, parts: readonly Buffer[], from = 0): Promise<number> {
-  const writev = (bufs: Buffer[], at: number) => new Promise<number>((res, rej) => fs.writev(fd, bufs, at, (err, n) => (err ? rej(err) : res(n))));
-  const total = parts.reduce((n, p) => n + p.length, 0);
-  const rest = (skip: number): Buffer[] => {
-    const out: Buffer[] = [];
-    for (const p of parts) {
-      if (skip >= p.length) skip -= p.length;
-      else {
-        out.push(skip > 0 ? p.subarray(skip) : p);
-        skip = 0;
-      }
-    }
-    return out;
-  };
-  const first = from < total ? writev(rest(from), from) : Promise.resolve(0);
-  return (async () => {
-    let done = from + (await first);
-    // a short vectored write: continue from where it stopped
-    while (done < total) done += await writev(rest(done), done);
-    return total;
-  })();
-}
-
 /** An fdatasync every this many bytes of an early temp file, so the disk starts on them at once. */
 const FLUSH_EVERY = 8 << 20;
 
@@ -533,10 +493,8 @@ const FLUSH_EVERY = 8 << 20;
  */
 class SpillingTemp implements EarlyTemp {
   written = 0;
-  /** the mode the temp file was given (undefined: the umask's) */
-  readonly mode: number | undefined;
+  readonly #temp: AtomicFile;
   #fd: number;
-  readonly #tmp: string;
   /** bytes of the file queued (a replaced span counts as queued) and of the new content */
   #oldQueued = 0;
   #newQueued = 0;
@@ -548,10 +506,9 @@ class SpillingTemp implements EarlyTemp {
   #error: unknown;
   #taken = false;
 
-  constructor(t: { fd: number; tmp: string; mode?: number }) {
-    this.#fd = t.fd;
-    this.#tmp = t.tmp;
-    this.mode = t.mode;
+  constructor(temp: AtomicFile) {
+    this.#temp = temp;
+    this.#fd = temp.fd;
   }
 
   /** `buf[0, len)` is read and `guess` is the latest: queue what it makes final. */
@@ -621,27 +578,21 @@ class SpillingTemp implements EarlyTemp {
     if (this.#error !== undefined) throw new ToolError('io_error', `Cannot write the temp file: ${(this.#error as Error).message}.`);
   }
 
-  /** Hands the open temp file to write(), which closes or renames it. */
-  take(): { fd: number; tmp: string } {
+  /** Every write (and flush) queued so far has finished, failed or not. */
+  idle(): Promise<void> {
+    return this.#chain.then(() => this.#flushing);
+  }
+
+  /** Hands the open temp file to write(), which commits or discards it. */
+  take(): AtomicFile {
     this.#taken = true;
-    return { fd: this.#fd, tmp: this.#tmp };
+    return this.#temp;
   }
 
   discard(): void {
     if (this.#taken) return;
     this.#taken = true;
-    const fd = this.#fd;
-    const tmp = this.#tmp;
-    try {
-      fs.rmSync(tmp, { force: true }); // gone from the directory now (where an open file can be unlinked)
-    } catch {
-      // removed below, once closed
-    }
-    // closed after the queued writes, so none lands on a closed (or reused) descriptor
-    void this.#chain.then(() => this.#flushing).then(() => {
-      fs.closeSync(fd);
-      fs.rmSync(tmp, { force: true });
-    });
+    this.#temp.discard(this.idle());
   }
 }
 
@@ -655,20 +606,6 @@ function partsEqual(parts: readonly Buffer[], at: number, want: Buffer): boolean
     off = end;
   }
   return i === want.length;
-}
-
-function syncDir(dir: string): void {
-  // durability of the rename itself; some platforms cannot fsync a directory, which is fine
-  try {
-    const fd = fs.openSync(dir, O_RDONLY);
-    try {
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    /* best effort */
-  }
 }
 
 /** The two calls of an ACP client's fs capability (either may be absent). */

@@ -3,8 +3,8 @@
 // successful mutation records the new content. Saved with a session as JSON and restored.
 import fs from 'node:fs';
 import path from 'node:path';
-import process from 'node:process';
 import { ToolError } from '../errors.ts';
+import { replaceFileSync } from '../platform/atomic_file.ts';
 
 export interface LedgerEntry {
   sha256: string;
@@ -102,12 +102,10 @@ export class ReadLedger {
     return ledger;
   }
 
-  /** Writes the ledger to `file` atomically (temp + rename), creating parent directories. */
+  /** Writes the ledger to `file` (replaced atomically and durably, private), creating parent directories. */
   save(file: string): void {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    fs.writeFileSync(tmp, `${JSON.stringify(this.toJSON())}\n`, { mode: 0o600 });
-    fs.renameSync(tmp, file);
+    replaceFileSync(file, `${JSON.stringify(this.toJSON())}\n`, { mode: 0o600 });
   }
 
   /** Loads a saved ledger, or a fresh one for `sessionId` when `file` does not exist. */

@@ -1,8 +1,10 @@
-// The two git protections no glob can state, found on the filesystem when a path is written:
-// a git dir under any name (the write wall of `**/.git/**` for `x.git`, a renamed or bare repo:
-// git only asks for HEAD, objects and refs), and the hooks dir that `core.hooksPath` names in
-// git config (always ask: git runs its scripts on commit and push). Both are re-read on every
-// check, so a config changed meanwhile counts at once; a check costs a few lstats.
+// What only the filesystem can say about git, answered once for every asker: whether a directory
+// is a git dir whatever its name (the write wall of `**/.git/**` for `x.git`, a bare repo, a linked
+// worktree's or a submodule's git dir), which repository git finds from a directory (the shell
+// asks it for every git it runs), and the hooks dir that `core.hooksPath` names in git config
+// (always ask: git runs its scripts on commit and push). Two answers to "is this a git dir?" used
+// to disagree on linked worktrees; there is one now. Everything is re-read on every check, so a
+// config changed meanwhile counts at once; a check costs a few lstats.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,15 +12,28 @@ import process from 'node:process';
 import type { ProtectedFact } from './table.ts';
 import { isWithin, relativeTo } from '../paths.ts';
 
-const kind = (p: string): 'file' | 'dir' | 'link' | null => {
+/** What `p` is, not following a final link (null: missing or unreadable). */
+function kind(p: string): 'file' | 'dir' | 'link' | null {
   const st = fs.lstatSync(p, { throwIfNoEntry: false });
   return !st ? null : st.isDirectory() ? 'dir' : st.isSymbolicLink() ? 'link' : st.isFile() ? 'file' : null;
-};
+}
+
+/** Whether `p` is a directory, following links as git's access() does. */
+function isDirFollowing(p: string): boolean {
+  try {
+    return fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
+  }
+}
 
 /**
- * Whether `dir` is a git dir by shape, as git itself recognises one: HEAD (a file, or an old
- * symlink HEAD) with objects/ and refs/ beside it, or HEAD with commondir (a linked worktree's
- * git dir). HEAD is looked at first, so an ordinary directory costs one lstat.
+ * Whether `dir` is a git dir, as git itself recognises one (setup.c, is_git_directory): HEAD (a
+ * file, or an old symlink HEAD) with objects/ and refs/ beside it (links to directories count:
+ * git follows them), or HEAD with commondir (a linked worktree's git dir, whose objects and refs
+ * are in the dir commondir names). HEAD is looked at first, so an ordinary directory costs one
+ * lstat. The one answer: the file tools' write wall, the shell's repository discovery and the
+ * hooks lookup all ask it.
  */
 export function isGitDirByShape(dir: string): boolean {
   let head: ReturnType<typeof kind>;
@@ -29,7 +44,7 @@ export function isGitDirByShape(dir: string): boolean {
   }
   if (head !== 'file' && head !== 'link') return false;
   if (kind(path.join(dir, 'commondir')) === 'file') return true;
-  return kind(path.join(dir, 'objects')) === 'dir' && kind(path.join(dir, 'refs')) === 'dir';
+  return isDirFollowing(path.join(dir, 'objects')) && isDirFollowing(path.join(dir, 'refs'));
 }
 
 /** The nearest directory at or above `abs` that is a git dir by shape, or null. */
@@ -40,25 +55,66 @@ export function gitDirAround(abs: string): string | null {
   }
 }
 
-/** Where the repository holding `dir` keeps its git dir, and its working tree top (null: bare). */
-function repoOf(dir: string): { gitDir: string; commonDir: string; top: string | null } | null {
+/**
+ * The git dir a `.git` entry stands for: itself when it is a directory (or a link to one), the
+ * directory a gitfile's `gitdir:` line names (a linked worktree, a submodule's
+ * `.git/modules/<name>`, `git init --separate-git-dir`), else null (git refuses to run there).
+ */
+export function gitDirOf(dotGit: string): string | null {
+  let st: fs.Stats | undefined;
+  try {
+    st = fs.statSync(dotGit, { throwIfNoEntry: false });
+  } catch {
+    return null;
+  }
+  if (!st) return null;
+  if (st.isDirectory()) return dotGit;
+  const m = /^gitdir:\s*(.+?)\s*$/m.exec(readSmall(dotGit) ?? '');
+  return m ? path.resolve(path.dirname(dotGit), m[1]) : null;
+}
+
+/** A repository as git discovers it from a directory. */
+export interface Repo {
+  /** what the walk up found: a `.git` entry (directory or gitfile) or a git dir itself */
+  found: string;
+  /** the git dir git uses (a gitfile followed; null: a `.git` git cannot use, and refuses to run in) */
+  gitDir: string | null;
+  /** where objects, refs and the shared config are (commondir followed) */
+  commonDir: string | null;
+  /** the top of the working tree (null: git found a git dir itself, a bare repository or the inside of one) */
+  top: string | null;
+}
+
+/**
+ * What git finds from the real directory `dir` walking up (setup.c's discovery): the first `.git`
+ * of any kind (a directory, a gitfile, a link; one git would reject still counts, so nothing past
+ * it is taken for the repository in use) or the first directory that is a git dir itself (a bare
+ * repository, the inside of a `.git`, a worktree's or submodule's git dir). An lstat or two per
+ * level; discoverRepo() reads on from there.
+ */
+export function findGitEntry(dir: string): Pick<Repo, 'found' | 'top'> | null {
   for (let d = dir; ; d = path.dirname(d)) {
     const dotGit = path.join(d, '.git');
-    const k = kind(dotGit);
-    let gitDir: string | null = null;
-    if (k === 'dir') gitDir = dotGit;
-    else if (k === 'file') {
-      // a worktree or submodule: `.git` is a file holding `gitdir: <path>`
-      const m = /^gitdir:\s*(.+?)\s*$/m.exec(readSmall(dotGit) ?? '');
-      if (m) gitDir = path.resolve(d, m[1]);
+    let there: boolean;
+    try {
+      there = fs.lstatSync(dotGit, { throwIfNoEntry: false }) !== undefined;
+    } catch {
+      there = false; // ENOTDIR, EACCES: nothing git could use here either
     }
-    if (gitDir) {
-      const common = readSmall(path.join(gitDir, 'commondir'))?.trim();
-      return { gitDir, commonDir: common ? path.resolve(gitDir, common) : gitDir, top: d };
-    }
-    if (isGitDirByShape(d)) return { gitDir: d, commonDir: d, top: null };
+    if (there) return { found: dotGit, top: d };
+    if (isGitDirByShape(d)) return { found: d, top: null };
     if (path.dirname(d) === d) return null;
   }
+}
+
+/** The repository git uses from `dir`: what findGitEntry found, with its git dir and common dir. */
+export function discoverRepo(dir: string): Repo | null {
+  const r = findGitEntry(dir);
+  if (!r) return null;
+  const gitDir = r.top === null ? r.found : gitDirOf(r.found);
+  if (!gitDir) return { ...r, gitDir: null, commonDir: null };
+  const common = readSmall(path.join(gitDir, 'commondir'))?.trim();
+  return { ...r, gitDir, commonDir: common ? path.resolve(gitDir, common) : gitDir };
 }
 
 function readSmall(file: string): string | null {
@@ -136,16 +192,16 @@ export interface HooksDir {
  * (not only the one git would pick): protecting one more directory costs nothing.
  */
 export function hooksDirs(root: string, home: string = os.homedir()): HooksDir[] {
-  const repo = repoOf(root);
+  const repo = discoverRepo(root);
   const xdg = process.env.XDG_CONFIG_HOME || path.join(home, '.config');
   const files = [
     '/etc/gitconfig',
     path.join(xdg, 'git', 'config'),
     path.join(home, '.gitconfig'),
-    ...(repo ? [path.join(repo.commonDir, 'config'), path.join(repo.gitDir, 'config.worktree')] : []),
+    ...(repo?.gitDir && repo.commonDir ? [path.join(repo.commonDir, 'config'), path.join(repo.gitDir, 'config.worktree')] : []),
   ];
   // hooks run in the working tree top (or the git dir of a bare repository): relative values resolve there
-  const base = repo ? (repo.top ?? repo.gitDir) : root;
+  const base = repo ? (repo.top ?? repo.found) : root;
   const out: HooksDir[] = [];
   for (const file of files) {
     const text = readSmall(file);

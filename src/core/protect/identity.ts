@@ -19,6 +19,7 @@ import { DEFAULT_SKIP_DIRS } from '../paths.ts';
 import { entriesOf } from './table.ts';
 import { identityStat } from '../platform/runtime.ts';
 import { defaultPathMatcher, type PathMatcher } from './matcher.ts';
+import { entryClass, walkTree, type Visit } from './walk.ts';
 
 export interface IdentityHit {
   tier: 'quarantine' | 'read_approve';
@@ -183,37 +184,21 @@ export class IdentityIndex {
 
   /** Every file below `dir` (a credential dir): all of them carry its tier. Links inside are not followed into directories. */
   #walkAll(part: Part, dir: string, tier: IdentityHit['tier']): void {
-    const stack = [dir];
-    while (stack.length) {
-      const d = stack.pop()!;
-      let ents: fs.Dirent[];
-      try {
-        ents = fs.readdirSync(d, { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      for (const e of ents) {
-        if (++part.entries > this.#max) {
-          part.capped = true;
+    this.#walk(part, dir, (e) => {
+      if (e.kind === 'file') {
+        const st = identityStat(e.path);
+        if (st?.file) record(part.table, st, { tier, path: e.path });
+      } else if (e.kind === 'link') {
+        // a link inside a credential dir: the file it points at is that credential too
+        let st: fs.Stats | undefined;
+        try {
+          st = fs.statSync(e.path, { throwIfNoEntry: false });
+        } catch {
           return;
         }
-        const p = `${d}/${e.name}`;
-        if (e.isDirectory()) stack.push(p);
-        else if (e.isFile()) {
-          const st = identityStat(p);
-          if (st?.file) record(part.table, st, { tier, path: p });
-        } else if (e.isSymbolicLink()) {
-          // a link inside a credential dir: the file it points at is that credential too
-          let st: fs.Stats | undefined;
-          try {
-            st = fs.statSync(p, { throwIfNoEntry: false });
-          } catch {
-            continue;
-          }
-          if (st?.isFile()) record(part.table, st, { tier, path: p });
-        }
+        if (st?.isFile()) record(part.table, st, { tier, path: e.path });
       }
-    }
+    });
   }
 
   /**
@@ -221,32 +206,26 @@ export class IdentityIndex {
    * `deep`: the whole tree minus the heavy dirs; otherwise only `dir`'s own entries.
    */
   #scanDir(part: Part, dir: string, deep: boolean): void {
-    const stack = [dir];
-    while (stack.length) {
-      const d = stack.pop()!;
-      let ents: fs.Dirent[];
-      try {
-        ents = fs.readdirSync(d, { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      for (const e of ents) {
-        if (++part.entries > this.#max) {
-          part.capped = true;
-          return;
-        }
-        const p = `${d}/${e.name}`;
-        if (e.isDirectory()) {
-          if (deep && !this.#skip.has(e.name)) stack.push(p);
-          continue;
-        }
-        if (!e.isFile()) continue;
-        const cls = this.#matcher.classify(p);
-        if (cls === null) continue;
-        const st = identityStat(p);
-        if (st?.file) record(part.table, st, { tier: cls === 'quarantined' ? 'quarantine' : 'read_approve', path: p });
-      }
-    }
+    this.#walk(
+      part,
+      dir,
+      (e) => {
+        if (e.kind === 'dir') return deep ? undefined : 'prune';
+        if (e.kind !== 'file') return;
+        const cls = entryClass(e, this.#matcher);
+        if (cls === null) return;
+        const st = identityStat(e.path);
+        if (st?.file) record(part.table, st, { tier: cls === 'quarantined' ? 'quarantine' : 'read_approve', path: e.path });
+      },
+      this.#skip,
+    );
+  }
+
+  /** The one protected-file walk, within what is left of the part's entry budget. */
+  #walk(part: Part, dir: string, visit: Visit, skip?: ReadonlySet<string>): void {
+    const r = walkTree(dir, visit, { limit: this.#max - part.entries, skip });
+    part.entries += r.entries;
+    if (r.capped) part.capped = true;
   }
 }
 

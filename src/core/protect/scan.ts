@@ -2,12 +2,13 @@
 // re-protect when a command starts. The first scan walks the tree; later ones re-read only the
 // directories whose mtime/ctime changed since (one lstat per directory), because the view is
 // built for every command and a full walk of a big tree on each one would cost more than the
-// command. Symlinked directories are not followed (their target is scanned where it lives, if
-// inside); a symlinked file that matches is reported by the real path it points to.
-import { lstatSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+// command. Each directory is read through the one protected-file walk (walk.ts). Symlinked
+// directories are not followed (their target is scanned where it lives, if inside); a link whose
+// name or target is protected is reported by the real path it leads to.
+import { lstatSync, type Stats } from 'node:fs';
 import { globTester } from '../glob.ts';
 import { entriesOf, type ProtectionTier } from './table.ts';
-import { defaultPathMatcher } from './matcher.ts';
+import { entryClass, walkTree, type WalkEntry } from './walk.ts';
 
 export interface ScanHit {
   /** absolute real path (what the sandbox mounts over) */
@@ -118,55 +119,38 @@ export class WorkspaceScanner {
     for (const sub of cached.subdirs) this.#visit(sub.abs, sub.rel, inWall || sub.wall, hits);
   }
 
+  /** One directory's protected entries and the subdirectories to walk, read through the one walk. */
   #read(dir: string, rel: string, st: Stats, inWall: boolean): DirState {
     const out: DirState = { ...stamp(st, this.now()), subdirs: [], hits: [] };
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return out; // unreadable here is unreadable in the sandbox too
-    }
-    for (const e of entries) {
-      const abs = dir === '/' ? `/${e.name}` : `${dir}/${e.name}`;
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      let isDir = e.isDirectory();
-      let real = abs;
-      if (e.isSymbolicLink()) {
-        // a link matters only if its name matches; then what it points to is what gets covered
-        let target: Stats;
-        try {
-          target = statSync(abs);
-          real = realpathSync.native(abs);
-        } catch {
-          continue; // dangling: nothing to hide, and a mount onto it would fail
-        }
-        isDir = target.isDirectory();
-        if (!isDir && !target.isFile()) continue;
-        const hide = defaultPathMatcher.classify(r, abs);
-        if (hide) out.hits.push({ path: real, kind: isDir ? 'dir' : 'file', tier: hide === 'quarantined' ? 'quarantine' : 'read_approve' });
-        else if (!inWall) {
-          const w = this.#write.find((x) => x.test(r) || x.test(abs));
-          if (w) out.hits.push({ path: real, kind: isDir ? 'dir' : 'file', tier: w.tier });
-        }
-        continue; // never walk through a link
-      }
-      if (!isDir && !e.isFile()) continue; // sockets, fifos, devices: nothing to read
-      const hide = defaultPathMatcher.classify(r, abs);
-      if (hide) {
-        out.hits.push({ path: real, kind: isDir ? 'dir' : 'file', tier: hide === 'quarantined' ? 'quarantine' : 'read_approve' });
-        continue; // a hidden directory is not walked
-      }
-      let wall = false;
-      if (!inWall) {
-        const w = this.#write.find((x) => x.test(r) || x.test(abs));
-        if (w) {
-          out.hits.push({ path: real, kind: isDir ? 'dir' : 'file', tier: w.tier });
-          wall = isDir;
-        }
-      }
-      if (isDir) out.subdirs.push({ abs, rel: r, wall });
-    }
+    walkTree(dir, (e) => this.#entry(e, inWall, out), { rel, links: 'resolve' });
     return out;
+  }
+
+  /**
+   * One entry: a hidden one is a hit and not walked; a write-tier one is a hit, a directory bound
+   * read-only whole. A link is covered at the real path it leads to, and never walked through.
+   */
+  #entry(e: WalkEntry, inWall: boolean, out: DirState): 'prune' {
+    // a dangling link: nothing to hide, and a mount onto it would fail; sockets, fifos, devices: nothing to read
+    const kind = e.kind === 'link' ? e.target?.kind : e.kind;
+    if (kind !== 'dir' && kind !== 'file') return 'prune';
+    const at = { path: e.target?.real ?? e.path, kind };
+    const hide = entryClass(e);
+    if (hide) {
+      out.hits.push({ ...at, tier: hide === 'quarantined' ? 'quarantine' : 'read_approve' });
+      return 'prune';
+    }
+    let wall = false;
+    if (!inWall) {
+      const w = this.#write.find((x) => x.test(e.rel) || x.test(e.path));
+      if (w) {
+        out.hits.push({ ...at, tier: w.tier });
+        wall = kind === 'dir';
+      }
+    }
+    if (e.kind === 'dir') out.subdirs.push({ abs: e.path, rel: e.rel, wall });
+    // the walk goes no deeper than this directory: the scan visits subdirectories from its cache
+    return 'prune';
   }
 }
 

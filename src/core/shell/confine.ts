@@ -1,11 +1,9 @@
 // Directory resolution for `cd` and containment by path components. Resolution walks the target
-// one component at a time from an already-real base, following symlinks as the kernel does, so a
-// `..` after a symlinked directory climbs out of the link's target, not out of its lexical parent.
-import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { isWithin } from '../paths.ts';
-
-const MAX_LINKS = 40; // what Linux allows before ELOOP
+// one component at a time from an already-real base with the walk confinement uses (paths.ts
+// walkPath), following symlinks as the kernel does, so a `..` after a symlinked directory climbs
+// out of the link's target, not out of its lexical parent.
+import { realpathSync, statSync } from 'node:fs';
+import { isWithin, walkPath } from '../paths.ts';
 
 export class ResolveError extends Error {
   constructor(
@@ -22,34 +20,13 @@ export class ResolveError extends Error {
  * the links loop. Never falls back to a lexical answer.
  */
 export function resolveDirectory(base: string, target: string): string {
-  const pending = target.split('/').reverse();
-  let current = path.isAbsolute(target) ? '/' : base;
-  let links = 0;
-  while (pending.length) {
-    const part = pending.pop()!;
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      current = path.dirname(current);
-      continue;
-    }
-    const next = current === '/' ? `/${part}` : `${current}/${part}`;
-    let st;
-    try {
-      st = lstatSync(next);
-    } catch {
-      throw new ResolveError('not_found', `${next} does not exist`);
-    }
-    if (st.isSymbolicLink()) {
-      if (++links > MAX_LINKS) throw new ResolveError('loop', `too many symlinks resolving ${target}`);
-      const link = readlinkSync(next);
-      pending.push(...link.split('/').reverse());
-      if (path.isAbsolute(link)) current = '/';
-      continue;
-    }
-    if (!st.isDirectory()) throw new ResolveError('not_directory', `${next} is not a directory`);
-    current = next;
-  }
-  return current;
+  const walk = walkPath(base, target);
+  const s = walk.stop;
+  if (s?.why === 'loop') throw new ResolveError('loop', `too many symlinks resolving ${target}`);
+  if (s?.why === 'not_directory') throw new ResolveError('not_directory', `${s.at} is not a directory`);
+  if (s) throw new ResolveError('not_found', `${s.at} does not exist`);
+  if (walk.last && !walk.last.isDirectory()) throw new ResolveError('not_directory', `${walk.real} is not a directory`);
+  return walk.real;
 }
 
 /** The real path of an existing directory given as an absolute path. */

@@ -4,28 +4,12 @@
 // size and mtime), so a check costs a stat once the index has been read.
 import fs from 'node:fs';
 import path from 'node:path';
+import { gitDirOf } from '../protect/git_dirs.ts';
 import { classOf } from './path_words.ts';
 
 export type Tracked = { path: string; cls: 'quarantined' | 'read_approve' } | 'unreadable' | null;
 
 const cache = new Map<string, { size: number; mtimeMs: number; result: Tracked }>();
-
-/** The git directory a `.git` entry stands for (a gitfile names it). */
-function gitDirOf(dotGit: string): string | null {
-  let st: fs.Stats;
-  try {
-    st = fs.statSync(dotGit);
-  } catch {
-    return null;
-  }
-  if (st.isDirectory()) return dotGit;
-  try {
-    const m = /^gitdir: (.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'));
-    return m ? path.resolve(path.dirname(dotGit), m[1].trim()) : null;
-  } catch {
-    return null;
-  }
-}
 
 /** The paths of an index, or null when it cannot be read (a split index, an unknown layout). */
 export function indexPaths(buf: Buffer, oidBytes = 20): string[] | null {

@@ -5,19 +5,11 @@
 // word: a path that does not exist is classified by the nearest part that does.
 import fs from 'node:fs';
 import path from 'node:path';
+import { walkPath } from '../paths.ts';
+import { findGitEntry } from '../protect/git_dirs.ts';
 import { defaultPathMatcher, type PathClass } from '../protect/matcher.ts';
 
-const MAX_LINKS = 40;
-
-/** lstat/stat that answer undefined for anything they cannot tell (missing, no permission, too long, not a directory). */
-function lstatOf(p: string): fs.Stats | undefined {
-  try {
-    return fs.lstatSync(p, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
-}
-
+/** stat that answers undefined for anything it cannot tell (missing, no permission, too long, not a directory). */
 export function statOf(p: string): fs.Stats | undefined {
   try {
     return fs.statSync(p, { throwIfNoEntry: false });
@@ -29,44 +21,14 @@ export function statOf(p: string): fs.Stats | undefined {
 /**
  * `word` taken from the real directory `base`: the lexical form (`..` collapsed as written) and
  * the real form (each existing component resolved, symlinks followed as the kernel follows them,
- * so `link/..` climbs out of the link's target; the part that does not exist appended as written).
+ * so `link/..` climbs out of the link's target; from where the walk stops, the rest appended as
+ * written: where a writer would create it).
  */
 export function resolveWord(base: string, word: string): { lexical: string; real: string; exists: boolean } {
   const lexical = path.resolve(base, word);
-  const pending = word.split('/').reverse();
-  let current = word.startsWith('/') ? '/' : base;
-  let links = 0;
-  while (pending.length) {
-    const part = pending.pop()!;
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      current = path.dirname(current);
-      continue;
-    }
-    const next = current === '/' ? `/${part}` : `${current}/${part}`;
-    const st = lstatOf(next);
-    if (!st) {
-      // the rest does not exist: it is where a writer would create it
-      return { lexical, real: path.resolve(next, ...pending.reverse()), exists: false };
-    }
-    if (st.isSymbolicLink()) {
-      if (++links > MAX_LINKS) return { lexical, real: path.resolve(next, ...pending.reverse()), exists: false };
-      let link: string;
-      try {
-        link = fs.readlinkSync(next);
-      } catch {
-        return { lexical, real: next, exists: false };
-      }
-      pending.push(...link.split('/').reverse());
-      if (link.startsWith('/')) current = '/';
-      continue;
-    }
-    current = next;
-    if (!st.isDirectory() && pending.some((p) => p !== '' && p !== '.')) {
-      return { lexical, real: path.resolve(current, ...pending.reverse()), exists: false };
-    }
-  }
-  return { lexical, real: current, exists: true };
+  const walk = walkPath(base, word);
+  if (!walk.stop) return { lexical, real: walk.real, exists: true };
+  return { lexical, real: path.resolve(walk.stop.at, ...walk.stop.rest), exists: false };
 }
 
 /** The class of an absolute path in the protected-paths table (quarantine, read-approve, or none). */
@@ -74,74 +36,15 @@ export function classOf(...abs: string[]): PathClass {
   return defaultPathMatcher.classify(...abs);
 }
 
-/** Entries a recursive reader's directory is scanned for before the answer is "cannot tell". */
-export const SCAN_LIMIT = 20_000;
-
-export type Holds = { path: string; cls: 'quarantined' | 'read_approve' } | 'too-many' | null;
+// what a recursive reader of a directory would meet: the one walk for protected files
+export { firstProtected as scanProtected, SCAN_LIMIT, type Holds } from '../protect/walk.ts';
 
 /**
- * What a recursive reader of `dir` would meet: the first quarantined or read-approve entry below
- * it (either makes the read need a human), `too-many` past SCAN_LIMIT entries (it cannot be
- * ruled out), or null. With `follow`, symlinked directories are entered too (each real one once).
- */
-export function scanProtected(dir: string, follow: boolean, limit = SCAN_LIMIT): Holds {
-  const seen = new Set<string>([dir]);
-  const queue = [dir];
-  let count = 0;
-  while (queue.length) {
-    const d = queue.pop()!;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(d, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const e of entries) {
-      if (++count > limit) return 'too-many';
-      const p = d === '/' ? `/${e.name}` : `${d}/${e.name}`;
-      const cls = classOf(p);
-      if (cls) return { path: p, cls };
-      let isDir = e.isDirectory();
-      let real = p;
-      if (e.isSymbolicLink() && follow) {
-        try {
-          real = fs.realpathSync.native(p);
-          isDir = statOf(real)?.isDirectory() === true;
-        } catch {
-          continue;
-        }
-        const rc = classOf(real);
-        if (rc) return { path: p, cls: rc };
-      }
-      if (isDir && !seen.has(real)) {
-        seen.add(real);
-        queue.push(real);
-      }
-    }
-  }
-  return null;
-}
-
-/** Whether `dir` has the shape of a git directory (what git accepts as one: HEAD, objects/, refs/). */
-function isGitDir(dir: string): boolean {
-  if (!statOf(path.join(dir, 'HEAD'))?.isFile()) return false;
-  return statOf(path.join(dir, 'objects'))?.isDirectory() === true && statOf(path.join(dir, 'refs'))?.isDirectory() === true;
-}
-
-/**
- * The git directory git discovers from `dir` (real): walking up, the first `.git` (directory or
- * gitfile) or directory that is itself shaped like a git directory (a bare repository, which
- * git also uses: its config runs core.fsmonitor and friends). Null when there is none.
+ * The git directory git discovers from `dir` (real), as git_dirs.ts answers it for every asker:
+ * the first `.git` walking up (directory or gitfile), or a directory that is itself a git dir (a
+ * bare repository, a linked worktree's git dir: its config runs core.fsmonitor and friends too).
+ * Null when there is none.
  */
 export function discoverGitDir(dir: string): string | null {
-  let d = dir;
-  for (let depth = 0; depth < 256; depth++) {
-    const dot = path.join(d, '.git');
-    if (lstatOf(dot)) return dot;
-    if (isGitDir(d)) return d;
-    const up = path.dirname(d);
-    if (up === d) return null;
-    d = up;
-  }
-  return null;
+  return findGitEntry(dir)?.found ?? null;
 }

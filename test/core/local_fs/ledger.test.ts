@@ -52,6 +52,17 @@ test('save and load round-trip; another session id is refused; a missing file is
   assert.equal(fs.statSync(file).mode & 0o777, 0o600);
 });
 
+test('a save that cannot replace the file (a directory stands there) fails and leaves no temp file', () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'ledger.json');
+  fs.mkdirSync(file);
+  const l = new ReadLedger('s');
+  l.recordRead('/r/a', A, true);
+  assert.throws(() => l.save(file));
+  assert.deepEqual(fs.readdirSync(dir), ['ledger.json']);
+  assert.equal(fs.statSync(file).isDirectory(), true);
+});
+
 test('restoring drops malformed entries instead of trusting them', () => {
   const l = ReadLedger.fromJSON({ version: 1, sessionId: 's', entries: { '/ok': { sha256: A, full: true, at: 1 }, '/bad1': { sha256: 'zz', full: true }, '/bad2': { sha256: A }, '/bad3': null } });
   assert.equal(l.size, 1);
