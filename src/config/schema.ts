@@ -43,6 +43,8 @@ export interface ConfigData {
   first_byte_timeout?: string | number;
   idle_timeout?: string | number;
   agents?: Record<string, ConfigData>;
+  /** the model writes tool calls as `<tool_call>` text its server does not parse (read them as calls) */
+  inline_tool_calls?: boolean;
   /** what a trusted project's configuration may do beyond the defaults (the user's own file only) */
   trust?: ProjectAllowances;
 }
@@ -65,7 +67,7 @@ export interface Problem {
 
 type Obj = Record<string, unknown>;
 
-const TOP_KEYS = ['default_envelope', 'default_agent', 'model', 'provider', 'chain', 'vars', 'tools_policies', 'envelopes', 'mcp_servers', 'remote_tools', 'context_window', 'compact_threshold', 'connect_timeout', 'first_byte_timeout', 'idle_timeout', 'agents', 'trust'];
+const TOP_KEYS = ['default_envelope', 'default_agent', 'model', 'provider', 'chain', 'vars', 'tools_policies', 'envelopes', 'mcp_servers', 'remote_tools', 'context_window', 'compact_threshold', 'connect_timeout', 'first_byte_timeout', 'idle_timeout', 'inline_tool_calls', 'agents', 'trust'];
 const TIMEOUT_KEYS = ['connect_timeout', 'first_byte_timeout', 'idle_timeout'] as const;
 const ENVELOPE_KEYS = ['extends', 'description', 'default_action', 'files', 'shell', 'tools', 'always_deny', 'always_allow'];
 const PATH_AXIS_KEYS = ['grant', 'timeout', 'deny_paths', 'approve_paths'];
@@ -437,6 +439,10 @@ class Checker {
     const remote = checkRemoteTools(this, [...path, 'remote_tools'], v.remote_tools);
     if (remote) out.remote_tools = remote;
     this.modelRequests(path, v, out);
+    if (v.inline_tool_calls !== undefined) {
+      if (typeof v.inline_tool_calls === 'boolean') out.inline_tool_calls = v.inline_tool_calls;
+      else this.wrongType([...path, 'inline_tool_calls'], 'true or false', v.inline_tool_calls);
+    }
     if (allowAgents && v.trust !== undefined && this.table([...path, 'trust'], v.trust, TRUST_KEYS, 'what a trusted project may change')) {
       const t: ProjectAllowances = {};
       for (const k of TRUST_KEYS) {
