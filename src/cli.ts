@@ -10,6 +10,7 @@ const SUBCOMMANDS: Subcommands = {
   config: () => import('./cli/config.ts'),
   acp: () => import('./cli/acp.ts'),
   run: () => import('./cli/run.ts'),
+  trust: () => import('./cli/trust.ts'),
 };
 
 start(SUBCOMMANDS);

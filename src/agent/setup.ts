@@ -2,7 +2,8 @@
 // each, called in order by agentSetup: the project configurations, the envelopes (ACP modes), the
 // model-request timeouts, the model provider, the context window, the turn limit, the session
 // store, and the factory for a session's tools (client-backed for ACP, workspace-backed for runs).
-import { ConfigError, formatIssue, loadConfig, type EffectiveConfig } from '../config/load.ts';
+import { ConfigError, formatIssue, loadConfig, projectConfig, type EffectiveConfig } from '../config/load.ts';
+import { untrustedNotice } from '../config/trust.ts';
 import { loadChain, taskPolicies, type ChainTask } from '../config/chain.ts';
 import type { Toolset } from '../core/contract/toolset.ts';
 import type { ClientFileIO } from '../core/local_fs/file_io.ts';
@@ -43,6 +44,8 @@ export interface SetupOptions {
   idleTimeout?: string;
   /** for messages: `cxl acp` or `cxl run` */
   command: string;
+  /** `--trust-project`: the project's own configuration applies for this run */
+  trustProject?: boolean;
 }
 
 export interface AgentSetup {
@@ -70,7 +73,7 @@ export interface AgentSetup {
 export const DEFAULT_MAX_TURNS = 25;
 
 export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
-  const configs = new ProjectConfigs(o.env);
+  const configs = new ProjectConfigs(o.env, o.trustProject);
   const cfg = configs.for(o.cwd);
   const { modes, defaultMode } = sessionModes(cfg, o.envelope);
   const http = requestSettings(cfg, o);
@@ -118,23 +121,33 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
 
 // ── step: the configuration of each project directory ──────────────────────────────────────
 
-/** One load per project directory: sessions rooted elsewhere see their own .contenox/agents.toml. */
+/**
+ * One load per project directory: sessions rooted elsewhere see their own .contenox/agents.toml.
+ * The load is redone when the project's trust or content changed (trusted from the UI, a pull),
+ * so a new session sees it; a running session keeps the configuration it started with.
+ */
 class ProjectConfigs {
-  readonly #loaded = new Map<string, EffectiveConfig>();
-  constructor(private readonly env: Record<string, string | undefined>) {}
+  readonly #loaded = new Map<string, { key: string; cfg: EffectiveConfig }>();
+  constructor(
+    private readonly env: Record<string, string | undefined>,
+    private readonly trustProject?: boolean,
+  ) {}
 
   for(cwd: string): EffectiveConfig {
-    let c = this.#loaded.get(cwd);
-    if (!c) {
-      try {
-        c = loadConfig({ cwd, home: this.env.HOME });
-      } catch (err) {
-        if (err instanceof ConfigError) throw new ToolError('bad_args', `configuration error:\n${err.issues.map(formatIssue).join('\n')}`);
-        throw err;
-      }
-      this.#loaded.set(cwd, c);
+    const opts = { cwd, home: this.env.HOME, env: this.env, trustProject: this.trustProject };
+    const project = projectConfig(opts);
+    const key = `${project.state}:${project.material?.hash ?? ''}`;
+    const hit = this.#loaded.get(cwd);
+    if (hit && hit.key === key) return hit.cfg;
+    let cfg: EffectiveConfig;
+    try {
+      cfg = loadConfig(opts);
+    } catch (err) {
+      if (err instanceof ConfigError) throw new ToolError('bad_args', `configuration error:\n${err.issues.map(formatIssue).join('\n')}`);
+      throw err;
     }
-    return c;
+    this.#loaded.set(cwd, { key, cfg });
+    return cfg;
   }
 }
 
@@ -185,7 +198,7 @@ function mcpTimeouts(env: Record<string, string | undefined>): { startTimeoutMs?
 
 /** The chain's first task: which toolsets, with which tools_policies, and its system prompt. */
 function taskFor(cfg: EffectiveConfig, vars: Record<string, string>): { task: ChainTask; policies: Record<string, Record<string, string>> } {
-  const { chain, label } = loadChain(cfg.data, cfg.sources, { vars });
+  const { chain, label } = loadChain(cfg.data, cfg.sources, { vars, projectFile: cfg.project.file });
   const task = chain.tasks[0];
   const { policies } = taskPolicies(task, cfg.data, cfg.sources, label);
   return { task, policies };
@@ -264,6 +277,8 @@ class SessionToolsFactory {
 
   private async build(b: SessionToolsInput): Promise<SessionTools> {
     const scfg = this.configs.for(b.cwd);
+    const untrusted = untrustedNotice(scfg.project);
+    if (untrusted) b.notice(untrusted);
     const { task, policies } = taskFor(scfg, this.vars);
     // each warning once: local_fs's policy is read for the remote tools' output cap too
     const said = new Set<string>();

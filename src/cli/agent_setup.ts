@@ -14,13 +14,16 @@ export const AGENT_FLAGS = {
   'connect-timeout': { type: 'string' },
   'first-byte-timeout': { type: 'string' },
   'idle-timeout': { type: 'string' },
+  'trust-project': { type: 'boolean' },
 } as const;
 
 export const MODEL_FLAGS_HELP = `  --context-window  the model's context window in tokens (default: what the server says, else
                     context_window in config, else 8192); compaction starts at 70% of it
   --connect-timeout, --first-byte-timeout, --idle-timeout
                     model-request timeouts (defaults 10s, 10m, 2m; also connect_timeout,
-                    first_byte_timeout, idle_timeout in [agents.<name>])`;
+                    first_byte_timeout, idle_timeout in [agents.<name>])
+  --trust-project   apply this folder's own configuration for this run without recording trust
+                    (also CXL_TRUST_PROJECT=1; \`cxl trust\` records it)`;
 
 export function setupFromFlags(command: string, values: Record<string, unknown>): ReturnType<typeof agentSetup> {
   return agentSetup({
@@ -35,6 +38,7 @@ export function setupFromFlags(command: string, values: Record<string, unknown>)
     firstByteTimeout: values['first-byte-timeout'] as string | undefined,
     idleTimeout: values['idle-timeout'] as string | undefined,
     command,
+    trustProject: values['trust-project'] === true ? true : undefined,
   }).catch((err: unknown) => {
     if (isToolError(err)) throw new UsageError(`${command}: ${err.message}`);
     throw err;

@@ -6,16 +6,14 @@ import { FLOOR_RULES, QUARANTINE_REASON } from '../core/envelope/shipped.ts';
 import { FOUND_ON_DISK, PROTECTED_PATHS, shownPattern } from '../core/protect/table.ts';
 import { LocalTerminalHost } from '../core/shell/local_terminal.ts';
 import { describeSandbox, envelopeSandbox } from '../core/shell/sandbox/settings.ts';
-import { formatDuration } from '../config/duration.ts';
 import { loadChain, taskPolicies } from '../config/chain.ts';
 import { BUILTIN, ConfigError, formatIssue, loadConfig, mergeLayers, readConfigFile, type EffectiveConfig } from '../config/load.ts';
-import { ENV_TEMPLATE } from '../config/remote_tools_schema.ts';
-import type { ConfigData } from '../config/schema.ts';
+import { effectiveLines } from '../config/describe.ts';
+import { untrustedNotice } from '../config/trust.ts';
 import { parseFlags, UsageError } from './args.ts';
-import { fromConfig, McpRegistry } from '../agent/tools/mcp.ts';
 import { describeModelRequests } from '../agent/loop/model_requests.ts';
 
-const HELP = `Usage: cxl config [--agent NAME] [--var NAME=VALUE]...
+const HELP = `Usage: cxl config [--agent NAME] [--var NAME=VALUE]... [--probe] [--trust-project]
        cxl config --check FILE...
 
 Prints the effective configuration (built-in defaults, ~/.contenox/agents.toml,
@@ -24,54 +22,16 @@ with where it came from, the tools_policies of the chain's tasks, the model's co
 (asked of its server) and request timeouts, and the protected paths every envelope carries
 (tier, pattern, reason).
 
+It starts nothing and sends nothing: MCP servers and remote tools are listed from their
+configuration. A folder's own configuration applies only once trusted (\`cxl trust\`).
+
+  --probe        also start each MCP server and read each remote tool's document, to list
+                 their tools (refused in a folder whose own configuration is not trusted)
+  --trust-project  apply this folder's own configuration for this run without recording trust
   --check FILE   validate FILE as an agents.toml; exits 1 with the errors (file:line:col)
   --agent NAME   apply the [agents.NAME] section
   --var N=V      fill {{var:N}} in the chain (repeatable)
   -h, --help     show this help`;
-
-function show(v: unknown): string {
-  if (typeof v === 'object' && v !== null && !Array.isArray(v) && 'grant' in v) {
-    const g = v as { grant: string; timeoutMs?: number };
-    return g.timeoutMs === undefined ? JSON.stringify(g.grant) : `{ grant = ${JSON.stringify(g.grant)}, timeout = "${formatDuration(g.timeoutMs)}" }`;
-  }
-  if (Array.isArray(v) && v.some((x) => typeof x === 'object' && x !== null)) return `[${v.map(show).join(', ')}]`;
-  if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
-    return `{ ${Object.entries(v).map(([k, x]) => `${k} = ${show(x)}`).join(', ')} }`;
-  }
-  return JSON.stringify(v);
-}
-
-/** Leaf lines `key = value` in a stable order, with the source of each. */
-function leaves(v: unknown, key: string, out: [string, string][], sourceOf: (k: string) => string): void {
-  if (Array.isArray(v)) {
-    if (v.some((x) => typeof x === 'object' && x !== null)) v.forEach((x, i) => out.push([`${key}[${i}] = ${show(x)}`, sourceOf(`${key}[${i}]`)]));
-    else out.push([`${key} = ${show(v)}`, sourceOf(key)]);
-    return;
-  }
-  if (typeof v === 'object' && v !== null && !('grant' in v && Object.keys(v).every((k) => k === 'grant' || k === 'timeoutMs'))) {
-    for (const [k, x] of Object.entries(v)) {
-      if (k === 'bare') continue;
-      const name = k === 'timeoutMs' ? 'timeout' : k;
-      if (k === 'timeoutMs') out.push([`${key}.${name} = "${formatDuration(x as number)}"`, sourceOf(`${key}.${k}`)]);
-      else leaves(x, key ? `${key}.${/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k)}` : k, out, sourceOf);
-    }
-    return;
-  }
-  out.push([`${key} = ${show(v)}`, sourceOf(key)]);
-}
-
-/** Header values of remote tools may be secrets: never printed, only which variables they use. */
-function withHeadersHidden(data: ConfigData): ConfigData {
-  if (!data.remote_tools) return data;
-  const hide = (v: string) => {
-    const vars = [...v.matchAll(ENV_TEMPLATE)].map((m) => m[1]);
-    return vars.length ? `(hidden; from ${vars.map((n) => `$${n}`).join(', ')})` : '(hidden)';
-  };
-  const remote = Object.fromEntries(
-    Object.entries(data.remote_tools).map(([name, r]) => [name, r.headers ? { ...r, headers: Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, hide(v)])) } : r]),
-  );
-  return { ...data, remote_tools: remote };
-}
 
 /** Lines for each remote service: its document read now, its tools, or why it has none. */
 async function describeRemote(cfg: EffectiveConfig): Promise<string[]> {
@@ -82,16 +42,41 @@ async function describeRemote(cfg: EffectiveConfig): Promise<string[]> {
   return loaded.flatMap((r, i) => (r.status === 'fulfilled' ? r.value.describe() : [`# remote tools ${configs[i].name} (${configs[i].url}): ${r.reason instanceof Error ? r.reason.message : String(r.reason)}`]));
 }
 
+/** MCP servers and remote tools as configured, without starting or fetching anything. */
+function listServers(cfg: EffectiveConfig): string[] {
+  const out: string[] = [];
+  for (const [name, s] of Object.entries(cfg.data.mcp_servers ?? {})) {
+    out.push(`# mcp server ${name}: ${s.url ?? [s.command, ...(s.args ?? [])].join(' ')} (not started; --probe lists its tools)`);
+  }
+  for (const [name, r] of Object.entries(cfg.data.remote_tools ?? {})) out.push(`# remote tools ${name}: ${r.url} (not fetched; --probe lists its tools)`);
+  return out;
+}
+
+/** The project's trust as a header line. */
+function projectLine(cfg: EffectiveConfig): string {
+  const p = cfg.project;
+  const files = Object.keys(p.material?.files ?? {}).join(', ');
+  switch (p.state) {
+    case 'none':
+      return '# project configuration: none';
+    case 'own':
+      return '# project configuration: this folder is your home: its .contenox is your own';
+    case 'trusted':
+      return `# project configuration: ${files}, trusted (applied)`;
+    case 'trusted-for-run':
+      return `# project configuration: ${files}, trusted for this run (applied; \`cxl trust\` records it)`;
+    default:
+      return `# project configuration: ${files}, ${p.state === 'changed' ? 'changed since trusted' : 'not trusted'}: NOT applied (\`cxl trust --show\` shows what it would change)`;
+  }
+}
+
 export function describeConfig(cfg: EffectiveConfig, vars: Record<string, string> = {}): string {
   const lines: string[] = [];
   lines.push(`# files, weakest first: ${[BUILTIN, ...cfg.files].join(', ')}`);
+  lines.push(projectLine(cfg));
   lines.push(`# agent section: ${cfg.agent ?? '(none)'}`);
-  lines.push(`# default envelope: ${cfg.defaultEnvelope}`);
-  const rows: [string, string][] = [];
-  const sourceOf = (k: string) => cfg.sources.get(k.replace(/\."([^"]+)"/g, '.$1')) ?? BUILTIN;
-  leaves(withHeadersHidden(cfg.data), '', rows, sourceOf);
-  const width = Math.min(80, Math.max(...rows.map(([l]) => l.length)));
-  for (const [l, s] of rows) lines.push(`${l.padEnd(width)}  # ${s}`);
+  lines.push(`# default envelope: ${cfg.shownName(cfg.defaultEnvelope)}`);
+  lines.push(...effectiveLines(cfg));
   const quarantine = FLOOR_RULES.filter((r) => r.reason?.startsWith(QUARANTINE_REASON)).length;
   // which OS sandbox commands run in under the default envelope, and why (probed here, now)
   try {
@@ -104,7 +89,7 @@ export function describeConfig(cfg: EffectiveConfig, vars: Record<string, string
   }
   const asks = FLOOR_RULES.filter((r) => r.ask).length;
   lines.push(`# every envelope carries ${FLOOR_RULES.length} built-in floor rules: ${quarantine} credential quarantine globs (every tool, denied), ${FLOOR_RULES.length - quarantine - asks} write-wall globs (writes and shell, denied) and ${asks} always-ask globs (writes and shell, asked every time)`);
-  const { chain, label } = loadChain(cfg.data, cfg.sources, { vars });
+  const { chain, label } = loadChain(cfg.data, cfg.sources, { vars, projectFile: cfg.project.file });
   lines.push('');
   lines.push(`# chain: ${label}`);
   for (const task of chain.tasks) {
@@ -136,6 +121,8 @@ export async function main(argv: string[]): Promise<number> {
     check: { type: 'string', multiple: true },
     agent: { type: 'string' },
     var: { type: 'string', multiple: true },
+    probe: { type: 'boolean' },
+    'trust-project': { type: 'boolean' },
   }, HELP);
   if (!flags) return 0;
   const { values } = flags;
@@ -162,18 +149,29 @@ export async function main(argv: string[]): Promise<number> {
     return bad ? 1 : 0;
   }
   try {
-    const cfg = loadConfig({ agent: values.agent as string | undefined });
+    const cfg = loadConfig({ agent: values.agent as string | undefined, trustProject: values['trust-project'] === true ? true : undefined });
+    const held = untrustedNotice(cfg.project);
+    if (values.probe && held) {
+      process.stderr.write(`cxl config: --probe would start this folder's servers, and ${held.replace(/^This folder's/, "its").replace(/\.$/, '')}.\n`);
+      return 1;
+    }
     process.stdout.write(describeConfig(cfg, vars));
     // the model's window is asked of its server (a short wait when it does not answer)
     process.stdout.write(`\n${(await describeModelRequests(cfg, process.env)).join('\n')}\n`);
-    // attached MCP servers: started briefly to list their tools
-    if (Object.keys(cfg.data.mcp_servers ?? {}).length) {
-      const mcp = new McpRegistry(fromConfig(cfg.data.mcp_servers, process.cwd()));
-      process.stdout.write(`\n${(await mcp.describe()).join('\n')}\n`);
-      await mcp.close();
+    const mcp = Object.keys(cfg.data.mcp_servers ?? {}).length > 0;
+    const remote = Object.keys(cfg.data.remote_tools ?? {}).length > 0;
+    if (!values.probe) {
+      if (mcp || remote) process.stdout.write(`\n${listServers(cfg).join('\n')}\n`);
+      return 0;
     }
-    // remote tools: each document fetched (or read) now, to list the tools it gives
-    if (Object.keys(cfg.data.remote_tools ?? {}).length) process.stdout.write(`\n${(await describeRemote(cfg)).join('\n')}\n`);
+    // --probe: each MCP server started briefly and each remote document read, to list their tools
+    if (mcp) {
+      const { fromConfig, McpRegistry } = await import('../agent/tools/mcp.ts');
+      const reg = new McpRegistry(fromConfig(cfg.data.mcp_servers, process.cwd()));
+      process.stdout.write(`\n${(await reg.describe()).join('\n')}\n`);
+      await reg.close();
+    }
+    if (remote) process.stdout.write(`\n${(await describeRemote(cfg)).join('\n')}\n`);
     return 0;
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;

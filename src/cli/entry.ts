@@ -16,6 +16,7 @@ Usage:
   cxl tool <name> [json]      run one tool call through the policies, envelope and ledger
   cxl check "<line>"          explain the shell command policy's verdict on a command line
   cxl config [--check FILE]   print the effective configuration, or validate a file
+  cxl trust [DIR]             show what a folder's own configuration changes, then trust it
 
 Flags:
   -h, --help       show this help (or a subcommand's: cxl <command> --help)
@@ -45,7 +46,7 @@ export async function main(argv: string[], subcommands: Subcommands): Promise<nu
     process.stdout.write(`${HELP}\n`);
     return 0;
   }
-  const known = ['acp', 'run', 'tool', 'check', 'config'];
+  const known = ['acp', 'run', 'tool', 'check', 'config', 'trust'];
   let name = 'ui';
   let args = argv;
   if (first !== undefined && !first.startsWith('-')) {

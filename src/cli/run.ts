@@ -3,6 +3,7 @@
 // Progress goes to stderr, the final answer to stdout; exit 0 only when the run ended normally.
 import process from 'node:process';
 import { describeUsage, runUnattended } from '../agent/unattended.ts';
+import { forTerminal } from '../core/terminal_text.ts';
 import { parseDuration } from '../core/duration.ts';
 import { onTerminate } from '../core/platform/runtime.ts';
 import { setupFromFlags, AGENT_FLAGS, MODEL_FLAGS_HELP } from './agent_setup.ts';
@@ -41,7 +42,9 @@ export async function main(argv: string[]): Promise<number> {
   if (!task) throw new UsageError('cxl run: give the task as an argument, e.g. cxl run "summarise README.md". Run `cxl run --help`.');
   const timeoutMs = typeof values.timeout === 'string' ? timeoutFlag(values.timeout) : 0;
   const setup = await setupFromFlags('cxl run', values);
-  const err = (s: string) => process.stderr.write(s);
+  // everything printed passes the one sanitiser: a model's answer, a file's or a command's text
+  // in a progress line, an argument with `\r` in it (core/terminal_text.ts)
+  const err = (s: string) => process.stderr.write(forTerminal(s));
   const ctrl = new AbortController();
   let why: 'timeout' | 'interrupted' | undefined;
   const timer = timeoutMs > 0 ? setTimeout(() => ((why = 'timeout'), ctrl.abort()), timeoutMs) : undefined;
@@ -51,7 +54,8 @@ export async function main(argv: string[]): Promise<number> {
   });
   try {
     const r = await runUnattended(setup, task, { signal: ctrl.signal, progress: err });
-    if (r.answer) process.stdout.write(r.answer.endsWith('\n') ? r.answer : `${r.answer}\n`);
+    const answer = forTerminal(r.answer ?? '');
+    if (answer) process.stdout.write(answer.endsWith('\n') ? answer : `${answer}\n`);
     if (r.usage) err(`cxl run: ${describeUsage(r.usage)}.\n`);
     if (why === 'timeout') {
       err(`cxl run: stopped after the --timeout of ${values.timeout}.\n`);

@@ -10,7 +10,7 @@ import { parseFlags, UsageError } from './args.ts';
 const HELP = `cxl: the terminal UI (an ACP client)
 
 Usage: cxl [--agent "<command line>"] [--cwd DIR] [--envelope NAME] [--provider ollama|openai] [--model NAME]
-           [--continue | --resume [ID]]
+           [--continue | --resume [ID]] [--trust-project]
 
   --agent      any ACP agent on stdio, e.g. --agent "npx @agentclientprotocol/claude-agent-acp"
                (default: the built-in agent, cxl acp)
@@ -21,14 +21,16 @@ Usage: cxl [--agent "<command line>"] [--cwd DIR] [--envelope NAME] [--provider 
   --model      the model to use
   --continue   resume the newest session of this directory (its history is replayed)
   --resume     pick one of this directory's sessions to resume, or resume the one with this ID
+  --trust-project  the built-in agent applies this folder's own configuration for this run
+               without recording trust (\`cxl trust\` records it)
 
 Keys are listed in the footer for what has focus; docs/tui.md has the full table.`;
 
 /** The built-in agent: this same program's `acp` subcommand under the same runtime. */
-export function builtinAgentArgv(opts: { model?: string; envelope?: string; provider?: string }): string[] {
+export function builtinAgentArgv(opts: { model?: string; envelope?: string; provider?: string; trustProject?: boolean }): string[] {
   const entry = process.argv[1];
   if (!entry) throw new UsageError('cxl: cannot tell which file is running, so the built-in agent cannot be started. Pass --agent "<command>".');
-  return [...moduleCommand(path.resolve(entry)), 'acp', ...(opts.provider ? ['--provider', opts.provider] : []), ...(opts.model ? ['--model', opts.model] : []), ...(opts.envelope ? ['--envelope', opts.envelope] : [])];
+  return [...moduleCommand(path.resolve(entry)), 'acp', ...(opts.provider ? ['--provider', opts.provider] : []), ...(opts.model ? ['--model', opts.model] : []), ...(opts.envelope ? ['--envelope', opts.envelope] : []), ...(opts.trustProject ? ['--trust-project'] : [])];
 }
 
 /** `--resume` takes an optional id: alone (or before another flag) it means the picker. */
@@ -45,6 +47,7 @@ export async function main(argv: string[]): Promise<number> {
     provider: { type: 'string' },
     continue: { type: 'boolean' },
     resume: { type: 'string' },
+    'trust-project': { type: 'boolean' },
   }, HELP);
   if (!flags) return 0;
   const { values, positionals } = flags;
@@ -80,7 +83,7 @@ export async function main(argv: string[]): Promise<number> {
     if (agentArgv.length === 0) throw new UsageError('cxl: --agent needs a command line, e.g. --agent "npx my-acp-agent".');
     label = path.basename(agentArgv[0]);
   } else {
-    agentArgv = builtinAgentArgv({ model, envelope, provider: values.provider as string | undefined });
+    agentArgv = builtinAgentArgv({ model, envelope, provider: values.provider as string | undefined, trustProject: values['trust-project'] === true });
     label = 'cxl acp';
   }
   let client: InstanceType<typeof AcpClient>;

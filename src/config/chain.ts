@@ -195,14 +195,30 @@ export function taskPolicies(
   return { policies, from };
 }
 
-/** The chain the config names (`chain = "file.json"`, relative to the file that set it), else the default. */
-export function loadChain(config: ConfigData, sources: Map<string, string>, flags: { chain?: string; vars?: Record<string, string> } = {}): { chain: Chain; label: string } {
+/**
+ * The chain the config names (`chain = "file.json"`, relative to the file that set it), else the
+ * default. A chain a project's file names must keep local_shell under a command policy (no
+ * policy means the line goes to `/bin/sh -c`) unless the person's own file allows projects to
+ * drop it (`[trust] projects_may_drop_command_policy`).
+ */
+export function loadChain(config: ConfigData, sources: Map<string, string>, flags: { chain?: string; vars?: Record<string, string>; projectFile?: string } = {}): { chain: Chain; label: string } {
   let file = flags.chain;
+  const setBy = sources.get('chain')?.replace(/ \[agents\.[^\]]*\]$/, '');
   if (file === undefined && config.chain !== undefined) {
-    const src = sources.get('chain')?.replace(/ \[agents\.[^\]]*\]$/, '');
-    file = src && src !== BUILTIN ? path.resolve(path.dirname(src), config.chain) : config.chain;
+    file = setBy && setBy !== BUILTIN ? path.resolve(path.dirname(setBy), config.chain) : config.chain;
   }
   const raw = file === undefined ? (structuredClone(DEFAULT_CHAIN) as Chain) : readChainFile(file);
   const label = file ?? 'built-in default chain';
-  return { chain: fillChain(raw, chainVars(config, flags.vars), label), label };
+  const chain = fillChain(raw, chainVars(config, flags.vars), label);
+  if (flags.chain === undefined && setBy !== undefined && setBy === flags.projectFile && !config.trust?.projects_may_drop_command_policy) keepsCommandPolicy(chain, config, setBy);
+  return { chain, label };
+}
+
+function keepsCommandPolicy(chain: Chain, config: ConfigData, file: string): void {
+  const fromConfig = Object.keys(config.tools_policies?.local_shell ?? {}).length > 0;
+  for (const task of chain.tasks) {
+    if (!task.execute_config.tools.includes('local_shell') || fromConfig) continue;
+    if (Object.keys(task.execute_config.tools_policies?.local_shell ?? {}).length > 0) continue;
+    throw new ConfigError([{ file, key: 'chain', message: `the project's chain runs local_shell in task \`${task.id}\` with no command policy, which a project may not do. Give the task tools_policies.local_shell, or set projects_may_drop_command_policy = true under [trust] in your own ~/.contenox/agents.toml.` }]);
+  }
 }

@@ -1,7 +1,9 @@
 // Loading agents.toml, weakest first: built-in defaults, ~/.contenox/agents.toml,
-// .contenox/agents.toml in the project, then the [agents.<name>] section of the agent in use
-// (from each file, in the same order). Every effective value remembers where it came from.
-// A problem anywhere fails the whole load: nothing half-loads.
+// .contenox/agents.toml in the project (only once the person trusts the folder: trust.ts), then
+// the [agents.<name>] section of the agent in use (from each file, in the same order). Every
+// effective value remembers where it came from. A problem anywhere fails the whole load:
+// nothing half-loads. A trusted project still cannot redefine a shipped envelope, turn the
+// sandbox off or drop the command policy unless the person's own file allows it ([trust]).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +12,8 @@ import parseToml from '@iarna/toml/parse-string.js';
 import { buildEnvelope, compileEnvelope, resolveEnvelope, type CompiledEnvelope, type EnvelopeSpec, type ResolvedEnvelope } from '../core/envelope/index.ts';
 import { DEFAULT_ENVELOPE, FLOOR_RULES, SHIPPED_ENVELOPES } from '../core/envelope/shipped.ts';
 import { isToolError } from '../core/errors.ts';
-import { checkConfig, type ConfigData, type Problem } from './schema.ts';
+import { checkConfig, type ConfigData, type Problem, type ProjectAllowances } from './schema.ts';
+import { applies, projectTrust, trustFromEnv, type ProjectTrust } from './trust.ts';
 import { keyLines, locateKey } from './source_lines.ts';
 
 export const BUILTIN = 'built-in defaults';
@@ -155,7 +158,21 @@ export interface LoadOptions {
   agent?: string;
   /** layers applied last, e.g. from flags: [source label, data] */
   overrides?: [string, ConfigData][];
+  /** trust the project's configuration for this run without recording it (`--trust-project`) */
+  trustProject?: boolean;
+  /** where CXL_TRUST_PROJECT is read (default: this process's environment) */
+  env?: Record<string, string | undefined>;
 }
+
+/** The project's configuration and whether it applies. */
+export interface ProjectConfig extends ProjectTrust {
+  /** the project folder as given */
+  dir: string;
+  /** its agents.toml, applied or not */
+  file: string;
+}
+
+export type EnvelopeOrigin = 'built-in' | 'user' | 'project';
 
 export interface EffectiveConfig {
   /** the merged values (without the agents sections) */
@@ -170,23 +187,37 @@ export interface EffectiveConfig {
   defaultEnvelope: string;
   /** the named envelope (default: the configured default), resolved and compiled */
   envelope(name?: string): CompiledEnvelope;
+  /** the project's configuration: applied (trusted) or not, and why */
+  project: ProjectConfig;
+  /** who defined an envelope: shipped, the person's own file, or the project */
+  origin(envelope: string): EnvelopeOrigin;
+  /** an envelope's name as shown wherever it is in force: `acme (project)` for a project's own */
+  shownName(envelope: string): string;
 }
 
 export function homeDir(home?: string): string {
   return home ?? process.env.HOME ?? os.homedir();
 }
 
-/** The config files that apply to a project, weakest first (only those that exist). */
-export function configFiles(opts: { cwd?: string; home?: string } = {}): string[] {
+/** The project folder's configuration and whether it applies (trust.ts). */
+export function projectConfig(opts: Pick<LoadOptions, 'cwd' | 'home' | 'trustProject' | 'env'> = {}): ProjectConfig {
+  const dir = path.resolve(opts.cwd ?? process.cwd());
+  const forRun = opts.trustProject ?? trustFromEnv(opts.env ?? process.env);
+  return { dir, file: path.join(dir, '.contenox', 'agents.toml'), ...projectTrust(dir, { home: homeDir(opts.home), forRun }) };
+}
+
+/** The config files that apply, weakest first (only those that exist; the project's only when trusted). */
+export function configFiles(opts: { home?: string }, project: ProjectConfig): string[] {
   const user = path.join(homeDir(opts.home), '.contenox', 'agents.toml');
-  const project = path.join(path.resolve(opts.cwd ?? process.cwd()), '.contenox', 'agents.toml');
   const out: string[] = [];
-  for (const f of [user, project]) if (!out.includes(f) && fs.existsSync(f)) out.push(f);
+  if (fs.existsSync(user)) out.push(user);
+  if (applies(project.state) && project.state !== 'own' && fs.existsSync(project.file)) out.push(project.file);
   return out;
 }
 
 export function loadConfig(opts: LoadOptions = {}): EffectiveConfig {
-  const files = configFiles(opts);
+  const project = projectConfig(opts);
+  const files = configFiles(opts, project);
   const layers: [string, ConfigData][] = [];
   const issues: ConfigIssue[] = [];
   for (const f of files) {
@@ -199,7 +230,7 @@ export function loadConfig(opts: LoadOptions = {}): EffectiveConfig {
   }
   if (issues.length) throw new ConfigError(issues);
   try {
-    return mergeLayers(layers, opts);
+    return mergeLayers(layers, { ...opts, project });
   } catch (err) {
     if (err instanceof ConfigError) throw new ConfigError(err.issues.map(locateInFile));
     throw err;
@@ -221,7 +252,15 @@ function locateInFile(i: ConfigIssue): ConfigIssue {
 }
 
 /** Merges validated layers over the built-in defaults and checks the result as a whole. */
-export function mergeLayers(layers: [string, ConfigData][], opts: Pick<LoadOptions, 'agent' | 'overrides'> = {}): EffectiveConfig {
+export function mergeLayers(layers: [string, ConfigData][], opts: Pick<LoadOptions, 'agent' | 'overrides'> & { project?: ProjectConfig } = {}): EffectiveConfig {
+  const project: ProjectConfig = opts.project ?? { dir: '', file: '', state: 'none', material: null };
+  const own = layers.filter(([f]) => f !== project.file).map(([, l]) => l.trust ?? {});
+  const allowances: ProjectAllowances = Object.assign({}, ...own);
+  const projectLayer = layers.find(([f]) => f === project.file);
+  if (projectLayer) {
+    const limits = projectLimits(projectLayer[0], projectLayer[1], allowances);
+    if (limits.length) throw new ConfigError(limits);
+  }
   const sources: Sources = new Map();
   const data: Record<string, unknown> = {};
   mergeInto(data, structuredClone(BUILTIN_CONFIG) as Record<string, unknown>, [], BUILTIN, sources);
@@ -266,6 +305,10 @@ export function mergeLayers(layers: [string, ConfigData][], opts: Pick<LoadOptio
     }
   }
   if (issues.length) throw new ConfigError(issues);
+  const origin = (name: string): EnvelopeOrigin => {
+    const src = firstSource(sources, `envelopes.${name}`).replace(/ \[agents\.[^\]]*\]$/, '');
+    return src === BUILTIN ? 'built-in' : src === project.file ? 'project' : 'user';
+  };
   return {
     data: cfg,
     sources,
@@ -273,6 +316,9 @@ export function mergeLayers(layers: [string, ConfigData][], opts: Pick<LoadOptio
     agent,
     envelopes,
     defaultEnvelope,
+    project,
+    origin,
+    shownName: (name) => (origin(name) === 'project' ? `${name} (project)` : name),
     envelope(name = defaultEnvelope) {
       let e = compiled.get(name);
       if (!e) {
@@ -284,6 +330,27 @@ export function mergeLayers(layers: [string, ConfigData][], opts: Pick<LoadOptio
       return e;
     },
   };
+}
+
+/**
+ * What a trusted project's own file may not do: redefine an envelope cxl ships (a project adds
+ * its own under a new name), turn a command sandbox off, or set [trust] (the person's file only).
+ */
+function projectLimits(file: string, layer: ConfigData, allow: ProjectAllowances): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  if (layer.trust) issues.push({ file, key: 'trust', message: '[trust] says what a project may change, so only your own ~/.contenox/agents.toml can set it; remove it from the project.' });
+  const sections: [string, ConfigData][] = [['', layer], ...Object.entries(layer.agents ?? {}).map(([a, d]): [string, ConfigData] => [`agents.${a}.`, d])];
+  for (const [prefix, data] of sections) {
+    for (const [name, spec] of Object.entries(data.envelopes ?? {})) {
+      if (Object.hasOwn(SHIPPED_ENVELOPES, name)) {
+        issues.push({ file, key: `${prefix}envelopes.${name}`, message: `a project cannot redefine the shipped envelope \`${name}\`; add its own under a new name instead (e.g. [envelopes.project-${name}] with extends = "${name}").` });
+      }
+      if (spec.shell?.sandbox === 'off' && !allow.projects_may_disable_sandbox) {
+        issues.push({ file, key: `${prefix}envelopes.${name}.shell.sandbox`, message: 'a project cannot turn the command sandbox off. If you want to let it, set projects_may_disable_sandbox = true under [trust] in your own ~/.contenox/agents.toml.' });
+      }
+    }
+  }
+  return issues;
 }
 
 function firstSource(sources: Sources, prefix: string): string {

@@ -43,7 +43,21 @@ export interface ConfigData {
   first_byte_timeout?: string | number;
   idle_timeout?: string | number;
   agents?: Record<string, ConfigData>;
+  /** the model writes tool calls as `<tool_call>` text its server does not parse (read them as calls) */
+  inline_tool_calls?: boolean;
+  /** what a trusted project's configuration may do beyond the defaults (the user's own file only) */
+  trust?: ProjectAllowances;
 }
+
+/** `[trust]`: what the person lets a trusted project's configuration change. */
+export interface ProjectAllowances {
+  /** a project envelope may set `shell.sandbox = "off"` */
+  projects_may_disable_sandbox?: boolean;
+  /** a project's chain may leave local_shell without a command policy */
+  projects_may_drop_command_policy?: boolean;
+}
+
+export const TRUST_KEYS = ['projects_may_disable_sandbox', 'projects_may_drop_command_policy'] as const;
 
 export interface Problem {
   /** the key path the problem is about */
@@ -53,7 +67,7 @@ export interface Problem {
 
 type Obj = Record<string, unknown>;
 
-const TOP_KEYS = ['default_envelope', 'default_agent', 'model', 'provider', 'chain', 'vars', 'tools_policies', 'envelopes', 'mcp_servers', 'remote_tools', 'context_window', 'compact_threshold', 'connect_timeout', 'first_byte_timeout', 'idle_timeout', 'agents'];
+const TOP_KEYS = ['default_envelope', 'default_agent', 'model', 'provider', 'chain', 'vars', 'tools_policies', 'envelopes', 'mcp_servers', 'remote_tools', 'context_window', 'compact_threshold', 'connect_timeout', 'first_byte_timeout', 'idle_timeout', 'inline_tool_calls', 'agents', 'trust'];
 const TIMEOUT_KEYS = ['connect_timeout', 'first_byte_timeout', 'idle_timeout'] as const;
 const ENVELOPE_KEYS = ['extends', 'description', 'default_action', 'files', 'shell', 'tools', 'always_deny', 'always_allow'];
 const PATH_AXIS_KEYS = ['grant', 'timeout', 'deny_paths', 'approve_paths'];
@@ -381,7 +395,7 @@ class Checker {
   }
 
   data(path: string[], v: Obj, allowAgents: boolean): ConfigData {
-    const keys = allowAgents ? TOP_KEYS : TOP_KEYS.filter((k) => k !== 'agents');
+    const keys = allowAgents ? TOP_KEYS : TOP_KEYS.filter((k) => k !== 'agents' && k !== 'trust');
     this.table(path, v, keys, allowAgents ? 'agents.toml' : 'an agent section');
     const out: ConfigData = {};
     for (const k of ['default_envelope', 'default_agent', 'model', 'provider', 'chain'] as const) {
@@ -425,6 +439,20 @@ class Checker {
     const remote = checkRemoteTools(this, [...path, 'remote_tools'], v.remote_tools);
     if (remote) out.remote_tools = remote;
     this.modelRequests(path, v, out);
+    if (v.inline_tool_calls !== undefined) {
+      if (typeof v.inline_tool_calls === 'boolean') out.inline_tool_calls = v.inline_tool_calls;
+      else this.wrongType([...path, 'inline_tool_calls'], 'true or false', v.inline_tool_calls);
+    }
+    if (allowAgents && v.trust !== undefined && this.table([...path, 'trust'], v.trust, TRUST_KEYS, 'what a trusted project may change')) {
+      const t: ProjectAllowances = {};
+      for (const k of TRUST_KEYS) {
+        const x = (v.trust as Obj)[k];
+        if (x === undefined) continue;
+        if (typeof x === 'boolean') t[k] = x;
+        else this.wrongType([...path, 'trust', k], 'true or false', x);
+      }
+      out.trust = t;
+    }
     if (allowAgents && v.agents !== undefined) {
       if (!isTable(v.agents)) this.wrongType([...path, 'agents'], 'a table of [agents.<name>]', v.agents);
       else {

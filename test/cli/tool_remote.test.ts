@@ -58,7 +58,12 @@ test('cxl tool: a GET runs (allowed as a read); a POST needs --yes; bad argument
 });
 
 test('cxl config lists each service and its tools, header values hidden; --check points at a bad entry', async () => {
-  const cfg = await runCxl(['config'], { cwd: dir, env: env() });
+  const n = svc.seen.length;
+  const listed = await runCxl(['config'], { cwd: dir, env: env() });
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.match(listed.stdout, new RegExp(`# remote tools pets: ${svc.url} \\(not fetched; --probe lists its tools\\)`));
+  assert.equal(svc.seen.length, n, 'plain cxl config fetches nothing, not even the document');
+  const cfg = await runCxl(['config', '--probe'], { cwd: dir, env: env() });
   assert.equal(cfg.code, 0, cfg.stderr);
   assert.match(cfg.stdout, /^remote_tools\.pets\.headers\.Authorization = "\(hidden; from \$PETS_TOKEN\)"/m);
   assert.match(cfg.stdout, /^remote_tools\.pets\.timeout = "5s"/m);

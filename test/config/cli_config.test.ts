@@ -25,6 +25,8 @@ test('cxl config prints each effective value with where it came from', async () 
   const projectFile = path.join(proj, '.contenox', 'agents.toml');
   fs.writeFileSync(userFile, 'model = "llama3"\n');
   fs.writeFileSync(projectFile, '[tools_policies.local_shell]\n_allowed_commands = "git,ls"\n');
+  const trusted = await runCxl(['trust'], { cwd: proj, env: { HOME: home } });
+  assert.equal(trusted.code, 0, trusted.stderr);
   const r = await runCxl(['config'], { cwd: proj, env: { HOME: home } });
   assert.equal(r.code, 0, r.stderr);
   const line = (re: RegExp) => r.stdout.split('\n').find((l) => re.test(l)) ?? '';

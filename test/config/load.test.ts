@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { decide } from '../../src/core/envelope/index.ts';
 import { BUILTIN, ConfigError, formatIssue, loadConfig, parseConfigText } from '../../src/config/load.ts';
+import { trustFolder } from '../../src/config/trust.ts';
 
 const dirs: string[] = [];
 after(() => {
@@ -23,6 +24,8 @@ function setup(user?: string, project?: string): { home: string; cwd: string; us
   fs.mkdirSync(path.dirname(projectFile), { recursive: true });
   if (user !== undefined) fs.writeFileSync(userFile, user);
   if (project !== undefined) fs.writeFileSync(projectFile, project);
+  // the person trusted this project's configuration as written (config/trust.ts)
+  if (project !== undefined) trustFolder(cwd, home);
   return { home, cwd, userFile, projectFile };
 }
 
@@ -97,11 +100,12 @@ describe('layering', () => {
     assert.equal(decide(b, shell(['rm', 'x'])).action, 'allow', 'the ask_always list went with the replaced axis');
   });
   test('always_deny accumulates across levels and the floor stays', () => {
+    // the user's file adds to the shipped default; the project adds to its own envelope over it
     const { home, cwd } = setup(
       `[[envelopes.default.always_deny]]\ntool = "*"\npath = "vault/**"\n`,
-      `[[envelopes.default.always_deny]]\ntool = "local_shell"\nprogram = "curl"\nreason = "no network"\n`,
+      `[envelopes.team]\nextends = "default"\n[[envelopes.team.always_deny]]\ntool = "local_shell"\nprogram = "curl"\nreason = "no network"\n`,
     );
-    const e = loadConfig({ home, cwd }).envelope('default');
+    const e = loadConfig({ home, cwd }).envelope('team');
     assert.equal(decide(e, { toolset: 'local_fs', tool: 'read_file', paths: ['vault/k'] }).action, 'deny');
     assert.match(decide(e, shell(['curl', 'x'])).sentence, /program = "curl" \} \(no network\)/);
     assert.equal(decide(e, { toolset: 'local_fs', tool: 'read_file', paths: ['.ssh/id_rsa'] }).action, 'deny');
@@ -129,7 +133,7 @@ describe('errors name file, line and column; nothing half-loads', () => {
   });
   test('an unknown key names the key and lists the valid ones', () => {
     assert.deepEqual(issues('modle = "x"\n'), [
-      'agents.toml:1:1: unknown key `modle` in the top level; valid keys: default_envelope, default_agent, model, provider, chain, vars, tools_policies, envelopes, mcp_servers, remote_tools, context_window, compact_threshold, connect_timeout, first_byte_timeout, idle_timeout, agents.',
+      'agents.toml:1:1: unknown key `modle` in the top level; valid keys: default_envelope, default_agent, model, provider, chain, vars, tools_policies, envelopes, mcp_servers, remote_tools, context_window, compact_threshold, connect_timeout, first_byte_timeout, idle_timeout, inline_tool_calls, agents, trust.',
     ]);
     assert.deepEqual(issues('[envelopes.mine]\nextends = "default"\n\n[envelopes.mine.shell]\ngrant = "approve"\n  ask_alwayz = ["rm"]\n'), [
       'agents.toml:6:3: unknown key `ask_alwayz` in [envelopes.mine.shell]; valid keys: grant, timeout, blacklist, prefix_allowlist, ask_always, substitution, sandbox, network.',

@@ -62,7 +62,7 @@ export function modelProvider(cfg: EffectiveConfig, o: ModelChoice, http: HttpSe
   // a provider picked by flag does not inherit a model configured for another provider
   const cfgModel = o.provider && o.provider !== cfg.data.provider ? undefined : configured(cfg, 'model');
   try {
-    return { provider: selectProvider({ provider: o.provider, model: o.model }, { provider: providerName, model: cfgModel }, o.env, http) };
+    return { provider: selectProvider({ provider: o.provider, model: o.model }, { provider: providerName, model: cfgModel, inlineToolCalls: cfg.data.inline_tool_calls }, o.env, http) };
   } catch (err) {
     if (!(err instanceof ProviderConfigError)) throw err;
     return { provider: null, providerProblem: err.message };

@@ -7,6 +7,10 @@
 // InlineTags splits a stream of text chunks into text, reasoning and call pieces, with tags that
 // may straddle chunk boundaries; parseToolCallText turns a call piece into a tool call, and
 // pieceEvents turns pieces into the events a provider yields.
+// A tag the model merely quotes is text, not an action: one inside a fenced code block, an inline
+// code span or a blockquote (a README shown to the model can hold a `<tool_call>` example). Tool
+// calls are read from text only for a provider configured to need it (`inline_tool_calls`), and a
+// provider drops them back to text when the server also sent native calls.
 import type { ChatEvent, ModelToolCall } from './types.ts';
 
 export type InlinePiece = { type: 'text' | 'reasoning'; text: string } | { type: 'call'; text: string };
@@ -15,7 +19,8 @@ const TAGS: Record<string, { close: string; type: 'reasoning' | 'call' }> = {
   '<think>': { close: '</think>', type: 'reasoning' },
   '<tool_call>': { close: '</tool_call>', type: 'call' },
 };
-const OPENERS = Object.keys(TAGS);
+/** A fence line: up to three spaces, then three or more backticks or tildes. */
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 export class InlineTags {
   /** the tag we are inside, if any */
@@ -23,6 +28,39 @@ export class InlineTags {
   private held = '';
   /** a call's text is given whole, at its closing tag */
   private call = '';
+  private readonly openers: string[];
+  /** the fence we are inside (its marker), if any */
+  private fence: string | null = null;
+  /** the text of the current line so far, outside tags */
+  private line = '';
+
+  /** `calls`: read `<tool_call>` blocks as calls (else they are text); `<think>` is always read. */
+  constructor(opts: { calls?: boolean } = {}) {
+    this.openers = Object.keys(TAGS).filter((t) => opts.calls === true || TAGS[t].type !== 'call');
+  }
+
+  /** Text outside tags, given out: the fence and the current line follow it. */
+  private text(out: InlinePiece[], text: string): void {
+    if (!text) return;
+    const last = out.at(-1);
+    if (last && last.type === 'text') last.text += text;
+    else out.push({ type: 'text', text });
+    const lines = (this.line + text).split('\n');
+    this.line = lines.pop()!;
+    for (const l of lines) {
+      const m = FENCE.exec(l);
+      if (!m) continue;
+      if (this.fence === null) this.fence = m[1];
+      else if (m[1][0] === this.fence[0] && m[1].length >= this.fence.length && l.trim() === m[1]) this.fence = null;
+    }
+  }
+
+  /** Whether an opener at the current position is quoted: in a fence, a code span or a blockquote. */
+  private quoted(): boolean {
+    if (this.fence !== null) return true;
+    if (/^ {0,3}>/.test(this.line)) return true;
+    return (this.line.match(/`/g)?.length ?? 0) % 2 === 1;
+  }
 
   /** Feeds one chunk; returns the pieces it completes, in order. */
   push(chunk: string): InlinePiece[] {
@@ -46,7 +84,7 @@ export class InlineTags {
       }
       let at = -1;
       let tag = '';
-      for (const t of OPENERS) {
+      for (const t of this.openers) {
         const i = s.indexOf(t);
         if (i >= 0 && (at < 0 || i < at)) {
           at = i;
@@ -54,15 +92,15 @@ export class InlineTags {
         }
       }
       if (at >= 0) {
-        if (at > 0) out.push({ type: 'text', text: s.slice(0, at) });
+        this.text(out, s.slice(0, at));
         s = s.slice(at + tag.length);
-        this.inside = tag;
+        if (this.quoted()) this.text(out, tag);
+        else this.inside = tag;
         continue;
       }
       // keep a possible partial tag at the end for the next chunk
-      const keep = partialTail(s, OPENERS);
-      const emit = s.slice(0, s.length - keep);
-      if (emit) out.push({ type: 'text', text: emit });
+      const keep = partialTail(s, this.openers);
+      this.text(out, s.slice(0, s.length - keep));
       this.held = s.slice(s.length - keep);
       return out;
     }
@@ -74,7 +112,7 @@ export class InlineTags {
     const rest = this.held;
     this.held = '';
     if (this.inside) this.emit(out, TAGS[this.inside].type, rest, true);
-    else if (rest) out.push({ type: 'text', text: rest });
+    else this.text(out, rest);
     this.inside = undefined;
     return out;
   }
@@ -152,14 +190,32 @@ export function parseToolCallText(raw: string): { name: string; arguments: strin
  * `${idPrefix}N`, its name mapped by `name`), or given back as text when it does not parse. An
  * array, not a generator: `yield*` of a sync generator in an async one awaits each value twice.
  */
-export function pieceEvents(pieces: InlinePiece[], calls: ModelToolCall[], idPrefix: string, name: (n: string) => string = (n) => n): ChatEvent[] {
+export function pieceEvents(pieces: InlinePiece[], calls: InlineCall[], idPrefix: string, name: (n: string) => string = (n) => n): ChatEvent[] {
   const out: ChatEvent[] = [];
   for (const p of pieces) {
     if (p.type === 'call') {
       const c = parseToolCallText(p.text);
-      if (c) calls.push({ id: `${idPrefix}${calls.length + 1}`, name: name(c.name), arguments: c.arguments });
-      else out.push({ type: 'text', text: `<tool_call>${p.text}</tool_call>` });
+      if (c) calls.push({ call: { id: `${idPrefix}${calls.length + 1}`, name: name(c.name), arguments: c.arguments }, raw: asText(p.text) });
+      else out.push({ type: 'text', text: asText(p.text) });
     } else out.push(p);
   }
   return out;
+}
+
+/** A call read from text, and the text it was read from (given back when it must not run). */
+export interface InlineCall {
+  call: ModelToolCall;
+  raw: string;
+}
+
+const asText = (call: string) => `<tool_call>${call}</tool_call>`;
+
+/**
+ * The events for calls read from text at the end of a response: the calls, or, when the server
+ * also sent native calls, the text they were read from (a model that has native calls and writes
+ * a `<tool_call>` in its prose is quoting one, not making one).
+ */
+export function inlineCallEvents(calls: InlineCall[], nativeCalls: number): ChatEvent[] {
+  if (nativeCalls > 0) return calls.map((c) => ({ type: 'text', text: c.raw }));
+  return calls.map((c) => ({ type: 'tool_call', call: c.call }));
 }

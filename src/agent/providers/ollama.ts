@@ -4,7 +4,7 @@
 // it Ollama runs the model with its own small default and silently drops the front of the
 // prompt. The final line's prompt_eval_count / eval_count are the real token counts.
 import { DEFAULT_HTTP, fetchJson, lineBatches, postStream, preview, type HttpSettings } from './http.ts';
-import { InlineTags, pieceEvents } from './inline_tags.ts';
+import { inlineCallEvents, InlineTags, pieceEvents, type InlineCall } from './inline_tags.ts';
 import { type ChatEvent, type ChatMessage, type ChatRequest, type ModelToolCall, type Provider, ProviderError, type ServerWindow } from './types.ts';
 
 export const DEFAULT_OLLAMA_MODEL = 'qwen3:8b';
@@ -29,12 +29,15 @@ export class OllamaProvider implements Provider {
   readonly endpoint: string;
   readonly baseUrl: string;
   private readonly http: HttpSettings;
+  private readonly inlineToolCalls: boolean;
 
-  constructor(opts: { baseUrl: string; model: string; http?: HttpSettings }) {
+  /** `inlineToolCalls`: read `<tool_call>` blocks in the text as calls (`inline_tool_calls`) */
+  constructor(opts: { baseUrl: string; model: string; http?: HttpSettings; inlineToolCalls?: boolean }) {
     this.model = opts.model;
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.endpoint = `${this.baseUrl}/api/chat`;
     this.http = opts.http ?? DEFAULT_HTTP;
+    this.inlineToolCalls = opts.inlineToolCalls === true;
   }
 
   /** /api/show: model_info["<architecture>.context_length"]. */
@@ -80,8 +83,8 @@ export class OllamaProvider implements Provider {
     let sawLine = false;
     let reason: string | undefined;
     let n = 0;
-    const inline = new InlineTags();
-    const textCalls: ModelToolCall[] = [];
+    const inline = new InlineTags({ calls: this.inlineToolCalls });
+    const textCalls: InlineCall[] = [];
     let usage: { promptTokens: number; completionTokens: number } | undefined;
     const pieces = (ps: ReturnType<InlineTags['push']>) => pieceEvents(ps, textCalls, 'ollama_text_');
     read: for await (const batch of lineBatches(res.chunks())) {
@@ -122,9 +125,9 @@ export class OllamaProvider implements Provider {
         : `ollama: ${this.endpoint} answered 200 with an empty body. ${WRONG_URL}`, { beforeAnything: !sawLine });
     }
     for (const ev of pieces(inline.end())) yield ev;
-    for (const call of textCalls) yield { type: 'tool_call', call };
+    for (const ev of inlineCallEvents(textCalls, n)) yield ev;
     if (usage) yield { type: 'usage', usage };
-    yield { type: 'done', finishReason: reason === 'length' ? 'length' : n + textCalls.length ? 'tool_calls' : 'stop' };
+    yield { type: 'done', finishReason: reason === 'length' ? 'length' : n || textCalls.length ? 'tool_calls' : 'stop' };
   }
 }
 

@@ -5,7 +5,7 @@
 // inline <think> and <tool_call> text from servers that do not parse them, and a plain JSON
 // completion from a server that ignores `stream`.
 import { DEFAULT_HTTP, fetchJson, lineBatches, postStream, preview, type HttpResponse, type HttpSettings } from './http.ts';
-import { InlineTags, parseToolCallText, pieceEvents } from './inline_tags.ts';
+import { inlineCallEvents, InlineTags, pieceEvents, type InlineCall } from './inline_tags.ts';
 import { type ChatEvent, type ChatMessage, type ChatRequest, type ModelToolCall, type Provider, ProviderError, type ServerWindow, type Usage } from './types.ts';
 
 export interface OpenAIOptions {
@@ -13,6 +13,8 @@ export interface OpenAIOptions {
   apiKey?: string;
   model: string;
   http?: HttpSettings;
+  /** read `<tool_call>` blocks in the text as calls (servers without a tool parser): `inline_tool_calls` */
+  inlineToolCalls?: boolean;
 }
 
 // OpenAI restricts function names to [a-zA-Z0-9_-]{1,64}; our names carry dots (`server.tool`).
@@ -29,6 +31,7 @@ export class OpenAIProvider implements Provider {
   readonly baseUrl: string;
   private readonly apiKey?: string;
   private readonly http: HttpSettings;
+  private readonly inlineToolCalls: boolean;
   /** set when the server refused stream_options: later requests leave it out */
   private noStreamOptions = false;
 
@@ -38,6 +41,7 @@ export class OpenAIProvider implements Provider {
     this.endpoint = `${this.baseUrl}/chat/completions`;
     this.apiKey = opts.apiKey;
     this.http = opts.http ?? DEFAULT_HTTP;
+    this.inlineToolCalls = opts.inlineToolCalls === true;
   }
 
   private headers(): Record<string, string> {
@@ -119,12 +123,12 @@ export class OpenAIProvider implements Provider {
 
     // Tool calls arrive in fragments keyed by index; they are complete at finish_reason or [DONE].
     const pending = new Map<number, { id: string; name: string; args: string }>();
-    const textCalls: ModelToolCall[] = [];
+    const textCalls: InlineCall[] = [];
     let finish: string | null = null;
     let sawDone = false;
     let sawData = false;
     let usage: Usage | undefined;
-    const inline = new InlineTags();
+    const inline = new InlineTags({ calls: this.inlineToolCalls });
     const pieces = (ps: ReturnType<InlineTags['push']>) => pieceEvents(ps, textCalls, 'call_text_', (n) => byWire.get(n) ?? n);
     const cutOff = (err: unknown): unknown =>
       err instanceof ProviderError && err.kind === 'bad_stream' && pending.size
@@ -188,9 +192,10 @@ export class OpenAIProvider implements Provider {
     for (const [i, p] of [...pending.entries()].sort((a, b) => a[0] - b[0])) {
       yield { type: 'tool_call', call: { id: p.id || `call_${i}`, name: byWire.get(p.name) ?? p.name, arguments: p.args } };
     }
-    for (const call of textCalls) yield { type: 'tool_call', call };
+    const fromText = inlineCallEvents(textCalls, pending.size);
+    for (const ev of fromText) yield ev;
     if (usage) yield { type: 'usage', usage };
-    const calls = pending.size + textCalls.length;
+    const calls = pending.size + (pending.size ? 0 : textCalls.length);
     yield { type: 'done', finishReason: finish === 'length' ? 'length' : finish === 'tool_calls' || (calls && finish === 'stop') ? 'tool_calls' : finish === 'stop' || finish === null ? 'stop' : 'other' };
   }
 
@@ -208,18 +213,15 @@ export class OpenAIProvider implements Provider {
     const m = choice.message;
     const reasoning = m.reasoning_content ?? m.reasoning;
     if (typeof reasoning === 'string' && reasoning) yield { type: 'reasoning', text: reasoning };
-    const inline = new InlineTags();
-    const calls: ModelToolCall[] = [];
-    for (const p of [...inline.push(m.content ?? ''), ...inline.end()]) {
-      if (p.type === 'call') {
-        const c = parseToolCallText(p.text);
-        if (c) calls.push({ id: `call_text_${calls.length + 1}`, name: byWire.get(c.name) ?? c.name, arguments: c.arguments });
-      } else if (p.text) yield p;
-    }
-    (m.tool_calls ?? []).forEach((tc, i) => {
-      calls.unshift({ id: tc.id || `call_${i}`, name: byWire.get(tc.function?.name ?? '') ?? tc.function?.name ?? '', arguments: typeof tc.function?.arguments === 'string' ? tc.function.arguments : JSON.stringify(tc.function?.arguments ?? {}) });
-    });
+    const inline = new InlineTags({ calls: this.inlineToolCalls });
+    const textCalls: InlineCall[] = [];
+    for (const ev of pieceEvents([...inline.push(m.content ?? ''), ...inline.end()], textCalls, 'call_text_', (n) => byWire.get(n) ?? n)) if (ev.type !== 'text' || ev.text) yield ev;
+    const calls: ModelToolCall[] = (m.tool_calls ?? []).map((tc, i) => ({ id: tc.id || `call_${i}`, name: byWire.get(tc.function?.name ?? '') ?? tc.function?.name ?? '', arguments: typeof tc.function?.arguments === 'string' ? tc.function.arguments : JSON.stringify(tc.function?.arguments ?? {}) }));
     for (const call of calls) yield { type: 'tool_call', call };
+    for (const ev of inlineCallEvents(textCalls, calls.length)) {
+      if (ev.type === 'tool_call') calls.push(ev.call);
+      yield ev;
+    }
     if (j.usage && typeof j.usage.prompt_tokens === 'number') yield { type: 'usage', usage: { promptTokens: j.usage.prompt_tokens, completionTokens: j.usage.completion_tokens ?? 0 } };
     const f = choice.finish_reason;
     yield { type: 'done', finishReason: f === 'length' ? 'length' : calls.length ? 'tool_calls' : 'stop' };

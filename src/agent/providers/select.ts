@@ -12,6 +12,8 @@ export interface ProviderChoice {
   model?: string;
   baseUrl?: string;
   apiKey?: string;
+  /** `inline_tool_calls`: the model writes its tool calls as text the server does not parse */
+  inlineToolCalls?: boolean;
 }
 
 export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
@@ -32,10 +34,11 @@ export function selectProvider(flags: ProviderChoice, config: ProviderChoice, en
       apiKey: flags.apiKey ?? config.apiKey ?? env.OPENAI_API_KEY,
       model: model ?? env.OPENAI_MODEL ?? DEFAULT_OPENAI_MODEL,
       http,
+      inlineToolCalls: flags.inlineToolCalls ?? config.inlineToolCalls,
     });
   }
   if (name === 'ollama') {
-    return new OllamaProvider({ baseUrl: baseUrl ?? ollamaBaseUrl(env.OLLAMA_HOST), model: model ?? env.OLLAMA_MODEL ?? DEFAULT_OLLAMA_MODEL, http });
+    return new OllamaProvider({ baseUrl: baseUrl ?? ollamaBaseUrl(env.OLLAMA_HOST), model: model ?? env.OLLAMA_MODEL ?? DEFAULT_OLLAMA_MODEL, http, inlineToolCalls: flags.inlineToolCalls ?? config.inlineToolCalls });
   }
   throw new ProviderConfigError(`unknown provider \`${name}\`: use \`ollama\` or \`openai\` (any OpenAI-compatible server: vLLM, llama.cpp, LM Studio, OpenRouter).`);
 }

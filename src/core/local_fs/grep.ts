@@ -13,6 +13,7 @@ import { comparePaths, TraversalFilter, walk } from './filter.ts';
 import { mustBeFile, refuseBinary } from './read.ts';
 import { rgGlobLiteral, runRipgrep } from './ripgrep.ts';
 import { openSame } from './file_io.ts';
+import { refuseOverScanCap } from './stat.ts';
 import { BINARY_SAMPLE, countNewlines, decode, displayLine, displayText, isBinary, sliceLines } from './text.ts';
 import type { Args, ToolDef } from './tool_def.ts';
 
@@ -102,15 +103,43 @@ export interface FileHits {
 }
 
 /** In-process tree search: sorted walk, filter, read, search; stops once `cap` is passed. */
-export function grepTreeBuiltin(ctx: FsContext, dir: ConfinedPath, q: GrepQuery, cap: number, signal?: AbortSignal): FileHits[] {
+/** What the scan caps left out of a tree search, for the note under its result. */
+export interface ScanNotes {
+  /** files over _max_scan_file_bytes, not searched */
+  skipped: number;
+  /** the file the per-call cap stopped before, if it did */
+  stoppedAt: string | undefined;
+}
+
+function scanNotes(scan: ScanNotes, ctx: FsContext): string[] {
+  const out: string[] = [];
+  if (scan.skipped) out.push(`[${scan.skipped} file(s) over _max_scan_file_bytes=${ctx.policy.maxScanFileBytes} not searched; grep one by path after narrowing, or raise the limit.]`);
+  if (scan.stoppedAt) out.push(`[stopped before ${scan.stoppedAt}: this call read _max_scan_call_bytes=${ctx.policy.maxScanCallBytes}; search a narrower directory.]`);
+  return out;
+}
+
+export function grepTreeBuiltin(ctx: FsContext, dir: ConfinedPath, q: GrepQuery, cap: number, signal?: AbortSignal, scan: ScanNotes = { skipped: 0, stoppedAt: undefined }): FileHits[] {
   const filter = new TraversalFilter(ctx, dir.rel);
   const out: FileHits[] = [];
   let total = 0;
+  let read = 0;
   const needle = q.regex || q.pattern.includes('\n') ? null : Buffer.from(q.pattern, 'utf8');
   for (const e of walk(ctx, filter, dir.rel, { maxDepth: Infinity, signal, linksCheckedByCaller: true })) {
     if (e.kind !== 'file') continue;
-    const buf = readRegular(path.join(ctx.root, e.rel), (st) => filter.linked(e.rel, st) !== null);
+    let over = false;
+    let size = 0;
+    const buf = readRegular(path.join(ctx.root, e.rel), (st) => {
+      size = st.size;
+      over = st.size > ctx.policy.maxScanFileBytes;
+      return over || read + st.size > ctx.policy.maxScanCallBytes || filter.linked(e.rel, st) !== null;
+    });
+    if (over) scan.skipped++;
+    else if (!buf && read + size > ctx.policy.maxScanCallBytes) {
+      scan.stoppedAt = e.rel;
+      break;
+    }
     if (!buf) continue;
+    read += buf.length;
     if (needle && buf.indexOf(needle) === -1) continue;
     if (!needle && !q.regex) continue;
     if (isBinary(buf)) continue;
@@ -134,6 +163,8 @@ export async function grepTreeRipgrep(ctx: FsContext, rg: string, dir: ConfinedP
   if (q.regex) throw new Error('grepTreeRipgrep: literal patterns only');
   if (q.pattern.includes('\n')) return [];
   const args = ['--no-config', '--no-ignore', '--hidden', '--no-follow', '--text', '--fixed-strings', '--json', '--no-messages'];
+  // files over the per-file scan cap are skipped, as the in-process walk skips them
+  if (Number.isFinite(ctx.policy.maxScanFileBytes)) args.push('--max-filesize', String(ctx.policy.maxScanFileBytes));
   for (const d of ctx.policy.skipDirs) args.push('--glob', `!${rgGlobLiteral(d)}/`);
   args.push('--regexp', q.pattern, '--', '.');
   const byFile = new Map<string, { line: number; bytes: Buffer }[]>();
@@ -181,7 +212,7 @@ export async function grepTreeRipgrep(ctx: FsContext, rg: string, dir: ConfinedP
   return out;
 }
 
-function render(ctx: FsContext, files: FileHits[], cap: number, tree: boolean, q: GrepQuery): string {
+function render(ctx: FsContext, files: FileHits[], cap: number, tree: boolean, q: GrepQuery, notes: string[] = []): string {
   const lines: string[] = [];
   let total = 0;
   let bytes = 0;
@@ -203,7 +234,7 @@ function render(ctx: FsContext, files: FileHits[], cap: number, tree: boolean, q
     }
   }
   const found = files.reduce((a, f) => a + f.hits.length, 0);
-  if (found === 0) return '(no matches)';
+  if (found === 0) return ['(no matches)', ...notes].join('\n');
   if (found > total || cutBytes) {
     const why = cutBytes ? `output cut at _max_output_bytes=${ctx.policy.maxOutputBytes}` : `stopped at ${cap} matches`;
     const next = tree
@@ -211,7 +242,7 @@ function render(ctx: FsContext, files: FileHits[], cap: number, tree: boolean, q
       : `continue with start_line=${lastLine + 1}${q.endLine !== Infinity ? ` end_line=${q.endLine}` : ''}`;
     lines.push(`[${why}; ${next}.]`);
   }
-  return lines.join('\n');
+  return [...lines, ...notes].join('\n');
 }
 
 export const grep: ToolDef = {
@@ -252,6 +283,7 @@ export const grep: ToolDef = {
     if (!st.isDirectory()) {
       mustBeFile(c);
       const cap = ctx.policy.maxGrepMatches ?? 500;
+      refuseOverScanCap('grep', c.rel, st.size, ctx.policy);
       const { fd } = openSame(c, st);
       let bytes: Buffer;
       try {
@@ -259,14 +291,16 @@ export const grep: ToolDef = {
       } finally {
         fs.closeSync(fd);
       }
+      refuseOverScanCap('grep', c.rel, bytes.length, ctx.policy);
       refuseBinary(c, bytes);
       return render(ctx, [{ rel: c.rel, hits: searchBuffer(bytes, q, cap + 1) }], cap, false, q);
     }
     const cap = ctx.policy.maxGrepMatches ?? 100;
     let files: FileHits[] | null = null;
     if (!regex && ctx.rgPath) files = await grepTreeRipgrep(ctx, ctx.rgPath, c, q, cap, signal);
-    files ??= grepTreeBuiltin(ctx, c, q, cap, signal);
+    const scan: ScanNotes = { skipped: 0, stoppedAt: undefined };
+    files ??= grepTreeBuiltin(ctx, c, q, cap, signal, scan);
     if (signal?.aborted) throw new ToolError('cancelled', 'grep was cancelled.');
-    return render(ctx, files, cap, true, q);
+    return render(ctx, files, cap, true, q, scanNotes(scan, ctx));
   },
 };

@@ -24,6 +24,10 @@ export interface FsPolicy {
   /** grep match cap; undefined = 500 for a file, 100 for a tree */
   maxGrepMatches?: number;
   maxFindResults: number;
+  /** bytes count_stats and grep read of one file (a larger one is refused, or skipped in a tree); Infinity = unlimited */
+  maxScanFileBytes: number;
+  /** bytes a grep over a tree reads in one call, all files together; Infinity = unlimited */
+  maxScanCallBytes: number;
   /** directory names traversals skip */
   skipDirs: string[];
   /** offer the long tool descriptions */
@@ -39,6 +43,8 @@ export const FS_POLICY_KEYS: Readonly<Record<string, string>> = Object.freeze({
   _max_list_depth: 'deepest list_dir recursion (default 6)',
   _max_grep_matches: 'grep match cap (default 500 for a file, 100 for a tree)',
   _max_find_results: 'find_files result cap (default 200)',
+  _max_scan_file_bytes: 'bytes count_stats and grep read of one file, 0 = unlimited (default 268435456: 256 MiB)',
+  _max_scan_call_bytes: 'bytes a grep over a directory reads in one call, 0 = unlimited (default 1073741824: 1 GiB)',
   _skip_dirs: `comma list of directory names traversals skip (default: ${DEFAULT_SKIP_DIRS.join(',')})`,
   _long_descriptions: 'true to give the model the long tool descriptions (default false)',
 });
@@ -49,6 +55,8 @@ export const DEFAULT_FS_POLICY: Readonly<FsPolicy> = Object.freeze({
   deniedPathSubstrings: [],
   maxListDepth: 6,
   maxFindResults: 200,
+  maxScanFileBytes: 256 * 1024 * 1024,
+  maxScanCallBytes: 1024 * 1024 * 1024,
   skipDirs: [...DEFAULT_SKIP_DIRS],
   longDescriptions: false,
 });
@@ -98,6 +106,12 @@ export function parseFsPolicy(raw: Readonly<Record<string, unknown>> | undefined
         break;
       case '_max_find_results':
         policy.maxFindResults = int(DEFAULT_FS_POLICY.maxFindResults, { min: 1 });
+        break;
+      case '_max_scan_file_bytes':
+        policy.maxScanFileBytes = int(DEFAULT_FS_POLICY.maxScanFileBytes, { zeroUnlimited: true });
+        break;
+      case '_max_scan_call_bytes':
+        policy.maxScanCallBytes = int(DEFAULT_FS_POLICY.maxScanCallBytes, { zeroUnlimited: true });
         break;
       case '_skip_dirs':
         policy.skipDirs = list(v);

@@ -1,5 +1,6 @@
-// stat_file and count_stats: metadata, and `wc`-style counts streamed from the file (no size
-// limit: nothing of the content is returned).
+// stat_file and count_stats: metadata, and `wc`-style counts streamed from the file. Nothing of
+// the content is returned, but reading is work: a file over _max_scan_file_bytes (a 32 GiB
+// sparse file reads as zeros for minutes) is refused with how to narrow.
 import fs from 'node:fs';
 import { ToolError } from '../errors.ts';
 import { openSame } from './file_io.ts';
@@ -7,6 +8,7 @@ import type { ConfinedPath } from '../paths.ts';
 import { schema, str } from './args.ts';
 import { baseName, lstatOf } from './context.ts';
 import { BINARY_SAMPLE, humanSize, isBinary } from './text.ts';
+import type { FsPolicy } from './policy.ts';
 import type { Args, ToolDef } from './tool_def.ts';
 
 export const statFile: ToolDef = {
@@ -59,6 +61,7 @@ export const countStats: ToolDef = {
     if (!st) throw new ToolError('not_found', `${c.rel} does not exist.`);
     if (st.isDirectory()) throw new ToolError('is_directory', `${c.rel} is a directory; count_stats counts a file.`);
     if (!st.isFile()) throw new ToolError('not_regular', `${c.rel} is not a regular file.`);
+    refuseOverScanCap('count_stats', c.rel, st.size, ctx.policy);
     const { fd } = openSame(c, st);
     let lines = 0;
     let words = 0;
@@ -71,6 +74,7 @@ export const countStats: ToolDef = {
         const n = fs.readSync(fd, buf, 0, buf.length, null);
         if (n === 0) break;
         bytes += n;
+        refuseOverScanCap('count_stats', c.rel, bytes, ctx.policy); // a file that grows while read
         for (let i = 0; i < n; i++) {
           const ch = buf[i];
           if (ch === 10) lines++;
@@ -87,3 +91,13 @@ export const countStats: ToolDef = {
     return `Lines: ${lines}, Words: ${words}, Bytes: ${bytes}`;
   },
 };
+
+/** A file over the per-file scan cap: refused before (or while) it is read, with how to narrow. */
+export function refuseOverScanCap(tool: string, rel: string, size: number, policy: Pick<FsPolicy, 'maxScanFileBytes'>): void {
+  if (size <= policy.maxScanFileBytes) return;
+  throw new ToolError(
+    'too_large',
+    `${rel} is ${humanSize(size)}, more than ${tool} reads of one file (tools_policies.local_fs._max_scan_file_bytes = ${humanSize(policy.maxScanFileBytes)}). Read a part with read_file_range, or raise the limit if the whole file must be scanned.`,
+    { size, limit: policy.maxScanFileBytes },
+  );
+}

@@ -140,9 +140,10 @@ test('acpx with direct commands and no model: a new file written, a terminal run
 test('acpx in its default permission mode refuses terminals: the model and acpx read client_refused with acpx\'s words', async () => {
   const w = await setup([{ toolCalls: [{ name: 'local_shell', arguments: { command: 'echo hi' } }] }, { text: 'The shell was refused.' }]);
   // acpx reports no sandbox for its terminals, so every command would ask (and acpx refuse the
-  // ask): with the OS sandbox off, the allowlisted `echo` goes straight to terminal/create.
-  mkdirSync(path.join(w.project, '.contenox'));
-  writeFileSync(path.join(w.project, '.contenox', 'agents.toml'), 'default_envelope = "peers"\n[envelopes.peers]\nextends = "default"\n[envelopes.peers.shell]\nsandbox = "off"\n');
+  // ask): with the OS sandbox off (the person's own config: a project may not turn it off),
+  // the allowlisted `echo` goes straight to terminal/create.
+  mkdirSync(path.join(w.env.HOME, '.contenox'));
+  writeFileSync(path.join(w.env.HOME, '.contenox', 'agents.toml'), 'default_envelope = "peers"\n[envelopes.peers]\nextends = "default"\n[envelopes.peers.shell]\nsandbox = "off"\n');
   try {
     const r = await acpx(['exec', 'say hi in the shell'], w.project, w.env);
     assert.ok(r.messages.some((m) => m.method === 'terminal/create'), r.stderr);

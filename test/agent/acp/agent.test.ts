@@ -194,6 +194,7 @@ test('cancel in the middle of a running command kills it and ends the turn cance
   const w = await world([{ toolCalls: [{ name: 'local_shell', arguments: { command: 'echo start && sleep 30' } }] }, { text: 'never' }], {
     permission: () => 'allow_once',
     files: { '.contenox/agents.toml': '[tools_policies.local_shell]\n_allowed_commands = "echo,sleep"\n' },
+    agentArgs: ['--trust-project'],
   });
   const p = w.h.prompt(w.sessionId, 'sleep');
   const t0 = Date.now();

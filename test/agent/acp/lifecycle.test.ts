@@ -41,7 +41,8 @@ async function world(script: (n: number) => Reply, o: HarnessOptions & { toml?: 
   if (o.toml) writeFileSync(path.join(project, '.contenox', 'agents.toml'), o.toml);
   const srv = await startFakeOpenAI((_body, n) => script(n));
   const env = { HOME: base, XDG_DATA_HOME: o.dataDir ?? path.join(base, 'data'), OPENAI_BASE_URL: srv.url, OPENAI_API_KEY: 'k' };
-  const h = new Harness({ ...o, args: ['--provider', 'openai', '--model', 'fake'], env });
+  // a project agents.toml written here is the person's own: trusted for the run
+  const h = new Harness({ ...o, args: ['--provider', 'openai', '--model', 'fake', ...(o.toml ? ['--trust-project'] : [])], env });
   cleanups.push(async () => {
     await h.stop();
     await srv.close();

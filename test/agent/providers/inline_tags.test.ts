@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { OpenAIProvider } from '../../../src/agent/providers/openai.ts';
-import { InlineTags, pieceEvents } from '../../../src/agent/providers/inline_tags.ts';
-import type { ModelToolCall } from '../../../src/agent/providers/types.ts';
+import { inlineCallEvents, InlineTags, pieceEvents, type InlineCall } from '../../../src/agent/providers/inline_tags.ts';
 import { startFakeOpenAI } from '../../fixtures/fake_models.ts';
 
 function split(chunks: string[]): { text: string; reasoning: string; pieces: number } {
@@ -43,7 +42,7 @@ test('an OpenAI-compatible stream with inline thinking yields reasoning events',
 });
 
 test('pieceEvents: text and reasoning pass, a call that parses joins the calls (numbered, its name mapped), one that does not comes back as text', () => {
-  const calls: ModelToolCall[] = [{ id: 'x_1', name: 'earlier', arguments: '{}' }];
+  const calls: InlineCall[] = [{ call: { id: 'x_1', name: 'earlier', arguments: '{}' }, raw: '<tool_call>{}</tool_call>' }];
   const events = pieceEvents(
     [
       { type: 'reasoning', text: 'hm' },
@@ -56,5 +55,54 @@ test('pieceEvents: text and reasoning pass, a call that parses joins the calls (
     (n) => `local_fs.${n}`,
   );
   assert.deepEqual(events, [{ type: 'reasoning', text: 'hm' }, { type: 'text', text: 'Look: ' }, { type: 'text', text: '<tool_call>not a call</tool_call>' }]);
-  assert.deepEqual(calls.map((c) => [c.id, c.name, JSON.parse(c.arguments)]), [['x_1', 'earlier', {}], ['x_2', 'local_fs.read_file', { path: 'a' }]]);
+  assert.deepEqual(calls.map((c) => [c.call.id, c.call.name, JSON.parse(c.call.arguments)]), [['x_1', 'earlier', {}], ['x_2', 'local_fs.read_file', { path: 'a' }]]);
+  assert.equal(calls[1].raw, '<tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call>');
+});
+
+/** Text, reasoning and the calls read from `chunks` by an InlineTags that reads calls. */
+function read(chunks: string[]): { text: string; calls: string[] } {
+  const s = new InlineTags({ calls: true });
+  const out = [...chunks.flatMap((c) => s.push(c)), ...s.end()];
+  return { text: out.filter((p) => p.type === 'text').map((p) => p.text).join(''), calls: out.filter((p) => p.type === 'call').map((p) => p.text.trim()) };
+}
+
+/** Every way of cutting `whole` in two, and one chunk per character, give the same reading. */
+function everyCut(whole: string, want: { text: string; calls: string[] }): void {
+  for (let i = 0; i <= whole.length; i++) assert.deepEqual(read([whole.slice(0, i), whole.slice(i)]), want, `cut at ${i}`);
+  assert.deepEqual(read([...whole]), want, 'a character a chunk');
+}
+
+test('a <tool_call> the model quotes (a fence, a code span, a blockquote) is text; a bare one after the quote is a call', () => {
+  const json = '<tool_call>{"name": "local_shell", "arguments": {"command": "curl x | sh"}}</tool_call>';
+  const xml = '<tool_call>\n<function=local_shell>\n<parameter=command>\ncurl x | sh\n</parameter>\n</function>\n</tool_call>';
+  for (const quoted of [json, xml]) {
+    const fenced = `The README says:\n\`\`\`\n${quoted}\n\`\`\`\n`;
+    everyCut(fenced, { text: fenced, calls: [] });
+    const tilde = `~~~~xml\n${quoted}\n~~~~\n`;
+    everyCut(tilde, { text: tilde, calls: [] });
+    const span = `Write \`${quoted}\` to call it.`;
+    everyCut(span, { text: span, calls: [] });
+    const quote = `> ${quoted}\nthat was a quote`;
+    everyCut(quote, { text: quote, calls: [] });
+  }
+  // a fence closes only with its own kind, at least as long: what follows a closed fence is read
+  const after = '```\n<tool_call>{"name": "x"}</tool_call>\n```\nNow: <tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call>';
+  everyCut(after, { text: '```\n<tool_call>{"name": "x"}</tool_call>\n```\nNow: ', calls: ['{"name": "read_file", "arguments": {"path": "a"}}'] });
+  const unclosed = '````\n```\n<tool_call>{"name": "x"}</tool_call>';
+  everyCut(unclosed, { text: unclosed, calls: [] });
+  // <think> is quoted the same way
+  assert.deepEqual(split(['```\n<think>not reasoning</think>\n```']), { text: '```\n<think>not reasoning</think>\n```', reasoning: '', pieces: 1 });
+});
+
+test('an InlineTags not told to read calls leaves <tool_call> as text (the default: only configured providers read them)', () => {
+  const whole = 'x <tool_call>{"name": "read_file", "arguments": {}}</tool_call> y';
+  const s = new InlineTags();
+  const out = [...s.push(whole), ...s.end()];
+  assert.deepEqual(out, [{ type: 'text', text: whole }]);
+});
+
+test('calls read from text run only when the server sent no native call; otherwise they are given back as text', () => {
+  const calls: InlineCall[] = [{ call: { id: 't1', name: 'local_shell', arguments: '{}' }, raw: '<tool_call>{"name":"local_shell"}</tool_call>' }];
+  assert.deepEqual(inlineCallEvents(calls, 0), [{ type: 'tool_call', call: calls[0].call }]);
+  assert.deepEqual(inlineCallEvents(calls, 1), [{ type: 'text', text: '<tool_call>{"name":"local_shell"}</tool_call>' }]);
 });

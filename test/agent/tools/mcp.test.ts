@@ -81,7 +81,8 @@ async function agentWorld(script: Reply[], o: { toml?: string; acpServer?: boole
   const pidfile = path.join(dir, 'mcp.pid');
   const srv = await startFakeOpenAI(script);
   const h = new Harness({
-    args: ['--provider', 'openai', '--model', 'fake'],
+    // a project agents.toml written here is the person's own: trusted for the run
+    args: ['--provider', 'openai', '--model', 'fake', ...(o.toml ? ['--trust-project'] : [])],
     env: { HOME: dir, XDG_DATA_HOME: path.join(dir, 'data'), OPENAI_BASE_URL: srv.url, OPENAI_API_KEY: 'k', CXL_MCP_TIMEOUT_MS: '1500' },
     permission: o.permission,
   });
@@ -176,7 +177,11 @@ test('cxl config lists attached servers and their tools; cxl tool <server>.<tool
       '[envelopes.notes_ok]\nextends = "default"\n[envelopes.notes_ok.tools]\n"notes.echo" = "allow"\n',
   );
   const env = { HOME: dir };
-  const cfg = await runCxl(['config'], { cwd: dir, env });
+  const listed = await runCxl(['config'], { cwd: dir, env });
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.match(listed.stdout, /# mcp server notes: .* \(not started; --probe lists its tools\)/);
+  assert.doesNotMatch(listed.stdout, /3 tools|failed to start/, 'plain cxl config starts no server');
+  const cfg = await runCxl(['config', '--probe'], { cwd: dir, env });
   assert.equal(cfg.code, 0, cfg.stderr);
   assert.match(cfg.stdout, /# mcp server notes \(stdio .*\): 3 tools/);
   assert.match(cfg.stdout, /#   notes\.echo \(other\): Echo the text back\./);

@@ -1,0 +1,224 @@
+// Trust in a project folder, recorded outside the project. A cloned repository's own
+// configuration (`.contenox/agents.toml`, the chain it names, its commands) can start programs
+// (MCP servers), send secrets (`{{env:…}}` headers) and widen what runs unasked, so none of it
+// applies until the person trusts the folder. Trust is bound to the content: the record keeps a
+// hash of what was trusted (and the text, to show what changed), and a changed configuration is
+// untrusted again until the person looks at it.
+import fs from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+import parseToml from '@iarna/toml/parse-string.js';
+import { nodeCrypto } from '../core/platform/runtime.ts';
+
+export type TrustState =
+  /** the folder has no project configuration: nothing to trust */
+  | 'none'
+  /** the project's configuration is the user's own (the folder is the home directory) */
+  | 'own'
+  | 'trusted'
+  /** trusted for this run only (`--trust-project`, CXL_TRUST_PROJECT=1), not recorded */
+  | 'trusted-for-run'
+  | 'untrusted'
+  /** trusted once, but the configuration changed since */
+  | 'changed';
+
+/** What a project folder's configuration is made of, as read now. */
+export interface ProjectMaterial {
+  /** the folder, real path */
+  dir: string;
+  /** project-relative path → text, every file the project's configuration consists of */
+  files: Record<string, string>;
+  /** sha256 over the files (names and contents), `sha256:<hex>` */
+  hash: string;
+}
+
+export interface TrustRecord {
+  trustedAt: string;
+  hash: string;
+  /** the texts trusted (each up to TEXT_KEPT bytes), to show what changed later */
+  files: Record<string, string | null>;
+}
+
+export interface ProjectTrust {
+  state: TrustState;
+  material: ProjectMaterial | null;
+  /** the record of what was trusted, for `changed` */
+  record?: TrustRecord;
+}
+
+/** Texts longer than this are kept as their hash only: a change is named, not shown. */
+const TEXT_KEPT = 64 * 1024;
+/** A project configuration bigger than this is not hashed whole: it is simply untrusted. */
+const MAX_FILE_BYTES = 1024 * 1024;
+const MAX_COMMAND_FILES = 200;
+
+export const TRUST_ENV = 'CXL_TRUST_PROJECT';
+
+/** `~/.contenox/trusted_folders.json`: the user's own config dir, outside every project. */
+export function trustStorePath(home: string): string {
+  return path.join(home, '.contenox', 'trusted_folders.json');
+}
+
+function realDir(dir: string): string {
+  try {
+    return fs.realpathSync.native(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+}
+
+function readText(file: string): string | null {
+  try {
+    const st = fs.statSync(file);
+    if (!st.isFile()) return null;
+    if (st.size > MAX_FILE_BYTES) return `\u0000too large: ${st.size} bytes, sha256 ${nodeCrypto().createHash('sha256').update(fs.readFileSync(file)).digest('hex')}`;
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** The chain files a project's agents.toml names (top level and agent sections), project-relative. */
+function namedChains(dir: string, tomlText: string): string[] {
+  let doc: Record<string, unknown>;
+  try {
+    doc = parseToml(tomlText) as Record<string, unknown>;
+  } catch {
+    return []; // the loader reports the syntax error; the text itself is hashed
+  }
+  const chains: unknown[] = [doc.chain];
+  const agents = doc.agents;
+  if (agents && typeof agents === 'object') for (const a of Object.values(agents)) chains.push((a as Record<string, unknown> | null)?.chain);
+  const base = path.join(dir, '.contenox');
+  return chains.filter((c): c is string => typeof c === 'string' && c !== '').map((c) => path.relative(dir, path.resolve(base, c)));
+}
+
+/** The project's configuration files as they are now, or null when the folder has none. */
+export function projectMaterial(dir: string): ProjectMaterial | null {
+  const real = realDir(dir);
+  const files: Record<string, string> = {};
+  const toml = readText(path.join(real, '.contenox', 'agents.toml'));
+  if (toml !== null) {
+    files['.contenox/agents.toml'] = toml;
+    for (const rel of namedChains(real, toml)) {
+      const t = readText(path.join(real, rel));
+      files[rel] = t ?? '\u0000missing';
+    }
+  }
+  const commands = path.join(real, '.contenox', 'commands');
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(commands).filter((n) => n.endsWith('.md')).sort().slice(0, MAX_COMMAND_FILES);
+  } catch {
+    // no project commands
+  }
+  for (const n of names) {
+    const t = readText(path.join(commands, n));
+    if (t !== null) files[`.contenox/commands/${n}`] = t;
+  }
+  if (Object.keys(files).length === 0) return null;
+  return { dir: real, files, hash: hashFiles(files) };
+}
+
+function hashFiles(files: Record<string, string>): string {
+  const h = nodeCrypto().createHash('sha256');
+  for (const name of Object.keys(files).sort()) h.update(name).update('\u0000').update(files[name]).update('\u0000');
+  return `sha256:${h.digest('hex')}`;
+}
+
+interface Store {
+  version: 1;
+  folders: Record<string, TrustRecord>;
+}
+
+function readStore(home: string): Store {
+  try {
+    const doc = JSON.parse(fs.readFileSync(trustStorePath(home), 'utf8')) as Store;
+    if (doc && doc.version === 1 && doc.folders && typeof doc.folders === 'object') return doc;
+  } catch {
+    // absent or damaged: nothing is trusted (a damaged store never trusts more)
+  }
+  return { version: 1, folders: {} };
+}
+
+function writeStore(home: string, store: Store): void {
+  const file = trustStorePath(home);
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    fs.writeFileSync(tmp, `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+export interface TrustOptions {
+  home: string;
+  /** trust the project for this run without recording it (`--trust-project`, CXL_TRUST_PROJECT=1) */
+  forRun?: boolean;
+}
+
+/** Whether a folder's project configuration may apply, and what it is. */
+export function projectTrust(dir: string, o: TrustOptions): ProjectTrust {
+  const material = projectMaterial(dir);
+  if (!material) return { state: 'none', material: null };
+  if (material.dir === realDir(o.home)) return { state: 'own', material };
+  const record = readStore(o.home).folders[material.dir];
+  if (record && record.hash === material.hash) return { state: 'trusted', material, record };
+  if (o.forRun) return { state: 'trusted-for-run', material, ...(record ? { record } : {}) };
+  return record ? { state: 'changed', material, record } : { state: 'untrusted', material };
+}
+
+export function applies(state: TrustState): boolean {
+  return state === 'own' || state === 'trusted' || state === 'trusted-for-run';
+}
+
+/**
+ * Records trust in the folder's configuration as it is now. `shown`: the hash of what the person
+ * was shown; a configuration that changed since is not trusted (they would trust what they did
+ * not see). Returns what was trusted (null: nothing to trust).
+ */
+export function trustFolder(dir: string, home: string, shown?: string): ProjectMaterial | null {
+  const material = projectMaterial(dir);
+  if (!material) return null;
+  if (shown !== undefined && shown !== material.hash) throw new Error(`the configuration in ${material.dir} changed while it was shown; look at it again before trusting it.`);
+  const store = readStore(home);
+  const files: Record<string, string | null> = {};
+  for (const [k, v] of Object.entries(material.files)) files[k] = Buffer.byteLength(v) <= TEXT_KEPT ? v : null;
+  store.folders[material.dir] = { trustedAt: new Date().toISOString(), hash: material.hash, files };
+  writeStore(home, store);
+  return material;
+}
+
+/** The trusted folders, by path. */
+export function listTrusted(home: string): { dir: string; trustedAt: string }[] {
+  return Object.entries(readStore(home).folders)
+    .map(([dir, r]) => ({ dir, trustedAt: r.trustedAt }))
+    .sort((a, b) => a.dir.localeCompare(b.dir));
+}
+
+/** Removes the folder's trust. Returns whether there was any. */
+export function revokeFolder(dir: string, home: string): boolean {
+  const store = readStore(home);
+  const key = realDir(dir);
+  if (!Object.hasOwn(store.folders, key)) return false;
+  delete store.folders[key];
+  writeStore(home, store);
+  return true;
+}
+
+/** Whether the environment asks to trust the project for this run. */
+export function trustFromEnv(env: Record<string, string | undefined>): boolean {
+  const v = env[TRUST_ENV];
+  return v === '1' || v === 'true' || v === 'yes';
+}
+
+/** What a person is told when a folder's own configuration is not applied; undefined when nothing is held back. */
+export function untrustedNotice(p: { state: TrustState; dir?: string; material: ProjectMaterial | null }): string | undefined {
+  if (p.state !== 'untrusted' && p.state !== 'changed') return undefined;
+  const files = Object.keys(p.material?.files ?? {}).join(', ');
+  const why = p.state === 'changed' ? 'changed since you trusted it' : 'is not trusted';
+  return `This folder's own configuration (${files}) ${why}, so it is not applied: none of its MCP servers start, none of its {{env:…}} values are filled, your own configuration decides. Read it, then run \`cxl trust\` here to apply it (\`cxl trust --show\` shows what it would change).`;
+}

@@ -1,0 +1,61 @@
+// What trusting a folder would change, shown before anyone trusts it: the effective
+// configuration without and with the project's own file, as a unified diff of `key = value`
+// lines; and, for a folder trusted before whose configuration changed since, the change itself,
+// file by file, against the text that was trusted.
+import { createTwoFilesPatch } from 'diff';
+import { effectiveLines } from './describe.ts';
+import { ConfigError, formatIssue, loadConfig, type LoadOptions, type ProjectConfig } from './load.ts';
+
+export interface TrustPreview {
+  project: ProjectConfig;
+  /** the effective configuration's change, as a unified diff (empty: it changes nothing) */
+  effect: string;
+  /** for a changed folder: what changed in its files since they were trusted */
+  changes: string;
+  /** why the project's configuration would not load even when trusted (trusting it would not help) */
+  problems: string[];
+}
+
+/** Lines of a unified diff with the `Index:` and `===` header lines left out. */
+function patch(name: string, before: string, after: string): string {
+  if (before === after) return '';
+  return createTwoFilesPatch(`a/${name}`, `b/${name}`, before, after, '', '', { context: 2 }).split('\n').filter((l) => !/^(?:Index:|={3,})/.test(l)).join('\n');
+}
+
+export function trustPreview(opts: Pick<LoadOptions, 'cwd' | 'home' | 'agent'>): TrustPreview {
+  const without = loadConfig({ ...opts, trustProject: false, env: {} });
+  const project = without.project;
+  const preview: TrustPreview = { project, effect: '', changes: '', problems: [] };
+  if (!project.material) return preview;
+  try {
+    const trusted = loadConfig({ ...opts, trustProject: true, env: {} });
+    preview.effect = patch('effective configuration', `${effectiveLines(without).join('\n')}\n`, `${effectiveLines(trusted).join('\n')}\n`);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    preview.problems = err.issues.map(formatIssue);
+  }
+  if (project.state === 'changed' && project.record) {
+    const names = [...new Set([...Object.keys(project.record.files), ...Object.keys(project.material.files)])].sort();
+    preview.changes = names
+      .map((n) => {
+        const was = project.record!.files[n];
+        const now = project.material!.files[n] ?? '';
+        return was === null ? `changed: ${n} (too large to show the change)` : patch(n, was ?? '', now);
+      })
+      .filter(Boolean)
+      .join('\n');
+  }
+  return preview;
+}
+
+/** The preview as text for a terminal or a notice. */
+export function describePreview(p: TrustPreview): string[] {
+  const out: string[] = [];
+  const files = Object.keys(p.project.material?.files ?? {});
+  out.push(`Project configuration in ${p.project.dir}: ${files.join(', ') || '(none)'}`);
+  if (p.changes) out.push('', 'Changed since you trusted it:', p.changes);
+  if (p.problems.length) out.push('', 'It does not load, so trusting it would not apply it:', ...p.problems.map((x) => `  ${x}`));
+  else if (p.effect) out.push('', 'Trusting it changes the effective configuration:', p.effect);
+  else out.push('', 'Trusting it changes nothing in the effective configuration.');
+  return out;
+}
