@@ -155,7 +155,7 @@ class ProjectConfigs {
 
 function modesOf(c: EffectiveConfig): SessionMode[] {
   return Object.entries(c.envelopes)
-    .map(([id, spec]) => ({ id, name: id, ...(spec.description ? { description: spec.description } : {}) }))
+    .map(([id, spec]) => ({ id, name: c.shownName(id), ...(spec.description ? { description: spec.description } : {}) }))
     .sort((a, b) => a.id.localeCompare(b.id));
 }
 

@@ -35,6 +35,8 @@ Flags:
                   The sandbox profile the line would run under is reported with it.
                   With --batch, every answer carries that envelope's decision as a call
                   here would meet it (without a working sandbox the prefix allowlist asks)
+  --trust-project apply this folder's own .contenox/agents.toml for this run (untrusted, your
+                  own configuration decides; \`cxl trust\` records trust)
   --json          print the verdict as JSON
   --batch         read {"cmd": "...", "allowed_commands": [...], "denied_commands": [...],
                   "allowed_dir": "...", "cwd": "...", "envelope": "..."} per stdin line (missing
@@ -75,9 +77,9 @@ export function decisionJson(d: Decision): Record<string, unknown> {
 }
 
 /** The envelope of agents.toml by name (default: its default_envelope); a broken config or an unknown name is a usage error. */
-function loadEnvelope(name: string | undefined): CompiledEnvelope {
+function loadEnvelope(name: string | undefined, trustProject: boolean): CompiledEnvelope {
   try {
-    return loadConfig().envelope(name);
+    return loadConfig({ trustProject: trustProject || undefined }).envelope(name);
   } catch (err) {
     if (err instanceof ConfigError) throw new UsageError(`cxl check: the configuration is broken:\n${err.issues.map(formatIssue).join('\n')}`);
     if (err instanceof ToolError) throw new UsageError(`cxl check: ${err.message}`);
@@ -153,6 +155,7 @@ export async function main(argv: string[]): Promise<number> {
     json: { type: 'boolean' },
     batch: { type: 'boolean' },
     envelope: { type: 'string' },
+    'trust-project': { type: 'boolean' },
   }, HELP);
   if (!flags) return 0;
   const { values, positionals } = flags;
@@ -168,7 +171,7 @@ export async function main(argv: string[]): Promise<number> {
     // envelopes are loaded only when named (the flag, or a line's "envelope"), each once
     const envelopes = new Map<string, CompiledEnvelope>();
     const envelopeNamed = (name: string): CompiledEnvelope => {
-      if (!envelopes.has(name)) envelopes.set(name, loadEnvelope(name));
+      if (!envelopes.has(name)) envelopes.set(name, loadEnvelope(name, values['trust-project'] === true));
       return envelopes.get(name)!;
     };
     const { createInterface } = await import('node:readline'); // only --batch reads lines
@@ -209,7 +212,7 @@ export async function main(argv: string[]): Promise<number> {
   const line = positionals[0];
   // The second gate: what the session envelope does with a line the policy lets through. It can
   // ask, so what needs a human is its question, not the policy's refusal.
-  const env = loadEnvelope(values.envelope as string | undefined);
+  const env = loadEnvelope(values.envelope as string | undefined, values['trust-project'] === true);
   const envelope = env.name;
   const v = checkInput({ cmd: line, policy: base, cwd, askable: true });
   const cv = v.verdict === 'allow' ? lineVerdict(env, line, v, v.allowedDir ?? v.startDir, sandboxUnder(env, new LocalTerminalHost())) : undefined;

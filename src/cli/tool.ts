@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { ConfigError, formatIssue, loadConfig, type EffectiveConfig } from '../config/load.ts';
+import { untrustedNotice } from '../config/trust.ts';
 import type { Toolset } from '../core/contract/toolset.ts';
 import { ToolError, toToolError } from '../core/errors.ts';
 import { Gate } from '../core/gate/gate.ts';
@@ -35,6 +36,8 @@ Flags:
   --yes                 approve what the envelope would ask about (writes, .env, *.pem, *.key,
                         commands off the prefix list); a deny still denies
   --batch               read calls as JSON lines from stdin
+  --trust-project       apply the root's own .contenox/agents.toml for this run (untrusted, your
+                        own configuration decides and a notice on stderr says so)
   -h, --help            this help`;
 
 export interface ToolRunOptions {
@@ -112,6 +115,7 @@ export async function main(argv: string[]): Promise<number> {
     yes: { type: 'boolean' },
     batch: { type: 'boolean' },
     envelope: { type: 'string' },
+    'trust-project': { type: 'boolean' },
   }, HELP);
   if (!flags) return 0;
   const { values, positionals } = flags;
@@ -134,7 +138,9 @@ export async function main(argv: string[]): Promise<number> {
   let mcp = new McpRegistry([]);
   let config: EffectiveConfig;
   try {
-    config = loadConfig({ cwd: o.root });
+    config = loadConfig({ cwd: o.root, trustProject: values['trust-project'] === true || undefined });
+    const held = untrustedNotice(config.project);
+    if (held) process.stderr.write(`cxl tool: ${held}\n`);
     mcp = new McpRegistry(fromConfig(config.data.mcp_servers, o.root));
     gate = new Gate({ envelope: config.envelope(values.envelope as string | undefined), autoApprove: o.yes, root: o.root });
   } catch (err) {

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import parseToml from '@iarna/toml/parse-string.js';
+import { replaceFileSync } from '../core/platform/atomic_file.ts';
 import { nodeCrypto } from '../core/platform/runtime.ts';
 
 export type TrustState =
@@ -144,14 +145,7 @@ function readStore(home: string): Store {
 function writeStore(home: string, store: Store): void {
   const file = trustStorePath(home);
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    fs.writeFileSync(tmp, `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-    fs.renameSync(tmp, file);
-  } catch (err) {
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
+  replaceFileSync(file, `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600 });
 }
 
 export interface TrustOptions {
