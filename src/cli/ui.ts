@@ -2,6 +2,7 @@
 // (`cxl acp`, same runtime) or any ACP agent given with --agent.
 import path from 'node:path';
 import process from 'node:process';
+import { displayArgv } from '../core/argv_display.ts';
 import { moduleCommand, onTerminate } from '../core/platform/runtime.ts';
 import { enableTerminalModes } from '../ui/terminal_modes.ts';
 import type { ResumeRequest } from '../client/acp_client.ts';
@@ -92,8 +93,15 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     throw new UsageError(`cxl: --cwd ${cwd}: ${(err as Error).message}`);
   }
-  // SIGTERM/SIGHUP-style endings still take the agent and its terminals down with us.
-  const offTerminate = onTerminate(() => client.quit());
+  // SIGINT, SIGTERM and SIGHUP (the terminal closed) take the agent's process group and its
+  // terminals down first (an agent that ignores its stdin closing would be orphaned), then the UI.
+  const offTerminate = onTerminate(() => {
+    void client.close();
+    client.quit();
+  });
+  // a terminal that hung up fails every later write: that must not crash the way out
+  const ignoreWriteErrors = () => {};
+  process.stdout.on('error', ignoreWriteErrors);
   // the agent starts (another process, another core) while the UI's modules load: the first
   // frame and the session come ~100 ms sooner than one after the other
   void client.start();
@@ -107,21 +115,25 @@ export async function main(argv: string[]): Promise<number> {
       import('react'),
       import('ink'),
       import('../ui/App.tsx'),
+      import('../ui/notify.ts'),
+      import('../config/load.ts'),
     ]);
   } catch (err) {
     offTerminate();
     await client.close(); // the agent already started must not outlive a UI that cannot load
     throw err;
   }
-  const [{ default: React }, { render }, { App }] = ui;
+  const [{ default: React }, { render }, { App }, { Notifier, notifySettings }, { loadConfig }] = ui;
   // Both were read once at load; commands the UI runs for the agent get the user's values back.
   for (const [k, v] of Object.entries(saved)) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
   }
-  // Bracketed paste while the UI runs, off again however it ends (an exit hook covers a crash).
-  const restoreModes = enableTerminalModes(process.stdout);
-  const instance = render(React.createElement(App, { store: client.store, controller: client }), { exitOnCtrlC: false, patchConsole: false });
+  const notify = notifySettings(uiConfig(loadConfig, cwd, values['trust-project'] === true), process.env);
+  const notifier = new Notifier((t) => process.stdout.write(t), notify);
+  // Bracketed paste, focus reporting and the saved title while the UI runs, undone however it ends (an exit hook covers a crash).
+  const restoreModes = enableTerminalModes(process.stdout, { focus: notify.mode !== 'off', title: notify.title });
+  const instance = render(React.createElement(App, { store: client.store, controller: client, notifier }), { exitOnCtrlC: false, patchConsole: false });
   // A render that throws unmounts Ink: end the session too rather than leave a dead screen.
   let crash: unknown;
   instance.waitUntilExit().catch((err: unknown) => {
@@ -133,6 +145,27 @@ export async function main(argv: string[]): Promise<number> {
   instance.unmount();
   restoreModes();
   await client.close();
+  process.stdout.off('error', ignoreWriteErrors);
   if (crash !== undefined) throw crash;
+  const back = resumeHint(client, values.agent as string | undefined, cwd);
+  if (back) process.stdout.write(`${back}\n`);
   return 0;
+}
+
+/** The way back to the session just left, when the agent can resume sessions. */
+function resumeHint(client: { sessionId?: string; store: { getState(): { capabilities: { loadSession: boolean } } } }, agent: string | undefined, cwd: string): string | undefined {
+  const id = client.sessionId;
+  if (!id || !client.store.getState().capabilities.loadSession) return undefined;
+  const argv = ['cxl', '--resume', id, ...(agent !== undefined ? ['--agent', agent] : []), ...(cwd !== process.cwd() ? ['--cwd', cwd] : [])];
+  return `Resume this session: ${displayArgv(argv)}`;
+}
+
+/** The UI's own keys of agents.toml (`notify`, `terminal_title`); a broken file leaves the defaults (the agent reports it). */
+function uiConfig(load: (o: { cwd: string; trustProject?: boolean }) => { data: { notify?: string; terminal_title?: boolean } }, cwd: string, trustProject: boolean): { notify?: string; terminal_title?: boolean } {
+  try {
+    const { notify, terminal_title } = load({ cwd, ...(trustProject ? { trustProject } : {}) }).data;
+    return { notify, terminal_title };
+  } catch {
+    return {};
+  }
 }

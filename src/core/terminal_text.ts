@@ -14,6 +14,7 @@ const CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
 const ANY_CONTROL = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F]/;
 /** Bidi embeddings, overrides, isolates and marks; zero-width spaces and joiners; BOM; word joiner. */
 const INVISIBLE = /[\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+const ANY_INVISIBLE = /[\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/;
 
 /** Escape sequences and control characters removed; tabs as four spaces; newlines kept. */
 export function stripControls(text: string): string {
@@ -23,6 +24,8 @@ export function stripControls(text: string): string {
 
 /** Bidi and zero-width characters as visible marks: `⟨U+202E⟩`. */
 export function markInvisible(text: string): string {
+  // every span of every frame passes here: most text has nothing to mark
+  if (!ANY_INVISIBLE.test(text)) return text;
   return text.replace(INVISIBLE, (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`);
 }
 

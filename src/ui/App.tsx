@@ -11,7 +11,9 @@ import { useReprint } from './reprint.ts';
 import { Rows } from './Rows.tsx';
 import { useAnimation, useScreenSize, useUiState } from './screen_hooks.ts';
 import { liveRows, type ScreenSize } from './screen_rows.ts';
-import type { UiState } from './ui_state.ts';
+import type { Arming, UiState } from './ui_state.ts';
+import { useNotifications, type Notifier } from './notify.ts';
+import { useApprovalOnScreen } from './views/approval_arming.ts';
 import { useFileList } from './views/completion.ts';
 import { useReasonReset } from './views/reason.ts';
 import { useToolSelection } from './views/tools.ts';
@@ -30,15 +32,21 @@ export interface AppProps {
   /** Fixed size for tests; otherwise the terminal's, following resizes. */
   size?: ScreenSize;
   initial?: Partial<UiState>;
+  /** How long an approval holds its keys (APPROVAL_ARMING unless a test says otherwise). */
+  arming?: Arming;
+  /** The bell, desktop notification and terminal title (none in tests and benchmarks). */
+  notifier?: Notifier;
 }
 
-export function App({ store, controller, animate = true, size: fixedSize, initial }: AppProps) {
+export function App({ store, controller, animate = true, size: fixedSize, initial, arming, notifier }: AppProps) {
   const s = useSyncExternalStore(store.subscribe, store.getState, store.getState);
   const size = useScreenSize(fixedSize);
   const reprint = useReprint(size.columns, s.history.length > 0, s.epoch);
-  const { ui, current, setUi } = useUiState(initial);
+  const { ui, current, setUi } = useUiState(arming ? { ...initial, arming } : initial);
   useAnimation(animate, s, setUi);
   useReasonReset(s, setUi);
+  useApprovalOnScreen(s, ui, setUi);
+  useNotifications(s, ui, notifier);
   useToolSelection(s, ui, setUi);
   useKeyboard({ store, controller, ui: current, setUi });
   useFileList(s, ui, controller);

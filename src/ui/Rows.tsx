@@ -1,6 +1,7 @@
 // Renders pre-laid-out rows: one terminal line each, already cut to the width.
 import { Box, Text } from 'ink';
-import { sanitize, type Row } from './text_layout.ts';
+import { type Row } from './text_layout.ts';
+import { forTerminal } from '../core/terminal_text.ts';
 import { colorEnabled, themeColor } from './theme.ts';
 
 export function RowLine({ row }: { row: Row }) {
@@ -18,7 +19,7 @@ export function RowLine({ row }: { row: Row }) {
               inverse={s.inverse}
               strikethrough={color && s.strike}
             >
-              {sanitize(s.text)}
+              {forTerminal(s.text)}
             </Text>
           ))}
     </Text>

@@ -10,8 +10,12 @@ import { cleanPaste, InputDecoder, PASTE_TIMEOUT_MS } from './input.ts';
 import { keyName, matchAction } from './keys.ts';
 import type { UiState } from './ui_state.ts';
 import { focusedView } from './views/focus.ts';
+import { typed } from './views/approval_arming.ts';
 import { globalKeys } from './views/global.ts';
 import type { ViewContext } from './views/view.ts';
+
+const FOCUS_IN = '[I';
+const FOCUS_OUT = '[O';
 
 export interface KeyboardParts {
   store: ClientStore;
@@ -31,6 +35,11 @@ export class Keyboard {
 
   /** One event from Ink: the keys and pastes in it, in order. */
   read(input: string, key: Key): void {
+    // the terminal's focus reports (DECSET 1004, `ESC [ I` / `ESC [ O`): Ink hands them over without the ESC
+    if ((input === FOCUS_IN || input === FOCUS_OUT) && !this.#decoder.pasting) {
+      const focused = input === FOCUS_IN;
+      return this.parts().setUi((u) => (u.focused === focused ? u : { ...u, focused }));
+    }
     clearTimeout(this.#pasteTimer);
     for (const ev of this.#decoder.feed(input, key)) {
       if (ev.kind === 'paste') this.#paste(ev.text);
@@ -69,6 +78,7 @@ export class Keyboard {
     const text = cleanPaste(raw);
     const ctx = this.#context();
     focusedView(ctx.state, ctx.ui()).paste?.(text, ctx);
+    ctx.setUi((u) => typed(u));
   }
 
   #key(input: string, key: Key): void {
@@ -80,8 +90,11 @@ export class Keyboard {
     const name = keyName(input, key);
     const ctx = { ...base, name, input, key };
     const action = matchAction(view.focus, name);
-    if (action === undefined) return view.edit?.(ctx);
-    (view.keys[action] ?? globalKeys[action])?.(ctx);
+    if (action === undefined) view.edit?.(ctx);
+    else (view.keys[action] ?? globalKeys[action])?.(ctx);
+    // after the key is handled: whatever it was checked against was the typing before it
+    // eslint-disable-next-line no-control-regex
+    if (input !== '' && !key.ctrl && !key.meta && !key.escape && !/[\u0000-\u001f\u007f]/.test(input)) setUi((u) => typed(u));
   }
 }
 

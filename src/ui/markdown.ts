@@ -1,6 +1,7 @@
 // Markdown-light for streamed agent text: fenced code blocks, bullet and numbered lists with a
 // hanging indent, headings, `inline code` and **bold**. Anything else is plain wrapped text.
-import { sanitize, textWidth, truncateRow, wrapLine, type Row, type Span } from './text_layout.ts';
+import { textWidth, truncateRow, wrapLine, type Row, type Span } from './text_layout.ts';
+import { forTerminal } from '../core/terminal_text.ts';
 
 function inlineSpans(text: string, base: Omit<Span, 'text'> = {}): Span[] {
   const spans: Span[] = [];
@@ -59,7 +60,7 @@ function wrapSpans(spans: Span[], width: number, first: Span[], indent: string):
 const FENCE = /^\s*```/;
 
 export function markdownRows(text: string, width: number, base: Omit<Span, 'text'> = {}): Row[] {
-  return linesToRows(sanitize(text).split('\n'), width, base, false);
+  return linesToRows(forTerminal(text).split('\n'), width, base, false);
 }
 
 /**
@@ -81,7 +82,7 @@ export function markdownTail(text: string, width: number, maxLines: number, base
   const fences = prefix.match(/^\s*```/gm)?.length ?? 0;
   let omitted = 1;
   for (let i = prefix.indexOf('\n'); i !== -1; i = prefix.indexOf('\n', i + 1)) omitted++;
-  return { rows: linesToRows(sanitize(text.slice(at + 1)).split('\n'), width, base, fences % 2 === 1), omitted };
+  return { rows: linesToRows(forTerminal(text.slice(at + 1)).split('\n'), width, base, fences % 2 === 1), omitted };
 }
 
 function linesToRows(lines: string[], width: number, base: Omit<Span, 'text'>, startInCode: boolean): Row[] {

@@ -9,6 +9,7 @@ import { routePrompt, type SlashContext } from '../slash_commands.ts';
 import { plainRow, wrapText, type Row } from '../text_layout.ts';
 import { completionIndex, openCompletion, type UiState } from '../ui_state.ts';
 import { workingRow } from '../working_row.ts';
+import { interruptTurn } from './global.ts';
 import { openTranscript } from './transcript.ts';
 import type { KeyContext, View, ViewContext } from './view.ts';
 
@@ -103,6 +104,10 @@ export const composerView: View = {
     focus_next: (ctx) => ctx.setUi((x) => ({ ...x, focus: 'tools' })),
     mode_next: cycleMode,
     transcript_open: openTranscript,
+    // Esc stops the running turn (the lists and modals above it close first: they have the keys then)
+    interrupt: (ctx) => {
+      if (ctx.state.running) interruptTurn(ctx);
+    },
   },
   edit: editPrompt,
   paste: pasteIntoPrompt,

@@ -44,6 +44,6 @@ export interface View {
   panel(s: ClientState, ui: UiState, width: number, room: number): Row[];
   /** Rows in place of the conversation (the tool list); without it the conversation shows. */
   body?(s: ClientState, ui: UiState, width: number, budget: number): Row[];
-  /** Rows in place of everything above the status line (the transcript). */
-  screen?(s: ClientState, ui: UiState, width: number, maxLines: number): Row[];
+  /** Rows in place of everything above the status line (the transcript, an approval full screen); undefined: not now. */
+  screen?(s: ClientState, ui: UiState, width: number, maxLines: number): Row[] | undefined;
 }
