@@ -90,11 +90,12 @@ export class Keyboard {
     const name = keyName(input, key);
     const ctx = { ...base, name, input, key };
     const action = matchAction(view.focus, name);
+    // eslint-disable-next-line no-control-regex
+    const typing = input !== '' && !key.ctrl && !key.meta && !key.escape && !/[\u0000-\u001f\u007f]/.test(input) && (view.isTyping?.(ctx, action) ?? true);
     if (action === undefined) view.edit?.(ctx);
     else (view.keys[action] ?? globalKeys[action])?.(ctx);
     // after the key is handled: whatever it was checked against was the typing before it
-    // eslint-disable-next-line no-control-regex
-    if (input !== '' && !key.ctrl && !key.meta && !key.escape && !/[\u0000-\u001f\u007f]/.test(input)) setUi((u) => typed(u));
+    if (typing) setUi((u) => typed(u));
   }
 }
 

@@ -31,7 +31,7 @@ export function liveRows(s: ClientState, ui: UiState, size: ScreenSize): Row[] {
     ...(s.running && !s.cancelling && view.focus === 'composer' ? [{ label: 'Esc', help: 'interrupt' }] : []),
     ...(ui.logOpen || s.agentLog.length > 0 ? [{ label: 'Ctrl+L', help: ui.logOpen ? 'close the agent log' : 'agent log' }] : []),
   ];
-  const footer = footerRows(view.focus, width, extra);
+  const footer = view.hidesFooter?.(s, ui) ? [] : footerRows(view.focus, width, extra);
   const status = [statusRow(s, width)];
   // One spare row: a frame exactly as tall as the terminal makes Ink clear the screen.
   const room = height - 1 - footer.length - status.length;

@@ -167,6 +167,13 @@ test('NO_COLOR: a real render has no colour codes (and has them without NO_COLOR
   assert.equal(strip(plain), strip(coloured), 'the same text either way');
   assert.match(strip(plain), /✗ edit Edit a\.ts {2}\+1 -1\n/);
   assert.match(strip(plain), /2 - b\n2 \+ c/);
+  // the changed word inside a changed line stands out without colour: inverse video
+  const inverse = (word: string) => new RegExp(`\u001B\\[7m(?:\u001B\\[[0-9;]*m)*${word}`);
+  for (const out of [plain, coloured]) {
+    assert.match(out, inverse('total'));
+    assert.match(out, inverse('count'));
+    assert.doesNotMatch(out, inverse('const'), 'the words that did not change are not highlighted');
+  }
 });
 
 test('NO_COLOR: no colour codes, glyphs and signs still tell the states apart', async () => {

@@ -48,7 +48,8 @@ function scrollBy(ctx: KeyContext, rows: (window: number) => number): void {
     if (!x.approval || !perm || x.approval.key !== perm.key) return x;
     const window = seen?.window ?? 1;
     const max = seen ? Math.max(0, seen.total - seen.window) : Infinity;
-    const scroll = Math.max(0, Math.min(max, x.approval.scroll + rows(window)));
+    // from where the body is drawn (the room may have changed since the scroll was set)
+    const scroll = Math.max(0, Math.min(max, Math.min(max, x.approval.scroll) + rows(window)));
     return scroll === x.approval.scroll ? x : { ...x, approval: { ...x.approval, scroll } };
   });
 }
@@ -79,9 +80,13 @@ function modalRows(s: ClientState, ui: UiState, width: number, maxLines: number)
   return layout.rows;
 }
 
+function isFull(s: ClientState, ui: UiState): boolean {
+  return ui.approval?.full === true && ui.approval.key === s.permissions[0]?.key && ui.reason === undefined;
+}
+
 /** Under the conversation, the modal takes the whole room the panel has (none when it is full screen). */
 export function approvalPanel(s: ClientState, ui: UiState, width: number, room: number): Row[] {
-  if (ui.approval?.full && ui.approval.key === s.permissions[0]?.key && ui.reason === undefined) return [];
+  if (isFull(s, ui)) return [];
   return modalRows(s, ui, width, Math.max(6, room));
 }
 
@@ -107,7 +112,11 @@ export const approvalView: View = {
   },
   // Text typed while the approval is up is the prompt's: kept in its draft, never lost.
   edit: editPrompt,
+  // a key the approval took while it takes answers (Space paging, y) is not typing; what goes to the draft is
+  isTyping: (ctx, action) => action === undefined || !approvalArmed(ctx.ui(), ctx.state.permissions[0]?.key ?? ''),
   paste: pasteIntoPrompt,
   panel: approvalPanel,
-  screen: (s, ui, width, maxLines) => (ui.approval?.full && ui.approval.key === s.permissions[0]?.key && ui.reason === undefined ? modalRows(s, ui, width, maxLines) : undefined),
+  // full screen: the whole terminal but the status line; the scroll indicator names the keys
+  hidesFooter: (s, ui) => isFull(s, ui),
+  screen: (s, ui, width, maxLines) => (isFull(s, ui) ? modalRows(s, ui, width, maxLines) : undefined),
 };
