@@ -4,6 +4,9 @@ import path from 'node:path';
 import process from 'node:process';
 import { moduleCommand, onTerminate } from '../core/platform/runtime.ts';
 import { enableTerminalModes } from '../ui/terminal_modes.ts';
+
+const SHOW_CURSOR = '\u001B[?25h';
+const HIDE_CURSOR = '\u001B[?25l';
 import type { ResumeRequest } from '../client/acp_client.ts';
 import { parseFlags, UsageError } from './args.ts';
 
@@ -104,21 +107,43 @@ export async function main(argv: string[]): Promise<number> {
       import('react'),
       import('ink'),
       import('../ui/App.tsx'),
+      import('../client/prompt_history.ts'),
+      import('../ui/composer.ts'),
+      import('../ui/external_editor.ts'),
     ]);
   } catch (err) {
     offTerminate();
     await client.close(); // the agent already started must not outlive a UI that cannot load
     throw err;
   }
-  const [{ default: React }, { render }, { App }] = ui;
+  const [{ default: React }, { render }, { App }, { PromptHistory }, { adoptSaved }, { editInEditor }] = ui;
   // Both were read once at load; commands the UI runs for the agent get the user's values back.
   for (const [k, v] of Object.entries(saved)) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
   }
   // Bracketed paste while the UI runs, off again however it ends (an exit hook covers a crash).
-  const restoreModes = enableTerminalModes(process.stdout);
-  const instance = render(React.createElement(App, { store: client.store, controller: client }), { exitOnCtrlC: false, patchConsole: false });
+  let restoreModes = enableTerminalModes(process.stdout);
+  // ↑ and Ctrl+R reach the prompts of earlier sessions in this project
+  const prompts = PromptHistory.forProject(cwd, process.env);
+  const initial = adoptSaved(prompts.load());
+  let instance: ReturnType<typeof render> | undefined;
+  // Ctrl+G: the terminal is lent to the editor and taken back as it was
+  const term = {
+    release: () => {
+      instance?.clear();
+      process.stdin.setRawMode?.(false);
+      restoreModes();
+      process.stdout.write(SHOW_CURSOR);
+    },
+    reclaim: () => {
+      process.stdin.setRawMode?.(true);
+      restoreModes = enableTerminalModes(process.stdout);
+      process.stdout.write(HIDE_CURSOR);
+    },
+  };
+  const editor = (text: string) => editInEditor(text, process.env, term);
+  instance = render(React.createElement(App, { store: client.store, controller: client, initial, prompts, editor }), { exitOnCtrlC: false, patchConsole: false });
   // A render that throws unmounts Ink: end the session too rather than leave a dead screen.
   let crash: unknown;
   instance.waitUntilExit().catch((err: unknown) => {

@@ -12,6 +12,7 @@ import { Rows } from './Rows.tsx';
 import { useAnimation, useScreenSize, useUiState } from './screen_hooks.ts';
 import { liveRows, type ScreenSize } from './screen_rows.ts';
 import type { UiState } from './ui_state.ts';
+import type { ExternalEditor, PromptStore } from './views/view.ts';
 import { useFileList } from './views/completion.ts';
 import { useReasonReset } from './views/reason.ts';
 import { useToolSelection } from './views/tools.ts';
@@ -30,9 +31,13 @@ export interface AppProps {
   /** Fixed size for tests; otherwise the terminal's, following resizes. */
   size?: ScreenSize;
   initial?: Partial<UiState>;
+  /** Where sent prompts are saved for later sessions (absent: this session only). */
+  prompts?: PromptStore;
+  /** $EDITOR with the screen suspended (Ctrl+G, /edit). */
+  editor?: ExternalEditor;
 }
 
-export function App({ store, controller, animate = true, size: fixedSize, initial }: AppProps) {
+export function App({ store, controller, animate = true, size: fixedSize, initial, prompts, editor }: AppProps) {
   const s = useSyncExternalStore(store.subscribe, store.getState, store.getState);
   const size = useScreenSize(fixedSize);
   const reprint = useReprint(size.columns, s.history.length > 0, s.epoch);
@@ -40,7 +45,7 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
   useAnimation(animate, s, setUi);
   useReasonReset(s, setUi);
   useToolSelection(s, ui, setUi);
-  useKeyboard({ store, controller, ui: current, setUi });
+  useKeyboard({ store, controller, ui: current, setUi, prompts, editor });
   useFileList(s, ui, controller);
 
   return (

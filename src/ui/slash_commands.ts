@@ -4,7 +4,7 @@
 // `//name` sends `/name` to the agent when a client command has the same name.
 import type { ClientState, ClientStore } from '../client/state.ts';
 import type { Controller } from './controller.ts';
-import { BINDINGS, type Focus } from './keys.ts';
+import { keysHelp } from './keys_help.ts';
 
 export interface SlashContext {
   state: ClientState;
@@ -12,6 +12,10 @@ export interface SlashContext {
   controller: Controller;
   /** A short message above the composer, gone at the next key. */
   hint(text: string): void;
+  /** The prompt in $EDITOR (/edit). */
+  editor?(): void;
+  /** Switch the colour theme (/theme). */
+  theme?(name: string): void;
 }
 
 export interface ArgChoice {
@@ -92,6 +96,16 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
     },
   },
   {
+    name: 'keys',
+    description: 'every key, by what has the focus (? on an empty prompt)',
+    run: (ctx) => ctx.store.info('keys', keysHelp()),
+  },
+  {
+    name: 'edit',
+    description: 'write the prompt in $VISUAL or $EDITOR (Ctrl+G)',
+    run: (ctx) => (ctx.editor ? ctx.editor() : ctx.hint('No external editor here.')),
+  },
+  {
     name: 'quit',
     description: 'leave cxl (Ctrl+D)',
     run: (ctx) => ctx.controller.quit(),
@@ -159,17 +173,6 @@ export function routePrompt(text: string, ctx: SlashContext): string | undefined
   return undefined;
 }
 
-const FOCUS_TITLE: Record<Focus, string> = {
-  composer: 'Composer',
-  completion: 'Completion list (/ and @)',
-  tools: 'Tool list (Tab)',
-  transcript: 'Transcript (Ctrl+T)',
-  picker: 'Session picker (/resume)',
-  approval: 'Approval',
-  reason: 'Rejection reason',
-  auth: 'Login picker',
-};
-
 /** The /help text: commands (the client's, then the agent's), then the keys of every focus. */
 export function helpLines(state: ClientState): string[] {
   const lines: string[] = ['Commands (type / for the list):'];
@@ -184,18 +187,6 @@ export function helpLines(state: ClientState): string[] {
     }
   }
   lines.push('@path mentions a file (Tab completes): it is sent with the prompt.');
-  // a binding shared by several foci is listed under the first of them
-  const seen = new Set<string>();
-  for (const focus of Object.keys(FOCUS_TITLE) as Focus[]) {
-    const own = BINDINGS.filter((b) => b.focus !== 'global' && b.focus.includes(focus) && b.label !== '' && !seen.has(`${b.action}:${b.label}`));
-    if (own.length === 0) continue;
-    lines.push(`${FOCUS_TITLE[focus]}:`);
-    for (const b of own) {
-      seen.add(`${b.action}:${b.label}`);
-      lines.push(`  ${pad(b.label)}  ${b.help}`);
-    }
-  }
-  lines.push('Anywhere:');
-  for (const b of BINDINGS.filter((x) => x.focus === 'global')) lines.push(`  ${pad(b.label)}  ${b.help}`);
+  lines.push(...keysHelp());
   return lines;
 }
