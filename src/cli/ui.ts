@@ -97,6 +97,8 @@ export async function main(argv: string[]): Promise<number> {
   // the agent starts (another process, another core) while the UI's modules load: the first
   // frame and the session come ~100 ms sooner than one after the other
   void client.start();
+  // the `theme` config key, read while the rest loads (a broken file is the agent's to report)
+  const themeSetting = import('../config/load.ts').then(({ loadConfig }) => loadConfig({ cwd }).data.theme).catch(() => undefined);
   // React, Ink and the reconciler must all load after NODE_ENV is settled (they pick their build
   // when first imported, and mixing builds breaks rendering).
   let ui;
@@ -110,13 +112,19 @@ export async function main(argv: string[]): Promise<number> {
       import('../client/prompt_history.ts'),
       import('../ui/composer.ts'),
       import('../ui/external_editor.ts'),
+      import('../ui/theme.ts'),
+      import('../ui/terminal_background.ts'),
     ]);
   } catch (err) {
     offTerminate();
     await client.close(); // the agent already started must not outlive a UI that cannot load
     throw err;
   }
-  const [{ default: React }, { render }, { App }, { PromptHistory }, { adoptSaved }, { editInEditor }] = ui;
+  const [{ default: React }, { render }, { App }, { PromptHistory }, { adoptSaved }, { editInEditor }, theme, background] = ui;
+  // dark or light: as configured, else as the terminal says its background is (before Ink reads stdin)
+  const setting = theme.parseThemeSetting(await themeSetting) ?? 'auto';
+  if (setting !== 'auto') theme.setTheme(setting);
+  else if (theme.colorEnabled()) theme.setTheme((await background.queryBackground({ stdin: process.stdin, stdout: process.stdout })) ?? background.backgroundFromEnv(process.env) ?? 'dark');
   // Both were read once at load; commands the UI runs for the agent get the user's values back.
   for (const [k, v] of Object.entries(saved)) {
     if (v === undefined) delete process.env[k];

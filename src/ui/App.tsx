@@ -6,6 +6,7 @@ import { memo, useSyncExternalStore } from 'react';
 import type { ClientStore, HistoryItem } from '../client/state.ts';
 import type { Controller } from './controller.ts';
 import { useKeyboard } from './keyboard.ts';
+import { highlighterReady, loadHighlighter, onHighlighterReady } from './highlight.ts';
 import { historyRows } from './message_rows.ts';
 import { useReprint } from './reprint.ts';
 import { Rows } from './Rows.tsx';
@@ -20,8 +21,20 @@ import { useToolSelection } from './views/tools.ts';
 export type { Controller } from './controller.ts';
 
 const HistoryItemView = memo(function HistoryItemView({ item, width, cwd }: { item: HistoryItem; width: number; cwd: string }) {
-  return <Rows rows={historyRows(item, width, cwd)} />;
+  return <Rows rows={historyRows(item, width, cwd)} wide={width} />;
 });
+
+/**
+ * History as far as it can be printed now: an answer with a code fence waits (with everything
+ * after it) until the highlighter has loaded, since what is printed cannot be drawn again.
+ */
+export function printableHistory(history: HistoryItem[], ready: boolean): HistoryItem[] {
+  if (ready) return history;
+  const at = history.findIndex((h) => (h.kind === 'agent' || h.kind === 'thought') && h.text.includes('```'));
+  if (at === -1) return history;
+  void loadHighlighter();
+  return history.slice(0, at);
+}
 
 export interface AppProps {
   store: ClientStore;
@@ -47,10 +60,11 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
   useToolSelection(s, ui, setUi);
   useKeyboard({ store, controller, ui: current, setUi, prompts, editor });
   useFileList(s, ui, controller);
+  const ready = useSyncExternalStore(onHighlighterReady, highlighterReady, highlighterReady);
 
   return (
     <>
-      <Static key={reprint} items={s.history}>{(item) => <HistoryItemView key={item.key} item={item} width={size.columns} cwd={s.cwd} />}</Static>
+      <Static key={reprint} items={printableHistory(s.history, ready)}>{(item) => <HistoryItemView key={item.key} item={item} width={size.columns} cwd={s.cwd} />}</Static>
       <Rows rows={liveRows(s, ui, size)} />
     </>
   );

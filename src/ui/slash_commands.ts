@@ -5,6 +5,7 @@
 import type { ClientState, ClientStore } from '../client/state.ts';
 import type { Controller } from './controller.ts';
 import { keysHelp } from './keys_help.ts';
+import { colorEnabled, parseThemeSetting, setTheme, themeName } from './theme.ts';
 
 export interface SlashContext {
   state: ClientState;
@@ -14,8 +15,6 @@ export interface SlashContext {
   hint(text: string): void;
   /** The prompt in $EDITOR (/edit). */
   editor?(): void;
-  /** Switch the colour theme (/theme). */
-  theme?(name: string): void;
 }
 
 export interface ArgChoice {
@@ -104,6 +103,18 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
     name: 'edit',
     description: 'write the prompt in $VISUAL or $EDITOR (Ctrl+G)',
     run: (ctx) => (ctx.editor ? ctx.editor() : ctx.hint('No external editor here.')),
+  },
+  {
+    name: 'theme',
+    args: '[dark|light]',
+    description: 'switch the colours for a dark or a light terminal',
+    run: (ctx, arg) => {
+      const want = parseThemeSetting(arg);
+      if (arg === '' || want === undefined || want === 'auto') return ctx.hint(`Theme: ${themeName()}${colorEnabled() ? '' : ' (no colour: NO_COLOR is set)'}. Switch with /theme dark or /theme light; \`theme = "light"\` in agents.toml keeps it (auto asks the terminal at start).`);
+      setTheme(want);
+      ctx.hint(`Theme: ${want}. What is already in the scrollback keeps its colours; \`theme = "${want}"\` in agents.toml keeps it for later sessions.`);
+    },
+    complete: (_state, partial) => ['dark', 'light'].filter((t) => t.startsWith(partial.toLowerCase())).map((value) => ({ value, detail: value === themeName() ? 'current' : '' })),
   },
   {
     name: 'quit',
