@@ -13,8 +13,10 @@ import { parseFlags, UsageError } from './args.ts';
 const HELP = `cxl: the terminal UI (an ACP client)
 
 Usage: cxl [--agent "<command line>"] [--cwd DIR] [--envelope NAME] [--provider ollama|openai] [--model NAME]
-           [--continue | --resume [ID]]
+           [--continue | --resume [ID]] ["<prompt>"]
 
+  "<prompt>"   sent as the first prompt once the session is open (cxl -p "<prompt>" runs it
+               unattended instead, as cxl run)
   --agent      any ACP agent on stdio, e.g. --agent "npx @agentclientprotocol/claude-agent-acp"
                (default: the built-in agent, cxl acp)
   --cwd        the session root (default: the current directory); files and commands the
@@ -51,7 +53,8 @@ export async function main(argv: string[]): Promise<number> {
   }, HELP);
   if (!flags) return 0;
   const { values, positionals } = flags;
-  if (positionals.length > 0) throw new UsageError(`cxl: unexpected argument \`${positionals[0]}\`. Run \`cxl --help\`.`);
+  // `cxl "fix the bug"`: the UI opens with that prompt sent
+  const firstPrompt = positionals.join(' ').trim();
   const resumeId = values.resume as string | undefined;
   if (values.continue && resumeId !== undefined) throw new UsageError('cxl: --continue and --resume both pick the session to open; give one of them.');
   const resume: ResumeRequest | undefined = values.continue ? { kind: 'continue' } : resumeId === undefined ? undefined : resumeId === '' ? { kind: 'pick' } : { kind: 'id', id: resumeId };
@@ -151,6 +154,11 @@ export async function main(argv: string[]): Promise<number> {
     },
   };
   const editor = (text: string) => editInEditor(text, process.env, term);
+  if (firstPrompt !== '') {
+    prompts.append({ text: firstPrompt, at: Date.now() });
+    initial.past.push(firstPrompt);
+    client.send(firstPrompt);
+  }
   instance = render(React.createElement(App, { store: client.store, controller: client, initial, prompts, editor }), { exitOnCtrlC: false, patchConsole: false });
   // A render that throws unmounts Ink: end the session too rather than leave a dead screen.
   let crash: unknown;

@@ -321,7 +321,8 @@ function blockRows(tokens: readonly Token[], c: Ctx, tight: boolean): Row[] {
 }
 
 export function markdownRows(text: string, width: number, base: Style = {}, opts: MarkdownOptions = {}): Row[] {
-  const tokens = Lexer.lex(sanitize(text), { gfm: true });
+  // a line break in a paragraph is kept (`breaks`): agents write lines meant as lines
+  const tokens = Lexer.lex(sanitize(text), { gfm: true, breaks: true });
   return blockRows(tokens, { width: Math.max(8, width), base, soft: opts.soft ?? false }, false);
 }
 

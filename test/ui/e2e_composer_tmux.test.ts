@@ -78,3 +78,20 @@ test(`composer in tmux (${runtimeName}): Alt+B and Ctrl+W in a two-line prompt, 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test(`cxl "<prompt>" in tmux (${runtimeName}): the UI opens and sends it once the session is open`, { timeout: 60_000 }, async () => {
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-e2e-prompt-')));
+  const rcFile = path.join(dir, '.rc');
+  const tmux = new Tmux();
+  try {
+    startCxl(tmux, dir, rcFile, ['hello from the command line']);
+    await tmux.waitFor(/› hello from the command line\n[\s\S]*echo: hello from the command line/, 'the prompt sent and answered');
+    tmux.keys('Up');
+    await tmux.waitFor(/─\n› hello from the command line/, 'and kept in the history');
+    tmux.keys('C-c', 'C-d');
+    assert.equal(await exitCode(rcFile), '0');
+  } finally {
+    tmux.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
