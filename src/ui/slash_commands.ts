@@ -58,7 +58,10 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
       const hit = modes.find((m) => m.id.toLowerCase() === want) ?? modes.find((m) => m.name.toLowerCase() === want);
       if (!hit) return ctx.hint(`No mode \`${arg}\`. Modes: ${list}.`);
       if (!ctx.controller.setMode) return unavailable(ctx, 'Switching modes');
-      ctx.controller.setMode(hit.id);
+      // confirmed in the history once the agent has switched (a refusal is reported by the client)
+      void Promise.resolve(ctx.controller.setMode(hit.id)).then(() => {
+        if (ctx.store.getState().mode === hit.id) ctx.store.notice('info', `Mode: ${hit.name}${hit.description ? ` (${hit.description})` : ''}.`);
+      });
     },
     complete: (state, partial) =>
       state.modes

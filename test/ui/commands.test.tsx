@@ -92,7 +92,26 @@ test('Tab completes /mo to /mode and lists the modes; Enter on one switches to i
   assert.deepEqual(r.calls.modes, ['read_only']);
   assert.match(r.lastFrame(), /envelope read_only/, 'the status line follows');
   assert.doesNotMatch(r.lastFrame(), /› \/mode/, 'the composer is empty again');
+  await tick();
+  const confirm = store.getState().history.at(-1);
+  assert.ok(confirm?.kind === 'notice' && /^Mode: read_only/.test(confirm.text), '/mode confirms in the history');
   r.unmount();
+});
+
+test('the status line colours the mode by how much it lets the agent do unasked', async () => {
+  const { statusRow } = await import('../../src/ui/status_line.ts');
+  const { modeRisk } = await import('../../src/ui/mode_risk.ts');
+  const store = states.withModes();
+  const span = (mode: string) => {
+    store.setMode(mode);
+    return statusRow(store.getState(), 140).find((x) => x.text.startsWith('envelope '));
+  };
+  assert.equal(span('read_only')?.color, 'risk_low');
+  assert.equal(span('default')?.color, 'risk_mid');
+  assert.equal(modeRisk({ id: 'auto_edit', name: 'auto_edit' }), 'high');
+  assert.equal(modeRisk({ id: 'bypassPermissions', name: 'Bypass Permissions' }), 'high');
+  assert.equal(modeRisk({ id: 'plan', name: 'Plan Mode' }), 'low');
+  assert.equal(modeRisk({ id: 'code', name: 'Code' }), 'mid');
 });
 
 test('Esc closes the list; an unknown /command and //name go to the agent; /clear /resume /quit reach the client', async () => {
