@@ -264,7 +264,16 @@ export class ClientStore {
   /** session/load answered: the replayed history is printed and the next turn starts clean. */
   replayDone(): void {
     this.flush(true);
+    this.commitPlan();
     this.set({ loading: undefined, turnCalls: [], plan: [] });
+  }
+
+  /** The plan of a turn that is over stays in history, as a summary row. */
+  private commitPlan(): void {
+    const entries = this.state.plan;
+    if (entries.length === 0) return;
+    this.flush(true);
+    this.set({ plan: [], history: [...this.state.history, { kind: 'plan', key: this.key('l'), entries }] });
   }
 
   /** Something for the user to read in the scrollback (the /help text). */
@@ -348,6 +357,7 @@ export class ClientStore {
   beginTurn(text: string): void {
     clearTimeout(this.settleTimer);
     this.closeTurn();
+    this.commitPlan();
     this.set({
       running: true,
       runningSince: Date.now(),
@@ -363,6 +373,7 @@ export class ClientStore {
     if (stopReason === 'cancelled' || stopReason === 'error') {
       this.set({ toolCalls: closeUnfinished(this.state, this.state.turnCalls, 'cancelled') });
       this.flush(true);
+      this.commitPlan();
       if (stopReason === 'cancelled') this.pushHistory({ kind: 'marker', key: this.key('m'), text: 'cancelled' });
     } else if (stopReason !== 'end_turn') this.notice('warn', `the turn ended: ${stopReason.replace(/_/g, ' ')}`);
     this.flush(false);
@@ -378,6 +389,7 @@ export class ClientStore {
     const toolCalls = closeUnfinished(this.state, this.state.turnCalls, 'left_pending');
     if (toolCalls !== this.state.toolCalls) this.set({ toolCalls });
     this.flush(true);
+    this.commitPlan();
   }
 
   queuePrompt(text: string): void {
@@ -440,6 +452,13 @@ export class ClientStore {
         return this.set({ mode: update.currentModeId });
       case 'session_info_update':
         if (typeof update.title === 'string') this.set({ title: update.title });
+        // cxl acp's replay marks where a turn was cancelled
+        if (update._meta?.['cxl/turnEnded'] === 'cancelled') {
+          this.set({ toolCalls: closeUnfinished(this.state, this.state.turnCalls, 'cancelled') });
+          this.flush(true);
+          this.commitPlan();
+          this.pushHistory({ kind: 'marker', key: this.key('m'), text: 'cancelled' });
+        }
         return;
       case 'config_option_update': {
         const models = modelStateOf(update.configOptions);
@@ -473,6 +492,8 @@ export class ClientStore {
 
   private appendText(kind: TextKind, text: string): void {
     if (text === '') return;
+    // a replayed prompt starts the next turn: the plan of the one before stays in history
+    if (kind === 'user' && this.state.loading && this.state.live.at(-1)?.kind !== 'user') this.commitPlan();
     const live = this.state.live;
     const last = live[live.length - 1];
     if (last && last.kind === kind) {

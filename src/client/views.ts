@@ -1,7 +1,7 @@
 // What the screen is made of, as the client keeps it: finished history items, the live region's
 // items, a pending permission and a terminal's output. Types only, shared by the state store and
 // the turn model (which decides how live items become history).
-import type { PermissionOption } from '@agentclientprotocol/sdk';
+import type { PermissionOption, PlanEntry } from '@agentclientprotocol/sdk';
 import type { ToolCallView } from './tool_call.ts';
 
 export interface TerminalView {
@@ -24,7 +24,9 @@ export type HistoryItem =
   | { kind: 'marker'; key: string; text: string }
   | { kind: 'notice'; key: string; level: 'info' | 'warn' | 'error'; text: string; detail?: string[] }
   | { kind: 'output'; key: string; title: string; text: string }
-  | { kind: 'info'; key: string; title: string; lines: string[] };
+  | { kind: 'info'; key: string; title: string; lines: string[] }
+  /** the agent's plan as it stood when its turn ended */
+  | { kind: 'plan'; key: string; entries: PlanEntry[] };
 
 export type LiveItem = { kind: TextKind; key: string; text: string } | { kind: 'tool'; key: string; id: string };
 

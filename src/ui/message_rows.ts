@@ -1,6 +1,7 @@
 // Conversation items other than tool calls, laid out as rows.
 import type { HistoryItem, TextKind } from '../client/state.ts';
 import { markdownRows, wrapSpans } from './markdown.ts';
+import { planSummaryRows } from './plan_rows.ts';
 import { plainRow, sanitize, textWidth, truncateRow, wrapText, type Row, type Span } from './text_layout.ts';
 import { toolCallRows } from './tool_call_rows.ts';
 import { lateCallRows, markerRows } from './turn_rows.ts';
@@ -58,5 +59,7 @@ export function historyRows(item: HistoryItem, width: number, cwd: string): Row[
       return markerRows(item.text, width);
     case 'info':
       return infoRows(item.title, item.lines, width);
+    case 'plan':
+      return planSummaryRows(item.entries, width);
   }
 }

@@ -3,6 +3,7 @@
 // (built by the caller), the model from a Provider; both are injected so tests run the real thing.
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
 import { isToolError, toToolError, ToolError } from '../../core/errors.ts';
 import { describeCompaction, type CompactionRecord, type ContextHooks, type SessionContext } from '../context/session_context.ts';
@@ -16,6 +17,7 @@ import { callLocations, callTitle, resultForModel, textContent } from './tool_re
 import { modelName, resolveTool } from '../tools/tool_names.ts';
 import { describeAllow } from '../../core/gate/session_allows.ts';
 import type { ApprovalAnswer, ApprovalRequest, SessionTools } from '../tools/contract.ts';
+import { parsePlan, PLAN_TOOL, PLAN_TOOL_NAME } from '../loop/plan_tool.ts';
 import { runTurn, type StopReason } from '../loop/turn.ts';
 
 export interface SessionMode {
@@ -106,16 +108,31 @@ function promptText(blocks: acp.ContentBlock[]): string {
  * The prompt as its sender wrote it, for the replay and the title: the text, and a link for each
  * attached resource the text does not already mention (`@path`); never a file's content.
  */
+/**
+ * The end of a turn the user cancelled, kept in the replay: cxl's client shows its `⊘ cancelled`
+ * marker on resume (other clients ignore the _meta of a session_info_update).
+ */
+const TURN_CANCELLED: acp.SessionUpdate = { sessionUpdate: 'session_info_update', _meta: { 'cxl/turnEnded': 'cancelled' } };
+
+/** A file URI as the path it names (`m%C3%B3dulo.py` is `módulo.py`); the URI itself when it is none. */
+function uriPath(uri: string): string {
+  try {
+    return uri.startsWith('file:') ? fileURLToPath(uri) : decodeURI(uri);
+  } catch {
+    return uri;
+  }
+}
+
 function promptShown(blocks: acp.ContentBlock[]): string {
   const text = blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
-  // `@src/app.ts?`: the path without the punctuation that follows it
-  const mentions = [...text.matchAll(/@(\S+)/g)].map((m) => m[1].replace(/[.,;:!?)\]'"]+$/, ''));
+  // `@src/app.ts?`: the path without the punctuation that follows it; `@"a b.txt"` quoted
+  const mentions = [...text.matchAll(/(?:^|[\s(])@(?:"([^"\n]+)"|(\S+))/g)].map((m) => m[1] ?? m[2].replace(/[.,;:!?)\]'"]+$/, ''));
   const links: string[] = [];
   for (const b of blocks) {
     if (b.type === 'text') continue;
     const uri = b.type === 'resource_link' ? b.uri : b.type === 'resource' ? (b.resource as { uri: string }).uri : undefined;
     if (uri === undefined) links.push(`[${b.type}]`);
-    else if (!mentions.some((m) => uri.endsWith(`/${m}`))) links.push(`[${b.type === 'resource_link' ? b.name : uri.slice(uri.lastIndexOf('/') + 1)}](${uri})`);
+    else if (!mentions.some((m) => uriPath(uri).endsWith(`/${m}`))) links.push(`[${b.type === 'resource_link' ? b.name : uri.slice(uri.lastIndexOf('/') + 1)}](${uri})`);
   }
   return [text, ...links].filter(Boolean).join('\n');
 }
@@ -291,6 +308,16 @@ export function createAgent(o: AgentOptions): Agent {
     const keepSaid = () => {
       for (const u of unsaved.splice(0)) s.stored.replay.push({ sessionUpdate: u.kind, content: { type: 'text', text: u.text } });
     };
+    /** update_plan: the plan goes to the client (and into the replay); the model reads a receipt. */
+    const updatePlan = async (raw: string): Promise<string> => {
+      const plan = parsePlan(raw);
+      if ('error' in plan) return JSON.stringify({ code: 'bad_args', error: plan.error });
+      const update: acp.SessionUpdate = { sessionUpdate: 'plan', entries: plan };
+      keepSaid(); // the text before it goes into the replay first
+      s.stored.replay.push(update);
+      await send(update);
+      return `Plan updated: ${plan.filter((e) => e.status === 'completed').length} of ${plan.length} done.`;
+    };
     const text = promptText(blocks);
     const shown = promptShown(blocks);
     s.stored.replay.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: shown } });
@@ -455,13 +482,15 @@ export function createAgent(o: AgentOptions): Agent {
       const res = await runTurn({
         provider: o.provider,
         history: s.stored.history,
-        tools: () => s.tools.specs().map((t) => ({ name: modelName(t), description: t.description, parameters: t.inputSchema })),
+        tools: () => [...s.tools.specs().map((t) => ({ name: modelName(t), description: t.description, parameters: t.inputSchema })), PLAN_TOOL],
         maxTurns: o.maxTurns,
         signal,
         onText: say,
         onThought: think,
         checkpoint: (c) => persist(s, c),
         runTool: async (call: ModelToolCall) => {
+          // the plan is the client's to show, not a call on this machine
+          if (call.name === PLAN_TOOL_NAME) return updatePlan(call.arguments);
           if (stopAfterTool) return JSON.stringify({ code: 'rejected', error: 'Not run: the user rejected an earlier call of this turn.' });
           const r = await runCall(call.name, call.arguments, call.id);
           if (r.stop) stopAfterTool = true;
@@ -483,6 +512,8 @@ export function createAgent(o: AgentOptions): Agent {
       // notices sent during the turn (an MCP server died) belong to it: all go out before the answer
       await Promise.allSettled([...s.inflight]);
       keepSaid();
+      // a resumed session shows where a turn was cut short, as the live one did
+      if (ctrl.signal.aborted) s.stored.replay.push(TURN_CANCELLED);
       if (s.turn === ctrl) s.turn = undefined;
       // the turn is over: a tool call it left unanswered gets a `cancelled` result as it is saved
       await persist(s, { durable: true, endOfTurn: true });
