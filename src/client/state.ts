@@ -353,17 +353,27 @@ export class ClientStore {
 
   // ---- turns --------------------------------------------------------------------------------
 
+  /** How the composer showed a prompt about to be sent (its long pastes collapsed), by its text. */
+  private readonly shownAs = new Map<string, string>();
+
+  noteShown(text: string, shown: string): void {
+    if (this.shownAs.size > 100) this.shownAs.clear();
+    this.shownAs.set(text, shown);
+  }
+
   /** The user sent a prompt: what is left of the previous turn goes to history. */
   beginTurn(text: string): void {
     clearTimeout(this.settleTimer);
     this.closeTurn();
     this.commitPlan();
+    const shown = this.shownAs.get(text);
+    this.shownAs.delete(text);
     this.set({
       running: true,
       runningSince: Date.now(),
       turnCalls: [],
       plan: [],
-      history: [...this.state.history, { kind: 'user', key: this.key('u'), text }],
+      history: [...this.state.history, { kind: 'user', key: this.key('u'), text, ...(shown !== undefined ? { shown } : {}) }],
     });
   }
 

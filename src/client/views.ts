@@ -17,7 +17,8 @@ export interface TerminalView {
 export type TextKind = 'user' | 'agent' | 'thought';
 
 export type HistoryItem =
-  | { kind: TextKind; key: string; text: string }
+  /** `shown`: a prompt as the composer showed it (a long paste as `[pasted N lines]`) */
+  | { kind: TextKind; key: string; text: string; shown?: string }
   /** `late`: an update for a call already printed, shown against it */
   | { kind: 'tool'; key: string; call: ToolCallView; terminals: TerminalView[]; late?: boolean }
   /** the end of a turn that did not simply finish (`cancelled`) */

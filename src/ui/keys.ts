@@ -45,6 +45,7 @@ export type Action =
   | 'toggle'
   | 'expand_all'
   | 'full_output'
+  | 'expand_paste'
   | 'cancel'
   | 'quit'
   | 'mode_next'
@@ -117,6 +118,7 @@ export const BINDINGS: Binding[] = [
   { action: 'yank', keys: ['ctrl+y'], label: 'Ctrl+Y', help: 'paste what was cut last', focus: ['composer', 'completion'], footer: false },
   { action: 'undo', keys: ['ctrl+_', 'ctrl+z'], label: 'Ctrl+_/Ctrl+Z', help: 'undo', focus: ['composer', 'completion'], footer: false },
   { action: 'clear_draft', keys: ['ctrl+c'], label: 'Ctrl+C', help: 'clear the prompt (empty: cancel the turn)', focus: ['composer', 'completion'], footer: false },
+  { action: 'expand_paste', keys: ['ctrl+o'], label: 'Ctrl+O', help: 'print the last pasted prompt in full', focus: ['composer'], footer: false },
   { action: 'keys_help', keys: ['?'], label: '?', help: 'keys', focus: ['composer'] },
   { action: 'focus_next', keys: ['tab'], label: 'Tab', help: 'tool list', focus: ['composer'] },
   { action: 'search_older', keys: ['ctrl+r', 'up'], label: 'Ctrl+R/↑', help: 'older match', focus: ['search'] },

@@ -45,6 +45,8 @@ export function infoRows(title: string, lines: string[], width: number): Row[] {
 export function historyRows(item: HistoryItem, width: number, cwd: string): Row[] {
   switch (item.kind) {
     case 'user':
+      // a long paste stays collapsed, as the composer showed it (Ctrl+O prints it whole)
+      return textRows(item.kind, item.shown ?? item.text, width, true);
     case 'agent':
     case 'thought':
       return textRows(item.kind, item.text, width, true);

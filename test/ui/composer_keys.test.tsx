@@ -183,3 +183,24 @@ test('sent prompts are saved in the project history file (private), and the next
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a long paste, once sent, stays collapsed in the history; Ctrl+O prints it whole', async () => {
+  const s = states.idle();
+  const r = mount(s);
+  await tick();
+  const big = Array.from({ length: 50 }, (_, i) => `log line ${i + 1}`).join('\n');
+  await r.press(...'see: '.split(''), `${KEY.pasteStart}${big}${KEY.pasteEnd}`, KEY.enter);
+  assert.deepEqual(r.ctl.sent, [`see: ${big}`], 'the agent gets the whole text');
+  // the recorder does what the client does with a sent prompt
+  s.beginTurn(r.ctl.sent[0]);
+  s.endTurn('end_turn');
+  s.settle();
+  await tick();
+  const user = s.getState().history.filter((h) => h.kind === 'user').at(-1);
+  assert.ok(user?.kind === 'user' && user.shown === 'see: [pasted 50 lines]');
+  assert.equal(r.stdout.frames.join('').includes('log line 17'), false, 'not flooded into the scrollback');
+  await r.press(CTRL('o'));
+  const out = s.getState().history.at(-1);
+  assert.ok(out?.kind === 'output' && out.text === `see: ${big}`);
+  r.unmount();
+});

@@ -6,7 +6,7 @@
 // these rows too, and share the keys for modes and the transcript.
 import type { ClientState } from '../../client/state.ts';
 import { completionRows } from '../completion_rows.ts';
-import { composerRows, emptyComposer, expandPastes, insertPaste, insertText, pastesIn, type ComposerState } from '../composer.ts';
+import { composerRows, emptyComposer, expandPastes, insertPaste, insertText, pastesIn, showPastes, type ComposerState } from '../composer.ts';
 import * as edit from '../editing.ts';
 import type { Edit } from '../editing.ts';
 import { keysHelp } from '../keys_help.ts';
@@ -75,8 +75,18 @@ export function submitPrompt(ctx: ViewContext): void {
   if (text.trim() === '') return;
   remember(ctx, text);
   ctx.setUi((x) => ({ ...x, composer: emptyComposer, pastIndex: -1, draft: undefined, dismissed: undefined, undo: [], lastEdit: undefined }));
-  const out = routePrompt(expandPastes(text, u.pastes), slashContext(ctx));
+  const full = expandPastes(text, u.pastes);
+  // the history shows a long paste as the composer did
+  if (full !== text) ctx.store.noteShown(full, showPastes(text, u.pastes));
+  const out = routePrompt(full, slashContext(ctx));
   if (out !== undefined) ctx.controller.send(out);
+}
+
+/** Ctrl+O: the last prompt sent with a collapsed paste, printed whole into the scrollback. */
+function expandLastPaste(ctx: ViewContext): void {
+  const last = [...ctx.store.getState().history].reverse().find((h) => h.kind === 'user' && h.shown !== undefined);
+  if (!last || last.kind !== 'user') return ctx.setUi((x) => ({ ...x, hint: 'No pasted prompt to show: a long paste is shown collapsed once sent, and Ctrl+O prints it.' }));
+  ctx.store.showFullOutput(last.key, 'your pasted prompt', last.text);
 }
 
 /** Shift+Tab: the agent's next mode, round and round. */
@@ -232,6 +242,7 @@ export const composerView: View = {
     history_prev: (ctx) => upOrRecall(ctx, true),
     history_next: (ctx) => upOrRecall(ctx, false),
     keys_help: keysOrType,
+    expand_paste: expandLastPaste,
     focus_next: focusTools,
   },
   edit: editPrompt,
