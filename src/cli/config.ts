@@ -82,7 +82,13 @@ async function describeRemote(cfg: EffectiveConfig): Promise<string[]> {
   return loaded.flatMap((r, i) => (r.status === 'fulfilled' ? r.value.describe() : [`# remote tools ${configs[i].name} (${configs[i].url}): ${r.reason instanceof Error ? r.reason.message : String(r.reason)}`]));
 }
 
-export function describeConfig(cfg: EffectiveConfig, vars: Record<string, string> = {}): string {
+/** The model a session would use, when the environment (not a file) chose it: the head says so too. */
+export interface UsedModel {
+  provider: string;
+  model: string;
+}
+
+export function describeConfig(cfg: EffectiveConfig, vars: Record<string, string> = {}, used?: UsedModel): string {
   const lines: string[] = [];
   lines.push(`# files, weakest first: ${[BUILTIN, ...cfg.files].join(', ')}`);
   lines.push(`# agent section: ${cfg.agent ?? '(none)'}`);
@@ -90,6 +96,11 @@ export function describeConfig(cfg: EffectiveConfig, vars: Record<string, string
   const rows: [string, string][] = [];
   const sourceOf = (k: string) => cfg.sources.get(k.replace(/\."([^"]+)"/g, '.$1')) ?? BUILTIN;
   leaves(withHeadersHidden(cfg.data), '', rows, sourceOf);
+  // the built-in provider and model are defaults the environment overrides: show what is used
+  for (const key of ['provider', 'model'] as const) {
+    const at = rows.findIndex(([l]) => l.startsWith(`${key} = `));
+    if (used && at !== -1 && sourceOf(key) === BUILTIN && cfg.data[key] !== used[key]) rows[at] = [`${key} = ${JSON.stringify(used[key])}`, 'the environment (see # model below)'];
+  }
   const width = Math.min(80, Math.max(...rows.map(([l]) => l.length)));
   for (const [l, s] of rows) lines.push(`${l.padEnd(width)}  # ${s}`);
   const quarantine = FLOOR_RULES.filter((r) => r.reason?.startsWith(QUARANTINE_REASON)).length;
@@ -108,7 +119,8 @@ export function describeConfig(cfg: EffectiveConfig, vars: Record<string, string
   lines.push('');
   lines.push(`# chain: ${label}`);
   for (const task of chain.tasks) {
-    lines.push(`# task ${task.id}: model ${task.execute_config.model}, provider ${task.execute_config.provider}, tools ${task.execute_config.tools.join(', ')}`);
+    // the model a session uses is the one under `# model:` below (flags, config, environment)
+    lines.push(`# task ${task.id}: tools ${task.execute_config.tools.join(', ')}`);
     const { policies, from } = taskPolicies(task, cfg.data, cfg.sources, label);
     const prow: [string, string][] = [];
     for (const [ts, vals] of Object.entries(policies)) for (const [k, v] of Object.entries(vals)) prow.push([`tools_policies.${ts}.${k} = ${JSON.stringify(v)}`, from.get(`${ts}.${k}`) ?? label]);
@@ -163,9 +175,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     const cfg = loadConfig({ agent: values.agent as string | undefined });
-    process.stdout.write(describeConfig(cfg, vars));
-    // the model's window is asked of its server (a short wait when it does not answer)
-    process.stdout.write(`\n${(await describeModelRequests(cfg, process.env)).join('\n')}\n`);
+    // the model's window (and, with only OPENAI_BASE_URL, the model) is asked of its server
+    const model = await describeModelRequests(cfg, process.env);
+    process.stdout.write(describeConfig(cfg, vars, model.provider ? { provider: model.provider.name, model: model.provider.model } : undefined));
+    process.stdout.write(`\n${model.lines.join('\n')}\n`);
     // attached MCP servers: started briefly to list their tools
     if (Object.keys(cfg.data.mcp_servers ?? {}).length) {
       const mcp = new McpRegistry(fromConfig(cfg.data.mcp_servers, process.cwd()));

@@ -119,6 +119,8 @@ export interface ClientState {
   auth?: AuthOffer;
   /** The agent's stderr, its last lines (the agent log pane). */
   agentLog: string[];
+  /** Why no model answers, as the agent found when the session opened (cxl acp's `_meta["cxl/model"]`); gone once one does. */
+  modelProblem?: string;
 }
 
 export interface StoreOptions {
@@ -462,6 +464,11 @@ export class ClientStore {
         return this.set({ mode: update.currentModeId });
       case 'session_info_update':
         if (typeof update.title === 'string') this.set({ title: update.title });
+        // cxl acp says when no model answers (and the status line says so until one does)
+        if (update._meta?.['cxl/model'] && typeof update._meta['cxl/model'] === 'object') {
+          const m = update._meta['cxl/model'] as { reachable?: boolean; problem?: string };
+          this.set({ modelProblem: m.reachable === false ? (m.problem ?? 'no model answers') : undefined });
+        }
         // cxl acp's replay marks where a turn was cancelled
         if (update._meta?.['cxl/turnEnded'] === 'cancelled') {
           this.set({ toolCalls: closeUnfinished(this.state, this.state.turnCalls, 'cancelled') });
@@ -478,7 +485,8 @@ export class ClientStore {
         return;
       }
       case 'usage_update':
-        if (Number.isFinite(update.used) && Number.isFinite(update.size) && update.size > 0) this.set({ usage: { used: update.used, size: update.size } });
+        // a request was answered: a model is there after all
+        if (Number.isFinite(update.used) && Number.isFinite(update.size) && update.size > 0) this.set({ usage: { used: update.used, size: update.size }, modelProblem: undefined });
         return;
       case 'compaction_update':
         return this.compaction(update);

@@ -47,7 +47,7 @@ export function statusRow(s: ClientState, width: number, home = shortPath): Row 
               : { text: s.running ? ' (working)' : '', color: 'running' };
   const before: string[] = [];
   const after: string[] = [];
-  if (s.model) before.push(`model ${s.model}`);
+  if (s.model && !s.modelProblem) before.push(`model ${s.model}`);
   const mode = modeLabel(s);
   if (s.usage) after.push(usageText(s.usage.used, s.usage.size));
   if (s.sandbox) after.push(`sandbox ${s.sandbox.state}`);
@@ -64,6 +64,8 @@ export function statusRow(s: ClientState, width: number, home = shortPath): Row 
       { text: head, color: 'accent', bold: true },
       agentState,
       ...(before.length ? [{ text: ` · ${before.join(' · ')}`, color: 'muted' }] : []),
+      // the fix is in the notice above; the status line keeps saying it until a model answers
+      ...(s.modelProblem ? [{ text: ' · ', color: 'muted' }, { text: `no model reachable${s.model ? ` (${s.model})` : ''}: see above`, color: 'warn', bold: true }] : []),
       ...modeSpans,
       { text: ` · ${after.join(' · ')}`, color: 'muted' },
     ],

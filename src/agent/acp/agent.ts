@@ -18,6 +18,7 @@ import { modelName, resolveTool } from '../tools/tool_names.ts';
 import { describeAllow } from '../../core/gate/session_allows.ts';
 import type { ApprovalAnswer, ApprovalRequest, SessionTools } from '../tools/contract.ts';
 import { parsePlan, PLAN_TOOL, PLAN_TOOL_NAME } from '../loop/plan_tool.ts';
+import { modelProblem } from '../providers/reachability.ts';
 import { runTurn, type StopReason } from '../loop/turn.ts';
 
 export interface SessionMode {
@@ -73,7 +74,7 @@ interface LiveSession {
   /** notices being sent; a turn awaits them before it answers */
   inflight: Set<Promise<void>>;
   context: SessionContext;
-  notice(text: string): Promise<void>;
+  notice: Notify;
   /** sends what was said before the client knew the session; call after session/new or load answered */
   flush(): void;
 }
@@ -246,10 +247,30 @@ export function createAgent(o: AgentOptions): Agent {
       // notices are live events; only the fallback messages belong to the replayed history
       if (early.length && !asNotice) live.stored.replay.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${early.map(([t]) => t).join('\n')}\n` } });
       for (const n of early) await notice(...n);
+      void checkModel(client, live).catch((e) => o.log(String(e)));
     };
     // a timer set as the handler returns fires after the SDK has queued the response
     live.flush = () => void setTimeout(() => void flushNotices().catch((e) => o.log(String(e))), 0);
     return live;
+  }
+
+  /**
+   * In the background as a session opens: is a model there? The client hears the model's real name
+   * (read from the server when only OPENAI_BASE_URL is set), or, when none answers, why and what to
+   * do: a notice, and `_meta["cxl/model"]` for its status line.
+   */
+  async function checkModel(client: acp.AgentContext, live: LiveSession): Promise<void> {
+    if (!o.provider) return;
+    const sessionId = live.stored.sessionId;
+    const send = (update: acp.SessionUpdate) => client.notify(acp.methods.client.session.update, { sessionId, update });
+    const problem = await modelProblem(o.provider, process.env.OPENAI_API_KEY);
+    if (problem === undefined) {
+      const options = modelOptions();
+      if (options) await send({ sessionUpdate: 'config_option_update', configOptions: options });
+      return;
+    }
+    await live.notice(howToConfigure(o.provider, problem), { severity: 'warning', title: `No model is reachable: ${problem}` });
+    await send({ sessionUpdate: 'session_info_update', _meta: { 'cxl/model': { reachable: false, problem } } });
   }
 
   /** Usage and compactions reach the client as ACP updates; compactions are saved with the session. */

@@ -541,3 +541,31 @@ test('a resumed session replays where a turn was cancelled, and a mention of a f
   assert.equal(replayed[0].content?.text, 'look at @módulo.py', 'the mention as written, no percent-encoded link');
   assert.deepEqual(replayed.at(-1), { sessionUpdate: 'session_info_update', _meta: { 'cxl/turnEnded': 'cancelled' } });
 });
+
+test('as a session opens the agent checks the model in the background: none answering is a notice with the fix and _meta for the status line; a server\'s only model is named', async () => {
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-acp-')));
+  const h = new Harness({ args: ['--provider', 'ollama'], env: { HOME: dir, XDG_DATA_HOME: path.join(dir, 'data'), OLLAMA_HOST: 'http://127.0.0.1:9', OPENAI_BASE_URL: undefined }, session: { notices: {} } });
+  const srv = await startFakeOpenAI([], { models: [{ id: 'local-coder' }] });
+  const h2 = new Harness({ env: { HOME: dir, XDG_DATA_HOME: path.join(dir, 'data'), OPENAI_BASE_URL: srv.url, OPENAI_MODEL: undefined } });
+  cleanups.push(async () => {
+    await h.stop();
+    await h2.stop();
+    await srv.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  await h.start();
+  await h.newSession(dir);
+  const until = async (hh: Harness, f: (u: acp.SessionUpdate) => boolean) => {
+    for (let i = 0; i < 200 && !hh.updates.some((u) => f(u.update as acp.SessionUpdate)); i++) await new Promise((r) => setTimeout(r, 25));
+    return hh.updates.map((u) => u.update as acp.SessionUpdate).find(f);
+  };
+  const n = await until(h, (u) => u.sessionUpdate === 'notice');
+  assert.ok(n && n.sessionUpdate === 'notice' && /^No model is reachable: nothing answers at http:\/\/127\.0\.0\.1:9/.test(n.title), JSON.stringify(n));
+  assert.match(String((n as { description?: string }).description), /ollama serve/);
+  const meta = await until(h, (u) => u.sessionUpdate === 'session_info_update');
+  assert.deepEqual((meta as { _meta?: unknown })._meta, { 'cxl/model': { reachable: false, problem: 'nothing answers at http://127.0.0.1:9 (is `ollama serve` running?)' } });
+  await h2.start();
+  await h2.newSession(dir);
+  const opt = await until(h2, (u) => u.sessionUpdate === 'config_option_update');
+  assert.equal((opt as { configOptions: Array<{ currentValue: string }> }).configOptions[0].currentValue, 'local-coder');
+});
