@@ -1,5 +1,6 @@
 // `cxl` with no subcommand: the terminal UI, an ACP client driving the built-in agent
 // (`cxl acp`, same runtime) or any ACP agent given with --agent.
+import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { moduleCommand, onTerminate } from '../core/platform/runtime.ts';
@@ -71,7 +72,7 @@ export async function main(argv: string[]): Promise<number> {
   process.env.NODE_ENV ??= 'production';
   delete process.env.CI;
   delete process.env.CONTINUOUS_INTEGRATION;
-  const [{ AcpClient }, { splitCommandLine }] = await Promise.all([import('../client/acp_client.ts'), import('../client/command_line.ts')]);
+  const [{ splitCommandLine }, { AgentProcess }] = await Promise.all([import('../client/command_line.ts'), import('../client/agent_process.ts')]);
   const cwd = path.resolve((values.cwd as string | undefined) ?? process.cwd());
   const model = values.model as string | undefined;
   const envelope = values.envelope as string | undefined;
@@ -89,35 +90,49 @@ export async function main(argv: string[]): Promise<number> {
     agentArgv = builtinAgentArgv({ model, envelope, provider: values.provider as string | undefined });
     label = 'cxl acp';
   }
-  let client: InstanceType<typeof AcpClient>;
+  let root: string;
   try {
-    client = new AcpClient({ argv: agentArgv, label, builtin: values.agent === undefined, cwd, model, envelope, env: agentEnv, resume });
+    root = fs.realpathSync(cwd);
+    if (!fs.statSync(root).isDirectory()) throw new Error('not a directory');
   } catch (err) {
     throw new UsageError(`cxl: --cwd ${cwd}: ${(err as Error).message}`);
   }
+  // The agent first: it starts (another process, another core) while this one loads the protocol
+  // and the screen, the slowest part of a start, so the session is open about when the screen is.
+  const agent = new AgentProcess(agentArgv, { cwd: root, env: agentEnv });
+  let client: InstanceType<Awaited<typeof import('../client/acp_client.ts')>['AcpClient']>;
+  try {
+    const { AcpClient } = await import('../client/acp_client.ts');
+    client = new AcpClient({ argv: agentArgv, label, builtin: values.agent === undefined, cwd, model, envelope, env: agentEnv, resume, process: agent });
+  } catch (err) {
+    agent.kill('SIGKILL');
+    throw err instanceof UsageError ? err : new UsageError(`cxl: --cwd ${cwd}: ${(err as Error).message}`);
+  }
   // SIGTERM/SIGHUP-style endings still take the agent and its terminals down with us.
   const offTerminate = onTerminate(() => client.quit());
-  // the agent starts (another process, another core) while the UI's modules load: the first
-  // frame and the session come ~100 ms sooner than one after the other
   void client.start();
+  // React, Ink and the reconciler must all load after NODE_ENV is settled (they pick their build
+  // when first imported, and mixing builds breaks rendering); they load once the client has
+  // sent `initialize` (one thread evaluates modules: the screen's would hold the client back, and
+  // the agent waits for it).
+  const screen = Promise.all([
+    // React is CommonJS: its exports object is the default export wherever it is imported from
+    // (Node's loader, Deno's, or the bundle, whose import() of it has no named exports)
+    import('react'),
+    import('ink'),
+    import('../ui/App.tsx'),
+    import('../client/prompt_history.ts'),
+    import('../ui/composer.ts'),
+    import('../ui/external_editor.ts'),
+    import('../ui/theme.ts'),
+    import('../ui/terminal_background.ts'),
+  ]);
+  screen.catch(() => {});
   // the `theme` config key, read while the rest loads (a broken file is the agent's to report)
   const themeSetting = import('../config/load.ts').then(({ loadConfig }) => loadConfig({ cwd }).data.theme).catch(() => undefined);
-  // React, Ink and the reconciler must all load after NODE_ENV is settled (they pick their build
-  // when first imported, and mixing builds breaks rendering).
   let ui;
   try {
-    ui = await Promise.all([
-      // React is CommonJS: its exports object is the default export wherever it is imported from
-      // (Node's loader, Deno's, or the bundle, whose import() of it has no named exports)
-      import('react'),
-      import('ink'),
-      import('../ui/App.tsx'),
-      import('../client/prompt_history.ts'),
-      import('../ui/composer.ts'),
-      import('../ui/external_editor.ts'),
-      import('../ui/theme.ts'),
-      import('../ui/terminal_background.ts'),
-    ]);
+    ui = await screen;
   } catch (err) {
     offTerminate();
     await client.close(); // the agent already started must not outlive a UI that cannot load

@@ -16,8 +16,8 @@ const listeners = new Set<() => void>();
 
 /** Start loading the grammars (once); resolves when they are in. */
 export function loadHighlighter(): Promise<void> {
-  loading ??= import('lowlight').then(({ createLowlight, common }) => {
-    lowlight = createLowlight(common) as unknown as Lowlight;
+  loading ??= import('./highlight_grammars.ts').then(({ makeLowlight }) => {
+    lowlight = makeLowlight() as unknown as Lowlight;
     for (const l of listeners) l();
   });
   return loading;

@@ -65,7 +65,7 @@ export function statusRow(s: ClientState, width: number, home = shortPath): Row 
       agentState,
       ...(before.length ? [{ text: ` · ${before.join(' · ')}`, color: 'muted' }] : []),
       // the fix is in the notice above; the status line keeps saying it until a model answers
-      ...(s.modelProblem ? [{ text: ' · ', color: 'muted' }, { text: `no model reachable${s.model ? ` (${s.model})` : ''}: see above`, color: 'warn', bold: true }] : []),
+      ...(s.modelProblem ? [{ text: ' · ', color: 'muted' }, { text: 'no model: see above', color: 'warn', bold: true }] : []),
       ...modeSpans,
       { text: ` · ${after.join(' · ')}`, color: 'muted' },
     ],

@@ -62,7 +62,7 @@ test(`cxl in tmux (${runtimeName}), built-in agent: !ls, /tool write_file with i
 
     // A narrower terminal: the live region is laid out again at 60 columns.
     tmux.run('resize-window', '-t', 'cxl', '-x', '60', '-y', '24');
-    await tmux.waitFor(/\nTab tool list · Shift\+Tab next mode · Ctrl\+T transcript\nCtrl\+C cancel \(twice quits\) · Ctrl\+D quit\s*$/, 'the footer re-wrapped at 60 columns');
+    await tmux.waitFor(/\nCtrl\+R search history · \? keys · Tab tool list\nShift\+Tab next mode · Ctrl\+T transcript\nCtrl\+C cancel \(twice quits\) · Ctrl\+D quit\s*$/, 'the footer re-wrapped at 60 columns');
 
     tmux.keys('C-d');
     assert.equal(await exitCode(rcFile), '0', 'Ctrl+D quits with exit code 0');

@@ -269,7 +269,8 @@ export function createAgent(o: AgentOptions): Agent {
       if (options) await send({ sessionUpdate: 'config_option_update', configOptions: options });
       return;
     }
-    await live.notice(howToConfigure(o.provider, problem), { severity: 'warning', title: `No model is reachable: ${problem}` });
+    // the title says what; the text under it, how to fix it (howToConfigure's first line is the title's)
+    await live.notice(howToConfigure(o.provider, problem).split('\n').slice(2).join('\n'), { severity: 'warning', title: `No model is reachable: ${problem}` });
     await send({ sessionUpdate: 'session_info_update', _meta: { 'cxl/model': { reachable: false, problem } } });
   }
 
