@@ -10,24 +10,43 @@ export interface SearchState {
   hit: number;
   /** The prompt being written when the search opened: Esc brings it back. */
   draft: ComposerState;
+  /** How many prompts hold the query, and which of them (from the newest) `hit` is: counted when they change, not per frame. */
+  count: { total: number; nth: number };
 }
 
 /** Case is ignored, and so are accents (`modulo` finds `módulo`). */
 export function foldForSearch(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (/^[\u0000-\u007F]*$/.test(text)) return text.toLowerCase();
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+// Each prompt folded once, not once per keystroke: a search runs over every earlier prompt.
+const folded = new Map<string, string>();
+const FOLDED_MAX = 50_000;
+
+/** A prompt as searched: its pastes' text in place of their tokens, folded. */
+function searchable(text: string, pastes: PasteStore): string {
+  let f = folded.get(text);
+  if (f === undefined) {
+    if (folded.size >= FOLDED_MAX) folded.clear();
+    f = foldForSearch(expandPastes(text, pastes));
+    folded.set(text, f);
+  }
+  return f;
 }
 
 /** The newest prompt at or before `from` (an index into `past`) that holds the query; -1 when none does. */
 export function findOlder(past: readonly string[], pastes: PasteStore, query: string, from: number): number {
   const q = foldForSearch(query);
-  for (let i = Math.min(from, past.length - 1); i >= 0; i--) if (foldForSearch(expandPastes(past[i], pastes)).includes(q)) return i;
+  for (let i = Math.min(from, past.length - 1); i >= 0; i--) if (searchable(past[i], pastes).includes(q)) return i;
   return -1;
 }
 
 /** The oldest prompt at or after `from` that holds the query; -1 when none does. */
 export function findNewer(past: readonly string[], pastes: PasteStore, query: string, from: number): number {
   const q = foldForSearch(query);
-  for (let i = Math.max(0, from); i < past.length; i++) if (foldForSearch(expandPastes(past[i], pastes)).includes(q)) return i;
+  for (let i = Math.max(0, from); i < past.length; i++) if (searchable(past[i], pastes).includes(q)) return i;
   return -1;
 }
 
@@ -37,7 +56,7 @@ export function matchCount(past: readonly string[], pastes: PasteStore, query: s
   let total = 0;
   let nth = 0;
   for (let i = past.length - 1; i >= 0; i--) {
-    if (!foldForSearch(expandPastes(past[i], pastes)).includes(q)) continue;
+    if (!searchable(past[i], pastes).includes(q)) continue;
     total++;
     if (i === hit) nth = total;
   }

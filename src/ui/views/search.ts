@@ -12,7 +12,7 @@ import type { KeyContext, View, ViewContext } from './view.ts';
 export function openSearch(ctx: ViewContext): void {
   const u = ctx.ui();
   if (u.past.length === 0) return ctx.setUi((x) => ({ ...x, hint: 'No earlier prompts in this project yet.' }));
-  ctx.setUi((x) => ({ ...x, search: { query: '', hit: x.past.length - 1, draft: x.composer } }));
+  ctx.setUi((x) => ({ ...x, search: { query: '', hit: x.past.length - 1, draft: x.composer, count: { total: x.past.length, nth: 1 } } }));
 }
 
 function setQuery(ctx: ViewContext, query: string): void {
@@ -20,7 +20,8 @@ function setQuery(ctx: ViewContext, query: string): void {
     if (!x.search) return x;
     // a longer query keeps the match it has when that still holds it, as a shell does
     const from = query.startsWith(x.search.query) && x.search.hit >= 0 ? x.search.hit : x.past.length - 1;
-    return { ...x, search: { ...x.search, query, hit: findOlder(x.past, x.pastes, query, from) } };
+    const hit = findOlder(x.past, x.pastes, query, from);
+    return { ...x, search: { ...x.search, query, hit, count: matchCount(x.past, x.pastes, query, hit) } };
   });
 }
 
@@ -29,7 +30,7 @@ function step(ctx: ViewContext, older: boolean): void {
     const s = x.search;
     if (!s || s.hit < 0) return x;
     const next = older ? findOlder(x.past, x.pastes, s.query, s.hit - 1) : findNewer(x.past, x.pastes, s.query, s.hit + 1);
-    return next < 0 ? x : { ...x, search: { ...s, hit: next } };
+    return next < 0 ? x : { ...x, search: { ...s, hit: next, count: matchCount(x.past, x.pastes, s.query, next) } };
   });
 }
 
@@ -68,7 +69,7 @@ export function searchPanel(_s: ClientState, ui: UiState, width: number, room: n
   const s = ui.search;
   if (!s) return [];
   const shown = s.hit >= 0 ? sanitize(showPastes(ui.past[s.hit], ui.pastes)) : '';
-  const { total, nth } = s.hit >= 0 ? matchCount(ui.past, ui.pastes, s.query, s.hit) : { total: 0, nth: 0 };
+  const { total, nth } = s.count;
   const status = s.hit < 0 ? 'no match' : `${nth} of ${total}`;
   return [
     plainRow('─'.repeat(width), { color: 'muted' }),
