@@ -156,7 +156,7 @@ function sessionModes(cfg: EffectiveConfig, envelope: string | undefined): { mod
   const modes = modesOf(cfg);
   const defaultMode = envelope ?? cfg.defaultEnvelope;
   if (!modes.some((m) => m.id === defaultMode)) {
-    throw new ToolError('bad_args', `no envelope named \`${defaultMode}\`; envelopes: ${modes.map((m) => m.id).join(', ')}.`);
+    throw new ToolError('bad_args', `no envelope named \`${defaultMode}\`; envelopes: ${modes.map((m) => m.id).sort().join(', ')}.`);
   }
   return { modes, defaultMode };
 }

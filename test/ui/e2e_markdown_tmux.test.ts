@@ -25,6 +25,10 @@ test(`scrollback copy in tmux (${runtimeName}): a fence's lines byte for byte, a
     const env = ['NO_COLOR=1', `XDG_DATA_HOME=${dir}/.data`, `XDG_CONFIG_HOME=${dir}/.config`];
     tmux.start(dir, [...cxlCommand(), '--agent', quote(moduleCommand(fixture))], env, rcFile, 60, 40);
     await tmux.waitFor(/scripted-agent · /, 'the session');
+    // typed, a prompt is printed as written (a long paste would show collapsed)
+    tmux.type(`open ${URL150}`);
+    tmux.keys('Enter');
+    await tmux.waitFor(/echo: open https/, 'the typed prompt answered');
     tmux.write(['here:', '```python', ...CODE, '```', '', `see ${URL150}`].join('\n'), true);
     await tmux.waitFor(/\[pasted \d+ lines\]/, 'the paste in the composer');
     tmux.keys('Enter');
@@ -39,7 +43,7 @@ test(`scrollback copy in tmux (${runtimeName}): a fence's lines byte for byte, a
     assert.deepEqual(lines.slice(at + 1, at + 1 + CODE.length), CODE, 'the code as written, no gutter, long line joined');
     assert.equal(lines[at + 1 + CODE.length], '└');
     assert.ok(lines.includes(`see ${URL150}`), 'the URL is one logical line, with the word before it');
-    assert.ok(lines.includes(`  see ${URL150}`), 'in the prompt too');
+    assert.ok(lines.includes(`› open ${URL150}`), 'in a prompt too');
     tmux.keys('C-d');
     assert.equal(await exitCode(rcFile), '0');
   } finally {
