@@ -152,6 +152,25 @@ export function contentText(block: ContentBlock): string {
   }
 }
 
+/**
+ * A replayed prompt's block as the person wrote it: a file in the session root linked or embedded
+ * by a mention is `@path` again (a decoded path, never a percent-encoded link).
+ */
+export function userText(block: ContentBlock, cwd: string): string {
+  const uri = block.type === 'resource_link' ? block.uri : block.type === 'resource' ? block.resource.uri : undefined;
+  if (uri === undefined || !uri.startsWith('file:')) return contentText(block);
+  let p: string;
+  try {
+    p = decodeURIComponent(new URL(uri).pathname);
+  } catch {
+    return contentText(block);
+  }
+  const root = cwd.endsWith('/') ? cwd : `${cwd}/`;
+  if (!p.startsWith(root)) return contentText(block);
+  const rel = p.slice(root.length);
+  return ` ${/\s|"/.test(rel) ? `@"${rel}"` : `@${rel}`}`;
+}
+
 export class ClientStore {
   private state: ClientState;
   private listeners = new Set<Listener>();
@@ -450,8 +469,13 @@ export class ClientStore {
         return this.appendText('agent', contentText(update.content));
       case 'agent_thought_chunk':
         return this.appendText('thought', contentText(update.content));
-      case 'user_message_chunk':
-        return this.appendText('user', contentText(update.content));
+      case 'user_message_chunk': {
+        const text = userText(update.content, this.state.cwd);
+        // a mention the prompt's text already has is not said twice
+        const last = this.state.live.at(-1);
+        if (update.content.type !== 'text' && last?.kind === 'user' && last.text.includes(text.trim())) return;
+        return this.appendText('user', text);
+      }
       case 'tool_call':
         return this.upsertCall(update, true);
       case 'tool_call_update':

@@ -49,3 +49,15 @@ test('a replayed session keeps each turn\'s plan and its cancel marker in order'
     ['user', 'agent', 'plan', 'marker:cancelled', 'user', 'agent'],
   );
 });
+
+test('a replayed prompt shows its mentions as written: a file link (percent-encoded) is @path, and not twice', () => {
+  const s = store();
+  s.resetConversation('s1');
+  s.applyUpdate({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'compare @módulo.py' } });
+  s.applyUpdate({ sessionUpdate: 'user_message_chunk', content: { type: 'resource_link', uri: 'file:///srv/proj/m%C3%B3dulo.py', name: 'módulo.py' } });
+  s.applyUpdate({ sessionUpdate: 'user_message_chunk', content: { type: 'resource_link', uri: 'file:///srv/proj/docs/my%20notes.md', name: 'my notes.md' } });
+  s.applyUpdate({ sessionUpdate: 'user_message_chunk', content: { type: 'resource_link', uri: 'file:///elsewhere/x.md', name: 'x.md' } });
+  s.replayDone();
+  const user = s.getState().history.find((h) => h.kind === 'user');
+  assert.equal(user?.kind === 'user' && user.text, 'compare @módulo.py @"docs/my notes.md"[x.md](file:///elsewhere/x.md)');
+});

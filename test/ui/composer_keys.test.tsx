@@ -204,3 +204,14 @@ test('a long paste, once sent, stays collapsed in the history; Ctrl+O prints it 
   assert.ok(out?.kind === 'output' && out.text === `see: ${big}`);
   r.unmount();
 });
+
+test('in the tool list, text that is no key of the list goes back to the prompt with the focus', async () => {
+  const r = mount(states.toolRunning());
+  await tick();
+  await r.press(KEY.tab);
+  assert.match(r.lastFrame(), /Tab\/Esc composer/, 'the tool list has the keys');
+  await r.press('h', 'i');
+  assert.equal(prompt(r.lastFrame()), 'hi');
+  assert.doesNotMatch(r.lastFrame(), /Tab\/Esc composer/);
+  r.unmount();
+});
