@@ -1,5 +1,5 @@
-// The terminal UI's start, whole process, in a real terminal (tmux), under Node and under Deno: from
-// screen that shows its session (the agent spawned, initialized, session/new answered), against
+// The terminal UI's start, whole process, in a real terminal (tmux), under Node and under Deno:
+// from launching `cxl` to a screen that shows its session (the agent spawned, initialized, session/new answered), against
 // the built-in agent alone reaching the same point over stdio (spawn `cxl acp`, initialize,
 // session/new). The difference is what the UI adds: its modules and the first frames.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
