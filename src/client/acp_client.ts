@@ -33,6 +33,8 @@ export interface ClientOptions {
   resume?: ResumeRequest;
   /** The sandbox of this client's own terminal host, shown when the agent reports none. */
   sandbox?: SandboxView;
+  /** The agent, already spawned (the UI starts it before this module has loaded); else `argv` is spawned by start(). */
+  process?: AgentProcess;
   /** How long `initialize`, then `session/new`, may go unanswered before the user is told (the client keeps waiting). */
   initTimeoutMs?: number;
   sessionTimeoutMs?: number;
@@ -160,12 +162,9 @@ export class AcpClient {
 
   /** Spawn the agent, initialize, open a session. Failures become store state, not throws. */
   async start(): Promise<void> {
-    const proc = new AgentProcess(this.opts.argv, {
-      cwd: this.fsHost.root,
-      env: this.opts.env,
-      onStderr: (l) => this.store.setStderrTail(l),
-      onLog: (l) => this.store.setAgentLog(l),
-    });
+    const hooks = { onStderr: (l: string[]) => this.store.setStderrTail(l), onLog: (l: string[]) => this.store.setAgentLog(l) };
+    const proc = this.opts.process ?? new AgentProcess(this.opts.argv, { cwd: this.fsHost.root, env: this.opts.env, ...hooks });
+    proc.listen(hooks);
     this.#proc = proc;
     void proc.exited.then((exit) => {
       this.#exited = true;

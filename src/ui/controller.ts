@@ -7,8 +7,8 @@ export interface Controller {
   /** Ctrl+C: every pending approval answered `cancelled`, then session/cancel. */
   cancel(): void;
   quit(): void;
-  /** session/set_mode (Shift+Tab, /mode). */
-  setMode?(modeId: string): void;
+  /** session/set_mode (Shift+Tab, /mode); settles once the agent has answered. */
+  setMode?(modeId: string): void | Promise<void>;
   /** /clear: a new session. */
   newSession?(): void;
   /** /resume: offer this directory's sessions (the store's sessionChoices). */

@@ -9,6 +9,7 @@ import { completionView } from './completion.ts';
 import { composerView } from './composer.ts';
 import { loginPickerView } from './login_picker.ts';
 import { reasonView } from './reason.ts';
+import { searchView } from './search.ts';
 import { sessionPickerView } from './session_picker.ts';
 import { toolsView } from './tools.ts';
 import { transcriptView } from './transcript.ts';
@@ -23,6 +24,7 @@ const PRECEDENCE: readonly (readonly [View, Holds])[] = [
   [sessionPickerView, (s) => s.sessionChoices !== undefined],
   [transcriptView, (_s, ui) => ui.transcript !== undefined],
   [loginPickerView, (s) => s.auth !== undefined],
+  [searchView, (_s, ui) => ui.search !== undefined],
   [completionView, (s, ui) => (openCompletion(s, ui)?.items.length ?? 0) > 0],
   [toolsView, (_s, ui) => ui.focus === 'tools'],
   [composerView, () => true],
