@@ -25,6 +25,10 @@ export interface Controller {
   authenticate?(methodId: string): void;
   dismissLogin?(): void;
   login?(): void;
+  /** The trust prompt: trust this folder's own configuration (then a new session applies it), close it, open it again (/trust). */
+  trustProject?(): void;
+  dismissTrust?(): void;
+  offerTrust?(): void;
   /** The approval's keys: the answer to the permission request queued under `key` (only an agent asks). */
   answerPermission?(key: string, outcome: RequestPermissionOutcome): void;
 }
