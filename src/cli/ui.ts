@@ -1,18 +1,24 @@
 // `cxl` with no subcommand: the terminal UI, an ACP client driving the built-in agent
 // (`cxl acp`, same runtime) or any ACP agent given with --agent.
+import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { displayArgv } from '../core/argv_display.ts';
 import { moduleCommand, onTerminate } from '../core/platform/runtime.ts';
 import { enableTerminalModes } from '../ui/terminal_modes.ts';
+
+const SHOW_CURSOR = '\u001B[?25h';
+const HIDE_CURSOR = '\u001B[?25l';
 import type { ResumeRequest } from '../client/acp_client.ts';
 import { parseFlags, UsageError } from './args.ts';
 
 const HELP = `cxl: the terminal UI (an ACP client)
 
 Usage: cxl [--agent "<command line>"] [--cwd DIR] [--envelope NAME] [--provider ollama|openai] [--model NAME]
-           [--continue | --resume [ID]] [--trust-project]
+           [--continue | --resume [ID]] [--trust-project] ["<prompt>"]
 
+  "<prompt>"   sent as the first prompt once the session is open (cxl -p "<prompt>" runs it
+               unattended instead, as cxl run)
   --agent      any ACP agent on stdio, e.g. --agent "npx @agentclientprotocol/claude-agent-acp"
                (default: the built-in agent, cxl acp)
   --cwd        the session root (default: the current directory); files and commands the
@@ -52,7 +58,8 @@ export async function main(argv: string[]): Promise<number> {
   }, HELP);
   if (!flags) return 0;
   const { values, positionals } = flags;
-  if (positionals.length > 0) throw new UsageError(`cxl: unexpected argument \`${positionals[0]}\`. Run \`cxl --help\`.`);
+  // `cxl "fix the bug"`: the UI opens with that prompt sent
+  const firstPrompt = positionals.join(' ').trim();
   const resumeId = values.resume as string | undefined;
   if (values.continue && resumeId !== undefined) throw new UsageError('cxl: --continue and --resume both pick the session to open; give one of them.');
   const resume: ResumeRequest | undefined = values.continue ? { kind: 'continue' } : resumeId === undefined ? undefined : resumeId === '' ? { kind: 'pick' } : { kind: 'id', id: resumeId };
@@ -69,7 +76,7 @@ export async function main(argv: string[]): Promise<number> {
   process.env.NODE_ENV ??= 'production';
   delete process.env.CI;
   delete process.env.CONTINUOUS_INTEGRATION;
-  const [{ AcpClient }, { splitCommandLine }] = await Promise.all([import('../client/acp_client.ts'), import('../client/command_line.ts')]);
+  const [{ splitCommandLine }, { AgentProcess }] = await Promise.all([import('../client/command_line.ts'), import('../client/agent_process.ts')]);
   const cwd = path.resolve((values.cwd as string | undefined) ?? process.cwd());
   const model = values.model as string | undefined;
   const envelope = values.envelope as string | undefined;
@@ -87,11 +94,25 @@ export async function main(argv: string[]): Promise<number> {
     agentArgv = builtinAgentArgv({ model, envelope, provider: values.provider as string | undefined, trustProject: values['trust-project'] === true });
     label = 'cxl acp';
   }
-  let client: InstanceType<typeof AcpClient>;
+  let root: string;
   try {
-    client = new AcpClient({ argv: agentArgv, label, builtin: values.agent === undefined, cwd, model, envelope, env: agentEnv, resume });
+    root = fs.realpathSync(cwd);
+    if (!fs.statSync(root).isDirectory()) throw new Error('not a directory');
   } catch (err) {
     throw new UsageError(`cxl: --cwd ${cwd}: ${(err as Error).message}`);
+  }
+  // The agent first: it starts (another process, another core) while this one loads the protocol
+  // and the screen, the slowest part of a start, so the session is open about when the screen is.
+  const agent = new AgentProcess(agentArgv, { cwd: root, env: agentEnv });
+  let client: InstanceType<Awaited<typeof import('../client/acp_client.ts')>['AcpClient']>;
+  try {
+    const [{ AcpClient }, { trustOfferFor }] = await Promise.all([import('../client/acp_client.ts'), import('../client/trust_offer.ts')]);
+    // the built-in agent holds back this folder's own configuration until it is trusted: offer to
+    const trust = values.agent === undefined && values['trust-project'] !== true ? trustOfferFor(root, agentEnv) : undefined;
+    client = new AcpClient({ argv: agentArgv, label, builtin: values.agent === undefined, cwd, model, envelope, env: agentEnv, resume, process: agent, trust });
+  } catch (err) {
+    agent.kill('SIGKILL');
+    throw err instanceof UsageError ? err : new UsageError(`cxl: --cwd ${cwd}: ${(err as Error).message}`);
   }
   // SIGINT, SIGTERM and SIGHUP (the terminal closed) take the agent's process group and its
   // terminals down first (an agent that ignores its stdin closing would be orphaned), then the UI.
@@ -102,38 +123,77 @@ export async function main(argv: string[]): Promise<number> {
   // a terminal that hung up fails every later write: that must not crash the way out
   const ignoreWriteErrors = () => {};
   process.stdout.on('error', ignoreWriteErrors);
-  // the agent starts (another process, another core) while the UI's modules load: the first
-  // frame and the session come ~100 ms sooner than one after the other
   void client.start();
   // React, Ink and the reconciler must all load after NODE_ENV is settled (they pick their build
-  // when first imported, and mixing builds breaks rendering).
+  // when first imported, and mixing builds breaks rendering); they load once the client has
+  // sent `initialize` (one thread evaluates modules: the screen's would hold the client back, and
+  // the agent waits for it).
+  const screen = Promise.all([
+    // React is CommonJS: its exports object is the default export wherever it is imported from
+    // (Node's loader, Deno's, or the bundle, whose import() of it has no named exports)
+    import('react'),
+    import('ink'),
+    import('../ui/App.tsx'),
+    import('../client/prompt_history.ts'),
+    import('../ui/composer.ts'),
+    import('../ui/external_editor.ts'),
+    import('../ui/theme.ts'),
+    import('../ui/terminal_background.ts'),
+    import('../ui/notify.ts'),
+  ]);
+  screen.catch(() => {});
+  // the UI's own config keys, read while the rest loads (a broken file is the agent's to report)
+  const uiSettings = import('../config/load.ts').then(({ loadConfig }) => uiConfig(loadConfig, cwd, values['trust-project'] === true)).catch(() => ({}) as UiConfig);
   let ui;
   try {
-    ui = await Promise.all([
-      // React is CommonJS: its exports object is the default export wherever it is imported from
-      // (Node's loader, Deno's, or the bundle, whose import() of it has no named exports)
-      import('react'),
-      import('ink'),
-      import('../ui/App.tsx'),
-      import('../ui/notify.ts'),
-      import('../config/load.ts'),
-    ]);
+    ui = await screen;
   } catch (err) {
     offTerminate();
     await client.close(); // the agent already started must not outlive a UI that cannot load
     throw err;
   }
-  const [{ default: React }, { render }, { App }, { Notifier, notifySettings }, { loadConfig }] = ui;
+  const [{ default: React }, { render }, { App }, { PromptHistory }, { adoptSaved }, { editInEditor }, theme, background, { Notifier, notifySettings }] = ui;
+  const settings = await uiSettings;
+  // dark or light: as configured, else as the terminal says its background is (before Ink reads stdin)
+  const setting = theme.parseThemeSetting(settings.theme) ?? 'auto';
+  if (setting !== 'auto') theme.setTheme(setting);
+  else if (theme.colorEnabled()) theme.setTheme((await background.queryBackground({ stdin: process.stdin, stdout: process.stdout })) ?? background.backgroundFromEnv(process.env) ?? 'dark');
   // Both were read once at load; commands the UI runs for the agent get the user's values back.
   for (const [k, v] of Object.entries(saved)) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
   }
-  const notify = notifySettings(uiConfig(loadConfig, cwd, values['trust-project'] === true), process.env);
+  const notify = notifySettings(settings, process.env);
   const notifier = new Notifier((t) => process.stdout.write(t), notify);
-  // Bracketed paste, focus reporting and the saved title while the UI runs, undone however it ends (an exit hook covers a crash).
-  const restoreModes = enableTerminalModes(process.stdout, { focus: notify.mode !== 'off', title: notify.title });
-  const instance = render(React.createElement(App, { store: client.store, controller: client, notifier }), { exitOnCtrlC: false, patchConsole: false });
+  // Bracketed paste, focus reporting and the saved title while the UI runs, undone however it
+  // ends (an exit hook covers a crash).
+  const modes = { focus: notify.mode !== 'off', title: notify.title };
+  let restoreModes = enableTerminalModes(process.stdout, modes);
+  // ↑ and Ctrl+R reach the prompts of earlier sessions in this project
+  const prompts = PromptHistory.forProject(cwd, process.env);
+  const initial = adoptSaved(prompts.load());
+  let instance: ReturnType<typeof render> | undefined;
+  // Ctrl+G: the terminal is lent to the editor and taken back as it was
+  const term = {
+    release: () => {
+      instance?.clear();
+      process.stdin.setRawMode?.(false);
+      restoreModes();
+      process.stdout.write(SHOW_CURSOR);
+    },
+    reclaim: () => {
+      process.stdin.setRawMode?.(true);
+      restoreModes = enableTerminalModes(process.stdout, modes);
+      process.stdout.write(HIDE_CURSOR);
+    },
+  };
+  const editor = (text: string) => editInEditor(text, process.env, term);
+  if (firstPrompt !== '') {
+    prompts.append({ text: firstPrompt, at: Date.now() });
+    initial.past.push(firstPrompt);
+    client.send(firstPrompt);
+  }
+  instance = render(React.createElement(App, { store: client.store, controller: client, initial, prompts, editor, notifier }), { exitOnCtrlC: false, patchConsole: false });
   // A render that throws unmounts Ink: end the session too rather than leave a dead screen.
   let crash: unknown;
   instance.waitUntilExit().catch((err: unknown) => {
@@ -160,11 +220,17 @@ function resumeHint(client: { sessionId?: string; store: { getState(): { capabil
   return `Resume this session: ${displayArgv(argv)}`;
 }
 
-/** The UI's own keys of agents.toml (`notify`, `terminal_title`); a broken file leaves the defaults (the agent reports it). */
-function uiConfig(load: (o: { cwd: string; trustProject?: boolean }) => { data: { notify?: string; terminal_title?: boolean } }, cwd: string, trustProject: boolean): { notify?: string; terminal_title?: boolean } {
+interface UiConfig {
+  theme?: string;
+  notify?: string;
+  terminal_title?: boolean;
+}
+
+/** The UI's own keys of agents.toml (`theme`, `notify`, `terminal_title`); a broken file leaves the defaults (the agent reports it). */
+function uiConfig(load: (o: { cwd: string; trustProject?: boolean }) => { data: UiConfig }, cwd: string, trustProject: boolean): UiConfig {
   try {
-    const { notify, terminal_title } = load({ cwd, ...(trustProject ? { trustProject } : {}) }).data;
-    return { notify, terminal_title };
+    const { theme, notify, terminal_title } = load({ cwd, ...(trustProject ? { trustProject } : {}) }).data;
+    return { theme, notify, terminal_title };
   } catch {
     return {};
   }

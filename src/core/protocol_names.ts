@@ -32,6 +32,10 @@ export const META_STEPS = 'cxl/steps';
  * window around the change), so a client numbers the lines as the file does ({@link StartLineMeta}).
  */
 export const META_START_LINE = 'cxl/startLine';
+/** `_meta` of a session_info_update the replay keeps where a turn was cancelled (`'cancelled'`). */
+export const META_TURN_ENDED = 'cxl/turnEnded';
+/** `_meta` of a session_info_update when no model answers as a session opens. */
+export const META_MODEL = 'cxl/model';
 
 // ── permission option ids ─────────────────────────────────────────────────────────────────────
 
@@ -86,3 +90,6 @@ export type StartLineMeta = number;
 export function isSandboxState(v: unknown): v is SandboxStateName {
   return typeof v === 'string' && (SANDBOX_STATES as readonly string[]).includes(v);
 }
+
+/** What META_MODEL carries. */
+export type ModelMeta = { reachable: false; problem: string };
