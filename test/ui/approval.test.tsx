@@ -236,14 +236,21 @@ test('Ctrl+C also brings queued prompts back; Esc with the turn over does nothin
   r.unmount();
 });
 
-test('Ctrl+D with a draft in the composer asks for a second press; without one it quits at once', async () => {
-  const r = mount(states.idle());
+test('Ctrl+D never throws a draft away: in the composer it deletes forward; elsewhere it asks for a second press; with no draft it quits at once', async () => {
+  const r = mount(states.finishedTurn());
   await tick();
-  await r.press('h', 'a', 'l', 'f');
-  await r.press(KEY.ctrlD);
+  await r.press('h', 'a', 'l', 'f', KEY.ctrlD);
+  assert.equal(r.ctl.quits, 0, 'in the composer, with a draft, Ctrl+D edits');
+  assert.match(r.lastFrame(), /› half/);
+  await r.press(KEY.tab, KEY.ctrlD);
   assert.equal(r.ctl.quits, 0, 'the draft is not thrown away by one press');
   assert.match(r.lastFrame(), /Ctrl\+D again quits \(the draft is not sent\)/);
   await r.press(KEY.ctrlD);
   assert.equal(r.ctl.quits, 1);
   r.unmount();
+  const empty = mount(states.idle());
+  await tick();
+  await empty.press(KEY.ctrlD);
+  assert.equal(empty.ctl.quits, 1, 'no draft: at once');
+  empty.unmount();
 });
