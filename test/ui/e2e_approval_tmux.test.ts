@@ -79,7 +79,7 @@ async function start(script: Reply[], o: { columns?: number; rows?: number; args
     async cleanup() {
       tmux.kill();
       await srv.close();
-      rmSync(dir, { recursive: true, force: true });
+      await removeDir(dir);
       rmSync(pipe, { force: true });
     },
   };
@@ -93,6 +93,21 @@ async function send(tmux: Tmux, text: string): Promise<void> {
 
 /** The screen with wrapped rows joined back (continuations of a `$ ` step are indented six spaces). */
 const joined = (screen: string) => screen.replace(/\n {6}(?=\S)/g, '');
+
+/**
+ * Remove a workspace once the UI and its agent, killed with the session, have stopped writing
+ * into it (the session store, the prompt history): a removal racing their last write retries.
+ */
+async function removeDir(dir: string): Promise<void> {
+  for (let i = 0; ; i++) {
+    try {
+      return rmSync(dir, { recursive: true, force: true });
+    } catch (err) {
+      if (i >= 20 || !/ENOTEMPTY|EBUSY/.test(`${(err as NodeJS.ErrnoException).code} ${(err as Error).message}`)) throw err;
+      await sleep(100);
+    }
+  }
+}
 
 /** A function that lets a gated reply go. */
 function gate(): { promise: Promise<void>; open(): void } {
@@ -317,6 +332,6 @@ test(`approvals in tmux (${runtimeName}): tmux kill-session leaves no agent proc
     );
   } finally {
     tmux.kill();
-    rmSync(dir, { recursive: true, force: true });
+    await removeDir(dir);
   }
 });
