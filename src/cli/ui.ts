@@ -184,6 +184,7 @@ export async function main(argv: string[]): Promise<number> {
     reclaim: () => {
       process.stdin.setRawMode?.(true);
       restoreModes = enableTerminalModes(process.stdout, modes);
+      notifier.retitle();
       process.stdout.write(HIDE_CURSOR);
     },
   };

@@ -54,6 +54,11 @@ export class Notifier {
     this.#title = t;
     this.write(`${OSC}2;${t}${BEL}`);
   }
+
+  /** The terminal was lent out (Ctrl+G's editor) and its title restored: set ours again. */
+  retitle(): void {
+    if (this.settings.title && this.#title !== '') this.write(`${OSC}2;${this.#title}${BEL}`);
+  }
 }
 
 /** Text for a title or a notification: one line, nothing a terminal would act on, not too long. */

@@ -88,3 +88,20 @@ test('the settings: agents.toml `notify` and `terminal_title`, CXL_NOTIFY over t
   assert.equal(parseConfigText('agents.toml', 'notify = false\n').notify, 'off');
   assert.throws(() => parseConfigText('agents.toml', 'notify = "loud"\n'), /agents\.toml:1:\d+: .*notify/);
 });
+
+test('after the terminal was lent to an editor (its title restored), the title is set again; without titles nothing is written', () => {
+  const written: string[] = [];
+  const n = new Notifier((s) => void written.push(s), { mode: 'auto', title: true });
+  n.retitle();
+  assert.deepEqual(written, [], 'no title set yet: nothing to set again');
+  n.title('working');
+  n.title('working');
+  assert.equal(written.length, 1, 'an unchanged state is not written twice');
+  n.retitle();
+  assert.deepEqual(written, ['\u001B]2;cxl · working\u0007', '\u001B]2;cxl · working\u0007']);
+  const none: string[] = [];
+  const quiet = new Notifier((s) => void none.push(s), { mode: 'auto', title: false });
+  quiet.title('working');
+  quiet.retitle();
+  assert.deepEqual(none, []);
+});
