@@ -56,7 +56,10 @@ async function typeSlowly(r: ReturnType<typeof mount>, text: string, gap: number
 test('typing "yes and also" across the moment an approval appears answers nothing; the text stays in the draft; a y after a pause answers', async () => {
   const store = states.baseStore();
   store.beginTurn('refactor the parser');
-  const r = mount(store);
+  // the real arm delay; a longer quiet time than shipped, so a stall of this shared machine
+  // between two of the keys below (60 ms apart) is not taken for the typing having paused
+  const arming = { armMs: APPROVAL_ARMING.armMs, quietMs: 1500 };
+  const r = mount(store, { arming });
   await tick();
   await typeSlowly(r, 'yes ', 60);
   const answer = ask(store, editCall);
@@ -65,7 +68,7 @@ test('typing "yes and also" across the moment an approval appears answers nothin
   assert.equal(await settled(answer), 'pending', 'no typed letter answered (not the a of "and", not the n)');
   assert.match(r.lastFrame(), /keys held a moment/, 'the approval says it holds its keys');
   assert.match(r.lastFrame(), /your prompt: yes and also/, 'what was typed is in the draft, shown under the question');
-  await tick(APPROVAL_ARMING.quietMs + 150);
+  await tick(arming.quietMs + 150);
   assert.doesNotMatch(r.lastFrame(), /keys held/, 'armed once the typing paused');
   await r.press('y');
   assert.deepEqual(await settled(answer), { outcome: 'selected', optionId: 'once' });
