@@ -382,6 +382,12 @@ test('an args element holding newlines is shown whole, on one line, every operan
     assert.equal(req.title, `local_shell: rm -rf $'build${'\\n'.repeat(60)}' src`);
     assert.ok(fs.existsSync(path.join(root, 'src/keep.txt')), 'nothing ran');
   }
+  // the command form: a quoted argument of newlines hides no later operand either
+  const lineApprover = scripted({ outcome: 'reject' });
+  const lineGate = gateFor(root, { approver: lineApprover, shellPolicy: { ...DEFAULT_SHELL_POLICY, _allowed_dir: root } });
+  assert.equal(await code(lineGate.call('local_shell', { command: `rm -rf 'build${'\n'.repeat(60)}' src` })), 'rejected');
+  assert.deepEqual(lineApprover.requests[0].steps, [`rm -rf $'build${'\\n'.repeat(60)}' src`]);
+  assert.ok(fs.existsSync(path.join(root, 'src/keep.txt')), 'nothing ran');
   const gate = gateFor(root, { approver });
   const before = approver.requests.length;
   for (const hidden of ['\u202e', '\u200b', '\r', '\u001b[2K', '\u0000', '\u2066']) {
