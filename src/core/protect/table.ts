@@ -194,6 +194,24 @@ export const FOUND_ON_DISK: readonly { tier: ProtectionTier; pattern: string; re
   { tier: 'always_ask', pattern: '(the dir core.hooksPath names)', reason: 'git runs its scripts as hooks on commit and push' },
 ]);
 
+/**
+ * Where local services listen outside any home and any workspace, hidden from every sandboxed
+ * command (a file is bound over each that exists). The sandbox's unix-socket filter already
+ * refuses every connection (shell/sandbox/seccomp.ts); hiding them also covers a sandbox that
+ * reads paths only (macOS). The per-user runtime dir (`$XDG_RUNTIME_DIR`, `/run/user/UID`:
+ * agent sockets, the session bus, podman's login) is hidden whole.
+ */
+export const SERVICE_SOCKETS: readonly { path: string; reason: string; source: string }[] = Object.freeze([
+  { path: '/run/docker.sock', reason: 'the Docker daemon: whoever connects is root on the machine', source: 'dockerd(8) --host: default unix:///var/run/docker.sock (/var/run is /run)' },
+  { path: '/var/run/docker.sock', reason: 'the Docker daemon: whoever connects is root on the machine', source: 'dockerd(8) --host: default unix:///var/run/docker.sock' },
+  { path: '/run/containerd/containerd.sock', reason: 'containerd: starts containers as root', source: 'containerd config: grpc.address' },
+  { path: '/run/podman/podman.sock', reason: 'the rootful Podman API', source: 'podman-system-service(1): unix:///run/podman/podman.sock' },
+  { path: '/run/dbus/system_bus_socket', reason: 'the D-Bus system bus (systemd, polkit, NetworkManager)', source: 'dbus-daemon(1): unix:path=/run/dbus/system_bus_socket' },
+]);
+
+/** The per-user runtime dir, hidden whole: as `cxl config` lists it. */
+export const RUNTIME_DIR_ROW = { pattern: '$XDG_RUNTIME_DIR, /run/user/UID', reason: 'agent sockets (ssh, gpg), the session bus (Secret Service), Wayland and PulseAudio sockets, podman registry logins', source: 'XDG Base Directory Specification: XDG_RUNTIME_DIR; pam_systemd(8): /run/user/$UID' };
+
 /** What the filesystem says about a path beyond its name (a git dir by shape, the hooks dir git config names). */
 export interface ProtectedFact {
   tier: 'write_wall' | 'always_ask';

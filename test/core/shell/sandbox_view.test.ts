@@ -188,8 +188,8 @@ const VIEW: SandboxView = {
 };
 
 describe('bubblewrap arguments', () => {
-  test('mounts in order: / read-only, private /tmp, roots, wall, hidden, /dev and /proc; then the namespaces and the command', () => {
-    const a = bwrapArgs(VIEW, '/work/ws/src', '/usr/bin/git', ['status']);
+  test('mounts in order: / read-only, private /tmp, roots, wall, hidden, /dev and /proc (its kernel settings read-only); then the namespaces, the socket filter and the command', () => {
+    const a = bwrapArgs(VIEW, '/work/ws/src', '/usr/bin/git', ['status'], { seccompFd: 4 });
     assert.deepEqual(a, [
       '--ro-bind', '/', '/',
       '--tmpfs', '/tmp',
@@ -199,7 +199,9 @@ describe('bubblewrap arguments', () => {
       '--tmpfs', '/home/u/.ssh', '--remount-ro', '/home/u/.ssh',
       '--ro-bind', '/dev/null', '/work/ws/.env',
       '--dev', '/dev', '--proc', '/proc',
+      '--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger',
       '--unshare-pid', '--unshare-net', '--cap-drop', 'ALL', '--die-with-parent', '--new-session',
+      '--seccomp', '4',
       '--chdir', '/work/ws/src', '--', '/usr/bin/git', 'status',
     ]);
   });
@@ -243,6 +245,8 @@ describe('the Seatbelt profile (macOS; untested on hardware)', () => {
         '(deny file-write*\n  (subpath "/work/ws/.git/hooks")\n  (subpath "/work/ws/.git/config"))',
         '(deny file-read* file-write*\n  (subpath "/home/u/.ssh")\n  (literal "/work/ws/.env"))',
         '(deny process-info* (target others))',
+        '(deny network-outbound (remote unix-socket))',
+        '(allow network-outbound (remote unix-socket (path-literal "/private/var/run/mDNSResponder")))',
         '(deny network*)',
         '',
       ].join('\n'),
@@ -252,7 +256,8 @@ describe('the Seatbelt profile (macOS; untested on hardware)', () => {
   test('read-only allows no workspace writes; the network stays on when allowed', () => {
     const p = seatbeltProfile({ ...VIEW, profile: 'read-only', network: true });
     assert.doesNotMatch(p, /subpath "\/work\/ws"\)/);
-    assert.doesNotMatch(p, /deny network/);
+    assert.doesNotMatch(p, /deny network\*/);
+    assert.match(p, /deny network-outbound \(remote unix-socket\)/, 'unix sockets stay refused with the network on');
   });
 
   test('hostile path names cannot break out of their string', () => {

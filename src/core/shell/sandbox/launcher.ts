@@ -2,6 +2,7 @@
 // program wrapping it with the view built for this command now. Also reads bubblewrap's own
 // failures back out of a finished command (a mount that could not be made, a program not found).
 import os from 'node:os';
+import path from 'node:path';
 import process from 'node:process';
 import type { TerminalRequest } from '../terminal.ts';
 import { bwrapArgs } from './bwrap.ts';
@@ -17,10 +18,14 @@ export interface Launch {
   kind: 'bubblewrap' | 'seatbelt';
   /** the child fd bwrap reports its init's pid on (a fourth stdio pipe) */
   infoFd?: number;
+  /** the seccomp program bwrap reads on SECCOMP_FD (opened afresh for each spawn) */
+  seccompFile?: string;
 }
 
 /** stdio slot of the pipe bwrap writes `{"child-pid": N}` to. */
 export const INFO_FD = 3;
+/** stdio slot bwrap reads the seccomp filter from. */
+export const SECCOMP_FD = 4;
 
 /** The home directories whose credential names are hidden: the child's $HOME and this user's. */
 export function homesOf(env: Record<string, string | undefined>): string[] {
@@ -34,12 +39,24 @@ export function homesOf(env: Record<string, string | undefined>): string[] {
   return [...out];
 }
 
+/** The per-user runtime dirs hidden from commands: the child's and this process's $XDG_RUNTIME_DIR, and /run/user/UID. */
+export function runtimeDirsOf(env: Record<string, string | undefined>): string[] {
+  const out = new Set<string>();
+  for (const d of [env.XDG_RUNTIME_DIR, process.env.XDG_RUNTIME_DIR]) if (d && path.isAbsolute(d)) out.add(d);
+  if (typeof process.getuid === 'function') out.add(`/run/user/${process.getuid()}`);
+  return [...out];
+}
+
 export function sandboxLaunch(probe: Probe, req: TerminalRequest, sandbox: TerminalSandbox): Launch {
   if (!probe.program || (probe.state !== 'bubblewrap' && probe.state !== 'seatbelt')) {
     throw new Error(`no working sandbox to launch in: ${probe.reason ?? probe.state}`);
   }
-  const view = buildView({ ...sandbox, roots: [...sandbox.roots], homes: homesOf(req.env) });
-  if (probe.state === 'bubblewrap') return { command: probe.program, args: bwrapArgs(view, req.cwd, req.command, req.args, { infoFd: INFO_FD }), view, kind: 'bubblewrap', infoFd: INFO_FD };
+  const view = buildView({ ...sandbox, roots: [...sandbox.roots], homes: homesOf(req.env), runtimeDirs: runtimeDirsOf(req.env) });
+  if (probe.state === 'bubblewrap') {
+    if (!probe.seccompFile) throw new Error('no seccomp filter to launch with: the probe found none');
+    const args = bwrapArgs(view, req.cwd, req.command, req.args, { infoFd: INFO_FD, seccompFd: SECCOMP_FD });
+    return { command: probe.program, args, view, kind: 'bubblewrap', infoFd: INFO_FD, seccompFile: probe.seccompFile };
+  }
   const tmp = [req.env.TMPDIR, process.env.TMPDIR, '/private/tmp'].filter((t): t is string => !!t);
   return { command: probe.program, args: seatbeltArgs(view, req.command, req.args, { tempDirs: [...new Set(tmp)] }), view, kind: 'seatbelt' };
 }

@@ -6,7 +6,7 @@
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isWithin } from '../../paths.ts';
-import { entriesOf, type ProtectionTier } from '../../protect/table.ts';
+import { entriesOf, SERVICE_SOCKETS, type ProtectionTier } from '../../protect/table.ts';
 import { scannerFor } from '../../protect/scan.ts';
 import type { SandboxProfile, TerminalSandbox } from './settings.ts';
 
@@ -30,6 +30,8 @@ export interface SandboxView {
 export interface ViewInput extends TerminalSandbox {
   /** home directories whose `at` names are hidden (the child's $HOME and this user's) */
   homes: readonly string[];
+  /** per-user runtime dirs ($XDG_RUNTIME_DIR, /run/user/UID): hidden whole */
+  runtimeDirs?: readonly string[];
 }
 
 const HIDE_TIERS: ProtectionTier[] = ['quarantine', 'read_approve'];
@@ -39,6 +41,14 @@ function real(p: string): string | undefined {
     return realpathSync.native(p);
   } catch {
     return undefined;
+  }
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
   }
 }
 
@@ -103,7 +113,17 @@ export function buildView(input: ViewInput): SandboxView {
     }
   }
 
-  // 2. what the scan of each root finds now
+  // 2. where services listen: the runtime dirs whole, the table's sockets one by one
+  for (const d of input.runtimeDirs ?? []) {
+    const r = real(d);
+    if (r && r !== '/' && isDir(r) && !roots.some((root) => isWithin(r, root))) hide(r, true);
+  }
+  for (const s of SERVICE_SOCKETS) {
+    const r = real(s.path);
+    if (r && lstatSync(r, { throwIfNoEntry: false })?.isSocket()) hide(r, false);
+  }
+
+  // 3. what the scan of each root finds now
   for (const root of roots) {
     const res = scannerFor(root).scan();
     if (res.incomplete) notes.push(`the workspace scan stopped after ${res.dirs} directories; protected files beyond them are not hidden`);
