@@ -14,7 +14,7 @@ import type { ToolSpec } from '../tool.ts';
 import { checkArgv, checkLine, type Allowed, type ShellPolicy, type Verdict } from './checker.ts';
 import { DEFAULT_CLIENT_OUTPUT_LIMIT } from './client_terminal.ts';
 import { policyRefusal } from './shell_policy.ts';
-import { childEnv } from './env.ts';
+import { childEnv, dropReason, isAllowedName } from './env.ts';
 import { LocalTerminalHost } from './local_terminal.ts';
 import { DEFAULT_OUTPUT_LIMIT } from './output_limit.ts';
 import { LOCAL_SHELL, planShellCall, shellOutput, shellView, type ShellCallOptions } from './plan.ts';
@@ -35,9 +35,11 @@ export interface LocalShellOptions {
   policy?: Record<string, unknown>;
   /** where programs run; default: child processes on this machine */
   host?: TerminalHost;
-  /** base environment (default process.env), scrubbed of secrets unless keepSecrets */
+  /** base environment (default process.env): commands get its allowlisted variables (env.ts), or all of it with keepSecrets */
   env?: Record<string, string | undefined>;
   keepSecrets?: boolean;
+  /** variables (names or `PREFIX_*`) passed beyond the allowlist, in every call (an envelope's shell.env adds per call) */
+  envAllow?: readonly string[];
   /** per-stream output cap; default 2 MiB locally, 1 MiB asked of a client */
   outputLimit?: number;
   /** PATH for program lookup under a policy (default: process.env.PATH) */
@@ -222,7 +224,7 @@ export class LocalShell implements Toolset {
     if (tool !== LOCAL_SHELL) throw new ToolError('unknown_tool', `local_shell has one tool, local_shell; got ${tool}.`);
     const { command, argv, cwd, timeoutMs, shell } = this.parseArgs(args);
     const sandbox = this.#sandbox(callOpts.sandbox ?? this.defaultSandbox);
-    const result = await this.#run(command, argv, cwd, timeoutMs, shell, callOpts.signal, sandbox.req, { readOnly: callOpts.readOnly === true, approved: callOpts.approved === true });
+    const result = await this.#run(command, argv, cwd, timeoutMs, shell, callOpts.signal, sandbox.req, { readOnly: callOpts.readOnly === true, approved: callOpts.approved === true, env: callOpts.env ?? [] });
     return { ...result, sandbox: sandbox.report };
   }
 
@@ -234,11 +236,15 @@ export class LocalShell implements Toolset {
     shell: boolean | undefined,
     signal: AbortSignal | undefined,
     sandbox: TerminalSandbox | undefined,
-    o: { readOnly: boolean; approved: boolean },
+    o: { readOnly: boolean; approved: boolean; env: readonly string[] },
   ): Promise<ShellResult> {
+    const allow = [...(this.opts.envAllow ?? []), ...o.env];
+    const env = childEnv(this.opts.env ?? process.env, { keepSecrets: this.opts.keepSecrets, allow });
     const run: RunOptions = {
       host: this.host,
-      env: childEnv(this.opts.env ?? process.env, { keepSecrets: this.opts.keepSecrets }),
+      env,
+      // a client's terminal runs in the client's environment: what the person added goes along
+      ...(allow.length ? { forceEnv: Object.keys(env).filter((k) => !isAllowedName(k) && dropReason(k, env[k], { allow }) === undefined) } : {}),
       timeoutMs,
       signal,
       outputLimit: this.opts.outputLimit ?? (this.host.kind === 'client' ? DEFAULT_CLIENT_OUTPUT_LIMIT : DEFAULT_OUTPUT_LIMIT),

@@ -29,6 +29,8 @@ export interface ShellCallOptions {
   readOnly?: boolean;
   /** A human (or --yes) approved the call: what needed a human (a read-approve path) may run. */
   approved?: boolean;
+  /** environment variables passed beyond the built-in allowlist (the envelope's shell.env) */
+  env?: readonly string[];
 }
 
 /** What a plan needs of the toolset. */
@@ -118,7 +120,7 @@ export function planShellCall(sh: ShellParts, args: Record<string, unknown>, ctx
     scope: scopeOf(call.facts, line.readApprove),
     locations: line.readApprove,
     approval: async () => ({ title: `${LOCAL_SHELL}: ${String(args.command ?? '')}${argv}`, steps: call.shown }),
-    run: (rc) => runLine(sh, args, line.facts, { mode, network }, rc),
+    run: (rc) => runLine(sh, args, line.facts, { mode, network }, ctx.envelope.resolved.shell.env?.value ?? [], rc),
   };
 }
 
@@ -126,11 +128,11 @@ export function planShellCall(sh: ShellParts, args: Record<string, unknown>, ctx
  * The sandbox profile the decision gives (read-only when the prefix allowlist let it through
  * unasked, else workspace-write), with the read-approve files an approval named left visible.
  */
-function runLine(sh: ShellParts, args: Record<string, unknown>, facts: CallFacts, settings: { mode: SandboxMode; network: boolean }, rc: RunContext): Promise<unknown> {
+function runLine(sh: ShellParts, args: Record<string, unknown>, facts: CallFacts, settings: { mode: SandboxMode; network: boolean }, env: readonly string[], rc: RunContext): Promise<unknown> {
   const named = rc.approvedBy === 'human' || rc.approvedBy === 'human-session' || rc.approvedBy === 'yes';
   const visible = named ? [...new Set((facts.absolute ?? []).filter((a) => defaultPathMatcher.classify(a) === 'read_approve'))] : [];
   const sandbox: SandboxCall = { ...settings, profile: rc.readOnly ? 'read-only' : 'workspace-write', ...(visible.length ? { visible } : {}) };
-  return sh.call(LOCAL_SHELL, args, { signal: rc.signal, sandbox, readOnly: rc.readOnly, approved: rc.approvedBy !== undefined });
+  return sh.call(LOCAL_SHELL, args, { signal: rc.signal, sandbox, readOnly: rc.readOnly, approved: rc.approvedBy !== undefined, ...(env.length ? { env } : {}) });
 }
 
 /** A command's result as a person reads it (the replay of a call whose terminal is gone), and as JSON for the model. */

@@ -23,6 +23,8 @@ export interface RunOptions {
   gitReadOnly?: boolean;
   /** every terminal of the line runs in the OS sandbox with this view */
   sandbox?: TerminalSandbox;
+  /** variables of `env` a client's terminal must set too (what the person's shell.env added) */
+  forceEnv?: readonly string[];
 }
 
 export interface StepResult {
@@ -56,6 +58,12 @@ export interface ShellResult {
 /** The argv of a step as one display string, quoted so it reads back as the same argv. */
 export function displayArgv(argv: string[]): string {
   return quote(argv);
+}
+
+/** The forceEnv of a request: the run's own and the step's. */
+function forced(opts: RunOptions, step: readonly string[]): { forceEnv?: readonly string[] } {
+  const all = [...(opts.forceEnv ?? []), ...step];
+  return all.length ? { forceEnv: all } : {};
 }
 
 function seconds(ms: number): number {
@@ -204,7 +212,7 @@ export async function runSteps(verdict: Allowed, line: string, opts: RunOptions)
     const argv = git ? hardenGitArgv(step.argv, git) : step.argv;
     const env = git?.repos[0] ? hardenGitEnv(opts.env, git.repos[0]) : opts.env;
     const exit = await runTerminal(
-      { command: step.resolved, args: argv.slice(1), cwd, env, outputByteLimit: opts.outputLimit, ...(git ? { forceEnv: GIT_READ_ONLY_ENV } : {}) },
+      { command: step.resolved, args: argv.slice(1), cwd, env, outputByteLimit: opts.outputLimit, ...forced(opts, git ? GIT_READ_ONLY_ENV : []) },
       opts,
       deadline,
       collected,
@@ -237,7 +245,7 @@ export async function runArgv(program: string, args: string[], cwd: string, opts
   const started = Date.now();
   const collected: Collected = { stdout: [], stderr: [], steps: [], truncated: false };
   const deadline = opts.timeoutMs > 0 ? started + opts.timeoutMs : 0;
-  const exit = await runTerminal({ command: program, args, cwd, env: opts.env, outputByteLimit: opts.outputLimit }, opts, deadline, collected, label, started);
+  const exit = await runTerminal({ command: program, args, cwd, env: opts.env, outputByteLimit: opts.outputLimit, ...forced(opts, []) }, opts, deadline, collected, label, started);
   return finish(label, started, collected, exit.exitCode, exit.signal, false, opts.outputLimit);
 }
 
