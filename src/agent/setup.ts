@@ -15,7 +15,7 @@ import type { ToolSpec } from '../core/tool.ts';
 import { SessionAllows } from '../core/gate/session_allows.ts';
 import type { SessionMode, ToolContext } from './acp/agent.ts';
 import { clientFileIO, clientTerminalHost, missingCapability } from './acp/client_capabilities.ts';
-import { dataDir } from './sessions/data_dir.ts';
+import { dataDir } from '../core/platform/data_dir.ts';
 import { fromAcp, McpToolset, type McpServerConfig } from './tools/mcp.ts';
 import { SessionContext, type ContextHooks } from './context/session_context.ts';
 import { TokenMeter } from './context/tokens.ts';

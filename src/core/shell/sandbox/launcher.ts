@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import type { TerminalRequest } from '../terminal.ts';
+import { dataDir } from '../../platform/data_dir.ts';
 import { bwrapArgs } from './bwrap.ts';
 import type { Probe } from './probe.ts';
 import { seatbeltArgs } from './seatbelt.ts';
@@ -51,7 +52,7 @@ export function sandboxLaunch(probe: Probe, req: TerminalRequest, sandbox: Termi
   if (!probe.program || (probe.state !== 'bubblewrap' && probe.state !== 'seatbelt')) {
     throw new Error(`no working sandbox to launch in: ${probe.reason ?? probe.state}`);
   }
-  const view = buildView({ ...sandbox, roots: [...sandbox.roots], homes: homesOf(req.env), runtimeDirs: runtimeDirsOf(req.env) });
+  const view = buildView({ ...sandbox, roots: [...sandbox.roots], homes: homesOf(req.env), runtimeDirs: runtimeDirsOf(req.env), hidden: [dataDir(req.env), dataDir(process.env)] });
   if (probe.state === 'bubblewrap') {
     if (!probe.seccompFile) throw new Error('no seccomp filter to launch with: the probe found none');
     const args = bwrapArgs(view, req.cwd, req.command, req.args, { infoFd: INFO_FD, seccompFd: SECCOMP_FD });

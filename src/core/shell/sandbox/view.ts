@@ -32,6 +32,8 @@ export interface ViewInput extends TerminalSandbox {
   homes: readonly string[];
   /** per-user runtime dirs ($XDG_RUNTIME_DIR, /run/user/UID): hidden whole */
   runtimeDirs?: readonly string[];
+  /** more directories hidden whole when they exist (cxl's own data dir, wherever XDG_DATA_HOME puts it) */
+  hidden?: readonly string[];
 }
 
 const HIDE_TIERS: ProtectionTier[] = ['quarantine', 'read_approve'];
@@ -114,7 +116,7 @@ export function buildView(input: ViewInput): SandboxView {
   }
 
   // 2. where services listen: the runtime dirs whole, the table's sockets one by one
-  for (const d of input.runtimeDirs ?? []) {
+  for (const d of [...(input.runtimeDirs ?? []), ...(input.hidden ?? [])]) {
     const r = real(d);
     if (r && r !== '/' && isDir(r) && !roots.some((root) => isWithin(r, root))) hide(r, true);
   }
