@@ -20,6 +20,8 @@ import { DEFAULT_OUTPUT_LIMIT } from './output_limit.ts';
 import { LOCAL_SHELL, planShellCall, shellOutput, shellView, type ShellCallOptions } from './plan.ts';
 import { DEFAULT_SANDBOX_CALL, INSTALL_HINT, isWorking, type SandboxCall, type SandboxMode, type SandboxReport, type SandboxState, type TerminalSandbox } from './sandbox/settings.ts';
 import { parseShellPolicy } from './shell_policy.ts';
+import { runtimeDirsOf } from './sandbox/launcher.ts';
+import { dataDir } from '../platform/data_dir.ts';
 import { displayArgv, runArgv, runShellLine, runSteps, type RunOptions, type ShellResult } from './runner.ts';
 import type { TerminalHost } from './terminal.ts';
 
@@ -165,7 +167,9 @@ export class LocalShell implements Toolset {
       }
       return { report: { state: 'unavailable', ...(state.reason ? { reason: state.reason } : {}) } };
     }
-    const req: TerminalSandbox = { profile: call.profile, network: call.network, roots: this.writableRoots, ...(call.visible?.length ? { visible: call.visible } : {}) };
+    const base = this.opts.env ?? process.env;
+    const hidden = [...runtimeDirsOf(base), dataDir(base)];
+    const req: TerminalSandbox = { profile: call.profile, network: call.network, roots: this.writableRoots, hidden, ...(call.visible?.length ? { visible: call.visible } : {}) };
     return { req, report: { state: state.state, profile: call.profile, network: call.network } };
   }
 

@@ -152,9 +152,16 @@ describe('the view', () => {
     assert.ok(names.length >= 10);
     // a directory entry (`**/.ssh/**`) gets a directory with a file in it; the others a file
     for (const e of entries) for (const n of e.at ?? []) put(home, e.glob.endsWith('/**') ? `${n}/inside` : n);
-    const v = buildView({ profile: 'read-only', network: true, roots: [tempDir()], homes: [home] });
+    const v = buildView({ profile: 'workspace-write', network: true, roots: [tempDir()], homes: [home] });
     const hidden = [...v.hideDirs, ...v.hideFiles].map((p) => path.relative(home, p));
     for (const n of names) assert.ok(hidden.includes(n), `~/${n} is hidden`);
+    // unasked (read-only), the home is masked whole: only what a kept toolchain dir holds needs its own mount
+    const ro = buildView({ profile: 'read-only', network: true, roots: [tempDir()], homes: [home] });
+    assert.deepEqual(ro.maskedHomes, [home]);
+    const kept = [...ro.hideDirs, ...ro.hideFiles].map((p) => path.relative(home, p));
+    for (const n of ['.cargo/credentials.toml', '.m2/settings.xml', '.gradle/gradle.properties', '.config/git/credentials', '.gem/credentials']) assert.ok(kept.includes(n), `~/${n} stays hidden inside a kept toolchain dir`);
+    assert.ok(!kept.includes('.ssh') && !kept.includes('.aws'), 'nothing mounted for what the mask already hides');
+    for (const k of ['.cargo', '.m2', '.gradle', '.config/git', '.gem']) assert.ok(ro.homeKeep.includes(path.join(home, k)), k);
   });
 
   test('a read-approve file the approval named stays visible; a quarantined one never does', () => {
@@ -184,6 +191,8 @@ const VIEW: SandboxView = {
   hideDirs: ['/home/u/.ssh'],
   hideFiles: ['/work/ws/.env'],
   privateTmp: true,
+  maskedHomes: [],
+  homeKeep: [],
   notes: [],
 };
 

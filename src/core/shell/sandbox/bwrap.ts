@@ -15,6 +15,10 @@ import type { SandboxView } from './view.ts';
 export function bwrapArgs(view: SandboxView, cwd: string, command: string, args: readonly string[], opts: { infoFd?: number; seccompFd?: number } = {}): string[] {
   const out = ['--ro-bind', '/', '/'];
   if (view.privateTmp) out.push('--tmpfs', '/tmp');
+  // the read-only profile's home: empty, with the toolchains bound back (made read-only last,
+  // once every mount point below it has been made)
+  for (const h of view.maskedHomes) out.push('--tmpfs', h);
+  for (const k of view.homeKeep) out.push('--ro-bind', k, k);
   const write = view.profile === 'workspace-write';
   for (const r of view.roots) out.push(write ? '--bind' : '--ro-bind', r, r);
   if (write) for (const p of view.readOnly) out.push('--ro-bind', p, p);
@@ -22,6 +26,7 @@ export function bwrapArgs(view: SandboxView, cwd: string, command: string, args:
   for (const d of view.hideDirs) out.push('--tmpfs', d, '--remount-ro', d);
   // /dev/null bound without device access: opening the file fails (EACCES), reading shows nothing.
   for (const f of view.hideFiles) out.push('--ro-bind', '/dev/null', f);
+  for (const h of view.maskedHomes) out.push('--remount-ro', h);
   out.push('--dev', '/dev', '--proc', '/proc');
   // kernel settings (hostname, core_pattern, …) are files here: writable to uid 0 without any capability
   out.push('--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger');

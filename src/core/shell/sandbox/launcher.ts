@@ -40,7 +40,11 @@ export function homesOf(env: Record<string, string | undefined>): string[] {
   return [...out];
 }
 
-/** The per-user runtime dirs hidden from commands: the child's and this process's $XDG_RUNTIME_DIR, and /run/user/UID. */
+/**
+ * The per-user runtime dirs hidden from commands: the child's and this process's $XDG_RUNTIME_DIR,
+ * and /run/user/UID. (The child's environment no longer names it: the allowlist drops it. A caller
+ * whose own environment names another passes it in TerminalSandbox.hidden.)
+ */
 export function runtimeDirsOf(env: Record<string, string | undefined>): string[] {
   const out = new Set<string>();
   for (const d of [env.XDG_RUNTIME_DIR, process.env.XDG_RUNTIME_DIR]) if (d && path.isAbsolute(d)) out.add(d);
@@ -52,7 +56,8 @@ export function sandboxLaunch(probe: Probe, req: TerminalRequest, sandbox: Termi
   if (!probe.program || (probe.state !== 'bubblewrap' && probe.state !== 'seatbelt')) {
     throw new Error(`no working sandbox to launch in: ${probe.reason ?? probe.state}`);
   }
-  const view = buildView({ ...sandbox, roots: [...sandbox.roots], homes: homesOf(req.env), runtimeDirs: runtimeDirsOf(req.env), hidden: [dataDir(req.env), dataDir(process.env)] });
+  const hidden = [...(sandbox.hidden ?? []), dataDir(req.env), dataDir(process.env)];
+  const view = buildView({ ...sandbox, roots: [...sandbox.roots], homes: homesOf(req.env), runtimeDirs: runtimeDirsOf(req.env), hidden });
   if (probe.state === 'bubblewrap') {
     if (!probe.seccompFile) throw new Error('no seccomp filter to launch with: the probe found none');
     const args = bwrapArgs(view, req.cwd, req.command, req.args, { infoFd: INFO_FD, seccompFd: SECCOMP_FD });

@@ -50,7 +50,7 @@ export const HOLDS_SCRIPT = [
 
 /** The view of the probe: nothing mounted but what every command gets. */
 function probeView(network: boolean): SandboxView {
-  return { profile: 'read-only', network, roots: [], readOnly: [], hideDirs: [], hideFiles: [], privateTmp: true, notes: [] };
+  return { profile: 'read-only', network, roots: [], readOnly: [], hideDirs: [], hideFiles: [], privateTmp: true, maskedHomes: [], homeKeep: [], notes: [] };
 }
 
 const cache = new Map<string, Probe>();

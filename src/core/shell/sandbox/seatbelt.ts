@@ -32,6 +32,13 @@ export function seatbeltProfile(view: SandboxView, opts: SeatbeltOptions = {}): 
   if (view.profile === 'workspace-write' && view.readOnly.length) {
     lines.push(`(deny file-write*\n  ${view.readOnly.map(subpath).join('\n  ')})`);
   }
+  // the read-only profile's home: unreadable but for the toolchains and the roots in it
+  if (view.maskedHomes.length) {
+    lines.push(`(deny file-read*\n  ${view.maskedHomes.map(subpath).join('\n  ')})`);
+    lines.push(`(allow file-read-metadata\n  ${view.maskedHomes.map(literal).join('\n  ')})`);
+    const back = [...view.homeKeep.map(subpath), ...view.roots.filter((r) => view.maskedHomes.some((h) => r.startsWith(`${h}/`))).map(subpath)];
+    if (back.length) lines.push(`(allow file-read*\n  ${back.join('\n  ')})`);
+  }
   // hidden: neither read nor written (subpath covers a file as well as a directory)
   const hidden = [...view.hideDirs.map(subpath), ...view.hideFiles.map(literal)];
   if (hidden.length) lines.push(`(deny file-read* file-write*\n  ${hidden.join('\n  ')})`);

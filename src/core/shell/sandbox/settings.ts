@@ -27,6 +27,11 @@ export interface TerminalSandbox {
   roots: readonly string[];
   /** read-approve files left visible (real paths) */
   visible?: readonly string[];
+  /**
+   * directories hidden whole beyond what the host finds itself: what the caller's environment
+   * names before it is filtered for the command (its $XDG_RUNTIME_DIR, its cxl data dir)
+   */
+  hidden?: readonly string[];
 }
 
 /** How the tool result reports the sandbox a command ran in. */

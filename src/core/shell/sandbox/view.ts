@@ -8,6 +8,7 @@ import path from 'node:path';
 import { isWithin } from '../../paths.ts';
 import { entriesOf, SERVICE_SOCKETS, type ProtectionTier } from '../../protect/table.ts';
 import { scannerFor } from '../../protect/scan.ts';
+import { homeView } from './home_view.ts';
 import type { SandboxProfile, TerminalSandbox } from './settings.ts';
 
 export interface SandboxView {
@@ -23,6 +24,10 @@ export interface SandboxView {
   hideFiles: string[];
   /** /tmp is a private empty tmpfs (false only when a root is `/`) */
   privateTmp: boolean;
+  /** read-only profile: homes replaced by an empty read-only directory (home_view.ts) */
+  maskedHomes: string[];
+  /** …and the toolchain paths under them bound back read-only */
+  homeKeep: string[];
   /** what the view could not cover, for the tool result */
   notes: string[];
 }
@@ -139,9 +144,15 @@ export function buildView(input: ViewInput): SandboxView {
     }
   }
 
-  const hideDirs = outermost(dirs);
+  // 4. the read-only profile sees the home through its toolchain allowlist: what is masked needs no hiding
+  const home = input.profile === 'read-only' ? homeView(input.homes, roots, privateTmp) : { masked: [], keep: [] };
+  const masked = new Set(home.masked);
+  const shown = new Set([...home.keep, ...roots]);
+  const needed = (p: string) => !coveredBy(masked, p) || coveredBy(shown, p);
+
+  const hideDirs = outermost(dirs).filter(needed);
   const hidden = new Set(hideDirs);
-  const hideFiles = [...files].filter((f) => !coveredBy(hidden, f)).sort();
+  const hideFiles = [...files].filter((f) => !coveredBy(hidden, f) && needed(f)).sort();
   const readOnly = outermost(ro).filter((p) => !coveredBy(hidden, p) && !files.has(p));
-  return { profile: input.profile, network: input.network, roots, readOnly, hideDirs, hideFiles, privateTmp, notes };
+  return { profile: input.profile, network: input.network, roots, readOnly, hideDirs, hideFiles, privateTmp, maskedHomes: home.masked, homeKeep: home.keep, notes };
 }
