@@ -21,6 +21,7 @@ import { LOCAL_SHELL, planShellCall, shellOutput, shellView, type ShellCallOptio
 import { DEFAULT_SANDBOX_CALL, INSTALL_HINT, isWorking, type SandboxCall, type SandboxMode, type SandboxReport, type SandboxState, type TerminalSandbox } from './sandbox/settings.ts';
 import { parseShellPolicy } from './shell_policy.ts';
 import { runtimeDirsOf } from './sandbox/launcher.ts';
+import { describeLimits, UNASKED_LIMITS, type Limits } from './sandbox/limits.ts';
 import { dataDir } from '../platform/data_dir.ts';
 import { displayArgv, runArgv, runShellLine, runSteps, type RunOptions, type ShellResult } from './runner.ts';
 import type { TerminalHost } from './terminal.ts';
@@ -52,6 +53,8 @@ export interface LocalShellOptions {
   sandbox?: { mode?: SandboxMode; network?: boolean };
   /** identities of protected files, for a word naming a hard link to one (default: the shared index over $HOME) */
   identity?: IdentityIndex;
+  /** the bounds of commands that run unasked, over the defaults (sandbox/limits.ts) */
+  unaskedLimits?: Partial<Limits>;
 }
 
 export const LOCAL_SHELL_SPEC: ToolSpec = {
@@ -151,6 +154,11 @@ export class LocalShell implements Toolset {
     return this.host.sandboxState?.(network) ?? { state: 'unavailable', reason: `the ${this.host.kind} terminal host cannot sandbox commands` };
   }
 
+  /** The bounds of a command that runs unasked. */
+  get unaskedLimits(): Limits {
+    return { ...UNASKED_LIMITS, ...this.opts.unaskedLimits };
+  }
+
   /** The directories a workspace-write call may write: the session root and the policy's allowed dir. */
   get writableRoots(): string[] {
     const a = this.policy?.allowedDir;
@@ -169,7 +177,7 @@ export class LocalShell implements Toolset {
     }
     const base = this.opts.env ?? process.env;
     const hidden = [...runtimeDirsOf(base), dataDir(base)];
-    const req: TerminalSandbox = { profile: call.profile, network: call.network, roots: this.writableRoots, hidden, ...(call.visible?.length ? { visible: call.visible } : {}) };
+    const req: TerminalSandbox = { profile: call.profile, network: call.network, roots: this.writableRoots, hidden, ...(call.visible?.length ? { visible: call.visible } : {}), ...(call.profile === 'read-only' ? { limits: this.unaskedLimits } : {}) };
     return { req, report: { state: state.state, profile: call.profile, network: call.network } };
   }
 
@@ -226,7 +234,9 @@ export class LocalShell implements Toolset {
 
   async call(tool: string, args: Record<string, unknown>, callOpts: ShellCallOptions = {}): Promise<ShellResult> {
     if (tool !== LOCAL_SHELL) throw new ToolError('unknown_tool', `local_shell has one tool, local_shell; got ${tool}.`);
-    const { command, argv, cwd, timeoutMs, shell } = this.parseArgs(args);
+    const { command, argv, cwd, timeoutMs: asked, shell } = this.parseArgs(args);
+    // nobody approved it: bounded in time whatever it asked (limits.ts)
+    const timeoutMs = callOpts.readOnly ? Math.min(asked, this.unaskedLimits.timeoutMs) : asked;
     const sandbox = this.#sandbox(callOpts.sandbox ?? this.defaultSandbox);
     const result = await this.#run(command, argv, cwd, timeoutMs, shell, callOpts.signal, sandbox.req, { readOnly: callOpts.readOnly === true, approved: callOpts.approved === true, env: callOpts.env ?? [] });
     return { ...result, sandbox: sandbox.report };
@@ -253,7 +263,7 @@ export class LocalShell implements Toolset {
       signal,
       outputLimit: this.opts.outputLimit ?? (this.host.kind === 'client' ? DEFAULT_CLIENT_OUTPUT_LIMIT : DEFAULT_OUTPUT_LIMIT),
       ...(sandbox ? { sandbox } : {}),
-      ...(o.readOnly ? { gitReadOnly: true } : {}),
+      ...(o.readOnly ? { gitReadOnly: true, timeoutNote: `a command that runs unasked is limited (${describeLimits(this.unaskedLimits)}); one a human approves may run longer` } : {}),
     };
     const checkOpts = { cwd, pathEnv: this.opts.pathEnv, askable: o.approved };
     if (this.policy) {

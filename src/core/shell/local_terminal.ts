@@ -168,6 +168,7 @@ export class LocalTerminal implements Terminal {
         changed();
       };
       this.child.on('error', (e: NodeJS.ErrnoException) => {
+        this.launch?.cleanup?.();
         this.replaceOutput(`cannot run ${launch?.command ?? req.command}: ${e.code === 'ENOENT' ? 'not found' : e.message}\n`);
         settle({ exitCode: e.code === 'ENOENT' ? 127 : 126, signal: null });
       });
@@ -175,6 +176,7 @@ export class LocalTerminal implements Terminal {
         // The leader is gone; whatever it left behind in its group goes with it.
         this.exitSeen = true;
         this.killGroup();
+        this.launch?.cleanup?.();
         clearTimeout(this.killWanted);
         if (this.sandboxPid !== undefined) liveSandboxes.delete(this.sandboxPid);
         if (this.child.pid !== undefined) live.delete(this.child.pid);

@@ -25,6 +25,8 @@ export interface RunOptions {
   sandbox?: TerminalSandbox;
   /** variables of `env` a client's terminal must set too (what the person's shell.env added) */
   forceEnv?: readonly string[];
+  /** said with a timeout: why the budget is what it is */
+  timeoutNote?: string;
 }
 
 export interface StepResult {
@@ -136,7 +138,7 @@ async function runOnce(
       const partial = { stdout: collected.stdout.join(''), stderr: collected.stderr.join(''), steps: collected.steps, command: label };
       const after = seconds(Date.now() - started);
       throw stop === 'timeout'
-        ? new ToolError('timeout', `\`${label}\` was killed after ${after}s (timeout); nothing it started is left running. Raise \`timeout\` or split the work. Partial output is in details.`, partial)
+        ? new ToolError('timeout', `\`${label}\` was killed after ${after}s (timeout); nothing it started is left running. ${opts.timeoutNote ? `${opts.timeoutNote}. ` : ''}Raise \`timeout\` or split the work. Partial output is in details.`, partial)
         : new ToolError('cancelled', `\`${label}\` was cancelled after ${after}s; nothing it started is left running. Partial output is in details.`, partial);
     }
     const done = exit ?? (await term.waitForExit());

@@ -29,6 +29,8 @@ export interface Probe extends SandboxState {
   program?: string;
   /** bubblewrap: the unix-socket filter every command is started with (seccomp.ts) */
   seccompFile?: string;
+  /** util-linux prlimit, which bounds unasked commands inside the sandbox (limits.ts); absent: not installed */
+  prlimit?: string;
 }
 
 /** The stdio slot the probe hands bwrap the filter on (the launcher's SECCOMP_FD). */
@@ -145,7 +147,10 @@ function probeBwrapUncached(pathEnv: string | undefined, network: boolean): Prob
   // The same mounts and options every command gets (bwrap.ts), running the checks of what they promise.
   const args = bwrapArgs(probeView(network), '/', '/bin/sh', ['-c', HOLDS_SCRIPT], { seccompFd: PROBE_SECCOMP_FD });
   const r = run(program, args, filter.file);
-  const probe: Probe = r.ok ? { state: 'bubblewrap', program, reason: program, seccompFile: filter.file } : { state: 'unavailable', reason: network ? r.reason : `the network cannot be turned off: ${r.reason}` };
+  const prlimit = findOnPath('prlimit', pathEnv);
+  const probe: Probe = r.ok
+    ? { state: 'bubblewrap', program, reason: prlimit ? program : `${program}; prlimit (util-linux) is not on PATH, so unasked commands run without process, memory and CPU limits`, seccompFile: filter.file, ...(prlimit ? { prlimit } : {}) }
+    : { state: 'unavailable', reason: network ? r.reason : `the network cannot be turned off: ${r.reason}` };
   cache.set(key, probe);
   return probe;
 }

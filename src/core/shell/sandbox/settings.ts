@@ -3,6 +3,7 @@
 // state a terminal host reports (which sandbox is working, or why none is), and what travels
 // with a terminal request. No disk, no processes: the probe and the view live beside this file.
 import { SANDBOX_MODES, type Decision, type SandboxMode, type SandboxState } from '../../envelope/index.ts';
+import type { Limits } from './limits.ts';
 
 export { SANDBOX_MODES, type SandboxMode, type SandboxState };
 
@@ -32,6 +33,8 @@ export interface TerminalSandbox {
    * names before it is filtered for the command (its $XDG_RUNTIME_DIR, its cxl data dir)
    */
   hidden?: readonly string[];
+  /** the bounds of a read-only (unasked) command, when not the default ones (limits.ts) */
+  limits?: Limits;
 }
 
 /** How the tool result reports the sandbox a command ran in. */
