@@ -21,6 +21,7 @@ import { LOCAL_SHELL, planShellCall, shellOutput, shellView, type ShellCallOptio
 import { DEFAULT_SANDBOX_CALL, INSTALL_HINT, isWorking, type SandboxCall, type SandboxMode, type SandboxReport, type SandboxState, type TerminalSandbox } from './sandbox/settings.ts';
 import { parseShellPolicy } from './shell_policy.ts';
 import { runtimeDirsOf } from './sandbox/launcher.ts';
+import { describeLeftBehind, protectedNow, settle, type LeftBehind, type Snapshot } from './sandbox/left_behind.ts';
 import { describeLimits, UNASKED_LIMITS, type Limits } from './sandbox/limits.ts';
 import { dataDir } from '../platform/data_dir.ts';
 import { displayArgv, runArgv, runShellLine, runSteps, type RunOptions, type ShellResult } from './runner.ts';
@@ -238,8 +239,26 @@ export class LocalShell implements Toolset {
     // nobody approved it: bounded in time whatever it asked (limits.ts)
     const timeoutMs = callOpts.readOnly ? Math.min(asked, this.unaskedLimits.timeoutMs) : asked;
     const sandbox = this.#sandbox(callOpts.sandbox ?? this.defaultSandbox);
-    const result = await this.#run(command, argv, cwd, timeoutMs, shell, callOpts.signal, sandbox.req, { readOnly: callOpts.readOnly === true, approved: callOpts.approved === true, env: callOpts.env ?? [] });
-    return { ...result, sandbox: sandbox.report };
+    // a sandbox that may write: what it creates under a protected name is settled after it (left_behind.ts)
+    const before = sandbox.req?.profile === 'workspace-write' ? protectedNow(sandbox.req.roots) : undefined;
+    let result: ShellResult;
+    try {
+      result = await this.#run(command, argv, cwd, timeoutMs, shell, callOpts.signal, sandbox.req, { readOnly: callOpts.readOnly === true, approved: callOpts.approved === true, env: callOpts.env ?? [] });
+    } catch (err) {
+      const left = await this.#settle(before, sandbox.req, callOpts);
+      if (left.length && err instanceof ToolError) throw new ToolError(err.code, `${err.message}\n${describeLeftBehind(left)}`, { ...err.details, left_behind: left });
+      throw err;
+    }
+    const left = await this.#settle(before, sandbox.req, callOpts);
+    if (!left.length) return { ...result, sandbox: sandbox.report };
+    const note = describeLeftBehind(left);
+    return { ...result, stderr: result.stderr ? `${result.stderr.replace(/\n?$/, '\n')}${note}\n` : `${note}\n`, sandbox: sandbox.report, left_behind: left };
+  }
+
+  /** Removes (or asks about) what the command created under protected names; nothing when it could not write. */
+  async #settle(before: Snapshot | undefined, req: TerminalSandbox | undefined, callOpts: ShellCallOptions): Promise<LeftBehind[]> {
+    if (!before || !req) return [];
+    return settle(before, req.roots, callOpts.keep ?? (async () => false));
   }
 
   async #run(

@@ -8,6 +8,7 @@ import type { Allowed, CheckedStep } from './checker.ts';
 import { isInside, ResolveError, resolveDirectory } from './confine.ts';
 import { GIT_READ_ONLY_ENV, hardenGitArgv, hardenGitEnv } from './git_harden.ts';
 import { capText } from './output_limit.ts';
+import type { LeftBehind } from './sandbox/left_behind.ts';
 import type { SandboxReport, TerminalSandbox } from './sandbox/settings.ts';
 import type { TerminalExit, TerminalHost, TerminalRequest } from './terminal.ts';
 
@@ -55,6 +56,8 @@ export interface ShellResult {
   signal?: string;
   /** the sandbox the line ran in (or why none) */
   sandbox?: SandboxReport;
+  /** what the command created under protected names, and what became of it (sandbox/left_behind.ts) */
+  left_behind?: LeftBehind[];
 }
 
 /** The argv of a step as one display string, quoted so it reads back as the same argv. */
