@@ -160,6 +160,15 @@ export class LocalShell implements Toolset {
     return { ...UNASKED_LIMITS, ...this.opts.unaskedLimits };
   }
 
+  /** The session root as resolved (links followed), for where a recursive reader's links lead. */
+  #realRoot(): string {
+    try {
+      return realpathSync.native(this.root);
+    } catch {
+      return this.root;
+    }
+  }
+
   /** The directories a workspace-write call may write: the session root and the policy's allowed dir. */
   get writableRoots(): string[] {
     const a = this.policy?.allowedDir;
@@ -189,7 +198,7 @@ export class LocalShell implements Toolset {
   check(args: Record<string, unknown>, o: { askable?: boolean } = {}): Verdict | null {
     const { command, argv, cwd } = this.parseArgs(args);
     if (!this.policy) return null;
-    const opts = { cwd, pathEnv: this.opts.pathEnv, askable: o.askable === true };
+    const opts = { cwd, pathEnv: this.opts.pathEnv, askable: o.askable === true, root: this.#realRoot() };
     return argv ? checkArgv(command, argv, this.policy, opts) : checkLine(command, this.policy, opts);
   }
 
@@ -284,7 +293,7 @@ export class LocalShell implements Toolset {
       ...(sandbox ? { sandbox } : {}),
       ...(o.readOnly ? { gitReadOnly: true, timeoutNote: `a command that runs unasked is limited (${describeLimits(this.unaskedLimits)}); one a human approves may run longer` } : {}),
     };
-    const checkOpts = { cwd, pathEnv: this.opts.pathEnv, askable: o.approved };
+    const checkOpts = { cwd, pathEnv: this.opts.pathEnv, askable: o.approved, root: this.#realRoot() };
     if (this.policy) {
       if (shell) throw new ToolError('policy_refused', '`shell: true` is refused while a command policy is active: the line is checked and run without a shell. Drop `shell`.');
       const v = argv ? checkArgv(command, argv, this.policy, checkOpts) : checkLine(command, this.policy, checkOpts);
