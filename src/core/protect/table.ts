@@ -225,6 +225,7 @@ export const FOUND_ON_DISK: readonly { tier: ProtectionTier; pattern: string; re
   { tier: 'quarantine', pattern: '(a second name of a quarantined file)', reason: 'a hard link is the same file: it is read, listed and searched as the file it links to' },
   { tier: 'read_approve', pattern: '(a second name of a read-approve file)', reason: 'a hard link is the same file: reading it asks like the file it links to' },
   { tier: 'write_wall', pattern: '(any git dir: HEAD, objects and refs)', reason: 'git internals wherever a git dir is, not only one named .git' },
+  { tier: 'write_wall', pattern: '(any git dir: config, hooks, commondir, gitdir; any .git file)', reason: "read-only to commands too, in submodules', linked worktrees' and nested repositories' git dirs: they name what git runs" },
   { tier: 'always_ask', pattern: '(the dir core.hooksPath names)', reason: 'git runs its scripts as hooks on commit and push' },
 ]);
 
