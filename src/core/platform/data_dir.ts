@@ -1,7 +1,8 @@
 // Where cxl keeps its state: $XDG_DATA_HOME/cxl, else ~/.local/share/cxl. Sessions, prompt
-// history and checkpoints live there; the agent stores them, and the protected-path table hides
-// the place from commands and refuses it to the file tools (a session log can hold a file a
-// person approved reading in another project), so core, not the agent, answers where it is.
+// history and checkpoints live there. In core so the agent (sessions), the client (prompt
+// history) and the protected-path table find the same place: the table hides it from commands
+// and refuses it to the file tools (a session log can hold a file a person approved reading in
+// another project).
 import os from 'node:os';
 import path from 'node:path';
 
