@@ -73,7 +73,8 @@ export function sandboxLaunch(probe: Probe, req: TerminalRequest, sandbox: Termi
     const inner = limits && probe.prlimit ? [...prlimitArgs(probe.prlimit, limits), req.command, ...req.args] : [req.command, ...req.args];
     const args = bwrapArgs(view, req.cwd, inner[0], inner.slice(1), { infoFd: INFO_FD, seccompFd: SECCOMP_FD });
     const launch: Launch = { command: probe.program, args, view, kind: 'bubblewrap', infoFd: INFO_FD, seccompFile: probe.seccompFile, ...(limits ? { limits } : {}) };
-    const group = limits ? pidsGroup(limits.processes + GROUP_SLACK) : undefined;
+    // RLIMIT_NPROC holds for every uid but 0: only root needs the group (and its extra exec)
+    const group = limits && process.getuid?.() === 0 ? pidsGroup(limits.processes + GROUP_SLACK) : undefined;
     if (!group) return launch;
     return { ...launch, ...inGroup(group, probe.program, args), cleanup: group.remove };
   }
