@@ -8,7 +8,7 @@
 import { lstatSync, type Stats } from 'node:fs';
 import { globTester } from '../glob.ts';
 import { isGitDirByShape } from './git_dirs.ts';
-import { entriesOf, type ProtectionTier } from './table.ts';
+import { entriesOf, matchGlob, type ProtectionTier } from './table.ts';
 import { entryClass, walkTree, type WalkEntry } from './walk.ts';
 
 export interface ScanHit {
@@ -46,7 +46,8 @@ const WRITE_TIERS: ProtectionTier[] = ['write_wall', 'always_ask'];
  */
 const GIT_DIR_WALL = new Set(['config', 'config.worktree', 'hooks', 'commondir', 'gitdir']);
 
-const writeEntries = () => WRITE_TIERS.flatMap((t) => entriesOf(t).filter((e) => e.at && e.at.length).map((e) => ({ tier: t, test: globTester([e.glob]) })));
+// A home-only entry (`~/bin`) is matched anchored at the home: a project's `bin/` is ordinary.
+const writeEntries = () => WRITE_TIERS.flatMap((t) => entriesOf(t).filter((e) => e.at && e.at.length).map((e) => ({ tier: t, home: e.home === true, test: globTester([matchGlob(e)]) })));
 
 /**
  * A directory whose mtime or ctime was this close to the moment it was read may change again in
@@ -152,13 +153,13 @@ export class WorkspaceScanner {
     if (hide) {
       out.hits.push({ ...at, tier: hide === 'quarantined' ? 'quarantine' : 'read_approve', by: 'table' });
       // hidden and also a write-tier name (`.envrc`): a command that creates it is settled like one
-      const w = inWall ? undefined : this.#write.find((x) => x.test(e.rel) || x.test(e.path));
+      const w = inWall ? undefined : this.#write.find((x) => (!x.home && x.test(e.rel)) || x.test(e.path));
       if (w) out.hits.push({ ...at, tier: w.tier, by: 'table' });
       return 'prune';
     }
     let wall = false;
     if (!inWall) {
-      const w = this.#write.find((x) => x.test(e.rel) || x.test(e.path));
+      const w = this.#write.find((x) => (!x.home && x.test(e.rel)) || x.test(e.path));
       if (w) {
         out.hits.push({ ...at, tier: w.tier, by: 'table' });
         wall = kind === 'dir';

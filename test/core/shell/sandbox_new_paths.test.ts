@@ -140,13 +140,14 @@ describe('names that do not exist yet', () => {
     assert.equal(readFileSync(path.join(outside, 'precious'), 'utf8'), 'mine\n', 'its target is untouched');
   });
 
-  test('an ordinary new file stays, and nothing is asked', async () => {
+  test('an ordinary new file stays, a project bin/ too, and nothing is asked', async () => {
     if (!haveBwrap) return;
     const root = tempDir();
     const a = approver(() => false);
-    const r = await gateFor(root, a).call('local_shell', { command: planter(root, [['src/app.js', false], ['docs', true]]) });
+    // `bin` is protected in the home only (~/bin is on PATH): a project's build output there is ordinary
+    const r = await gateFor(root, a).call('local_shell', { command: planter(root, [['src/app.js', false], ['docs', true], ['bin', true], ['cmd/bin', true]]) });
     assert.equal((r.result as ShellResult).left_behind, undefined);
-    assert.ok(existsSync(path.join(root, 'src/app.js')) && existsSync(path.join(root, 'docs/planted')));
+    for (const p of ['src/app.js', 'docs/planted', 'bin/planted', 'cmd/bin/planted']) assert.ok(existsSync(path.join(root, p)), p);
     assert.equal(a.asked.length, 0);
   });
 });

@@ -13,7 +13,7 @@ import { realpathSync, rmSync } from 'node:fs';
 import { relativeTo } from '../../paths.ts';
 import { gitDirAround } from '../../protect/git_dirs.ts';
 import { scannerFor, type ScanHit } from '../../protect/scan.ts';
-import { PROTECTED_PATHS, type ProtectionTier } from '../../protect/table.ts';
+import { matchGlob, PROTECTED_PATHS, type ProtectionTier } from '../../protect/table.ts';
 import { globTester } from '../../glob.ts';
 
 export interface LeftBehind {
@@ -51,7 +51,7 @@ export function protectedNow(roots: readonly string[]): Snapshot {
 const NEW_GIT_DIR = 'a new git repository: git runs what its config and hooks name whenever it runs there';
 const NEW_GITFILE = 'a gitfile: git in this directory uses the git dir it names, with that config and hooks';
 
-const reasons = PROTECTED_PATHS.filter((e) => isWriteTier(e.tier)).map((e) => ({ tier: e.tier, reason: e.reason, test: globTester([e.glob]) }));
+const reasons = PROTECTED_PATHS.filter((e) => isWriteTier(e.tier)).map((e) => ({ tier: e.tier, reason: e.reason, test: globTester([matchGlob(e)]) }));
 
 /** The table's reason for a name of `tier` (the first entry whose glob matches it). */
 function reasonOf(h: ScanHit, root: string | undefined): string {
