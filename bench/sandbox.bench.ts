@@ -17,6 +17,7 @@ import { probeSandbox } from '../src/core/shell/sandbox/probe.ts';
 import { WorkspaceScanner } from '../src/core/protect/scan.ts';
 import { protectedNow } from '../src/core/shell/sandbox/left_behind.ts';
 import { findOnPath } from '../src/core/shell/sandbox/probe.ts';
+import { prlimitArgs, UNASKED_LIMITS } from '../src/core/shell/sandbox/limits.ts';
 import { buildView } from '../src/core/shell/sandbox/view.ts';
 import { report } from './report.ts';
 
@@ -98,6 +99,19 @@ try {
     tr.push(await spawnMs('/bin/true', []));
   }
   report({ name: 'spawn bwrap … /bin/true directly (the kernel and bwrap)', ours: median(bw), reference: median(tr), unit: 'ms', against: 'spawn /bin/true' });
+
+  // 2b. what the limits add to it: prlimit in front of the command (and, as root, the shell that enters the pids cgroup)
+  if (probe.prlimit) {
+    const limited: number[] = [];
+    const unlimited: number[] = [];
+    const lim = prlimitArgs(probe.prlimit, UNASKED_LIMITS);
+    const inner = args.slice(0, -1);
+    for (let i = 0; i < 30; i++) {
+      limited.push(await spawnMs(probe.program!, [...inner, ...lim, '/bin/true']));
+      unlimited.push(await spawnMs(probe.program!, args));
+    }
+    report({ name: 'spawn bwrap … prlimit … /bin/true (the limits of an unasked command)', ours: median(limited), reference: median(unlimited), unit: 'ms', against: 'bwrap … /bin/true' });
+  }
 
   // 3. the view as the workspace grows: first (cold) scan and warm re-scan, 100 vs 10 000 directories
   const perDir: Record<number, { cold: number; warm: number; view: number }> = {};
