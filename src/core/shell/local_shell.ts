@@ -267,7 +267,7 @@ export class LocalShell implements Toolset {
   /** Removes (or asks about) what the command created under protected names; nothing when it could not write. */
   async #settle(before: Snapshot | undefined, req: TerminalSandbox | undefined, callOpts: ShellCallOptions): Promise<LeftBehind[]> {
     if (!before || !req) return [];
-    return settle(before, req.roots, callOpts.keep ?? (async () => false));
+    return settle(before, req.roots, callOpts.keep ?? (async () => false), path.join(dataDir(this.opts.env ?? process.env), 'left-behind'));
   }
 
   async #run(

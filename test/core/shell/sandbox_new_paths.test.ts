@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import process from 'node:process';
 import { after, describe, test } from 'node:test';
 import { buildEnvelope } from '../../../src/core/envelope/index.ts';
 import { FLOOR_RULES, SHIPPED_ENVELOPES } from '../../../src/core/envelope/shipped.ts';
@@ -43,9 +44,12 @@ function approver(keep: (req: ApprovalRequest) => boolean): Approver & { asked: 
   return Object.assign(fn, { asked });
 }
 
+/** cxl's data dir for these tests, where what is taken away is moved */
+const dataHome = tempDir();
+
 function gateFor(root: string, a: Approver): Gate {
   const gate = new Gate({ envelope: buildEnvelope('default', SHIPPED_ENVELOPES, FLOOR_RULES), approver: a });
-  gate.add(new LocalShell({ root }));
+  gate.add(new LocalShell({ root, env: { ...process.env, XDG_DATA_HOME: dataHome } }));
   return gate;
 }
 
@@ -96,6 +100,10 @@ describe('names that do not exist yet', () => {
     }
     assert.ok((res.left_behind ?? []).every((l) => l.outcome === 'removed' && l.tier === 'write_wall'));
     assert.match(res.stderr, /cxl: removed .*\.mcp\.json, which the command created: no command may create it/);
+    // nothing is lost: each went to the data dir, where commands cannot reach it
+    const mcp = res.left_behind!.find((l) => l.path === path.join(root, '.mcp.json'))!;
+    assert.ok(mcp.movedTo!.startsWith(path.join(dataHome, 'cxl', 'left-behind') + path.sep), mcp.movedTo);
+    assert.equal(readFileSync(mcp.movedTo!, 'utf8'), '#!/bin/sh\ntouch /tmp/pwned\n');
     assert.equal(a.asked.length, 0, 'a wall is not a question');
   });
 

@@ -8,8 +8,12 @@
 // always-ask entry stays only if a human says yes once more. A git dir that appears whole (an
 // approved `git init`, `git clone`, `git submodule update --init`) and a new gitfile are asked
 // about the same way, as one question each: keeping one means git will run what its config
-// names; inside a git dir that was already there, a new config or hooks dir is a wall.
-import { realpathSync, rmSync } from 'node:fs';
+// names; inside a git dir that was already there, a new config or hooks dir is a wall. What is
+// taken away is moved, not deleted, into cxl's data dir (hidden from commands): the check cannot
+// tell a command's file from one the person's editor made meanwhile, and nothing may be lost.
+import { cpSync, mkdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
 import { relativeTo } from '../../paths.ts';
 import { gitDirAround } from '../../protect/git_dirs.ts';
 import { scannerFor, type ScanHit } from '../../protect/scan.ts';
@@ -24,6 +28,8 @@ export interface LeftBehind {
   reason: string;
   /** what became of it */
   outcome: 'removed' | 'kept';
+  /** where a removed entry was moved to */
+  movedTo?: string;
 }
 
 /** The write-tier names present in the roots now, by the path they were found at. */
@@ -83,12 +89,13 @@ export function appeared(before: Snapshot, after: Snapshot, roots: readonly stri
 
 /**
  * Settles what `roots` hold now against `before`: walls removed, always-ask entries kept only when
- * `keep` says yes (a throw counts as no). Removal never follows a link: a link is removed, not
- * what it points to.
+ * `keep` says yes (a throw counts as no); what goes is moved under `stashDir`. A link is moved as
+ * the link, never what it points to.
  */
-export async function settle(before: Snapshot, roots: readonly string[], keep: (h: LeftBehind) => Promise<boolean>): Promise<LeftBehind[]> {
+export async function settle(before: Snapshot, roots: readonly string[], keep: (h: LeftBehind) => Promise<boolean>, stashDir: string): Promise<LeftBehind[]> {
   const out: LeftBehind[] = [];
   const reals = roots.map(real);
+  const stash = path.join(stashDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
   for (const h of appeared(before, protectedNow(reals), reals)) {
     const tier = h.tier as LeftBehind['tier'];
     const root = reals.find((r) => h.entry.startsWith(`${r}/`));
@@ -97,10 +104,22 @@ export async function settle(before: Snapshot, roots: readonly string[], keep: (
       out.push({ ...item, outcome: 'kept' });
       continue;
     }
-    rmSync(h.entry, { recursive: true, force: true });
-    out.push(item);
+    out.push({ ...item, movedTo: moveAside(h.entry, path.join(stash, root ? relativeTo(root, h.entry) : path.basename(h.entry))) });
   }
   return out;
+}
+
+/** Moves `entry` (a link as the link) to `to`, across file systems by copy and remove. */
+function moveAside(entry: string, to: string): string {
+  mkdirSync(path.dirname(to), { recursive: true });
+  try {
+    renameSync(entry, to);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+    cpSync(entry, to, { recursive: true, verbatimSymlinks: true });
+    rmSync(entry, { recursive: true, force: true });
+  }
+  return to;
 }
 
 /** The lines a person and the model read about it, one per entry. */
@@ -110,8 +129,8 @@ export function describeLeftBehind(items: readonly LeftBehind[]): string {
       i.outcome === 'kept'
         ? `cxl: kept ${i.path}, which the command created (${i.reason}), after asking again`
         : i.tier === 'write_wall'
-          ? `cxl: removed ${i.path}, which the command created: no command may create it (${i.reason}). Use local_fs where a person can review the change, or make it by hand.`
-          : `cxl: removed ${i.path}, which the command created (${i.reason}): nobody said yes to keeping it. Ask the person to approve it when asked, or make it by hand.`,
+          ? `cxl: removed ${i.path}, which the command created: no command may create it (${i.reason}). It was moved to ${i.movedTo}. Use local_fs where a person can review the change, or make it by hand.`
+          : `cxl: removed ${i.path}, which the command created (${i.reason}): nobody said yes to keeping it. It was moved to ${i.movedTo}. Ask the person to approve it when asked, or make it by hand.`,
     )
     .join('\n');
 }
