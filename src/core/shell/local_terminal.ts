@@ -7,7 +7,7 @@
 import type { ChildProcess, StdioOptions } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import process from 'node:process';
-import { childProcess, killProcessGroup, onTerminate } from '../platform/runtime.ts';
+import { childProcess, killProcessGroup, onTerminate, signalExitCode } from '../platform/runtime.ts';
 import { HeadTailBuffer, TailBuffer } from './output_limit.ts';
 import { bwrapFailure, INFO_FD, sandboxLaunch, SECCOMP_FD, type Launch } from './sandbox/launcher.ts';
 import { probeSandbox, type Probe, type ProbeOptions } from './sandbox/probe.ts';
@@ -40,7 +40,7 @@ function hookExit(): void {
   onTerminate((signal) => {
     killAll();
     // Keep the default of dying on the signal unless someone else handles it too.
-    if (process.listenerCount(signal) <= 1) process.exit(signal === 'SIGINT' ? 130 : 143);
+    if (process.listenerCount(signal) <= 1) process.exit(signalExitCode(signal));
   });
 }
 

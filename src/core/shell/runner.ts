@@ -2,8 +2,8 @@
 // between, with `cd` and the && || ; semantics interpreted here. Without a policy a line goes to
 // the platform shell as one terminal. Timeout and cancellation kill the running terminal's
 // process group and end the whole line.
-import { quote } from 'shell-quote';
 import { ToolError } from '../errors.ts';
+import { displayArgv } from '../argv_display.ts';
 import type { Allowed, CheckedStep } from './checker.ts';
 import { isInside, ResolveError, resolveDirectory } from './confine.ts';
 import { GIT_READ_ONLY_ENV, hardenGitArgv, hardenGitEnv } from './git_harden.ts';
@@ -60,10 +60,7 @@ export interface ShellResult {
   left_behind?: LeftBehind[];
 }
 
-/** The argv of a step as one display string, quoted so it reads back as the same argv. */
-export function displayArgv(argv: string[]): string {
-  return quote(argv);
-}
+export { displayArgv };
 
 /** The forceEnv of a request: the run's own and the step's. */
 function forced(opts: RunOptions, step: readonly string[]): { forceEnv?: readonly string[] } {
