@@ -36,7 +36,7 @@ const result = await build({
 // The scripted subcommands (tool, check, config) as one CommonJS file: bin/cxl.js compiles it
 // with a V8 code cache, which only a classic script can use on Node 20. import() becomes a call
 // of the bundled module, or a require() of the packages only some calls load (an MCP server, a
-// remote service's document): they stay out, so the bundle and its cache hold what every start runs.
+// remote service's document, a git call): they stay out, so the bundle and its cache hold what every start runs.
 const scripted = await build({
   absWorkingDir: root,
   entryPoints: ['src/cli/scripted.ts'],
@@ -45,7 +45,7 @@ const scripted = await build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  external: ['@vscode/ripgrep', 'deno', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', '@readme/openapi-parser', 'js-yaml', 'ajv', 'ajv/*'],
+  external: ['@vscode/ripgrep', 'deno', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', '@readme/openapi-parser', 'js-yaml', 'ajv', 'ajv/*', 'isomorphic-git'],
   supported: { 'dynamic-import': false },
   minifyWhitespace: true,
   minifySyntax: true,
