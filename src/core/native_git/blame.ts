@@ -6,7 +6,7 @@
 import { diffArrays } from 'diff';
 import { ToolError } from '../errors.ts';
 import type { GitCtx } from './engine.ts';
-import { DIFF_MAX_SIDE } from './patch.ts';
+import { DIFF_MAX_SIDE, MAX_EDIT_LENGTH } from './patch.ts';
 import { headOid, isoDate } from './refs.ts';
 import { blobAt } from './worktree.ts';
 
@@ -37,11 +37,13 @@ const toLines = (b: Uint8Array | null): string[] => {
   return ls;
 };
 
-/** For each line of `after`, the index of the same line in `before`, or -1 when `after` added it. */
+/** For each line of `after`, the index of the same line in `before`, or -1 when `after` added it (all of them past MAX_EDIT_LENGTH). */
 function lineOrigins(before: string[], after: string[]): number[] {
   const out: number[] = [];
   let b = 0;
-  for (const part of diffArrays(before, after)) {
+  const parts = diffArrays(before, after, { maxEditLength: MAX_EDIT_LENGTH });
+  if (!parts) return after.map(() => -1);
+  for (const part of parts) {
     const n = part.value.length;
     if (part.added) for (let i = 0; i < n; i++) out.push(-1);
     else if (part.removed) b += n;

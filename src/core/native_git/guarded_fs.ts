@@ -48,9 +48,9 @@ function checkWrite(repo: Repo, wall: WorktreeWall, p: string, op: string): void
 export function guardedFs(repo: Repo, wall: WorktreeWall): PromiseFsClient {
   const p = fs.promises;
   const guard = <A extends unknown[], R>(op: string, fn: (file: string, ...rest: A) => Promise<R>) =>
-    (file: string, ...rest: A): Promise<R> => {
+    async (file: string, ...rest: A): Promise<R> => {
       checkWrite(repo, wall, String(file), op);
-      return fn(file, ...rest);
+      return await fn(file, ...rest);
     };
   const promises = {
     readFile: p.readFile.bind(p),
@@ -63,9 +63,9 @@ export function guardedFs(repo: Repo, wall: WorktreeWall): PromiseFsClient {
     rmdir: guard('remove', p.rmdir.bind(p) as (f: string, ...r: unknown[]) => Promise<void>),
     unlink: guard('unlink', p.unlink.bind(p) as (f: string, ...r: unknown[]) => Promise<void>),
     rm: guard('rm', p.rm.bind(p) as (f: string, ...r: unknown[]) => Promise<void>),
-    symlink: (target: string, file: string) => {
+    symlink: async (target: string, file: string) => {
       checkWrite(repo, wall, file, 'link');
-      return p.symlink(target, file);
+      return await p.symlink(target, file);
     },
   };
   return Object.defineProperty({}, 'promises', { value: promises, enumerable: true }) as PromiseFsClient;

@@ -8,6 +8,9 @@ import { withheldWhy, type Withheld } from './withheld.ts';
 /** Either side above this is not diffed (the line diff is quadratic in the worst case). */
 export const DIFF_MAX_SIDE = 1024 * 1024;
 
+/** Past this many changed lines the diff stops looking for common lines and shows the file replaced (the search costs edits × lines). */
+export const MAX_EDIT_LENGTH = 2000;
+
 export interface FileChange {
   path: string;
   /** content before (null: the file did not exist) */
@@ -28,6 +31,17 @@ function isBinary(b: Uint8Array | null): boolean {
   return false;
 }
 
+/** A hunk's range as git writes it: `3,2`, `3` for one line, `2,0` (the line before) for none. */
+const range = (start: number, count: number) => (count === 1 ? `${start}` : count === 0 ? `${Math.max(0, start - 1)},0` : `${start},${count}`);
+
+/** One hunk that removes every old line and adds every new one: a file rewritten past MAX_EDIT_LENGTH. */
+function replaced(a: string, b: string): { oldStart: number; oldLines: number; newStart: number; newLines: number; lines: string[] } {
+  const split = (t: string) => (t === '' ? [] : t.replace(/\n$/, '').split('\n'));
+  const old = split(a).map((l) => `-${l}`);
+  const neu = split(b).map((l) => `+${l}`);
+  return { oldStart: 1, oldLines: old.length, newStart: 1, newLines: neu.length, lines: [...old, ...neu] };
+}
+
 /** The diff of one file, headers included, ending with a newline. */
 export function filePatch(f: FileChange): string {
   const head = `diff --git a/${f.path} b/${f.path}\n${f.before === null ? 'new file\n' : f.after === null ? 'deleted file\n' : ''}`;
@@ -38,10 +52,10 @@ export function filePatch(f: FileChange): string {
   }
   const a = f.before ? decoder.decode(f.before) : '';
   const b = f.after ? decoder.decode(f.after) : '';
-  const p = structuredPatch(`a/${f.path}`, `b/${f.path}`, a, b, '', '', { context: 3 });
+  const p = structuredPatch(`a/${f.path}`, `b/${f.path}`, a, b, '', '', { context: 3, maxEditLength: MAX_EDIT_LENGTH });
   const lines = [head.trimEnd(), `--- ${f.before === null ? '/dev/null' : `a/${f.path}`}`, `+++ ${f.after === null ? '/dev/null' : `b/${f.path}`}`];
-  for (const h of p.hunks) {
-    lines.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`);
+  for (const h of p?.hunks ?? [replaced(a, b)]) {
+    lines.push(`@@ -${range(h.oldStart, h.oldLines)} +${range(h.newStart, h.newLines)} @@`);
     lines.push(...h.lines);
   }
   return `${lines.join('\n')}\n`;
