@@ -47,6 +47,8 @@ const scripted = await build({
   target: 'node20',
   external: ['@vscode/ripgrep', 'deno', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', '@readme/openapi-parser', 'js-yaml', 'ajv', 'ajv/*', 'isomorphic-git'],
   supported: { 'dynamic-import': false },
+  // a module that finds a file beside itself asks import.meta.url: here, the bundle's own URL
+  define: { 'import.meta.url': '__cxlModuleUrl' },
   minifyWhitespace: true,
   minifySyntax: true,
   metafile: true,
@@ -59,7 +61,7 @@ const scriptedFile = path.join(outdir, 'scripted.cjs');
 const bundled = readFileSync(scriptedFile, 'utf8');
 const shared = bundled
   .replace(/__toESM\(require\("(node:[a-z_/]+)"\),1\)/g, '__cxlBuiltin("$1")')
-  .replace(/^"use strict";/, '"use strict";var __cxlBuiltins=new Map,__cxlBuiltin=n=>{let m=__cxlBuiltins.get(n);return m||__cxlBuiltins.set(n,m=__toESM(require(n),1)),m};');
+  .replace(/^"use strict";/, '"use strict";var __cxlModuleUrl=require("node:url").pathToFileURL(__filename).href,__cxlBuiltins=new Map,__cxlBuiltin=n=>{let m=__cxlBuiltins.get(n);return m||__cxlBuiltins.set(n,m=__toESM(require(n),1)),m};');
 if (shared === bundled) throw new Error('build: scripted.cjs no longer has the shape the built-in sharing expects (see scripts/build.mjs)');
 writeFileSync(scriptedFile, shared);
 const written = new Set([...Object.keys(result.metafile.outputs), ...Object.keys(scripted.metafile.outputs)].map((f) => path.resolve(root, f)));
