@@ -19,7 +19,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'core/shell': ['core/.', 'core/platform', 'core/protect', 'core/envelope', 'core/contract'],
   'core/native_git': ['core/.', 'core/platform', 'core/protect', 'core/envelope', 'core/contract'],
   'core/native_jq': ['core/.', 'core/platform', 'core/protect', 'core/envelope', 'core/contract'],
-  'core/native_go': ['core/.', 'core/platform', 'core/protect', 'core/envelope', 'core/contract'],
+  'core/native_go': ['core/.', 'core/platform', 'core/protect', 'core/envelope', 'core/contract', 'core/shell'],
   'core/gate': ['core/.', 'core/platform', 'core/protect', 'core/envelope', 'core/contract', 'core/local_fs', 'core/shell'],
   config: ['core/*'],
   client: ['core/*'],

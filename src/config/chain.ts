@@ -41,6 +41,8 @@ export const TOOL_PREFERENCE_ADDENDUM = `TOOL PREFERENCE
   local_shell: they run in-process and never run programs a repository's config names.
 - To query JSON, JSON Lines or YAML, use jq_query (a real jq, read-only) rather than jq in
   local_shell.
+- In a Go module, the go_* tools answer where a symbol is declared and used, what implements
+  an interface, and what the type checker and go vet say, without building anything.
 - Use local_shell for what only a shell can do: running tests and builds, git operations the git
   tools do not offer (push, pull, merge), and inspecting the environment. A command may be refused
   by policy or need the user's approval; if so, adapt rather than retry the same line.`;
@@ -56,7 +58,7 @@ export const DEFAULT_CHAIN: Readonly<Chain> = Object.freeze({
       execute_config: {
         model: '{{var:model}}',
         provider: '{{var:provider}}',
-        tools: ['local_fs', 'local_shell', 'native-git', 'native-jq'],
+        tools: ['local_fs', 'local_shell', 'native-git', 'native-jq', 'native-go'],
         tools_policies: {
           local_fs: { _allowed_dir: '.', ...DEFAULT_CHAIN_LOCAL_FS },
           local_shell: { _allowed_dir: '.', ...DEFAULT_SHELL_POLICY },

@@ -6,6 +6,7 @@ import { ENVELOPE_NAME, GRANTS, type EnvelopeRule, type EnvelopeSpec, type Grant
 import { FS_POLICY_KEYS } from '../core/local_fs/policy.ts';
 import { GIT_POLICY_KEYS } from '../core/native_git/policy.ts';
 import { JQ_POLICY_KEYS } from '../core/native_jq/policy.ts';
+import { GO_POLICY_KEYS } from '../core/native_go/policy.ts';
 import { SANDBOX_MODES, type SandboxMode } from '../core/shell/sandbox/settings.ts';
 import { SHELL_POLICY_KEYS } from '../core/shell/shell_policy.ts';
 import { checkRemoteTools, type RemoteToolSpec } from './remote_tools_schema.ts';
@@ -88,6 +89,7 @@ const POLICY_KEYS: Record<string, readonly string[]> = {
   local_shell: SHELL_POLICY_KEYS,
   'native-git': Object.keys(GIT_POLICY_KEYS),
   'native-jq': Object.keys(JQ_POLICY_KEYS),
+  'native-go': Object.keys(GO_POLICY_KEYS),
 };
 
 /** `*`, `<toolset>` or `<toolset>.<tool>` */

@@ -22,7 +22,7 @@ test('the default chain: local_fs and local_shell, conservative limits, the tool
   const { chain, label } = loadChain(cfg.data, cfg.sources);
   assert.equal(label, 'built-in default chain');
   const task = chain.tasks[0];
-  assert.deepEqual(task.execute_config.tools, ['local_fs', 'local_shell', 'native-git', 'native-jq']);
+  assert.deepEqual(task.execute_config.tools, ['local_fs', 'local_shell', 'native-git', 'native-jq', 'native-go']);
   assert.equal(task.execute_config.model, 'qwen3:8b');
   assert.equal(task.execute_config.provider, 'ollama');
   assert.ok(task.system_prompt?.includes(TOOL_PREFERENCE_ADDENDUM));

@@ -10,6 +10,7 @@ import type { ReadLedger } from '../../core/local_fs/ledger.ts';
 import { DEFAULT_CHAIN_LOCAL_FS, parseFsPolicy } from '../../core/local_fs/policy.ts';
 import { LOCAL_FS, LocalFsToolset } from '../../core/local_fs/toolset.ts';
 import { NATIVE_GIT_BUILTIN } from '../../core/native_git/builtin.ts';
+import { NATIVE_GO_BUILTIN } from '../../core/native_go/builtin.ts';
 import { NATIVE_JQ_BUILTIN } from '../../core/native_jq/builtin.ts';
 import { LOCAL_SHELL, LocalShell } from '../../core/shell/local_shell.ts';
 import { shellPolicyFromFlat, withoutShellOnlyKeys } from '../../core/shell/shell_policy.ts';
@@ -76,7 +77,7 @@ const localShell: BuiltinToolset = {
 };
 
 /** In the order they are opened and offered. */
-export const BUILTIN_TOOLSETS: readonly BuiltinToolset[] = Object.freeze([localFs, localShell, NATIVE_GIT_BUILTIN, NATIVE_JQ_BUILTIN]);
+export const BUILTIN_TOOLSETS: readonly BuiltinToolset[] = Object.freeze([localFs, localShell, NATIVE_GIT_BUILTIN, NATIVE_JQ_BUILTIN, NATIVE_GO_BUILTIN]);
 
 /** Whether a toolset's tools go to the model by their bare names. */
 export function offeredBare(toolset: string): boolean {
