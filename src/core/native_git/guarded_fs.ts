@@ -4,10 +4,12 @@
 // does, and whatever shape a repository on disk takes, no hook and no git config is ever written
 // (the write wall of `.git/hooks` and `.git/config` holds by construction). A working-tree write
 // to a path the envelope floor walls or quarantines is refused here too, should a plan miss it.
+// Stats carry exact nanoseconds (exact_stats.ts), so an index git wrote is trusted, not re-hashed.
 import fs from 'node:fs';
 import path from 'node:path';
 import { ToolError } from '../errors.ts';
 import { isWithin, relativeTo } from '../paths.ts';
+import { exactLstat, exactStat } from './exact_stats.ts';
 import type { PromiseFsClient } from 'isomorphic-git';
 import type { Repo } from './repo.ts';
 
@@ -54,8 +56,8 @@ export function guardedFs(repo: Repo, wall: WorktreeWall): PromiseFsClient {
     };
   const promises = {
     readFile: p.readFile.bind(p),
-    stat: p.stat.bind(p),
-    lstat: p.lstat.bind(p),
+    stat: exactStat,
+    lstat: exactLstat,
     readdir: p.readdir.bind(p),
     readlink: p.readlink.bind(p),
     writeFile: guard('write', p.writeFile.bind(p) as (f: string, ...r: unknown[]) => Promise<void>),
