@@ -27,7 +27,8 @@ let loaded: Promise<Git> | undefined;
 
 /** isomorphic-git, imported once. */
 export function loadGit(): Promise<Git> {
-  loaded ??= import('isomorphic-git') as Promise<Git>;
+  // bundled, its CommonJS build arrives as the namespace's `default`; from source, as the namespace
+  loaded ??= import('isomorphic-git').then((m) => ((m as Partial<Git>).statusMatrix ? m : (m as unknown as { default: Git }).default) as Git);
   return loaded;
 }
 
