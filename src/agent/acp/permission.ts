@@ -14,6 +14,8 @@ export interface AskedCall {
   client: acp.AgentContext;
   sessionId: string;
   toolCallId: string;
+  /** the tool's programmatic name, as the tool_call carried it */
+  name: string;
   title: string;
   kind: acp.ToolKind;
   locations: acp.ToolCallLocation[];
@@ -78,7 +80,7 @@ export class PermissionRequest {
         acp.methods.client.session.requestPermission,
         {
           sessionId: c.sessionId,
-          toolCall: { toolCallId: c.toolCallId, title: c.title, kind: c.kind, status: 'pending', content, locations: c.locations, rawInput: c.args, _meta: { [META_DECISION]: decisionMeta(req, scope) } },
+          toolCall: { toolCallId: c.toolCallId, name: c.name, title: c.title, kind: c.kind, status: 'pending', content, locations: c.locations, rawInput: c.args, _meta: { [META_DECISION]: decisionMeta(req, scope) } },
           options: permissionOptions(req, scope),
         },
         { cancellationSignal: both },

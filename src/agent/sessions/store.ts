@@ -628,6 +628,26 @@ export class SessionStore {
     return log;
   }
 
+  /**
+   * Removes a stored session (session/delete): its log is closed if open here, then its file (and
+   * an old whole-file copy) goes. False when there was no such session.
+   */
+  async delete(id: string): Promise<boolean> {
+    if (!ID_RE.test(id)) return false;
+    await this.#open.get(id)?.close();
+    let found = false;
+    for (const ext of ['.jsonl', '.json']) {
+      try {
+        fs.unlinkSync(this.#file(id, ext));
+        found = true;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+    }
+    if (found) await this.index.closed(id).catch(() => {});
+    return found;
+  }
+
   /** A stored session as it would load (unanswered calls answered), without opening it. */
   async load(id: string): Promise<StoredSession | undefined> {
     if (!ID_RE.test(id)) return undefined;
