@@ -5,6 +5,7 @@ import process from 'node:process';
 import { moduleCommand, onTerminate } from '../core/platform/runtime.ts';
 import { enableTerminalModes } from '../ui/terminal_modes.ts';
 import type { ResumeRequest } from '../client/acp_client.ts';
+import type { ConfiguredMcpServer } from '../client/mcp_forward.ts';
 import { parseFlags, UsageError } from './args.ts';
 
 const HELP = `cxl: the terminal UI (an ACP client)
@@ -31,6 +32,30 @@ export function builtinAgentArgv(opts: { model?: string; envelope?: string; prov
   const entry = process.argv[1];
   if (!entry) throw new UsageError('cxl: cannot tell which file is running, so the built-in agent cannot be started. Pass --agent "<command>".');
   return [...moduleCommand(path.resolve(entry)), 'acp', ...(opts.provider ? ['--provider', opts.provider] : []), ...(opts.model ? ['--model', opts.model] : []), ...(opts.envelope ? ['--envelope', opts.envelope] : []), ...(opts.trustProject ? ['--trust-project'] : [])];
+}
+
+/**
+ * The `[mcp_servers.<name>]` of the person's configuration (and of this folder's, once trusted),
+ * as the client passes them on; a configuration that does not load passes none and says why.
+ */
+async function configuredMcpServers(cwd: string, trustProject: boolean): Promise<{ servers: ConfiguredMcpServer[]; problem?: string }> {
+  const { ConfigError, formatIssue, loadConfig } = await import('../config/load.ts');
+  try {
+    const cfg = loadConfig({ cwd, env: process.env, trustProject });
+    return { servers: Object.entries(cfg.data.mcp_servers ?? {}).map(([name, s]) => ({ name, ...s })) };
+  } catch (err) {
+    if (err instanceof ConfigError) return { servers: [], problem: `configuration error: ${err.issues.map(formatIssue).join('; ')}` };
+    throw err;
+  }
+}
+
+/** console.error, .warn and .log go to `sink` until the returned function puts them back. */
+function consoleInto(sink: (level: string, args: unknown[]) => void): () => void {
+  const saved = { error: console.error, warn: console.warn, log: console.log };
+  console.error = (...args: unknown[]) => sink('error', args);
+  console.warn = (...args: unknown[]) => sink('warn', args);
+  console.log = (...args: unknown[]) => sink('log', args);
+  return () => Object.assign(console, saved);
 }
 
 /** `--resume` takes an optional id: alone (or before another flag) it means the picker. */
@@ -86,12 +111,17 @@ export async function main(argv: string[]): Promise<number> {
     agentArgv = builtinAgentArgv({ model, envelope, provider: values.provider as string | undefined, trustProject: values['trust-project'] === true });
     label = 'cxl acp';
   }
+  // another agent gets the person's MCP servers with its sessions; the built-in one reads them itself
+  const mcp = values.agent === undefined ? { servers: [] } : await configuredMcpServers(cwd, values['trust-project'] === true);
   let client: InstanceType<typeof AcpClient>;
   try {
-    client = new AcpClient({ argv: agentArgv, label, builtin: values.agent === undefined, cwd, model, envelope, env: agentEnv, resume });
+    client = new AcpClient({ argv: agentArgv, label, builtin: values.agent === undefined, cwd, model, envelope, env: agentEnv, resume, mcpServers: mcp.servers });
   } catch (err) {
     throw new UsageError(`cxl: --cwd ${cwd}: ${(err as Error).message}`);
   }
+  if (mcp.problem) client.store.notice('warn', `Your MCP servers were not passed to the agent: ${mcp.problem}`);
+  // the SDK reports what it could not read on the console: into the agent log, not over the screen
+  const restoreConsole = consoleInto((level, args) => client.sdkLog(level, args));
   // SIGTERM/SIGHUP-style endings still take the agent and its terminals down with us.
   const offTerminate = onTerminate(() => client.quit());
   // the agent starts (another process, another core) while the UI's modules load: the first
@@ -111,6 +141,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     offTerminate();
     await client.close(); // the agent already started must not outlive a UI that cannot load
+    restoreConsole();
     throw err;
   }
   const [{ default: React }, { render }, { App }] = ui;
@@ -133,6 +164,7 @@ export async function main(argv: string[]): Promise<number> {
   instance.unmount();
   restoreModes();
   await client.close();
+  restoreConsole();
   if (crash !== undefined) throw crash;
   return 0;
 }

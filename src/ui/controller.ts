@@ -19,6 +19,8 @@ export interface Controller {
   dismissSessions?(): void;
   /** List the workspace's files for @-mentions (again, when the listing is old). */
   refreshFiles?(): void;
+  /** /config: list the session's config options, or set one (`ID VALUE`). */
+  config?(arg: string): void;
   /** /model: list the agent's models (no argument) or switch to one. */
   model?(arg: string): void;
   /** The login picker: a method was picked, or it was closed; /login opens it. */
