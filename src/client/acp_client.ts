@@ -748,7 +748,7 @@ export class AcpClient {
     if (!st.running) return;
     const ms = this.opts.cancelNoticeMs ?? CANCEL_NOTICE_MS;
     clearTimeout(this.#cancelTimer);
-    this.#cancelTimer = setTimeout(() => this.store.cancelOverdue(Math.round(ms / 1000)), ms);
+    this.#cancelTimer = setTimeout(() => this.store.cancelOverdue(ms >= 1000 ? Math.round(ms / 1000) : Math.round(ms / 100) / 10), ms);
   }
 
   quit(): void {
