@@ -13,6 +13,7 @@ import { authMethodsOf, type AuthMethodView, type AuthOffer } from './auth.ts';
 import { joinCommandLine } from './command_line.ts';
 import { configLines, currentLabel, findOption, matchValue } from './config_options.ts';
 import { FileIndex } from './file_index.ts';
+import { ElicitationAnswers } from './elicitation_answers.ts';
 import { FsHost } from './fs_host.ts';
 import { forwardMcp, type ConfiguredMcpServer } from './mcp_forward.ts';
 import { promptBlocks } from './mentions.ts';
@@ -50,7 +51,7 @@ export interface ClientOptions {
 
 const ANSWER_TIMEOUT_MS = 30_000;
 /** Form elicitations are shown as a modal with typed fields; URL ones are not offered. */
-const ELICITATION_CAPS = {};
+const ELICITATION_CAPS = { elicitation: { form: {} } };
 const CANCEL_NOTICE_MS = 10_000;
 /** How long quitting or /clear waits for the agent to close the session. */
 const CLOSE_WAIT_MS = 1000;
@@ -72,6 +73,8 @@ export class AcpClient {
   readonly files: FileIndex;
   /** Permission requests waiting for the user; the screen answers them through `answerPermission`. */
   readonly #permissions: PermissionAnswers;
+  /** Forms the agent asked for; the screen answers them through `answerElicitation`. */
+  readonly #forms: ElicitationAnswers;
   #proc: AgentProcess | undefined;
   #conn: acp.ClientConnection | undefined;
   #sessionId: string | undefined;
@@ -99,6 +102,22 @@ export class AcpClient {
     this.terminals = new TerminalHost(this.fsHost.root, (v) => this.store.updateTerminal(v));
     this.files = new FileIndex(this.fsHost.root, (v) => this.store.setFiles(v));
     this.#permissions = new PermissionAnswers(this.store);
+    this.#forms = new ElicitationAnswers(this.store);
+  }
+
+  /** The person sent, declined or cancelled the form queued under `key`. */
+  answerElicitation(key: string, response: acp.CreateElicitationResponse): void {
+    this.#forms.answer(key, response);
+  }
+
+  /** elicitation/create: a form is shown; any other mode (not advertised) is declined and said. */
+  async #elicit(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse> {
+    if (!acp.CreateElicitationRequest.isForm(params)) {
+      this.store.notice('warn', `${this.#agentName} asked for input in a way this client does not offer (${String(params.mode)}): declined. Its message: ${params.message}`);
+      return { action: 'decline' };
+    }
+    const sessionId = 'sessionId' in params && typeof params.sessionId === 'string' ? params.sessionId : (this.#sessionId ?? '');
+    return this.#forms.ask(sessionId, params.message, params.requestedSchema, signal);
   }
 
   /** The user answered the permission request queued under `key` (the approval's keys). */
@@ -203,7 +222,10 @@ export class AcpClient {
       .onRequest(acp.methods.client.terminal.release, ({ params }) => {
         this.terminals.release(params.terminalId);
         return {};
-      });
+      })
+      .onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => this.#elicit(params, signal))
+      // completes a URL elicitation, which this client does not offer: noted, nothing to close
+      .onNotification(acp.methods.client.elicitation.complete, ({ params }) => this.#proc?.note(`elicitation/complete ${params.elicitationId} (no URL elicitation is open here)`));
   }
 
   /** Spawn the agent, initialize, open a session. Failures become store state, not throws. */
@@ -220,6 +242,7 @@ export class AcpClient {
       // nothing an agent started through us outlives it, however it ended (crash, kill, exit)
       this.terminals.dispose();
       this.#permissions.cancelAll();
+      this.#forms.cancelAll();
       // what it wrote last is still being read: the report names any of it that was not ACP
       await Promise.race([this.#conn?.closed, new Promise((r) => setTimeout(r, 200))]);
       this.store.agentExited({ ...exit, stderrTail: proc.stderrTail(), stdoutNoise: noiseExplained(this.#stdoutNoise.lines) });
@@ -459,6 +482,7 @@ export class AcpClient {
     const atStartup = previous === undefined;
     const replays = this.store.getState().capabilities.loadSession;
     this.#permissions.cancelAll();
+    this.#forms.cancelAll();
     if (previous !== undefined && previous !== id) await this.#closeSession(previous);
     this.store.resetConversation(id);
     // The replay comes as session/update for this id before the answer: route it to the screen.
@@ -493,6 +517,7 @@ export class AcpClient {
     if (!this.#conn || this.#busy('start a new session')) return;
     this.store.offerSessions(undefined);
     this.#permissions.cancelAll();
+    this.#forms.cancelAll();
     const old = this.#sessionId;
     this.store.resetConversation();
     this.#sessionId = undefined;
@@ -742,6 +767,7 @@ export class AcpClient {
     const st = this.store.getState();
     if (st.cancelling && this.#turn) return this.#turn.abort();
     this.#permissions.cancelAll();
+    this.#forms.cancelAll();
     this.store.cancelTurn();
     const conn = this.#conn;
     if (conn && this.#sessionId && !this.#exited) void conn.agent.notify(acp.methods.agent.session.cancel, { sessionId: this.#sessionId }).catch(() => {});

@@ -5,6 +5,7 @@
 import type {
   AvailableCommand,
   ContentBlock,
+  ElicitationSchema,
   PermissionOption,
   PlanEntry,
   SessionConfigOption,
@@ -17,6 +18,7 @@ import type {
 import { META_TOKENS_AFTER, META_TOKENS_BEFORE } from '../core/protocol_names.ts';
 import type { AgentExit } from './agent_process.ts';
 import type { AuthOffer } from './auth.ts';
+import { formOf, initialValues, type FieldValue, type FormView } from './elicitation.ts';
 import { modesOf, withCurrentMode, type ModeSource } from './config_options.ts';
 import { modelLabel, modelStateOf, type ModelState } from './models.ts';
 import { type ToolCallView } from './tool_call.ts';
@@ -80,6 +82,14 @@ export interface FileIndexView {
   error?: string;
 }
 
+/** A form the agent asked the person to fill in (elicitation/create), until it is answered. */
+export interface PendingElicitation extends FormView {
+  key: string;
+  sessionId: string;
+  /** what each field starts with (the schema's defaults) */
+  initial: Record<string, FieldValue>;
+}
+
 export interface ClientState {
   agent: AgentInfo;
   sessionId?: string;
@@ -98,6 +108,8 @@ export interface ClientState {
   terminals: Record<string, TerminalView>;
   plan: PlanEntry[];
   permissions: PendingPermission[];
+  /** Forms the agent asked for, oldest first; the screen shows the first. */
+  elicitations: PendingElicitation[];
   running: boolean;
   /** when the running turn began (Date.now()), for the time it has taken */
   runningSince?: number;
@@ -200,6 +212,7 @@ export class ClientStore {
       terminals: {},
       plan: [],
       permissions: [],
+      elicitations: [],
       running: false,
       commands: [],
       queued: [],
@@ -626,6 +639,20 @@ export class ClientStore {
   removePermission(key: string): void {
     this.set({ permissions: this.state.permissions.filter((p) => p.key !== key) });
     this.flush(false);
+  }
+
+  // ---- elicitations ----------------------------------------------------------------------------
+
+  /** elicitation/create (form): the form is shown until `removeElicitation`; returns its key. */
+  addElicitation(sessionId: string, message: string, schema: ElicitationSchema): string {
+    const key = this.key('e');
+    const form = formOf(message, schema);
+    this.set({ elicitations: [...this.state.elicitations, { key, sessionId, ...form, initial: initialValues(form.fields, schema) }] });
+    return key;
+  }
+
+  removeElicitation(key: string): void {
+    this.set({ elicitations: this.state.elicitations.filter((e) => e.key !== key) });
   }
 
   /** Ctrl+O: print a call's whole output into the scrollback. */

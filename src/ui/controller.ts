@@ -1,6 +1,6 @@
 // What the screen asks of the client (the ACP client implements it). The optional parts need a
 // live agent connection; where one is absent (tests, benchmarks) the screen says so instead.
-import type { RequestPermissionOutcome } from '@agentclientprotocol/sdk';
+import type { CreateElicitationResponse, RequestPermissionOutcome } from '@agentclientprotocol/sdk';
 
 export interface Controller {
   send(text: string): void;
@@ -29,4 +29,6 @@ export interface Controller {
   login?(): void;
   /** The approval's keys: the answer to the permission request queued under `key` (only an agent asks). */
   answerPermission?(key: string, outcome: RequestPermissionOutcome): void;
+  /** The form's keys: the answer to the elicitation queued under `key` (sent, declined or cancelled). */
+  answerElicitation?(key: string, response: CreateElicitationResponse): void;
 }

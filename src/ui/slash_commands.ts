@@ -178,6 +178,7 @@ const FOCUS_TITLE: Record<Focus, string> = {
   picker: 'Session picker (/resume)',
   approval: 'Approval',
   reason: 'Rejection reason',
+  form: 'A form the agent asks you to fill in',
   auth: 'Login picker',
 };
 

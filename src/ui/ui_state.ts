@@ -3,6 +3,7 @@
 import type { ClientState } from '../client/state.ts';
 import { completionAt, type Completion } from './completion.ts';
 import type { ComposerState, PasteStore } from './composer.ts';
+import type { FormDraft } from './elicitation_rows.ts';
 import type { TranscriptState } from './transcript_rows.ts';
 
 export interface UiState {
@@ -35,6 +36,8 @@ export interface UiState {
   pickerIndex: number;
   /** The agent log pane (Ctrl+L) is open. */
   logOpen?: boolean;
+  /** What is entered in the form the agent asked for (for the form whose key it names). */
+  form?: FormDraft;
 }
 
 export const initialUi: UiState = {

@@ -8,6 +8,9 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { isToolError } from '../../core/errors.ts';
 import type { SessionLog, StoredSession } from '../sessions/store.ts';
 import { ModelCatalog } from './config_options.ts';
+
+/** How long a session's answer waits for the server's list of models (a client replays its saved model against it at once). */
+const MODELS_WAIT_MS = 1000;
 import { relativeCwd, sessionNotFound, sessionRefused } from './errors.ts';
 import { replaySession } from './replay.ts';
 import { openSession, type AgentOptions, type LiveSession, type SessionAnswer } from './session.ts';
@@ -31,7 +34,11 @@ export class SessionManager {
   }
 
   async #open(client: acp.AgentContext, stored: StoredSession, mcpServers: acp.McpServer[], makeLog: () => Promise<SessionLog>): Promise<LiveSession> {
+    // the tools start meanwhile; a server slower than this is listed later (config_option_update)
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const listed = Promise.race([this.#catalog.refresh(), new Promise<void>((r) => (timer = setTimeout(r, MODELS_WAIT_MS)))]).finally(() => clearTimeout(timer));
     const live = await openSession(this.o, client, this.caps, stored, mcpServers, makeLog, this.#catalog);
+    await listed;
     this.#sessions.set(stored.sessionId, live);
     live.announceSoon();
     return live;

@@ -248,7 +248,8 @@ function snapshotLines(s: StoredSession): Array<{ line: Line; kind: 'hist' | 're
 }
 
 /** Nothing happened in the session: no message but the system prompt, nothing to replay. */
-const unused = (s: StoredSession): boolean => s.replay.length === 0 && s.history.every((m) => m.role === 'system');
+/** Never used: no prompt, nothing to replay, nothing kept for it (a model chosen for it counts as use). */
+const unused = (s: StoredSession): boolean => s.replay.length === 0 && s.history.every((m) => m.role === 'system') && Object.keys(s.extras ?? {}).length === 0;
 
 /**
  * One session's log, open for appending. The agent changes `session` (pushes history and replay,

@@ -7,6 +7,7 @@ import { openCompletion, type UiState } from '../ui_state.ts';
 import { approvalView } from './approval.ts';
 import { completionView } from './completion.ts';
 import { composerView } from './composer.ts';
+import { elicitationView } from './elicitation.ts';
 import { loginPickerView } from './login_picker.ts';
 import { reasonView } from './reason.ts';
 import { sessionPickerView } from './session_picker.ts';
@@ -20,6 +21,7 @@ type Holds = (s: ClientState, ui: UiState) => boolean;
 const PRECEDENCE: readonly (readonly [View, Holds])[] = [
   [reasonView, (s, ui) => s.permissions.length > 0 && ui.reason !== undefined],
   [approvalView, (s) => s.permissions.length > 0],
+  [elicitationView, (s) => s.elicitations.length > 0],
   [sessionPickerView, (s) => s.sessionChoices !== undefined],
   [transcriptView, (_s, ui) => ui.transcript !== undefined],
   [loginPickerView, (s) => s.auth !== undefined],
