@@ -1,7 +1,7 @@
 // What the screen is made of, as the client keeps it: finished history items, the live region's
 // items, a pending permission and a terminal's output. Types only, shared by the state store and
 // the turn model (which decides how live items become history).
-import type { PermissionOption } from '@agentclientprotocol/sdk';
+import type { PermissionOption, PlanEntry } from '@agentclientprotocol/sdk';
 import type { ToolCallView } from './tool_call.ts';
 
 export interface TerminalView {
@@ -17,14 +17,17 @@ export interface TerminalView {
 export type TextKind = 'user' | 'agent' | 'thought';
 
 export type HistoryItem =
-  | { kind: TextKind; key: string; text: string }
+  /** `shown`: a prompt as the composer showed it (a long paste as `[pasted N lines]`) */
+  | { kind: TextKind; key: string; text: string; shown?: string }
   /** `late`: an update for a call already printed, shown against it */
   | { kind: 'tool'; key: string; call: ToolCallView; terminals: TerminalView[]; late?: boolean }
   /** the end of a turn that did not simply finish (`cancelled`) */
   | { kind: 'marker'; key: string; text: string }
   | { kind: 'notice'; key: string; level: 'info' | 'warn' | 'error'; text: string; detail?: string[] }
   | { kind: 'output'; key: string; title: string; text: string }
-  | { kind: 'info'; key: string; title: string; lines: string[] };
+  | { kind: 'info'; key: string; title: string; lines: string[] }
+  /** the agent's plan as it stood when its turn ended */
+  | { kind: 'plan'; key: string; entries: PlanEntry[] };
 
 export type LiveItem = { kind: TextKind; key: string; text: string } | { kind: 'tool'; key: string; id: string };
 

@@ -22,6 +22,10 @@ export const META_TOKENS_AFTER = 'cxl/tokensAfter';
 export const META_DESCRIPTION = 'cxl/description';
 /** session/request_permission's tool call: the envelope's decision that asks ({@link DecisionMeta}) */
 export const META_DECISION = 'cxl';
+/** `_meta` of a session_info_update the replay keeps where a turn was cancelled (`'cancelled'`). */
+export const META_TURN_ENDED = 'cxl/turnEnded';
+/** `_meta` of a session_info_update when no model answers as a session opens. */
+export const META_MODEL = 'cxl/model';
 
 // ── permission option ids ─────────────────────────────────────────────────────────────────────
 
@@ -70,3 +74,6 @@ export interface DecisionMeta {
 export function isSandboxState(v: unknown): v is SandboxStateName {
   return typeof v === 'string' && (SANDBOX_STATES as readonly string[]).includes(v);
 }
+
+/** What META_MODEL carries. */
+export type ModelMeta = { reachable: false; problem: string };
