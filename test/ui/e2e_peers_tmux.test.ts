@@ -4,7 +4,7 @@
 // whose session cannot open; updates the SDK cannot read (an unknown kind, a malformed one) kept
 // off the screen and in the agent log. Each run has its own tmux server, always killed.
 import assert from 'node:assert/strict';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -106,6 +106,27 @@ test(`cxl --agent in tmux (${runtimeName}): updates the SDK cannot read leave th
     screen = await tmux.waitFor(/agent log: stderr of Peer Agent/, 'the agent log pane');
     assert.match(screen, /\[cxl\] an update of a kind this client does not know \(plan_update\)/);
     assert.match(screen, /\[cxl\] error: Error handling notification[\s┆]*\{"method":"session\/update"/);
+    tmux.keys('C-d');
+    assert.equal(await exitCode(rcFile), '0');
+  } finally {
+    tmux.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test(`cxl --agent in tmux (${runtimeName}): the MCP servers of the person's agents.toml reach the agent; one it cannot take is said`, { timeout: 90_000 }, async () => {
+  const { dir, rcFile, env } = workdir();
+  mkdirSync(path.join(dir, '.contenox'));
+  writeFileSync(path.join(dir, '.contenox', 'agents.toml'), '[mcp_servers.files]\ncommand = "node"\nargs = ["files-mcp.js", "--root", "."]\n\n[mcp_servers.issues]\nurl = "http://127.0.0.1:9/mcp"\n');
+  const tmux = new Tmux();
+  try {
+    // the peer agent takes stdio servers only (no mcpCapabilities), and writes what it was sent to stderr
+    tmux.start(dir, [...cxlCommand(), '--agent', quote(moduleCommand(fixture))], env, rcFile, 160, 40);
+    let screen = await tmux.waitFor(/Peer Agent · .*1 MCP server not passed/, 'the session, with the server not passed counted');
+    assert.match(screen, /Not passed to Peer Agent: MCP server issues \(http: the agent does not take MCP servers over HTTP\)/);
+    tmux.keys('C-l');
+    screen = await tmux.waitFor(/agent log: stderr of Peer Agent[\s\S]*mcpServers/, 'the agent log pane');
+    assert.match(screen.replace(/\s*┆?\n\s*/g, ''), /peer-agent: mcpServers \[\{"name":"files","command":"node","args":\["files-mcp\.js","--root","\."\],"env":\[\]\}\]/);
     tmux.keys('C-d');
     assert.equal(await exitCode(rcFile), '0');
   } finally {
