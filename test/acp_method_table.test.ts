@@ -78,8 +78,8 @@ test("the UI's client answers every client request the table says it answers, an
   const c = peer([]);
   await waitFor(c, (s) => s.sessionId !== undefined, 'the session');
   c.send('probe');
-  const s = await waitFor(c, (x) => shown(x).includes('probe update') && x.agentLog.some((l) => l.includes('elicitation/complete probe-e')), 'the probe turn');
-  // `peer-agent: probe METHOD CODE` per request the peer agent sent
+  const s = await waitFor(c, (x) => shown(x).includes('probe update') && x.agentLog.some((l) => l.includes('elicitation/complete probe-e')) && x.agentLog.includes('peer-agent: probe done'), 'the probe turn');
+  // `peer-agent: probe METHOD CODE` per request the peer agent sent (stderr, read apart from the protocol: hence `probe done`)
   const answered = new Map(s.agentLog.map((l) => /^peer-agent: probe (\S+) (\S+)$/.exec(l)).flatMap((m) => (m ? [[m[1], m[2]] as const] : [])));
   const rows = table().filter((r) => r.side === 'client');
   for (const r of rows) {
