@@ -28,6 +28,8 @@ export interface IndexFile {
   mtime: [number, number];
   /** set when an entry is beyond this reader (merge stages, intent-to-add, skip-worktree) */
   unusual?: string;
+  /** the cache-tree extension: each directory's tree oid as git last wrote it, where still valid ('' is the top) */
+  trees: Map<string, string>;
 }
 
 const decoder = new TextDecoder();
@@ -41,7 +43,7 @@ export function readIndexFile(gitdir: string): IndexFile {
     st = fs.statSync(file, { bigint: true });
     buf = fs.readFileSync(file);
   } catch {
-    return { entries: new Map(), mtime: [0, 0] };
+    return { entries: new Map(), mtime: [0, 0], trees: new Map() };
   }
   const mtime: [number, number] = [Number(st.mtimeNs / 1_000_000_000n), Number(st.mtimeNs % 1_000_000_000n)];
   return { ...parseIndex(buf), mtime };
@@ -88,7 +90,7 @@ export function parseIndex(buf: Buffer): Omit<IndexFile, 'mtime'> {
     } else {
       const nul = buf.indexOf(0, nameAt);
       if (nul < 0 || nul > end) throw bad('an entry name is not terminated');
-      name = decoder.decode(buf.subarray(nameAt, nul));
+      name = buf.toString('utf8', nameAt, nul);
       // entries are padded with 1-8 NULs to a multiple of 8 bytes
       next = at + (((nul - at) + 8) & ~7);
     }
@@ -109,16 +111,41 @@ export function parseIndex(buf: Buffer): Omit<IndexFile, 'mtime'> {
     prev = name;
     at = next;
   }
-  readExtensions(buf, at, end);
-  return { entries, ...(unusual ? { unusual } : {}) };
+  const trees = readExtensions(buf, at, end);
+  return { entries, trees, ...(unusual ? { unusual } : {}) };
 }
 
-/** Walks the extensions, refusing the two that move entries out of this file. */
-function readExtensions(buf: Buffer, at: number, end: number): void {
+/** Walks the extensions, refusing the two that move entries out of this file; returns the cache tree. */
+function readExtensions(buf: Buffer, at: number, end: number): Map<string, string> {
+  let trees = new Map<string, string>();
   while (at + 8 <= end) {
     const sig = buf.toString('latin1', at, at + 4);
+    if (sig === 'TREE') trees = readCacheTree(buf.subarray(at + 8, at + 8 + buf.readUInt32BE(at + 4)));
     if (sig === 'link') throw new ToolError('io_error', 'native-git: this repository uses a split index (core.splitIndex), which native-git does not read. Run `git update-index --no-split-index` in it, or use the git binary.');
     if (sig === 'sdir') throw new ToolError('io_error', 'native-git: this repository uses a sparse index (index.sparse), which native-git does not read. Run `git sparse-checkout init --no-sparse-index` in it, or use the git binary.');
     at += 8 + buf.readUInt32BE(at + 4);
   }
+  return trees;
+}
+
+/** The cache tree: per directory, its name, `entry_count subtree_count\n`, the oid when entry_count is not -1, then its subtrees. */
+function readCacheTree(buf: Buffer): Map<string, string> {
+  const out = new Map<string, string>();
+  let at = 0;
+  const node = (prefix: string | null): void => {
+    const nul = buf.indexOf(0, at);
+    const nl = buf.indexOf(10, nul);
+    if (nul < 0 || nl < 0) throw bad('its cache tree is cut short');
+    const name = buf.toString('utf8', at, nul);
+    const [count, subtrees] = buf.toString('latin1', nul + 1, nl).split(' ').map(Number);
+    at = nl + 1;
+    const p = prefix === null ? '' : prefix ? `${prefix}/${name}` : name;
+    if (count >= 0) {
+      out.set(p, buf.toString('hex', at, at + 20));
+      at += 20;
+    }
+    for (let i = 0; i < subtrees; i++) node(p);
+  };
+  if (buf.length) node(null);
+  return out;
 }

@@ -20,6 +20,7 @@ export type Row = [string, number, number, number];
 
 const GITLINK = 0o160000;
 const U32 = 2n ** 32n;
+const NS = 1_000_000_000n;
 
 /** isomorphic-git's worthWalking: `p` is `base`, under it, or on the way to it. */
 export function worthWalking(p: string, base: string): boolean {
@@ -48,8 +49,9 @@ export async function statusRows(c: GitCtx, filepaths: readonly string[] = ['.']
     return (await c.git.statusMatrix({ ...c.args, filepaths: [...filepaths] })) as Row[];
   }
   const filemode = await c.git.getConfig({ ...c.args, path: 'core.filemode' }).catch(() => undefined);
-  const head = await readHeadTree(c, await headOid(c));
-  const worth = (p: string) => filepaths.some((b) => worthWalking(p, b));
+  const head = await readHeadTree(c, await headOid(c), index);
+  const everything = filepaths.some((b) => b === '.' || b === '' || b === './');
+  const worth = everything ? () => true : (p: string) => filepaths.some((b) => worthWalking(p, b));
   const staged = new Map<string, IndexEntry>();
   const links = new Set(head.links);
   const stagedDirs = new Set<string>();
@@ -81,7 +83,10 @@ export async function statusRows(c: GitCtx, filepaths: readonly string[] = ['.']
     const entry = [undefined, h, w, s?.oid];
     rows.push([p, entry.indexOf(h), entry.indexOf(w), entry.indexOf(s?.oid)]);
   }
-  return rows.sort((a, b) => walkOrder(a[0], b[0]));
+  // walkOrder by plain comparison of keys in which `/` sorts before every other character
+  const keyed = rows.map((r) => ({ k: r[0].replaceAll('/', '\u0000'), r }));
+  keyed.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
+  return keyed.map((x) => x.r);
 }
 
 function underLink(p: string, links: Set<string>): boolean {
@@ -152,18 +157,15 @@ class WorkOids {
 
   /** isomorphic-git's compareStats: any of these differing means the file must be read. */
   #stale(e: IndexEntry, st: fs.BigIntStats): boolean {
-    const NS = 1_000_000_000n;
-    const u32 = (n: bigint) => Number(n % U32);
+    // cheapest first: each BigInt step costs; seconds are below 2^32 until 2106, as the index keeps them
     return (
+      e.size !== Number(st.size % U32) ||
+      st.mtimeNs !== BigInt(e.mtimeSeconds) * NS + BigInt(e.mtimeNanoseconds) ||
+      st.ctimeNs !== BigInt(e.ctimeSeconds) * NS + BigInt(e.ctimeNanoseconds) ||
+      (process.platform !== 'win32' && e.ino !== Number(st.ino % U32)) ||
       (this.#filemode && e.mode !== normalizeMode(Number(st.mode))) ||
-      e.mtimeSeconds !== u32(st.mtimeNs / NS) ||
-      e.mtimeNanoseconds !== Number(st.mtimeNs % NS) ||
-      e.ctimeSeconds !== u32(st.ctimeNs / NS) ||
-      e.ctimeNanoseconds !== Number(st.ctimeNs % NS) ||
-      e.uid !== u32(st.uid) ||
-      e.gid !== u32(st.gid) ||
-      (process.platform !== 'win32' && e.ino !== u32(st.ino)) ||
-      e.size !== u32(st.size)
+      e.uid !== Number(st.uid % U32) ||
+      e.gid !== Number(st.gid % U32)
     );
   }
 

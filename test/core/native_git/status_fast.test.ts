@@ -214,3 +214,17 @@ test('an index with a merge conflict takes isomorphic-git own walk, with its ans
   const { fast, walk } = await isoRows(dir);
   assert.deepEqual(fast, walk);
 });
+
+test("HEAD's tree is read where the index's cache tree is valid but not HEAD's (after a soft reset)", async () => {
+  const dir = repo([
+    { message: 'one', files: { 'a/x.txt': 'x\n', 'b/y.txt': 'y\n', 'top.txt': 't\n' } },
+    { message: 'two', files: { 'a/x.txt': 'x2\n', 'a/new.txt': 'n\n', 'top.txt': 't2\n' }, remove: ['b/y.txt'] },
+  ]);
+  git(dir, 'reset', '-q', '--soft', 'HEAD~1');
+  assert.match(git(dir, 'ls-files', '--debug', 'top.txt'), /top\.txt/);
+  const ours = (await toolset(dir).call('git_status', {})) as Status;
+  assert.deepEqual(sorted({ staged: ours.staged, unstaged: ours.unstaged, untracked: ours.untracked }), sorted(binaryStatus(dir)));
+  assert.equal(ours.staged.length, 4);
+  const { fast, walk } = await isoRows(dir);
+  assert.deepEqual(fast, walk);
+});
