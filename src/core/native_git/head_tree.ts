@@ -1,4 +1,4 @@
-// HEAD's tree as a flat map (path to oid and mode) and the set of its directories, read once per
+// HEAD's tree as a flat map (path to blob oid) and the set of its directories, read once per
 // status or diff: a few hundred tree objects for a 20,000-file repository, each read through
 // isomorphic-git's object store (loose or packed) with the call's shared cache. A directory whose
 // tree oid is the one the index's cache tree records for it holds exactly the index's entries
@@ -7,7 +7,8 @@ import type { GitCtx } from './engine.ts';
 import type { IndexFile } from './index_file.ts';
 
 export interface HeadTree {
-  files: Map<string, { oid: string; mode: number }>;
+  /** each file's (or link's) blob oid */
+  files: Map<string, string>;
   dirs: Set<string>;
   /** submodules (gitlinks): status leaves them, and everything under them, out */
   links: Set<string>;
@@ -34,7 +35,7 @@ export async function readHeadTree(c: GitCtx, commit: string | null, index?: Ind
         out.dirs.add(p);
         subtrees.push(walk(e.oid, p));
       } else if (e.type === 'commit') out.links.add(p);
-      else out.files.set(p, { oid: e.oid, mode: parseInt(e.mode, 8) });
+      else out.files.set(p, e.oid);
     }
     await Promise.all(subtrees);
   };
@@ -53,7 +54,7 @@ function fromIndex(out: HeadTree, index: IndexFile, same: Set<string>): void {
       if (top === null) continue;
     }
     if (e.mode === GITLINK) out.links.add(p);
-    else out.files.set(p, { oid: e.oid, mode: e.mode });
+    else out.files.set(p, e.oid);
     for (let i = p.lastIndexOf('/'), stop = top?.length ?? 0; i > stop; i = p.lastIndexOf('/', i - 1)) {
       const d = p.slice(0, i);
       if (out.dirs.has(d)) break;

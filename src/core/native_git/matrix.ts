@@ -69,24 +69,30 @@ export async function statusRows(c: GitCtx, filepaths: readonly string[] = ['.']
     links,
     known: (p) => head.files.has(p) || head.dirs.has(p) || staged.has(p) || stagedDirs.has(p),
   });
-  const paths = new Set<string>();
-  for (const p of head.files.keys()) if (worth(p) && !underLink(p, links)) paths.add(p);
-  for (const p of staged.keys()) if (worth(p) && !underLink(p, links)) paths.add(p);
-  for (const p of work) paths.add(p);
   const hasher = new WorkOids(c.repo.top, index, filemode !== false && filemode !== 'false');
   const rows: Row[] = [];
-  for (const p of paths) {
-    if (links.has(p)) continue;
-    const h = head.files.get(p)?.oid;
-    const s = staged.get(p);
-    const w = work.has(p) ? (!h && !s ? '42' : hasher.oid(p, s)) : undefined;
-    const entry = [undefined, h, w, s?.oid];
-    rows.push([p, entry.indexOf(h), entry.indexOf(w), entry.indexOf(s?.oid)]);
+  // each path once: the index's, then HEAD's not in the index, then the working tree's in neither
+  for (const [p, s] of staged) {
+    if (links.has(p) || !worth(p) || underLink(p, links)) continue;
+    const h = head.files.get(p);
+    rows.push(row(p, h, work.has(p) ? hasher.oid(p, s) : undefined, s.oid));
   }
+  for (const [p, h] of head.files) {
+    if (staged.has(p) || links.has(p) || !worth(p) || underLink(p, links)) continue;
+    rows.push(row(p, h, work.has(p) ? hasher.oid(p, undefined) : undefined, undefined));
+  }
+  for (const p of work) if (!staged.has(p) && !head.files.has(p) && !links.has(p)) rows.push([p, 0, 2, 0]);
   // walkOrder by plain comparison of keys in which `/` sorts before every other character
   const keyed = rows.map((r) => ({ k: r[0].replaceAll('/', '\u0000'), r }));
   keyed.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
   return keyed.map((x) => x.r);
+}
+
+/** A row as isomorphic-git makes it: each of HEAD, workdir, stage as the index of its oid in [absent, HEAD's, workdir's, stage's]. */
+function row(p: string, h: string | undefined, w: string | undefined, s: string | undefined): Row {
+  const work = w === undefined ? 0 : w === h ? 1 : 2;
+  const stage = s === undefined ? 0 : s === h ? 1 : s === w ? 2 : 3;
+  return [p, h === undefined ? 0 : 1, work, stage];
 }
 
 function underLink(p: string, links: Set<string>): boolean {
