@@ -1,6 +1,7 @@
 // The in-process toolsets against the binaries they stand in for, measured in one run:
 //   git_status on a 20,000-file repository (5 files changed, 1 untracked)   vs git status --porcelain
 //   git_diff on the same repository                                        vs git diff HEAD
+//   git_status at 5,000 and 10,000 files (how the ratio grows)             vs git status --porcelain
 //   jq_query of a select over a 5 MB JSON file                             vs jq -c
 // Each pair is checked to agree first (the same changed paths, the same values).
 import { spawnSync } from 'node:child_process';
@@ -49,6 +50,20 @@ try {
   const [dfOurs, dfRef] = await pairMs(() => ts.call('git_diff', {}), () => git(repo, 'diff', 'HEAD'), 5);
   report({ name: 'git_diff, same repository', ours: dfOurs, reference: dfRef, unit: 'ms', against: 'git diff HEAD' });
   fs.rmSync(repo, { recursive: true, force: true });
+
+  // ---- how the git_status ratio grows with the file count: the same shape at 5,000 and 10,000 files
+  for (const n of [5_000, 10_000]) {
+    const small = path.join(base, `repo${n}`);
+    writeTree(small, n);
+    git(small, 'init', '-q', '-b', 'main');
+    git(small, 'add', '-A');
+    git(small, 'commit', '-q', '-m', 'tree');
+    fs.appendFileSync(path.join(small, changed[0]), 'one more line\n');
+    const sts = new NativeGitToolset({ root: small, policy: parseGitPolicy({}).policy });
+    const [o, r] = await pairMs(() => sts.call('git_status', {}), () => git(small, 'status', '--porcelain'), 5);
+    report({ name: `git_status, ${n / 1000}k-file repository, 1 changed`, ours: o, reference: r, unit: 'ms', against: 'git status --porcelain' });
+    fs.rmSync(small, { recursive: true, force: true });
+  }
 
   // ---- jq over a 5 MB JSON array of records
   const items: unknown[] = [];

@@ -5,9 +5,8 @@
 import { ToolError } from '../errors.ts';
 import type { GitCtx } from './engine.ts';
 import { under } from './diff.ts';
+import { statusRows, type Row } from './matrix.ts';
 import { classifyRow } from './status.ts';
-
-type Row = [string, number, number, number];
 
 export interface Stageable {
   path: string;
@@ -16,8 +15,7 @@ export interface Stageable {
 }
 
 async function rows(c: GitCtx, scopes: readonly string[]): Promise<Row[]> {
-  const whole = scopes.includes('.');
-  return (await c.git.statusMatrix({ ...c.args, ...(whole ? {} : { filepaths: [...scopes] }) })) as Row[];
+  return await statusRows(c, scopes.includes('.') ? ['.'] : scopes);
 }
 
 /** The paths `paths` name (repository paths) as one string per path, for messages. */

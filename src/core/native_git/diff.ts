@@ -3,6 +3,7 @@
 // MAX_FILES files are shown and the rest named. Withheld files are named, never printed.
 import type { GitCtx } from './engine.ts';
 import { filePatch } from './patch.ts';
+import { statusRows } from './matrix.ts';
 import { headOid } from './refs.ts';
 import { classifyRow } from './status.ts';
 import { withheld } from './withheld.ts';
@@ -24,7 +25,7 @@ export function under(p: string, dir: string): boolean {
 
 export async function gitDiff(c: GitCtx, scope: string): Promise<DiffResult> {
   const head = await headOid(c);
-  const rows = (await c.git.statusMatrix({ ...c.args, ...(scope === '.' ? {} : { filepaths: [scope] }) })) as [string, number, number, number][];
+  const rows = await statusRows(c, [scope]);
   const files: string[] = [];
   const untracked: string[] = [];
   for (const row of rows) {

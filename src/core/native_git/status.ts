@@ -1,8 +1,9 @@
 // git_status: the branch, HEAD, and each changed path as staged (index against HEAD), changed but
-// not staged (working tree against index) and untracked, from isomorphic-git's status matrix.
+// not staged (working tree against index) and untracked, from the status matrix (matrix.ts).
 // Paths are named (a credential file too: its name is not its content). The lists are complete
 // in the structured result even when the text is cut.
 import type { GitCtx } from './engine.ts';
+import { statusRows, type Row } from './matrix.ts';
 import { headOid, readCommit } from './refs.ts';
 
 export interface StatusEntry {
@@ -20,8 +21,6 @@ export interface StatusResult {
   untracked: string[];
   text: string;
 }
-
-type Row = [string, number, number, number];
 
 /** One status-matrix row as its staged and unstaged codes and whether it is untracked. */
 export function classifyRow([, head, work, stage]: Row): { staged?: StatusEntry['code']; unstaged?: StatusEntry['code']; untracked?: boolean } {
@@ -47,7 +46,7 @@ export async function branchLabel(c: GitCtx, head: string | null): Promise<strin
 export async function gitStatus(c: GitCtx): Promise<StatusResult> {
   const head = await headOid(c);
   const branch = await branchLabel(c, head);
-  const rows = (await c.git.statusMatrix({ ...c.args })) as Row[];
+  const rows = await statusRows(c);
   const staged: StatusEntry[] = [];
   const unstaged: StatusEntry[] = [];
   const untracked: string[] = [];
