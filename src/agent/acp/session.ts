@@ -9,6 +9,7 @@ import { sessionContext } from '../loop/model_call.ts';
 import type { Provider } from '../providers/types.ts';
 import type { SessionLog, SessionStore, StoredSession } from '../sessions/store.ts';
 import type { SessionTools } from '../tools/contract.ts';
+import type { MissionBinding } from '../tools/mission/binding.ts';
 import { AVAILABLE_COMMANDS } from './direct.ts';
 import { unknownMode } from './errors.ts';
 import { persistenceMeta, reportSaves, type Notify } from './save_notices.ts';
@@ -30,6 +31,8 @@ export interface ToolContext {
   ledger?: unknown;
   /** the session-scoped allows restored from the store */
   allows?: unknown;
+  /** what its mission tools speak for: this session as the supervisor of the units it starts */
+  mission?: MissionBinding;
   /**
    * report something to the user in the session (an MCP server died, a config warning, a failed
    * save): an ACP `notice` when the client shows them, else an agent message

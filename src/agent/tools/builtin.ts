@@ -11,6 +11,8 @@ import { LOCAL_FS, LocalFsToolset } from '../../core/local_fs/toolset.ts';
 import { LOCAL_SHELL, LocalShell } from '../../core/shell/local_shell.ts';
 import { shellPolicyFromFlat, withoutShellOnlyKeys } from '../../core/shell/shell_policy.ts';
 import type { TerminalHost } from '../../core/shell/terminal.ts';
+import type { MissionBinding } from './mission/binding.ts';
+import { MISSION, MissionToolset } from './mission/toolset.ts';
 
 /** Where a toolset is opened: the session's root and the parts it shares with the others. */
 export interface ToolsetSite {
@@ -22,6 +24,8 @@ export interface ToolsetSite {
   io?: FileIO;
   /** where commands run: the client's terminals, else this machine */
   host?: TerminalHost;
+  /** what the session's mission tools speak for: a unit's mission, or a supervising session */
+  mission?: MissionBinding;
   warn(text: string): void;
 }
 
@@ -35,6 +39,8 @@ export interface BuiltinToolset {
   readonly name: string;
   /** its tools are offered to the model by their bare names (`read_file`), not `<toolset>.<tool>` */
   readonly bareNames: boolean;
+  /** opened in every session (it offers what its binding allows), not only when a chain's task names it */
+  readonly always?: boolean;
   /** `cxl tool --policy key=value` flags as this toolset's tools_policies */
   fromFlags(flat: Readonly<Record<string, string>>): Record<string, string>;
   /** Opens it with its tools_policies (strings, as configured); throws ToolError when they cannot be used. */
@@ -72,8 +78,16 @@ const localShell: BuiltinToolset = {
   },
 };
 
+const mission: BuiltinToolset = {
+  name: MISSION,
+  bareNames: true,
+  always: true,
+  fromFlags: () => ({}),
+  open: (site) => ({ toolset: new MissionToolset(site.mission) }),
+};
+
 /** In the order they are opened and offered. */
-export const BUILTIN_TOOLSETS: readonly BuiltinToolset[] = Object.freeze([localFs, localShell]);
+export const BUILTIN_TOOLSETS: readonly BuiltinToolset[] = Object.freeze([localFs, localShell, mission]);
 
 /** Whether a toolset's tools go to the model by their bare names. */
 export function offeredBare(toolset: string): boolean {
