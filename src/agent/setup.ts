@@ -177,10 +177,12 @@ class ProjectConfigs {
     private readonly agent?: string,
   ) {}
 
-  /** The agent section to apply: `run` is the built-in agent unless the files define [agents.run]. */
-  #agent(opts: { cwd: string; home?: string; env: Record<string, string | undefined>; trustProject?: boolean }): string | undefined {
-    if (this.agent !== 'run') return this.agent;
-    return loadConfig(opts).agents.includes('run') ? 'run' : undefined;
+  /** The configuration with the agent section applied: `run` is the built-in agent unless the files define [agents.run]. */
+  #load(opts: { cwd: string; home?: string; env: Record<string, string | undefined>; trustProject?: boolean }): EffectiveConfig {
+    if (this.agent === undefined) return loadConfig(opts);
+    if (this.agent !== 'run') return loadConfig({ ...opts, agent: this.agent });
+    const cfg = loadConfig(opts);
+    return cfg.agents.includes('run') ? loadConfig({ ...opts, agent: 'run' }) : cfg;
   }
 
   for(cwd: string): EffectiveConfig {
@@ -191,8 +193,7 @@ class ProjectConfigs {
     if (hit && hit.key === key) return hit.cfg;
     let cfg: EffectiveConfig;
     try {
-      const agent = this.#agent(base);
-      cfg = loadConfig(agent === undefined ? base : { ...base, agent });
+      cfg = this.#load(base);
     } catch (err) {
       if (err instanceof ConfigError) throw new ToolError('bad_args', `configuration error:\n${err.issues.map(formatIssue).join('\n')}`);
       throw err;
