@@ -4,6 +4,7 @@ import { markdownRows } from './markdown.ts';
 import { plainRow, textWidth, truncateRow, wrapText, type Row } from './text_layout.ts';
 import { toolCallRows } from './tool_call_rows.ts';
 import { lateCallRows, markerRows } from './turn_rows.ts';
+import { missionRows } from './mission_rows.ts';
 
 export function textRows(kind: TextKind, text: string, width: number): Row[] {
   if (kind === 'user') {
@@ -54,5 +55,7 @@ export function historyRows(item: HistoryItem, width: number, cwd: string): Row[
       return markerRows(item.text, width);
     case 'info':
       return infoRows(item.title, item.lines, width);
+    case 'mission':
+      return missionRows(item.meta, width);
   }
 }
