@@ -63,7 +63,8 @@ export function durableApprover(c: DurableAskContext): Approver {
     c.onVerdict?.(ask, v);
     if (v.verdict === 'approve') return { outcome: 'allow_once' };
     if (v.by === 'expired') return { outcome: 'expired' };
-    if (v.by === 'cancelled') return { outcome: 'cancelled' };
+    // the mission was stopped or reclaimed from outside: nobody refused the call, the run is over
+    if (v.by === 'cancelled' || v.by === 'stopped' || v.by === 'reclaimed') return { outcome: 'cancelled' };
     return { outcome: 'reject', ...(v.reason ? { reason: v.reason } : {}) };
   };
   approve.keepsTime = true;
