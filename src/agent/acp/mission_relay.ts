@@ -131,7 +131,20 @@ export class MissionRelay {
     if (this.#asked.has(a.id)) return;
     const c = new AbortController();
     this.#asked.set(a.id, c);
-    void this.#request(m, a, c.signal).finally(() => this.#asked.delete(a.id));
+    void this.#request(m, a, c.signal)
+      .then(() => this.#settled(a))
+      .finally(() => this.#asked.delete(a.id));
+  }
+
+  /** The asked call shows how its ask was settled, here or elsewhere: approved (the unit runs it) or not. */
+  async #settled(a: Ask): Promise<void> {
+    const v = this.stores.asks.verdict(a.id);
+    if (!v) return;
+    const yes = v.verdict === 'approve';
+    const who = v.by === 'person' ? (v.via === `session ${this.s.sessionId}` ? 'here' : `by a person (${v.via ?? 'elsewhere'})`) : v.by;
+    await this.s
+      .send({ sessionUpdate: 'tool_call_update', toolCallId: `mission-${a.id}`, status: yes ? 'completed' : 'failed', content: [textContent(`${yes ? 'approved' : 'denied'} ${who}; the unit ${yes ? 'runs it' : 'goes on without it'}`)] })
+      .catch(() => {});
   }
 
   async #request(m: Mission, a: Ask, signal: AbortSignal): Promise<void> {
