@@ -55,7 +55,7 @@ async function list(argv: string[]): Promise<number> {
   if (!flags) return 0;
   const s = stores();
   const swept = await sweep(s.missions, s.asks);
-  const pending = s.asks.pending();
+  const pending = swept.waiting;
   if (flags.values.json) {
     process.stdout.write(`${JSON.stringify({ asks: pending, swept: { expired: swept.expired, reclaimed: swept.reclaimed.map((m) => m.id) } })}\n`);
     return 0;

@@ -4,7 +4,7 @@
 // saying so, its pending asks closed. A process on this host that no longer exists is gone at
 // once; one elsewhere after HEARTBEAT_STALE_MS without a heartbeat, widened to its longest
 // pending ask (an ask that waits `never` keeps it).
-import type { AskStore } from './ask_store.ts';
+import type { Ask, AskStore } from './ask_store.ts';
 import type { MissionStore } from './mission_store.ts';
 import { HEARTBEAT_STALE_MS } from './mission_store.ts';
 import { ownerGone } from './owner.ts';
@@ -13,11 +13,13 @@ import type { Mission } from './records.ts';
 export interface SweepResult {
   expired: number;
   reclaimed: Mission[];
+  /** the asks still waiting after the sweep, oldest first (so a listing reads them once) */
+  waiting: Ask[];
 }
 
 export async function sweep(missions: MissionStore, asks: AskStore, now = Date.now()): Promise<SweepResult> {
   let expired = 0;
-  const waiting = [];
+  let waiting: Ask[] = [];
   for (const a of asks.pending()) {
     if (a.expiresAt && Date.parse(a.expiresAt) <= now) {
       if (asks.respond(a.id, { verdict: 'deny', by: 'expired' }).recorded) expired++;
@@ -40,10 +42,11 @@ export async function sweep(missions: MissionStore, asks: AskStore, now = Date.n
       if (!r.changed) continue;
       await missions.addReport(m.id, { kind: 'blocker', summary: 'Mission reclaimed: its process is gone.', detail: why, by: 'runtime' });
       for (const a of mine) asks.respond(a.id, { verdict: 'deny', by: 'reclaimed', reason: why });
+      waiting = waiting.filter((a) => a.missionId !== m.id);
       reclaimed.push(r.mission);
     } catch {
       /* finished meanwhile by its own process: that verdict stands */
     }
   }
-  return { expired, reclaimed };
+  return { expired, reclaimed, waiting };
 }

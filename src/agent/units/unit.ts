@@ -108,8 +108,11 @@ function watch(o: UnitRun, stop: AbortController, ownVerdict: () => boolean): ()
 
 /** The drive of one unit; see the file's opening comment. The caller made (or took over) the record. */
 export async function runUnit(run: UnitRun): Promise<UnitOutcome> {
+  // one controller for both ways a unit stops (the caller's signal, a stop from outside)
   const stop = new AbortController();
-  const o: UnitRun = { ...run, signal: AbortSignal.any([run.signal, stop.signal]) };
+  if (run.signal.aborted) stop.abort();
+  else run.signal.addEventListener('abort', () => stop.abort(), { once: true });
+  const o: UnitRun = { ...run, signal: stop.signal };
   const { setup, missions, asks } = o;
   const id = o.mission.id;
   let finishedHere = false;
