@@ -1,5 +1,5 @@
-// The terminal UI's start, whole process, in a real terminal (tmux): from launching `cxl` to a
-// screen that shows its session (the agent spawned, initialized, session/new answered), against
+// The terminal UI's start, whole process, in a real terminal (tmux), under Node and under Deno:
+// from launching `cxl` to a screen that shows its session (the agent spawned, initialized, session/new answered), against
 // the built-in agent alone reaching the same point over stdio (spawn `cxl acp`, initialize,
 // session/new). The difference is what the UI adds: its modules and the first frames.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -13,7 +13,10 @@ import { quote } from 'shell-quote';
 import { report } from './report.ts';
 
 const bin = fileURLToPath(new URL('../bin/cxl.js', import.meta.url));
-const node = process.execPath;
+const dist = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const deno = fileURLToPath(new URL('../node_modules/.bin/deno', import.meta.url));
+/** How each runtime starts cxl: Node through bin/ (as `cxl` does), Deno on the bundle. */
+const RUNTIMES: Record<string, string[]> = { node: [process.execPath, bin], deno: [deno, 'run', '-A', dist] };
 
 if (spawnSync('tmux', ['-V']).status !== 0) {
   process.stderr.write('bench/ui_start: tmux is not installed (apt-get install tmux); no rows\n');
@@ -26,10 +29,10 @@ const socket = `cxl-bench-${process.pid}`;
 const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
 
 /** Milliseconds from launching the UI to its status line naming a session. */
-async function uiStart(): Promise<number> {
+async function uiStart(cxl: string[]): Promise<number> {
   const t0 = performance.now();
   const env = Object.entries(vars).map(([k, v]) => `${k}=${v}`);
-  tmux('new-session', '-d', '-s', 'b', '-x', '100', '-y', '30', 'env', ...env, 'sh', '-c', `cd ${quote([base])} && ${quote([node, bin])}`);
+  tmux('new-session', '-d', '-s', 'b', '-x', '100', '-y', '30', 'env', ...env, 'sh', '-c', `cd ${quote([base])} && ${quote(cxl)}`);
   try {
     for (;;) {
       if (/session [0-9a-f]{8}/.test(tmux('capture-pane', '-p', '-t', 'b'))) return performance.now() - t0;
@@ -42,9 +45,9 @@ async function uiStart(): Promise<number> {
 }
 
 /** Milliseconds from spawning `cxl acp` to its session/new answer. */
-function agentStart(): Promise<number> {
+function agentStart(cxl: string[]): Promise<number> {
   const t0 = performance.now();
-  const child = spawn(node, [bin, 'acp'], { cwd: base, env: { ...process.env, ...vars }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(cxl[0], [...cxl.slice(1), 'acp'], { cwd: base, env: { ...process.env, ...vars }, stdio: ['pipe', 'pipe', 'ignore'] });
   const send = (id: number, method: string, params: unknown) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
   send(1, 'initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true } });
   return new Promise((resolve, reject) => {
@@ -68,18 +71,20 @@ function agentStart(): Promise<number> {
 }
 
 try {
-  // a warm-up of each (code cache, page cache), then the two alternated so a busy machine slows
-  // both alike (the UI's figure includes tmux starting its server and pane, some 10-20 ms)
-  await uiStart();
-  await agentStart();
-  const ui: number[] = [];
-  const agent: number[] = [];
-  for (let i = 0; i < 9; i++) {
-    ui.push(await uiStart());
-    agent.push(await agentStart());
+  for (const [runtime, cxl] of Object.entries(RUNTIMES)) {
+    // a warm-up of each (code cache, page cache), then the two alternated so a busy machine slows
+    // both alike (the UI's figure includes tmux starting its server and pane, some 10-20 ms)
+    await uiStart(cxl);
+    await agentStart(cxl);
+    const ui: number[] = [];
+    const agent: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      ui.push(await uiStart(cxl));
+      agent.push(await agentStart(cxl));
+    }
+    const median = (t: number[]) => t.sort((x, y) => x - y)[Math.floor(t.length / 2)];
+    report({ name: `cxl UI start to a usable session (tmux, ${runtime})`, ours: median(ui), reference: median(agent), unit: 'ms', against: 'cxl acp to its session/new answer', target: '< 1.5x' });
   }
-  const median = (t: number[]) => t.sort((x, y) => x - y)[Math.floor(t.length / 2)];
-  report({ name: 'cxl UI start to a usable session (tmux)', ours: median(ui), reference: median(agent), unit: 'ms', against: 'cxl acp to its session/new answer' });
 } finally {
   try {
     tmux('kill-server');

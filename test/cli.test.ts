@@ -19,11 +19,21 @@ test('cxl --help lists every subcommand', async () => {
   for (const flag of ['--agent', '--cwd', '--envelope', '--provider', '--model']) assert.ok(r.stdout.includes(flag), `the UI flag ${flag} is listed`);
 });
 
-test('an unknown subcommand exits 2 and names it', async () => {
-  const r = await runCxl(['frobnicate']);
+test('a mistyped subcommand exits 2 and names the one meant; any other word is a first prompt for the UI', async () => {
+  const r = await runCxl(['confg']);
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /unknown command `frobnicate`/);
+  assert.match(r.stderr, /unknown command `confg`; did you mean `cxl config`\?/);
   assert.equal(r.stdout, '');
+  // no terminal here, so the UI refuses: the prompt was taken as one, not as a command
+  const prompt = await runCxl(['fix the bug']);
+  assert.equal(prompt.code, 2);
+  assert.match(prompt.stderr, /the UI needs a terminal/);
+});
+
+test('cxl -p is cxl run', async () => {
+  const r = await runCxl(['-p', '--help']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^(Usage: )?cxl run\b/);
 });
 
 test('an unknown top-level flag exits 2 and names it', async () => {

@@ -15,7 +15,7 @@ import type { ToolSpec } from '../core/tool.ts';
 import { SessionAllows } from '../core/gate/session_allows.ts';
 import type { SessionMode, ToolContext } from './acp/agent.ts';
 import { clientFileIO, clientTerminalHost, missingCapability } from './acp/client_capabilities.ts';
-import { dataDir } from './sessions/data_dir.ts';
+import { dataDir } from '../core/platform/data_dir.ts';
 import { fromAcp, McpToolset, type McpServerConfig } from './tools/mcp.ts';
 import { SessionContext, type ContextHooks } from './context/session_context.ts';
 import { TokenMeter } from './context/tokens.ts';
@@ -132,7 +132,9 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
         c = cfg;
       }
       const m = modesOf(c);
-      const current = m.some((x) => x.id === defaultMode) ? defaultMode : c.defaultEnvelope;
+      // --envelope wins; else the default of this folder's configuration as it is now (a folder
+      // trusted since the agent started has its own default)
+      const current = o.envelope !== undefined && m.some((x) => x.id === o.envelope) ? o.envelope : c.defaultEnvelope;
       return { modes: m, current };
     },
     provider,
@@ -205,17 +207,23 @@ class ProjectConfigs {
 
 // ── step: envelopes as ACP modes ───────────────────────────────────────────────────────────
 
-function modesOf(c: EffectiveConfig): SessionMode[] {
+/**
+ * The envelopes as session modes, in the order a client cycles them (Shift+Tab): the configured
+ * default, then `auto_edit` (the change people make most), the project's own envelopes, then the
+ * stricter shipped ones. One press from `default` reaches `auto_edit`.
+ */
+export function modesOf(c: EffectiveConfig): SessionMode[] {
+  const rank = (id: string) => (id === c.defaultEnvelope ? 0 : id === 'auto_edit' ? 1 : id === 'default' ? 2 : ['read_only', 'strict', 'ask_always'].includes(id) ? 4 : 3);
   return Object.entries(c.envelopes)
     .map(([id, spec]) => ({ id, name: c.shownName(id), ...(spec.description ? { description: spec.description } : {}) }))
-    .sort((a, b) => a.id.localeCompare(b.id));
+    .sort((a, b) => rank(a.id) - rank(b.id) || (rank(a.id) === 4 ? ['read_only', 'strict', 'ask_always'].indexOf(a.id) - ['read_only', 'strict', 'ask_always'].indexOf(b.id) : a.id.localeCompare(b.id)));
 }
 
 function sessionModes(cfg: EffectiveConfig, envelope: string | undefined): { modes: SessionMode[]; defaultMode: string } {
   const modes = modesOf(cfg);
   const defaultMode = envelope ?? cfg.defaultEnvelope;
   if (!modes.some((m) => m.id === defaultMode)) {
-    throw new ToolError('bad_args', `no envelope named \`${defaultMode}\`; envelopes: ${modes.map((m) => m.id).join(', ')}.`);
+    throw new ToolError('bad_args', `no envelope named \`${defaultMode}\`; envelopes: ${modes.map((m) => m.id).sort().join(', ')}.`);
   }
   return { modes, defaultMode };
 }

@@ -8,7 +8,7 @@ import { answerAsk } from '../agent/missions/answer.ts';
 import { AskStore, type Ask } from '../agent/missions/ask_store.ts';
 import { MissionStore } from '../agent/missions/mission_store.ts';
 import { sweep } from '../agent/missions/sweep.ts';
-import { dataDir } from '../agent/sessions/data_dir.ts';
+import { dataDir } from '../core/platform/data_dir.ts';
 import { isToolError } from '../core/errors.ts';
 import { forTerminal } from '../core/terminal_text.ts';
 import { parseFlags, UsageError } from './args.ts';

@@ -70,13 +70,19 @@ function projectLine(cfg: EffectiveConfig): string {
   }
 }
 
-export function describeConfig(cfg: EffectiveConfig, vars: Record<string, string> = {}): string {
+/** The model a session would use, when the environment (not a file) chose it: the head says so too. */
+export interface UsedModel {
+  provider: string;
+  model: string;
+}
+
+export function describeConfig(cfg: EffectiveConfig, vars: Record<string, string> = {}, used?: UsedModel): string {
   const lines: string[] = [];
   lines.push(`# files, weakest first: ${[BUILTIN, ...cfg.files].join(', ')}`);
   lines.push(projectLine(cfg));
   lines.push(`# agent section: ${cfg.agent ?? '(none)'}`);
   lines.push(`# default envelope: ${cfg.shownName(cfg.defaultEnvelope)}`);
-  lines.push(...effectiveLines(cfg));
+  lines.push(...effectiveLines(cfg, used));
   const quarantine = FLOOR_RULES.filter((r) => r.reason?.startsWith(QUARANTINE_REASON)).length;
   // which OS sandbox commands run in under the default envelope, and why (probed here, now)
   try {
@@ -93,7 +99,8 @@ export function describeConfig(cfg: EffectiveConfig, vars: Record<string, string
   lines.push('');
   lines.push(`# chain: ${label}`);
   for (const task of chain.tasks) {
-    lines.push(`# task ${task.id}: model ${task.execute_config.model}, provider ${task.execute_config.provider}, tools ${task.execute_config.tools.join(', ')}`);
+    // the model a session uses is the one under `# model:` below (flags, config, environment)
+    lines.push(`# task ${task.id}: tools ${task.execute_config.tools.join(', ')}`);
     const { policies, from } = taskPolicies(task, cfg.data, cfg.sources, label);
     const prow: [string, string][] = [];
     for (const [ts, vals] of Object.entries(policies)) for (const [k, v] of Object.entries(vals)) prow.push([`tools_policies.${ts}.${k} = ${JSON.stringify(v)}`, from.get(`${ts}.${k}`) ?? label]);
@@ -155,9 +162,10 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`cxl config: --probe would start this folder's servers, and ${held.replace(/^This folder's/, "its").replace(/\.$/, '')}.\n`);
       return 1;
     }
-    process.stdout.write(describeConfig(cfg, vars));
-    // the model's window is asked of its server (a short wait when it does not answer)
-    process.stdout.write(`\n${(await describeModelRequests(cfg, process.env)).join('\n')}\n`);
+    // the model's window (and, with only OPENAI_BASE_URL, the model) is asked of its server
+    const model = await describeModelRequests(cfg, process.env);
+    process.stdout.write(describeConfig(cfg, vars, model.provider ? { provider: model.provider.name, model: model.provider.model } : undefined));
+    process.stdout.write(`\n${model.lines.join('\n')}\n`);
     const mcp = Object.keys(cfg.data.mcp_servers ?? {}).length > 0;
     const remote = Object.keys(cfg.data.remote_tools ?? {}).length > 0;
     if (!values.probe) {

@@ -11,6 +11,8 @@ const HELP = `cxl ${pkg.version}: a coding agent with confined local file and sh
 
 Usage:
   cxl [flags]                 the terminal UI (spawns the built-in agent, or --agent "<command>")
+  cxl [flags] "<prompt>"      the terminal UI, with this prompt sent first
+  cxl -p "<prompt>" [flags]   as cxl run (for people used to claude -p and gemini -p)
   cxl acp [flags]             run as an ACP agent on stdio (for Zed and any ACP client)
   cxl run "<task>" [flags]    an unattended mission: workspace files, local shell, a verdict
   cxl mission <command>       mission records: list, show, reports, stop; fire a named agent
@@ -51,12 +53,18 @@ export async function main(argv: string[], subcommands: Subcommands): Promise<nu
   const known = ['acp', 'run', 'mission', 'approvals', 'tool', 'check', 'config', 'trust'];
   let name = 'ui';
   let args = argv;
-  if (first !== undefined && !first.startsWith('-')) {
-    if (!known.includes(first)) {
-      throw new UsageError(`cxl: unknown command \`${first}\`. Commands: ${known.join(', ')} (or none for the UI). Run \`cxl --help\`.`);
-    }
-    name = first;
+  if (first === '-p' || first === '--print') {
+    name = 'run';
     args = rest;
+  } else if (first !== undefined && !first.startsWith('-')) {
+    const near = known.find((k) => editDistance(k, first) <= 2);
+    if (!known.includes(first) && near && !/\s/.test(first)) {
+      throw new UsageError(`cxl: unknown command \`${first}\`; did you mean \`cxl ${near}\`? To start the UI with it as the first prompt, quote it with more words, or type it there.`);
+    }
+    if (known.includes(first)) {
+      name = first;
+      args = rest;
+    }
   }
   const load = subcommands[name];
   if (!load) {
@@ -67,6 +75,17 @@ export async function main(argv: string[], subcommands: Subcommands): Promise<nu
   }
   const mod = await load();
   return mod.main(args);
+}
+
+/** Levenshtein distance, for telling a mistyped command from a prompt. */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
 }
 
 /** Runs the command line and sets the exit code: 2 for bad usage (with the message), 1 for a crash. */

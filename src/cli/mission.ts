@@ -6,7 +6,7 @@ import { AskStore } from '../agent/missions/ask_store.ts';
 import { MissionStore } from '../agent/missions/mission_store.ts';
 import type { Mission, Report } from '../agent/missions/records.ts';
 import { sweep } from '../agent/missions/sweep.ts';
-import { dataDir } from '../agent/sessions/data_dir.ts';
+import { dataDir } from '../core/platform/data_dir.ts';
 import { stopMission } from '../agent/units/lifecycle.ts';
 import { isToolError } from '../core/errors.ts';
 import { forTerminal } from '../core/terminal_text.ts';

@@ -1,17 +1,23 @@
 // `cxl` with no subcommand: the terminal UI, an ACP client driving the built-in agent
 // (`cxl acp`, same runtime) or any ACP agent given with --agent.
+import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { moduleCommand, onTerminate } from '../core/platform/runtime.ts';
 import { enableTerminalModes } from '../ui/terminal_modes.ts';
+
+const SHOW_CURSOR = '\u001B[?25h';
+const HIDE_CURSOR = '\u001B[?25l';
 import type { ResumeRequest } from '../client/acp_client.ts';
 import { parseFlags, UsageError } from './args.ts';
 
 const HELP = `cxl: the terminal UI (an ACP client)
 
 Usage: cxl [--agent "<command line>"] [--cwd DIR] [--envelope NAME] [--provider ollama|openai] [--model NAME]
-           [--continue | --resume [ID]] [--trust-project]
+           [--continue | --resume [ID]] [--trust-project] ["<prompt>"]
 
+  "<prompt>"   sent as the first prompt once the session is open (cxl -p "<prompt>" runs it
+               unattended instead, as cxl run)
   --agent      any ACP agent on stdio, e.g. --agent "npx @agentclientprotocol/claude-agent-acp"
                (default: the built-in agent, cxl acp)
   --cwd        the session root (default: the current directory); files and commands the
@@ -51,7 +57,8 @@ export async function main(argv: string[]): Promise<number> {
   }, HELP);
   if (!flags) return 0;
   const { values, positionals } = flags;
-  if (positionals.length > 0) throw new UsageError(`cxl: unexpected argument \`${positionals[0]}\`. Run \`cxl --help\`.`);
+  // `cxl "fix the bug"`: the UI opens with that prompt sent
+  const firstPrompt = positionals.join(' ').trim();
   const resumeId = values.resume as string | undefined;
   if (values.continue && resumeId !== undefined) throw new UsageError('cxl: --continue and --resume both pick the session to open; give one of them.');
   const resume: ResumeRequest | undefined = values.continue ? { kind: 'continue' } : resumeId === undefined ? undefined : resumeId === '' ? { kind: 'pick' } : { kind: 'id', id: resumeId };
@@ -68,7 +75,7 @@ export async function main(argv: string[]): Promise<number> {
   process.env.NODE_ENV ??= 'production';
   delete process.env.CI;
   delete process.env.CONTINUOUS_INTEGRATION;
-  const [{ AcpClient }, { splitCommandLine }] = await Promise.all([import('../client/acp_client.ts'), import('../client/command_line.ts')]);
+  const [{ splitCommandLine }, { AgentProcess }] = await Promise.all([import('../client/command_line.ts'), import('../client/agent_process.ts')]);
   const cwd = path.resolve((values.cwd as string | undefined) ?? process.cwd());
   const model = values.model as string | undefined;
   const envelope = values.envelope as string | undefined;
@@ -86,42 +93,93 @@ export async function main(argv: string[]): Promise<number> {
     agentArgv = builtinAgentArgv({ model, envelope, provider: values.provider as string | undefined, trustProject: values['trust-project'] === true });
     label = 'cxl acp';
   }
-  let client: InstanceType<typeof AcpClient>;
+  let root: string;
   try {
-    client = new AcpClient({ argv: agentArgv, label, builtin: values.agent === undefined, cwd, model, envelope, env: agentEnv, resume });
+    root = fs.realpathSync(cwd);
+    if (!fs.statSync(root).isDirectory()) throw new Error('not a directory');
   } catch (err) {
     throw new UsageError(`cxl: --cwd ${cwd}: ${(err as Error).message}`);
   }
+  // The agent first: it starts (another process, another core) while this one loads the protocol
+  // and the screen, the slowest part of a start, so the session is open about when the screen is.
+  const agent = new AgentProcess(agentArgv, { cwd: root, env: agentEnv });
+  let client: InstanceType<Awaited<typeof import('../client/acp_client.ts')>['AcpClient']>;
+  try {
+    const [{ AcpClient }, { trustOfferFor }] = await Promise.all([import('../client/acp_client.ts'), import('../client/trust_offer.ts')]);
+    // the built-in agent holds back this folder's own configuration until it is trusted: offer to
+    const trust = values.agent === undefined && values['trust-project'] !== true ? trustOfferFor(root, agentEnv) : undefined;
+    client = new AcpClient({ argv: agentArgv, label, builtin: values.agent === undefined, cwd, model, envelope, env: agentEnv, resume, process: agent, trust });
+  } catch (err) {
+    agent.kill('SIGKILL');
+    throw err instanceof UsageError ? err : new UsageError(`cxl: --cwd ${cwd}: ${(err as Error).message}`);
+  }
   // SIGTERM/SIGHUP-style endings still take the agent and its terminals down with us.
   const offTerminate = onTerminate(() => client.quit());
-  // the agent starts (another process, another core) while the UI's modules load: the first
-  // frame and the session come ~100 ms sooner than one after the other
   void client.start();
   // React, Ink and the reconciler must all load after NODE_ENV is settled (they pick their build
-  // when first imported, and mixing builds breaks rendering).
+  // when first imported, and mixing builds breaks rendering); they load once the client has
+  // sent `initialize` (one thread evaluates modules: the screen's would hold the client back, and
+  // the agent waits for it).
+  const screen = Promise.all([
+    // React is CommonJS: its exports object is the default export wherever it is imported from
+    // (Node's loader, Deno's, or the bundle, whose import() of it has no named exports)
+    import('react'),
+    import('ink'),
+    import('../ui/App.tsx'),
+    import('../client/prompt_history.ts'),
+    import('../ui/composer.ts'),
+    import('../ui/external_editor.ts'),
+    import('../ui/theme.ts'),
+    import('../ui/terminal_background.ts'),
+  ]);
+  screen.catch(() => {});
+  // the `theme` config key, read while the rest loads (a broken file is the agent's to report)
+  const themeSetting = import('../config/load.ts').then(({ loadConfig }) => loadConfig({ cwd }).data.theme).catch(() => undefined);
   let ui;
   try {
-    ui = await Promise.all([
-      // React is CommonJS: its exports object is the default export wherever it is imported from
-      // (Node's loader, Deno's, or the bundle, whose import() of it has no named exports)
-      import('react'),
-      import('ink'),
-      import('../ui/App.tsx'),
-    ]);
+    ui = await screen;
   } catch (err) {
     offTerminate();
     await client.close(); // the agent already started must not outlive a UI that cannot load
     throw err;
   }
-  const [{ default: React }, { render }, { App }] = ui;
+  const [{ default: React }, { render }, { App }, { PromptHistory }, { adoptSaved }, { editInEditor }, theme, background] = ui;
+  // dark or light: as configured, else as the terminal says its background is (before Ink reads stdin)
+  const setting = theme.parseThemeSetting(await themeSetting) ?? 'auto';
+  if (setting !== 'auto') theme.setTheme(setting);
+  else if (theme.colorEnabled()) theme.setTheme((await background.queryBackground({ stdin: process.stdin, stdout: process.stdout })) ?? background.backgroundFromEnv(process.env) ?? 'dark');
   // Both were read once at load; commands the UI runs for the agent get the user's values back.
   for (const [k, v] of Object.entries(saved)) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
   }
   // Bracketed paste while the UI runs, off again however it ends (an exit hook covers a crash).
-  const restoreModes = enableTerminalModes(process.stdout);
-  const instance = render(React.createElement(App, { store: client.store, controller: client }), { exitOnCtrlC: false, patchConsole: false });
+  let restoreModes = enableTerminalModes(process.stdout);
+  // ↑ and Ctrl+R reach the prompts of earlier sessions in this project
+  const prompts = PromptHistory.forProject(cwd, process.env);
+  const initial = adoptSaved(prompts.load());
+  let instance: ReturnType<typeof render> | undefined;
+  // Ctrl+G: the terminal is lent to the editor and taken back as it was
+  const term = {
+    release: () => {
+      instance?.clear();
+      process.stdin.setRawMode?.(false);
+      restoreModes();
+      process.stdout.write(SHOW_CURSOR);
+    },
+    reclaim: () => {
+      process.stdin.setRawMode?.(true);
+      restoreModes = enableTerminalModes(process.stdout);
+      process.stdout.write(HIDE_CURSOR);
+    },
+  };
+  const editor = (text: string) => editInEditor(text, process.env, term);
+  if (firstPrompt !== '') {
+    prompts.append({ text: firstPrompt, at: Date.now() });
+    initial.past.push(firstPrompt);
+    client.send(firstPrompt);
+  }
+  instance = render(React.createElement(App, { store: client.store, controller: client, initial, prompts, editor }), { exitOnCtrlC: false, patchConsole: false });
   // A render that throws unmounts Ink: end the session too rather than leave a dead screen.
   let crash: unknown;
   instance.waitUntilExit().catch((err: unknown) => {

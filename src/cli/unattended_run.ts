@@ -109,7 +109,7 @@ export async function runUnattendedCommand(c: Command, argv: string[], extra: Re
   let what: { agent?: string; task: string; intent: string };
   let envelopeFlag = values.envelope as string | undefined;
   if (missionId) {
-    const { dataDir } = await import('../agent/sessions/data_dir.ts');
+    const { dataDir } = await import('../core/platform/data_dir.ts');
     const m = recorded(c, dataDir(process.env), missionId);
     cwd = m.cwd;
     envelopeFlag = m.envelope;

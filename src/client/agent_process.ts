@@ -48,6 +48,16 @@ export class AgentProcess {
     });
   }
 
+  /** Who hears stderr from now on (a process spawned before its client existed); told at once what came so far. */
+  listen(o: { onStderr?: (lines: string[]) => void; onLog?: (lines: string[]) => void }): void {
+    if (o.onStderr) this.#onStderr = o.onStderr;
+    if (o.onLog) this.#onLog = o.onLog;
+    if (this.#log.length || this.#partial) {
+      this.#onStderr(this.stderrTail());
+      this.#onLog(this.log());
+    }
+  }
+
   #push(line: string): void {
     this.#tail.push(line);
     if (this.#tail.length > STDERR_TAIL_LINES) this.#tail.shift();

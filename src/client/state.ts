@@ -12,9 +12,10 @@ import type {
   SessionUpdate,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
-import { META_MISSION, META_TOKENS_AFTER, META_TOKENS_BEFORE, type MissionMeta } from '../core/protocol_names.ts';
+import { META_MISSION, META_MODEL, META_TOKENS_AFTER, META_TOKENS_BEFORE, META_TURN_ENDED, type MissionMeta } from '../core/protocol_names.ts';
 import type { AgentExit } from './agent_process.ts';
 import type { AuthOffer } from './auth.ts';
+import type { TrustOffer } from './trust_offer.ts';
 import { modelLabel, modelStateOf, type ModelState } from './models.ts';
 import { type ToolCallView } from './tool_call.ts';
 import { closeUnfinished, finishedPrefix, placeCall } from './turn_model.ts';
@@ -118,8 +119,12 @@ export interface ClientState {
   models?: ModelState;
   /** The login picker, while the agent wants a login. */
   auth?: AuthOffer;
+  /** This folder's own configuration is held back until trusted: the offer, shown until answered (or dismissed). */
+  trust?: TrustOffer;
   /** The agent's stderr, its last lines (the agent log pane). */
   agentLog: string[];
+  /** Why no model answers, as the agent found when the session opened (cxl acp's `_meta["cxl/model"]`); gone once one does. */
+  modelProblem?: string;
 }
 
 export interface StoreOptions {
@@ -149,6 +154,25 @@ export function contentText(block: ContentBlock): string {
     default:
       return '';
   }
+}
+
+/**
+ * A replayed prompt's block as the person wrote it: a file in the session root linked or embedded
+ * by a mention is `@path` again (a decoded path, never a percent-encoded link).
+ */
+export function userText(block: ContentBlock, cwd: string): string {
+  const uri = block.type === 'resource_link' ? block.uri : block.type === 'resource' ? block.resource.uri : undefined;
+  if (uri === undefined || !uri.startsWith('file:')) return contentText(block);
+  let p: string;
+  try {
+    p = decodeURIComponent(new URL(uri).pathname);
+  } catch {
+    return contentText(block);
+  }
+  const root = cwd.endsWith('/') ? cwd : `${cwd}/`;
+  if (!p.startsWith(root)) return contentText(block);
+  const rel = p.slice(root.length);
+  return ` ${/\s|"/.test(rel) ? `@"${rel}"` : `@${rel}`}`;
 }
 
 export class ClientStore {
@@ -265,7 +289,16 @@ export class ClientStore {
   /** session/load answered: the replayed history is printed and the next turn starts clean. */
   replayDone(): void {
     this.flush(true);
+    this.commitPlan();
     this.set({ loading: undefined, turnCalls: [], plan: [] });
+  }
+
+  /** The plan of a turn that is over stays in history, as a summary row. */
+  private commitPlan(): void {
+    const entries = this.state.plan;
+    if (entries.length === 0) return;
+    this.flush(true);
+    this.set({ plan: [], history: [...this.state.history, { kind: 'plan', key: this.key('l'), entries }] });
   }
 
   /** Something for the user to read in the scrollback (the /help text). */
@@ -294,6 +327,10 @@ export class ClientStore {
 
   setAuth(auth: AuthOffer | undefined): void {
     this.set({ auth });
+  }
+
+  setTrust(trust: TrustOffer | undefined): void {
+    this.set({ trust });
   }
 
   /**
@@ -351,16 +388,27 @@ export class ClientStore {
 
   // ---- turns --------------------------------------------------------------------------------
 
+  /** How the composer showed a prompt about to be sent (its long pastes collapsed), by its text. */
+  private readonly shownAs = new Map<string, string>();
+
+  noteShown(text: string, shown: string): void {
+    if (this.shownAs.size > 100) this.shownAs.clear();
+    this.shownAs.set(text, shown);
+  }
+
   /** The user sent a prompt: what is left of the previous turn goes to history. */
   beginTurn(text: string): void {
     clearTimeout(this.settleTimer);
     this.closeTurn();
+    this.commitPlan();
+    const shown = this.shownAs.get(text);
+    this.shownAs.delete(text);
     this.set({
       running: true,
       runningSince: Date.now(),
       turnCalls: [],
       plan: [],
-      history: [...this.state.history, { kind: 'user', key: this.key('u'), text }],
+      history: [...this.state.history, { kind: 'user', key: this.key('u'), text, ...(shown !== undefined ? { shown } : {}) }],
     });
   }
 
@@ -370,6 +418,7 @@ export class ClientStore {
     if (stopReason === 'cancelled' || stopReason === 'error') {
       this.set({ toolCalls: closeUnfinished(this.state, this.state.turnCalls, 'cancelled') });
       this.flush(true);
+      this.commitPlan();
       if (stopReason === 'cancelled') this.pushHistory({ kind: 'marker', key: this.key('m'), text: 'cancelled' });
     } else if (stopReason !== 'end_turn') this.notice('warn', `the turn ended: ${stopReason.replace(/_/g, ' ')}`);
     this.flush(false);
@@ -385,6 +434,7 @@ export class ClientStore {
     const toolCalls = closeUnfinished(this.state, this.state.turnCalls, 'left_pending');
     if (toolCalls !== this.state.toolCalls) this.set({ toolCalls });
     this.flush(true);
+    this.commitPlan();
   }
 
   queuePrompt(text: string): void {
@@ -437,8 +487,13 @@ export class ClientStore {
       }
       case 'agent_thought_chunk':
         return this.appendText('thought', contentText(update.content));
-      case 'user_message_chunk':
-        return this.appendText('user', contentText(update.content));
+      case 'user_message_chunk': {
+        const text = userText(update.content, this.state.cwd);
+        // a mention the prompt's text already has is not said twice
+        const last = this.state.live.at(-1);
+        if (update.content.type !== 'text' && last?.kind === 'user' && last.text.includes(text.trim())) return;
+        return this.appendText('user', text);
+      }
       case 'tool_call':
         return this.upsertCall(update, true);
       case 'tool_call_update':
@@ -451,6 +506,18 @@ export class ClientStore {
         return this.set({ mode: update.currentModeId });
       case 'session_info_update':
         if (typeof update.title === 'string') this.set({ title: update.title });
+        // cxl acp says when no model answers (and the status line says so until one does)
+        if (update._meta?.[META_MODEL] && typeof update._meta[META_MODEL] === 'object') {
+          const m = update._meta[META_MODEL] as { reachable?: boolean; problem?: string };
+          this.set({ modelProblem: m.reachable === false ? (m.problem ?? 'no model answers') : undefined });
+        }
+        // cxl acp's replay marks where a turn was cancelled
+        if (update._meta?.[META_TURN_ENDED] === 'cancelled') {
+          this.set({ toolCalls: closeUnfinished(this.state, this.state.turnCalls, 'cancelled') });
+          this.flush(true);
+          this.commitPlan();
+          this.pushHistory({ kind: 'marker', key: this.key('m'), text: 'cancelled' });
+        }
         return;
       case 'config_option_update': {
         const models = modelStateOf(update.configOptions);
@@ -460,7 +527,8 @@ export class ClientStore {
         return;
       }
       case 'usage_update':
-        if (Number.isFinite(update.used) && Number.isFinite(update.size) && update.size > 0) this.set({ usage: { used: update.used, size: update.size } });
+        // a request was answered: a model is there after all
+        if (Number.isFinite(update.used) && Number.isFinite(update.size) && update.size > 0) this.set({ usage: { used: update.used, size: update.size }, modelProblem: undefined });
         return;
       case 'compaction_update':
         return this.compaction(update);
@@ -484,6 +552,8 @@ export class ClientStore {
 
   private appendText(kind: TextKind, text: string): void {
     if (text === '') return;
+    // a replayed prompt starts the next turn: the plan of the one before stays in history
+    if (kind === 'user' && this.state.loading && this.state.live.at(-1)?.kind !== 'user') this.commitPlan();
     const live = this.state.live;
     const last = live[live.length - 1];
     if (last && last.kind === kind) {

@@ -1,7 +1,7 @@
 // What the screen is made of, as the client keeps it: finished history items, the live region's
 // items, a pending permission and a terminal's output. Types only, shared by the state store and
 // the turn model (which decides how live items become history).
-import type { PermissionOption } from '@agentclientprotocol/sdk';
+import type { PermissionOption, PlanEntry } from '@agentclientprotocol/sdk';
 import type { MissionMeta } from '../core/protocol_names.ts';
 import type { ToolCallView } from './tool_call.ts';
 
@@ -18,7 +18,8 @@ export interface TerminalView {
 export type TextKind = 'user' | 'agent' | 'thought';
 
 export type HistoryItem =
-  | { kind: TextKind; key: string; text: string }
+  /** `shown`: a prompt as the composer showed it (a long paste as `[pasted N lines]`) */
+  | { kind: TextKind; key: string; text: string; shown?: string }
   /** `late`: an update for a call already printed, shown against it */
   | { kind: 'tool'; key: string; call: ToolCallView; terminals: TerminalView[]; late?: boolean }
   /** the end of a turn that did not simply finish (`cancelled`) */
@@ -27,7 +28,9 @@ export type HistoryItem =
   | { kind: 'output'; key: string; title: string; text: string }
   | { kind: 'info'; key: string; title: string; lines: string[] }
   /** a mission unit this session fired: its plan, a report, a question, its verdict */
-  | { kind: 'mission'; key: string; meta: MissionMeta };
+  | { kind: 'mission'; key: string; meta: MissionMeta }
+  /** the agent's plan as it stood when its turn ended */
+  | { kind: 'plan'; key: string; entries: PlanEntry[] };
 
 export type LiveItem = { kind: TextKind; key: string; text: string } | { kind: 'tool'; key: string; id: string };
 

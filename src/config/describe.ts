@@ -50,11 +50,18 @@ function withHeadersHidden(data: ConfigData): ConfigData {
   return { ...data, remote_tools: remote };
 }
 
-/** One line per effective value, with its source, aligned. */
-export function effectiveLines(cfg: Pick<EffectiveConfig, 'data' | 'sources'>): string[] {
+/**
+ * One line per effective value, with its source, aligned. `used`: the provider and model a session
+ * would use when the environment (not a file) overrides the built-in defaults.
+ */
+export function effectiveLines(cfg: Pick<EffectiveConfig, 'data' | 'sources'>, used?: { provider: string; model: string }): string[] {
   const rows: [string, string][] = [];
   const sourceOf = (k: string) => cfg.sources.get(k.replace(/\."([^"]+)"/g, '.$1')) ?? BUILTIN;
   leaves(withHeadersHidden(cfg.data), '', rows, sourceOf);
+  for (const key of ['provider', 'model'] as const) {
+    const at = rows.findIndex(([l]) => l.startsWith(`${key} = `));
+    if (used && at !== -1 && sourceOf(key) === BUILTIN && cfg.data[key] !== used[key]) rows[at] = [`${key} = ${JSON.stringify(used[key])}`, 'the environment (see # model below)'];
+  }
   const width = Math.min(80, Math.max(...rows.map(([l]) => l.length)));
   return rows.map(([l, s]) => `${l.padEnd(width)}  # ${s}`);
 }

@@ -42,6 +42,8 @@ export interface ConfigData {
   connect_timeout?: string | number;
   first_byte_timeout?: string | number;
   idle_timeout?: string | number;
+  /** the terminal UI's colours: `auto` (ask the terminal), `dark` or `light` */
+  theme?: string;
   agents?: Record<string, ConfigData>;
   /** the model writes tool calls as `<tool_call>` text its server does not parse (read them as calls) */
   inline_tool_calls?: boolean;
@@ -71,7 +73,7 @@ export interface Problem {
 
 type Obj = Record<string, unknown>;
 
-const TOP_KEYS = ['default_envelope', 'default_agent', 'model', 'provider', 'chain', 'vars', 'tools_policies', 'envelopes', 'mcp_servers', 'remote_tools', 'context_window', 'compact_threshold', 'connect_timeout', 'first_byte_timeout', 'idle_timeout', 'inline_tool_calls', 'default_mission_envelope', 'fleet_max_parallel', 'agents', 'trust'];
+const TOP_KEYS = ['default_envelope', 'default_agent', 'model', 'provider', 'chain', 'vars', 'tools_policies', 'envelopes', 'mcp_servers', 'remote_tools', 'context_window', 'compact_threshold', 'connect_timeout', 'first_byte_timeout', 'idle_timeout', 'inline_tool_calls', 'theme', 'default_mission_envelope', 'fleet_max_parallel', 'agents', 'trust'];
 const TIMEOUT_KEYS = ['connect_timeout', 'first_byte_timeout', 'idle_timeout'] as const;
 const ENVELOPE_KEYS = ['extends', 'description', 'default_action', 'files', 'shell', 'missions', 'tools', 'always_deny', 'always_allow'];
 const PATH_AXIS_KEYS = ['grant', 'timeout', 'on_timeout', 'deny_paths', 'approve_paths'];
@@ -431,6 +433,11 @@ class Checker {
     for (const k of ['default_envelope', 'default_agent', 'model', 'provider', 'chain', 'default_mission_envelope'] as const) {
       const s = this.str([...path, k], v[k]);
       if (s !== undefined) out[k] = s;
+    }
+    const theme = this.str([...path, 'theme'], v.theme);
+    if (theme !== undefined) {
+      if (['auto', 'dark', 'light'].includes(theme)) out.theme = theme;
+      else this.fail([...path, 'theme'], `\`theme = "${theme}"\` is not a theme: write "auto" (ask the terminal), "dark" or "light".`);
     }
     for (const k of ['default_envelope', 'default_mission_envelope'] as const) {
       if (out[k] !== undefined && !ENVELOPE_NAME.test(out[k])) {

@@ -24,6 +24,10 @@ export const META_DESCRIPTION = 'cxl/description';
 export const META_DECISION = 'cxl';
 /** agent_message_chunk: a row about a mission unit the session fired, its plan, a report, its end ({@link MissionMeta}) */
 export const META_MISSION = 'cxl/mission';
+/** `_meta` of a session_info_update the replay keeps where a turn was cancelled (`'cancelled'`). */
+export const META_TURN_ENDED = 'cxl/turnEnded';
+/** `_meta` of a session_info_update when no model answers as a session opens. */
+export const META_MODEL = 'cxl/model';
 
 // ── permission option ids ─────────────────────────────────────────────────────────────────────
 
@@ -94,3 +98,6 @@ export type MissionEventMeta =
 export function isSandboxState(v: unknown): v is SandboxStateName {
   return typeof v === 'string' && (SANDBOX_STATES as readonly string[]).includes(v);
 }
+
+/** What META_MODEL carries. */
+export type ModelMeta = { reachable: false; problem: string };

@@ -6,12 +6,14 @@ import { memo, useSyncExternalStore } from 'react';
 import type { ClientStore, HistoryItem } from '../client/state.ts';
 import type { Controller } from './controller.ts';
 import { useKeyboard } from './keyboard.ts';
+import { highlighterReady, loadHighlighter, onHighlighterReady } from './highlight.ts';
 import { historyRows } from './message_rows.ts';
 import { useReprint } from './reprint.ts';
 import { Rows } from './Rows.tsx';
 import { useAnimation, useScreenSize, useUiState } from './screen_hooks.ts';
 import { liveRows, type ScreenSize } from './screen_rows.ts';
 import type { UiState } from './ui_state.ts';
+import type { ExternalEditor, PromptStore } from './views/view.ts';
 import { useFileList } from './views/completion.ts';
 import { useReasonReset } from './views/reason.ts';
 import { useToolSelection } from './views/tools.ts';
@@ -19,8 +21,20 @@ import { useToolSelection } from './views/tools.ts';
 export type { Controller } from './controller.ts';
 
 const HistoryItemView = memo(function HistoryItemView({ item, width, cwd }: { item: HistoryItem; width: number; cwd: string }) {
-  return <Rows rows={historyRows(item, width, cwd)} />;
+  return <Rows rows={historyRows(item, width, cwd)} wide={width} />;
 });
+
+/**
+ * History as far as it can be printed now: an answer with a code fence waits (with everything
+ * after it) until the highlighter has loaded, since what is printed cannot be drawn again.
+ */
+export function printableHistory(history: HistoryItem[], ready: boolean): HistoryItem[] {
+  if (ready) return history;
+  const at = history.findIndex((h) => (h.kind === 'agent' || h.kind === 'thought') && h.text.includes('```'));
+  if (at === -1) return history;
+  void loadHighlighter();
+  return history.slice(0, at);
+}
 
 export interface AppProps {
   store: ClientStore;
@@ -30,9 +44,13 @@ export interface AppProps {
   /** Fixed size for tests; otherwise the terminal's, following resizes. */
   size?: ScreenSize;
   initial?: Partial<UiState>;
+  /** Where sent prompts are saved for later sessions (absent: this session only). */
+  prompts?: PromptStore;
+  /** $EDITOR with the screen suspended (Ctrl+G, /edit). */
+  editor?: ExternalEditor;
 }
 
-export function App({ store, controller, animate = true, size: fixedSize, initial }: AppProps) {
+export function App({ store, controller, animate = true, size: fixedSize, initial, prompts, editor }: AppProps) {
   const s = useSyncExternalStore(store.subscribe, store.getState, store.getState);
   const size = useScreenSize(fixedSize);
   const reprint = useReprint(size.columns, s.history.length > 0, s.epoch);
@@ -40,12 +58,13 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
   useAnimation(animate, s, setUi);
   useReasonReset(s, setUi);
   useToolSelection(s, ui, setUi);
-  useKeyboard({ store, controller, ui: current, setUi });
+  useKeyboard({ store, controller, ui: current, setUi, prompts, editor });
   useFileList(s, ui, controller);
+  const ready = useSyncExternalStore(onHighlighterReady, highlighterReady, highlighterReady);
 
   return (
     <>
-      <Static key={reprint} items={s.history}>{(item) => <HistoryItemView key={item.key} item={item} width={size.columns} cwd={s.cwd} />}</Static>
+      <Static key={reprint} items={printableHistory(s.history, ready)}>{(item) => <HistoryItemView key={item.key} item={item} width={size.columns} cwd={s.cwd} />}</Static>
       <Rows rows={liveRows(s, ui, size)} />
     </>
   );

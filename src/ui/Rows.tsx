@@ -1,7 +1,19 @@
-// Renders pre-laid-out rows: one terminal line each, already cut to the width.
+// Renders pre-laid-out rows: one terminal line each, already cut to the width, or (`wide`, for
+// history) with long words and code lines left whole for the terminal to wrap, so a copy of them
+// from the scrollback is one line.
 import { Box, Text } from 'ink';
-import { sanitize, type Row } from './text_layout.ts';
-import { colorEnabled, themeColor } from './theme.ts';
+import { rowWidth, sanitize, type Row, type Span } from './text_layout.ts';
+import { colorEnabled, hyperlinksEnabled, themeColor } from './theme.ts';
+
+// Schemes a hyperlink may have; anything else is shown as text only.
+const LINKABLE = /^(?:https?|file|mailto):[^\s\u0000-\u001F\u007F-\u009F]+$/;
+
+/** The span's text, inside an OSC 8 hyperlink when it links somewhere a terminal may open. */
+function linked(s: Span): string {
+  const text = sanitize(s.text);
+  if (!s.link || !hyperlinksEnabled() || !LINKABLE.test(s.link)) return text;
+  return `\u001B]8;;${s.link}\u001B\\${text}\u001B]8;;\u001B\\`;
+}
 
 export function RowLine({ row }: { row: Row }) {
   const color = colorEnabled();
@@ -15,19 +27,23 @@ export function RowLine({ row }: { row: Row }) {
               color={themeColor(s.color)}
               bold={s.bold}
               dimColor={color && s.dim}
+              italic={color && s.italic}
+              underline={color && s.underline}
               inverse={s.inverse}
               strikethrough={color && s.strike}
             >
-              {sanitize(s.text)}
+              {linked(s)}
             </Text>
           ))}
     </Text>
   );
 }
 
-export function Rows({ rows }: { rows: Row[] }) {
+export function Rows({ rows, wide }: { rows: Row[]; wide?: number }) {
+  // history: as wide as its widest row, so nothing is cut (the terminal wraps what is wider)
+  const width = wide === undefined ? undefined : Math.max(wide, ...rows.map(rowWidth));
   return (
-    <Box flexDirection="column">
+    <Box flexDirection="column" width={width}>
       {rows.map((r, i) => (
         <RowLine key={i} row={r} />
       ))}

@@ -108,3 +108,35 @@ export function composerRows(s: ComposerState, width: number, maxLines: number, 
   // Keep the cursor row on screen.
   return clipTail(rows.slice(0, Math.max(cursorRow, Math.min(rows.length, maxLines))), maxLines);
 }
+
+/** The paste tokens a prompt holds, with their texts (what a saved prompt keeps of `pastes`). */
+export function pastesIn(text: string, pastes: PasteStore): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const t of text.match(TOKENS) ?? []) {
+    const p = pastes.get(t);
+    if (p !== undefined) out[t] = p;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
+ * Prompts saved by earlier sessions, as this session's composer holds them: each saved paste gets
+ * a token of this session (the saved token may already mean another paste here).
+ */
+export function adoptSaved(saved: readonly { text: string; pastes?: Record<string, string> }[], pastes: PasteStore = new Map()): { past: string[]; pastes: PasteStore } {
+  const next = new Map(pastes);
+  const past: string[] = [];
+  for (const s of saved) {
+    past.push(
+      s.text.replace(TOKENS, (t) => {
+        const text = s.pastes?.[t];
+        const cp = TOKEN_BASE + next.size;
+        if (text === undefined || cp > TOKEN_LAST) return text ?? '';
+        const token = String.fromCodePoint(cp);
+        next.set(token, text);
+        return token;
+      }),
+    );
+  }
+  return { past, pastes: next };
+}

@@ -7,8 +7,8 @@ export interface Controller {
   /** Ctrl+C: every pending approval answered `cancelled`, then session/cancel. */
   cancel(): void;
   quit(): void;
-  /** session/set_mode (Shift+Tab, /mode). */
-  setMode?(modeId: string): void;
+  /** session/set_mode (Shift+Tab, /mode); settles once the agent has answered. */
+  setMode?(modeId: string): void | Promise<void>;
   /** /clear: a new session. */
   newSession?(): void;
   /** /resume: offer this directory's sessions (the store's sessionChoices). */
@@ -25,6 +25,10 @@ export interface Controller {
   authenticate?(methodId: string): void;
   dismissLogin?(): void;
   login?(): void;
+  /** The trust prompt: trust this folder's own configuration (then a new session applies it), close it, open it again (/trust). */
+  trustProject?(): void;
+  dismissTrust?(): void;
+  offerTrust?(): void;
   /** The approval's keys: the answer to the permission request queued under `key` (only an agent asks). */
   answerPermission?(key: string, outcome: RequestPermissionOutcome): void;
 }

@@ -1,71 +1,25 @@
-// Turns Ink's input events into what the screen acts on: keys, typed text, and pastes. Ink hands
-// over one event per text run or escape sequence of a read, so text and Enter (or Backspace, Tab)
-// that arrive in one read (a fast typist over ssh, a terminal driver that batches) come as one
-// string: outside a paste each of those keys must still act. Between the bracketed-paste markers
-// everything is text.
-import type { Key } from 'ink';
+// Turns the terminal's input into what the screen acts on: named keys, typed text, and pastes.
+// Ink splits what it reads into runs of text and escape sequences and hands each over raw; text
+// and Enter (or Backspace, Tab) that arrive in one read (a fast typist over ssh, a terminal driver
+// that batches) come as one run: outside a paste each of those keys must still act. Between the
+// bracketed-paste markers everything is text.
+import { controlKey, escapeKey, textKey, type ParsedKey } from './key_parse.ts';
 
-export type InputEvent = { kind: 'key'; input: string; key: Key } | { kind: 'paste'; text: string };
+export { NO_KEY } from './key_parse.ts';
 
-export const NO_KEY: Key = {
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-  pageDown: false,
-  pageUp: false,
-  home: false,
-  end: false,
-  return: false,
-  escape: false,
-  ctrl: false,
-  shift: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-  meta: false,
-  super: false,
-  hyper: false,
-  capsLock: false,
-  numLock: false,
-};
+export type InputEvent = ({ kind: 'key' } & ParsedKey) | { kind: 'paste'; text: string };
 
-const RETURN: Key = { ...NO_KEY, return: true };
-
-// Ink strips the ESC of an escape sequence before handing it over.
-const PASTE_START = '[200~';
-const PASTE_END = '[201~';
+const PASTE_START = '\u001B[200~';
+const PASTE_END = '\u001B[201~';
 
 /** A paste whose end marker never comes (a broken terminal) ends after this much quiet. */
 export const PASTE_TIMEOUT_MS = 3000;
 
-/** The key a single control character is, as Ink reports it when it arrives alone. */
-function controlKey(ch: string): InputEvent | undefined {
-  switch (ch) {
-    case '\r':
-      return { kind: 'key', input: '', key: RETURN };
-    case '\n':
-      return { kind: 'key', input: '\n', key: NO_KEY };
-    case '\t':
-      return { kind: 'key', input: '', key: { ...NO_KEY, tab: true } };
-    case '\u007F':
-      return { kind: 'key', input: '', key: { ...NO_KEY, delete: true } };
-    case '\b':
-      return { kind: 'key', input: '', key: { ...NO_KEY, backspace: true } };
-    default: {
-      const code = ch.charCodeAt(0);
-      // Ctrl+A … Ctrl+Z (less the ones above); the rest (NUL, Ctrl+\ …) mean nothing here
-      if (code >= 1 && code <= 26) return { kind: 'key', input: String.fromCharCode(code + 96), key: { ...NO_KEY, ctrl: true } };
-      return undefined;
-    }
-  }
-}
-
 // eslint-disable-next-line no-control-regex
-const CONTROL = /\r\n|[\u0000-\u001F\u007F]/g;
+const CONTROL = /\r\n|[\u0000-\u001A\u001C-\u001F\u007F]/g;
 
 /**
- * Split one event's text into typed text and the keys inside it, as if the bytes had been read
+ * Split a run of text into typed text and the keys inside it, as if the bytes had been read
  * one at a time: `\r` (or `\r\n`) is Enter, a lone `\n` Ctrl+J (a new line), DEL Backspace,
  * `\t` Tab, other control characters Ctrl+letter.
  */
@@ -74,13 +28,22 @@ export function splitTyped(input: string): InputEvent[] {
   let last = 0;
   CONTROL.lastIndex = 0;
   for (let m = CONTROL.exec(input); m; m = CONTROL.exec(input)) {
-    if (m.index > last) out.push({ kind: 'key', input: input.slice(last, m.index), key: NO_KEY });
+    if (m.index > last) out.push({ kind: 'key', ...textKey(input.slice(last, m.index)) });
     const k = controlKey(m[0] === '\r\n' ? '\r' : m[0]);
-    if (k) out.push(k);
+    if (k) out.push({ kind: 'key', ...k });
     last = m.index + m[0].length;
   }
-  if (last < input.length) out.push({ kind: 'key', input: input.slice(last), key: NO_KEY });
+  if (last < input.length) out.push({ kind: 'key', ...textKey(input.slice(last)) });
   return out;
+}
+
+/** One raw event outside a paste: an escape sequence is one key, anything else text and keys. */
+function keysOf(raw: string): InputEvent[] {
+  if (raw.startsWith('\u001B')) {
+    const k = escapeKey(raw);
+    return k ? [{ kind: 'key', ...k }] : [];
+  }
+  return splitTyped(raw);
 }
 
 export class InputDecoder {
@@ -92,33 +55,30 @@ export class InputDecoder {
     return this.#paste !== undefined;
   }
 
-  feed(input: string, key: Key, now = Date.now()): InputEvent[] {
+  /** One raw event as Ink split it (a run of text, or one escape sequence). */
+  feed(raw: string, now = Date.now()): InputEvent[] {
     const out: InputEvent[] = [];
     // A paste left open too long is over: what it held is a paste, what comes now is keys.
     if (this.#paste !== undefined && now - this.#lastAt > PASTE_TIMEOUT_MS) out.push(...this.flush());
     this.#lastAt = now;
     if (this.#paste === undefined) {
-      const at = input.indexOf(PASTE_START);
-      if (at === -1 || !(at === 0 || key.meta)) {
-        // eslint-disable-next-line no-control-regex
-        if (input.length > 1 && /[\u0000-\u001F\u007F]/.test(input) && !key.meta && !key.ctrl) out.push(...splitTyped(input));
-        else out.push({ kind: 'key', input, key });
-        return out;
-      }
+      const at = raw.indexOf(PASTE_START);
+      if (at === -1) return [...out, ...keysOf(raw)];
+      if (at > 0) out.push(...keysOf(raw.slice(0, at)));
       this.#paste = '';
-      input = input.slice(at + PASTE_START.length);
-      if (input === '') return out;
+      raw = raw.slice(at + PASTE_START.length);
+      if (raw === '') return out;
     }
-    const end = input.indexOf(PASTE_END);
+    const end = raw.indexOf(PASTE_END);
     if (end === -1) {
-      this.#paste += key.return ? '\n' : key.tab ? '\t' : input;
+      this.#paste += raw;
       return out;
     }
-    const text = this.#paste + input.slice(0, end);
+    const text = this.#paste + raw.slice(0, end);
     this.#paste = undefined;
     out.push({ kind: 'paste', text });
-    const rest = input.slice(end + PASTE_END.length);
-    if (rest !== '') out.push(...this.feed(rest, NO_KEY, now));
+    const rest = raw.slice(end + PASTE_END.length);
+    if (rest !== '') out.push(...this.feed(rest, now));
     return out;
   }
 

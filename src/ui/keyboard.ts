@@ -2,16 +2,16 @@
 // to the view that has the keys now (views/focus.ts): to its handler for the binding the key names
 // in keys.ts, else to the handler of a binding that works anywhere, else (a key no binding names)
 // to the view's editing. A table, not a chain of cases: a view's keys live in its own file.
-import { useInput, type Key } from 'ink';
+import { useStdin, type Key } from 'ink';
 import { useEffect, useRef } from 'react';
 import type { ClientStore } from '../client/state.ts';
 import type { Controller } from './controller.ts';
 import { cleanPaste, InputDecoder, PASTE_TIMEOUT_MS } from './input.ts';
-import { keyName, matchAction } from './keys.ts';
+import { matchAction } from './keys.ts';
 import type { UiState } from './ui_state.ts';
 import { focusedView } from './views/focus.ts';
 import { globalKeys } from './views/global.ts';
-import type { ViewContext } from './views/view.ts';
+import type { ExternalEditor, PromptStore, ViewContext } from './views/view.ts';
 
 export interface KeyboardParts {
   store: ClientStore;
@@ -19,6 +19,8 @@ export interface KeyboardParts {
   /** The latest UI state (updated as each key is handled, before React renders). */
   ui(): UiState;
   setUi(f: (u: UiState) => UiState): void;
+  prompts?: PromptStore;
+  editor?: ExternalEditor;
 }
 
 export class Keyboard {
@@ -29,12 +31,12 @@ export class Keyboard {
   /** `parts()` is read at each key, so the latest store and controller are used. */
   constructor(private readonly parts: () => KeyboardParts) {}
 
-  /** One event from Ink: the keys and pastes in it, in order. */
-  read(input: string, key: Key): void {
+  /** One raw event from Ink (a run of text or one escape sequence): the keys and pastes in it, in order. */
+  read(raw: string): void {
     clearTimeout(this.#pasteTimer);
-    for (const ev of this.#decoder.feed(input, key)) {
+    for (const ev of this.#decoder.feed(raw)) {
       if (ev.kind === 'paste') this.#paste(ev.text);
-      else this.#key(ev.input, ev.key);
+      else this.#key(ev.name, ev.input, ev.key);
     }
     if (this.#decoder.pasting) {
       // a paste whose end marker never comes ends after a while of quiet
@@ -51,10 +53,12 @@ export class Keyboard {
   }
 
   #context(): ViewContext {
-    const { store, controller, ui, setUi } = this.parts();
+    const { store, controller, ui, setUi, prompts, editor } = this.parts();
     return {
       store,
       controller,
+      prompts,
+      editor,
       state: store.getState(),
       ui,
       setUi,
@@ -71,13 +75,12 @@ export class Keyboard {
     focusedView(ctx.state, ctx.ui()).paste?.(text, ctx);
   }
 
-  #key(input: string, key: Key): void {
+  #key(name: string | undefined, input: string, key: Key): void {
     const { ui, setUi } = this.parts();
     // the hint above the composer goes at the next key
     if (ui().hint !== undefined) setUi((x) => ({ ...x, hint: undefined }));
     const base = this.#context();
     const view = focusedView(base.state, base.ui());
-    const name = keyName(input, key);
     const ctx = { ...base, name, input, key };
     const action = matchAction(view.focus, name);
     if (action === undefined) return view.edit?.(ctx);
@@ -85,13 +88,24 @@ export class Keyboard {
   }
 }
 
-/** The screen's keyboard: Ink's input goes to the view that has the keys. */
+/**
+ * The screen's keyboard: Ink's raw input (in raw mode) goes to the view that has the keys. Raw,
+ * not through Ink's useInput: its key object cannot tell Backspace from Delete.
+ */
 export function useKeyboard(parts: KeyboardParts): void {
   const latest = useRef(parts);
   latest.current = parts;
   const keyboard = useRef<Keyboard | undefined>(undefined);
   keyboard.current ??= new Keyboard(() => latest.current);
-  useEffect(() => () => keyboard.current?.dispose(), []);
-  const read = useRef((input: string, key: Key) => keyboard.current?.read(input, key));
-  useInput(read.current);
+  const { setRawMode, internal_eventEmitter: events } = useStdin();
+  useEffect(() => {
+    setRawMode(true);
+    const read = (raw: string) => keyboard.current?.read(raw);
+    events.on('input', read);
+    return () => {
+      events.off('input', read);
+      setRawMode(false);
+      keyboard.current?.dispose();
+    };
+  }, [events, setRawMode]);
 }

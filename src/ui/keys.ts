@@ -1,8 +1,8 @@
-// Every key binding of the screen, as data: the dispatcher matches against this table and the
-// footer prints the rows for the current focus, so what is shown is what works.
-import type { Key } from 'ink';
+// Every key binding of the screen, as data: the dispatcher matches against this table, the footer
+// prints the rows for the current focus, and /keys, /help and docs/tui.md's key list are made from
+// it, so what is shown is what works. Key names come from key_parse.ts.
 
-export type Focus = 'approval' | 'reason' | 'composer' | 'completion' | 'tools' | 'transcript' | 'picker' | 'auth';
+export type Focus = 'approval' | 'reason' | 'trust' | 'composer' | 'completion' | 'search' | 'tools' | 'transcript' | 'picker' | 'auth';
 
 export type Action =
   | 'allow_once'
@@ -16,12 +16,36 @@ export type Action =
   | 'newline'
   | 'history_prev'
   | 'history_next'
+  | 'line_start'
+  | 'line_end'
+  | 'char_left'
+  | 'char_right'
+  | 'word_left'
+  | 'word_right'
+  | 'delete_back'
+  | 'delete_forward'
+  | 'delete_or_quit'
+  | 'kill_word_back'
+  | 'kill_word_forward'
+  | 'kill_line_start'
+  | 'kill_line_end'
+  | 'yank'
+  | 'undo'
+  | 'clear_draft'
+  | 'history_search'
+  | 'external_editor'
+  | 'keys_help'
+  | 'search_older'
+  | 'search_newer'
+  | 'search_accept'
+  | 'search_cancel'
   | 'focus_next'
   | 'select_prev'
   | 'select_next'
   | 'toggle'
   | 'expand_all'
   | 'full_output'
+  | 'expand_paste'
   | 'cancel'
   | 'quit'
   | 'mode_next'
@@ -43,11 +67,16 @@ export type Action =
   | 'picker_close'
   | 'auth_pick'
   | 'auth_dismiss'
+  | 'trust_accept'
+  | 'trust_dismiss'
   | 'log_toggle';
 
 export interface Binding {
   action: Action;
-  /** Key names: a character, `digit`, or `[ctrl+|shift+|meta+]` return/escape/tab/up/down/pageup/pagedown/space/backspace. */
+  /**
+   * Key names (key_parse.ts): a character, `digit`, `space`, or `[ctrl+][shift+][meta+]` and
+   * return/escape/tab/up/down/left/right/home/end/pageup/pagedown/backspace/delete or a letter.
+   */
   keys: string[];
   /** How the footer writes the keys. */
   label: string;
@@ -71,9 +100,33 @@ export const BINDINGS: Binding[] = [
   { action: 'complete_close', keys: ['escape'], label: 'Esc', help: 'close the list', focus: ['completion'] },
   { action: 'send', keys: ['return'], label: 'Enter', help: 'send', focus: ['composer'] },
   { action: 'newline', keys: ['shift+return', 'meta+return', 'ctrl+j'], label: 'Shift/Alt+Enter', help: 'new line', focus: ['composer', 'completion'] },
-  { action: 'history_prev', keys: ['up'], label: '↑/↓', help: 'earlier prompts', focus: ['composer'] },
-  { action: 'history_next', keys: ['down'], label: '', help: '', focus: ['composer'] },
+  { action: 'history_prev', keys: ['up', 'ctrl+p'], label: '↑/↓', help: 'lines, history', focus: ['composer'] },
+  { action: 'history_next', keys: ['down', 'ctrl+n'], label: '', help: '', focus: ['composer'] },
+  { action: 'history_search', keys: ['ctrl+r'], label: 'Ctrl+R', help: 'search history', focus: ['composer', 'completion'] },
+  { action: 'external_editor', keys: ['ctrl+g'], label: 'Ctrl+G', help: 'edit in $EDITOR', focus: ['composer', 'completion'], footer: false },
+  { action: 'line_start', keys: ['home', 'ctrl+a'], label: 'Home/Ctrl+A', help: 'start of the line', focus: ['composer', 'completion'], footer: false },
+  { action: 'line_end', keys: ['end', 'ctrl+e'], label: 'End/Ctrl+E', help: 'end of the line', focus: ['composer', 'completion'], footer: false },
+  { action: 'char_left', keys: ['left', 'ctrl+b'], label: '←/Ctrl+B', help: 'a character back', focus: ['composer', 'completion'], footer: false },
+  { action: 'char_right', keys: ['right', 'ctrl+f'], label: '→/Ctrl+F', help: 'a character forward', focus: ['composer', 'completion'], footer: false },
+  { action: 'word_left', keys: ['meta+b', 'ctrl+left', 'meta+left'], label: 'Alt+B/Ctrl+←', help: 'a word back', focus: ['composer', 'completion'], footer: false },
+  { action: 'word_right', keys: ['meta+f', 'ctrl+right', 'meta+right'], label: 'Alt+F/Ctrl+→', help: 'a word forward', focus: ['composer', 'completion'], footer: false },
+  { action: 'delete_back', keys: ['backspace'], label: 'Backspace', help: 'delete the character before', focus: ['composer', 'completion'], footer: false },
+  { action: 'delete_forward', keys: ['delete'], label: 'Delete', help: 'delete the character under the cursor', focus: ['composer', 'completion'], footer: false },
+  { action: 'delete_or_quit', keys: ['ctrl+d'], label: 'Ctrl+D', help: 'delete forward (empty prompt: quit)', focus: ['composer', 'completion'], footer: false },
+  { action: 'kill_word_back', keys: ['ctrl+w', 'meta+backspace'], label: 'Ctrl+W/Alt+Backspace', help: 'cut the word before', focus: ['composer', 'completion'], footer: false },
+  { action: 'kill_word_forward', keys: ['meta+d', 'ctrl+delete'], label: 'Alt+D', help: 'cut the word after', focus: ['composer', 'completion'], footer: false },
+  { action: 'kill_line_start', keys: ['ctrl+u'], label: 'Ctrl+U', help: 'cut to the start of the line', focus: ['composer', 'completion'], footer: false },
+  { action: 'kill_line_end', keys: ['ctrl+k'], label: 'Ctrl+K', help: 'cut to the end of the line', focus: ['composer', 'completion'], footer: false },
+  { action: 'yank', keys: ['ctrl+y'], label: 'Ctrl+Y', help: 'paste what was cut last', focus: ['composer', 'completion'], footer: false },
+  { action: 'undo', keys: ['ctrl+_', 'ctrl+z'], label: 'Ctrl+_/Ctrl+Z', help: 'undo', focus: ['composer', 'completion'], footer: false },
+  { action: 'clear_draft', keys: ['ctrl+c'], label: 'Ctrl+C', help: 'clear the prompt (empty: cancel the turn)', focus: ['composer', 'completion'], footer: false },
+  { action: 'expand_paste', keys: ['ctrl+o'], label: 'Ctrl+O', help: 'print the last pasted prompt in full', focus: ['composer'], footer: false },
+  { action: 'keys_help', keys: ['?'], label: '?', help: 'keys', focus: ['composer'] },
   { action: 'focus_next', keys: ['tab'], label: 'Tab', help: 'tool list', focus: ['composer'] },
+  { action: 'search_older', keys: ['ctrl+r', 'up'], label: 'Ctrl+R/↑', help: 'older match', focus: ['search'] },
+  { action: 'search_newer', keys: ['ctrl+s', 'down'], label: 'Ctrl+S/↓', help: 'newer match', focus: ['search'] },
+  { action: 'search_accept', keys: ['return', 'tab'], label: 'Enter', help: 'edit this prompt', focus: ['search'] },
+  { action: 'search_cancel', keys: ['escape', 'ctrl+g', 'ctrl+c'], label: 'Esc', help: 'back to your draft', focus: ['search'] },
   { action: 'focus_next', keys: ['tab', 'escape'], label: 'Tab/Esc', help: 'composer', focus: ['tools'] },
   { action: 'select_prev', keys: ['up', 'k'], label: '↑/↓', help: 'select', focus: ['tools'] },
   { action: 'select_next', keys: ['down', 'j'], label: '', help: '', focus: ['tools'] },
@@ -95,33 +148,13 @@ export const BINDINGS: Binding[] = [
   { action: 'picker_close', keys: ['escape'], label: 'Esc', help: 'cancel', focus: ['picker'] },
   { action: 'auth_pick', keys: ['digit'], label: '1-9', help: 'log in with', focus: ['auth'] },
   { action: 'auth_dismiss', keys: ['escape'], label: 'Esc', help: 'not now', focus: ['auth'] },
+  { action: 'trust_accept', keys: ['t'], label: 't', help: 'trust this folder', focus: ['trust'] },
+  { action: 'trust_dismiss', keys: ['escape', 'n'], label: 'n/Esc', help: 'not now', focus: ['trust'] },
   // The footer names it once the agent has written to stderr (screen_rows).
   { action: 'log_toggle', keys: ['ctrl+l'], label: 'Ctrl+L', help: 'agent log (stderr)', focus: 'global', footer: false },
   { action: 'cancel', keys: ['ctrl+c'], label: 'Ctrl+C', help: 'cancel (twice quits)', focus: 'global' },
   { action: 'quit', keys: ['ctrl+d'], label: 'Ctrl+D', help: 'quit', focus: 'global' },
 ];
-
-/** The table's name for a key press as Ink reports it. */
-export function keyName(input: string, key: Key): string | undefined {
-  const mods = (name: string) => `${key.ctrl ? 'ctrl+' : ''}${key.shift ? 'shift+' : ''}${key.meta ? 'meta+' : ''}${name}`;
-  if (key.return) return mods('return');
-  // A lone line feed is Ctrl+J (Enter sends a carriage return).
-  if (input === '\n') return 'ctrl+j';
-  if (key.escape) return 'escape';
-  if (key.tab) return key.shift ? 'shift+tab' : 'tab';
-  if (key.upArrow) return 'up';
-  if (key.downArrow) return 'down';
-  if (key.pageUp) return 'pageup';
-  if (key.pageDown) return 'pagedown';
-  if (key.leftArrow) return 'left';
-  if (key.rightArrow) return 'right';
-  if (key.backspace || key.delete) return 'backspace';
-  if (key.ctrl && input.length === 1) return `ctrl+${input}`;
-  if (input === ' ') return 'space';
-  if (input.length === 1 && input >= '1' && input <= '9') return 'digit';
-  if (input.length === 1 && !key.meta) return input;
-  return undefined;
-}
 
 export function bindingsFor(focus: Focus): Binding[] {
   return BINDINGS.filter((b) => b.focus === 'global' || b.focus.includes(focus));

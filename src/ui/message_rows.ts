@@ -1,19 +1,24 @@
 // Conversation items other than tool calls, laid out as rows.
 import type { HistoryItem, TextKind } from '../client/state.ts';
-import { markdownRows } from './markdown.ts';
-import { plainRow, textWidth, truncateRow, wrapText, type Row } from './text_layout.ts';
+import { markdownRows, wrapSpans } from './markdown.ts';
+import { planSummaryRows } from './plan_rows.ts';
+import { plainRow, sanitize, textWidth, truncateRow, wrapText, type Row, type Span } from './text_layout.ts';
 import { toolCallRows } from './tool_call_rows.ts';
 import { lateCallRows, markerRows } from './turn_rows.ts';
 import { missionRows } from './mission_rows.ts';
 
-export function textRows(kind: TextKind, text: string, width: number): Row[] {
+/** A message as rows; `soft` (history): long words and code lines are left for the terminal to wrap. */
+export function textRows(kind: TextKind, text: string, width: number, soft = false): Row[] {
   if (kind === 'user') {
-    return wrapText(text.trimEnd(), width - 2).map((l, i) => [{ text: i === 0 ? '› ' : '  ', color: 'user', bold: true }, { text: l, color: 'user' }]);
+    const lead = (first: boolean): Span[] => [{ text: first ? '› ' : '  ', color: 'user', bold: true }];
+    return sanitize(text.trimEnd())
+      .split('\n')
+      .flatMap((line, i) => wrapSpans(line === '' ? [] : [{ text: line, color: 'user' }], width, lead(i === 0), lead(false), soft));
   }
   if (kind === 'thought') {
-    return markdownRows(text.trim(), width - 2, { dim: true }).map((r) => [{ text: '┊ ', dim: true }, ...r]);
+    return markdownRows(text.trim(), width - 2, { dim: true }, { soft }).map((r) => [{ text: '┊ ', dim: true }, ...r]);
   }
-  return markdownRows(text.trim(), width);
+  return markdownRows(text.trim(), width, {}, { soft });
 }
 
 export function noticeRows(level: 'info' | 'warn' | 'error', text: string, detail: string[] | undefined, width: number): Row[] {
@@ -41,9 +46,11 @@ export function infoRows(title: string, lines: string[], width: number): Row[] {
 export function historyRows(item: HistoryItem, width: number, cwd: string): Row[] {
   switch (item.kind) {
     case 'user':
+      // a long paste stays collapsed, as the composer showed it (Ctrl+O prints it whole)
+      return textRows(item.kind, item.shown ?? item.text, width, true);
     case 'agent':
     case 'thought':
-      return textRows(item.kind, item.text, width);
+      return textRows(item.kind, item.text, width, true);
     case 'notice':
       return noticeRows(item.level, item.text, item.detail, width);
     case 'output':
@@ -57,5 +64,7 @@ export function historyRows(item: HistoryItem, width: number, cwd: string): Row[
       return infoRows(item.title, item.lines, width);
     case 'mission':
       return missionRows(item.meta, width);
+    case 'plan':
+      return planSummaryRows(item.entries, width);
   }
 }

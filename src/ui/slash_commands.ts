@@ -4,7 +4,8 @@
 // `//name` sends `/name` to the agent when a client command has the same name.
 import type { ClientState, ClientStore } from '../client/state.ts';
 import type { Controller } from './controller.ts';
-import { BINDINGS, type Focus } from './keys.ts';
+import { keysHelp } from './keys_help.ts';
+import { colorEnabled, parseThemeSetting, setTheme, themeName } from './theme.ts';
 
 export interface SlashContext {
   state: ClientState;
@@ -12,6 +13,8 @@ export interface SlashContext {
   controller: Controller;
   /** A short message above the composer, gone at the next key. */
   hint(text: string): void;
+  /** The prompt in $EDITOR (/edit). */
+  editor?(): void;
 }
 
 export interface ArgChoice {
@@ -55,7 +58,10 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
       const hit = modes.find((m) => m.id.toLowerCase() === want) ?? modes.find((m) => m.name.toLowerCase() === want);
       if (!hit) return ctx.hint(`No mode \`${arg}\`. Modes: ${list}.`);
       if (!ctx.controller.setMode) return unavailable(ctx, 'Switching modes');
-      ctx.controller.setMode(hit.id);
+      // confirmed in the history once the agent has switched (a refusal is reported by the client)
+      void Promise.resolve(ctx.controller.setMode(hit.id)).then(() => {
+        if (ctx.store.getState().mode === hit.id) ctx.store.notice('info', `Mode: ${hit.name}${hit.description ? ` (${hit.description})` : ''}.`);
+      });
     },
     complete: (state, partial) =>
       state.modes
@@ -71,6 +77,11 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
       const m = ctx.state.model;
       ctx.hint(m ? `Model: ${m}. This agent's model is set when it starts (--model NAME).` : 'This agent does not say which model it uses.');
     },
+  },
+  {
+    name: 'trust',
+    description: "trust this folder's own configuration (asks, after showing what it changes)",
+    run: (ctx) => (ctx.controller.offerTrust ? ctx.controller.offerTrust() : unavailable(ctx, 'Trusting a folder')),
   },
   {
     name: 'login',
@@ -90,6 +101,28 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
       if (arg !== '') return ctx.controller.loadSession ? ctx.controller.loadSession(arg) : unavailable(ctx, 'Resuming');
       return ctx.controller.listSessions ? ctx.controller.listSessions() : unavailable(ctx, 'Resuming');
     },
+  },
+  {
+    name: 'keys',
+    description: 'every key, by what has the focus (? on an empty prompt)',
+    run: (ctx) => ctx.store.info('keys', keysHelp()),
+  },
+  {
+    name: 'edit',
+    description: 'write the prompt in $VISUAL or $EDITOR (Ctrl+G)',
+    run: (ctx) => (ctx.editor ? ctx.editor() : ctx.hint('No external editor here.')),
+  },
+  {
+    name: 'theme',
+    args: '[dark|light]',
+    description: 'switch the colours for a dark or a light terminal',
+    run: (ctx, arg) => {
+      const want = parseThemeSetting(arg);
+      if (arg === '' || want === undefined || want === 'auto') return ctx.hint(`Theme: ${themeName()}${colorEnabled() ? '' : ' (no colour: NO_COLOR is set)'}. Switch with /theme dark or /theme light; \`theme = "light"\` in agents.toml keeps it (auto asks the terminal at start).`);
+      setTheme(want);
+      ctx.hint(`Theme: ${want}. What is already in the scrollback keeps its colours; \`theme = "${want}"\` in agents.toml keeps it for later sessions.`);
+    },
+    complete: (_state, partial) => ['dark', 'light'].filter((t) => t.startsWith(partial.toLowerCase())).map((value) => ({ value, detail: value === themeName() ? 'current' : '' })),
   },
   {
     name: 'quit',
@@ -159,17 +192,6 @@ export function routePrompt(text: string, ctx: SlashContext): string | undefined
   return undefined;
 }
 
-const FOCUS_TITLE: Record<Focus, string> = {
-  composer: 'Composer',
-  completion: 'Completion list (/ and @)',
-  tools: 'Tool list (Tab)',
-  transcript: 'Transcript (Ctrl+T)',
-  picker: 'Session picker (/resume)',
-  approval: 'Approval',
-  reason: 'Rejection reason',
-  auth: 'Login picker',
-};
-
 /** The /help text: commands (the client's, then the agent's), then the keys of every focus. */
 export function helpLines(state: ClientState): string[] {
   const lines: string[] = ['Commands (type / for the list):'];
@@ -184,18 +206,6 @@ export function helpLines(state: ClientState): string[] {
     }
   }
   lines.push('@path mentions a file (Tab completes): it is sent with the prompt.');
-  // a binding shared by several foci is listed under the first of them
-  const seen = new Set<string>();
-  for (const focus of Object.keys(FOCUS_TITLE) as Focus[]) {
-    const own = BINDINGS.filter((b) => b.focus !== 'global' && b.focus.includes(focus) && b.label !== '' && !seen.has(`${b.action}:${b.label}`));
-    if (own.length === 0) continue;
-    lines.push(`${FOCUS_TITLE[focus]}:`);
-    for (const b of own) {
-      seen.add(`${b.action}:${b.label}`);
-      lines.push(`  ${pad(b.label)}  ${b.help}`);
-    }
-  }
-  lines.push('Anywhere:');
-  for (const b of BINDINGS.filter((x) => x.focus === 'global')) lines.push(`  ${pad(b.label)}  ${b.help}`);
+  lines.push(...keysHelp());
   return lines;
 }

@@ -1,7 +1,8 @@
 // One line under the composer: agent, model, mode, context use, sandbox, session, cwd.
 import os from 'node:os';
 import type { ClientState } from '../client/state.ts';
-import { truncate, type Row, type Span } from './text_layout.ts';
+import { modeRisk, RISK_COLOR } from './mode_risk.ts';
+import { truncate, truncateRow, type Row, type Span } from './text_layout.ts';
 
 export function shortPath(p: string): string {
   const home = os.homedir();
@@ -44,18 +45,30 @@ export function statusRow(s: ClientState, width: number, home = shortPath): Row 
             : s.cancelling
               ? { text: ' (cancelling…)', color: 'warn' }
               : { text: s.running ? ' (working)' : '', color: 'running' };
-  const parts: string[] = [];
-  if (s.model) parts.push(`model ${s.model}`);
+  const before: string[] = [];
+  const after: string[] = [];
+  if (s.model && !s.modelProblem) before.push(`model ${s.model}`);
   const mode = modeLabel(s);
-  if (mode) parts.push(mode);
-  if (s.usage) parts.push(usageText(s.usage.used, s.usage.size));
-  if (s.sandbox) parts.push(`sandbox ${s.sandbox.state}`);
-  parts.push(home(s.cwd));
+  if (s.usage) after.push(usageText(s.usage.used, s.usage.size));
+  if (s.sandbox) after.push(`sandbox ${s.sandbox.state}`);
+  after.push(home(s.cwd));
   // last, so a narrow terminal cuts it first: the id is for `cxl --resume ID`
-  parts.push(s.loading ? 'resuming…' : s.sessionId ? `session ${s.sessionId.slice(0, 8)}` : 'no session');
+  after.push(s.loading ? 'resuming…' : s.sessionId ? `session ${s.sessionId.slice(0, 8)}` : 'no session');
   const name = a.name ?? a.label;
   const head = truncate(name, Math.max(8, Math.floor(width / 3)));
-  const rest = ` · ${parts.join(' · ')}`;
-  const used = head.length + agentState.text.length;
-  return [{ text: head, color: 'accent', bold: true }, agentState, { text: truncate(rest, Math.max(0, width - used)), color: 'muted' }];
+  // the mode in the colour of how much it lets the agent do unasked
+  const risk = modeRisk(s.modes.find((m) => m.id === (s.mode ?? s.envelope)) ?? { id: s.mode ?? s.envelope ?? '', name: '' });
+  const modeSpans: Span[] = mode ? [{ text: ' · ', color: 'muted' }, { text: mode, color: RISK_COLOR[risk], bold: risk === 'high' }] : [];
+  return truncateRow(
+    [
+      { text: head, color: 'accent', bold: true },
+      agentState,
+      ...(before.length ? [{ text: ` · ${before.join(' · ')}`, color: 'muted' }] : []),
+      // the fix is in the notice above; the status line keeps saying it until a model answers
+      ...(s.modelProblem ? [{ text: ' · ', color: 'muted' }, { text: 'no model: see above', color: 'warn', bold: true }] : []),
+      ...modeSpans,
+      { text: ` · ${after.join(' · ')}`, color: 'muted' },
+    ],
+    width,
+  );
 }

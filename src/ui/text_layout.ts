@@ -9,6 +9,10 @@ export interface Span {
   dim?: boolean;
   inverse?: boolean;
   strike?: boolean;
+  italic?: boolean;
+  underline?: boolean;
+  /** A URL the text links to (drawn as an OSC 8 hyperlink where colour is on). */
+  link?: string;
 }
 export type Row = Span[];
 

@@ -3,6 +3,7 @@
 import type { ClientState } from '../client/state.ts';
 import { completionAt, type Completion } from './completion.ts';
 import type { ComposerState, PasteStore } from './composer.ts';
+import type { SearchState } from './prompt_search.ts';
 import type { TranscriptState } from './transcript_rows.ts';
 
 export interface UiState {
@@ -18,9 +19,21 @@ export interface UiState {
   spinnerFrame: number;
   /** Date.now() at the last animation tick (0: not animated, so no clock is shown) */
   now: number;
-  /** Prompts sent this session, oldest first, and which one ↑/↓ shows (-1: a new one). */
+  /** Prompts sent in this project (this session's and the saved ones), oldest first, and which one ↑/↓ shows (-1: the draft). */
   past: string[];
   pastIndex: number;
+  /** The draft being written when ↑ first recalled a prompt: ↓ past the newest brings it back. */
+  draft?: ComposerState;
+  /** Earlier states of the prompt, newest last (Ctrl+_ / Ctrl+Z). */
+  undo: ComposerState[];
+  /** What the last edit was: typing runs and runs of cuts are one undo step, and cuts in a row join for Ctrl+Y. */
+  lastEdit?: 'type' | 'kill' | 'other';
+  /** The text cut last (Ctrl+W, Ctrl+K, …), for Ctrl+Y. */
+  killed: string;
+  /** The Ctrl+R search over earlier prompts, while open. */
+  search?: SearchState;
+  /** Waiting for $EDITOR (Ctrl+G) to close. */
+  editing?: boolean;
   /** Long pastes shown as `[pasted N lines]` tokens in the composer, by token. */
   pastes: PasteStore;
   /** A short message above the composer (an unknown mode, nothing to resume), gone at the next key. */
@@ -47,6 +60,8 @@ export const initialUi: UiState = {
   now: 0,
   past: [],
   pastIndex: -1,
+  undo: [],
+  killed: '',
   pastes: new Map(),
   completionSel: { key: '', index: 0 },
   pickerIndex: 0,

@@ -60,6 +60,8 @@ export class Tmux {
 
 export async function exitCode(rcFile: string, ms = 15_000): Promise<string> {
   const deadline = Date.now() + ms;
-  while (!existsSync(rcFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  return existsSync(rcFile) ? readFileSync(rcFile, 'utf8').trim() : `no exit within ${ms / 1000} s`;
+  // the shell creates the file before it writes the code into it
+  const read = () => (existsSync(rcFile) ? readFileSync(rcFile, 'utf8').trim() : '');
+  while (read() === '' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  return read() || `no exit within ${ms / 1000} s`;
 }

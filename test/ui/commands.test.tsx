@@ -92,7 +92,26 @@ test('Tab completes /mo to /mode and lists the modes; Enter on one switches to i
   assert.deepEqual(r.calls.modes, ['read_only']);
   assert.match(r.lastFrame(), /envelope read_only/, 'the status line follows');
   assert.doesNotMatch(r.lastFrame(), /› \/mode/, 'the composer is empty again');
+  await tick();
+  const confirm = store.getState().history.at(-1);
+  assert.ok(confirm?.kind === 'notice' && /^Mode: read_only/.test(confirm.text), '/mode confirms in the history');
   r.unmount();
+});
+
+test('the status line colours the mode by how much it lets the agent do unasked', async () => {
+  const { statusRow } = await import('../../src/ui/status_line.ts');
+  const { modeRisk } = await import('../../src/ui/mode_risk.ts');
+  const store = states.withModes();
+  const span = (mode: string) => {
+    store.setMode(mode);
+    return statusRow(store.getState(), 140).find((x) => x.text.startsWith('envelope '));
+  };
+  assert.equal(span('read_only')?.color, 'risk_low');
+  assert.equal(span('default')?.color, 'risk_mid');
+  assert.equal(modeRisk({ id: 'auto_edit', name: 'auto_edit' }), 'high');
+  assert.equal(modeRisk({ id: 'bypassPermissions', name: 'Bypass Permissions' }), 'high');
+  assert.equal(modeRisk({ id: 'plan', name: 'Plan Mode' }), 'low');
+  assert.equal(modeRisk({ id: 'code', name: 'Code' }), 'mid');
 });
 
 test('Esc closes the list; an unknown /command and //name go to the agent; /clear /resume /quit reach the client', async () => {
@@ -217,4 +236,16 @@ test('the transcript scrolls through a long session: the selection stays on scre
   assert.match(r.lastFrame(), /› ✓ read Read file-3-0\.txt/, 'ten down and one more crosses into the last turn');
   for (const line of r.lastFrame().split('\n').slice(-18)) assert.ok([...line].length <= 80);
   r.unmount();
+});
+
+test('the status line says when no model is reachable (cxl acp\'s check at start) until a request is answered', async () => {
+  const { statusRow } = await import('../../src/ui/status_line.ts');
+  const store = states.withModes();
+  const text = () => statusRow(store.getState(), 160).map((x) => x.text).join('');
+  store.applyUpdate({ sessionUpdate: 'session_info_update', _meta: { 'cxl/model': { reachable: false, problem: 'nothing answers at http://127.0.0.1:11434' } } });
+  assert.match(text(), /no model: see above/);
+  assert.doesNotMatch(text(), /% of/, 'no context use for a request that never happened');
+  store.applyUpdate({ sessionUpdate: 'usage_update', used: 1000, size: 32768 });
+  assert.doesNotMatch(text(), /no model/);
+  assert.match(text(), /model qwen3:8b/);
 });

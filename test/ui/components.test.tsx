@@ -118,7 +118,7 @@ test('the tail of a long streamed message is laid out exactly as the end of the 
   }
   // inside a code block that is still open, the tail is still code
   const open = markdownTail(['x', '```', 'c1', 'c2', 'c3'].join('\n'), 40, 2).rows;
-  assert.deepEqual(open.map((r) => r.map((sp) => sp.text).join('')), ['│ c2', '│ c3']);
+  assert.deepEqual(open.map((r) => r.map((sp) => sp.text).join('')), ['c2', 'c3', '└']);
 });
 
 test('long lines wrap on word boundaries and lose nothing: diffs keep their gutter, output its rule', async () => {

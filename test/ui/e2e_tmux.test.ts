@@ -54,14 +54,15 @@ test(`cxl in tmux (${runtimeName}), built-in agent: !ls, /tool write_file with i
     await tmux.waitFor(/✓ edit .*write_file.*hello\.txt.*  \+2 -0 \(new file\)/, 'the collapsed, finished call');
     assert.equal(readFileSync(path.join(dir, 'hello.txt'), 'utf8'), 'hi there\nsecond line\n');
 
-    // Shift+Tab: the next envelope (session/set_mode), shown on the status line.
+    // Shift+Tab: the next envelope (session/set_mode), shown on the status line: from default, one
+    // press reaches auto_edit.
     assert.match(tmux.screen(), /envelope default/);
     tmux.keys('BTab');
-    await tmux.waitFor(/cxl · .*envelope read_only/, 'the next envelope on the status line');
+    await tmux.waitFor(/cxl · .*envelope auto_edit/, 'the next envelope on the status line');
 
     // A narrower terminal: the live region is laid out again at 60 columns.
     tmux.run('resize-window', '-t', 'cxl', '-x', '60', '-y', '24');
-    await tmux.waitFor(/\nTab tool list · Shift\+Tab next mode · Ctrl\+T transcript\nCtrl\+C cancel \(twice quits\) · Ctrl\+D quit\s*$/, 'the footer re-wrapped at 60 columns');
+    await tmux.waitFor(/\nCtrl\+R search history · \? keys · Tab tool list\nShift\+Tab next mode · Ctrl\+T transcript\nCtrl\+C cancel \(twice quits\) · Ctrl\+D quit\s*$/, 'the footer re-wrapped at 60 columns');
 
     tmux.keys('C-d');
     assert.equal(await exitCode(rcFile), '0', 'Ctrl+D quits with exit code 0');
@@ -72,7 +73,7 @@ test(`cxl in tmux (${runtimeName}), built-in agent: !ls, /tool write_file with i
     const again = new Tmux();
     try {
       startCxl(again, dir, rcFile, ['--continue']);
-      screen = await again.waitFor(/› \/tool write_file[\s\S]*✓ edit .*write_file.*hello\.txt[\s\S]*cxl · .*envelope read_only/, 'the previous session, replayed');
+      screen = await again.waitFor(/› \/tool write_file[\s\S]*✓ edit .*write_file.*hello\.txt[\s\S]*cxl · .*envelope auto_edit/, 'the previous session, replayed');
       assert.match(screen, /› !ls[\s\S]*✓ execute .*ls/, 'its first prompt and call too');
       again.keys('C-d');
       assert.equal(await exitCode(rcFile), '0');

@@ -4,3 +4,7 @@ import process from 'node:process';
 
 process.env.FORCE_COLOR = '0';
 delete process.env.NO_COLOR;
+
+// Code fences are highlighted once the grammars are in; a test frame must not race their load.
+const { loadHighlighter } = await import('../../src/ui/highlight.ts');
+await loadHighlighter();

@@ -85,17 +85,18 @@ test('a resize re-lays the live region at the new width', async () => {
   const r = renderAt(<App store={store} controller={noop} animate={false} />, 100, 30);
   await tick();
   const wide = r.lastFrame().split('\n');
-  assert.match(wide.at(-1)!, /^Ctrl\+T transcript · Ctrl\+C cancel \(twice quits\) · Ctrl\+D quit$/);
-  assert.match(wide.at(-2)!, /^Enter send · .* · Tab tool list · Shift\+Tab next mode$/, 'two footer rows at 100 columns');
+  assert.match(wide.at(-1)!, /^Tab tool list · Shift\+Tab next mode · Ctrl\+T transcript · Ctrl\+C cancel \(twice quits\) · Ctrl\+D quit$/);
+  assert.match(wide.at(-2)!, /^Enter send · .* · Ctrl\+R search history · \? keys$/, 'two footer rows at 100 columns');
   assert.match(wide.at(-3)!, /^cxl · .* · \/srv\/proj · session a1b2c3d4$/, 'the whole status line at 100 columns');
   await r.resize(60, 20);
   const narrow = r.lastFrame().split('\n');
   r.unmount();
   assert.match(narrow.at(-1)!, /^Ctrl\+C cancel \(twice quits\) · Ctrl\+D quit$/, 'the footer re-wraps at 60 columns');
-  assert.match(narrow.at(-2)!, /^Tab tool list · Shift\+Tab next mode · Ctrl\+T transcript$/);
-  assert.match(narrow.at(-3)!, /^Enter send · Shift\/Alt\+Enter new line · ↑\/↓ earlier prompts$/);
-  assert.match(narrow.at(-4)!, /^cxl · .*…$/, 'the status line is cut at the new width');
-  for (const line of narrow.slice(-5)) assert.ok([...line].length <= 60, `after resize, a live line is wider than 60: ${line}`);
+  assert.match(narrow.at(-2)!, /^Shift\+Tab next mode · Ctrl\+T transcript$/);
+  assert.match(narrow.at(-3)!, /^Ctrl\+R search history · \? keys · Tab tool list$/);
+  assert.match(narrow.at(-4)!, /^Enter send · Shift\/Alt\+Enter new line · ↑\/↓ lines, history$/);
+  assert.match(narrow.at(-5)!, /^cxl · .*…$/, 'the status line is cut at the new width');
+  for (const line of narrow.slice(-6)) assert.ok([...line].length <= 60, `after resize, a live line is wider than 60: ${line}`);
 });
 
 test('a width change re-flows history: the screen is cleared once and history printed again at the new width', async () => {

@@ -9,7 +9,8 @@ import { howToConfigure } from '../providers/select.ts';
 import type { Provider } from '../providers/types.ts';
 import { modelName } from '../tools/tool_names.ts';
 import { DIRECT_HELP, parseDirect, type DirectCommand } from './direct.ts';
-import { promptShown, Transcript } from './replay.ts';
+import { promptShown, Transcript, TURN_CANCELLED } from './replay.ts';
+import { parsePlan, PLAN_TOOL, PLAN_TOOL_NAME } from '../loop/plan_tool.ts';
 import type { AgentOptions, LiveSession } from './session.ts';
 import { runToolCall, type CallTurn } from './tool_call.ts';
 
@@ -64,6 +65,17 @@ class PromptTurn implements CallTurn {
 
   keepSaid(): void {
     this.#transcript.keep();
+  }
+
+  /** update_plan: the plan goes to the client (and into the replay); the model reads a receipt. */
+  async updatePlan(raw: string): Promise<string> {
+    const plan = parsePlan(raw);
+    if ('error' in plan) return JSON.stringify({ code: 'bad_args', error: plan.error });
+    const update: acp.SessionUpdate = { sessionUpdate: 'plan', entries: plan };
+    this.keepSaid(); // the text before it goes into the replay first
+    this.session.stored.replay.push(update);
+    await this.send(update);
+    return `Plan updated: ${plan.filter((e) => e.status === 'completed').length} of ${plan.length} done.`;
   }
 
   /** The turn ends the way it stands now: cancelled, or done. */
@@ -137,6 +149,7 @@ async function askModel(o: TurnOptions, provider: Provider, turn: PromptTurn, te
     provider,
     history: s.stored.history,
     tools: s.tools,
+    extraTools: [PLAN_TOOL],
     context: s.context,
     maxTurns: o.maxTurns,
     signal: turn.signal,
@@ -144,7 +157,8 @@ async function askModel(o: TurnOptions, provider: Provider, turn: PromptTurn, te
     onThought: turn.think,
     onNotice: (t) => void s.notice(t).catch(() => {}),
     checkpoint: (c) => s.persist(c),
-    runCall: (call) => runToolCall(turn, call.name, call.arguments, call.id),
+    // the plan is the client's to show, not a call on this machine
+    runCall: async (call) => (call.name === PLAN_TOOL_NAME ? { forModel: await turn.updatePlan(call.arguments), reads: [] } : runToolCall(turn, call.name, call.arguments, call.id)),
   });
   if (res.error !== undefined) await turn.say(`${turn.said && !turn.said.endsWith('\n') ? '\n' : ''}${res.error}\n`);
   else if (res.stopReason === 'max_turn_requests') await turn.say(`\n(Stopped after ${o.maxTurns} model requests in one turn. Send another prompt to continue.)\n`);
@@ -172,6 +186,8 @@ export async function runPrompt(o: TurnOptions, s: LiveSession, client: acp.Agen
     // notices sent during the turn (an MCP server died) belong to it: all go out before the answer
     await s.notices.settled();
     turn.keepSaid();
+    // a resumed session shows where a turn was cut short, as the live one did
+    if (ctrl.signal.aborted) s.stored.replay.push(TURN_CANCELLED);
     if (s.turn === ctrl) s.turn = undefined;
     // the turn is over: a tool call it left unanswered gets a `cancelled` result as it is saved
     await s.persist({ durable: true, endOfTurn: true });

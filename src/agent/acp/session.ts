@@ -2,10 +2,13 @@
 // disk, its tools, its context budget, its notices, the turn in progress) and what it does
 // between prompts: save itself, switch mode, tell the client its sandbox and whether it can be
 // resumed. Prompt turns (prompt.ts) work on it; the session manager opens and closes it.
+import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
-import { META_DESCRIPTION, META_SANDBOX, META_TOKENS_AFTER, META_TOKENS_BEFORE, type SandboxMeta } from '../../core/protocol_names.ts';
+import { META_DESCRIPTION, META_MODEL, META_SANDBOX, META_TOKENS_AFTER, META_TOKENS_BEFORE, type ModelMeta, type SandboxMeta } from '../../core/protocol_names.ts';
 import { describeCompaction, type CompactionPhase, type CompactionRecord, type ContextHooks, type SessionContext } from '../context/session_context.ts';
 import { sessionContext } from '../loop/model_call.ts';
+import { modelProblem } from '../providers/reachability.ts';
+import { howToConfigure } from '../providers/select.ts';
 import type { Provider } from '../providers/types.ts';
 import type { SessionLog, SessionStore, StoredSession } from '../sessions/store.ts';
 import type { SessionTools } from '../tools/contract.ts';
@@ -208,6 +211,26 @@ export class LiveSession {
     // notices are live events; only the fallback messages belong to the replayed history
     if (early.length && !this.notices.asNotice) this.stored.replay.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${early.map(([t]) => t).join('\n')}\n` } });
     for (const n of early) await this.notices.notify(...n);
+    void this.#checkModel().catch((e) => this.o.log(String(e)));
+  }
+
+  /**
+   * In the background as a session opens: is a model there? The client hears the model's real name
+   * (read from the server when only OPENAI_BASE_URL is set), or, when none answers, why and what to
+   * do: a notice, and `_meta[META_MODEL]` for its status line.
+   */
+  async #checkModel(): Promise<void> {
+    const provider = this.o.provider;
+    if (!provider) return;
+    const problem = await modelProblem(provider, process.env.OPENAI_API_KEY);
+    if (problem === undefined) {
+      const options = modelOptions(provider);
+      if (options) await this.send({ sessionUpdate: 'config_option_update', configOptions: options });
+      return;
+    }
+    // the title says what; the text under it, how to fix it (howToConfigure's first line is the title's)
+    await this.notices.notify(howToConfigure(provider, problem).split('\n').slice(2).join('\n'), { severity: 'warning', title: `No model is reachable: ${problem}` });
+    await this.send({ sessionUpdate: 'session_info_update', _meta: { [META_MODEL]: { reachable: false, problem } satisfies ModelMeta } });
   }
 
   async setMode(modeId: string): Promise<void> {

@@ -113,8 +113,8 @@ export class SessionContext {
       await this.compact(history, tools, 'auto', signal);
     }
     this.#sentChars = this.o.meter.requestChars(history, tools);
-    // before the first real count, an estimate
-    if (!this.last?.real) await this.report({ used: this.estimate(history, tools), size: w, real: false });
+    // nothing is reported before the request is answered: a request that fails (no server) must
+    // not show a context use it never had
   }
 
   /** After a request (its answer already in `history`). */

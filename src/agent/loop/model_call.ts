@@ -108,6 +108,8 @@ export interface ModelCallOptions {
   /** the conversation, system prompt and new user message included; the loop appends to it */
   history: ChatMessage[];
   tools: SessionTools;
+  /** tools the driver answers itself, offered beside the session's (the ACP agent's update_plan) */
+  extraTools?: ToolDefinition[];
   context: SessionContext;
   maxTurns: number;
   signal: AbortSignal;
@@ -141,7 +143,7 @@ export async function modelCall(o: ModelCallOptions): Promise<ModelCallResult> {
   const res = await runTurn({
     provider: o.provider,
     history: o.history,
-    tools: () => toolDefinitions(o.tools),
+    tools: () => [...toolDefinitions(o.tools), ...(o.extraTools ?? [])],
     maxTurns: o.maxTurns,
     signal: o.signal,
     onText: o.onText,

@@ -84,16 +84,17 @@ export function windowSettings(cfg: EffectiveConfig, flag: string | undefined): 
 }
 
 /** What `cxl config` prints about the model: provider, window (asked of the server) and timeouts. */
-export async function describeModelRequests(cfg: EffectiveConfig, env: Record<string, string | undefined>): Promise<string[]> {
+export async function describeModelRequests(cfg: EffectiveConfig, env: Record<string, string | undefined>): Promise<{ lines: string[]; provider: Provider | null }> {
   const http = requestSettings(cfg, {});
   const { provider, providerProblem } = modelProvider(cfg, { env }, http);
   const w = await findWindow(provider, windowSettings(cfg, undefined));
   const t = http.timeouts;
   const fmt = (ms: number) => formatDuration(ms);
-  return [
+  const lines = [
     `# model: ${provider ? `${provider.name} ${provider.model} at ${provider.endpoint}` : `none (${providerProblem})`}`,
     `# context window: ${w.tokens} tokens, from ${w.source}; compaction starts at ${Math.round((cfg.data.compact_threshold ?? DEFAULT_COMPACT_THRESHOLD) * 100)}% (${Math.floor(w.tokens * (cfg.data.compact_threshold ?? DEFAULT_COMPACT_THRESHOLD))} tokens)`,
     `# model-request timeouts: connect ${fmt(t.connectMs)}, first byte ${fmt(t.firstByteMs)}, idle ${fmt(t.idleMs)}`,
   ];
+  return { lines, provider };
 }
 

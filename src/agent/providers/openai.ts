@@ -11,11 +11,15 @@ import { type ChatEvent, type ChatMessage, type ChatRequest, type ModelToolCall,
 export interface OpenAIOptions {
   baseUrl: string;
   apiKey?: string;
-  model: string;
+  /** undefined: the server's own model, read from /v1/models (the only one it lists) */
+  model: string | undefined;
   http?: HttpSettings;
   /** read `<tool_call>` blocks in the text as calls (servers without a tool parser): `inline_tool_calls` */
   inlineToolCalls?: boolean;
 }
+
+/** What the status line and messages call a model not chosen yet. */
+export const SERVER_MODEL = "the server's model";
 
 // OpenAI restricts function names to [a-zA-Z0-9_-]{1,64}; our names carry dots (`server.tool`).
 export function wireName(name: string): string {
@@ -26,7 +30,7 @@ const WRONG_URL = 'The base URL is probably wrong: OPENAI_BASE_URL (or --provide
 
 export class OpenAIProvider implements Provider {
   readonly name = 'openai' as const;
-  readonly model: string;
+  #model: string | undefined;
   readonly endpoint: string;
   readonly baseUrl: string;
   private readonly apiKey?: string;
@@ -36,12 +40,32 @@ export class OpenAIProvider implements Provider {
   private noStreamOptions = false;
 
   constructor(opts: OpenAIOptions) {
-    this.model = opts.model;
+    this.#model = opts.model;
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.endpoint = `${this.baseUrl}/chat/completions`;
     this.apiKey = opts.apiKey;
     this.http = opts.http ?? DEFAULT_HTTP;
     this.inlineToolCalls = opts.inlineToolCalls === true;
+  }
+
+  /** The model requests name: the one chosen, or the server's only one once /v1/models has said. */
+  get model(): string {
+    return this.#model ?? SERVER_MODEL;
+  }
+
+  /**
+   * With no model chosen (only OPENAI_BASE_URL set), the server's own: the only one /v1/models
+   * lists. Several are listed back so the user can choose; none, or no answer, is said as such.
+   */
+  async ensureModel(signal?: AbortSignal): Promise<string> {
+    if (this.#model !== undefined) return this.#model;
+    const j = (await fetchJson('openai', `${this.baseUrl}/models`, { headers: this.headers(), signal, timeoutMs: 5000 })) as { data?: Array<{ id?: unknown }> } | undefined;
+    if (j === undefined) throw new ProviderError('unreachable', `openai: no model was chosen and ${this.baseUrl}/models did not answer, so cxl cannot ask the server which model it runs. Start the server, or choose one with --model NAME (or OPENAI_MODEL).`);
+    const ids = (j.data ?? []).map((m) => m.id).filter((x): x is string => typeof x === 'string');
+    if (ids.length === 1) return (this.#model = ids[0]);
+    if (ids.length === 0) throw new ProviderError('model_not_found', `openai: the server at ${this.baseUrl} lists no models at /models; choose one with --model NAME (or OPENAI_MODEL). ${WRONG_URL}`);
+    const shown = ids.slice(0, 20).join(', ') + (ids.length > 20 ? `, … (${ids.length} in all)` : '');
+    throw new ProviderError('model_not_found', `openai: the server at ${this.baseUrl} has several models: ${shown}. Choose one with --model NAME (or OPENAI_MODEL=NAME).`);
   }
 
   private headers(): Record<string, string> {
@@ -76,6 +100,11 @@ export class OpenAIProvider implements Provider {
   }
 
   async serverWindow(signal?: AbortSignal): Promise<ServerWindow | undefined> {
+    try {
+      await this.ensureModel(signal);
+    } catch {
+      return undefined;
+    }
     // llama.cpp: /props (outside /v1) gives the n_ctx a request really gets
     const origin = this.baseUrl.replace(/\/v1$/, '');
     const props = (await fetchJson('openai', `${origin}/props`, { headers: this.headers(), signal, timeoutMs: 3000 })) as { n_ctx?: unknown; default_generation_settings?: { n_ctx?: unknown } } | undefined;
@@ -108,6 +137,7 @@ export class OpenAIProvider implements Provider {
   }
 
   async *chat(req: ChatRequest): AsyncGenerator<ChatEvent> {
+    await this.ensureModel(req.signal);
     const byWire = new Map(req.tools.map((t) => [wireName(t.name), t.name]));
     const res = await this.open(req, this.body(req));
     const ct = res.contentType.toLowerCase();

@@ -1,5 +1,6 @@
 // Picks the model provider: flags over config over the environment. The default is Ollama with
-// qwen3:8b (the local model the product is built around); OPENAI_BASE_URL alone selects OpenAI.
+// qwen3:8b (the local model the product is built around); OPENAI_BASE_URL alone selects OpenAI,
+// and with no model named, the model is the one that server lists (a local server runs one).
 import { OllamaProvider, DEFAULT_OLLAMA_MODEL, ollamaBaseUrl } from './ollama.ts';
 import { OpenAIProvider } from './openai.ts';
 import type { HttpSettings } from './http.ts';
@@ -32,7 +33,8 @@ export function selectProvider(flags: ProviderChoice, config: ProviderChoice, en
     return new OpenAIProvider({
       baseUrl: baseUrl ?? env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
       apiKey: flags.apiKey ?? config.apiKey ?? env.OPENAI_API_KEY,
-      model: model ?? env.OPENAI_MODEL ?? DEFAULT_OPENAI_MODEL,
+      // api.openai.com has gpt-4o-mini; another server is asked which model it runs
+      model: model ?? (env.OPENAI_MODEL || undefined) ?? ((baseUrl ?? env.OPENAI_BASE_URL) ? undefined : DEFAULT_OPENAI_MODEL),
       http,
       inlineToolCalls: flags.inlineToolCalls ?? config.inlineToolCalls,
     });

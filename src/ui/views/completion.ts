@@ -7,8 +7,7 @@ import { applyCompletion } from '../completion.ts';
 import type { Controller } from '../controller.ts';
 import { prepareFuzzy } from '../fuzzy.ts';
 import { completionIndex, openCompletion, type UiState } from '../ui_state.ts';
-import { composerPanel, cycleMode, editPrompt, newline, pasteIntoPrompt, submitPrompt } from './composer.ts';
-import { openTranscript } from './transcript.ts';
+import { composerPanel, editingKeys, editPrompt, pasteIntoPrompt, submitPrompt } from './composer.ts';
 import type { KeyContext, View } from './view.ts';
 
 /** The list as it stands at this key; undefined when it has nothing to choose from. */
@@ -62,13 +61,11 @@ export function useFileList(s: ClientState, ui: UiState, controller: Controller)
 export const completionView: View = {
   focus: 'completion',
   keys: {
+    ...editingKeys,
     complete_prev: (ctx) => choose(ctx, -1),
     complete_next: (ctx) => choose(ctx, 1),
     complete_accept: accept,
     complete_close: close,
-    newline,
-    mode_next: cycleMode,
-    transcript_open: openTranscript,
   },
   edit: editPrompt,
   paste: pasteIntoPrompt,

@@ -9,9 +9,11 @@ import { completionView } from './completion.ts';
 import { composerView } from './composer.ts';
 import { loginPickerView } from './login_picker.ts';
 import { reasonView } from './reason.ts';
+import { searchView } from './search.ts';
 import { sessionPickerView } from './session_picker.ts';
 import { toolsView } from './tools.ts';
 import { transcriptView } from './transcript.ts';
+import { trustView } from './trust.ts';
 import type { View } from './view.ts';
 
 type Holds = (s: ClientState, ui: UiState) => boolean;
@@ -20,9 +22,11 @@ type Holds = (s: ClientState, ui: UiState) => boolean;
 const PRECEDENCE: readonly (readonly [View, Holds])[] = [
   [reasonView, (s, ui) => s.permissions.length > 0 && ui.reason !== undefined],
   [approvalView, (s) => s.permissions.length > 0],
+  [trustView, (s) => s.trust !== undefined && !s.trust.dismissed],
   [sessionPickerView, (s) => s.sessionChoices !== undefined],
   [transcriptView, (_s, ui) => ui.transcript !== undefined],
   [loginPickerView, (s) => s.auth !== undefined],
+  [searchView, (_s, ui) => ui.search !== undefined],
   [completionView, (s, ui) => (openCompletion(s, ui)?.items.length ?? 0) > 0],
   [toolsView, (_s, ui) => ui.focus === 'tools'],
   [composerView, () => true],

@@ -1,6 +1,7 @@
 // The tool list (Tab from the composer): the latest turn's calls in place of the conversation,
 // with the composer still under them. ↑/↓ select, Enter or Space open a call's diff and output,
-// e opens or closes all, Ctrl+O prints the selected call's whole output; Tab or Esc go back.
+// e opens or closes all, Ctrl+O prints the selected call's whole output; Tab or Esc go back, and
+// any other text typed goes back to the prompt with the focus.
 import { useEffect } from 'react';
 import type { ClientState } from '../../client/state.ts';
 import { liveItemRows } from '../conversation_rows.ts';
@@ -8,7 +9,7 @@ import { clipTail } from '../text_layout.ts';
 import { fullOutputText } from '../tool_call_rows.ts';
 import { toolListRows } from '../tool_list_rows.ts';
 import type { UiState } from '../ui_state.ts';
-import { composerPanel, cycleMode } from './composer.ts';
+import { composerPanel, cycleMode, editPrompt, pasteIntoPrompt } from './composer.ts';
 import { openTranscript } from './transcript.ts';
 import type { KeyContext, View } from './view.ts';
 
@@ -54,6 +55,16 @@ export const toolsView: View = {
     full_output: printOutput,
     mode_next: cycleMode,
     transcript_open: openTranscript,
+  },
+  // text typed here was meant for the prompt: it goes there, and the focus with it
+  edit: (ctx) => {
+    if (!ctx.input || ctx.key.ctrl || ctx.key.meta || (ctx.name !== undefined && ctx.name.length > 1 && ctx.name !== 'space' && ctx.name !== 'digit')) return;
+    ctx.setUi((x) => ({ ...x, focus: 'composer' }));
+    editPrompt(ctx);
+  },
+  paste: (text, ctx) => {
+    ctx.setUi((x) => ({ ...x, focus: 'composer' }));
+    pasteIntoPrompt(text, ctx);
   },
   panel: composerPanel,
   body,

@@ -6,6 +6,7 @@ import type { Key } from 'ink';
 import type { ClientState, ClientStore } from '../../client/state.ts';
 import type { Controller } from '../controller.ts';
 import type { Action, Focus } from '../keys.ts';
+import type { SavedPrompt } from '../../client/prompt_history.ts';
 import type { Row } from '../text_layout.ts';
 import type { UiState } from '../ui_state.ts';
 
@@ -19,7 +20,18 @@ export interface ViewContext {
   setUi(f: (u: UiState) => UiState): void;
   /** Run `fn` after `ms`, in place of what was scheduled under `name`; dropped when the screen goes. */
   schedule(name: string, ms: number, fn: () => void): void;
+  /** The project's prompt history on disk (absent: prompts are kept for this session only). */
+  prompts?: PromptStore;
+  /** Edit text in $VISUAL/$EDITOR with the screen suspended (absent: no terminal to lend). */
+  editor?: ExternalEditor;
 }
+
+export interface PromptStore {
+  append(p: SavedPrompt): void;
+}
+
+/** The text as saved in the editor, or why there is none. */
+export type ExternalEditor = (text: string) => { text?: string; error?: string };
 
 export interface KeyContext extends ViewContext {
   /** The key's name in the binding table (`return`, `tab`, `y`, …); undefined when it has none. */

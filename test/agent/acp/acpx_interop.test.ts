@@ -1,9 +1,9 @@
 // Interop with acpx, an independent ACP client from npm (its own SDK copy, its own fs and
-// terminal implementation): it drives `cxl acp` through a read, an approved edit and a
+// terminal implementation; installed in test/fixtures/acpx on first use): it drives `cxl acp` through a read, an approved edit and a
 // terminal run, with a scripted model, and through direct commands with no model.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
@@ -12,7 +12,21 @@ import { quote } from 'shell-quote';
 import { startFakeOpenAI, type Reply } from '../../fixtures/fake_models.ts';
 import { cxlCommand, repoRoot } from '../../helpers/cxl.ts';
 
-const acpxCli = path.join(repoRoot, 'node_modules', 'acpx', 'dist', 'cli.js');
+/**
+ * acpx needs Node 22 (its engines field), so it is not one of cxl's dependencies (a clean install
+ * on Node 20 warns about nothing): it has a folder of its own with a lockfile, installed there on
+ * first use. It runs on Node 20 all the same.
+ */
+function ensureAcpx(): string {
+  const dir = path.join(repoRoot, 'test', 'fixtures', 'acpx');
+  const cli = path.join(dir, 'node_modules', 'acpx', 'dist', 'cli.js');
+  if (existsSync(cli)) return cli;
+  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, encoding: 'utf8', timeout: 180_000 });
+  if (r.status !== 0 || !existsSync(cli)) throw new Error(`could not install acpx for this test (npm ci in ${dir}, exit ${r.status}): ${r.stderr || r.error?.message}`);
+  return cli;
+}
+
+const acpxCli = ensureAcpx();
 
 interface Msg {
   id?: number;

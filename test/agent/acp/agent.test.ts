@@ -491,3 +491,82 @@ test('hostile shell lines from the model are refused before any terminal/create 
   assert.equal(w.h.terminals.size, 0, 'no terminal was created');
   assert.equal(w.h.permissions.length, 0, 'nothing refused by the policy is asked about');
 });
+
+test('update_plan: the model keeps a plan, sent as ACP plan updates (not a tool call); the model reads a receipt; a bad plan is refused', async () => {
+  const w = await world([
+    { toolCalls: [{ name: 'update_plan', arguments: { entries: [{ content: 'Read the parser', status: 'in_progress' }, { content: 'Fix the bug', status: 'pending', priority: 'high' }] } }] },
+    { toolCalls: [{ name: 'update_plan', arguments: { entries: [{ content: 'Read the parser', status: 'done' }] } }] },
+    { toolCalls: [{ name: 'update_plan', arguments: { entries: [{ content: 'Read the parser', status: 'completed' }, { content: 'Fix the bug', status: 'completed' }] } }] },
+    { text: 'All done.' },
+  ]);
+  const res = await w.h.prompt(w.sessionId, 'fix the parser');
+  assert.equal(res.stopReason, 'end_turn');
+  const offered = (w.srv.requests[0].tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
+  assert.ok(offered.includes('update_plan'), 'the tool is offered');
+  const plans = w.h.updates.map((u) => u.update as acp.SessionUpdate).filter((u): u is Extract<acp.SessionUpdate, { sessionUpdate: 'plan' }> => u.sessionUpdate === 'plan');
+  assert.deepEqual(plans.map((p) => p.entries.map((e) => `${e.status}:${e.content}:${e.priority}`)), [
+    ['in_progress:Read the parser:medium', 'pending:Fix the bug:high'],
+    ['completed:Read the parser:medium', 'completed:Fix the bug:medium'],
+  ]);
+  assert.equal(w.h.toolUpdates().length, 0, 'no tool_call for a plan');
+  assert.match(toolMessages(w.srv, 1)[0], /Plan updated: 0 of 2 done/);
+  assert.match(JSON.parse(toolMessages(w.srv, 2)[1]).error, /status "done"; use pending, in_progress or completed/);
+  // the plan comes back with the session
+  const h2 = new Harness({ args: w.h.opts.args, env: w.h.opts.env });
+  cleanups.push(() => h2.stop());
+  await h2.start();
+  await h2.agent.request('session/load', { sessionId: w.sessionId, cwd: w.dir, mcpServers: [] });
+  assert.deepEqual(h2.updates.map((u) => (u.update as acp.SessionUpdate).sessionUpdate), ['user_message_chunk', 'plan', 'plan', 'agent_message_chunk']);
+});
+
+test('a resumed session replays where a turn was cancelled, and a mention of a file with an accent as written', async () => {
+  let release!: () => void;
+  const asked = new Promise<void>((r) => (release = r));
+  const w = await world(editScript, {
+    files: { 'módulo.py': 'x = 1\n' },
+    permission: () => {
+      release();
+      return new Promise<string>(() => {});
+    },
+  });
+  const uri = `file://${encodeURI(path.join(w.dir, 'módulo.py'))}`;
+  const p = w.h.agent.request('session/prompt', { sessionId: w.sessionId, prompt: [{ type: 'text', text: 'look at @módulo.py' }, { type: 'resource_link', uri, name: 'módulo.py' }] });
+  await asked;
+  await w.h.agent.notify('session/cancel', { sessionId: w.sessionId });
+  assert.equal(((await p) as acp.PromptResponse).stopReason, 'cancelled');
+  const h2 = new Harness({ args: w.h.opts.args, env: w.h.opts.env });
+  cleanups.push(() => h2.stop());
+  await h2.start();
+  await h2.agent.request('session/load', { sessionId: w.sessionId, cwd: w.dir, mcpServers: [] });
+  const replayed = h2.updates.map((u) => u.update as acp.SessionUpdate & { content?: { text?: string }; _meta?: Record<string, unknown> });
+  assert.equal(replayed[0].content?.text, 'look at @módulo.py', 'the mention as written, no percent-encoded link');
+  assert.deepEqual(replayed.at(-1), { sessionUpdate: 'session_info_update', _meta: { 'cxl/turnEnded': 'cancelled' } });
+});
+
+test('as a session opens the agent checks the model in the background: none answering is a notice with the fix and _meta for the status line; a server\'s only model is named', async () => {
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-acp-')));
+  const h = new Harness({ args: ['--provider', 'ollama'], env: { HOME: dir, XDG_DATA_HOME: path.join(dir, 'data'), OLLAMA_HOST: 'http://127.0.0.1:9', OPENAI_BASE_URL: undefined }, session: { notices: {} } });
+  const srv = await startFakeOpenAI([], { models: [{ id: 'local-coder' }] });
+  const h2 = new Harness({ env: { HOME: dir, XDG_DATA_HOME: path.join(dir, 'data'), OPENAI_BASE_URL: srv.url, OPENAI_MODEL: undefined } });
+  cleanups.push(async () => {
+    await h.stop();
+    await h2.stop();
+    await srv.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  await h.start();
+  await h.newSession(dir);
+  const until = async (hh: Harness, f: (u: acp.SessionUpdate) => boolean) => {
+    for (let i = 0; i < 200 && !hh.updates.some((u) => f(u.update as acp.SessionUpdate)); i++) await new Promise((r) => setTimeout(r, 25));
+    return hh.updates.map((u) => u.update as acp.SessionUpdate).find(f);
+  };
+  const n = await until(h, (u) => u.sessionUpdate === 'notice');
+  assert.ok(n && n.sessionUpdate === 'notice' && /^No model is reachable: nothing answers at http:\/\/127\.0\.0\.1:9/.test(n.title), JSON.stringify(n));
+  assert.match(String((n as { description?: string }).description), /ollama serve/);
+  const meta = await until(h, (u) => u.sessionUpdate === 'session_info_update');
+  assert.deepEqual((meta as { _meta?: unknown })._meta, { 'cxl/model': { reachable: false, problem: 'nothing answers at http://127.0.0.1:9 (is `ollama serve` running?)' } });
+  await h2.start();
+  await h2.newSession(dir);
+  const opt = await until(h2, (u) => u.sessionUpdate === 'config_option_update');
+  assert.equal((opt as { configOptions: Array<{ currentValue: string }> }).configOptions[0].currentValue, 'local-coder');
+});

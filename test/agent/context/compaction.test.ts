@@ -295,16 +295,21 @@ test('a request the server refuses as too long is compacted and sent once more, 
   assert.equal((await ctx.window()).tokens, 3000, 'the window learnt from the refusal');
 });
 
-test('usage: an estimate before the first answer, then the real counts after each request', async () => {
+test('usage: nothing before a request is answered (a failed one shows none), then the real counts after each request', async () => {
   const srv = await fake([{ toolCalls: [{ name: 'read_file', arguments: { path: 'a' } }] }, { text: 'fine' }]);
   const provider = new OpenAIProvider({ baseUrl: srv.url, model: 'm' });
   const log = newLog();
   const ctx = context(provider, 16_384, log);
   await runTurn({ provider, history: [{ role: 'system', content: 's' }, { role: 'user', content: 'hi' }], tools: () => TOOLS, runTool: async () => 'file text', onText: async () => {}, onThought: async () => {}, signal: new AbortController().signal, maxTurns: 3, context: ctx });
-  assert.equal(log.usage[0].real, false, 'the first report is an estimate');
+  assert.equal(log.usage[0].real, true, 'the first report is the first answer\'s real count');
   const real = log.usage.filter((u) => u.real);
   assert.equal(real.length, 2, 'one real report per model request');
   assert.equal(real[0].used, (srv.requests[0]._tokens as number) + 1);
   assert.ok(real.every((u) => u.size === 16_384));
   assert.equal(ctx.totals.requests, 2);
+  // a server that is not there: no usage at all
+  const gone = new OpenAIProvider({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm' });
+  const none = newLog();
+  await runTurn({ provider: gone, history: [{ role: 'user', content: 'hi' }], tools: () => TOOLS, runTool: async () => '', onText: async () => {}, onThought: async () => {}, signal: new AbortController().signal, maxTurns: 1, context: context(gone, 16_384, none) });
+  assert.deepEqual(none.usage, []);
 });

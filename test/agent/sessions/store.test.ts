@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { dataDir } from '../../../src/agent/sessions/data_dir.ts';
+import { dataDir } from '../../../src/core/platform/data_dir.ts';
 import type { ChatMessage } from '../../../src/agent/providers/types.ts';
 import { SessionStore, type SaveProblem, type StoredSession } from '../../../src/agent/sessions/store.ts';
 import { answerUnansweredCalls, CANCELLED_RESULT } from '../../../src/agent/sessions/tool_call_repair.ts';

@@ -1,4 +1,5 @@
-// Where the agent keeps its state: $XDG_DATA_HOME/cxl, else ~/.local/share/cxl.
+// Where cxl keeps its state (sessions, prompt history): $XDG_DATA_HOME/cxl, else ~/.local/share/cxl.
+// In core so the agent (sessions) and the client (prompt history) find the same place.
 import os from 'node:os';
 import path from 'node:path';
 

@@ -1,0 +1,119 @@
+import './env.ts';
+// Agent text as markdown: a table, a link, a quote, emphasis, lists and highlighted TypeScript and
+// Python fences, laid out at 60/100/140 columns in the dark and light themes and under NO_COLOR
+// (snapshots of the rows with each span's resolved colour and style); history's soft layout
+// leaving a 150-character URL and every code line whole; links drawn as OSC 8 hyperlinks.
+import assert from 'node:assert/strict';
+import process from 'node:process';
+import { test } from 'node:test';
+import { highlightCode } from '../../src/ui/highlight.ts';
+import { markdownRows } from '../../src/ui/markdown.ts';
+import { RowLine } from '../../src/ui/Rows.tsx';
+import type { Row } from '../../src/ui/text_layout.ts';
+import { setTheme, themeColor, type ThemeName } from '../../src/ui/theme.ts';
+import { matchSnapshot } from '../helpers/snapshot.ts';
+import { renderAt, tick } from './harness.ts';
+
+export const URL150 = `https://example.com/${'a-very-long-path-segment/'.repeat(5)}and-then-some-more-to-reach-it/x`.padEnd(150, 'z');
+
+export const ANSWER = `## Review of the parser
+
+The parser is in **good** shape, with *one* ~~bug~~ issue left. See [the design notes](https://example.com/docs/parser) first.
+
+> Run the tests *before* merging: the lexer changed too.
+
+| file | lines | status |
+|:-----|------:|--------|
+| src/parser.ts | 1,204 | reviewed, two comments left on the error recovery path |
+| src/lexer.ts | 310 | ok |
+
+\`\`\`ts
+export function parse(src: string): Ast {
+  return new Parser(src).program(); // entry point
+}
+\`\`\`
+
+\`\`\`python
+def fold(text: str) -> str:
+    return unicodedata.normalize("NFD", text).lower()  # accents off
+\`\`\`
+
+1. fix the recovery
+2. release
+   - tag it
+- [x] tests pass
+`;
+
+/** Rows as text with each styled span marked: «color,bold,…|text». */
+function styled(rows: Row[], theme: ThemeName): string {
+  return rows
+    .map((r) =>
+      r
+        .map((s) => {
+          const marks = [themeColor(s.color, theme), s.bold && 'b', s.italic && 'i', s.underline && 'u', s.strike && 's', s.dim && 'd'].filter(Boolean);
+          return marks.length ? `«${marks.join(',')}|${s.text}»` : s.text;
+        })
+        .join(''),
+    )
+    .join('\n');
+}
+
+for (const theme of ['dark', 'light', 'no_color'] as const) {
+  for (const width of [60, 100, 140]) {
+    test(`markdown answer, ${theme} at ${width} columns`, () => {
+      const saved = process.env.NO_COLOR;
+      if (theme === 'no_color') process.env.NO_COLOR = '1';
+      try {
+        const rows = markdownRows(ANSWER, width, {}, { soft: true });
+        matchSnapshot(import.meta.url, `answer ${theme} @${width}`, styled(rows, theme === 'no_color' ? 'dark' : theme));
+      } finally {
+        if (saved === undefined) delete process.env.NO_COLOR;
+        else process.env.NO_COLOR = saved;
+      }
+    });
+  }
+}
+
+test('history leaves a 150-character URL and every code line whole; the live region breaks them to the width', () => {
+  const text = `See ${URL150} for details.\n\n\`\`\`sh\n${'echo '.repeat(30)}done\n\`\`\``;
+  const soft = markdownRows(text, 60, {}, { soft: true }).map((r) => r.map((s) => s.text).join(''));
+  assert.ok(soft.includes(`See ${URL150}`), 'the URL is whole, on the row of the words around it');
+  assert.ok(soft.includes(`${'echo '.repeat(30)}done`), 'the code line is one row');
+  const hard = markdownRows(text, 60).map((r) => r.map((s) => s.text).join(''));
+  for (const l of hard) assert.ok([...l].length <= 60, `live rows fit: ${l}`);
+});
+
+test('a table is laid out to the width: columns narrowed, cells wrapped, right alignment kept', () => {
+  const rows = markdownRows(ANSWER, 60).map((r) => r.map((s) => s.text).join(''));
+  const table = rows.filter((l) => l.includes('│') && !l.startsWith('▌'));
+  assert.ok(table.length > 3, 'a wrapped cell makes the row taller');
+  for (const l of table) assert.ok([...l].length <= 60, `fits: ${l}`);
+  assert.match(rows.join('\n'), /src\/lexer\.ts +│ +310 │ ok/);
+});
+
+test('code is highlighted by language: keywords, strings and comments get their colours; an unknown language stays plain', () => {
+  const ts = highlightCode('const s = "x"; // c', 'ts')!;
+  assert.deepEqual(ts[0].filter((s) => s.color).map((s) => [s.text, s.color]), [['const', 'syn_keyword'], ['"x"', 'syn_string'], ['// c', 'syn_comment']]);
+  const py = highlightCode('def f():\n    return 1', 'python')!;
+  assert.equal(py.length, 2);
+  assert.equal(highlightCode('x', 'no-such-language'), undefined);
+});
+
+test('a link is an OSC 8 hyperlink with its URL still readable; a javascript: link is text only', async () => {
+  const saved = process.env.FORCE_COLOR;
+  process.env.FORCE_COLOR = '1';
+  try {
+    const rows = markdownRows('[docs](https://example.com/d) and [x](javascript:alert(1))', 80);
+    assert.match(rows[0].map((s) => s.text).join(''), /^docs \(https:\/\/example\.com\/d\) and x \(javascript:alert\(1\)\)$/);
+    const r = renderAt(<RowLine row={rows[0]} />, 80);
+    await tick();
+    const frame = r.lastFrame();
+    r.unmount();
+    assert.ok(frame.includes('\u001B]8;;https://example.com/d\u001B\\docs\u001B]8;;\u001B\\'), 'the hyperlink');
+    assert.ok(!frame.includes(']8;;javascript'), 'no hyperlink to a script');
+  } finally {
+    if (saved === undefined) delete process.env.FORCE_COLOR;
+    else process.env.FORCE_COLOR = saved;
+    setTheme('dark');
+  }
+});

@@ -1,0 +1,58 @@
+// Themes: the terminal's background from its OSC 11 answer (a real exchange over a pipe-backed
+// stream pair that answers as xterm does, and one that answers only the device-attributes query),
+// COLORFGBG, the `theme` config key's check, and /theme switching the palette.
+import assert from 'node:assert/strict';
+import { Buffer } from 'node:buffer';
+import { EventEmitter } from 'node:events';
+import { test } from 'node:test';
+import { parseConfigText } from '../../src/config/load.ts';
+import { backgroundFromAnswer, backgroundFromEnv, queryBackground } from '../../src/ui/terminal_background.ts';
+import { setTheme, themeColor, themeName } from '../../src/ui/theme.ts';
+
+/** A terminal that answers the queries written to it, as `answer` says. */
+function terminal(answer: (query: string) => string) {
+  const stdin = Object.assign(new EventEmitter(), { raw: false, setRawMode(on: boolean) { stdin.raw = on; }, resume() {}, pause() {} });
+  const stdout = { written: '', write(s: string) { stdout.written += s; setTimeout(() => stdin.emit('data', Buffer.from(answer(s))), 2); return true; } };
+  return { stdin, stdout };
+}
+
+test('the background from OSC 11: a light one, a dark one, 8-bit and 16-bit channels', () => {
+  assert.equal(backgroundFromAnswer('\u001B]11;rgb:ffff/ffff/ffff\u0007'), 'light');
+  assert.equal(backgroundFromAnswer('\u001B]11;rgb:1e1e/1e1e/2e2e\u001B\\'), 'dark');
+  assert.equal(backgroundFromAnswer('\u001B]11;rgb:fd/f6/e3\u0007'), 'light', 'solarized light');
+  assert.equal(backgroundFromAnswer('nothing'), undefined);
+  assert.equal(backgroundFromEnv({ COLORFGBG: '0;15' }), 'light');
+  assert.equal(backgroundFromEnv({ COLORFGBG: '15;0' }), 'dark');
+  assert.equal(backgroundFromEnv({}), undefined);
+});
+
+test('the query: OSC 11 then device attributes; an answer of both gives the theme, raw mode is left off', async () => {
+  const t = terminal(() => '\u001B]11;rgb:ffff/ffff/f0f0\u0007\u001B[?62;22c');
+  assert.equal(await queryBackground(t), 'light');
+  assert.equal(t.stdout.written, '\u001B]11;?\u0007\u001B[c');
+  assert.equal(t.stdin.raw, false);
+  assert.equal(t.stdin.listenerCount('data'), 0);
+});
+
+test('a terminal that ignores OSC 11 answers the device attributes only: no theme, and no wait for the timeout', async () => {
+  const t = terminal(() => '\u001B[?1;2c');
+  const started = Date.now();
+  assert.equal(await queryBackground(t, 5000), undefined);
+  assert.ok(Date.now() - started < 1000);
+});
+
+test('`theme` in agents.toml is auto, dark or light; anything else is an error that says what to write', () => {
+  assert.equal(parseConfigText('a.toml', 'theme = "light"\n').theme, 'light');
+  assert.throws(() => parseConfigText('a.toml', 'theme = "solarized"\n'), /theme = "solarized".*"auto".*"dark".*"light"/s);
+});
+
+test('the light palette has no plain yellow or cyan (unreadable on white); switching changes the colours', () => {
+  setTheme('light');
+  try {
+    assert.equal(themeName(), 'light');
+    for (const name of ['warn', 'code', 'accent', 'syn_number']) assert.doesNotMatch(themeColor(name) ?? '', /^(yellow|cyan)/);
+    assert.notEqual(themeColor('code', 'light'), themeColor('code', 'dark'));
+  } finally {
+    setTheme('dark');
+  }
+});
