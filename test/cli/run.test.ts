@@ -297,7 +297,7 @@ test('no envelope is a clear refusal (exit 2); default_mission_envelope names on
   }
 });
 
-test('--timeout ends with 124, SIGTERM with 143; each leaves the record abandoned with the reason', async () => {
+test('--timeout ends with 124, SIGTERM with 143, SIGINT with 130; each leaves the record abandoned with the reason', async () => {
   const ws = await workspace([{ text: 'slow', delayMs: 20_000 }]);
   try {
     const t = await ws.cxl([...RUN, '--envelope', 'default', '--output-format', 'json', '--timeout', '0m1s', 'be slow']);
@@ -317,6 +317,15 @@ test('--timeout ends with 124, SIGTERM with 143; each leaves the record abandone
     const killed = JSON.parse(run.stdout());
     assert.equal(killed.status, 'abandoned');
     assert.equal(killed.reason, 'stopped: SIGTERM');
+    const intr = background(ws, [...RUN, '--envelope', 'default', '--output-format', 'json', 'be slow']);
+    await waitFor(() => ws.srv.requests.length >= 3 || undefined, 'the third run\'s model request');
+    process.kill(intr.child.pid!, 'SIGINT');
+    const stopped = await intr.exited;
+    assert.equal(stopped.code, 130, intr.stderr());
+    const interrupted = JSON.parse(intr.stdout());
+    assert.equal(interrupted.status, 'abandoned');
+    assert.equal(interrupted.reason, 'stopped: SIGINT');
+    assert.equal(interrupted.exit_code, 130);
   } finally {
     await ws.close();
   }
