@@ -9,7 +9,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { createAgent } from '../agent/acp/agent.ts';
 import { Fleet } from '../agent/acp/fleet.ts';
 import { missionStores } from '../agent/units/lifecycle.ts';
-import { moduleCommand, onTerminate, stdinStream, stdoutSink } from '../core/platform/runtime.ts';
+import { moduleCommand, onTerminate, signalExitCode, stdinStream, stdoutSink } from '../core/platform/runtime.ts';
 import { setupFromFlags, AGENT_FLAGS, MODEL_FLAGS_HELP } from './agent_setup.ts';
 import { parseFlags } from './args.ts';
 
@@ -79,7 +79,7 @@ export async function main(argv: string[]): Promise<number> {
   const ended = new Promise<number>((resolve) => {
     const off = onTerminate((signal) => {
       log(`${signal}: cancelling the running turns, saving the sessions`);
-      resolve(signal === 'SIGINT' ? 130 : 143);
+      resolve(signalExitCode(signal));
     });
     void conn.closed.then(() => resolve(0)).finally(off);
   });

@@ -26,7 +26,7 @@ ${MODEL_FLAGS_HELP}
 
 Progress goes to stderr, the result to stdout; the last stderr line is the token use.
 Exit codes: 0 landed, 1 derailed or stuck, 2 usage, 3 calls it needed were refused or unanswered,
-124 --timeout, 130 SIGINT, 143 SIGTERM. docs/missions.md has the JSON and event schemas.`;
+124 --timeout, 129 SIGHUP, 130 SIGINT, 143 SIGTERM. docs/missions.md has the JSON and event schemas.`;
 
 export function main(argv: string[]): Promise<number> {
   return runUnattendedCommand({ name: 'cxl run', help: HELP, agentArgument: false }, argv);

@@ -1,8 +1,8 @@
 // What `cxl run` and `cxl mission fire` share (docs/missions.md): the task (an argument, `-` for
 // stdin, piped input appended between markers), the workspace (--cwd), the agent and the
 // envelope the mission must name, a session to continue, the output format, and the exit code:
-// 0 landed, 1 derailed or stuck, 3 refused or unanswered calls, 2 usage, 124 --timeout, 130
-// SIGINT, 143 SIGTERM. A stop from outside is written into the mission record before exiting.
+// 0 landed, 1 derailed or stuck, 3 refused or unanswered calls, 2 usage, 124 --timeout, 129
+// SIGHUP, 130 SIGINT, 143 SIGTERM. A stop from outside is written into the mission record before exiting.
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
@@ -13,7 +13,7 @@ import { EXIT } from '../agent/units/events.ts';
 import { missionEnvelope, missionStores } from '../agent/units/lifecycle.ts';
 import { isToolError } from '../core/errors.ts';
 import { parseDuration } from '../core/duration.ts';
-import { onTerminate } from '../core/platform/runtime.ts';
+import { onTerminate, signalExitCode } from '../core/platform/runtime.ts';
 import { setupFromFlags, AGENT_FLAGS } from './agent_setup.ts';
 import { parseFlags, UsageError } from './args.ts';
 import { outputFormat, RunPrinter } from './run_output.ts';
@@ -145,10 +145,10 @@ interface Drive {
 async function drive(c: Command, setup: AgentSetup, d: Drive): Promise<number> {
   const printer = new RunPrinter(d.format, c.name);
   const ctrl = new AbortController();
-  let why: 'timeout' | 'SIGINT' | 'SIGTERM' | undefined;
+  let why: 'timeout' | NodeJS.Signals | undefined;
   const timer = d.timeoutMs > 0 ? setTimeout(() => ((why = 'timeout'), ctrl.abort()), d.timeoutMs) : undefined;
   const off = onTerminate((signal) => {
-    why = signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM';
+    why = signal;
     ctrl.abort();
   });
   try {
@@ -163,7 +163,7 @@ async function drive(c: Command, setup: AgentSetup, d: Drive): Promise<number> {
       stoppedBecause: () => (why === 'timeout' ? `--timeout ${d.timeoutText}` : why),
       emit: printer.event,
     });
-    const code = why === 'timeout' ? EXIT.timeout : why === 'SIGINT' ? EXIT.sigint : why === 'SIGTERM' ? EXIT.sigterm : s.exit_code;
+    const code = why === 'timeout' ? EXIT.timeout : why ? signalExitCode(why) : s.exit_code;
     printer.finish({ ...s, exit_code: code }, why === 'timeout' ? `stopped after the --timeout of ${d.timeoutText}.` : why ? `stopped by ${why}.` : undefined);
     return code;
   } catch (err) {

@@ -21,7 +21,7 @@ const at = (text: string, cursor = text.length) => completionAt(state(), { text,
 test('/ lists the client commands then the agent ones; a shadowed agent command is //name; typing narrows', () => {
   const all = at('/')!;
   assert.equal(all.kind, 'command');
-  assert.deepEqual(all.items.map((i) => i.label), ['/help', '/mode NAME', '/model [NAME]', '/login', '/clear', '/resume [ID]', '/keys', '/edit', '/theme [dark|light]', '/quit', '/compact', '//help', '/tool name {json}']);
+  assert.deepEqual(all.items.map((i) => i.label), ['/help', '/mode NAME', '/model [NAME]', '/trust', '/login', '/clear', '/resume [ID]', '/keys', '/edit', '/theme [dark|light]', '/quit', '/compact', '//help', '/tool name {json}']);
   assert.deepEqual(all.items.find((i) => i.label === '//help')?.insert, '//help');
   const re = at('/re')!;
   assert.deepEqual(re.items.map((i) => i.label), ['/resume [ID]']);
