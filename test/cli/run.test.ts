@@ -297,7 +297,7 @@ test('no envelope is a clear refusal (exit 2); default_mission_envelope names on
   }
 });
 
-test('--timeout ends with 124, SIGTERM with 143, SIGINT with 130; each leaves the record abandoned with the reason', async () => {
+test('--timeout ends with 124, SIGTERM with 143, SIGINT with 130, SIGHUP with 129; each leaves the record abandoned with the reason', async () => {
   const ws = await workspace([{ text: 'slow', delayMs: 20_000 }]);
   try {
     const t = await ws.cxl([...RUN, '--envelope', 'default', '--output-format', 'json', '--timeout', '0m1s', 'be slow']);
@@ -326,6 +326,13 @@ test('--timeout ends with 124, SIGTERM with 143, SIGINT with 130; each leaves th
     assert.equal(interrupted.status, 'abandoned');
     assert.equal(interrupted.reason, 'stopped: SIGINT');
     assert.equal(interrupted.exit_code, 130);
+    // the terminal it ran in closed
+    const hup = background(ws, [...RUN, '--envelope', 'default', '--output-format', 'json', 'be slow']);
+    await waitFor(() => ws.srv.requests.length >= 4 || undefined, 'the fourth run\'s model request');
+    process.kill(hup.child.pid!, 'SIGHUP');
+    const hung = await hup.exited;
+    assert.equal(hung.code, 129, hup.stderr());
+    assert.equal(JSON.parse(hup.stdout()).reason, 'stopped: SIGHUP');
   } finally {
     await ws.close();
   }
