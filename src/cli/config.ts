@@ -3,7 +3,7 @@
 // (over the built-in defaults).
 import process from 'node:process';
 import { FLOOR_RULES, QUARANTINE_REASON } from '../core/envelope/shipped.ts';
-import { FOUND_ON_DISK, PROTECTED_PATHS, shownPattern } from '../core/protect/table.ts';
+import { FOUND_ON_DISK, PROTECTED_PATHS, RUNTIME_DIR_ROW, SERVICE_SOCKETS, shownPattern } from '../core/protect/table.ts';
 import { LocalTerminalHost } from '../core/shell/local_terminal.ts';
 import { describeSandbox, envelopeSandbox } from '../core/shell/sandbox/settings.ts';
 import { loadChain, taskPolicies } from '../config/chain.ts';
@@ -113,15 +113,19 @@ export function describeConfig(cfg: EffectiveConfig, vars: Record<string, string
   return `${lines.join('\n')}\n`;
 }
 
-/** The table of protected paths as comment lines: tier, pattern, reason. */
+/** The table of protected paths as comment lines: tier, pattern, reason and where the path comes from. */
 export function describeProtectedPaths(): string[] {
-  const rows = [...PROTECTED_PATHS.map((e) => [e.tier, shownPattern(e), e.reason]), ...FOUND_ON_DISK.map((f) => [f.tier, f.pattern, f.reason])];
+  const withSource = (reason: string, source?: string) => (source ? `${reason} [${source}]` : reason);
+  const rows = [...PROTECTED_PATHS.map((e) => [e.tier, shownPattern(e), withSource(e.reason, e.source)]), ...FOUND_ON_DISK.map((f) => [f.tier, f.pattern, f.reason])];
+  const hidden = [[RUNTIME_DIR_ROW.pattern, withSource(RUNTIME_DIR_ROW.reason, RUNTIME_DIR_ROW.source)], ...SERVICE_SOCKETS.map((s) => [s.path, withSource(s.reason, s.source)])];
   const tw = Math.max(...rows.map((r) => r[0].length));
   const pw = Math.min(60, Math.max(...rows.map((r) => r[1].length)));
   return [
     '# protected paths, in every envelope (quarantine: never read, written or listed; read_approve: read after a yes;',
-    '# write_wall: never written; always_ask: written after a yes every time, never allowed for the session)',
+    '# write_wall: never written; always_ask: written after a yes every time, never allowed for the session) [source]',
     ...rows.map(([t, p, r]) => `# ${t.padEnd(tw)}  ${p.padEnd(pw)}  ${r}`),
+    '# hidden from every sandboxed command, where services listen (no command can open a unix socket either)',
+    ...hidden.map(([p, r]) => `# ${'sandbox'.padEnd(tw)}  ${p.padEnd(pw)}  ${r}`),
   ];
 }
 

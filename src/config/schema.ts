@@ -5,6 +5,7 @@ import { parseDuration } from '../core/duration.ts';
 import { ENVELOPE_NAME, GRANTS, type EnvelopeRule, type EnvelopeSpec, type Grant, type GrantSpec, type PathAxisSpec, type ShellAxisSpec } from '../core/envelope/index.ts';
 import { FS_POLICY_KEYS } from '../core/local_fs/policy.ts';
 import { SANDBOX_MODES, type SandboxMode } from '../core/shell/sandbox/settings.ts';
+import { ENV_PATTERN } from '../core/shell/env.ts';
 import { SHELL_POLICY_KEYS } from '../core/shell/shell_policy.ts';
 import { checkRemoteTools, type RemoteToolSpec } from './remote_tools_schema.ts';
 
@@ -85,7 +86,7 @@ const TOP_KEYS = ['default_envelope', 'default_agent', 'model', 'provider', 'cha
 const TIMEOUT_KEYS = ['connect_timeout', 'first_byte_timeout', 'idle_timeout'] as const;
 const ENVELOPE_KEYS = ['extends', 'description', 'default_action', 'files', 'shell', 'missions', 'tools', 'always_deny', 'always_allow'];
 const PATH_AXIS_KEYS = ['grant', 'timeout', 'on_timeout', 'deny_paths', 'approve_paths'];
-const SHELL_AXIS_KEYS = ['grant', 'timeout', 'on_timeout', 'blacklist', 'prefix_allowlist', 'ask_always', 'substitution', 'sandbox', 'network'];
+const SHELL_AXIS_KEYS = ['grant', 'timeout', 'on_timeout', 'blacklist', 'prefix_allowlist', 'ask_always', 'substitution', 'sandbox', 'network', 'env'];
 const GRANT_KEYS = ['grant', 'timeout', 'on_timeout'];
 const MISSIONS_KEYS = ['fire', 'answer'];
 const RULE_KEYS = ['tool', 'path', 'program', 'reason'];
@@ -261,6 +262,12 @@ class Checker {
     if (t.network !== undefined) {
       if (typeof t.network === 'boolean') out.network = t.network;
       else this.fail([...path, 'network'], `\`${dotted([...path, 'network'])}\` must be true or false; got ${typeName(t.network)}.`);
+    }
+    const env = this.strList([...path, 'env'], t.env);
+    if (env) {
+      const bad = env.find((x) => !ENV_PATTERN.test(x));
+      if (bad !== undefined) this.fail([...path, 'env'], `\`${dotted([...path, 'env'])}\` lists environment variable names (or a prefix ending in *, such as "MYAPP_*"), and ${JSON.stringify(bad)} is not one.`);
+      else out.env = env;
     }
     return out;
   }
