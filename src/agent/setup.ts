@@ -5,6 +5,7 @@
 import { ConfigError, formatIssue, loadConfig, projectConfig, type EffectiveConfig } from '../config/load.ts';
 import { untrustedNotice } from '../config/trust.ts';
 import { loadChain, taskPolicies, type ChainTask } from '../config/chain.ts';
+import { admitsToolset } from '../config/toolset_list.ts';
 import type { Toolset } from '../core/contract/toolset.ts';
 import type { ClientFileIO } from '../core/local_fs/file_io.ts';
 import { parseFsPolicy } from '../core/local_fs/policy.ts';
@@ -372,11 +373,10 @@ class SessionToolsFactory {
     const allows = SessionAllows.fromJSON(b.allows);
     const ledger = restoreLedger(b.ledger, b.sessionId);
     const toolsets: Toolset[] = [];
-    const wants = new Set(task.execute_config.tools);
     // a toolset that confines itself (local_fs's _allowed_dir) moves the root of those after it
     let root = b.cwd;
     for (const builtin of BUILTIN_TOOLSETS) {
-      if (!wants.has(builtin.name) && !builtin.always) continue;
+      if (!builtin.always && !admitsToolset(task.execute_config.tools, builtin.name)) continue;
       const site = { root, sessionId: b.sessionId, ledger, io: b.io === 'workspace' ? undefined : b.io, host: b.host === 'local' ? undefined : b.host, warn, ...(b.mission ? { mission: b.mission } : {}) };
       const opened = builtin.open(site, policies[builtin.name]);
       toolsets.push(opened.toolset);

@@ -13,13 +13,15 @@ import { prefixAllowlistWarnings } from '../config/prefix_warnings.ts';
 import { untrustedNotice } from '../config/trust.ts';
 import { parseFlags, UsageError } from './args.ts';
 import { describeModelRequests } from '../agent/loop/model_requests.ts';
+import { describeToolsetGating } from './toolset_gating.ts';
 
 const HELP = `Usage: cxl config [--agent NAME] [--var NAME=VALUE]... [--probe] [--trust-project]
        cxl config --check FILE...
 
 Prints the effective configuration (built-in defaults, ~/.contenox/agents.toml,
 .contenox/agents.toml of this project, then the [agents.NAME] section), one value a line
-with where it came from, the tools_policies of the chain's tasks, the model's context window
+with where it came from, the toolsets of the chain's tasks and how the default envelope gates
+each tool, their tools_policies, the model's context window
 (asked of its server) and request timeouts, and the protected paths every envelope carries
 (tier, pattern, reason).
 
@@ -103,6 +105,7 @@ export function describeConfig(cfg: EffectiveConfig, vars: Record<string, string
   for (const task of chain.tasks) {
     // the model a session uses is the one under `# model:` below (flags, config, environment)
     lines.push(`# task ${task.id}: tools ${task.execute_config.tools.join(', ')}`);
+    lines.push(...toolsetLines(cfg, task.execute_config.tools));
     const { policies, from } = taskPolicies(task, cfg.data, cfg.sources, label);
     const prow: [string, string][] = [];
     for (const [ts, vals] of Object.entries(policies)) for (const [k, v] of Object.entries(vals)) prow.push([`tools_policies.${ts}.${k} = ${JSON.stringify(v)}`, from.get(`${ts}.${k}`) ?? label]);
@@ -111,6 +114,16 @@ export function describeConfig(cfg: EffectiveConfig, vars: Record<string, string
   }
   lines.push('', ...describeProtectedPaths());
   return `${lines.join('\n')}\n`;
+}
+
+/** The built-in toolsets a task offers and their gating under the default envelope. */
+function toolsetLines(cfg: EffectiveConfig, tools: readonly string[]): string[] {
+  try {
+    const env = cfg.envelope(cfg.defaultEnvelope);
+    return [`#  its toolsets, as envelope ${env.name} gates their tools (before paths: a quarantined, approve_paths or walled path still denies or asks):`, ...describeToolsetGating(tools, env)];
+  } catch (err) {
+    return [`#  its toolsets: the default envelope cannot be built (${(err as Error).message})`];
+  }
 }
 
 /** The table of protected paths as comment lines: tier, pattern, reason and where the path comes from. */

@@ -11,6 +11,7 @@ export const FOCUS_TITLE: Record<Focus, string> = {
   picker: 'Session picker (/resume)',
   approval: 'Approval',
   reason: 'Rejection reason',
+  form: 'A form the agent asks you to fill in',
   auth: 'Login picker',
   trust: 'Trust prompt (a folder with its own configuration)',
 };

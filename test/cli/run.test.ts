@@ -35,6 +35,10 @@ test('a unit that plans, reports and finishes lands: exit 0, the result on stdou
     // the model read the file, and was told it is unattended
     assert.match(toolResults(ws.srv.requests[2])[1], /one\ntwo/);
     assert.match(messages(ws.srv.requests[0]).at(-1)!.content, /UNATTENDED mission unit[\s\S]*Your mission:\nsummarise notes\.txt$/);
+    // the in-process toolsets and local_fs, local_shell served by this process, beside the unit's own tools
+    const offered = (ws.srv.requests[0].tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
+    for (const name of ['read_file', 'local_shell', 'git_status', 'jq_query', 'mission_plan', 'mission_report', 'mission_ask_attention', 'mission_finish']) assert.ok(offered.includes(name), `${name} offered: ${offered.join(', ')}`);
+    assert.ok(!offered.includes('mission_start'), 'a unit fires no units');
     const id = /mission (m-\w+) finished/.exec(r.stderr)![1];
     const show = await ws.cxl(['mission', 'show', id]);
     assert.equal(show.code, 0, show.stderr);

@@ -165,24 +165,39 @@ async function askModel(o: TurnOptions, provider: Provider, turn: PromptTurn, te
   return res.stopReason;
 }
 
-/** Runs one prompt on the session, cancelling the turn it replaces; answers with the turn's stop reason. */
-export async function runPrompt(o: TurnOptions, s: LiveSession, client: acp.AgentContext, blocks: acp.ContentBlock[]): Promise<StopReason> {
+/** The session is named after its first prompt; the client hears the title as `session_info_update`. */
+async function nameSession(s: LiveSession, turn: PromptTurn, shown: string): Promise<void> {
+  if (s.stored.title) return;
+  s.stored.title = shown.replace(/\s+/g, ' ').trim().slice(0, 80);
+  if (s.stored.title) await turn.send({ sessionUpdate: 'session_info_update', title: s.stored.title, updatedAt: new Date().toISOString() });
+}
+
+/**
+ * Runs one prompt on the session, cancelling the turn it replaces; answers with the turn's stop
+ * reason. `request` is the prompt request's own signal: a `$/cancel_request` for it cancels the
+ * turn as `session/cancel` does.
+ */
+export async function runPrompt(o: TurnOptions, s: LiveSession, client: acp.AgentContext, blocks: acp.ContentBlock[], request?: AbortSignal): Promise<StopReason> {
   const ctrl = new AbortController();
   s.turn?.abort();
   s.turn = ctrl;
+  const onCancelRequest = () => ctrl.abort();
+  if (request?.aborted) ctrl.abort();
+  request?.addEventListener('abort', onCancelRequest, { once: true });
   const turn = new PromptTurn(s, client, ctrl.signal, o.log);
   const text = promptText(blocks);
   const shown = promptShown(blocks);
   s.stored.replay.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: shown } });
-  if (!s.stored.title) s.stored.title = shown.replace(/\s+/g, ' ').trim().slice(0, 80);
   try {
+    await nameSession(s, turn, shown);
     const direct = parseDirect(text);
     if (direct) return await runDirect(o, turn, direct, text);
-    if (o.provider) return await askModel(o, o.provider, turn, text);
+    if (s.provider) return await askModel(o, s.provider, turn, text);
     s.stored.history.push({ role: 'user', content: text });
     await turn.say(`${howToConfigure(undefined, o.providerProblem ?? 'no model provider is configured.')}\n`);
     return 'end_turn';
   } finally {
+    request?.removeEventListener('abort', onCancelRequest);
     // notices sent during the turn (an MCP server died) belong to it: all go out before the answer
     await s.notices.settled();
     turn.keepSaid();

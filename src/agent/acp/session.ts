@@ -13,10 +13,11 @@ import type { Provider } from '../providers/types.ts';
 import type { SessionLog, SessionStore, StoredSession } from '../sessions/store.ts';
 import type { SessionTools } from '../tools/contract.ts';
 import type { MissionBinding } from '../tools/mission/binding.ts';
+import { CONFIG_MODE, CONFIG_MODEL, configOptions, type ModelCatalog } from './config_options.ts';
 import { AVAILABLE_COMMANDS } from './direct.ts';
 import type { Fleet, FiringSession } from './fleet.ts';
 import { MissionRelay } from './mission_relay.ts';
-import { unknownMode } from './errors.ts';
+import { noModelProvider, notASelectValue, unknownConfigOption, unknownMode, unknownModel } from './errors.ts';
 import { persistenceMeta, reportSaves, type Notify } from './save_notices.ts';
 
 export interface SessionMode {
@@ -129,6 +130,9 @@ function nowIso(): string {
   return new Date().toISOString();
 }
 
+/** The session's own model, kept with it so a load or resume asks the same one. */
+const EXTRA_MODEL = 'model';
+
 export class LiveSession {
   /** the prompt turn running now, to cancel */
   turn?: AbortController;
@@ -139,6 +143,10 @@ export class LiveSession {
   /** the units this session fired, their rows and asks brought back here */
   relay?: MissionRelay;
   readonly context: SessionContext;
+  /** the model this session asks: the agent's, or the one set with session/set_config_option */
+  provider: Provider | null;
+  /** the session was closed (session/close, delete): later requests find no session */
+  closed = false;
 
   constructor(
     private readonly o: AgentOptions,
@@ -149,13 +157,17 @@ export class LiveSession {
     readonly tools: SessionTools,
     /** the session's log on disk (stored is its session) */
     readonly log: SessionLog,
+    private readonly catalog: ModelCatalog,
   ) {
     this.nextCall = stored.replay.filter((u) => u.sessionUpdate === 'tool_call').length;
+    const own = stored.extras?.[EXTRA_MODEL];
+    this.provider = typeof own === 'string' && o.provider?.withModel && own !== o.provider.model ? o.provider.withModel(own) : o.provider;
     this.context = sessionContext(o.newContext, tools, {
       onUsage: (u) => this.send({ sessionUpdate: 'usage_update', used: u.used, size: u.size }),
       onWarning: (text) => this.notice(text),
       onCompaction: (phase, r) => this.#compacted(phase, r),
     });
+    if (this.provider !== o.provider) this.context.useProvider(this.provider);
   }
 
   send(update: acp.SessionUpdate): Promise<void> {
@@ -216,16 +228,17 @@ export class LiveSession {
 
   /**
    * In the background as a session opens: is a model there? The client hears the model's real name
-   * (read from the server when only OPENAI_BASE_URL is set), or, when none answers, why and what to
-   * do: a notice, and `_meta[META_MODEL]` for its status line.
+   * (read from the server when only OPENAI_BASE_URL is set) and the server's models as the `model`
+   * option, or, when none answers, why and what to do: a notice, and `_meta[META_MODEL]` for its
+   * status line.
    */
   async #checkModel(): Promise<void> {
-    const provider = this.o.provider;
+    const provider = this.provider;
     if (!provider) return;
     const problem = await modelProblem(provider, process.env.OPENAI_API_KEY);
     if (problem === undefined) {
-      const options = modelOptions(provider);
-      if (options) await this.send({ sessionUpdate: 'config_option_update', configOptions: options });
+      await this.catalog.refresh();
+      if (!this.closed) await this.send({ sessionUpdate: 'config_option_update', configOptions: this.configOptions() });
       return;
     }
     // the title says what; the text under it, how to fix it (howToConfigure's first line is the title's)
@@ -233,21 +246,55 @@ export class LiveSession {
     await this.send({ sessionUpdate: 'session_info_update', _meta: { [META_MODEL]: { reachable: false, problem } satisfies ModelMeta } });
   }
 
+  /** session/set_mode; a client that follows config options hears of it as `config_option_update`. */
   async setMode(modeId: string): Promise<void> {
+    if (await this.#switchMode(modeId)) await this.send({ sessionUpdate: 'config_option_update', configOptions: this.configOptions() });
+  }
+
+  async #switchMode(modeId: string): Promise<boolean> {
     const { modes } = this.o.modesFor(this.stored.cwd);
     if (!modes.some((m) => m.id === modeId)) throw unknownMode(modeId, modes);
-    if (this.stored.mode === modeId) return;
+    if (this.stored.mode === modeId) return false;
     this.stored.mode = modeId;
     this.tools.setMode(modeId);
     await this.persist();
+    return true;
   }
 
-  /** The modes, the model, the sandbox and whether the session will resume: a session that could not be saved works, but the answer says so. */
+  /** session/set_config_option: `mode` (a client that follows `modes` hears of it as `current_mode_update`) or `model`. */
+  async setConfigOption(configId: string, value: unknown): Promise<acp.SessionConfigOption[]> {
+    const ids = this.configOptions().map((c) => c.id);
+    if (!ids.includes(configId)) throw configId === CONFIG_MODEL ? noModelProvider(this.o.providerProblem) : unknownConfigOption(configId, ids);
+    if (typeof value !== 'string') throw notASelectValue(configId, value);
+    if (configId === CONFIG_MODE) {
+      if (await this.#switchMode(value)) await this.send({ sessionUpdate: 'current_mode_update', currentModeId: value });
+    } else await this.#switchModel(value);
+    return this.configOptions();
+  }
+
+  /** Another model of the same server, for the turns that follow; one the server does not list is refused. */
+  async #switchModel(model: string): Promise<void> {
+    const base = this.o.provider;
+    if (!base) throw noModelProvider(this.o.providerProblem);
+    if (model === this.provider?.model) return;
+    const listed = await this.catalog.refresh();
+    if (!base.withModel || !listed?.includes(model)) throw unknownModel(model, listed, base.endpoint);
+    this.provider = model === base.model ? base : base.withModel(model);
+    this.context.useProvider(this.provider);
+    this.log.put(EXTRA_MODEL, model);
+    await this.persist();
+  }
+
+  configOptions(): acp.SessionConfigOption[] {
+    return configOptions(this.o.modesFor(this.stored.cwd).modes, this.stored.mode, this.provider?.model, this.catalog.known());
+  }
+
+  /** The modes, the config options, the sandbox and whether the session will resume: a session that could not be saved works, but the answer says so. */
   answer(): SessionAnswer {
     const sandbox = this.tools.sandbox?.();
     return {
       modes: modeState(this.o.modesFor(this.stored.cwd).modes, this.stored.mode),
-      configOptions: modelOptions(this.o.provider),
+      configOptions: this.configOptions(),
       _meta: { ...(sandbox ? { [META_SANDBOX]: sandbox satisfies SandboxMeta } : {}), ...persistenceMeta(this.log) },
     };
   }
@@ -259,6 +306,7 @@ export class LiveSession {
   /** Saved as it stands (a call left unanswered is marked cancelled), and its log closed; an unused one is removed. */
   async close(): Promise<void> {
     this.relay?.close();
+    this.closed = true;
     await this.persist({ durable: true, endOfTurn: true });
     await this.log.close({ endOfTurn: true, discardIfUnused: true });
   }
@@ -268,17 +316,13 @@ function modeState(modes: SessionMode[], current: string): acp.SessionModeState 
   return { currentModeId: current, availableModes: modes.map((m) => ({ id: m.id, name: m.name, ...(m.description ? { description: m.description } : {}) })) };
 }
 
-/** The model, as the standard `model` config option, so a client can show its real name. */
-function modelOptions(provider: Provider | null): acp.SessionConfigOption[] | undefined {
-  return provider ? [{ type: 'select', id: 'model', name: 'Model', category: 'model', currentValue: provider.model, options: [{ value: provider.model, name: provider.model }] }] : undefined;
-}
 
 /**
  * A session's parts put together: notices (held until the client knows the session), its tools,
  * its log (started once the tools are built: a session refused there leaves nothing on disk),
  * saves that fail reported as notices.
  */
-export async function openSession(o: AgentOptions, client: acp.AgentContext, caps: acp.ClientCapabilities, stored: StoredSession, mcpServers: acp.McpServer[], makeLog: () => Promise<SessionLog>): Promise<LiveSession> {
+export async function openSession(o: AgentOptions, client: acp.AgentContext, caps: acp.ClientCapabilities, stored: StoredSession, mcpServers: acp.McpServer[], makeLog: () => Promise<SessionLog>, catalog: ModelCatalog): Promise<LiveSession> {
   // ACP notices only for a client that shows them; otherwise an agent message says it
   const notices = new SessionNotices(client, stored.sessionId, !!caps.session?.notices);
   // its mission tools start units from here: bound to this session, relayed back to it
@@ -293,7 +337,7 @@ export async function openSession(o: AgentOptions, client: acp.AgentContext, cap
     await tools.close();
     throw err;
   }
-  const live = new LiveSession(o, stored, client, caps, notices, tools, log);
+  const live = new LiveSession(o, stored, client, caps, notices, tools, log, catalog);
   holder.live = live;
   if (o.fleet) {
     live.relay = new MissionRelay(
