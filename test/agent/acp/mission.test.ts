@@ -56,7 +56,8 @@ async function world(unit: (body: Record<string, unknown>, n: number) => Reply, 
   const srv = await startFakeOpenAI((body) => (isUnit(body) ? unit(body, u++) : session(body, s++)));
   cleanups.push(() => srv.close());
   const env = { HOME: dir, XDG_DATA_HOME: path.join(dir, 'data'), OPENAI_BASE_URL: srv.url, OPENAI_API_KEY: 'k' };
-  const h = new Harness({ args: ['--provider', 'openai', '--model', 'm', '--envelope', mode], env, permission: () => OPTION_ALLOW_ONCE });
+  // a window the tool definitions do not fill: no compaction between the scripted turns
+  const h = new Harness({ args: ['--provider', 'openai', '--model', 'm', '--envelope', mode, '--context-window', '1000000'], env, permission: () => OPTION_ALLOW_ONCE });
   cleanups.push(() => h.stop());
   await h.start();
   return { dir, srv, env, h };
