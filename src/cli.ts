@@ -11,6 +11,8 @@ const SUBCOMMANDS: Subcommands = {
   acp: () => import('./cli/acp.ts'),
   run: () => import('./cli/run.ts'),
   trust: () => import('./cli/trust.ts'),
+  mission: () => import('./cli/mission.ts'),
+  approvals: () => import('./cli/approvals.ts'),
 };
 
 start(SUBCOMMANDS);

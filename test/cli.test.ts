@@ -14,7 +14,7 @@ test('cxl --version prints the package version and exits 0', async () => {
 test('cxl --help lists every subcommand', async () => {
   const r = await runCxl(['--help']);
   assert.equal(r.code, 0, r.stderr);
-  for (const sub of ['acp', 'run', 'tool', 'check', 'config']) assert.match(r.stdout, new RegExp(`cxl ${sub}\\b`));
+  for (const sub of ['acp', 'run', 'mission', 'approvals', 'tool', 'check', 'config']) assert.match(r.stdout, new RegExp(`cxl ${sub}\\b`));
   assert.match(r.stdout, /terminal UI/);
   for (const flag of ['--agent', '--cwd', '--envelope', '--provider', '--model']) assert.ok(r.stdout.includes(flag), `the UI flag ${flag} is listed`);
 });
@@ -43,7 +43,7 @@ test('an unknown top-level flag exits 2 and names it', async () => {
 });
 
 test('every subcommand answers --help and -h with its own usage, exit 0, and refuses an unknown flag with exit 2', async () => {
-  for (const sub of ['acp', 'run', 'tool', 'check', 'config']) {
+  for (const sub of ['acp', 'run', 'mission', 'approvals', 'tool', 'check', 'config']) {
     for (const flag of ['--help', '-h']) {
       const r = await runCxl([sub, flag]);
       assert.equal(r.code, 0, `${sub} ${flag}: ${r.stderr}`);

@@ -27,9 +27,11 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'agent/providers': ['config', 'core/*'],
   'agent/context': ['agent/providers', 'config', 'core/*'],
   'agent/sessions': ['agent/providers', 'core/*'],
-  'agent/tools': ['config', 'core/*'],
+  'agent/missions': ['core/*'],
+  'agent/tools': ['agent/missions', 'config', 'core/*'],
   'agent/loop': ['agent/providers', 'agent/context', 'agent/tools', 'config', 'core/*'],
-  'agent/acp': ['agent/loop', 'agent/context', 'agent/providers', 'agent/sessions', 'agent/tools', 'config', 'core/*'],
+  'agent/units': ['agent/loop', 'agent/context', 'agent/providers', 'agent/sessions', 'agent/tools', 'agent/missions', 'config', 'core/*'],
+  'agent/acp': ['agent/loop', 'agent/context', 'agent/providers', 'agent/sessions', 'agent/tools', 'agent/missions', 'agent/units', 'config', 'core/*'],
   'agent/.': ['agent/*', 'config', 'core/*'],
   cli: ['agent/*', 'client', 'config', 'core/*', 'ui'],
 };

@@ -29,6 +29,8 @@ import { BUILTIN_TOOLSETS } from './tools/builtin.ts';
 import { createSessionTools, type HookRef } from './tools/session_tools.ts';
 import { systemPrompt } from './loop/system_prompt.ts';
 import type { SessionTools } from './tools/contract.ts';
+import type { MissionBinding, UnitBinding } from './tools/mission/binding.ts';
+import { DEFAULT_FLEET_MAX } from './missions/mission_store.ts';
 
 export interface SetupOptions {
   cwd: string;
@@ -47,6 +49,33 @@ export interface SetupOptions {
   command: string;
   /** `--trust-project`: the project's own configuration applies for this run */
   trustProject?: boolean;
+  /**
+   * The agent whose `[agents.<name>]` section applies (`cxl mission fire NAME`). `run`, the
+   * built-in agent of `cxl run`, is the configuration as it stands unless a `[agents.run]` exists.
+   */
+  agent?: string;
+}
+
+/** What a unit's tools are built with (`cxl run`, `cxl mission fire`). */
+export interface UnitToolsOptions {
+  mode: string;
+  sessionId: string;
+  mission: UnitBinding;
+  /** how long an ask waits when the envelope's rule names no timeout */
+  askTimeoutMs: number;
+  notice(text: string): void;
+}
+
+/** What the missions of this configuration are given. */
+export interface MissionSettings {
+  /** `default_mission_envelope`, when set */
+  defaultEnvelope?: string;
+  /** `fleet_max_parallel` (0: no cap) */
+  fleetMax: number;
+  /** the agents `cxl mission fire` may name: `run` and every [agents.<name>] */
+  agents: string[];
+  /** the agent section in use (`run` when none) */
+  agent: string;
 }
 
 export interface AgentSetup {
@@ -68,13 +97,18 @@ export interface AgentSetup {
   buildAcpTools(ctx: ToolContext): Promise<SessionTools>;
   /** `notice`: what goes wrong while the tools are built or run (a server that fails or dies) */
   buildLocalTools(mode: string, notice: (text: string) => void): Promise<SessionTools>;
+  /** a unit's tools: the workspace's local_fs and local_shell, its mission tools, asks stored and waited on */
+  buildUnitTools(o: UnitToolsOptions): Promise<SessionTools>;
+  /** the data dir (sessions, missions, asks) */
+  dataDir: string;
+  missions: MissionSettings;
   closeAll(): Promise<void>;
 }
 
 export const DEFAULT_MAX_TURNS = 25;
 
 export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
-  const configs = new ProjectConfigs(o.env, o.trustProject);
+  const configs = new ProjectConfigs(o.env, o.trustProject, o.agent);
   const cfg = configs.for(o.cwd);
   const { modes, defaultMode } = sessionModes(cfg, o.envelope);
   const http = requestSettings(cfg, o);
@@ -82,7 +116,8 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
   const { window, newContext } = contextWindow(cfg, o, provider);
   const maxTurns = turnLimit(o.maxTurns);
   const vars: Record<string, string> = provider ? { provider: provider.name, model: provider.model } : {};
-  const store = new SessionStore(dataDir(o.env));
+  const data = dataDir(o.env);
+  const store = new SessionStore(data);
   const factory = new SessionToolsFactory(configs, vars, mcpTimeouts(o.env), o.env);
 
   return {
@@ -118,6 +153,14 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
     },
     buildAcpTools: (ctx) => factory.forClient(ctx),
     buildLocalTools: (mode, notice) => factory.forWorkspace(o.cwd, mode, notice),
+    buildUnitTools: (u) => factory.forUnit(o.cwd, u),
+    dataDir: data,
+    missions: {
+      ...(cfg.data.default_mission_envelope ? { defaultEnvelope: cfg.data.default_mission_envelope } : {}),
+      fleetMax: cfg.data.fleet_max_parallel ?? DEFAULT_FLEET_MAX,
+      agents: ['run', ...cfg.agents.filter((a) => a !== 'run')],
+      agent: o.agent ?? cfg.agent ?? 'run',
+    },
     closeAll: () => factory.closeAll(),
   };
 }
@@ -134,17 +177,26 @@ class ProjectConfigs {
   constructor(
     private readonly env: Record<string, string | undefined>,
     private readonly trustProject?: boolean,
+    private readonly agent?: string,
   ) {}
 
+  /** The configuration with the agent section applied: `run` is the built-in agent unless the files define [agents.run]. */
+  #load(opts: { cwd: string; home?: string; env: Record<string, string | undefined>; trustProject?: boolean }): EffectiveConfig {
+    if (this.agent === undefined) return loadConfig(opts);
+    if (this.agent !== 'run') return loadConfig({ ...opts, agent: this.agent });
+    const cfg = loadConfig(opts);
+    return cfg.agents.includes('run') ? loadConfig({ ...opts, agent: 'run' }) : cfg;
+  }
+
   for(cwd: string): EffectiveConfig {
-    const opts = { cwd, home: this.env.HOME, env: this.env, trustProject: this.trustProject };
-    const project = projectConfig(opts);
+    const base = { cwd, home: this.env.HOME, env: this.env, trustProject: this.trustProject };
+    const project = projectConfig(base);
     const key = `${project.state}:${project.material?.hash ?? ''}`;
     const hit = this.#loaded.get(cwd);
     if (hit && hit.key === key) return hit.cfg;
     let cfg: EffectiveConfig;
     try {
-      cfg = loadConfig(opts);
+      cfg = this.#load(base);
     } catch (err) {
       if (err instanceof ConfigError) throw new ToolError('bad_args', `configuration error:\n${err.issues.map(formatIssue).join('\n')}`);
       throw err;
@@ -232,6 +284,8 @@ interface SessionToolsInput {
   approvalsPossible: boolean;
   hooks: HookRef;
   missing?: (spec: ToolSpec) => ToolError | undefined;
+  mission?: MissionBinding;
+  askTimeoutMs?: number;
 }
 
 /** Builds each session's toolsets (local_fs, local_shell, remote tools, MCP) behind its gate, and closes them all on the way out. */
@@ -263,6 +317,24 @@ class SessionToolsFactory {
       approvalsPossible: true,
       hooks,
       missing: (spec) => missingCapability(spec, ctx.capabilities),
+      ...(ctx.mission ? { mission: ctx.mission } : {}),
+    });
+  }
+
+  /** A unit's: the workspace itself, commands here, asks stored and waited on (the caller's approver). */
+  forUnit(cwd: string, u: UnitToolsOptions): Promise<SessionTools> {
+    return this.build({
+      sessionId: u.sessionId,
+      cwd,
+      mode: u.mode,
+      io: 'workspace',
+      host: 'local',
+      mcp: configServers(this.configs.for(cwd)),
+      notice: u.notice,
+      approvalsPossible: true,
+      hooks: {},
+      mission: u.mission,
+      askTimeoutMs: u.askTimeoutMs,
     });
   }
 
@@ -304,15 +376,15 @@ class SessionToolsFactory {
     // a toolset that confines itself (local_fs's _allowed_dir) moves the root of those after it
     let root = b.cwd;
     for (const builtin of BUILTIN_TOOLSETS) {
-      if (!admitsToolset(task.execute_config.tools, builtin.name)) continue;
-      const site = { root, sessionId: b.sessionId, ledger, io: b.io === 'workspace' ? undefined : b.io, host: b.host === 'local' ? undefined : b.host, warn };
+      if (!builtin.always && !admitsToolset(task.execute_config.tools, builtin.name)) continue;
+      const site = { root, sessionId: b.sessionId, ledger, io: b.io === 'workspace' ? undefined : b.io, host: b.host === 'local' ? undefined : b.host, warn, ...(b.mission ? { mission: b.mission } : {}) };
       const opened = builtin.open(site, policies[builtin.name]);
       toolsets.push(opened.toolset);
       root = opened.root ?? root;
     }
     const [mcp, remote] = await Promise.all([this.startMcp(b), this.startRemote(b, scfg, outputCap.policy.maxOutputBytes)]);
     toolsets.push(...remote);
-    const tools = createSessionTools({ toolsets, mcp, config: scfg, mode: b.mode, ledger, allows, hooks: b.hooks, root: b.cwd, approvalsPossible: b.approvalsPossible, missing: b.missing });
+    const tools = createSessionTools({ toolsets, mcp, config: scfg, mode: b.mode, ledger, allows, hooks: b.hooks, root: b.cwd, approvalsPossible: b.approvalsPossible, missing: b.missing, askTimeoutMs: b.askTimeoutMs });
     this.#open.add(tools);
     const close = tools.close.bind(tools);
     tools.close = async () => {

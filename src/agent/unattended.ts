@@ -1,91 +1,76 @@
-// One unattended prompt (`cxl run`): the shared model-call step (loop/model_call.ts) on
-// workspace-backed tools with no approver, each call and compaction as a line on the progress
-// stream, the model's last message as the answer, and the token use of the run.
-import type { ToolError } from '../core/errors.ts';
-import { describeCompaction } from './context/session_context.ts';
-import { howToConfigure } from './providers/select.ts';
-import type { ModelToolCall } from './providers/types.ts';
+// An unattended run (`cxl run`, `cxl mission fire`, a unit a session fired): a mission recorded
+// (or taken over from the session that recorded it), its unit run (units/unit.ts), and whatever
+// stopped it from outside (a timeout, a signal) written into the record as `abandoned` with its
+// asks closed. What it returns is the summary `--output-format json` prints; the exit code is
+// the caller's to adjust for a stop from outside.
+import { isToolError } from '../core/errors.ts';
+import type { Mission, Report } from './missions/records.ts';
 import type { AgentSetup } from './setup.ts';
-import { callView } from './acp/tool_report.ts';
-import type { SessionTools } from './tools/contract.ts';
-import { checkCall, modelCall, runChecked, sessionContext, type CallOutcome, type RunUsage } from './loop/model_call.ts';
-import type { StopReason } from './loop/turn.ts';
+import { exitCodeOf, usageView, type RunEvent, type RunSummary } from './units/events.ts';
+import { missionStores, startMission, stopMission, UNIT_ASK_TIMEOUT_MS } from './units/lifecycle.ts';
+import { runUnit } from './units/unit.ts';
 
-export type { RunUsage };
-
-export interface UnattendedResult {
-  answer: string;
-  stopReason: StopReason;
-  error?: string;
-  usage?: RunUsage;
+export interface MissionRunOptions {
+  /** what the model is told (the intent, with piped input between markers) */
+  task: string;
+  /** the task on one line, for the record */
+  intent: string;
+  agent: string;
+  envelope: string;
+  /** run the unit of this already-recorded mission (fired by a session) instead of recording one */
+  missionId?: string;
+  /** the stored session to continue */
+  resume?: string;
+  signal: AbortSignal;
+  /** why the signal fired, for the record (`--timeout 10m`, `SIGTERM`) */
+  stoppedBecause?: () => string | undefined;
+  emit(e: RunEvent): void;
+  /** the record exists: its id, for whoever prints it early */
+  onStarted?(m: Mission): void;
 }
 
-type Progress = (line: string) => void;
-
-/** The line `cxl run` ends with on stderr. */
-export function describeUsage(u: RunUsage): string {
-  const n = (x: number) => x.toLocaleString('en-US');
-  const ctx = u.last ? `context ${u.last.real ? '' : '~'}${n(u.last.used)} of ${n(u.last.size)} tokens (${Math.round((100 * u.last.used) / u.last.size)}%)` : 'no model request';
-  const counted = u.promptTokens || u.completionTokens ? `; ${n(u.promptTokens)} prompt + ${n(u.completionTokens)} completion tokens in all` : '; the server reported no token counts';
-  return `${ctx}; ${u.requests} model request${u.requests === 1 ? '' : 's'}${u.requests ? counted : ''}${u.compactions ? `; ${u.compactions} compaction${u.compactions === 1 ? '' : 's'}` : ''}`;
+/** The newest result report (summary, then detail), else the unit's last message. */
+export function resultText(reports: readonly Report[], answer: string): string {
+  const r = [...reports].reverse().find((x) => x.kind === 'result');
+  if (!r) return answer;
+  return r.detail ? `${r.summary}\n\n${r.detail}` : r.summary;
 }
 
-/** One call the model made, as progress lines: `→ title`, then `✓ title` or `✗ title: code: message`. */
-async function runCall(tools: SessionTools, call: ModelToolCall, signal: AbortSignal, progress: Progress): Promise<CallOutcome> {
-  const checked = checkCall(tools.specs(), call.name, call.arguments);
-  const { title } = callView(tools, checked.spec, call.name, checked.args);
-  progress(`→ ${title}\n`);
-  const failed = (e: ToolError, reads: string[]): CallOutcome => {
-    progress(`✗ ${title}: ${e.code}: ${e.message}\n`);
-    return { forModel: JSON.stringify(e.toJSON()), reads };
-  };
-  if (checked.error) return failed(checked.error, []);
-  const r = await runChecked(tools, checked.spec, checked.args, { signal }, 'The run was stopped.', (out) => {
-    progress(`✓ ${title}\n`);
-    return out.forModel;
-  });
-  if (r.ok) return { forModel: r.value, reads: r.reads };
-  if (r.crash !== undefined) progress(`cxl run: tool ${call.name} crashed: ${r.crash}\n`);
-  return failed(r.error, r.reads);
-}
-
-export async function runUnattended(setup: AgentSetup, task: string, o: { signal: AbortSignal; progress: Progress }): Promise<UnattendedResult> {
-  if (!setup.provider) return { answer: '', stopReason: 'end_turn', error: howToConfigure(undefined, setup.providerProblem ?? 'no model provider is configured.') };
-  const tools = await setup.buildLocalTools(setup.defaultMode, (n) => o.progress(`cxl run: ${n}\n`));
+export async function runMission(setup: AgentSetup, o: MissionRunOptions): Promise<RunSummary> {
+  const t0 = Date.now();
+  const stores = missionStores(setup.dataDir);
+  const mission = o.missionId
+    ? await stores.missions.takeOver(o.missionId)
+    : await startMission(stores, { intent: o.intent, agent: o.agent, envelope: o.envelope, cwd: setup.cwd }, setup.missions.fleetMax);
+  o.onStarted?.(mission);
+  let out;
   try {
-    // text before a tool call is narration, not the answer: only the last message is
-    let last = '';
-    const context = sessionContext(setup.newContext, tools, {
-      onUsage: () => {},
-      onWarning: (text) => o.progress(`cxl run: ${text}\n`),
-      onCompaction: (phase, r) => {
-        if (phase === 'started') o.progress('cxl run: compacting the context: the model is summarising the older part…\n');
-        else if (phase !== 'cancelled') o.progress(`cxl run: ${describeCompaction(r)}\n`);
-      },
-    });
-    const res = await modelCall({
-      provider: setup.provider,
-      history: [
-        { role: 'system', content: setup.systemPrompt(setup.cwd) },
-        { role: 'user', content: task },
-      ],
-      tools,
-      context,
-      maxTurns: setup.maxTurns,
-      signal: o.signal,
-      onText: async (t) => {
-        last += t;
-      },
-      onThought: async () => {},
-      onNotice: (t) => o.progress(`cxl run: ${t}\n`),
-      runCall: (call) => {
-        if (last.trim()) o.progress(`${last.trim()}\n`);
-        last = '';
-        return runCall(tools, call, o.signal, o.progress);
-      },
-    });
-    return { answer: last, stopReason: res.stopReason, ...(res.error !== undefined ? { error: res.error } : {}), usage: res.usage };
-  } finally {
-    await tools.close();
+    out = await runUnit({ setup, mission, task: o.task, ...stores, signal: o.signal, emit: o.emit, askTimeoutMs: UNIT_ASK_TIMEOUT_MS, ...(o.resume ? { resume: o.resume } : {}) });
+  } catch (err) {
+    // a unit that could not even start (its session store, its tools): derailed, saying why
+    const why = isToolError(err) || err instanceof Error ? err.message : String(err);
+    await stores.missions.addReport(mission.id, { kind: 'blocker', summary: `the unit could not start: ${why.slice(0, 300)}`, detail: why, by: 'runtime' }).catch(() => {});
+    await stores.missions.finish(mission.id, 'derailed', why.slice(0, 400)).catch(() => {});
+    throw err;
   }
+  let final = out.mission;
+  if (final.status === 'open') {
+    const why = o.stoppedBecause?.() ?? 'the run ended';
+    final = (await stopMission(stores, mission.id, `stopped: ${why}`).catch(() => ({ mission: stores.missions.require(mission.id) }))).mission;
+  }
+  return {
+    status: final.status,
+    is_error: final.status !== 'landed',
+    exit_code: exitCodeOf(final.status, out.refused),
+    result: resultText(out.reports, out.answer),
+    ...(final.reason ? { reason: final.reason } : {}),
+    mission_id: mission.id,
+    session_id: out.sessionId,
+    agent: mission.agent,
+    envelope: mission.envelope,
+    reports: stores.missions.reports(mission.id),
+    refused: out.refused,
+    usage: usageView(out.usage),
+    duration_ms: Date.now() - t0,
+  };
 }

@@ -2,11 +2,14 @@
 // It ends when its client goes away (stdin closed) or on SIGTERM/SIGINT, the same way each time:
 // every running turn cancelled (the model request aborted; commands killed and released through
 // the client while it is still there), every session saved, MCP servers stopped, exit within 2 s.
+import path from 'node:path';
 import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
 import pkg from '../../package.json' with { type: 'json' };
 import { createAgent } from '../agent/acp/agent.ts';
-import { onTerminate, signalExitCode, stdinStream, stdoutSink } from '../core/platform/runtime.ts';
+import { Fleet } from '../agent/acp/fleet.ts';
+import { missionStores } from '../agent/units/lifecycle.ts';
+import { moduleCommand, onTerminate, signalExitCode, stdinStream, stdoutSink } from '../core/platform/runtime.ts';
 import { setupFromFlags, AGENT_FLAGS, MODEL_FLAGS_HELP } from './agent_setup.ts';
 import { parseFlags } from './args.ts';
 
@@ -24,6 +27,16 @@ ${MODEL_FLAGS_HELP}
 
 Sessions are stored under $XDG_DATA_HOME/cxl (or ~/.local/share/cxl). Logs go to stderr.
 Closing stdin, SIGTERM or SIGINT cancels every turn, saves every session and exits.`;
+
+/** The flags of this agent a unit it fires runs with: the same model, limits and trust. */
+function unitFlags(values: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const k of ['provider', 'model', 'max-turns', 'context-window', 'connect-timeout', 'first-byte-timeout', 'idle-timeout']) {
+    if (typeof values[k] === 'string') out.push(`--${k}`, values[k] as string);
+  }
+  if (values['trust-project'] === true) out.push('--trust-project');
+  return out;
+}
 
 /** How long running turns get to wind down, and the hard bound on the whole exit. */
 const TURN_GRACE_MS = 1000;
@@ -48,6 +61,16 @@ export async function main(argv: string[]): Promise<number> {
     maxTurns: setup.maxTurns,
     newContext: setup.newContext,
     log,
+    // units it fires run as `cxl mission fire --mission ID`, this same program
+    fleet: new Fleet({
+      stores: missionStores(setup.dataDir),
+      ...(process.argv[1] ? { self: moduleCommand(path.resolve(process.argv[1])) } : {}),
+      unitFlags: unitFlags(values),
+      ...(setup.missions.defaultEnvelope ? { defaultEnvelope: setup.missions.defaultEnvelope } : {}),
+      fleetMax: setup.missions.fleetMax,
+      agents: setup.missions.agents,
+      log,
+    }),
   });
   // messages go out as JSON lines batched per event-loop turn, not one write each; the parse
   // errors ndJsonStream answers take the same queue, so every line keeps its place

@@ -25,9 +25,11 @@ export const MODEL_FLAGS_HELP = `  --context-window  the model's context window 
   --trust-project   apply this folder's own configuration for this run without recording trust
                     (also CXL_TRUST_PROJECT=1; \`cxl trust\` records it)`;
 
-export function setupFromFlags(command: string, values: Record<string, unknown>): ReturnType<typeof agentSetup> {
+/** `at`: the workspace (`--cwd`; default the current directory); `agent`: the [agents.<name>] in use. */
+export function setupFromFlags(command: string, values: Record<string, unknown>, at: { cwd?: string; agent?: string } = {}): ReturnType<typeof agentSetup> {
   return agentSetup({
-    cwd: process.cwd(),
+    cwd: at.cwd ?? process.cwd(),
+    ...(at.agent !== undefined ? { agent: at.agent } : {}),
     env: process.env,
     provider: values.provider as string | undefined,
     model: values.model as string | undefined,

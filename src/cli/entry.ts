@@ -14,7 +14,9 @@ Usage:
   cxl [flags] "<prompt>"      the terminal UI, with this prompt sent first
   cxl -p "<prompt>" [flags]   as cxl run (for people used to claude -p and gemini -p)
   cxl acp [flags]             run as an ACP agent on stdio (for Zed and any ACP client)
-  cxl run "<task>" [flags]    an unattended run: workspace files, local shell, no client
+  cxl run "<task>" [flags]    an unattended mission: workspace files, local shell, a verdict
+  cxl mission <command>       mission records: list, show, reports, stop; fire a named agent
+  cxl approvals <command>     the asks unattended missions wait on: list, respond
   cxl tool <name> [json]      run one tool call through the policies, envelope and ledger
   cxl check "<line>"          explain the shell command policy's verdict on a command line
   cxl config [--check FILE]   print the effective configuration, or validate a file
@@ -48,7 +50,7 @@ export async function main(argv: string[], subcommands: Subcommands): Promise<nu
     process.stdout.write(`${HELP}\n`);
     return 0;
   }
-  const known = ['acp', 'run', 'tool', 'check', 'config', 'trust'];
+  const known = ['acp', 'run', 'mission', 'approvals', 'tool', 'check', 'config', 'trust'];
   let name = 'ui';
   let args = argv;
   if (first === '-p' || first === '--print') {

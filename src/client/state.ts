@@ -15,7 +15,7 @@ import type {
   SessionUpdate,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
-import { META_MODEL, META_TOKENS_AFTER, META_TOKENS_BEFORE, META_TURN_ENDED } from '../core/protocol_names.ts';
+import { META_MISSION, META_MODEL, META_TOKENS_AFTER, META_TOKENS_BEFORE, META_TURN_ENDED, type MissionMeta } from '../core/protocol_names.ts';
 import type { AgentExit } from './agent_process.ts';
 import type { AuthOffer } from './auth.ts';
 import { formOf, initialValues, type FieldValue, type FormView } from './elicitation.ts';
@@ -447,6 +447,12 @@ export class ClientStore {
     });
   }
 
+  /** A mission unit's row: printed once, between what the turn had said and what it says next. */
+  private missionRow(meta: MissionMeta): void {
+    this.flush(true);
+    this.pushHistory({ kind: 'mission', key: this.key('m'), meta });
+  }
+
   notice(level: 'info' | 'warn' | 'error', text: string, detail?: string[]): void {
     this.flush(true);
     this.pushHistory({ kind: 'notice', key: this.key('n'), level, text, detail });
@@ -571,8 +577,12 @@ export class ClientStore {
 
   applyUpdate(update: SessionUpdate): void {
     switch (update.sessionUpdate) {
-      case 'agent_message_chunk':
+      case 'agent_message_chunk': {
+        // a row about a unit this session fired, drawn as such (its text is for other clients)
+        const mission = update._meta?.[META_MISSION] as MissionMeta | undefined;
+        if (mission && typeof mission === 'object' && typeof mission.missionId === 'string') return this.missionRow(mission);
         return this.appendText('agent', contentText(update.content));
+      }
       case 'agent_thought_chunk':
         return this.appendText('thought', contentText(update.content));
       case 'user_message_chunk': {

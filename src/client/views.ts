@@ -2,6 +2,7 @@
 // items, a pending permission and a terminal's output. Types only, shared by the state store and
 // the turn model (which decides how live items become history).
 import type { PermissionOption, PlanEntry } from '@agentclientprotocol/sdk';
+import type { MissionMeta } from '../core/protocol_names.ts';
 import type { ToolCallView } from './tool_call.ts';
 
 export interface TerminalView {
@@ -26,6 +27,8 @@ export type HistoryItem =
   | { kind: 'notice'; key: string; level: 'info' | 'warn' | 'error'; text: string; detail?: string[] }
   | { kind: 'output'; key: string; title: string; text: string }
   | { kind: 'info'; key: string; title: string; lines: string[] }
+  /** a mission unit this session fired: its plan, a report, a question, its verdict */
+  | { kind: 'mission'; key: string; meta: MissionMeta }
   /** the agent's plan as it stood when its turn ended */
   | { kind: 'plan'; key: string; entries: PlanEntry[] };
 

@@ -1,7 +1,8 @@
 // Durations in config, for display (parsing is core/duration.ts).
 
-/** "90000" ms → "1m30s", for display. */
+/** "90000" ms → "1m30s", for display; an ask timeout of "never" is Infinity. */
 export function formatDuration(ms: number): string {
+  if (ms === Number.POSITIVE_INFINITY) return 'never';
   if (ms % 1000 !== 0) return `${ms}ms`;
   let s = ms / 1000;
   const h = Math.floor(s / 3600);

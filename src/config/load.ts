@@ -183,6 +183,8 @@ export interface EffectiveConfig {
   files: string[];
   /** the agent section applied, if any */
   agent?: string;
+  /** every `[agents.<name>]` the files define, sorted */
+  agents: string[];
   envelopes: Record<string, EnvelopeSpec>;
   defaultEnvelope: string;
   /** the named envelope (default: the configured default), resolved and compiled */
@@ -269,10 +271,10 @@ export function mergeLayers(layers: [string, ConfigData][], opts: Pick<LoadOptio
     mergeInto(data, rest as Record<string, unknown>, [], src, sources);
   }
   const agent = opts.agent ?? (data.default_agent as string | undefined);
+  const known = [...new Set(layers.flatMap(([, l]) => Object.keys(l.agents ?? {})))].sort();
   if (agent !== undefined) {
     const found = layers.filter(([, l]) => l.agents && Object.hasOwn(l.agents, agent));
     if (!found.length) {
-      const known = [...new Set(layers.flatMap(([, l]) => Object.keys(l.agents ?? {})))].sort();
       throw new ConfigError([{ file: layers.map(([f]) => f).join(', ') || BUILTIN, message: `no [agents.${agent}] section in any config file${known.length ? `; defined agents: ${known.join(', ')}` : ''}. Add one or pick another agent.` }]);
     }
     for (const [src, l] of found) mergeInto(data, l.agents![agent] as Record<string, unknown>, [], `${src} [agents.${agent}]`, sources);
@@ -314,6 +316,7 @@ export function mergeLayers(layers: [string, ConfigData][], opts: Pick<LoadOptio
     sources,
     files: layers.map(([f]) => f),
     agent,
+    agents: known,
     envelopes,
     defaultEnvelope,
     project,

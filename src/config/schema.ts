@@ -57,6 +57,10 @@ export interface ConfigData {
   agents?: Record<string, ConfigData>;
   /** the model writes tool calls as `<tool_call>` text its server does not parse (read them as calls) */
   inline_tool_calls?: boolean;
+  /** the envelope `cxl run` and `cxl mission fire` use when no --envelope is given (docs/missions.md) */
+  default_mission_envelope?: string;
+  /** how many mission units may be open at once on this machine (default 8; 0: no cap) */
+  fleet_max_parallel?: number;
   /** the terminal UI, when an approval waits or a turn ends unseen: bell and desktop notification (auto), the bell alone, or off */
   notify?: NotifyConfig;
   /** the terminal UI keeps the terminal title on the session's state */
@@ -87,12 +91,13 @@ export interface Problem {
 
 type Obj = Record<string, unknown>;
 
-const TOP_KEYS = ['default_envelope', 'default_agent', 'model', 'provider', 'chain', 'tools', 'vars', 'tools_policies', 'envelopes', 'mcp_servers', 'remote_tools', 'context_window', 'compact_threshold', 'connect_timeout', 'first_byte_timeout', 'idle_timeout', 'inline_tool_calls', 'theme', 'notify', 'terminal_title', 'agents', 'trust'];
+const TOP_KEYS = ['default_envelope', 'default_agent', 'model', 'provider', 'chain', 'tools', 'vars', 'tools_policies', 'envelopes', 'mcp_servers', 'remote_tools', 'context_window', 'compact_threshold', 'connect_timeout', 'first_byte_timeout', 'idle_timeout', 'inline_tool_calls', 'theme', 'notify', 'terminal_title', 'default_mission_envelope', 'fleet_max_parallel', 'agents', 'trust'];
 const TIMEOUT_KEYS = ['connect_timeout', 'first_byte_timeout', 'idle_timeout'] as const;
-const ENVELOPE_KEYS = ['extends', 'description', 'default_action', 'files', 'shell', 'tools', 'always_deny', 'always_allow'];
-const PATH_AXIS_KEYS = ['grant', 'timeout', 'deny_paths', 'approve_paths'];
-const SHELL_AXIS_KEYS = ['grant', 'timeout', 'blacklist', 'prefix_allowlist', 'ask_always', 'substitution', 'sandbox', 'network', 'env'];
-const GRANT_KEYS = ['grant', 'timeout'];
+const ENVELOPE_KEYS = ['extends', 'description', 'default_action', 'files', 'shell', 'missions', 'tools', 'always_deny', 'always_allow'];
+const PATH_AXIS_KEYS = ['grant', 'timeout', 'on_timeout', 'deny_paths', 'approve_paths'];
+const SHELL_AXIS_KEYS = ['grant', 'timeout', 'on_timeout', 'blacklist', 'prefix_allowlist', 'ask_always', 'substitution', 'sandbox', 'network', 'env'];
+const GRANT_KEYS = ['grant', 'timeout', 'on_timeout'];
+const MISSIONS_KEYS = ['fire', 'answer'];
 const RULE_KEYS = ['tool', 'path', 'program', 'reason'];
 const MCP_KEYS = ['command', 'args', 'env', 'url'];
 const POLICY_KEYS: Record<string, readonly string[]> = {
@@ -172,6 +177,21 @@ class Checker {
     return ms;
   }
 
+  /**
+   * How long an ask waits: a duration, or "never" (an unattended unit's ask then waits for its
+   * answer however long it takes; Infinity here).
+   */
+  askTimeout(path: string[], v: unknown): number | undefined {
+    if (typeof v === 'string' && v.trim() === 'never') return Number.POSITIVE_INFINITY;
+    return this.duration(path, v);
+  }
+
+  /** `on_timeout`: what an unanswered ask becomes; "deny" is the only verdict cxl lets time give. */
+  onTimeout(path: string[], v: unknown): void {
+    if (v === undefined || v === 'deny') return;
+    this.fail(path, `\`${dotted(path)}\` = ${JSON.stringify(v)}: an ask nobody answers in time is denied, and "deny" is the only value; remove the key or write on_timeout = "deny".`);
+  }
+
   grantWord(path: string[], v: unknown): Grant | undefined {
     if (typeof v !== 'string') return this.wrongType(path, `one of ${GRANTS.join(', ')}`, v);
     if (!(GRANTS as readonly string[]).includes(v)) return this.fail(path, `\`${dotted(path)}\` = ${JSON.stringify(v)} is not a grant; expected one of ${GRANTS.join(', ')}.`);
@@ -189,7 +209,8 @@ class Checker {
     this.table(path, v, GRANT_KEYS, 'a grant');
     if (v.grant === undefined) return this.fail([...path, 'grant'], `\`${dotted(path)}\` is a table without \`grant\`; add grant = "allow" | "approve" | "deny".`);
     const g = this.grantWord([...path, 'grant'], v.grant);
-    const t = this.duration([...path, 'timeout'], v.timeout);
+    const t = this.askTimeout([...path, 'timeout'], v.timeout);
+    this.onTimeout([...path, 'on_timeout'], v.on_timeout);
     if (!g) return undefined;
     return t === undefined ? { grant: g } : { grant: g, timeoutMs: t };
   }
@@ -211,8 +232,9 @@ class Checker {
       const g = this.grantWord([...path, 'grant'], v.grant);
       if (g) out.grant = { grant: g };
     }
-    const t = this.duration([...path, 'timeout'], v.timeout);
+    const t = this.askTimeout([...path, 'timeout'], v.timeout);
     if (t !== undefined) out.timeoutMs = t;
+    this.onTimeout([...path, 'on_timeout'], v.on_timeout);
     return out;
   }
 
@@ -314,6 +336,14 @@ class Checker {
     }
     const sh = this.shellAxis([...path, 'shell'], v.shell);
     if (sh) out.shell = sh;
+    if (v.missions !== undefined && this.table([...path, 'missions'], v.missions, MISSIONS_KEYS, 'missions.fire and missions.answer')) {
+      const missions: NonNullable<EnvelopeSpec['missions']> = {};
+      const f = this.grant([...path, 'missions', 'fire'], v.missions.fire);
+      if (f) missions.fire = f;
+      const a = this.grant([...path, 'missions', 'answer'], v.missions.answer);
+      if (a) missions.answer = a;
+      out.missions = missions;
+    }
     if (v.tools !== undefined) {
       if (!isTable(v.tools)) this.wrongType([...path, 'tools'], 'a table of tool pattern = grant', v.tools);
       else {
@@ -427,7 +457,7 @@ class Checker {
     const keys = allowAgents ? TOP_KEYS : TOP_KEYS.filter((k) => k !== 'agents' && k !== 'trust');
     this.table(path, v, keys, allowAgents ? 'agents.toml' : 'an agent section');
     const out: ConfigData = {};
-    for (const k of ['default_envelope', 'default_agent', 'model', 'provider', 'chain'] as const) {
+    for (const k of ['default_envelope', 'default_agent', 'model', 'provider', 'chain', 'default_mission_envelope'] as const) {
       const s = this.str([...path, k], v[k]);
       if (s !== undefined) out[k] = s;
     }
@@ -436,8 +466,15 @@ class Checker {
       if (['auto', 'dark', 'light'].includes(theme)) out.theme = theme;
       else this.fail([...path, 'theme'], `\`theme = "${theme}"\` is not a theme: write "auto" (ask the terminal), "dark" or "light".`);
     }
-    if (out.default_envelope !== undefined && !ENVELOPE_NAME.test(out.default_envelope)) {
-      this.fail([...path, 'default_envelope'], `\`default_envelope = "${out.default_envelope}"\` is not an envelope name (lower-case letters, digits, _ and -).`);
+    for (const k of ['default_envelope', 'default_mission_envelope'] as const) {
+      if (out[k] !== undefined && !ENVELOPE_NAME.test(out[k])) {
+        this.fail([...path, k], `\`${k} = "${out[k]}"\` is not an envelope name (lower-case letters, digits, _ and -).`);
+      }
+    }
+    if (v.fleet_max_parallel !== undefined) {
+      const n = v.fleet_max_parallel;
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) this.fail([...path, 'fleet_max_parallel'], `\`fleet_max_parallel\` = ${JSON.stringify(n)} must be a whole number of units (0: no cap; default 8).`);
+      else out.fleet_max_parallel = n;
     }
     if (v.vars !== undefined) {
       if (!isTable(v.vars)) this.wrongType([...path, 'vars'], 'a table of NAME = "value"', v.vars);

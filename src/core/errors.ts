@@ -32,6 +32,9 @@ export const ERROR_CODES = [
   'not_unique',
   'no_match',
   'count_mismatch',
+  // missions (docs/missions.md)
+  'conflict', // the record is already finished, the ask already answered: the first verdict stands
+  'fleet_full', // fleet_max_parallel units are open already
   // running
   'timeout',
   'cancelled',

@@ -22,6 +22,8 @@ export const META_TOKENS_AFTER = 'cxl/tokensAfter';
 export const META_DESCRIPTION = 'cxl/description';
 /** session/request_permission's tool call: the envelope's decision that asks ({@link DecisionMeta}) */
 export const META_DECISION = 'cxl';
+/** agent_message_chunk: a row about a mission unit the session fired, its plan, a report, its end ({@link MissionMeta}) */
+export const META_MISSION = 'cxl/mission';
 /**
  * session/request_permission's tool call: each step of a command as it will run, its argv quoted
  * as one line with hidden characters escaped ({@link StepsMeta}); a client shows these whole.
@@ -79,6 +81,28 @@ export interface DecisionMeta {
   envelope?: string;
   scope?: string;
 }
+
+/** A plan entry as {@link MissionMeta} carries it. */
+export interface MissionPlanEntryMeta {
+  content: string;
+  status: 'pending' | 'in_progress' | 'completed';
+  priority?: 'high' | 'medium' | 'low';
+}
+
+/**
+ * {@link META_MISSION}: what happened to a unit this session fired: it started, filed a plan
+ * revision or a report, is waiting on a question, or finished. The message's text says the same
+ * for a client that does not read it.
+ */
+export type MissionMeta = { missionId: string; intent: string } & MissionEventMeta;
+
+/** What {@link MissionMeta} says happened. */
+export type MissionEventMeta =
+  | { event: 'fired'; agent: string; envelope: string }
+  | { event: 'plan'; revision: number; entries: MissionPlanEntryMeta[] }
+  | { event: 'report'; kind: 'progress' | 'finding' | 'blocker' | 'result'; summary: string; refs?: string[] }
+  | { event: 'question'; askId: string; summary: string }
+  | { event: 'finished'; status: string; reason?: string };
 
 /** {@link META_STEPS}: one display line per step. */
 export type StepsMeta = string[];

@@ -7,6 +7,7 @@ import { planSummaryRows } from './plan_rows.ts';
 import { plainRow, textWidth, truncateRow, wrapText, type Row, type Span } from './text_layout.ts';
 import { toolCallRows } from './tool_call_rows.ts';
 import { lateCallRows, markerRows } from './turn_rows.ts';
+import { missionRows } from './mission_rows.ts';
 
 /** A message as rows; `soft` (history): long words and code lines are left for the terminal to wrap. */
 export function textRows(kind: TextKind, text: string, width: number, soft = false): Row[] {
@@ -72,6 +73,8 @@ export function historyRows(item: HistoryItem, width: number, cwd: string): Row[
       return markerRows(item.text, width);
     case 'info':
       return infoRows(item.title, item.lines, width);
+    case 'mission':
+      return missionRows(item.meta, width);
     case 'plan':
       return planSummaryRows(item.entries, width);
   }

@@ -1,4 +1,5 @@
-// The scripted subcommands (`cxl tool`, `cxl check`, `cxl config`) start cold in every script
+// The scripted subcommands (`cxl tool`, `cxl check`, `cxl config`, and `cxl approvals` and
+// `cxl mission` that scripts poll) start cold in every script
 // that calls them, so each must load only what it uses: this walks the static import graph of
 // each entry (what loads before its first line runs; `import()` is left out, being lazy by
 // definition) and fails when a heavy package or a layer it has no use for is reached.
@@ -64,6 +65,9 @@ describe('scripted subcommands load only what they use', () => {
     ['src/cli/check.ts', []],
     // config asks the model's server for its context window: the providers are its business
     ['src/cli/config.ts', [/^src\/agent\/providers\//, /^src\/agent\/loop\/model_requests\.ts$/]],
+    // the records of missions and asks: no agent, no model
+    ['src/cli/approvals.ts', []],
+    ['src/cli/mission.ts', []],
   ] as const) {
     it(`${entry} reaches no heavy package and no layer it does not use`, () => {
       const graph = closure(entry);

@@ -28,13 +28,14 @@ test('thirty 20 KB reads through a 16k-token window: the run finishes, nothing o
       (body) => {
         const msgs = body.messages as Array<{ role: string; content: string }>;
         if (msgs[0].content === SUMMARY_PROMPT) return { text: 'Summary: the agent is reading part01..partNN in order.' };
-        if (next > FILES) return { text: `Read all ${FILES} parts.` };
+        // the unit reports its result and lands, then says so
+        if (next > FILES) return next++ === FILES + 1 ? { toolCalls: [{ name: 'mission_report', arguments: { kind: 'result', summary: `Read all ${FILES} parts.` } }, { name: 'mission_finish', arguments: { status: 'landed' } }] } : { text: 'done' };
         return { toolCalls: [{ name: 'read_file', arguments: { path: `part${String(next++).padStart(2, '0')}.txt` } }] };
       },
       { window: WINDOW, models: [{ id: 'small-window', object: 'model', max_model_len: WINDOW }] },
     );
     try {
-      const r = await runCxl(['run', '--provider', 'openai', '--model', 'small-window', '--max-turns', '40', `read part01.txt to part${FILES}.txt in order`], {
+      const r = await runCxl(['run', '--provider', 'openai', '--model', 'small-window', '--envelope', 'default', '--max-turns', '40', `read part01.txt to part${FILES}.txt in order`], {
         cwd: dir,
         env: { HOME: dir, XDG_DATA_HOME: path.join(dir, 'data'), OPENAI_BASE_URL: srv.url, OPENAI_API_KEY: 'k' },
         timeoutMs: 120_000,
@@ -47,7 +48,7 @@ test('thirty 20 KB reads through a 16k-token window: the run finishes, nothing o
       assert.match(r.stderr, /cxl run: Context compacted \(the context passed its threshold\): [\d,]+ → [\d,]+ tokens; elided 1 old tool result/);
       assert.match(r.stderr, /summarised \d+ earlier messages/);
       // the window came from the server's /v1/models, and the usage line ends the run
-      assert.match(r.stderr, new RegExp(`cxl run: context [\\d,]+ of 16,000 tokens \\(\\d+%\\); ${FILES + 1} model requests; [\\d,]+ prompt \\+ [\\d,]+ completion tokens in all; \\d+ compactions?\\.\\n$`));
+      assert.match(r.stderr, new RegExp(`cxl run: context [\\d,]+ of 16,000 tokens \\(\\d+%\\); ${FILES + 2} model requests; [\\d,]+ prompt \\+ [\\d,]+ completion tokens in all; \\d+ compactions?\\.\\n$`));
 
       const chats = srv.requests.filter((q) => (q.messages as Array<{ content: string }>)[0].content !== SUMMARY_PROMPT);
       const compacted = (q: Record<string, unknown>) => /\[elided to save context|\[Summary of the earlier conversation/.test(JSON.stringify(q.messages));
@@ -74,7 +75,7 @@ test('cxl run --first-byte-timeout: a server that sends nothing is given up on a
   try {
     const env = { HOME: dir, XDG_DATA_HOME: path.join(dir, 'data'), OPENAI_BASE_URL: `${srv.origin}/v1`, OPENAI_API_KEY: 'k' };
     const t0 = Date.now();
-    const r = await runCxl(['run', '--provider', 'openai', '--model', 'm', '--first-byte-timeout', '700ms', 'hello'], { cwd: dir, env });
+    const r = await runCxl(['run', '--provider', 'openai', '--model', 'm', '--envelope', 'default', '--first-byte-timeout', '700ms', 'hello'], { cwd: dir, env });
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /sent nothing within the first-byte timeout of 700ms/);
     assert.match(r.stderr, /raise first_byte_timeout in \[agents\.<name>\] or pass --first-byte-timeout/);

@@ -54,7 +54,7 @@ test('cxl config --check FILE validates and exits 1 with file:line:col errors', 
   assert.equal(ok.stdout, `${good}: ok\n`);
   const no = await runCxl(['config', '--check', bad], { cwd: dir, env: { HOME: dir } });
   assert.equal(no.code, 1);
-  assert.equal(no.stderr, `${bad}:4:1: unknown key \`ask_alwayz\` in [envelopes.mine.shell]; valid keys: grant, timeout, blacklist, prefix_allowlist, ask_always, substitution, sandbox, network, env.\n`);
+  assert.equal(no.stderr, `${bad}:4:1: unknown key \`ask_alwayz\` in [envelopes.mine.shell]; valid keys: grant, timeout, on_timeout, blacklist, prefix_allowlist, ask_always, substitution, sandbox, network, env.\n`);
 });
 
 test('cxl config --check warns about a prefix_allowlist entry the command policy refuses: it could never run', async () => {

@@ -133,10 +133,10 @@ describe('errors name file, line and column; nothing half-loads', () => {
   });
   test('an unknown key names the key and lists the valid ones', () => {
     assert.deepEqual(issues('modle = "x"\n'), [
-      'agents.toml:1:1: unknown key `modle` in the top level; valid keys: default_envelope, default_agent, model, provider, chain, tools, vars, tools_policies, envelopes, mcp_servers, remote_tools, context_window, compact_threshold, connect_timeout, first_byte_timeout, idle_timeout, inline_tool_calls, theme, notify, terminal_title, agents, trust.',
+      'agents.toml:1:1: unknown key `modle` in the top level; valid keys: default_envelope, default_agent, model, provider, chain, tools, vars, tools_policies, envelopes, mcp_servers, remote_tools, context_window, compact_threshold, connect_timeout, first_byte_timeout, idle_timeout, inline_tool_calls, theme, notify, terminal_title, default_mission_envelope, fleet_max_parallel, agents, trust.',
     ]);
     assert.deepEqual(issues('[envelopes.mine]\nextends = "default"\n\n[envelopes.mine.shell]\ngrant = "approve"\n  ask_alwayz = ["rm"]\n'), [
-      'agents.toml:6:3: unknown key `ask_alwayz` in [envelopes.mine.shell]; valid keys: grant, timeout, blacklist, prefix_allowlist, ask_always, substitution, sandbox, network, env.',
+      'agents.toml:6:3: unknown key `ask_alwayz` in [envelopes.mine.shell]; valid keys: grant, timeout, on_timeout, blacklist, prefix_allowlist, ask_always, substitution, sandbox, network, env.',
     ]);
     assert.deepEqual(issues('[envelopes.x]\nfiles.raed = "allow"\n'), ['agents.toml:2:1: unknown key `raed` in [envelopes.x.files]; valid keys: read, write.']);
     assert.match(issues('[tools_policies.local_fs]\n_max_bytes = "1"\n')[0], /^agents\.toml:2:1: unknown key `_max_bytes` in \[tools_policies\.local_fs\]; valid keys: _allowed_dir, _max_read_bytes, /);

@@ -89,8 +89,9 @@ test('untrusted: cxl config, cxl check, cxl run and session/new start nothing, s
 
   assert.deepEqual(await envelopeOf('touch x.txt'), { action: 'approve', rule: 'shell', envelope: 'default', sentence: 'approve: local_shell runs a command, shell is `approve` of envelope default' });
 
-  const run = await cxl(['run', '--provider', 'openai', '--model', 'm', 'hello']);
-  assert.equal(run.code, 0, run.stderr);
+  // the model only talks, so its mission does not land (exit 1); what matters is what applied
+  const run = await cxl(['run', '--provider', 'openai', '--model', 'm', '--envelope', 'default', 'hello']);
+  assert.equal(run.code, 1, run.stderr);
   assert.match(run.stderr, /not trusted, so it is not applied[^]*cxl trust/);
   const offered = JSON.stringify(model.requests.at(-1)?.tools ?? []);
   assert.doesNotMatch(offered, /evil|leak/);
@@ -143,8 +144,8 @@ test('cxl trust shows what it changes and applies it; a later change to the file
   assert.match(changed.stdout, /# default envelope: default\n/);
   const again = await cxl(['trust', '--show']);
   assert.match(again.stdout, /Changed since you trusted it:[^]*\+# updated upstream/);
-  const run = await cxl(['run', '--provider', 'openai', '--model', 'm', 'hello']);
-  assert.equal(run.code, 0, run.stderr);
+  const run = await cxl(['run', '--provider', 'openai', '--model', 'm', '--envelope', 'default', 'hello']);
+  assert.equal(run.code, 1, run.stderr);
   assert.match(run.stderr, /changed since you trusted it/);
   assert.deepEqual({ ran: ran(), seen: seen.length }, before);
 

@@ -3,6 +3,8 @@
 //                        clients that offer only slash commands)
 //   /tool <name> [json]  call any tool with a JSON object of arguments
 //   /compact             compact the conversation now (elide old results, summarise the rest)
+//   /mission [--envelope E] [agent] <intent>
+//                        fire an unattended mission unit from this session (docs/missions.md)
 //   /help                list these
 
 export type DirectCommand =
@@ -10,6 +12,8 @@ export type DirectCommand =
   | { kind: 'tool'; name: string; args: Record<string, unknown> }
   | { kind: 'help' }
   | { kind: 'compact' }
+  /** `/mission`: the words after the flags (the agent, if the first one names one, then the intent) */
+  | { kind: 'mission'; envelope?: string; words: string[] }
   | { kind: 'error'; message: string };
 
 export const DIRECT_HELP = [
@@ -17,6 +21,7 @@ export const DIRECT_HELP = [
   '  !<command line>          run it with local_shell, e.g. `!git status` (or /shell <command line>)',
   '  /tool <name> [json]      call one tool, e.g. `/tool read_file {"path":"README.md"}`',
   '  /compact                 compact the conversation now: elide old tool results, summarise the older part',
+  '  /mission [--envelope E] [agent] <intent>   fire an unattended mission unit; its plan and reports come back here',
   '  /help                    this list',
   'Anything else goes to the model.',
 ].join('\n');
@@ -26,6 +31,7 @@ export const AVAILABLE_COMMANDS: Array<{ name: string; description: string; inpu
   { name: 'help', description: 'List the direct commands and the tools' },
   { name: 'tool', description: 'Call one tool directly, without the model', input: { hint: '<name> [json arguments]' } },
   { name: 'compact', description: 'Compact the conversation now: elide old tool results and summarise the older part' },
+  { name: 'mission', description: 'Fire an unattended mission unit; its plan and reports come back here, its asks to you', input: { hint: '[--envelope E] [agent] <intent>' } },
   // `!` is no slash command: clients that offer only those send `/shell <line>`
   { name: 'shell', description: 'Run a command line with local_shell, same as !<command line>', input: { hint: '<command line>' } },
 ];
@@ -40,6 +46,7 @@ export function parseDirect(text: string): DirectCommand | undefined {
   }
   if (t === '/help' || t === '/?') return { kind: 'help' };
   if (t === '/compact') return { kind: 'compact' };
+  if (/^\/mission(?:\s|$)/.test(t)) return parseMission(t.slice('/mission'.length));
   const m = /^\/tool(?:\s+(\S+)(?:\s+([\s\S]*))?)?$/.exec(t);
   if (!m) return undefined;
   if (!m[1]) return { kind: 'error', message: 'Usage: /tool <name> [json], e.g. `/tool list_dir {"path":"."}`.' };
@@ -53,4 +60,18 @@ export function parseDirect(text: string): DirectCommand | undefined {
   }
   if (!args || typeof args !== 'object' || Array.isArray(args)) return { kind: 'error', message: `The arguments of /tool ${m[1]} must be a JSON object, e.g. {"path":"."}.` };
   return { kind: 'tool', name: m[1], args: args as Record<string, unknown> };
+}
+
+/** `[--envelope E | --envelope=E] [agent] <intent>`: flags first, then the words. */
+function parseMission(rest: string): DirectCommand {
+  const words = rest.trim().split(/\s+/).filter(Boolean);
+  let envelope: string | undefined;
+  while (words[0]?.startsWith('--')) {
+    const flag = words.shift()!;
+    const eq = /^--envelope=(.+)$/.exec(flag);
+    if (eq) envelope = eq[1];
+    else if (flag === '--envelope' && words.length) envelope = words.shift();
+    else return { kind: 'error', message: `unknown /mission flag "${flag}": the only flag is --envelope NAME. Usage: /mission [--envelope E] [agent] <intent>.` };
+  }
+  return { kind: 'mission', ...(envelope ? { envelope } : {}), words };
 }

@@ -14,7 +14,7 @@ import { parsePlan, PLAN_TOOL, PLAN_TOOL_NAME } from '../loop/plan_tool.ts';
 import type { AgentOptions, LiveSession } from './session.ts';
 import { runToolCall, type CallTurn } from './tool_call.ts';
 
-export type TurnOptions = Pick<AgentOptions, 'provider' | 'providerProblem' | 'systemPrompt' | 'maxTurns' | 'log'>;
+export type TurnOptions = Pick<AgentOptions, 'provider' | 'providerProblem' | 'systemPrompt' | 'maxTurns' | 'log' | 'fleet' | 'modesFor'>;
 
 /** What the model reads of the prompt: the text, links, and attached files' content. */
 function promptText(blocks: acp.ContentBlock[]): string {
@@ -106,12 +106,37 @@ async function runDirect(o: TurnOptions, turn: PromptTurn, direct: DirectCommand
   await s.persist(); // the prompt is on disk before anything runs
   if (direct.kind === 'help') await turn.say(`${DIRECT_HELP}\n\nTools: ${s.tools.specs().map(modelName).join(', ')}\n`);
   else if (direct.kind === 'error') await turn.say(`${direct.message}\n`);
+  else if (direct.kind === 'mission' && (!o.fleet || !direct.words.length)) await turn.say(`${missionHelp(o, s.stored.cwd, s.stored.mode)}\n`);
   else {
-    const r = direct.kind === 'shell' ? await runToolCall(turn, 'local_shell', { command: direct.command }) : await runToolCall(turn, direct.name, direct.args);
+    const r =
+      direct.kind === 'shell'
+        ? await runToolCall(turn, 'local_shell', { command: direct.command })
+        : direct.kind === 'mission'
+          ? await runToolCall(turn, 'mission_start', missionArgs(o, direct))
+          : await runToolCall(turn, direct.name, direct.args);
     // the model sees what the user did, so a later prompt can refer to it
     s.stored.history.push({ role: 'assistant', content: `(direct command result) ${r.forModel.slice(0, 8000)}`, ...(r.reads.length ? { reads: r.reads } : {}) });
   }
   return turn.ended();
+}
+
+/** /mission as a mission_start call that returns at once: the unit's rows and asks come back through the relay. */
+function missionArgs(o: TurnOptions, d: Extract<DirectCommand, { kind: 'mission' }>): Record<string, unknown> {
+  const { agent, intent } = o.fleet!.splitAgent(d.words);
+  return { intent, ...(agent ? { agent } : {}), ...(d.envelope ? { envelope: d.envelope } : {}), wait: false };
+}
+
+/** Bare /mission (or a session that cannot fire one): the grammar, the agents and the envelopes. */
+function missionHelp(o: TurnOptions, cwd: string, mode: string): string {
+  if (!o.fleet) return 'Mission units cannot be started from this session (this agent was started without a way to run them). Use `cxl mission fire [agent] "<intent>" --wait` in a terminal.';
+  const f = o.fleet.o;
+  const envelopes = o.modesFor(cwd).modes.map((m) => m.id);
+  return [
+    'Usage: /mission [--envelope E] [agent] <intent>',
+    'Fires an unattended unit here: it plans, works and finishes with a verdict; its plan and reports arrive as rows, its approvals come to you (and wait in `cxl approvals list` once this session is gone).',
+    `Agents: ${f.agents.join(', ')} (default: run). Envelope: --envelope, else ${f.defaultEnvelope ? `default_mission_envelope (${f.defaultEnvelope})` : `this session's (${mode})`}.`,
+    `Envelopes: ${envelopes.join(', ')}. This session's missions.fire decides whether it may fire at all.`,
+  ].join('\n');
 }
 
 /** The prompt to the model, its answer streamed, its calls run and reported, a failure or the turn limit said. */

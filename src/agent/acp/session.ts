@@ -12,8 +12,11 @@ import { howToConfigure } from '../providers/select.ts';
 import type { Provider } from '../providers/types.ts';
 import type { SessionLog, SessionStore, StoredSession } from '../sessions/store.ts';
 import type { SessionTools } from '../tools/contract.ts';
+import type { MissionBinding } from '../tools/mission/binding.ts';
 import { CONFIG_MODE, CONFIG_MODEL, configOptions, type ModelCatalog } from './config_options.ts';
 import { AVAILABLE_COMMANDS } from './direct.ts';
+import type { Fleet, FiringSession } from './fleet.ts';
+import { MissionRelay } from './mission_relay.ts';
 import { noModelProvider, notASelectValue, unknownConfigOption, unknownMode, unknownModel } from './errors.ts';
 import { persistenceMeta, reportSaves, type Notify } from './save_notices.ts';
 
@@ -34,6 +37,8 @@ export interface ToolContext {
   ledger?: unknown;
   /** the session-scoped allows restored from the store */
   allows?: unknown;
+  /** what its mission tools speak for: this session as the supervisor of the units it starts */
+  mission?: MissionBinding;
   /**
    * report something to the user in the session (an MCP server died, a config warning, a failed
    * save): an ACP `notice` when the client shows them, else an agent message
@@ -56,6 +61,8 @@ export interface AgentOptions {
   /** a session's context budget: window, usage, compaction */
   newContext(hooks: ContextHooks): SessionContext;
   log(msg: string): void;
+  /** starts mission units for the sessions (/mission, mission_start); none: they cannot */
+  fleet?: Fleet;
 }
 
 /** What session/new and session/load answer with besides the id. */
@@ -133,6 +140,8 @@ export class LiveSession {
   running?: Promise<unknown>;
   /** tool call ids continue after the replayed ones, so a reloaded session never reuses one */
   nextCall: number;
+  /** the units this session fired, their rows and asks brought back here */
+  relay?: MissionRelay;
   readonly context: SessionContext;
   /** the model this session asks: the agent's, or the one set with session/set_config_option */
   provider: Provider | null;
@@ -296,6 +305,7 @@ export class LiveSession {
 
   /** Saved as it stands (a call left unanswered is marked cancelled), and its log closed; an unused one is removed. */
   async close(): Promise<void> {
+    this.relay?.close();
     this.closed = true;
     await this.persist({ durable: true, endOfTurn: true });
     await this.log.close({ endOfTurn: true, discardIfUnused: true });
@@ -315,7 +325,11 @@ function modeState(modes: SessionMode[], current: string): acp.SessionModeState 
 export async function openSession(o: AgentOptions, client: acp.AgentContext, caps: acp.ClientCapabilities, stored: StoredSession, mcpServers: acp.McpServer[], makeLog: () => Promise<SessionLog>, catalog: ModelCatalog): Promise<LiveSession> {
   // ACP notices only for a client that shows them; otherwise an agent message says it
   const notices = new SessionNotices(client, stored.sessionId, !!caps.session?.notices);
-  const tools = await o.buildTools({ sessionId: stored.sessionId, cwd: stored.cwd, mode: stored.mode, client, capabilities: caps, mcpServers, ledger: stored.ledger, allows: stored.allows, notice: notices.notify });
+  // its mission tools start units from here: bound to this session, relayed back to it
+  const holder: { live?: LiveSession } = {};
+  const firing = (): FiringSession => ({ sessionId: stored.sessionId, cwd: stored.cwd, envelope: stored.mode, envelopes: o.modesFor(stored.cwd).modes.map((m) => m.id) });
+  const mission = o.fleet?.binding(stored.sessionId, firing, (m) => holder.live?.relay?.watch(m, true));
+  const tools = await o.buildTools({ sessionId: stored.sessionId, cwd: stored.cwd, mode: stored.mode, client, capabilities: caps, mcpServers, ledger: stored.ledger, allows: stored.allows, notice: notices.notify, ...(mission ? { mission } : {}) });
   let log: SessionLog;
   try {
     log = await makeLog();
@@ -324,6 +338,21 @@ export async function openSession(o: AgentOptions, client: acp.AgentContext, cap
     throw err;
   }
   const live = new LiveSession(o, stored, client, caps, notices, tools, log, catalog);
+  holder.live = live;
+  if (o.fleet) {
+    live.relay = new MissionRelay(
+      {
+        sessionId: stored.sessionId,
+        cwd: stored.cwd,
+        client,
+        // kept for the replay too: a session loaded again shows its units' rows
+        send: (u) => (stored.replay.push(u), live.send(u)),
+        log: o.log,
+      },
+      o.fleet.stores,
+    );
+    live.relay.resume();
+  }
   reportSaves(log, notices.notify);
   if (log.problem) log.onProblem?.(log.problem);
   return live;

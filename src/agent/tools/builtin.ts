@@ -15,6 +15,8 @@ import { NATIVE_JQ_BUILTIN } from '../../core/native_jq/builtin.ts';
 import { LOCAL_SHELL, LocalShell } from '../../core/shell/local_shell.ts';
 import { shellPolicyFromFlat, withoutShellOnlyKeys } from '../../core/shell/shell_policy.ts';
 import type { TerminalHost } from '../../core/shell/terminal.ts';
+import type { MissionBinding } from './mission/binding.ts';
+import { MISSION, MissionToolset } from './mission/toolset.ts';
 
 /** Where a toolset is opened: the session's root and the parts it shares with the others. */
 export interface ToolsetSite {
@@ -26,6 +28,8 @@ export interface ToolsetSite {
   io?: FileIO;
   /** where commands run: the client's terminals, else this machine */
   host?: TerminalHost;
+  /** what the session's mission tools speak for: a unit's mission, or a supervising session */
+  mission?: MissionBinding;
   warn(text: string): void;
 }
 
@@ -39,6 +43,8 @@ export interface BuiltinToolset {
   readonly name: string;
   /** its tools are offered to the model by their bare names (`read_file`), not `<toolset>.<tool>` */
   readonly bareNames: boolean;
+  /** opened in every session (it offers what its binding allows), not only when a chain's task names it */
+  readonly always?: boolean;
   /** `cxl tool --policy key=value` flags as this toolset's tools_policies */
   fromFlags(flat: Readonly<Record<string, string>>): Record<string, string>;
   /** Opens it with its tools_policies (strings, as configured); throws ToolError when they cannot be used. */
@@ -76,8 +82,16 @@ const localShell: BuiltinToolset = {
   },
 };
 
+const mission: BuiltinToolset = {
+  name: MISSION,
+  bareNames: true,
+  always: true,
+  fromFlags: () => ({}),
+  open: (site) => ({ toolset: new MissionToolset(site.mission) }),
+};
+
 /** In the order they are opened and offered. */
-export const BUILTIN_TOOLSETS: readonly BuiltinToolset[] = Object.freeze([localFs, localShell, NATIVE_GIT_BUILTIN, NATIVE_JQ_BUILTIN, NATIVE_GO_BUILTIN]);
+export const BUILTIN_TOOLSETS: readonly BuiltinToolset[] = Object.freeze([localFs, localShell, NATIVE_GIT_BUILTIN, NATIVE_JQ_BUILTIN, NATIVE_GO_BUILTIN, mission]);
 
 /** Whether a toolset's tools go to the model by their bare names. */
 export function offeredBare(toolset: string): boolean {

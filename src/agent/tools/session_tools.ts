@@ -33,13 +33,15 @@ export interface SessionToolsOptions {
   approvalsPossible: boolean;
   /** a capability the client lacks for this tool: refused before anything else is asked */
   missing?: (spec: ToolSpec) => ToolError | undefined;
+  /** how long an ask waits when the envelope's rule names no timeout (an unattended unit's: 30 min) */
+  askTimeoutMs?: number;
 }
 
 // a call whose client gave no way to answer: an ask is a rejection the model reads
 const nobody: Approver = async () => ({ outcome: 'reject', reason: 'nobody is there to answer' });
 
 export function createSessionTools(o: SessionToolsOptions): SessionTools {
-  const gate = new Gate({ envelope: o.config.envelope(o.mode), session: o.allows, root: o.root });
+  const gate = new Gate({ envelope: o.config.envelope(o.mode), session: o.allows, root: o.root, ...(o.askTimeoutMs !== undefined ? { defaultTimeoutMs: o.askTimeoutMs } : {}) });
   const all: Toolset[] = [...o.toolsets, ...o.mcp];
   for (const t of all) gate.add(t);
   const byName = (name: string) => all.find((t) => t.name === name);

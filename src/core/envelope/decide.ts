@@ -276,6 +276,14 @@ function decideRest(env: CompiledEnvelope, call: CallFacts, p: Prepared, axis: A
     }
   }
 
+  // 7b. the missions axes: a session's own mission records, firing a unit, answering one
+  if (axis === 'missions.own') return out('allow', 'missions.own', 'built-in', `${shown} reaches only this session's own mission records`);
+  if (axis === 'missions.fire' || axis === 'missions.answer') {
+    const g = env.resolved.missions[axis === 'missions.fire' ? 'fire' : 'answer'];
+    const does = axis === 'missions.fire' ? 'fires a mission unit' : "answers a mission unit's question";
+    if (g) return out(g.value.grant, axis, g.from, `${shown} ${does}, ${axis} is \`${g.value.grant}\``, undefined, g.value.timeoutMs);
+  }
+
   // 8-9. file axis grants (and a remote call that says it reads or writes)
   const counted = axis === null && call.accessReason !== undefined ? ` (${call.accessReason})` : '';
   if ((isRead || (axis === null && call.access === 'read')) && env.resolved.read.grant) {

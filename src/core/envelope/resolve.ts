@@ -1,7 +1,7 @@
 // Resolution of an envelope's `extends` chain: a child's values replace its parent's, a bare
 // axis grant replaces the whole axis, always_deny / always_allow accumulate, the floor goes first.
 import { ToolError } from '../errors.ts';
-import type { EnvelopeRule, EnvelopeSpec, GrantSpec, PathAxisSpec, ShellAxisSpec } from './spec.ts';
+import type { EnvelopeRule, EnvelopeSpec, GrantSpec, MissionsAxisSpec, PathAxisSpec, ShellAxisSpec } from './spec.ts';
 
 export interface Sourced<T> {
   value: T;
@@ -22,6 +22,8 @@ export interface ResolvedEnvelope {
   read: ResolvedPathAxis;
   write: ResolvedPathAxis;
   shell: ResolvedShellAxis;
+  /** missions.fire and missions.answer, each from the envelope that set it */
+  missions: Resolved<MissionsAxisSpec>;
   tools: Record<string, Sourced<GrantSpec>>;
   always_deny: ResolvedRule[];
   /** the built-in always-ask rules (from the floor) */
@@ -69,6 +71,7 @@ export function resolveEnvelope(name: string, specs: Record<string, EnvelopeSpec
     read: {},
     write: {},
     shell: {},
+    missions: {},
     tools: {},
     always_deny: floor.filter((r) => !r.ask).map((r) => ({ ...r, from: 'built-in' })),
     always_ask: floor.filter((r) => r.ask).map((r) => ({ ...r, from: 'built-in' })),
@@ -85,6 +88,7 @@ export function resolveEnvelope(name: string, specs: Record<string, EnvelopeSpec
       read: layerAxis(env.read, s.files?.read, from),
       write: layerAxis(env.write, s.files?.write, from),
       shell: layerAxis(env.shell, s.shell, from),
+      missions: layerAxis(env.missions, s.missions, from),
       tools: { ...env.tools, ...Object.fromEntries(Object.entries(s.tools ?? {}).map(([p, g]) => [p, { value: g, from }])) },
       always_deny: [...env.always_deny, ...(s.always_deny ?? []).map((r) => ({ ...r, from }))],
       always_allow: [...env.always_allow, ...(s.always_allow ?? []).map((r) => ({ ...r, from }))],

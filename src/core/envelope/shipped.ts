@@ -39,7 +39,8 @@ export const DEFAULT_PREFIX_ALLOWLIST: readonly string[] = Object.freeze([
 ]);
 
 export const SHIPPED_ENVELOPES: Readonly<Record<string, EnvelopeSpec>> = Object.freeze({
-  read_only: readsAnd('reads allowed, writes and shell denied', 'deny', 'deny'),
+  // a unit runs under its own envelope: firing one would step outside this one's
+  read_only: { ...readsAnd('reads allowed, writes and shell denied', 'deny', 'deny'), missions: { fire: { grant: 'deny' }, answer: { grant: 'deny' } } },
   ask_always: readsAnd('reads allowed, every write and every command asks', 'approve', 'approve'),
   auto_edit: readsAnd('reads and writes allowed, every command asks', 'allow', 'approve'),
   default: {

@@ -68,6 +68,17 @@ export interface EnvelopeRule {
   ask?: boolean;
 }
 
+/**
+ * `[envelopes.X.missions]`: whether a session may fire mission units (`/mission`, the
+ * mission_start tool) and whether its model may answer a unit's question (mission_answer).
+ */
+export interface MissionsAxisSpec {
+  /** never written so (the axis has no grant of its own); here so it layers like the others */
+  bare?: boolean;
+  fire?: GrantSpec;
+  answer?: GrantSpec;
+}
+
 /** One envelope as written at one level (before `extends` is resolved). */
 export interface EnvelopeSpec {
   extends?: string;
@@ -75,6 +86,7 @@ export interface EnvelopeSpec {
   default_action?: GrantSpec;
   files?: { read?: PathAxisSpec; write?: PathAxisSpec };
   shell?: ShellAxisSpec;
+  missions?: MissionsAxisSpec;
   tools?: Record<string, GrantSpec>;
   always_deny?: EnvelopeRule[];
   always_allow?: EnvelopeRule[];
@@ -88,7 +100,12 @@ export const WRITE_TOOLS: readonly string[] = ['write_file', 'edit_file', 'sed']
 const READ_SET = new Set(READ_TOOLS);
 const WRITE_SET = new Set(WRITE_TOOLS);
 
-export type Axis = 'files.read' | 'files.write' | 'shell' | null;
+/**
+ * `missions.own`: a unit's own mission tools and a supervisor's list of the units it fired; they
+ * reach only those records, so every envelope allows them unless a tools pattern or always_deny
+ * says otherwise. `missions.fire` starts a unit, `missions.answer` answers one (docs/missions.md).
+ */
+export type Axis = 'files.read' | 'files.write' | 'shell' | 'missions.fire' | 'missions.answer' | 'missions.own' | null;
 
 /** The built-in toolsets' axes, for facts that name none (written by hand: tests, benchmarks). */
 export function axisOf(toolset: string, tool: string): Axis {
@@ -177,6 +194,9 @@ export type RuleId =
   | 'files.write.approve_paths'
   | 'tools'
   | 'always_allow'
+  | 'missions.own'
+  | 'missions.fire'
+  | 'missions.answer'
   | 'files.read'
   | 'files.write'
   | 'shell.blacklist'
@@ -198,6 +218,9 @@ export const RULE_ORDER: readonly RuleId[] = [
   'files.write.approve_paths',
   'tools',
   'always_allow',
+  'missions.own',
+  'missions.fire',
+  'missions.answer',
   'files.read',
   'files.write',
   'shell.blacklist',

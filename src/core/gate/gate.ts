@@ -49,7 +49,7 @@ export interface ApprovalRequest {
    * ("0755"). The approver must show it; only a human's yes to a request that carried it keeps it.
    */
   fileMode?: string;
-  /** the ask resolves as a rejection after this long */
+  /** the ask resolves as a rejection after this long (Infinity: an ask configured to wait `never`) */
   timeoutMs: number;
 }
 
@@ -57,9 +57,18 @@ export type ApprovalAnswer =
   | { outcome: 'allow_once' }
   | { outcome: 'allow_session' }
   | { outcome: 'reject'; reason?: string }
-  | { outcome: 'cancelled' };
+  | { outcome: 'cancelled' }
+  /** nobody answered within the ask's timeout (an approver that keeps its own time says so) */
+  | { outcome: 'expired' };
 
-export type Approver = (req: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer>;
+export interface Approver {
+  (req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
+  /**
+   * The approver enforces `req.timeoutMs` itself and answers `expired` (a durable ask records
+   * its own expiry exactly once, against an answer that may race it): the gate sets no timer.
+   */
+  keepsTime?: boolean;
+}
 
 export interface GateResult {
   result: unknown;
@@ -281,7 +290,8 @@ export class Gate {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
     const stop = new Promise<'timeout' | 'aborted'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), req.timeoutMs);
+      // a timer past 2^31-1 ms fires at once: a longer wait (`never`) has none
+      if (!approver.keepsTime && req.timeoutMs <= 2 ** 31 - 1) timer = setTimeout(() => resolve('timeout'), req.timeoutMs);
       if (signal) {
         onAbort = () => resolve('aborted');
         if (signal.aborted) onAbort();
@@ -302,9 +312,9 @@ export class Gate {
       ac.abort();
       throw new ToolError('cancelled', `${req.title} was cancelled while waiting for approval.`);
     }
-    if (answer === 'timeout') {
+    if (answer === 'timeout' || (typeof answer === 'object' && answer.outcome === 'expired')) {
       ac.abort();
-      throw new ToolError('approval_required', `Nobody answered the approval request for ${req.title} within ${Math.round(req.timeoutMs / 1000)}s, so it counts as rejected. Ask the user, or do without it.`, {
+      throw new ToolError('approval_required', `Nobody answered the approval request for ${req.title} within ${waited(req.timeoutMs)}, so it counts as rejected. Ask the user, or do without it.`, {
         timedOut: true,
         rule: req.decision.rule,
       });
@@ -324,6 +334,12 @@ export class Gate {
         throw new ToolError('internal', `The approver answered ${JSON.stringify(answer)}, which is not an answer.`);
     }
   }
+}
+
+/** An ask's wait in words: `90s`, `30m`. */
+function waited(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return s >= 120 && s % 60 === 0 ? `${s / 60}m` : `${s}s`;
 }
 
 /** The refusal of a call the envelope denies. */

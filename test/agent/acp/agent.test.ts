@@ -34,7 +34,8 @@ async function world(script: Reply[] | ((body: Record<string, unknown>, n: numbe
   const providerEnv = opts.ollama ? { OLLAMA_HOST: srv.url, OPENAI_BASE_URL: undefined } : { OPENAI_BASE_URL: srv.url, OPENAI_API_KEY: 'sk-test' };
   const h = new Harness({
     ...opts,
-    args: [...(opts.ollama ? ['--provider', 'ollama'] : ['--provider', 'openai', '--model', 'fake-model']), ...(opts.agentArgs ?? [])],
+    // a window the built-in tools' definitions (local, native, mission) leave room in: these tests are not about compaction
+    args: [...(opts.ollama ? ['--provider', 'ollama'] : ['--provider', 'openai', '--model', 'fake-model']), ...(opts.agentArgs?.includes('--context-window') ? [] : ['--context-window', '131072']), ...(opts.agentArgs ?? [])],
     env: { HOME: dir, XDG_DATA_HOME: path.join(dir, 'data'), ...providerEnv, ...opts.env },
   });
   cleanups.push(async () => {

@@ -11,7 +11,7 @@ import { elideOldResults, latestRoundStart, MIN_ELIDE_CHARS, pathsToForget, SUMM
 import { describeCompaction, MIN_SUMMARISED_TOKENS, SessionContext, type CompactionPhase, type CompactionRecord, type UsageReport } from '../../../src/agent/context/session_context.ts';
 import { TokenMeter } from '../../../src/agent/context/tokens.ts';
 import { agentSetup } from '../../../src/agent/setup.ts';
-import { runUnattended } from '../../../src/agent/unattended.ts';
+import { runMission } from '../../../src/agent/unattended.ts';
 import { OpenAIProvider } from '../../../src/agent/providers/openai.ts';
 import type { ChatMessage, Provider, ToolDefinition } from '../../../src/agent/providers/types.ts';
 import { runTurn } from '../../../src/agent/loop/turn.ts';
@@ -264,9 +264,9 @@ test('the read-before-write ledger forgets an elided read: a write needs a fresh
   const setup = await agentSetup({ cwd: dir, env: { HOME: dir, OPENAI_BASE_URL: srv.url }, provider: 'openai', model: 'm', envelope: 'auto_edit', contextWindow: '16384', command: 'cxl run' });
   cleanups.push(() => setup.closeAll());
   const progress: string[] = [];
-  const r = await runUnattended(setup, 'tidy the files', { signal: new AbortController().signal, progress: (l) => progress.push(l) });
-  assert.equal(r.stopReason, 'end_turn', progress.join(''));
-  assert.match(progress.join(''), /Context compacted \(the context passed its threshold\).*elided/);
+  // an unattended mission that never finishes: the turn runs to its end (then one nudge)
+  await runMission(setup, { task: 'tidy the files', intent: 'tidy the files', agent: 'run', envelope: 'auto_edit', signal: new AbortController().signal, emit: (e) => void (e.type === 'notice' && progress.push(e.text)) });
+  assert.match(progress.join('\n'), /Context compacted \(the context passed its threshold\).*elided/);
   const results = (srv.requests.at(-1)!.messages as Array<{ role: string; content: string }>).filter((m) => m.role === 'tool').map((m) => m.content);
   assert.match(results.at(-2)!, /"code":"not_read"/, 'the write from memory was refused');
   assert.match(results.at(-1)!, /"written":true|new_sha256/, 'the write after a visible read went through');

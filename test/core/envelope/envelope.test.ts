@@ -87,6 +87,30 @@ const pairs: Pair[] = [
     action: 'allow',
   },
   {
+    wins: 'always_allow',
+    loses: 'missions.own',
+    call: { toolset: 'mission', tool: 'mission_report', axis: 'missions.own' },
+    spec: { always_allow: [{ tool: 'mission.mission_report' }] },
+    without: {},
+    action: 'allow',
+  },
+  {
+    wins: 'missions.fire',
+    loses: 'default_action',
+    call: { toolset: 'mission', tool: 'mission_start', axis: 'missions.fire' },
+    spec: { missions: { fire: { grant: 'deny' } }, default_action: { grant: 'allow' } },
+    without: { default_action: { grant: 'allow' } },
+    action: 'deny',
+  },
+  {
+    wins: 'missions.answer',
+    loses: 'default_action',
+    call: { toolset: 'mission', tool: 'mission_answer', axis: 'missions.answer' },
+    spec: { missions: { answer: { grant: 'allow' } }, default_action: { grant: 'deny' } },
+    without: { default_action: { grant: 'deny' } },
+    action: 'allow',
+  },
+  {
     // read and write grants never meet on one call: a read is decided by files.read even with files.write set
     wins: 'files.read',
     loses: 'default_action',
@@ -157,6 +181,9 @@ describe('rule order: each rule beats the ones after it', () => {
       // substitution vs prefix_allowlist: covered by the substitution row, whose `without`
       // shows the prefix never allowing an opaque line
       if (`${a}>${b}` === 'shell.substitution>shell.prefix_allowlist') continue;
+      // a call is on one missions axis or none: missions.own, .fire, .answer and the file axes
+      // never meet; fire and answer are covered by their rows against default_action
+      if (['missions.own>missions.fire', 'missions.fire>missions.answer', 'missions.answer>files.read'].includes(`${a}>${b}`)) continue;
       assert.ok(covered.has(`${a}>${b}`), `missing pair ${a} > ${b}`);
     }
   });

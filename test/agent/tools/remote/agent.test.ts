@@ -72,21 +72,21 @@ test('cxl acp: a GET runs without asking, a POST asks with method, URL and body;
   assert.doesNotMatch(JSON.stringify([h.permissions, h.toolUpdates(), text]), /key-acp-77d1/);
 });
 
-test('cxl run: a GET runs, a POST is refused (nobody can answer) and never sent', async () => {
+test('cxl run under read_only: a GET runs, a POST is denied and never sent; the mission does not land (exit 3)', async () => {
   const svc = await startPetService();
   cleanups.push(() => svc.close());
   const dir = await project(svc.url);
   const srv = await startFakeOpenAI([{ toolCalls: [{ name: 'pets.listPets', arguments: { tag: 'dog' } }, { name: 'pets.addPet', arguments: { name: 'Kit' } }] }, { text: 'Rex is the dog; I could not add Kit.' }]);
   cleanups.push(() => srv.close());
-  const r = await runCxl(['run', '--provider', 'openai', '--model', 'm', 'list the dogs and add Kit'], {
+  const r = await runCxl(['run', '--provider', 'openai', '--model', 'm', '--envelope', 'read_only', 'list the dogs and add Kit'], {
     cwd: dir,
     env: { HOME: dir, XDG_DATA_HOME: path.join(dir, 'data'), OPENAI_BASE_URL: srv.url, OPENAI_API_KEY: 'k', PETS_KEY: 'key-run-5b' },
   });
-  assert.equal(r.code, 0, r.stderr);
-  assert.equal(r.stdout, 'Rex is the dog; I could not add Kit.\n');
+  assert.equal(r.code, 3, r.stderr);
   const [list, add] = toolResults(srv.requests[1]);
   assert.deepEqual(JSON.parse(list), [{ id: 1, name: 'Rex', tag: 'dog' }]);
-  assert.match(add, /"code":"approval_required"/);
+  assert.match(add, /"code":"envelope_denied"/);
+  assert.match(r.stderr, /1 call was refused or unanswered: pets\.addPet.*\(envelope_denied\)/);
   assert.deepEqual(svc.calls().map((c) => `${c.method} ${c.url}`), ['GET /pets?tag=dog']);
   assert.match(r.stderr, /remote tools gone: cannot fetch its OpenAPI document/);
 });

@@ -1,0 +1,267 @@
+// Mission records on disk, one directory per mission under <data>/missions (docs/missions.md):
+//   mission.json   the record, replaced whole (temp file, fsync, rename) under its lock file, so a
+//                  crash leaves the old record or the new one and two processes never lose each
+//                  other's change (each re-reads under the lock and bumps `rev`)
+//   plan.jsonl     every plan snapshot, appended and flushed before the record counts it
+//   reports.jsonl  every report, the same way
+//   heartbeat      its modification time is the heartbeat (a touch: no bytes written)
+// and open/<id>, present while the mission is open: the fleet cap and the sweep read those only.
+// Admission takes the fleet's own lock, so two processes firing at once cannot both take the
+// last place.
+import fs from 'node:fs';
+import path from 'node:path';
+import { ToolError } from '../../core/errors.ts';
+import { replaceFileSync } from '../../core/platform/atomic_file.ts';
+import { withFileLock } from '../../core/platform/write_lock.ts';
+import { isId, newId } from './ids.ts';
+import { appendLine, readLines } from './jsonl.ts';
+import { currentOwner, ownerGone, type Owner } from './owner.ts';
+import { nextPlan, type FinishedStatus, type Mission, type Plan, type Report } from './records.ts';
+
+export interface NewMission {
+  intent: string;
+  agent: string;
+  envelope: string;
+  cwd: string;
+  sessionId?: string;
+  parentSessionId?: string;
+  owner?: Owner;
+}
+
+/** The default of `fleet_max_parallel`. */
+export const DEFAULT_FLEET_MAX = 8;
+/** An open mission whose process cannot be seen (another host) is gone after this long without a heartbeat. */
+export const HEARTBEAT_STALE_MS = 10 * 60 * 1000;
+
+function mkdirs(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
+export class MissionStore {
+  readonly dir: string;
+  readonly #openDir: string;
+
+  constructor(dataDir: string) {
+    this.dir = path.join(dataDir, 'missions');
+    this.#openDir = path.join(this.dir, 'open');
+  }
+
+  /** The directory of mission `id`; an id that is not one is refused before it names a path. */
+  #at(id: string, file = ''): string {
+    if (!isId(id, 'm')) throw new ToolError('bad_args', `"${id}" is not a mission id (they look like m-mb7k2x9q3f); \`cxl mission list\` shows them.`);
+    return path.join(this.dir, id, file);
+  }
+
+  get(id: string): Mission | undefined {
+    try {
+      return JSON.parse(fs.readFileSync(this.#at(id, 'mission.json'), 'utf8')) as Mission;
+    } catch (err) {
+      if (err instanceof ToolError) throw err;
+      return undefined;
+    }
+  }
+
+  require(id: string): Mission {
+    const m = this.get(id);
+    if (!m) throw new ToolError('not_found', `no mission "${id}" exists; \`cxl mission list\` shows the recorded ones.`);
+    return m;
+  }
+
+  /** Newest first. */
+  list(limit = 50): Mission[] {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.dir);
+    } catch {
+      return [];
+    }
+    const ids = names.filter((n) => isId(n, 'm')).sort().reverse();
+    const out: Mission[] = [];
+    for (const id of ids) {
+      if (out.length >= limit) break;
+      const m = this.get(id);
+      if (m) out.push(m);
+    }
+    return out;
+  }
+
+  /** The open missions, by their markers (a marker whose mission finished meanwhile is dropped). */
+  open(): Mission[] {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.#openDir);
+    } catch {
+      return [];
+    }
+    const out: Mission[] = [];
+    for (const id of names.filter((n) => isId(n, 'm'))) {
+      const m = this.get(id);
+      if (m && m.status === 'open') out.push(m);
+      else fs.rmSync(path.join(this.#openDir, id), { force: true });
+    }
+    return out;
+  }
+
+  /** When the mission's process last said it was alive. */
+  heartbeatAt(id: string): number | undefined {
+    try {
+      return fs.statSync(this.#at(id, 'heartbeat')).mtimeMs;
+    } catch {
+      return undefined;
+    }
+  }
+
+  heartbeat(id: string): void {
+    const now = new Date();
+    try {
+      fs.utimesSync(this.#at(id, 'heartbeat'), now, now);
+    } catch {
+      /* the record is gone or unwritable: the next write says so */
+    }
+  }
+
+  /** Whether an open mission's process is gone: dead on this host, or silent past the bound elsewhere. */
+  gone(m: Mission, now = Date.now(), boundMs = HEARTBEAT_STALE_MS): boolean {
+    const dead = ownerGone(m.owner);
+    if (dead !== undefined) return dead;
+    return now - (this.heartbeatAt(m.id) ?? Date.parse(m.updatedAt)) > boundMs;
+  }
+
+  /**
+   * Records a new open mission, if the fleet has room: `cap` units open at once (0: no cap),
+   * counting only those whose process is alive.
+   */
+  async create(n: NewMission, cap = DEFAULT_FLEET_MAX): Promise<Mission> {
+    mkdirs(this.#openDir);
+    return withFileLock(path.join(this.dir, 'fleet'), 'the mission fleet', () => {
+      if (cap > 0) {
+        const live = this.open().filter((m) => !this.gone(m));
+        if (live.length >= cap) {
+          throw new ToolError(
+            'fleet_full',
+            `fleet admission refused: ${live.length} units are already open, at the fleet cap (fleet_max_parallel = ${cap}). Wait for one to finish (\`cxl mission list\`), stop one (\`cxl mission stop ID\`), or raise fleet_max_parallel in agents.toml (0: no cap).`,
+            { open: live.map((m) => m.id), cap },
+          );
+        }
+      }
+      let id = newId('m');
+      for (let i = 0; ; i++) {
+        try {
+          fs.mkdirSync(this.#at(id), { mode: 0o700 });
+          break;
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || i > 8) throw err;
+          id = newId('m');
+        }
+      }
+      const now = new Date().toISOString();
+      const m: Mission = {
+        v: 1,
+        id,
+        intent: n.intent,
+        agent: n.agent,
+        envelope: n.envelope,
+        cwd: n.cwd,
+        status: 'open',
+        ...(n.sessionId ? { sessionId: n.sessionId } : {}),
+        ...(n.parentSessionId ? { parentSessionId: n.parentSessionId } : {}),
+        owner: n.owner ?? currentOwner(),
+        createdAt: now,
+        updatedAt: now,
+        planRevision: 0,
+        reports: 0,
+        rev: 1,
+      };
+      fs.writeFileSync(this.#at(id, 'heartbeat'), '', { mode: 0o600 });
+      replaceFileSync(this.#at(id, 'mission.json'), JSON.stringify(m), { mode: 0o600 });
+      fs.writeFileSync(path.join(this.#openDir, id), '', { mode: 0o600 });
+      return m;
+    });
+  }
+
+  /**
+   * Changes the record under its lock: `fn` gets the record as it is on disk now and returns the
+   * next one (or the same object: nothing to write); an append `fn` makes (a report, a plan) is
+   * flushed before the record that counts it replaces the old one.
+   */
+  async update(id: string, fn: (m: Mission) => Mission): Promise<Mission> {
+    const file = this.#at(id, 'mission.json');
+    return withFileLock(file, `mission ${id}`, () => {
+      const cur = this.require(id);
+      const next = fn(cur);
+      if (next === cur) return cur;
+      const out: Mission = { ...next, rev: cur.rev + 1, updatedAt: new Date().toISOString() };
+      replaceFileSync(file, JSON.stringify(out), { mode: 0o600 });
+      return out;
+    });
+  }
+
+  /** The process that runs the unit now (a unit started for a record another process made). */
+  takeOver(id: string, sessionId?: string): Promise<Mission> {
+    return this.update(id, (m) => {
+      if (m.status !== 'open') throw new ToolError('conflict', `mission ${id} is already finished (${m.status}); nothing to run.`);
+      return { ...m, owner: currentOwner(), ...(sessionId ? { sessionId } : {}) };
+    });
+  }
+
+  bindSession(id: string, sessionId: string): Promise<Mission> {
+    return this.update(id, (m) => (m.sessionId === sessionId ? m : { ...m, sessionId }));
+  }
+
+  /**
+   * Finishes the mission once: the same status again changes nothing (`changed` false), another
+   * one is a conflict. Its open marker goes with it.
+   */
+  async finish(id: string, status: FinishedStatus, reason?: string): Promise<{ mission: Mission; changed: boolean }> {
+    let changed = false;
+    const mission = await this.update(id, (m) => {
+      if (m.status === status) return m;
+      if (m.status !== 'open') throw new ToolError('conflict', `mission ${id} already finished as ${m.status}; it cannot be re-finished as ${status}. A verdict is recorded once.`, { status: m.status });
+      changed = true;
+      return { ...m, status, ...(reason ? { reason } : {}), finishedAt: new Date().toISOString() };
+    });
+    fs.rmSync(path.join(this.#openDir, id), { force: true });
+    return { mission, changed };
+  }
+
+  /** Refuses a unit's write to a finished mission: its verdict is in. */
+  #stillOpen(m: Mission, by: Report['by']): void {
+    if (by === 'unit' && m.status !== 'open') throw new ToolError('conflict', `mission ${m.id} is already finished (${m.status}); nothing more is recorded for it.`, { status: m.status });
+  }
+
+  plans(id: string): Plan[] {
+    return readLines<Plan>(this.#at(id, 'plan.jsonl'));
+  }
+
+  lastPlan(id: string): Plan | undefined {
+    const all = this.plans(id);
+    return all[all.length - 1];
+  }
+
+  /** Files a full plan snapshot as the next revision (see records.ts nextPlan for what is refused). */
+  async setPlan(id: string, args: Record<string, unknown>): Promise<Plan> {
+    let plan!: Plan;
+    await this.update(id, (m) => {
+      this.#stillOpen(m, 'unit');
+      plan = { ...nextPlan(this.lastPlan(id), args), createdAt: new Date().toISOString() };
+      appendLine(this.#at(id, 'plan.jsonl'), plan);
+      return { ...m, planRevision: plan.revision };
+    });
+    return plan;
+  }
+
+  reports(id: string): Report[] {
+    return readLines<Report>(this.#at(id, 'reports.jsonl'));
+  }
+
+  async addReport(id: string, r: Omit<Report, 'id' | 'missionId' | 'createdAt'>): Promise<Report> {
+    let report!: Report;
+    await this.update(id, (m) => {
+      this.#stillOpen(m, r.by);
+      report = { id: newId('r'), missionId: id, ...r, createdAt: new Date().toISOString() };
+      appendLine(this.#at(id, 'reports.jsonl'), report);
+      return { ...m, reports: m.reports + 1 };
+    });
+    return report;
+  }
+}
