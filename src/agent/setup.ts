@@ -2,8 +2,11 @@
 // each, called in order by agentSetup: the project configurations, the envelopes (ACP modes), the
 // model-request timeouts, the model provider, the context window, the turn limit, the session
 // store, and the factory for a session's tools (client-backed for ACP, workspace-backed for runs).
+import os from 'node:os';
 import { ConfigError, formatIssue, loadConfig, projectConfig, type EffectiveConfig } from '../config/load.ts';
 import { untrustedNotice } from '../config/trust.ts';
+import { DEFAULT_MEMORY_FILES, MemoryCache, type Memory } from '../config/memory.ts';
+import { loadCommands, type LoadedCommands } from '../config/commands.ts';
 import { loadChain, taskPolicies, type ChainTask } from '../config/chain.ts';
 import type { Toolset } from '../core/contract/toolset.ts';
 import type { ClientFileIO } from '../core/local_fs/file_io.ts';
@@ -63,7 +66,12 @@ export interface AgentSetup {
   /** a session's context budget (compaction, usage), reporting through `hooks` */
   newContext(hooks: ContextHooks): SessionContext;
   maxTurns: number;
+  /** the system prompt of a session rooted at `cwd`: its memory files as they are now */
   systemPrompt(cwd: string): string;
+  /** the memory files of a session rooted at `cwd` (AGENTS.md…), read again when they change */
+  memory(cwd: string): { memory: Memory; names: readonly string[] };
+  /** the custom commands of a session rooted at `cwd` (the project's only when it is trusted); `reserved`: built-in names */
+  commands(cwd: string, reserved: readonly string[]): LoadedCommands;
   buildAcpTools(ctx: ToolContext): Promise<SessionTools>;
   /** `notice`: what goes wrong while the tools are built or run (a server that fails or dies) */
   buildLocalTools(mode: string, notice: (text: string) => void): Promise<SessionTools>;
@@ -83,6 +91,16 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
   const vars: Record<string, string> = provider ? { provider: provider.name, model: provider.model } : {};
   const store = new SessionStore(dataDir(o.env));
   const factory = new SessionToolsFactory(configs, vars, mcpTimeouts(o.env), o.env);
+  const memories = new MemoryCache({ home: o.env.HOME });
+  const memoryOf = (cwd: string) => {
+    let names: readonly string[] = DEFAULT_MEMORY_FILES;
+    try {
+      names = configs.for(cwd).data.memory_files ?? DEFAULT_MEMORY_FILES;
+    } catch {
+      names = cfg.data.memory_files ?? DEFAULT_MEMORY_FILES;
+    }
+    return { memory: memories.get(cwd, names), names };
+  };
 
   return {
     cwd: o.cwd,
@@ -107,11 +125,23 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
     newContext,
     maxTurns,
     systemPrompt: (cwd) => {
+      const memory = memoryOf(cwd).memory.prompt;
       try {
-        return systemPrompt(cwd, taskFor(configs.for(cwd), vars).task.system_prompt);
+        return systemPrompt(cwd, taskFor(configs.for(cwd), vars).task.system_prompt, memory);
       } catch {
-        return systemPrompt(cwd);
+        return systemPrompt(cwd, undefined, memory);
       }
+    },
+    memory: memoryOf,
+    commands: (cwd, reserved) => {
+      let project: EffectiveConfig['project'];
+      try {
+        project = configs.for(cwd).project;
+      } catch {
+        // a project configuration that does not load: nothing of it applies, its commands neither
+        project = { ...projectConfig({ cwd, home: o.env.HOME, env: o.env }), state: 'untrusted' };
+      }
+      return loadCommands({ home: o.env.HOME || os.homedir(), project, reserved });
     },
     buildAcpTools: (ctx) => factory.forClient(ctx),
     buildLocalTools: (mode, notice) => factory.forWorkspace(o.cwd, mode, notice),

@@ -45,6 +45,8 @@ export async function main(argv: string[]): Promise<number> {
     providerProblem: setup.providerProblem,
     buildTools: setup.buildAcpTools,
     systemPrompt: setup.systemPrompt,
+    memory: setup.memory,
+    commands: setup.commands,
     maxTurns: setup.maxTurns,
     newContext: setup.newContext,
     log,

@@ -26,6 +26,13 @@ export const META_DECISION = 'cxl';
 export const META_TURN_ENDED = 'cxl/turnEnded';
 /** `_meta` of a session_info_update when no model answers as a session opens. */
 export const META_MODEL = 'cxl/model';
+/** `_meta` of an available command: where a custom command comes from ({@link CommandSourceMeta}) */
+export const META_COMMAND_SOURCE = 'cxl/source';
+/**
+ * `_meta` of a prompt's text block that is not the person's words but the output of commands
+ * they ran in their own shell (`!line`): the model reads it, a replay does not show it as typed.
+ */
+export const META_SHELL_CONTEXT = 'cxl/shellContext';
 
 // ── permission option ids ─────────────────────────────────────────────────────────────────────
 
@@ -74,6 +81,9 @@ export interface DecisionMeta {
 export function isSandboxState(v: unknown): v is SandboxStateName {
   return typeof v === 'string' && (SANDBOX_STATES as readonly string[]).includes(v);
 }
+
+/** {@link META_COMMAND_SOURCE}: a custom command from the project (.contenox/commands) or the person's own (~/.contenox/commands). */
+export type CommandSourceMeta = 'project' | 'user';
 
 /** What META_MODEL carries. */
 export type ModelMeta = { reachable: false; problem: string };

@@ -3,13 +3,18 @@
 //                        clients that offer only slash commands)
 //   /tool <name> [json]  call any tool with a JSON object of arguments
 //   /compact             compact the conversation now (elide old results, summarise the rest)
+//   /memory              the memory files (AGENTS.md…) the model reads, with their paths
+//   /init                ask the model to write an AGENTS.md for the project
 //   /help                list these
+// Custom commands (.contenox/commands, ~/.contenox/commands) are the session's: prompt.ts.
 
 export type DirectCommand =
   | { kind: 'shell'; command: string }
   | { kind: 'tool'; name: string; args: Record<string, unknown> }
   | { kind: 'help' }
   | { kind: 'compact' }
+  | { kind: 'memory' }
+  | { kind: 'init' }
   | { kind: 'error'; message: string };
 
 export const DIRECT_HELP = [
@@ -17,6 +22,8 @@ export const DIRECT_HELP = [
   '  !<command line>          run it with local_shell, e.g. `!git status` (or /shell <command line>)',
   '  /tool <name> [json]      call one tool, e.g. `/tool read_file {"path":"README.md"}`',
   '  /compact                 compact the conversation now: elide old tool results, summarise the older part',
+  '  /memory                  the memory files (AGENTS.md, …) the model reads with every prompt',
+  '  /init                    ask the model to write an AGENTS.md for this project (it asks before writing)',
   '  /help                    this list',
   'Anything else goes to the model.',
 ].join('\n');
@@ -26,9 +33,21 @@ export const AVAILABLE_COMMANDS: Array<{ name: string; description: string; inpu
   { name: 'help', description: 'List the direct commands and the tools' },
   { name: 'tool', description: 'Call one tool directly, without the model', input: { hint: '<name> [json arguments]' } },
   { name: 'compact', description: 'Compact the conversation now: elide old tool results and summarise the older part' },
+  { name: 'memory', description: 'The memory files (AGENTS.md, …) the model reads with every prompt, with their paths' },
+  { name: 'init', description: 'Ask the model to write an AGENTS.md for this project (it asks before writing)' },
   // `!` is no slash command: clients that offer only those send `/shell <line>`
   { name: 'shell', description: 'Run a command line with local_shell, same as !<command line>', input: { hint: '<command line>' } },
 ];
+
+/** Names a custom command may not take. */
+export const RESERVED_COMMANDS: readonly string[] = [...AVAILABLE_COMMANDS.map((c) => c.name), '?'];
+
+/** What `/init` asks of the model: a normal write of AGENTS.md, which asks with its diff. */
+export const INIT_PROMPT = [
+  'Write an AGENTS.md file at the root of this project: the instructions a coding agent (you, in later sessions) should follow here.',
+  'First look at the project: its README, its build and test configuration, its layout, and an existing AGENTS.md, CLAUDE.md or GEMINI.md if there is one (improve it rather than start over).',
+  'Then write AGENTS.md with write_file: how to build, test and lint (the exact commands), how the code is laid out, the conventions the code follows, and anything a newcomer gets wrong. Keep it short (under 150 lines) and specific to this project; no generic advice.',
+].join('\n');
 
 export function parseDirect(text: string): DirectCommand | undefined {
   const t = text.trim();
@@ -40,6 +59,8 @@ export function parseDirect(text: string): DirectCommand | undefined {
   }
   if (t === '/help' || t === '/?') return { kind: 'help' };
   if (t === '/compact') return { kind: 'compact' };
+  if (t === '/memory') return { kind: 'memory' };
+  if (t === '/init') return { kind: 'init' };
   const m = /^\/tool(?:\s+(\S+)(?:\s+([\s\S]*))?)?$/.exec(t);
   if (!m) return undefined;
   if (!m[1]) return { kind: 'error', message: 'Usage: /tool <name> [json], e.g. `/tool list_dir {"path":"."}`.' };

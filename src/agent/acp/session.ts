@@ -12,7 +12,10 @@ import { howToConfigure } from '../providers/select.ts';
 import type { Provider } from '../providers/types.ts';
 import type { SessionLog, SessionStore, StoredSession } from '../sessions/store.ts';
 import type { SessionTools } from '../tools/contract.ts';
-import { AVAILABLE_COMMANDS } from './direct.ts';
+import type { LoadedCommands } from '../../config/commands.ts';
+import type { Memory } from '../../config/memory.ts';
+import { META_COMMAND_SOURCE } from '../../core/protocol_names.ts';
+import { AVAILABLE_COMMANDS, RESERVED_COMMANDS } from './direct.ts';
 import { unknownMode } from './errors.ts';
 import { persistenceMeta, reportSaves, type Notify } from './save_notices.ts';
 
@@ -51,6 +54,10 @@ export interface AgentOptions {
   providerProblem?: string;
   buildTools(ctx: ToolContext): Promise<SessionTools>;
   systemPrompt(cwd: string): string;
+  /** the memory files of a session rooted at `cwd`, for /memory */
+  memory?(cwd: string): { memory: Memory; names: readonly string[] };
+  /** the custom commands of a session rooted at `cwd`; `reserved`: the built-in names */
+  commands?(cwd: string, reserved: readonly string[]): LoadedCommands;
   maxTurns: number;
   /** a session's context budget: window, usage, compaction */
   newContext(hooks: ContextHooks): SessionContext;
@@ -130,6 +137,10 @@ export class LiveSession {
   /** tool call ids continue after the replayed ones, so a reloaded session never reuses one */
   nextCall: number;
   readonly context: SessionContext;
+  /** the custom commands as last told to the client */
+  #commands: LoadedCommands = { commands: [], problems: [], heldBack: 0 };
+  #commandsSaid = '';
+  #problemsSaid = new Set<string>();
 
   constructor(
     private readonly o: AgentOptions,
@@ -195,10 +206,45 @@ export class LiveSession {
     setTimeout(() => void this.#announce().catch((e) => this.o.log(String(e))), 0);
   }
 
+  /**
+   * The custom commands as they are now (read again at each prompt: a file added, changed or
+   * trusted counts at once); the client hears of a change, and of a file that is no command.
+   */
+  async refreshCommands(): Promise<LoadedCommands> {
+    try {
+      this.#commands = this.o.commands?.(this.stored.cwd, RESERVED_COMMANDS) ?? this.#commands;
+    } catch (err) {
+      this.o.log(`cannot read the custom commands: ${String(err)}`);
+    }
+    const list = this.availableCommands();
+    const said = JSON.stringify(list);
+    if (said !== this.#commandsSaid) {
+      this.#commandsSaid = said;
+      await this.send({ sessionUpdate: 'available_commands_update', availableCommands: list });
+    }
+    for (const p of this.#commands.problems) {
+      if (this.#problemsSaid.has(p)) continue;
+      this.#problemsSaid.add(p);
+      await this.notices.notify(`A custom command was not loaded: ${p}.`, { severity: 'warning' });
+    }
+    return this.#commands;
+  }
+
+  /** The built-in commands, then the custom ones with where they come from (`_meta` and the description). */
+  availableCommands(): acp.AvailableCommand[] {
+    const custom = this.#commands.commands.map((c) => ({
+      name: c.name,
+      description: `${c.description} (${c.source} command)`,
+      ...(c.argumentHint ? { input: { hint: c.argumentHint } } : {}),
+      _meta: { [META_COMMAND_SOURCE]: c.source },
+    }));
+    return [...AVAILABLE_COMMANDS, ...custom];
+  }
+
   async #announce(): Promise<void> {
     const early = this.notices.release();
-    // the direct commands, as slash commands the client can offer
-    await this.send({ sessionUpdate: 'available_commands_update', availableCommands: AVAILABLE_COMMANDS });
+    // the direct commands and the custom ones, as slash commands the client can offer
+    await this.refreshCommands();
     // notices are live events; only the fallback messages belong to the replayed history
     if (early.length && !this.notices.asNotice) this.stored.replay.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${early.map(([t]) => t).join('\n')}\n` } });
     for (const n of early) await this.notices.notify(...n);
