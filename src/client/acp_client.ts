@@ -5,7 +5,7 @@
 import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
 import pkg from '../../package.json' with { type: 'json' };
-import { META_SANDBOX, OPTION_READ_ALLOW, OPTION_READ_REFUSE } from '../core/protocol_names.ts';
+import { META_SANDBOX, META_SHELL_CONTEXT, OPTION_READ_ALLOW, OPTION_READ_REFUSE } from '../core/protocol_names.ts';
 import { AgentProcess } from './agent_process.ts';
 import { authMethodsOf, type AuthMethodView, type AuthOffer } from './auth.ts';
 import { joinCommandLine } from './command_line.ts';
@@ -18,6 +18,7 @@ import { PermissionAnswers } from './permission_answers.ts';
 import { newestSession, sandboxOf } from './session_meta.ts';
 import { ClientStore, type SandboxView } from './state.ts';
 import { TerminalHost } from './terminal_host.ts';
+import { shellContextText, UserShell } from './user_shell.ts';
 
 export interface ClientOptions {
   argv: string[];
@@ -57,6 +58,8 @@ export class AcpClient {
   readonly terminals: TerminalHost;
   /** The workspace's files, for @-mention completion. */
   readonly files: FileIndex;
+  /** The person's own shell (`!line`), which the screen runs whatever the agent. */
+  readonly userShell: UserShell;
   /** Permission requests waiting for the user; the screen answers them through `answerPermission`. */
   readonly #permissions: PermissionAnswers;
   #proc: AgentProcess | undefined;
@@ -75,6 +78,7 @@ export class AcpClient {
     this.fsHost = new FsHost(opts.cwd, (rel) => this.#askRead(rel));
     this.terminals = new TerminalHost(this.fsHost.root, (v) => this.store.updateTerminal(v));
     this.files = new FileIndex(this.fsHost.root, (v) => this.store.setFiles(v));
+    this.userShell = new UserShell(this.fsHost.root, { env: opts.env ?? process.env });
     this.#permissions = new PermissionAnswers(this.store);
   }
 
@@ -542,6 +546,18 @@ export class AcpClient {
     this.#offerLogin('chosen with /login', this.#sessionId === undefined ? 'new_session' : 'continue');
   }
 
+  /**
+   * `!line`: the person's own shell runs it here, whatever the agent (the agent gets the output
+   * with the next prompt). One at a time; Ctrl+C stops it.
+   */
+  shell(line: string): void {
+    if (this.userShell.running) {
+      this.store.notice('warn', `Not run: “${line.split('\n')[0]}”. A shell line is still running; Ctrl+C stops it.`);
+      return;
+    }
+    void this.userShell.run(line, (v) => this.store.shellUpdate(v)).catch((err) => this.store.notice('error', `Could not run “${line.split('\n')[0]}”: ${errorText(err)}.`));
+  }
+
   /** The composer sent text: a prompt now, or queued behind the running turn. */
   send(text: string): void {
     const st = this.store.getState();
@@ -572,7 +588,10 @@ export class AcpClient {
     if (!conn || !sessionId) return;
     this.store.beginTurn(text);
     try {
-      const prompt = promptBlocks(text, { root: this.fsHost.root, embed: this.store.getState().capabilities.embeddedContext });
+      const shellRuns = this.store.takeShellContext();
+      // what the person ran in their shell since the last prompt comes first, marked for cxl's agent
+      const context: acp.ContentBlock[] = shellRuns.length ? [{ type: 'text', text: shellContextText(shellRuns), _meta: { [META_SHELL_CONTEXT]: true } }] : [];
+      const prompt = [...context, ...promptBlocks(text, { root: this.fsHost.root, embed: this.store.getState().capabilities.embeddedContext })];
       const res = await conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt });
       this.store.endTurn(res.stopReason);
     } catch (err) {
@@ -596,6 +615,7 @@ export class AcpClient {
 
   /** Ctrl+C: every pending approval answered `cancelled`, then session/cancel. */
   cancel(): void {
+    this.userShell.kill();
     this.#permissions.cancelAll();
     this.store.cancelTurn();
     const conn = this.#conn;
@@ -608,6 +628,7 @@ export class AcpClient {
 
   /** Stop the agent (TERM, then KILL after `graceMs`) and every terminal. */
   async close(graceMs = 1500): Promise<void> {
+    this.userShell.kill();
     this.terminals.dispose();
     this.files.dispose();
     this.store.dispose();

@@ -12,15 +12,16 @@ import type {
   SessionUpdate,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
-import { META_MODEL, META_TOKENS_AFTER, META_TOKENS_BEFORE, META_TURN_ENDED } from '../core/protocol_names.ts';
+import { META_MODEL, META_SHELL_CONTEXT, META_TOKENS_AFTER, META_TOKENS_BEFORE, META_TURN_ENDED } from '../core/protocol_names.ts';
 import type { AgentExit } from './agent_process.ts';
 import type { AuthOffer } from './auth.ts';
 import { modelLabel, modelStateOf, type ModelState } from './models.ts';
 import { type ToolCallView } from './tool_call.ts';
 import { closeUnfinished, finishedPrefix, placeCall } from './turn_model.ts';
+import { contextOf, type ShellRunView } from './user_shell.ts';
 import type { HistoryItem, LiveItem, PendingPermission, TerminalView, TextKind } from './views.ts';
 
-export type { HistoryItem, LiveItem, PendingPermission, TerminalView, TextKind };
+export type { HistoryItem, LiveItem, PendingPermission, ShellRunView, TerminalView, TextKind };
 
 export type AgentStatus = 'starting' | 'ready' | 'exited';
 
@@ -122,6 +123,10 @@ export interface ClientState {
   agentLog: string[];
   /** Why no model answers, as the agent found when the session opened (cxl acp's `_meta["cxl/model"]`); gone once one does. */
   modelProblem?: string;
+  /** The person's own shell line running now (`!line`). */
+  shell?: ShellRunView;
+  /** What the person ran in their shell since the last prompt, as the agent will read it with the next one. */
+  shellContext: string[];
 }
 
 export interface StoreOptions {
@@ -201,6 +206,7 @@ export class ClientStore {
       epoch: 0,
       cancelling: false,
       agentLog: [],
+      shellContext: [],
     };
   }
 
@@ -471,6 +477,11 @@ export class ClientStore {
       case 'agent_thought_chunk':
         return this.appendText('thought', contentText(update.content));
       case 'user_message_chunk': {
+        // a resumed session's shell output, as it was sent with its prompt
+        if (update.content.type === 'text' && update.content._meta?.[META_SHELL_CONTEXT] !== undefined) {
+          this.flush(true);
+          return this.pushHistory({ kind: 'shell', key: this.key('s'), sent: update.content.text });
+        }
         const text = userText(update.content, this.state.cwd);
         // a mention the prompt's text already has is not said twice
         const last = this.state.live.at(-1);
@@ -603,6 +614,23 @@ export class ClientStore {
   /** Ctrl+O: print a call's whole output into the scrollback. */
   showFullOutput(callId: string, title: string, text: string): void {
     this.pushHistory({ kind: 'output', key: this.key('o'), title, text });
+  }
+
+  // ---- the person's own shell ------------------------------------------------------------------
+
+  /** A `!line` run changed (output came, or it ended): shown live, then kept in history, its output for the next prompt. */
+  shellUpdate(run: ShellRunView): void {
+    if (!run.done) return this.set({ shell: run });
+    this.flush(true);
+    const shellContext = run.handed ? [...this.state.shellContext, contextOf(run)] : this.state.shellContext;
+    this.set({ shell: undefined, shellContext, history: [...this.state.history, { kind: 'shell', key: this.key('s'), run }] });
+  }
+
+  /** The shell output owed to the agent, taken for the prompt being sent. */
+  takeShellContext(): string[] {
+    const runs = this.state.shellContext;
+    if (runs.length) this.set({ shellContext: [] });
+    return runs;
   }
 
   /** Print what the ended turn left in the live region now, without waiting for late text. */

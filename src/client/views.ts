@@ -3,6 +3,7 @@
 // the turn model (which decides how live items become history).
 import type { PermissionOption, PlanEntry } from '@agentclientprotocol/sdk';
 import type { ToolCallView } from './tool_call.ts';
+import type { ShellRunView } from './user_shell.ts';
 
 export interface TerminalView {
   id: string;
@@ -27,7 +28,9 @@ export type HistoryItem =
   | { kind: 'output'; key: string; title: string; text: string }
   | { kind: 'info'; key: string; title: string; lines: string[] }
   /** the agent's plan as it stood when its turn ended */
-  | { kind: 'plan'; key: string; entries: PlanEntry[] };
+  | { kind: 'plan'; key: string; entries: PlanEntry[] }
+  /** a line the person ran in their own shell (`!line`), finished; `sent`: as a resumed session replays it (the text the agent got) */
+  | { kind: 'shell'; key: string; run?: ShellRunView; sent?: string };
 
 export type LiveItem = { kind: TextKind; key: string; text: string } | { kind: 'tool'; key: string; id: string };
 

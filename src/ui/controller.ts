@@ -25,6 +25,8 @@ export interface Controller {
   authenticate?(methodId: string): void;
   dismissLogin?(): void;
   login?(): void;
+  /** `!line`: the person's own shell runs it (the agent gets its output with the next prompt). */
+  shell?(line: string): void;
   /** The approval's keys: the answer to the permission request queued under `key` (only an agent asks). */
   answerPermission?(key: string, outcome: RequestPermissionOutcome): void;
 }

@@ -176,6 +176,15 @@ export function parseSlash(text: string): { name: string; arg: string } | undefi
  */
 export function routePrompt(text: string, ctx: SlashContext): string | undefined {
   if (text.trimStart().startsWith('//')) return text.trimStart().slice(1);
+  // `!line`: the person's own shell, run here whatever the agent
+  const bang = /^\s*!([\s\S]*)$/.exec(text);
+  if (bang) {
+    const line = bang[1].trim();
+    if (line === '') ctx.hint('Write the command after !, e.g. !git status: it runs in your shell, in the sandbox.');
+    else if (ctx.controller.shell) ctx.controller.shell(line);
+    else ctx.hint('Running a shell line needs a running client.');
+    return undefined;
+  }
   const slash = parseSlash(text);
   const cmd = slash && clientCommand(slash.name);
   if (!cmd || !slash) return text;

@@ -3,11 +3,15 @@
 // prompt.ts) and nothing else happens here. Tools come from a per-session SessionTools (built
 // by the caller), the model from a Provider; both are injected so tests run the real thing.
 import * as acp from '@agentclientprotocol/sdk';
+import { parseSetModel } from './params.ts';
 import { runPrompt } from './prompt.ts';
 import type { AgentOptions } from './session.ts';
 import { SessionManager } from './session_manager.ts';
 
 export type { AgentOptions, SessionMode, ToolContext } from './session.ts';
+
+/** ACP's unstable method names, which the stable SDK entry point does not list. */
+const METHOD_SET_MODEL = 'session/set_model';
 
 /** The agent, and how to stop it: every turn cancelled, every session saved (see cli/acp.ts). */
 export type Agent = acp.AgentApp & { shutdown(o?: { graceMs?: number }): Promise<void> };
@@ -40,6 +44,14 @@ export function createAgent(o: AgentOptions): Agent {
     .onRequest(acp.methods.agent.session.list, ({ params }) => sessions.list(params))
     .onRequest(acp.methods.agent.session.setMode, async ({ params }) => {
       await sessions.get(params.sessionId).setMode(params.modeId);
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.setConfigOption, async ({ params }) => ({
+      configOptions: await sessions.get(params.sessionId).setConfigOption(params.configId, params.value),
+    }))
+    // the unstable session/set_model, for clients that follow the older `models` field
+    .onRequest(METHOD_SET_MODEL, parseSetModel, async ({ params }) => {
+      await sessions.get(params.sessionId).setModel(params.modelId);
       return {};
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {

@@ -18,3 +18,21 @@ export function unknownMode(modeId: string, modes: ReadonlyArray<{ id: string }>
 export function sessionRefused(cwd: string, message: string): acp.RequestError {
   return acp.RequestError.invalidParams({ cwd }, message);
 }
+
+export function unknownConfigOption(configId: string, ids: readonly string[]): acp.RequestError {
+  return acp.RequestError.invalidParams({ configId }, `unknown config option \`${configId}\`; options: ${ids.join(', ')}`);
+}
+
+export function notASelectValue(configId: string, value: unknown): acp.RequestError {
+  return acp.RequestError.invalidParams({ configId, value }, `config option \`${configId}\` takes one of its values (a string); got ${JSON.stringify(value)}`);
+}
+
+/** A model the server does not list; `listed` undefined when it could not be asked. */
+export function unknownModel(model: string, listed: readonly string[] | undefined, endpoint: string): acp.RequestError {
+  const why = listed ? `the server lists: ${listed.slice(0, 30).join(', ')}${listed.length > 30 ? `, … (${listed.length} in all)` : ''}` : `the model server (${endpoint}) did not list its models; start cxl acp with --model ${model} instead`;
+  return acp.RequestError.invalidParams({ configId: 'model', value: model }, `no model \`${model}\`: ${why}`);
+}
+
+export function noModelProvider(problem: string | undefined): acp.RequestError {
+  return acp.RequestError.invalidParams({ configId: 'model' }, `no model provider is configured${problem ? ` (${problem})` : ''}, so there is no model to choose`);
+}

@@ -206,7 +206,7 @@ export async function runPrompt(o: TurnOptions, s: LiveSession, client: acp.Agen
     const direct = parseDirect(text);
     const model = modelText(direct, text, await s.refreshCommands());
     if (direct && model === undefined) return await runDirect(o, turn, direct, text, context);
-    if (o.provider) return await askModel(o, o.provider, turn, withContext(context, model ?? text));
+    if (s.provider) return await askModel(o, s.provider, turn, withContext(context, model ?? text));
     s.stored.history.push({ role: 'user', content: withContext(context, model ?? text) });
     await turn.say(`${howToConfigure(undefined, o.providerProblem ?? 'no model provider is configured.')}\n`);
     return 'end_turn';

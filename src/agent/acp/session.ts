@@ -16,7 +16,8 @@ import type { LoadedCommands } from '../../config/commands.ts';
 import type { Memory } from '../../config/memory.ts';
 import { META_COMMAND_SOURCE } from '../../core/protocol_names.ts';
 import { AVAILABLE_COMMANDS, RESERVED_COMMANDS } from './direct.ts';
-import { unknownMode } from './errors.ts';
+import { CONFIG_MODE, CONFIG_MODEL, configOptions, type ModelCatalog } from './config_options.ts';
+import { noModelProvider, notASelectValue, unknownConfigOption, unknownMode, unknownModel } from './errors.ts';
 import { persistenceMeta, reportSaves, type Notify } from './save_notices.ts';
 
 export interface SessionMode {
@@ -129,6 +130,9 @@ function nowIso(): string {
   return new Date().toISOString();
 }
 
+/** The session's own model, kept with it so a load asks the same one. */
+const EXTRA_MODEL = 'model';
+
 export class LiveSession {
   /** the prompt turn running now, to cancel */
   turn?: AbortController;
@@ -141,6 +145,8 @@ export class LiveSession {
   #commands: LoadedCommands = { commands: [], problems: [], heldBack: 0 };
   #commandsSaid = '';
   #problemsSaid = new Set<string>();
+  /** the model this session asks: the agent's, or the one chosen with /model (set_config_option, set_model) */
+  provider: Provider | null;
 
   constructor(
     private readonly o: AgentOptions,
@@ -151,13 +157,17 @@ export class LiveSession {
     readonly tools: SessionTools,
     /** the session's log on disk (stored is its session) */
     readonly log: SessionLog,
+    private readonly catalog: ModelCatalog,
   ) {
     this.nextCall = stored.replay.filter((u) => u.sessionUpdate === 'tool_call').length;
+    const own = stored.extras?.[EXTRA_MODEL];
+    this.provider = typeof own === 'string' && o.provider?.withModel && own !== o.provider.model ? o.provider.withModel(own) : o.provider;
     this.context = sessionContext(o.newContext, tools, {
       onUsage: (u) => this.send({ sessionUpdate: 'usage_update', used: u.used, size: u.size }),
       onWarning: (text) => this.notice(text),
       onCompaction: (phase, r) => this.#compacted(phase, r),
     });
+    if (this.provider !== o.provider) this.context.useProvider(this.provider);
   }
 
   send(update: acp.SessionUpdate): Promise<void> {
@@ -257,12 +267,13 @@ export class LiveSession {
    * do: a notice, and `_meta[META_MODEL]` for its status line.
    */
   async #checkModel(): Promise<void> {
-    const provider = this.o.provider;
+    const provider = this.provider;
     if (!provider) return;
     const problem = await modelProblem(provider, process.env.OPENAI_API_KEY);
     if (problem === undefined) {
-      const options = modelOptions(provider);
-      if (options) await this.send({ sessionUpdate: 'config_option_update', configOptions: options });
+      // the server's models, listed once it answers: the client can offer them to switch to
+      await this.catalog.refresh();
+      await this.send({ sessionUpdate: 'config_option_update', configOptions: this.configOptions() });
       return;
     }
     // the title says what; the text under it, how to fix it (howToConfigure's first line is the title's)
@@ -279,12 +290,45 @@ export class LiveSession {
     await this.persist();
   }
 
+  /** session/set_config_option: `mode` (a client that follows `modes` hears of it as `current_mode_update`) or `model`. */
+  async setConfigOption(configId: string, value: unknown): Promise<acp.SessionConfigOption[]> {
+    const ids = this.configOptions().map((c) => c.id);
+    if (!ids.includes(configId)) throw configId === CONFIG_MODEL ? noModelProvider(this.o.providerProblem) : unknownConfigOption(configId, ids);
+    if (typeof value !== 'string') throw notASelectValue(configId, value);
+    if (configId === CONFIG_MODE) {
+      const was = this.stored.mode;
+      await this.setMode(value);
+      if (was !== value) await this.send({ sessionUpdate: 'current_mode_update', currentModeId: value });
+    } else await this.setModel(value);
+    return this.configOptions();
+  }
+
+  /**
+   * Another model of the same server for the turns that follow (session/set_model, and `model`
+   * through set_config_option); one the server does not list is refused. Saved with the session.
+   */
+  async setModel(model: string): Promise<void> {
+    const base = this.o.provider;
+    if (!base) throw noModelProvider(this.o.providerProblem);
+    if (model === this.provider?.model) return;
+    const listed = await this.catalog.refresh();
+    if (!base.withModel || !listed?.includes(model)) throw unknownModel(model, listed, base.endpoint);
+    this.provider = model === base.model ? base : base.withModel(model);
+    this.context.useProvider(this.provider);
+    this.log.put(EXTRA_MODEL, model);
+    await this.persist();
+  }
+
+  configOptions(): acp.SessionConfigOption[] {
+    return configOptions(this.o.modesFor(this.stored.cwd).modes, this.stored.mode, this.provider?.model, this.catalog.known());
+  }
+
   /** The modes, the model, the sandbox and whether the session will resume: a session that could not be saved works, but the answer says so. */
   answer(): SessionAnswer {
     const sandbox = this.tools.sandbox?.();
     return {
       modes: modeState(this.o.modesFor(this.stored.cwd).modes, this.stored.mode),
-      configOptions: modelOptions(this.o.provider),
+      configOptions: this.configOptions(),
       _meta: { ...(sandbox ? { [META_SANDBOX]: sandbox satisfies SandboxMeta } : {}), ...persistenceMeta(this.log) },
     };
   }
@@ -304,17 +348,13 @@ function modeState(modes: SessionMode[], current: string): acp.SessionModeState 
   return { currentModeId: current, availableModes: modes.map((m) => ({ id: m.id, name: m.name, ...(m.description ? { description: m.description } : {}) })) };
 }
 
-/** The model, as the standard `model` config option, so a client can show its real name. */
-function modelOptions(provider: Provider | null): acp.SessionConfigOption[] | undefined {
-  return provider ? [{ type: 'select', id: 'model', name: 'Model', category: 'model', currentValue: provider.model, options: [{ value: provider.model, name: provider.model }] }] : undefined;
-}
 
 /**
  * A session's parts put together: notices (held until the client knows the session), its tools,
  * its log (started once the tools are built: a session refused there leaves nothing on disk),
  * saves that fail reported as notices.
  */
-export async function openSession(o: AgentOptions, client: acp.AgentContext, caps: acp.ClientCapabilities, stored: StoredSession, mcpServers: acp.McpServer[], makeLog: () => Promise<SessionLog>): Promise<LiveSession> {
+export async function openSession(o: AgentOptions, client: acp.AgentContext, caps: acp.ClientCapabilities, stored: StoredSession, mcpServers: acp.McpServer[], makeLog: () => Promise<SessionLog>, catalog: ModelCatalog): Promise<LiveSession> {
   // ACP notices only for a client that shows them; otherwise an agent message says it
   const notices = new SessionNotices(client, stored.sessionId, !!caps.session?.notices);
   const tools = await o.buildTools({ sessionId: stored.sessionId, cwd: stored.cwd, mode: stored.mode, client, capabilities: caps, mcpServers, ledger: stored.ledger, allows: stored.allows, notice: notices.notify });
@@ -325,7 +365,7 @@ export async function openSession(o: AgentOptions, client: acp.AgentContext, cap
     await tools.close();
     throw err;
   }
-  const live = new LiveSession(o, stored, client, caps, notices, tools, log);
+  const live = new LiveSession(o, stored, client, caps, notices, tools, log, catalog);
   reportSaves(log, notices.notify);
   if (log.problem) log.onProblem?.(log.problem);
   return live;

@@ -7,6 +7,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { isToolError } from '../../core/errors.ts';
 import type { SessionLog, StoredSession } from '../sessions/store.ts';
 import { relativeCwd, sessionNotFound, sessionRefused } from './errors.ts';
+import { ModelCatalog } from './config_options.ts';
 import { replaySession } from './replay.ts';
 import { openSession, type AgentOptions, type LiveSession, type SessionAnswer } from './session.ts';
 
@@ -14,8 +15,12 @@ export class SessionManager {
   readonly #sessions = new Map<string, LiveSession>();
   /** what the client said it can do, on initialize */
   caps: acp.ClientCapabilities = {};
+  /** the provider's models, listed once for every session */
+  readonly #catalog: ModelCatalog;
 
-  constructor(private readonly o: AgentOptions) {}
+  constructor(private readonly o: AgentOptions) {
+    this.#catalog = new ModelCatalog(o.provider);
+  }
 
   /** The session, or the protocol's session-not-found. */
   get(sessionId: string): LiveSession {
@@ -25,7 +30,7 @@ export class SessionManager {
   }
 
   async #open(client: acp.AgentContext, stored: StoredSession, mcpServers: acp.McpServer[], makeLog: () => Promise<SessionLog>): Promise<LiveSession> {
-    const live = await openSession(this.o, client, this.caps, stored, mcpServers, makeLog);
+    const live = await openSession(this.o, client, this.caps, stored, mcpServers, makeLog, this.#catalog);
     this.#sessions.set(stored.sessionId, live);
     live.announceSoon();
     return live;

@@ -86,8 +86,13 @@ export class SessionContext {
   #dropped: { first: ChatMessage; last: ChatMessage; length: number } | undefined;
   readonly threshold: number;
 
-  constructor(private readonly o: ContextOptions) {
+  constructor(private o: ContextOptions) {
     this.threshold = o.threshold ?? DEFAULT_COMPACT_THRESHOLD;
+  }
+
+  /** The session asks another model now: its summaries are written by that one too. */
+  useProvider(provider: Provider | null): void {
+    this.o = { ...this.o, provider };
   }
 
   async window(): Promise<WindowChoice> {

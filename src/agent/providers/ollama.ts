@@ -32,7 +32,7 @@ export class OllamaProvider implements Provider {
   private readonly inlineToolCalls: boolean;
 
   /** `inlineToolCalls`: read `<tool_call>` blocks in the text as calls (`inline_tool_calls`) */
-  constructor(opts: { baseUrl: string; model: string; http?: HttpSettings; inlineToolCalls?: boolean }) {
+  constructor(private readonly opts: { baseUrl: string; model: string; http?: HttpSettings; inlineToolCalls?: boolean }) {
     this.model = opts.model;
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.endpoint = `${this.baseUrl}/api/chat`;
@@ -49,11 +49,21 @@ export class OllamaProvider implements Provider {
     return undefined;
   }
 
+  /** GET /api/tags: the models pulled on this server. */
+  async listModels(signal?: AbortSignal): Promise<string[] | undefined> {
+    const j = (await fetchJson('ollama', `${this.baseUrl}/api/tags`, { signal, timeoutMs: 3000 })) as { models?: Array<{ name?: unknown; model?: unknown }> } | undefined;
+    if (!j || typeof j !== 'object') return undefined;
+    return (j.models ?? []).map((m) => m.name ?? m.model).filter((x): x is string => typeof x === 'string');
+  }
+
+  withModel(model: string): OllamaProvider {
+    return new OllamaProvider({ ...this.opts, model });
+  }
+
   /** 404: name the models the server has, from /api/tags. */
   private async unknownModel(err: ProviderError, signal?: AbortSignal): Promise<ProviderError> {
-    const j = (await fetchJson('ollama', `${this.baseUrl}/api/tags`, { signal, timeoutMs: 3000 })) as { models?: Array<{ name?: unknown; model?: unknown }> } | undefined;
-    if (!j) return new ProviderError('model_not_found', `${err.message} ${WRONG_URL}`);
-    const names = (j.models ?? []).map((m) => m.name ?? m.model).filter((x): x is string => typeof x === 'string');
+    const names = await this.listModels(signal);
+    if (!names) return new ProviderError('model_not_found', `${err.message} ${WRONG_URL}`);
     const has = names.length ? `It has: ${names.slice(0, 20).join(', ')}${names.length > 20 ? `, … (${names.length} in all)` : ''}. Pick one with --model, or` : 'It has no models yet:';
     return new ProviderError('model_not_found', `ollama: the server at ${this.baseUrl} has no model \`${this.model}\`. ${has} fetch it with \`ollama pull ${this.model}\`.`);
   }

@@ -39,7 +39,7 @@ export class OpenAIProvider implements Provider {
   /** set when the server refused stream_options: later requests leave it out */
   private noStreamOptions = false;
 
-  constructor(opts: OpenAIOptions) {
+  constructor(private readonly opts: OpenAIOptions) {
     this.#model = opts.model;
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.endpoint = `${this.baseUrl}/chat/completions`;
@@ -90,10 +90,20 @@ export class OpenAIProvider implements Provider {
     }
   }
 
+  /** GET /v1/models: the ids a request may name. */
+  async listModels(signal?: AbortSignal): Promise<string[] | undefined> {
+    const j = (await fetchJson('openai', `${this.baseUrl}/models`, { headers: this.headers(), signal, timeoutMs: 3000 })) as { data?: Array<{ id?: unknown }> } | undefined;
+    if (!j || !Array.isArray(j.data)) return undefined;
+    return j.data.map((m) => m.id).filter((x): x is string => typeof x === 'string');
+  }
+
+  withModel(model: string): OpenAIProvider {
+    return new OpenAIProvider({ ...this.opts, model });
+  }
+
   /** 404: name the models the server has, from /v1/models. */
   private async unknownModel(err: ProviderError, signal?: AbortSignal): Promise<ProviderError> {
-    const j = (await fetchJson('openai', `${this.baseUrl}/models`, { headers: this.headers(), signal, timeoutMs: 3000 })) as { data?: Array<{ id?: unknown }> } | undefined;
-    const ids = (j?.data ?? []).map((m) => m.id).filter((x): x is string => typeof x === 'string');
+    const ids = (await this.listModels(signal)) ?? [];
     if (!ids.length) return new ProviderError('model_not_found', `${err.message} ${WRONG_URL}`);
     const shown = ids.slice(0, 20).join(', ') + (ids.length > 20 ? `, … (${ids.length} in all)` : '');
     return new ProviderError('model_not_found', `openai: the server at ${this.baseUrl} has no model \`${this.model}\`. It has: ${shown}. Pick one with --model.`);

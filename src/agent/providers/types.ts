@@ -66,6 +66,10 @@ export interface Provider {
   chat(req: ChatRequest): AsyncIterable<ChatEvent>;
   /** the model's context window as the server reports it; undefined when it does not say */
   serverWindow(signal?: AbortSignal): Promise<ServerWindow | undefined>;
+  /** the models the server offers, by the name a request gives; undefined when it does not say or cannot be reached */
+  listModels?(signal?: AbortSignal): Promise<string[] | undefined>;
+  /** the same server, credentials and settings, asking another model */
+  withModel?(model: string): Provider;
 }
 
 export type ProviderErrorKind =
