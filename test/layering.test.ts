@@ -25,8 +25,9 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'agent/context': ['agent/providers', 'config', 'core/*'],
   'agent/sessions': ['agent/providers', 'core/*'],
   'agent/tools': ['config', 'core/*'],
+  'agent/checkpoints': ['core/*'],
   'agent/loop': ['agent/providers', 'agent/context', 'agent/tools', 'config', 'core/*'],
-  'agent/acp': ['agent/loop', 'agent/context', 'agent/providers', 'agent/sessions', 'agent/tools', 'config', 'core/*'],
+  'agent/acp': ['agent/loop', 'agent/context', 'agent/providers', 'agent/sessions', 'agent/tools', 'agent/checkpoints', 'config', 'core/*'],
   'agent/.': ['agent/*', 'config', 'core/*'],
   cli: ['agent/*', 'client', 'config', 'core/*', 'ui'],
 };

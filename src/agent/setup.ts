@@ -9,7 +9,7 @@ import { DEFAULT_MEMORY_FILES, MemoryCache, type Memory } from '../config/memory
 import { loadCommands, type LoadedCommands } from '../config/commands.ts';
 import { loadChain, taskPolicies, type ChainTask } from '../config/chain.ts';
 import type { Toolset } from '../core/contract/toolset.ts';
-import type { ClientFileIO } from '../core/local_fs/file_io.ts';
+import type { ClientFileIO, FileIO } from '../core/local_fs/file_io.ts';
 import { parseFsPolicy } from '../core/local_fs/policy.ts';
 import { ReadLedger } from '../core/local_fs/ledger.ts';
 import type { TerminalHost } from '../core/shell/terminal.ts';
@@ -31,6 +31,8 @@ import { BUILTIN_TOOLSETS } from './tools/builtin.ts';
 import { createSessionTools, type HookRef } from './tools/session_tools.ts';
 import { systemPrompt } from './loop/system_prompt.ts';
 import type { SessionTools } from './tools/contract.ts';
+import type { SessionCheckpoints } from './checkpoints/recorder.ts';
+import { CheckpointedIO, checkpointedCommands } from './checkpoints/wrappers.ts';
 
 export interface SetupOptions {
   cwd: string;
@@ -53,6 +55,8 @@ export interface SetupOptions {
 
 export interface AgentSetup {
   cwd: string;
+  /** where sessions, checkpoints and prompt history are kept */
+  dataDir: string;
   store: SessionStore;
   modes: SessionMode[];
   defaultMode: string;
@@ -89,7 +93,8 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
   const { window, newContext } = contextWindow(cfg, o, provider);
   const maxTurns = turnLimit(o.maxTurns);
   const vars: Record<string, string> = provider ? { provider: provider.name, model: provider.model } : {};
-  const store = new SessionStore(dataDir(o.env));
+  const data = dataDir(o.env);
+  const store = new SessionStore(data);
   const factory = new SessionToolsFactory(configs, vars, mcpTimeouts(o.env), o.env);
   const memories = new MemoryCache({ home: o.env.HOME });
   const memoryOf = (cwd: string) => {
@@ -104,6 +109,7 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
 
   return {
     cwd: o.cwd,
+    dataDir: data,
     store,
     modes,
     defaultMode,
@@ -259,6 +265,8 @@ interface SessionToolsInput {
   approvalsPossible: boolean;
   hooks: HookRef;
   missing?: (spec: ToolSpec) => ToolError | undefined;
+  /** the session's checkpoints (ACP sessions): writes and commands are recorded */
+  checkpoints?: SessionCheckpoints;
 }
 
 /** Builds each session's toolsets (local_fs, local_shell, remote tools, MCP) behind its gate, and closes them all on the way out. */
@@ -290,6 +298,7 @@ class SessionToolsFactory {
       approvalsPossible: true,
       hooks,
       missing: (spec) => missingCapability(spec, ctx.capabilities),
+      ...(ctx.checkpoints ? { checkpoints: ctx.checkpoints } : {}),
     });
   }
 
@@ -333,7 +342,16 @@ class SessionToolsFactory {
     let root = b.cwd;
     for (const builtin of BUILTIN_TOOLSETS) {
       if (!wants.has(builtin.name)) continue;
-      const site = { root, sessionId: b.sessionId, ledger, io: b.io === 'workspace' ? undefined : b.io, host: b.host === 'local' ? undefined : b.host, warn };
+      const cps = b.checkpoints;
+      const site = {
+        root,
+        sessionId: b.sessionId,
+        ledger,
+        io: b.io === 'workspace' ? undefined : b.io,
+        host: b.host === 'local' ? undefined : b.host,
+        warn,
+        ...(cps ? { wrapIO: (io: FileIO) => new CheckpointedIO(io, cps), wrapCommands: (t: Toolset) => checkpointedCommands(t, cps) } : {}),
+      };
       const opened = builtin.open(site, policies[builtin.name]);
       toolsets.push(opened.toolset);
       root = opened.root ?? root;

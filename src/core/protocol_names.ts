@@ -34,6 +34,15 @@ export const META_COMMAND_SOURCE = 'cxl/source';
  */
 export const META_SHELL_CONTEXT = 'cxl/shellContext';
 
+// ── cxl's own methods (ACP extension methods begin with `_`) ──────────────────────────────────
+
+/** The prompts of a session that can be gone back to ({sessionId} → {@link CheckpointsMeta}). */
+export const METHOD_CHECKPOINTS = '_cxl/checkpoints';
+/** What going back to before a prompt would do ({sessionId, n, restore} → {@link RewindMeta}). */
+export const METHOD_REWIND_PREVIEW = '_cxl/rewind_preview';
+/** Going back to before a prompt ({sessionId, n, restore, overwrite} → {@link RewindMeta} with what was done). */
+export const METHOD_REWIND = '_cxl/rewind';
+
 // ── permission option ids ─────────────────────────────────────────────────────────────────────
 
 /** The agent's options on session/request_permission. */
@@ -84,6 +93,33 @@ export function isSandboxState(v: unknown): v is SandboxStateName {
 
 /** {@link META_COMMAND_SOURCE}: a custom command from the project (.contenox/commands) or the person's own (~/.contenox/commands). */
 export type CommandSourceMeta = 'project' | 'user';
+
+/** What {@link METHOD_CHECKPOINTS} answers: each prompt, oldest first. */
+export interface CheckpointsMeta {
+  prompts: Array<{
+    n: number;
+    at: string;
+    text: string;
+    /** the conversation can still go back to before it (no compaction since) */
+    conversation: boolean;
+    files: Array<{ path: string; change: 'created' | 'modified' | 'deleted'; lost?: string }>;
+    notes?: string[];
+  }>;
+}
+
+/** What a rewind restores. */
+export type RestoreMeta = 'files' | 'conversation' | 'both';
+
+/** What {@link METHOD_REWIND_PREVIEW} and {@link METHOD_REWIND} answer. */
+export interface RewindMeta {
+  n: number;
+  restore: RestoreMeta;
+  files: Array<{ path: string; action: 'restore' | 'delete' | 'recreate'; diff: string; changedSince?: string; cannot?: string }>;
+  conversation?: { prompts: number; cannot?: string };
+  /** after a rewind: what was put back, and what was kept and why */
+  restored?: string[];
+  skipped?: Array<{ path: string; why: string }>;
+}
 
 /** What META_MODEL carries. */
 export type ModelMeta = { reachable: false; problem: string };

@@ -3,7 +3,8 @@
 // prompt.ts) and nothing else happens here. Tools come from a per-session SessionTools (built
 // by the caller), the model from a Provider; both are injected so tests run the real thing.
 import * as acp from '@agentclientprotocol/sdk';
-import { parseSetModel } from './params.ts';
+import { METHOD_CHECKPOINTS, METHOD_REWIND, METHOD_REWIND_PREVIEW, type RewindMeta } from '../../core/protocol_names.ts';
+import { parseFork, parseRewind, parseSessionOnly, parseSetModel } from './params.ts';
 import { runPrompt } from './prompt.ts';
 import type { AgentOptions } from './session.ts';
 import { SessionManager } from './session_manager.ts';
@@ -12,11 +13,12 @@ export type { AgentOptions, SessionMode, ToolContext } from './session.ts';
 
 /** ACP's unstable method names, which the stable SDK entry point does not list. */
 const METHOD_SET_MODEL = 'session/set_model';
+const METHOD_FORK = 'session/fork';
 
 /** The agent, and how to stop it: every turn cancelled, every session saved (see cli/acp.ts). */
 export type Agent = acp.AgentApp & { shutdown(o?: { graceMs?: number }): Promise<void> };
 
-/** What cxl says it can do: load and list sessions, embedded context in prompts, MCP over HTTP. */
+/** What cxl says it can do: load, list and fork sessions, embedded context in prompts, MCP over HTTP. */
 function initialized(version: string): acp.InitializeResponse {
   return {
     protocolVersion: acp.PROTOCOL_VERSION,
@@ -24,11 +26,17 @@ function initialized(version: string): acp.InitializeResponse {
       loadSession: true,
       promptCapabilities: { embeddedContext: true },
       mcpCapabilities: { http: true },
-      sessionCapabilities: { list: {} },
+      // fork is unstable in ACP: offered to the clients that look for it
+      sessionCapabilities: { list: {}, fork: {} } as acp.SessionCapabilities,
     },
     agentInfo: { name: 'cxl', title: 'cxl', version },
     authMethods: [],
   };
+}
+
+/** A rewind plan or result as the client gets it (a plain object: the SDK serialises what it is given). */
+function rewindMeta(r: RewindMeta): RewindMeta {
+  return { ...r };
 }
 
 export function createAgent(o: AgentOptions): Agent {
@@ -42,6 +50,7 @@ export function createAgent(o: AgentOptions): Agent {
     .onRequest(acp.methods.agent.session.new, ({ params, client }) => sessions.create(client, params))
     .onRequest(acp.methods.agent.session.load, ({ params, client }) => sessions.load(client, params))
     .onRequest(acp.methods.agent.session.list, ({ params }) => sessions.list(params))
+    .onRequest(METHOD_FORK, parseFork, ({ params, client }) => sessions.fork(client, params))
     .onRequest(acp.methods.agent.session.setMode, async ({ params }) => {
       await sessions.get(params.sessionId).setMode(params.modeId);
       return {};
@@ -54,6 +63,10 @@ export function createAgent(o: AgentOptions): Agent {
       await sessions.get(params.sessionId).setModel(params.modelId);
       return {};
     })
+    // checkpoints: cxl's own methods (its client's /rewind, /undo)
+    .onRequest(METHOD_CHECKPOINTS, parseSessionOnly, ({ params }) => sessions.get(params.sessionId).checkpointList())
+    .onRequest(METHOD_REWIND_PREVIEW, parseRewind, ({ params }) => rewindMeta(sessions.get(params.sessionId).rewindPlan(params.n, params.restore)))
+    .onRequest(METHOD_REWIND, parseRewind, async ({ params }) => rewindMeta(await sessions.get(params.sessionId).rewind(params.n, params.restore, params.overwrite)))
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
       const s = sessions.get(params.sessionId);
       const running = runPrompt(o, s, client, params.prompt);

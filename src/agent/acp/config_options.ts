@@ -5,7 +5,13 @@
 // session/new never waits on it.
 import type * as acp from '@agentclientprotocol/sdk';
 import type { Provider } from '../providers/types.ts';
-import type { SessionMode } from './session.ts';
+
+/** A session mode as the options list it (session.ts's SessionMode). */
+interface SessionMode {
+  id: string;
+  name: string;
+  description?: string;
+}
 
 export const CONFIG_MODE = 'mode';
 export const CONFIG_MODEL = 'model';

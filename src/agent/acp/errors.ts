@@ -36,3 +36,11 @@ export function unknownModel(model: string, listed: readonly string[] | undefine
 export function noModelProvider(problem: string | undefined): acp.RequestError {
   return acp.RequestError.invalidParams({ configId: 'model' }, `no model provider is configured${problem ? ` (${problem})` : ''}, so there is no model to choose`);
 }
+
+export function noCheckpoints(): acp.RequestError {
+  return acp.RequestError.invalidParams(undefined, 'this session keeps no checkpoints (the agent was started without a data dir for them)');
+}
+
+export function turnRunning(): acp.RequestError {
+  return acp.RequestError.invalidParams(undefined, 'a prompt turn is running: cancel it (session/cancel) before going back');
+}

@@ -198,12 +198,14 @@ export async function runPrompt(o: TurnOptions, s: LiveSession, client: acp.Agen
   const text = promptText(blocks);
   const context = shellContext(blocks);
   const shown = promptShown(blocks.filter((b) => !isShellContext(b)));
+  const direct = parseDirect(text);
+  // every prompt that is part of the conversation is a place to go back to
+  if (direct?.kind !== 'memory' && direct?.kind !== 'compact') s.checkpoints?.begin({ text: shown, history: s.stored.history.length, replay: s.stored.replay.length });
   // a resumed session shows the person's shell output where it was, as cxl's client showed it live
   if (context) s.stored.replay.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: context, _meta: { [META_SHELL_CONTEXT]: true } } });
   s.stored.replay.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: shown } });
   if (!s.stored.title) s.stored.title = shown.replace(/\s+/g, ' ').trim().slice(0, 80);
   try {
-    const direct = parseDirect(text);
     const model = modelText(direct, text, await s.refreshCommands());
     if (direct && model === undefined) return await runDirect(o, turn, direct, text, context);
     if (s.provider) return await askModel(o, s.provider, turn, withContext(context, model ?? text));
@@ -217,6 +219,7 @@ export async function runPrompt(o: TurnOptions, s: LiveSession, client: acp.Agen
     // a resumed session shows where a turn was cut short, as the live one did
     if (ctrl.signal.aborted) s.stored.replay.push(TURN_CANCELLED);
     if (s.turn === ctrl) s.turn = undefined;
+    s.checkpoints?.end();
     // the turn is over: a tool call it left unanswered gets a `cancelled` result as it is saved
     await s.persist({ durable: true, endOfTurn: true });
   }

@@ -12,12 +12,16 @@ import { howToConfigure } from '../providers/select.ts';
 import type { Provider } from '../providers/types.ts';
 import type { SessionLog, SessionStore, StoredSession } from '../sessions/store.ts';
 import type { SessionTools } from '../tools/contract.ts';
+import { BlobStore } from '../checkpoints/blob_store.ts';
+import { SessionCheckpoints } from '../checkpoints/recorder.ts';
+import { applyFiles, planRewind, type RestoreWhat, type RewindPlan, type RewindResult } from '../checkpoints/rewind.ts';
+import { canonicalRoot } from '../../core/paths.ts';
 import type { LoadedCommands } from '../../config/commands.ts';
 import type { Memory } from '../../config/memory.ts';
-import { META_COMMAND_SOURCE } from '../../core/protocol_names.ts';
+import { META_COMMAND_SOURCE, type CheckpointsMeta } from '../../core/protocol_names.ts';
 import { AVAILABLE_COMMANDS, RESERVED_COMMANDS } from './direct.ts';
 import { CONFIG_MODE, CONFIG_MODEL, configOptions, type ModelCatalog } from './config_options.ts';
-import { noModelProvider, notASelectValue, unknownConfigOption, unknownMode, unknownModel } from './errors.ts';
+import { noCheckpoints, noModelProvider, notASelectValue, turnRunning, unknownConfigOption, unknownMode, unknownModel } from './errors.ts';
 import { persistenceMeta, reportSaves, type Notify } from './save_notices.ts';
 
 export interface SessionMode {
@@ -37,6 +41,8 @@ export interface ToolContext {
   ledger?: unknown;
   /** the session-scoped allows restored from the store */
   allows?: unknown;
+  /** the session's checkpoints: the tools record what they change through them */
+  checkpoints?: SessionCheckpoints;
   /**
    * report something to the user in the session (an MCP server died, a config warning, a failed
    * save): an ACP `notice` when the client shows them, else an agent message
@@ -59,6 +65,8 @@ export interface AgentOptions {
   memory?(cwd: string): { memory: Memory; names: readonly string[] };
   /** the custom commands of a session rooted at `cwd`; `reserved`: the built-in names */
   commands?(cwd: string, reserved: readonly string[]): LoadedCommands;
+  /** where checkpoints are kept (`<data dir>/checkpoints`); without it nothing is checkpointed */
+  checkpointsDir?: string;
   maxTurns: number;
   /** a session's context budget: window, usage, compaction */
   newContext(hooks: ContextHooks): SessionContext;
@@ -158,6 +166,8 @@ export class LiveSession {
     /** the session's log on disk (stored is its session) */
     readonly log: SessionLog,
     private readonly catalog: ModelCatalog,
+    /** what the session's prompts changed, to go back to (absent: nothing is checkpointed) */
+    readonly checkpoints?: SessionCheckpoints,
   ) {
     this.nextCall = stored.replay.filter((u) => u.sessionUpdate === 'tool_call').length;
     const own = stored.extras?.[EXTRA_MODEL];
@@ -183,6 +193,8 @@ export class LiveSession {
     if (phase === 'completed') {
       // compaction changed history entries in place: the log rewrites rather than appends
       this.log.historyRewritten();
+      // and the conversation can no longer go back to before the prompts so far
+      this.checkpoints?.historyRewritten();
       const saved = (this.stored.extras?.compactions as CompactionRecord[] | undefined) ?? [];
       this.log.put('compactions', [...saved, r]);
       this.stored.replay.push(compactionUpdate(r, 'completed'));
@@ -337,6 +349,53 @@ export class LiveSession {
     this.turn?.abort();
   }
 
+  /** The prompts to go back to, newest last: what each changed, and whether its conversation can still be rewound. */
+  checkpointList(): CheckpointsMeta {
+    const prompts = (this.checkpoints?.prompts() ?? []).map((p) => ({
+      n: p.n,
+      at: new Date(p.at).toISOString(),
+      text: p.text,
+      conversation: p.history !== null,
+      files: Object.entries(p.files).map(([path, f]) => ({ path, change: f.before === null && !f.lost ? ('created' as const) : f.after === null ? ('deleted' as const) : ('modified' as const), ...(f.lost ? { lost: f.lost } : {}) })),
+      ...(p.notes.length ? { notes: p.notes } : {}),
+    }));
+    return { prompts };
+  }
+
+  /** What going back to before prompt `n` would do (the files' diffs, what is kept and why), without doing it. */
+  rewindPlan(n: number, restore: RestoreWhat): RewindPlan {
+    if (!this.checkpoints) throw noCheckpoints();
+    if (this.turn) throw turnRunning();
+    try {
+      return planRewind(this.checkpoints, n, restore);
+    } catch (err) {
+      throw acp.RequestError.invalidParams({ n }, (err as Error).message);
+    }
+  }
+
+  /**
+   * Goes back to before prompt `n`: the files (those changed by someone else since only when named
+   * in `overwrite`), the conversation, or both. The records of that prompt and later ones go.
+   */
+  async rewind(n: number, restore: RestoreWhat, overwrite: readonly string[]): Promise<RewindPlan & RewindResult> {
+    const plan = this.rewindPlan(n, restore);
+    const cps = this.checkpoints!;
+    const at = cps.prompts().find((p) => p.n === n)!;
+    const result: RewindResult = restore === 'conversation' ? { restored: [], skipped: [] } : applyFiles(cps, plan, new Set(overwrite));
+    // the model has not seen what is there now: a write needs a fresh read
+    if (result.restored.length) this.tools.forgetReads(result.restored.map((rel) => `${cps.root}/${rel}`));
+    if (plan.conversation && !plan.conversation.cannot && at.history !== null) {
+      this.stored.history = this.stored.history.slice(0, at.history);
+      this.stored.replay = this.stored.replay.slice(0, at.replay);
+      // what the model read in the prompts that are gone, it no longer knows
+      const ledger = this.tools.saveLedger() as { entries?: Record<string, { at?: number }> } | undefined;
+      this.tools.forgetReads(Object.entries(ledger?.entries ?? {}).filter(([, e]) => (e.at ?? 0) >= at.at).map(([p]) => p));
+    }
+    cps.dropFrom(n);
+    await this.persist({ durable: true, endOfTurn: true });
+    return { ...plan, ...result };
+  }
+
   /** Saved as it stands (a call left unanswered is marked cancelled), and its log closed; an unused one is removed. */
   async close(): Promise<void> {
     await this.persist({ durable: true, endOfTurn: true });
@@ -349,6 +408,24 @@ function modeState(modes: SessionMode[], current: string): acp.SessionModeState 
 }
 
 
+/** A session's checkpoints, kept under the data dir and saved with the session (`extras`). */
+function checkpointsOf(o: AgentOptions, stored: StoredSession): SessionCheckpoints | undefined {
+  if (!o.checkpointsDir) return undefined;
+  let root: string;
+  try {
+    root = canonicalRoot(stored.cwd);
+  } catch {
+    return undefined; // no such directory: the tools refuse the session anyway
+  }
+  return new SessionCheckpoints({
+    root,
+    store: new BlobStore(o.checkpointsDir, stored.sessionId),
+    saved: stored.extras,
+    // a copy each time: the log writes a key whose value is a new object
+    save: (key, value) => ((stored.extras ??= {})[key] = value === undefined ? undefined : structuredClone(value)),
+  });
+}
+
 /**
  * A session's parts put together: notices (held until the client knows the session), its tools,
  * its log (started once the tools are built: a session refused there leaves nothing on disk),
@@ -357,7 +434,8 @@ function modeState(modes: SessionMode[], current: string): acp.SessionModeState 
 export async function openSession(o: AgentOptions, client: acp.AgentContext, caps: acp.ClientCapabilities, stored: StoredSession, mcpServers: acp.McpServer[], makeLog: () => Promise<SessionLog>, catalog: ModelCatalog): Promise<LiveSession> {
   // ACP notices only for a client that shows them; otherwise an agent message says it
   const notices = new SessionNotices(client, stored.sessionId, !!caps.session?.notices);
-  const tools = await o.buildTools({ sessionId: stored.sessionId, cwd: stored.cwd, mode: stored.mode, client, capabilities: caps, mcpServers, ledger: stored.ledger, allows: stored.allows, notice: notices.notify });
+  const checkpoints = checkpointsOf(o, stored);
+  const tools = await o.buildTools({ sessionId: stored.sessionId, cwd: stored.cwd, mode: stored.mode, client, capabilities: caps, mcpServers, ledger: stored.ledger, allows: stored.allows, notice: notices.notify, ...(checkpoints ? { checkpoints } : {}) });
   let log: SessionLog;
   try {
     log = await makeLog();
@@ -365,7 +443,7 @@ export async function openSession(o: AgentOptions, client: acp.AgentContext, cap
     await tools.close();
     throw err;
   }
-  const live = new LiveSession(o, stored, client, caps, notices, tools, log, catalog);
+  const live = new LiveSession(o, stored, client, caps, notices, tools, log, catalog, checkpoints);
   reportSaves(log, notices.notify);
   if (log.problem) log.onProblem?.(log.problem);
   return live;

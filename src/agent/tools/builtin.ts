@@ -23,6 +23,9 @@ export interface ToolsetSite {
   /** where commands run: the client's terminals, else this machine */
   host?: TerminalHost;
   warn(text: string): void;
+  /** the session's checkpoints: the file tools' writes go through this IO, and commands are compared around */
+  wrapIO?(io: FileIO): FileIO;
+  wrapCommands?(toolset: Toolset): Toolset;
 }
 
 export interface Opened {
@@ -52,7 +55,10 @@ const localFs: BuiltinToolset = {
   open(site, policy) {
     const parsed = parseFsPolicy(policy);
     parsed.warnings.forEach(site.warn);
-    const ts = new LocalFsToolset({ root: site.root, policy: parsed.policy, ledger: site.ledger, sessionId: site.sessionId, io: site.io, approvals: ASK });
+    const opts = { root: site.root, policy: parsed.policy, ledger: site.ledger, sessionId: site.sessionId, io: site.io, approvals: ASK };
+    let ts = new LocalFsToolset(opts);
+    // the IO is the toolset's own (the workspace under its root) unless the site brings one
+    if (site.wrapIO) ts = new LocalFsToolset({ ...opts, io: site.wrapIO(ts.io) });
     return { toolset: ts, root: ts.root };
   },
 };
@@ -68,7 +74,8 @@ const localShell: BuiltinToolset = {
    */
   open(site, policy) {
     const confined = policy && Object.keys(policy).length && policy._allowed_dir === undefined ? { ...policy, _allowed_dir: '.' } : policy;
-    return { toolset: new LocalShell({ root: site.root, policy: confined, host: site.host }) };
+    const shell = new LocalShell({ root: site.root, policy: confined, host: site.host });
+    return { toolset: site.wrapCommands ? site.wrapCommands(shell) : shell };
   },
 };
 
