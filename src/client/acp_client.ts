@@ -5,7 +5,7 @@
 import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
 import pkg from '../../package.json' with { type: 'json' };
-import { META_SANDBOX, META_SHELL_CONTEXT, OPTION_READ_ALLOW, OPTION_READ_REFUSE } from '../core/protocol_names.ts';
+import { META_SANDBOX, META_SHELL_CONTEXT, METHOD_CHECKPOINTS, METHOD_REWIND, METHOD_REWIND_PREVIEW, OPTION_READ_ALLOW, OPTION_READ_REFUSE, type CheckpointsMeta, type RestoreMeta, type RewindMeta } from '../core/protocol_names.ts';
 import { AgentProcess } from './agent_process.ts';
 import { authMethodsOf, type AuthMethodView, type AuthOffer } from './auth.ts';
 import { joinCommandLine } from './command_line.ts';
@@ -201,6 +201,8 @@ export class AcpClient {
     this.store.setCapabilities({
       loadSession: caps?.loadSession === true,
       listSessions: caps?.sessionCapabilities?.list != null,
+      // unstable in ACP: cxl's agent offers it
+      forkSession: (caps?.sessionCapabilities as Record<string, unknown> | undefined)?.fork != null && caps?.loadSession === true,
       embeddedContext: caps?.promptCapabilities?.embeddedContext === true,
     });
     if (this.opts.sandbox) this.store.setSandbox(this.opts.sandbox);
@@ -540,6 +542,107 @@ export class AcpClient {
     if (await this.#switchModel(arg)) this.store.notice('info', `Model: ${modelLabel(this.store.getState().models) ?? arg}.`);
   }
 
+  // ---- the way back: rewind, undo, fork ------------------------------------------------------
+
+  /** The agent's checkpoints (cxl's own method); undefined, with a notice, when it has none. */
+  async #checkpoints(): Promise<CheckpointsMeta['prompts'] | undefined> {
+    const conn = this.#conn;
+    const sessionId = this.#sessionId;
+    if (!conn || !sessionId) {
+      this.store.notice('warn', 'There is no session yet, so there is nothing to go back to.');
+      return undefined;
+    }
+    try {
+      return (await conn.agent.request<CheckpointsMeta>(METHOD_CHECKPOINTS, { sessionId })).prompts;
+    } catch (err) {
+      const missing = (err as { code?: number }).code === -32601;
+      this.store.notice('warn', missing ? `${this.#agentName} keeps no checkpoints, so there is nothing to go back to (cxl's own agent does: \`cxl\` without --agent).` : `Could not read the checkpoints: ${errorText(err)}.`);
+      return undefined;
+    }
+  }
+
+  /** /rewind (and Esc Esc on an empty prompt): the prompts to go back to. */
+  async rewind(): Promise<void> {
+    if (this.#busy('go back to an earlier prompt')) return;
+    const prompts = await this.#checkpoints();
+    if (!prompts) return;
+    if (prompts.length === 0) return this.store.notice('info', 'No prompt to go back to yet.');
+    this.store.offerRewind({ step: 'pick', prompts });
+  }
+
+  /** /undo: what going back to before the last prompt (its files and its conversation) would do. */
+  async undo(): Promise<void> {
+    if (this.#busy('undo the last prompt')) return;
+    const prompts = await this.#checkpoints();
+    if (!prompts) return;
+    const last = prompts.at(-1);
+    if (!last) return this.store.notice('info', 'Nothing to undo: no prompt yet.');
+    await this.rewindPreview(last.n, 'both', prompts);
+  }
+
+  /** The picker's choice: the diff and what is kept, before anything is done. */
+  async rewindPreview(n: number, restore: RestoreMeta, prompts = this.store.getState().rewind?.prompts ?? []): Promise<void> {
+    const conn = this.#conn;
+    const sessionId = this.#sessionId;
+    if (!conn || !sessionId) return;
+    try {
+      const plan = await conn.agent.request<RewindMeta>(METHOD_REWIND_PREVIEW, { sessionId, n, restore });
+      this.store.offerRewind({ step: 'preview', prompts, plan });
+    } catch (err) {
+      this.store.offerRewind(undefined);
+      this.store.notice('error', `Could not go back to before prompt ${n}: ${errorText(err)}.`);
+    }
+  }
+
+  /**
+   * The person said yes to the preview: the agent goes back (files changed by someone else only
+   * when `overwrite`). A conversation gone back is shown again from the agent's replay. Returns
+   * the prompt gone back to, for the composer.
+   */
+  async rewindApply(overwrite: boolean): Promise<string | undefined> {
+    const conn = this.#conn;
+    const sessionId = this.#sessionId;
+    const view = this.store.getState().rewind;
+    if (!conn || !sessionId || view?.step !== 'preview' || view.busy) return undefined;
+    const { plan } = view;
+    this.store.offerRewind({ ...view, busy: true });
+    let done: RewindMeta;
+    try {
+      done = await conn.agent.request<RewindMeta>(METHOD_REWIND, { sessionId, n: plan.n, restore: plan.restore, overwrite: overwrite ? plan.files.filter((f) => f.changedSince).map((f) => f.path) : [] });
+    } catch (err) {
+      this.store.offerRewind(undefined);
+      this.store.notice('error', `Could not go back to before prompt ${plan.n}: ${errorText(err)}.`);
+      return undefined;
+    }
+    this.store.offerRewind(undefined);
+    const text = view.prompts.find((p) => p.n === plan.n)?.text;
+    const rewound = done.conversation !== undefined && !done.conversation.cannot;
+    if (rewound) await this.loadSession(sessionId);
+    this.store.notice('info', rewindSummary(done, text), (done.skipped ?? []).map((k) => `kept ${k.path}: ${k.why}`));
+    return rewound ? text : undefined;
+  }
+
+  /** The picker closed. */
+  dismissRewind(): void {
+    this.store.offerRewind(undefined);
+  }
+
+  /** /fork: a new session with this one's history (session/fork), shown in place of it; this one stays as it is. */
+  async fork(): Promise<void> {
+    const conn = this.#conn;
+    const sessionId = this.#sessionId;
+    if (!conn || !sessionId) return this.store.notice('warn', 'There is no session yet to fork.');
+    if (this.#busy('fork the session')) return;
+    if (!this.store.getState().capabilities.forkSession) return this.store.notice('warn', `${this.#agentName} cannot fork sessions (it does not offer session/fork).`);
+    let forked: string;
+    try {
+      forked = (await conn.agent.request<{ sessionId: string }>('session/fork', { sessionId, cwd: this.fsHost.root, mcpServers: [] })).sessionId;
+    } catch (err) {
+      return this.store.notice('error', `${this.#agentName} did not fork the session: ${errorText(err)}.`);
+    }
+    if (await this.loadSession(forked)) this.store.notice('info', `Forked: this is a new session (${forked.slice(0, 8)}) with the earlier one's history. The earlier one (${sessionId.slice(0, 8)}) is as it was: /resume goes back to it.`);
+  }
+
   /** /login: the login picker again. */
   login(): void {
     if (this.#authMethods.length === 0) return this.store.notice('info', `${this.#agentName} offers no login methods.`);
@@ -644,6 +747,16 @@ export class AcpClient {
     await proc.exited;
     clearTimeout(timer);
   }
+}
+
+/** What a rewind did, in one sentence. */
+function rewindSummary(done: RewindMeta, text: string | undefined): string {
+  const parts: string[] = [];
+  if (done.restore !== 'conversation') parts.push(`${done.restored?.length ?? 0} file${done.restored?.length === 1 ? '' : 's'} restored`);
+  if (done.conversation) parts.push(done.conversation.cannot ? `the conversation stays (${done.conversation.cannot})` : `the conversation is back to before it (${done.conversation.prompts} prompt${done.conversation.prompts === 1 ? '' : 's'} gone)`);
+  if (done.skipped?.length) parts.push(`${done.skipped.length} kept as ${done.skipped.length === 1 ? 'it is' : 'they are'}`);
+  const what = text ? `“${text.length > 60 ? `${text.slice(0, 60)}…` : text}”` : `prompt ${done.n}`;
+  return `Went back to before ${what}: ${parts.join('; ')}.${done.conversation && !done.conversation.cannot ? ' The prompt is back in the composer to edit and send again.' : ''}`;
 }
 
 export { errorText } from './request_errors.ts';

@@ -12,6 +12,7 @@ import type {
   SessionUpdate,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
+import type { CheckpointsMeta, RewindMeta } from '../core/protocol_names.ts';
 import { META_MODEL, META_SHELL_CONTEXT, META_TOKENS_AFTER, META_TOKENS_BEFORE, META_TURN_ENDED } from '../core/protocol_names.ts';
 import type { AgentExit } from './agent_process.ts';
 import type { AuthOffer } from './auth.ts';
@@ -56,7 +57,14 @@ export interface AgentCapabilities {
   loadSession: boolean;
   listSessions: boolean;
   embeddedContext: boolean;
+  /** session/fork (unstable): a new session with this one's history */
+  forkSession?: boolean;
 }
+
+/** The rewind picker (/rewind, /undo, Esc Esc): the prompts to go back to, then what going back to one would do. */
+export type RewindView =
+  | { step: 'pick'; prompts: CheckpointsMeta['prompts'] }
+  | { step: 'preview'; prompts: CheckpointsMeta['prompts']; plan: RewindMeta; busy?: boolean };
 
 /** Sessions offered to resume (the /resume picker, `cxl --resume`); `startup`: no session is open yet. */
 export interface SessionChoices {
@@ -127,6 +135,8 @@ export interface ClientState {
   shell?: ShellRunView;
   /** What the person ran in their shell since the last prompt, as the agent will read it with the next one. */
   shellContext: string[];
+  /** The rewind picker, while open. */
+  rewind?: RewindView;
 }
 
 export interface StoreOptions {
@@ -260,6 +270,11 @@ export class ClientStore {
 
   offerSessions(choices: SessionChoices | undefined): void {
     this.set({ sessionChoices: choices });
+  }
+
+  /** The rewind picker: open at a step, or closed (undefined). */
+  offerRewind(view: RewindView | undefined): void {
+    this.set({ rewind: view });
   }
 
   setFiles(files: FileIndexView): void {

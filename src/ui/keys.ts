@@ -2,7 +2,7 @@
 // prints the rows for the current focus, and /keys, /help and docs/tui.md's key list are made from
 // it, so what is shown is what works. Key names come from key_parse.ts.
 
-export type Focus = 'approval' | 'reason' | 'composer' | 'completion' | 'search' | 'tools' | 'transcript' | 'picker' | 'auth';
+export type Focus = 'approval' | 'reason' | 'composer' | 'completion' | 'search' | 'tools' | 'transcript' | 'picker' | 'rewind' | 'auth';
 
 export type Action =
   | 'allow_once'
@@ -65,6 +65,15 @@ export type Action =
   | 'picker_next'
   | 'picker_pick'
   | 'picker_close'
+  | 'rewind_open'
+  | 'rewind_prev'
+  | 'rewind_next'
+  | 'rewind_both'
+  | 'rewind_conversation'
+  | 'rewind_files'
+  | 'rewind_apply'
+  | 'rewind_overwrite'
+  | 'rewind_close'
   | 'auth_pick'
   | 'auth_dismiss'
   | 'log_toggle';
@@ -120,6 +129,7 @@ export const BINDINGS: Binding[] = [
   { action: 'clear_draft', keys: ['ctrl+c'], label: 'Ctrl+C', help: 'clear the prompt (empty: cancel the turn)', focus: ['composer', 'completion'], footer: false },
   { action: 'expand_paste', keys: ['ctrl+o'], label: 'Ctrl+O', help: 'print the last pasted prompt in full', focus: ['composer'], footer: false },
   { action: 'keys_help', keys: ['?'], label: '?', help: 'keys', focus: ['composer'] },
+  { action: 'rewind_open', keys: ['escape'], label: 'Esc Esc', help: 'go back to an earlier prompt (empty prompt)', focus: ['composer'], footer: false },
   { action: 'focus_next', keys: ['tab'], label: 'Tab', help: 'tool list', focus: ['composer'] },
   { action: 'search_older', keys: ['ctrl+r', 'up'], label: 'Ctrl+R/↑', help: 'older match', focus: ['search'] },
   { action: 'search_newer', keys: ['ctrl+s', 'down'], label: 'Ctrl+S/↓', help: 'newer match', focus: ['search'] },
@@ -144,6 +154,14 @@ export const BINDINGS: Binding[] = [
   { action: 'picker_next', keys: ['down', 'j'], label: '', help: '', focus: ['picker'] },
   { action: 'picker_pick', keys: ['return'], label: 'Enter', help: 'resume it', focus: ['picker'] },
   { action: 'picker_close', keys: ['escape'], label: 'Esc', help: 'cancel', focus: ['picker'] },
+  { action: 'rewind_prev', keys: ['up', 'k'], label: '↑/↓', help: 'select a prompt', focus: ['rewind'] },
+  { action: 'rewind_next', keys: ['down', 'j'], label: '', help: '', focus: ['rewind'] },
+  { action: 'rewind_both', keys: ['return'], label: 'Enter', help: 'files and conversation', focus: ['rewind'] },
+  { action: 'rewind_conversation', keys: ['c'], label: 'c', help: 'conversation only', focus: ['rewind'] },
+  { action: 'rewind_files', keys: ['f'], label: 'f', help: 'files only', focus: ['rewind'] },
+  { action: 'rewind_apply', keys: ['y'], label: 'y', help: 'go back (shown diff)', focus: ['rewind'] },
+  { action: 'rewind_overwrite', keys: ['o'], label: 'o', help: 'go back, overwriting files changed since', focus: ['rewind'] },
+  { action: 'rewind_close', keys: ['escape'], label: 'Esc', help: 'back', focus: ['rewind'] },
   { action: 'auth_pick', keys: ['digit'], label: '1-9', help: 'log in with', focus: ['auth'] },
   { action: 'auth_dismiss', keys: ['escape'], label: 'Esc', help: 'not now', focus: ['auth'] },
   // The footer names it once the agent has written to stderr (screen_rows).

@@ -3,6 +3,7 @@
 // A client command runs here; anything else starting with `/` is sent to the agent as typed, and
 // `//name` sends `/name` to the agent when a client command has the same name.
 import type { ClientState, ClientStore } from '../client/state.ts';
+import { META_COMMAND_SOURCE } from '../core/protocol_names.ts';
 import type { Controller } from './controller.ts';
 import { keysHelp } from './keys_help.ts';
 import { colorEnabled, parseThemeSetting, setTheme, themeName } from './theme.ts';
@@ -98,6 +99,21 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
     },
   },
   {
+    name: 'rewind',
+    description: 'go back to before an earlier prompt: its files, the conversation, or both (Esc Esc)',
+    run: (ctx) => (ctx.controller.rewind ? void ctx.controller.rewind() : unavailable(ctx, 'Going back')),
+  },
+  {
+    name: 'undo',
+    description: 'go back to before the last prompt (its files and the conversation), after showing the diff',
+    run: (ctx) => (ctx.controller.undo ? void ctx.controller.undo() : unavailable(ctx, 'Undo')),
+  },
+  {
+    name: 'fork',
+    description: "start a new session with this one's history (this one stays as it is)",
+    run: (ctx) => (ctx.controller.fork ? void ctx.controller.fork() : unavailable(ctx, 'Forking')),
+  },
+  {
     name: 'keys',
     description: 'every key, by what has the focus (? on an empty prompt)',
     run: (ctx) => ctx.store.info('keys', keysHelp()),
@@ -132,6 +148,8 @@ export interface CommandEntry {
   args?: string;
   description: string;
   source: 'client' | 'agent';
+  /** an agent's custom command: where it comes from (cxl's `project` or `user`), already said in its description */
+  origin?: string;
   /** What completing it puts in the composer. */
   insert: string;
   /** Enter on it runs it (or sends it) at once: it takes no argument. */
@@ -155,7 +173,8 @@ export function commandEntries(state: ClientState): CommandEntry[] {
     // a name the client uses itself goes to the agent as //name
     const slash = own.has(c.name) ? '//' : '/';
     const hint = c.input && 'hint' in c.input ? c.input.hint : undefined;
-    return { name: `${slash === '//' ? '/' : ''}${c.name}`, args: hint, description: c.description, source: 'agent', insert: hint ? `${slash}${c.name} ` : `${slash}${c.name}`, submit: !hint };
+    const origin = c._meta?.[META_COMMAND_SOURCE];
+    return { name: `${slash === '//' ? '/' : ''}${c.name}`, args: hint, description: c.description, source: 'agent', ...(typeof origin === 'string' ? { origin } : {}), insert: hint ? `${slash}${c.name} ` : `${slash}${c.name}`, submit: !hint };
   });
   return [...mine, ...theirs];
 }

@@ -46,6 +46,10 @@ export interface UiState {
   transcript?: TranscriptState;
   /** The session picked in the session picker. */
   pickerIndex: number;
+  /** The prompt picked in the rewind picker (0: the newest). */
+  rewindIndex: number;
+  /** When Esc was pressed on an empty prompt (Date.now()): a second one soon after opens the rewind picker. */
+  escAt?: number;
   /** The agent log pane (Ctrl+L) is open. */
   logOpen?: boolean;
 }
@@ -65,6 +69,7 @@ export const initialUi: UiState = {
   pastes: new Map(),
   completionSel: { key: '', index: 0 },
   pickerIndex: 0,
+  rewindIndex: 0,
 };
 
 /** The completion list for the composer, unless it was closed at this text. */

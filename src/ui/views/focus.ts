@@ -10,6 +10,7 @@ import { composerView } from './composer.ts';
 import { loginPickerView } from './login_picker.ts';
 import { reasonView } from './reason.ts';
 import { searchView } from './search.ts';
+import { rewindPickerView } from './rewind_picker.ts';
 import { sessionPickerView } from './session_picker.ts';
 import { toolsView } from './tools.ts';
 import { transcriptView } from './transcript.ts';
@@ -22,6 +23,7 @@ const PRECEDENCE: readonly (readonly [View, Holds])[] = [
   [reasonView, (s, ui) => s.permissions.length > 0 && ui.reason !== undefined],
   [approvalView, (s) => s.permissions.length > 0],
   [sessionPickerView, (s) => s.sessionChoices !== undefined],
+  [rewindPickerView, (s) => s.rewind !== undefined],
   [transcriptView, (_s, ui) => ui.transcript !== undefined],
   [loginPickerView, (s) => s.auth !== undefined],
   [searchView, (_s, ui) => ui.search !== undefined],

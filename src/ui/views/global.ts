@@ -9,7 +9,7 @@ function cancel(ctx: KeyContext): void {
   const u = ctx.ui();
   if (u.quitArmed) return ctx.controller.quit();
   // the client answers every pending approval `cancelled`, then asks the agent to stop
-  if (ctx.state.running || ctx.state.permissions.length > 0) ctx.controller.cancel();
+  if (ctx.state.running || ctx.state.permissions.length > 0 || ctx.state.shell) ctx.controller.cancel();
   ctx.schedule('quit', QUIT_ARMED_MS, () => ctx.setUi((x) => ({ ...x, quitArmed: false })));
   // a reason being typed goes with the approval it was for
   ctx.setUi((x) => ({ ...x, quitArmed: true, reason: undefined }));
