@@ -39,6 +39,15 @@ try {
     const [ours, ref] = await pairMs(spawnRun(node, [bin, ...args]), bare, 21);
     report({ name, ours, reference: ref, unit: 'ms', against: 'node -e 0', ...(target ? { target } : {}) });
   }
+  // the trust check: a folder with its own .contenox/agents.toml (untrusted: read, hashed, held
+  // back) against the same call in a folder with none, alternated
+  const project = path.join(base, 'project');
+  fs.mkdirSync(path.join(project, '.contenox'), { recursive: true });
+  fs.writeFileSync(path.join(project, 'file.txt'), 'hello\n');
+  fs.writeFileSync(path.join(project, '.contenox', 'agents.toml'), 'default_envelope = "acme"\n[envelopes.acme]\nextends = "default"\n[mcp_servers.x]\ncommand = "true"\n');
+  const stat = ['tool', 'stat_file', '{"path":"file.txt"}'];
+  const [withProject, without] = await pairMs(spawnRun(node, [bin, ...stat], project), spawnRun(node, [bin, ...stat]), 21);
+  report({ name: 'cxl tool stat_file, cold, in an untrusted project (trust check)', ours: withProject, reference: without, unit: 'ms', against: 'the same, no project config' });
   // the same without the code cache (its first start after an install or upgrade)
   env.CXL_NO_CODE_CACHE = '1';
   const [nocache, bareRef] = await pairMs(spawnRun(node, [bin, 'tool', 'stat_file', '{"path":"file.txt"}']), bare, 21);

@@ -19,7 +19,7 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'core/shell': ['core/.', 'core/platform', 'core/protect', 'core/envelope', 'core/contract'],
   'core/gate': ['core/.', 'core/platform', 'core/protect', 'core/envelope', 'core/contract', 'core/local_fs', 'core/shell'],
   config: ['core/*'],
-  client: ['core/*'],
+  client: ['config', 'core/*'],
   ui: ['client', 'core/*'],
   'agent/providers': ['config', 'core/*'],
   'agent/context': ['agent/providers', 'config', 'core/*'],

@@ -121,7 +121,9 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
         c = cfg;
       }
       const m = modesOf(c);
-      const current = m.some((x) => x.id === defaultMode) ? defaultMode : c.defaultEnvelope;
+      // --envelope wins; else the default of this folder's configuration as it is now (a folder
+      // trusted since the agent started has its own default)
+      const current = o.envelope !== undefined && m.some((x) => x.id === o.envelope) ? o.envelope : c.defaultEnvelope;
       return { modes: m, current };
     },
     provider,

@@ -105,8 +105,10 @@ export async function main(argv: string[]): Promise<number> {
   const agent = new AgentProcess(agentArgv, { cwd: root, env: agentEnv });
   let client: InstanceType<Awaited<typeof import('../client/acp_client.ts')>['AcpClient']>;
   try {
-    const { AcpClient } = await import('../client/acp_client.ts');
-    client = new AcpClient({ argv: agentArgv, label, builtin: values.agent === undefined, cwd, model, envelope, env: agentEnv, resume, process: agent });
+    const [{ AcpClient }, { trustOfferFor }] = await Promise.all([import('../client/acp_client.ts'), import('../client/trust_offer.ts')]);
+    // the built-in agent holds back this folder's own configuration until it is trusted: offer to
+    const trust = values.agent === undefined && values['trust-project'] !== true ? trustOfferFor(root, agentEnv) : undefined;
+    client = new AcpClient({ argv: agentArgv, label, builtin: values.agent === undefined, cwd, model, envelope, env: agentEnv, resume, process: agent, trust });
   } catch (err) {
     agent.kill('SIGKILL');
     throw err instanceof UsageError ? err : new UsageError(`cxl: --cwd ${cwd}: ${(err as Error).message}`);

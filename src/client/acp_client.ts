@@ -8,6 +8,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { META_SANDBOX, META_SHELL_CONTEXT, METHOD_CHECKPOINTS, METHOD_REWIND, METHOD_REWIND_PREVIEW, OPTION_READ_ALLOW, OPTION_READ_REFUSE, type CheckpointsMeta, type RestoreMeta, type RewindMeta } from '../core/protocol_names.ts';
 import { AgentProcess } from './agent_process.ts';
 import { authMethodsOf, type AuthMethodView, type AuthOffer } from './auth.ts';
+import { acceptTrust, type TrustOffer } from './trust_offer.ts';
 import { joinCommandLine } from './command_line.ts';
 import { FileIndex } from './file_index.ts';
 import { FsHost } from './fs_host.ts';
@@ -39,6 +40,8 @@ export interface ClientOptions {
   /** How long `initialize`, then `session/new`, may go unanswered before the user is told (the client keeps waiting). */
   initTimeoutMs?: number;
   sessionTimeoutMs?: number;
+  /** This folder's own configuration is held back (the built-in agent): offered at start (trust_offer.ts). */
+  trust?: TrustOffer;
 }
 
 const ANSWER_TIMEOUT_MS = 30_000;
@@ -72,6 +75,8 @@ export class AcpClient {
   #exited = false;
   #authMethods: AuthMethodView[] = [];
 
+  /** the environment the trust record and the agent see (HOME decides where ~/.contenox is) */
+  readonly #env: Record<string, string | undefined>;
   constructor(readonly opts: ClientOptions) {
     // Another agent's model is what its session says, not what was asked for.
     this.store = new ClientStore({ label: opts.label, builtin: opts.builtin, cwd: opts.cwd, model: opts.builtin ? opts.model : undefined, envelope: opts.envelope, settleMs: opts.settleMs });
@@ -80,6 +85,11 @@ export class AcpClient {
     this.files = new FileIndex(this.fsHost.root, (v) => this.store.setFiles(v));
     this.userShell = new UserShell(this.fsHost.root, { env: opts.env ?? process.env });
     this.#permissions = new PermissionAnswers(this.store);
+    this.#env = opts.env ?? process.env;
+    if (opts.trust) {
+      this.store.info(opts.trust.changed ? 'This folder\'s own configuration changed since you trusted it: not applied' : 'This folder\'s own configuration is not applied: the folder is not trusted', opts.trust.preview);
+      this.store.setTrust(opts.trust);
+    }
   }
 
   /** The user answered the permission request queued under `key` (the approval's keys). */
@@ -492,6 +502,38 @@ export class AcpClient {
     }
     const again = this.store.getState().auth;
     if (again) this.store.setAuth({ ...again, busy: undefined, note: m.kind === 'terminal' ? `Still no session: run \`${m.command}\` in a terminal first, then pick it again.` : `Still no session after ${m.name}; see the message above.` });
+  }
+
+  // ---- trust in the folder's own configuration -----------------------------------------------
+
+  /** Trust the folder as shown: recorded, then a new session, which applies its configuration. */
+  trustProject(): void {
+    const offer = this.store.getState().trust;
+    if (!offer) return void this.store.notice('info', 'Nothing to trust: this folder has no configuration of its own held back.');
+    try {
+      acceptTrust(offer, this.#env);
+    } catch (err) {
+      this.store.notice('error', `Not trusted: ${(err as Error).message}`);
+      return;
+    }
+    this.store.setTrust(undefined);
+    this.store.notice('info', `Trusted ${offer.dir}: its configuration (${offer.files.join(', ')}) applies from this new session on; if it changes, cxl asks again.`);
+    void this.#newSession();
+  }
+
+  /** The trust prompt was closed without trusting: the folder's configuration stays held back. */
+  dismissTrust(): void {
+    const offer = this.store.getState().trust;
+    if (!offer || offer.dismissed) return;
+    this.store.setTrust({ ...offer, dismissed: true });
+    this.store.notice('info', 'This folder\'s own configuration is not applied. /trust asks again; `cxl trust` in a shell does the same.');
+  }
+
+  /** /trust: the prompt again. */
+  offerTrust(): void {
+    const offer = this.store.getState().trust;
+    if (!offer) return void this.store.notice('info', 'Nothing to trust: this folder has no configuration of its own held back.');
+    this.store.setTrust({ ...offer, dismissed: false });
   }
 
   /** The login picker was closed without a pick. */

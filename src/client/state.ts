@@ -16,6 +16,7 @@ import type { CheckpointsMeta, RewindMeta } from '../core/protocol_names.ts';
 import { META_MODEL, META_SHELL_CONTEXT, META_TOKENS_AFTER, META_TOKENS_BEFORE, META_TURN_ENDED } from '../core/protocol_names.ts';
 import type { AgentExit } from './agent_process.ts';
 import type { AuthOffer } from './auth.ts';
+import type { TrustOffer } from './trust_offer.ts';
 import { modelLabel, modelStateOf, type ModelState } from './models.ts';
 import { type ToolCallView } from './tool_call.ts';
 import { closeUnfinished, finishedPrefix, placeCall } from './turn_model.ts';
@@ -127,6 +128,8 @@ export interface ClientState {
   models?: ModelState;
   /** The login picker, while the agent wants a login. */
   auth?: AuthOffer;
+  /** This folder's own configuration is held back until trusted: the offer, shown until answered (or dismissed). */
+  trust?: TrustOffer;
   /** The agent's stderr, its last lines (the agent log pane). */
   agentLog: string[];
   /** Why no model answers, as the agent found when the session opened (cxl acp's `_meta["cxl/model"]`); gone once one does. */
@@ -345,6 +348,10 @@ export class ClientStore {
 
   setAuth(auth: AuthOffer | undefined): void {
     this.set({ auth });
+  }
+
+  setTrust(trust: TrustOffer | undefined): void {
+    this.set({ trust });
   }
 
   /**

@@ -2,7 +2,7 @@
 // prints the rows for the current focus, and /keys, /help and docs/tui.md's key list are made from
 // it, so what is shown is what works. Key names come from key_parse.ts.
 
-export type Focus = 'approval' | 'reason' | 'composer' | 'completion' | 'search' | 'tools' | 'transcript' | 'picker' | 'rewind' | 'auth';
+export type Focus = 'approval' | 'reason' | 'trust' | 'composer' | 'completion' | 'search' | 'tools' | 'transcript' | 'picker' | 'rewind' | 'auth';
 
 export type Action =
   | 'allow_once'
@@ -76,6 +76,8 @@ export type Action =
   | 'rewind_close'
   | 'auth_pick'
   | 'auth_dismiss'
+  | 'trust_accept'
+  | 'trust_dismiss'
   | 'log_toggle';
 
 export interface Binding {
@@ -164,6 +166,8 @@ export const BINDINGS: Binding[] = [
   { action: 'rewind_close', keys: ['escape'], label: 'Esc', help: 'back', focus: ['rewind'] },
   { action: 'auth_pick', keys: ['digit'], label: '1-9', help: 'log in with', focus: ['auth'] },
   { action: 'auth_dismiss', keys: ['escape'], label: 'Esc', help: 'not now', focus: ['auth'] },
+  { action: 'trust_accept', keys: ['t'], label: 't', help: 'trust this folder', focus: ['trust'] },
+  { action: 'trust_dismiss', keys: ['escape', 'n'], label: 'n/Esc', help: 'not now', focus: ['trust'] },
   // The footer names it once the agent has written to stderr (screen_rows).
   { action: 'log_toggle', keys: ['ctrl+l'], label: 'Ctrl+L', help: 'agent log (stderr)', focus: 'global', footer: false },
   { action: 'cancel', keys: ['ctrl+c'], label: 'Ctrl+C', help: 'cancel (twice quits)', focus: 'global' },

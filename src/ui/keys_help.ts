@@ -13,6 +13,7 @@ export const FOCUS_TITLE: Record<Focus, string> = {
   approval: 'Approval',
   reason: 'Rejection reason',
   auth: 'Login picker',
+  trust: 'Trust prompt (a folder with its own configuration)',
 };
 
 const NAMES: Record<string, string> = {

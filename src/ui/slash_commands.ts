@@ -80,6 +80,11 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
     },
   },
   {
+    name: 'trust',
+    description: "trust this folder's own configuration (asks, after showing what it changes)",
+    run: (ctx) => (ctx.controller.offerTrust ? ctx.controller.offerTrust() : unavailable(ctx, 'Trusting a folder')),
+  },
+  {
     name: 'login',
     description: "the agent's login methods (when it asks for a login)",
     run: (ctx) => (ctx.controller.login ? ctx.controller.login() : unavailable(ctx, 'Logging in')),

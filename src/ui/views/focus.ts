@@ -14,6 +14,7 @@ import { rewindPickerView } from './rewind_picker.ts';
 import { sessionPickerView } from './session_picker.ts';
 import { toolsView } from './tools.ts';
 import { transcriptView } from './transcript.ts';
+import { trustView } from './trust.ts';
 import type { View } from './view.ts';
 
 type Holds = (s: ClientState, ui: UiState) => boolean;
@@ -22,6 +23,7 @@ type Holds = (s: ClientState, ui: UiState) => boolean;
 const PRECEDENCE: readonly (readonly [View, Holds])[] = [
   [reasonView, (s, ui) => s.permissions.length > 0 && ui.reason !== undefined],
   [approvalView, (s) => s.permissions.length > 0],
+  [trustView, (s) => s.trust !== undefined && !s.trust.dismissed],
   [sessionPickerView, (s) => s.sessionChoices !== undefined],
   [rewindPickerView, (s) => s.rewind !== undefined],
   [transcriptView, (_s, ui) => ui.transcript !== undefined],

@@ -1,0 +1,34 @@
+// A folder whose own configuration (.contenox/agents.toml, its chain, its commands) is held back
+// because it is not trusted (config/trust.ts): the UI offers to trust it at start, after showing
+// what trusting it would change. Trusting writes the record (bound to the content shown) and opens
+// a new session, which the built-in agent builds with the folder's configuration applied.
+import { homeDir, projectConfig } from '../config/load.ts';
+import { trustFolder } from '../config/trust.ts';
+import { describePreview, trustPreview } from '../config/trust_preview.ts';
+
+export interface TrustOffer {
+  dir: string;
+  /** the content shown, so what is trusted is what was shown */
+  hash: string;
+  /** trusted before, changed since */
+  changed: boolean;
+  files: string[];
+  /** what trusting it changes, as lines (a diff of the effective configuration) */
+  preview: string[];
+  /** closed without an answer; /trust opens it again */
+  dismissed?: boolean;
+}
+
+/** The offer for `cwd`, or undefined when its configuration applies already (or it has none). */
+export function trustOfferFor(cwd: string, env: Record<string, string | undefined>): TrustOffer | undefined {
+  const home = homeDir(env.HOME);
+  const p = projectConfig({ cwd, home, env });
+  if ((p.state !== 'untrusted' && p.state !== 'changed') || !p.material) return undefined;
+  const preview = trustPreview({ cwd, home });
+  return { dir: p.material.dir, hash: p.material.hash, changed: p.state === 'changed', files: Object.keys(p.material.files), preview: describePreview(preview) };
+}
+
+/** Records the trust; throws when the configuration changed since it was shown. */
+export function acceptTrust(offer: TrustOffer, env: Record<string, string | undefined>): void {
+  trustFolder(offer.dir, homeDir(env.HOME), offer.hash);
+}
