@@ -3,6 +3,8 @@
 //   kept anew), in a 50 MB file and in a 1 KB file             vs the same edit_file without
 //   going back to before a prompt that changed 100 files (the plan with its diffs, then the
 //   restore)                                                   vs copying the 100 files back
+//                                                              and vs copying them durably (as the
+//                                                              restore writes: fdatasync each)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -95,7 +97,7 @@ try {
     rw.end();
     return cp.n;
   };
-  const times = { ours: [] as number[], plan: [] as number[], ref: [] as number[] };
+  const times = { ours: [] as number[], plan: [] as number[], ref: [] as number[], durable: [] as number[] };
   for (let round = 0; round < 8; round++) {
     const n = await change(round);
     let t = performance.now();
@@ -111,13 +113,26 @@ try {
     for (const rel of files) fs.copyFileSync(path.join(backup, rel), path.join(ws, rel));
     const copied = performance.now() - t;
     rw.dropFrom(1);
+    await change(round + 200);
+    t = performance.now();
+    for (const rel of files) {
+      const to = path.join(ws, rel);
+      fs.copyFileSync(path.join(backup, rel), to);
+      const fd = fs.openSync(to, 'r+');
+      fs.fdatasyncSync(fd);
+      fs.closeSync(fd);
+    }
+    const durable = performance.now() - t;
+    rw.dropFrom(1);
     if (round === 0) continue; // warm-up
     times.ours.push(whole);
     times.plan.push(planned);
     times.ref.push(copied);
+    times.durable.push(durable);
   }
   const med = (x: number[]) => x.sort((p, q) => p - q)[Math.floor(x.length / 2)];
   report({ name: `rewind of ${N} files (diffs shown, then restored atomically)`, ours: med(times.ours), reference: med(times.ref), unit: 'ms', against: `copying the ${N} files back` });
+  report({ name: `rewind of ${N} files, against a durable copy`, ours: med(times.ours), reference: med(times.durable), unit: 'ms', against: `copying the ${N} files back, fdatasync each` });
   report({ name: `  of which the preview (the ${N} diffs)`, ours: med(times.plan), reference: med(times.ref), unit: 'ms', against: `copying the ${N} files back` });
   rw.store.remove();
 } finally {
