@@ -24,14 +24,22 @@ export function checkpointsDir(dataDir: string): string {
   return path.join(dataDir, 'checkpoints');
 }
 
+/** What one session's store may keep (the defaults above; smaller in tests). */
+export interface BlobLimits {
+  blobBytes: number;
+  sessionBytes: number;
+}
+
 export class BlobStore {
   readonly dir: string;
+  readonly limits: BlobLimits;
   /** bytes kept, counted once per process from the directory, then kept up to date */
   #bytes: number | undefined;
 
-  constructor(root: string, sessionId: string) {
+  constructor(root: string, sessionId: string, limits: Partial<BlobLimits> = {}) {
     if (!SESSION_ID.test(sessionId)) throw new Error(`invalid session id ${JSON.stringify(sessionId)}`);
     this.dir = path.join(root, sessionId);
+    this.limits = { blobBytes: limits.blobBytes ?? MAX_BLOB_BYTES, sessionBytes: limits.sessionBytes ?? MAX_SESSION_BYTES };
   }
 
   #file(hash: string): string {
@@ -62,8 +70,9 @@ export class BlobStore {
     const file = this.#file(hash);
     if (fs.existsSync(file)) return undefined;
     const size = Array.isArray(data) ? data.reduce((n, d) => n + d.length, 0) : (data as Uint8Array).length;
-    if (size > MAX_BLOB_BYTES) return `${size} bytes, over the ${MAX_BLOB_BYTES} a checkpoint keeps of one file`;
-    if (this.bytes() + size > MAX_SESSION_BYTES) return `the session's checkpoints already hold ${this.bytes()} bytes (the cap is ${MAX_SESSION_BYTES})`;
+    const { blobBytes, sessionBytes } = this.limits;
+    if (size > blobBytes) return `${size} bytes, over the ${blobBytes} a checkpoint keeps of one file`;
+    if (this.bytes() + size > sessionBytes) return `the session's checkpoints already hold ${this.bytes()} bytes (the cap is ${sessionBytes})`;
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     try {
@@ -84,7 +93,7 @@ export class BlobStore {
   }
 
   /** A file's content kept, read and hashed from disk (commands' changes: the caller has no bytes). */
-  async putFile(abs: string, maxBytes = MAX_BLOB_BYTES): Promise<{ hash: string } | { why: string }> {
+  async putFile(abs: string, maxBytes = this.limits.blobBytes): Promise<{ hash: string } | { why: string }> {
     let data: Buffer;
     try {
       const st = fs.lstatSync(abs);
