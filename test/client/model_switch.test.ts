@@ -1,12 +1,13 @@
 // /model with the built-in agent: the client (as the UI drives it) against `cxl acp` as a real
-// child process and a fake OpenAI server that lists two models. The list comes from the server,
-// a switch names the new model in the next request, and the choice is saved with the session.
+// child process and a fake OpenAI (or Ollama) server that lists two models. The list comes from
+// the server, a switch names the new model in the next request, and the choice is saved with the
+// session.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import process from 'node:process';
 import { after, test } from 'node:test';
 import { AcpClient } from '../../src/client/acp_client.ts';
-import { startFakeOpenAI } from '../fixtures/fake_models.ts';
+import { startFakeOllama, startFakeOpenAI } from '../fixtures/fake_models.ts';
 import { cxlCommand } from '../helpers/cxl.ts';
 import { removeWorkdirs, waitFor, workdir } from './client_harness.ts';
 
@@ -51,4 +52,20 @@ test('/model lists the server’s models, /model fake-mini switches, the next re
   again.send('still you?');
   await waitFor(again, (x) => !x.running && srv.requests.length === 2, 'the turn of the resumed session');
   assert.equal(srv.requests[1].model, 'fake-mini');
+});
+
+test('with Ollama the models come from /api/tags, and /model switches the next request to the one named', async () => {
+  const dir = workdir();
+  const srv = await startFakeOllama(() => ({ text: 'ok' }), { models: [{ id: 'qwen3:8b' }, { id: 'qwen3:0.6b' }] });
+  cleanups.push(() => srv.close());
+  const env = { ...process.env, HOME: dir, XDG_DATA_HOME: path.join(dir, 'data'), OLLAMA_HOST: srv.url };
+  const c = new AcpClient({ argv: [...cxlCommand(), 'acp', '--provider', 'ollama', '--model', 'qwen3:8b'], label: 'cxl acp', builtin: true, cwd: dir, env, settleMs: 5, model: 'qwen3:8b' });
+  cleanups.push(() => c.close());
+  await c.start();
+  await waitFor(c, (s) => s.sessionId !== undefined && (s.models?.available.length ?? 0) === 2, 'the session and the server’s two models');
+  await c.model('qwen3:0.6b');
+  await waitFor(c, (x) => x.models?.current === 'qwen3:0.6b', 'the switch');
+  c.send('hi');
+  await waitFor(c, (x) => !x.running && srv.requests.length === 1, 'the turn');
+  assert.equal(srv.requests[0].model, 'qwen3:0.6b');
 });
