@@ -2,7 +2,8 @@
 // file (approved with its diff), /fork opens a new session with its history, Esc Esc on the empty
 // prompt lists the prompts, Enter shows what going back does (the file deleted, its diff) before
 // anything happens, y does it: the file is gone, the conversation is back before the prompt and
-// the prompt is in the composer again. /undo with nothing left to undo says so.
+// the prompt is in the composer again; sent again, /undo shows and takes it back the same way, and
+// with nothing left to undo says so.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,6 +62,22 @@ test(`cxl in tmux (${runtimeName}): a written file, /fork, Esc Esc, the preview 
     // the prompt is back in the composer, to edit and send again
     screen = await tmux.waitFor(/─{20,}\n› \/tool write_file \{"path":"made\.txt","content":"made by the prompt\\n"\}\n/, 'the prompt back in the composer');
     assert.doesNotMatch(screen, /✓ edit .*made\.txt/, 'the conversation, shown again, has no call of it');
+
+    // sent again as it is: the file is written again, and /undo shows going back before it, then does it
+    tmux.keys('Enter');
+    await tmux.waitFor(/── approval[\s\S]*Allow once {2}\(y\)/, 'the approval of the prompt sent again');
+    tmux.keys('y');
+    await tmux.waitFor(/✓ edit .*write_file.*made\.txt/, 'the file written again');
+    assert.equal(existsSync(path.join(dir, 'made.txt')), true);
+    tmux.type('/undo');
+    await tmux.waitFor(/› \/undo/, 'the typed command');
+    tmux.keys('Enter');
+    await tmux.waitFor(/going back to before .*\(files and conversation\)[\s\S]*delete made\.txt[\s\S]*y: go back/, 'the preview of the undo');
+    assert.equal(existsSync(path.join(dir, 'made.txt')), true, 'the preview changes nothing');
+    tmux.keys('y');
+    // done once the screen starts over without the call, the prompt back in the composer
+    await tmux.waitFor(/^(?![\s\S]*✓ edit)[\s\S]*Went back to before “\/tool write_file[^”]*”: 1 file restored[\s\S]*─{20,}\n› \/tool write_file \{"path":"made\.txt"/, 'the undo done, the screen shown again');
+    assert.equal(existsSync(path.join(dir, 'made.txt')), false, 'undone');
 
     // nothing left to undo
     tmux.keys('C-u');
