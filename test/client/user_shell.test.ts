@@ -92,11 +92,12 @@ test('!cat ~/.ssh/id_rsa shows nothing of the key, and !env none of the API key:
 test('a line the person types is theirs to run: a pipe, a glob, $VAR and an interpreter, with no approval and no policy', async () => {
   const { c, repo } = await builtin();
   writeFileSync(path.join(repo, 'b.txt'), 'b\n');
-  c.shell('X=ok; echo *.txt $X | tr a-z A-Z > shout.txt; python3 -c "print(2+2)" 2>/dev/null || echo 4');
+  // the output goes to a name the glob does not match: the shell may create it before the glob expands
+  c.shell('X=ok; echo *.txt $X | tr a-z A-Z > shout.out; python3 -c "print(2+2)" 2>/dev/null || echo 4');
   const s = await waitFor(c, (x) => lastShell(x) !== undefined, 'the line to finish');
   assert.equal(s.permissions.length, 0);
   assert.equal(lastShell(s)!.run!.output, '4\n');
-  assert.equal(readFileSync(path.join(repo, 'shout.txt'), 'utf8'), 'A.TXT B.TXT OK\n', 'the workspace is writable');
+  assert.equal(readFileSync(path.join(repo, 'shout.out'), 'utf8'), 'A.TXT B.TXT OK\n', 'the workspace is writable');
 });
 
 test('Ctrl+C stops a running line and everything it started', async () => {

@@ -568,5 +568,5 @@ test('as a session opens the agent checks the model in the background: none answ
   await h2.start();
   await h2.newSession(dir);
   const opt = await until(h2, (u) => u.sessionUpdate === 'config_option_update');
-  assert.equal((opt as { configOptions: Array<{ currentValue: string }> }).configOptions[0].currentValue, 'local-coder');
+  assert.equal((opt as { configOptions: Array<{ id: string; currentValue: string }> }).configOptions.find((o) => o.id === 'model')?.currentValue, 'local-coder');
 });
