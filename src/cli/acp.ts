@@ -7,7 +7,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { checkpointsDir, pruneOrphans } from '../agent/checkpoints/blob_store.ts';
 import pkg from '../../package.json' with { type: 'json' };
 import { createAgent } from '../agent/acp/agent.ts';
-import { onTerminate, stdinStream, stdoutSink } from '../core/platform/runtime.ts';
+import { onTerminate, signalExitCode, stdinStream, stdoutSink } from '../core/platform/runtime.ts';
 import { setupFromFlags, AGENT_FLAGS, MODEL_FLAGS_HELP } from './agent_setup.ts';
 import { parseFlags } from './args.ts';
 
@@ -68,7 +68,7 @@ export async function main(argv: string[]): Promise<number> {
   const ended = new Promise<number>((resolve) => {
     const off = onTerminate((signal) => {
       log(`${signal}: cancelling the running turns, saving the sessions`);
-      resolve(signal === 'SIGINT' ? 130 : 143);
+      resolve(signalExitCode(signal));
     });
     void conn.closed.then(() => resolve(0)).finally(off);
   });

@@ -15,7 +15,7 @@ import { checkLine, type CheckedStep, type ShellPolicy, type Verdict } from '../
 import { displayArgv } from '../core/shell/runner.ts';
 import { LocalTerminalHost } from '../core/shell/local_terminal.ts';
 import { envelopeSandbox, isWorking, type SandboxProfile, type SandboxState } from '../core/shell/sandbox/settings.ts';
-import { DEFAULT_ALLOWED_COMMANDS, DEFAULT_DENIED_COMMANDS, splitList } from '../core/shell/shell_policy.ts';
+import { DEFAULT_DENIED_COMMANDS, splitList } from '../core/shell/shell_policy.ts';
 import { parseFlags, UsageError } from './args.ts';
 
 const HELP = `Usage: cxl check "<line>" [flags]
@@ -26,7 +26,7 @@ the steps, each program and the path it resolves to on PATH, and the rule that a
 refused it (with the construct and its offset). Exit 0 when allowed, 1 when refused.
 
 Flags:
-  --allow a,b     _allowed_commands (default: the shipped list)
+  --allow a,b     _allowed_commands (default: none, as shipped: the envelope decides)
   --deny c,d      _denied_commands (default: the shipped list)
   --dir D         _allowed_dir: no cd may leave it (default: none)
   --cwd D         where the line starts (default: --dir, else the current directory)
@@ -160,7 +160,8 @@ export async function main(argv: string[]): Promise<number> {
   if (!flags) return 0;
   const { values, positionals } = flags;
   const base: ShellPolicy = {
-    allowedCommands: values.allow !== undefined ? splitList(values.allow as string) : DEFAULT_ALLOWED_COMMANDS,
+    // as shipped: no allowlist unless one is given (the envelope decides on every other program)
+    ...(values.allow !== undefined ? { allowedCommands: splitList(values.allow as string) } : {}),
     deniedCommands: values.deny !== undefined ? splitList(values.deny as string) : DEFAULT_DENIED_COMMANDS,
     ...(values.dir !== undefined ? { allowedDir: values.dir as string } : {}),
   };

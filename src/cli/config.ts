@@ -9,6 +9,7 @@ import { describeSandbox, envelopeSandbox } from '../core/shell/sandbox/settings
 import { loadChain, taskPolicies } from '../config/chain.ts';
 import { BUILTIN, ConfigError, formatIssue, loadConfig, mergeLayers, readConfigFile, type EffectiveConfig } from '../config/load.ts';
 import { effectiveLines } from '../config/describe.ts';
+import { prefixAllowlistWarnings } from '../config/prefix_warnings.ts';
 import { untrustedNotice } from '../config/trust.ts';
 import { parseFlags, UsageError } from './args.ts';
 import { describeModelRequests } from '../agent/loop/model_requests.ts';
@@ -28,7 +29,8 @@ configuration. A folder's own configuration applies only once trusted (\`cxl tru
   --probe        also start each MCP server and read each remote tool's document, to list
                  their tools (refused in a folder whose own configuration is not trusted)
   --trust-project  apply this folder's own configuration for this run without recording trust
-  --check FILE   validate FILE as an agents.toml; exits 1 with the errors (file:line:col)
+  --check FILE   validate FILE as an agents.toml; exits 1 with the errors (file:line:col);
+                 warns about a prefix_allowlist entry the command policy refuses
   --agent NAME   apply the [agents.NAME] section
   --var N=V      fill {{var:N}} in the chain (repeatable)
   -h, --help     show this help`;
@@ -145,8 +147,9 @@ export async function main(argv: string[]): Promise<number> {
     for (const file of checks) {
       try {
         const layer = readConfigFile(file);
-        mergeLayers([[file, layer]], { agent: values.agent as string | undefined });
+        const cfg = mergeLayers([[file, layer]], { agent: values.agent as string | undefined });
         process.stdout.write(`${file}: ok\n`);
+        for (const w of prefixAllowlistWarnings(cfg, process.cwd())) process.stderr.write(`${file}: warning: ${w}\n`);
       } catch (err) {
         if (!(err instanceof ConfigError)) throw err;
         bad++;

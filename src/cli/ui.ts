@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
+import { displayArgv } from '../core/argv_display.ts';
 import { moduleCommand, onTerminate } from '../core/platform/runtime.ts';
 import { enableTerminalModes } from '../ui/terminal_modes.ts';
 
@@ -113,8 +114,15 @@ export async function main(argv: string[]): Promise<number> {
     agent.kill('SIGKILL');
     throw err instanceof UsageError ? err : new UsageError(`cxl: --cwd ${cwd}: ${(err as Error).message}`);
   }
-  // SIGTERM/SIGHUP-style endings still take the agent and its terminals down with us.
-  const offTerminate = onTerminate(() => client.quit());
+  // SIGINT, SIGTERM and SIGHUP (the terminal closed) take the agent's process group and its
+  // terminals down first (an agent that ignores its stdin closing would be orphaned), then the UI.
+  const offTerminate = onTerminate(() => {
+    void client.close();
+    client.quit();
+  });
+  // a terminal that hung up fails every later write: that must not crash the way out
+  const ignoreWriteErrors = () => {};
+  process.stdout.on('error', ignoreWriteErrors);
   void client.start();
   // React, Ink and the reconciler must all load after NODE_ENV is settled (they pick their build
   // when first imported, and mixing builds breaks rendering); they load once the client has
@@ -131,10 +139,11 @@ export async function main(argv: string[]): Promise<number> {
     import('../ui/external_editor.ts'),
     import('../ui/theme.ts'),
     import('../ui/terminal_background.ts'),
+    import('../ui/notify.ts'),
   ]);
   screen.catch(() => {});
-  // the `theme` config key, read while the rest loads (a broken file is the agent's to report)
-  const themeSetting = import('../config/load.ts').then(({ loadConfig }) => loadConfig({ cwd }).data.theme).catch(() => undefined);
+  // the UI's own config keys, read while the rest loads (a broken file is the agent's to report)
+  const uiSettings = import('../config/load.ts').then(({ loadConfig }) => uiConfig(loadConfig, cwd, values['trust-project'] === true)).catch(() => ({}) as UiConfig);
   let ui;
   try {
     ui = await screen;
@@ -143,9 +152,10 @@ export async function main(argv: string[]): Promise<number> {
     await client.close(); // the agent already started must not outlive a UI that cannot load
     throw err;
   }
-  const [{ default: React }, { render }, { App }, { PromptHistory }, { adoptSaved }, { editInEditor }, theme, background] = ui;
+  const [{ default: React }, { render }, { App }, { PromptHistory }, { adoptSaved }, { editInEditor }, theme, background, { Notifier, notifySettings }] = ui;
+  const settings = await uiSettings;
   // dark or light: as configured, else as the terminal says its background is (before Ink reads stdin)
-  const setting = theme.parseThemeSetting(await themeSetting) ?? 'auto';
+  const setting = theme.parseThemeSetting(settings.theme) ?? 'auto';
   if (setting !== 'auto') theme.setTheme(setting);
   else if (theme.colorEnabled()) theme.setTheme((await background.queryBackground({ stdin: process.stdin, stdout: process.stdout })) ?? background.backgroundFromEnv(process.env) ?? 'dark');
   // Both were read once at load; commands the UI runs for the agent get the user's values back.
@@ -153,8 +163,12 @@ export async function main(argv: string[]): Promise<number> {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
   }
-  // Bracketed paste while the UI runs, off again however it ends (an exit hook covers a crash).
-  let restoreModes = enableTerminalModes(process.stdout);
+  const notify = notifySettings(settings, process.env);
+  const notifier = new Notifier((t) => process.stdout.write(t), notify);
+  // Bracketed paste, focus reporting and the saved title while the UI runs, undone however it
+  // ends (an exit hook covers a crash).
+  const modes = { focus: notify.mode !== 'off', title: notify.title };
+  let restoreModes = enableTerminalModes(process.stdout, modes);
   // ↑ and Ctrl+R reach the prompts of earlier sessions in this project
   const prompts = PromptHistory.forProject(cwd, process.env);
   const initial = adoptSaved(prompts.load());
@@ -169,7 +183,8 @@ export async function main(argv: string[]): Promise<number> {
     },
     reclaim: () => {
       process.stdin.setRawMode?.(true);
-      restoreModes = enableTerminalModes(process.stdout);
+      restoreModes = enableTerminalModes(process.stdout, modes);
+      notifier.retitle();
       process.stdout.write(HIDE_CURSOR);
     },
   };
@@ -179,7 +194,7 @@ export async function main(argv: string[]): Promise<number> {
     initial.past.push(firstPrompt);
     client.send(firstPrompt);
   }
-  instance = render(React.createElement(App, { store: client.store, controller: client, initial, prompts, editor }), { exitOnCtrlC: false, patchConsole: false });
+  instance = render(React.createElement(App, { store: client.store, controller: client, initial, prompts, editor, notifier }), { exitOnCtrlC: false, patchConsole: false });
   // A render that throws unmounts Ink: end the session too rather than leave a dead screen.
   let crash: unknown;
   instance.waitUntilExit().catch((err: unknown) => {
@@ -191,6 +206,33 @@ export async function main(argv: string[]): Promise<number> {
   instance.unmount();
   restoreModes();
   await client.close();
+  process.stdout.off('error', ignoreWriteErrors);
   if (crash !== undefined) throw crash;
+  const back = resumeHint(client, values.agent as string | undefined, cwd);
+  if (back) process.stdout.write(`${back}\n`);
   return 0;
+}
+
+/** The way back to the session just left, when the agent can resume sessions. */
+function resumeHint(client: { sessionId?: string; store: { getState(): { capabilities: { loadSession: boolean } } } }, agent: string | undefined, cwd: string): string | undefined {
+  const id = client.sessionId;
+  if (!id || !client.store.getState().capabilities.loadSession) return undefined;
+  const argv = ['cxl', '--resume', id, ...(agent !== undefined ? ['--agent', agent] : []), ...(cwd !== process.cwd() ? ['--cwd', cwd] : [])];
+  return `Resume this session: ${displayArgv(argv)}`;
+}
+
+interface UiConfig {
+  theme?: string;
+  notify?: string;
+  terminal_title?: boolean;
+}
+
+/** The UI's own keys of agents.toml (`theme`, `notify`, `terminal_title`); a broken file leaves the defaults (the agent reports it). */
+function uiConfig(load: (o: { cwd: string; trustProject?: boolean }) => { data: UiConfig }, cwd: string, trustProject: boolean): UiConfig {
+  try {
+    const { theme, notify, terminal_title } = load({ cwd, ...(trustProject ? { trustProject } : {}) }).data;
+    return { theme, notify, terminal_title };
+  } catch {
+    return {};
+  }
 }

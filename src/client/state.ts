@@ -456,6 +456,13 @@ export class ClientStore {
     this.set({ queued: [...this.state.queued, text] });
   }
 
+  /** Every prompt still queued, taken back (a cancelled turn: the person edits them rather than have them sent). */
+  takeAllQueued(): string[] {
+    const all = this.state.queued;
+    if (all.length) this.set({ queued: [] });
+    return all;
+  }
+
   takeQueued(): string | undefined {
     const [first, ...rest] = this.state.queued;
     if (first !== undefined) this.set({ queued: rest });
@@ -615,11 +622,11 @@ export class ClientStore {
   addPermission(sessionId: string, toolCall: ToolCallUpdate, options: PermissionOption[]): string {
     // Asking about a call already done with (an id reused): a new call to show live.
     const placed = placeCall(this.state, toolCall, true);
-    const call = placed.call;
+    const call = { ...placed.call, asked: true };
     const key = this.key('p');
     const patch: Partial<ClientState> = {
       toolCalls: { ...this.state.toolCalls, [call.id]: call },
-      permissions: [...this.state.permissions, { key, sessionId, call, options }],
+      permissions: [...this.state.permissions, { key, sessionId, call, options, ...(toolCall._meta ? { meta: toolCall._meta } : {}) }],
     };
     if (!this.state.turnCalls.includes(call.id)) patch.turnCalls = [...this.state.turnCalls, call.id];
     if (placed.kind === 'live' && placed.isNew) patch.live = [...this.state.live, { kind: 'tool', key: this.key('c'), id: call.id }];

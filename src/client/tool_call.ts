@@ -16,6 +16,8 @@ export interface ToolCallView {
   rawOutput?: unknown;
   /** The turn ended while the agent still had this call pending or running (it never said how it went). */
   leftPending?: boolean;
+  /** The user was asked about this call (its diff was on screen then); a change made unasked is shown in full afterwards. */
+  asked?: boolean;
 }
 
 export function isFinished(status: ToolStatus): boolean {

@@ -39,4 +39,6 @@ export interface PendingPermission {
   sessionId: string;
   call: ToolCallView;
   options: PermissionOption[];
+  /** the request's tool call `_meta` (cxl's agent sends the steps a command runs, `cxl/steps`) */
+  meta?: Record<string, unknown>;
 }

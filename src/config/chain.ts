@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_CHAIN_LOCAL_FS } from '../core/local_fs/policy.ts';
-import { DEFAULT_SHELL_POLICY } from '../core/shell/shell_policy.ts';
+import { SHIPPED_SHELL_POLICY } from '../core/shell/shell_policy.ts';
 import { BUILTIN, ConfigError } from './load.ts';
 import type { ConfigData, ToolsPolicies } from './schema.ts';
 
@@ -52,7 +52,7 @@ export const DEFAULT_CHAIN: Readonly<Chain> = Object.freeze({
         tools: ['local_fs', 'local_shell'],
         tools_policies: {
           local_fs: { _allowed_dir: '.', ...DEFAULT_CHAIN_LOCAL_FS },
-          local_shell: { _allowed_dir: '.', ...DEFAULT_SHELL_POLICY },
+          local_shell: { _allowed_dir: '.', ...SHIPPED_SHELL_POLICY },
         },
       },
     },

@@ -49,6 +49,10 @@ export interface ConfigData {
   agents?: Record<string, ConfigData>;
   /** the model writes tool calls as `<tool_call>` text its server does not parse (read them as calls) */
   inline_tool_calls?: boolean;
+  /** the terminal UI, when an approval waits or a turn ends unseen: bell and desktop notification (auto), the bell alone, or off */
+  notify?: NotifyConfig;
+  /** the terminal UI keeps the terminal title on the session's state */
+  terminal_title?: boolean;
   /** what a trusted project's configuration may do beyond the defaults (the user's own file only) */
   trust?: ProjectAllowances;
 }
@@ -61,6 +65,10 @@ export interface ProjectAllowances {
   projects_may_drop_command_policy?: boolean;
 }
 
+/** The values of `notify` (the UI reads the same three, src/ui/notify.ts). */
+export const NOTIFY_VALUES = ['auto', 'bell', 'off'] as const;
+export type NotifyConfig = (typeof NOTIFY_VALUES)[number];
+
 export const TRUST_KEYS = ['projects_may_disable_sandbox', 'projects_may_drop_command_policy'] as const;
 
 export interface Problem {
@@ -71,7 +79,7 @@ export interface Problem {
 
 type Obj = Record<string, unknown>;
 
-const TOP_KEYS = ['default_envelope', 'default_agent', 'model', 'provider', 'chain', 'vars', 'tools_policies', 'envelopes', 'mcp_servers', 'remote_tools', 'context_window', 'compact_threshold', 'connect_timeout', 'first_byte_timeout', 'idle_timeout', 'inline_tool_calls', 'theme', 'memory_files', 'agents', 'trust'];
+const TOP_KEYS = ['default_envelope', 'default_agent', 'model', 'provider', 'chain', 'vars', 'tools_policies', 'envelopes', 'mcp_servers', 'remote_tools', 'context_window', 'compact_threshold', 'connect_timeout', 'first_byte_timeout', 'idle_timeout', 'inline_tool_calls', 'theme', 'notify', 'terminal_title', 'memory_files', 'agents', 'trust'];
 const TIMEOUT_KEYS = ['connect_timeout', 'first_byte_timeout', 'idle_timeout'] as const;
 const ENVELOPE_KEYS = ['extends', 'description', 'default_action', 'files', 'shell', 'tools', 'always_deny', 'always_allow'];
 const PATH_AXIS_KEYS = ['grant', 'timeout', 'deny_paths', 'approve_paths'];
@@ -457,6 +465,15 @@ class Checker {
     if (v.inline_tool_calls !== undefined) {
       if (typeof v.inline_tool_calls === 'boolean') out.inline_tool_calls = v.inline_tool_calls;
       else this.wrongType([...path, 'inline_tool_calls'], 'true or false', v.inline_tool_calls);
+    }
+    if (v.notify !== undefined) {
+      if (typeof v.notify === 'string' && (NOTIFY_VALUES as readonly string[]).includes(v.notify)) out.notify = v.notify as NotifyConfig;
+      else if (v.notify === false) out.notify = 'off';
+      else this.wrongType([...path, 'notify'], `one of ${NOTIFY_VALUES.map((x) => `"${x}"`).join(', ')} (or false)`, v.notify);
+    }
+    if (v.terminal_title !== undefined) {
+      if (typeof v.terminal_title === 'boolean') out.terminal_title = v.terminal_title;
+      else this.wrongType([...path, 'terminal_title'], 'true or false', v.terminal_title);
     }
     if (allowAgents && v.trust !== undefined && this.table([...path, 'trust'], v.trust, TRUST_KEYS, 'what a trusted project may change')) {
       const t: ProjectAllowances = {};

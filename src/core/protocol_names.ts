@@ -22,6 +22,16 @@ export const META_TOKENS_AFTER = 'cxl/tokensAfter';
 export const META_DESCRIPTION = 'cxl/description';
 /** session/request_permission's tool call: the envelope's decision that asks ({@link DecisionMeta}) */
 export const META_DECISION = 'cxl';
+/**
+ * session/request_permission's tool call: each step of a command as it will run, its argv quoted
+ * as one line with hidden characters escaped ({@link StepsMeta}); a client shows these whole.
+ */
+export const META_STEPS = 'cxl/steps';
+/**
+ * A `diff` content block: the line of the file its `oldText` and `newText` start at (they are a
+ * window around the change), so a client numbers the lines as the file does ({@link StartLineMeta}).
+ */
+export const META_START_LINE = 'cxl/startLine';
 /** `_meta` of a session_info_update the replay keeps where a turn was cancelled (`'cancelled'`). */
 export const META_TURN_ENDED = 'cxl/turnEnded';
 /** `_meta` of a session_info_update when no model answers as a session opens. */
@@ -85,6 +95,12 @@ export interface DecisionMeta {
   envelope?: string;
   scope?: string;
 }
+
+/** {@link META_STEPS}: one display line per step. */
+export type StepsMeta = string[];
+
+/** {@link META_START_LINE}: 1-based. */
+export type StartLineMeta = number;
 
 /** Whether a value is one of the sandbox states a `cxl/sandbox` may report. */
 export function isSandboxState(v: unknown): v is SandboxStateName {

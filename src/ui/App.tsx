@@ -12,7 +12,9 @@ import { useReprint } from './reprint.ts';
 import { Rows } from './Rows.tsx';
 import { useAnimation, useScreenSize, useUiState } from './screen_hooks.ts';
 import { liveRows, type ScreenSize } from './screen_rows.ts';
-import type { UiState } from './ui_state.ts';
+import type { Arming, UiState } from './ui_state.ts';
+import { useNotifications, type Notifier } from './notify.ts';
+import { useApprovalOnScreen } from './views/approval_arming.ts';
 import type { ExternalEditor, PromptStore } from './views/view.ts';
 import { useFileList } from './views/completion.ts';
 import { useReasonReset } from './views/reason.ts';
@@ -48,15 +50,21 @@ export interface AppProps {
   prompts?: PromptStore;
   /** $EDITOR with the screen suspended (Ctrl+G, /edit). */
   editor?: ExternalEditor;
+  /** How long an approval holds its keys (APPROVAL_ARMING unless a test says otherwise). */
+  arming?: Arming;
+  /** The bell, desktop notification and terminal title (none in tests and benchmarks). */
+  notifier?: Notifier;
 }
 
-export function App({ store, controller, animate = true, size: fixedSize, initial, prompts, editor }: AppProps) {
+export function App({ store, controller, animate = true, size: fixedSize, initial, prompts, editor, arming, notifier }: AppProps) {
   const s = useSyncExternalStore(store.subscribe, store.getState, store.getState);
   const size = useScreenSize(fixedSize);
   const reprint = useReprint(size.columns, s.history.length > 0, s.epoch);
-  const { ui, current, setUi } = useUiState(initial);
+  const { ui, current, setUi } = useUiState(arming ? { ...initial, arming } : initial);
   useAnimation(animate, s, setUi);
   useReasonReset(s, setUi);
+  useApprovalOnScreen(s, ui, setUi);
+  useNotifications(s, ui, notifier);
   useToolSelection(s, ui, setUi);
   useKeyboard({ store, controller, ui: current, setUi, prompts, editor });
   useFileList(s, ui, controller);

@@ -2,7 +2,8 @@
 // wrapped rather than cut, colour codes removed (codex-acp logs in colour). Only the lines that
 // can be on screen are laid out.
 import type { ClientState } from '../client/state.ts';
-import { plainRow, sanitize, truncate, wrapLine, type Row } from './text_layout.ts';
+import { plainRow, truncate, wrapLine, type Row } from './text_layout.ts';
+import { forTerminal } from '../core/terminal_text.ts';
 
 export function agentLogRows(s: ClientState, width: number, maxLines: number): Row[] {
   const title = `── agent log: stderr of ${s.agent.name ?? s.agent.label}${s.agentLog.length ? ` (last ${s.agentLog.length} lines)` : ''} · Ctrl+L closes `;
@@ -12,7 +13,7 @@ export function agentLogRows(s: ClientState, width: number, maxLines: number): R
   const rows: Row[] = [];
   // From the newest line back until the pane is full.
   for (let i = s.agentLog.length - 1; i >= 0 && rows.length < room; i--) {
-    const wrapped = wrapLine(sanitize(s.agentLog[i].replace(/\t/g, '  ')), Math.max(10, width - 2)).map((l, j) => [{ text: j === 0 ? '│ ' : '┆ ', color: 'muted' }, { text: l }] as Row);
+    const wrapped = wrapLine(forTerminal(s.agentLog[i].replace(/\t/g, '  ')), Math.max(10, width - 2)).map((l, j) => [{ text: j === 0 ? '│ ' : '┆ ', color: 'muted' }, { text: l }] as Row);
     rows.unshift(...wrapped);
   }
   return [head, ...rows.slice(-room)];

@@ -1,6 +1,7 @@
 // The prompt editor: multi-line text with a cursor. Pure functions so keys can be tested
 // without a terminal.
-import { clipTail, sanitize, type Row, wrapLine } from './text_layout.ts';
+import { clipTail, type Row, wrapLine } from './text_layout.ts';
+import { forTerminal } from '../core/terminal_text.ts';
 
 export interface ComposerState {
   text: string;
@@ -83,8 +84,8 @@ export function composerRows(s: ComposerState, width: number, maxLines: number, 
     return rows;
   }
   const pastes = opts.pastes ?? new Map<string, string>();
-  const lines = sanitize(showPastes(s.text.slice(0, s.cursor), pastes)).split('\n');
-  const after = sanitize(showPastes(s.text.slice(s.cursor), pastes)).split('\n');
+  const lines = forTerminal(showPastes(s.text.slice(0, s.cursor), pastes)).split('\n');
+  const after = forTerminal(showPastes(s.text.slice(s.cursor), pastes)).split('\n');
   // Build display lines with the cursor spliced in at the end of `lines`.
   const all = [...lines.slice(0, -1).map((l) => ({ l, c: -1 })), { l: lines[lines.length - 1] + after[0], c: lines[lines.length - 1].length }, ...after.slice(1).map((l) => ({ l, c: -1 }))];
   let cursorRow = 0;

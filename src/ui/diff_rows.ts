@@ -1,13 +1,19 @@
-// An ACP diff ({path, oldText, newText}) laid out as rows: a line-number gutter, +/- signs and
-// colours, and a separator between hunks. Diffs are computed once per content object.
+// An ACP diff ({path, oldText, newText}) laid out as rows: a line-number gutter with the file's
+// own line numbers (a window around the change starts where `_meta["cxl/startLine"]` says), +/-
+// signs and colours, the words that changed inside a changed line highlighted (inverse, so
+// NO_COLOR shows them too), and a separator between hunks. Bidi and zero-width characters show as
+// marks. Diffs are computed once per content object, rows once per width.
 import path from 'node:path';
-import { structuredPatch } from 'diff';
-import { sanitize, textWidth, truncateRow, wrapLine, type Row } from './text_layout.ts';
+import { diffWordsWithSpace, structuredPatch } from 'diff';
+import { META_START_LINE } from '../core/protocol_names.ts';
+import { forTerminal } from '../core/terminal_text.ts';
+import { textWidth, truncateRow, wrapLine, type Row, type Span } from './text_layout.ts';
 
 export interface DiffContent {
   path: string;
   oldText?: string | null;
   newText: string;
+  _meta?: { [key: string]: unknown } | null;
 }
 
 export interface DiffLine {
@@ -35,16 +41,25 @@ export interface DiffModel {
 
 const cache = new WeakMap<object, DiffModel>();
 
+/** The file line the texts start at: 1, unless the agent sent a window and said where it starts. */
+export function startLineOf(d: DiffContent): number {
+  const n = d._meta?.[META_START_LINE];
+  return typeof n === 'number' && Number.isInteger(n) && n >= 1 ? n : 1;
+}
+
 export function diffModel(d: DiffContent): DiffModel {
   const hit = cache.get(d);
   if (hit) return hit;
   const oldText = d.oldText ?? '';
+  const shift = startLineOf(d) - 1;
   const patch = structuredPatch(d.path, d.path, oldText, d.newText, undefined, undefined, { context: 3 });
   let added = 0;
   let removed = 0;
   const hunks: DiffHunk[] = patch.hunks.map((h) => {
-    let o = h.oldStart;
-    let n = h.newStart;
+    const oldStart = h.oldStart + (h.oldLines > 0 ? shift : 0);
+    const newStart = h.newStart + (h.newLines > 0 ? shift : 0);
+    let o = h.oldStart + shift;
+    let n = h.newStart + shift;
     const lines: DiffLine[] = [];
     for (const raw of h.lines) {
       const sign = raw[0];
@@ -59,7 +74,7 @@ export function diffModel(d: DiffContent): DiffModel {
         lines.push({ type: 'ctx', oldLine: o++, newLine: n++, text });
       }
     }
-    return { oldStart: h.oldStart, oldLines: h.oldLines, newStart: h.newStart, newLines: h.newLines, lines };
+    return { oldStart, oldLines: h.oldLines, newStart, newLines: h.newLines, lines };
   });
   const model: DiffModel = { path: d.path, added, removed, isNew: d.oldText == null, hunks };
   cache.set(d, model);
@@ -84,8 +99,81 @@ export function diffSummaryRow(m: DiffModel, cwd: string, o: { path?: boolean } 
   ];
 }
 
+/** A run of a changed line's text, and whether it is among the words that changed. */
+interface Segment {
+  text: string;
+  changed: boolean;
+}
+
+// Lines whose words changed this much are simply replaced: highlighting nearly all of them says nothing.
+const MAX_CHANGED_SHARE = 0.6;
+// Word diffs cost time on long lines; past this the whole line stands for itself.
+const MAX_WORD_DIFF_CHARS = 2000;
+
+/**
+ * The segments of each changed line that has a counterpart: the n-th removed line of a run is
+ * paired with the n-th added line after it, and their word diff marks what changed in each.
+ */
+function wordSegments(m: DiffModel): Map<DiffLine, Segment[]> {
+  const out = new Map<DiffLine, Segment[]>();
+  for (const h of m.hunks) {
+    for (let i = 0; i < h.lines.length; ) {
+      if (h.lines[i].type !== 'del') {
+        i++;
+        continue;
+      }
+      const dels: DiffLine[] = [];
+      while (i < h.lines.length && h.lines[i].type === 'del') dels.push(h.lines[i++]);
+      const adds: DiffLine[] = [];
+      while (i < h.lines.length && h.lines[i].type === 'add') adds.push(h.lines[i++]);
+      for (let k = 0; k < Math.min(dels.length, adds.length); k++) pair(dels[k], adds[k], out);
+    }
+  }
+  return out;
+}
+
+function pair(del: DiffLine, add: DiffLine, out: Map<DiffLine, Segment[]>): void {
+  if (del.text.length + add.text.length > MAX_WORD_DIFF_CHARS) return;
+  const parts = diffWordsWithSpace(del.text, add.text);
+  const changed = parts.filter((p) => (p.added || p.removed) && p.value.trim() !== '').reduce((n, p) => n + p.value.length, 0);
+  if (changed === 0 || changed > MAX_CHANGED_SHARE * (del.text.length + add.text.length)) return;
+  out.set(del, parts.filter((p) => !p.added).map((p) => ({ text: p.value, changed: p.removed === true })));
+  out.set(add, parts.filter((p) => !p.removed).map((p) => ({ text: p.value, changed: p.added === true })));
+}
+
+/**
+ * Wrap a line of segments to `width` cells on word boundaries (as wrapLine does), each row keeping
+ * which of its characters changed. Each row wrapLine gives is a piece of the line, in order.
+ */
+function wrapSegments(segs: Segment[], width: number): Segment[][] {
+  const full = segs.map((s) => s.text).join('');
+  const rows: Segment[][] = [];
+  let pos = 0;
+  for (const part of wrapLine(full, width)) {
+    const at = part === '' ? pos : full.indexOf(part, pos);
+    const from = at < 0 ? pos : at;
+    rows.push(sliceSegments(segs, from, from + part.length));
+    pos = from + part.length;
+  }
+  return rows;
+}
+
+function sliceSegments(segs: Segment[], from: number, to: number): Segment[] {
+  const out: Segment[] = [];
+  let off = 0;
+  for (const s of segs) {
+    const a = Math.max(from, off);
+    const b = Math.min(to, off + s.text.length);
+    if (b > a) out.push({ text: s.text.slice(a - off, b - off), changed: s.changed });
+    off += s.text.length;
+    if (off >= to) break;
+  }
+  return out;
+}
+
 // Laid-out rows per diff and width: an expanded diff is drawn every frame while it is on screen.
 const rowsCache = new WeakMap<DiffModel, { width: number; rows: Row[] }>();
+const segmentsCache = new WeakMap<DiffModel, Map<DiffLine, Segment[]>>();
 
 /**
  * The hunks as rows: `12 + text`. A line longer than the width wraps on word boundaries; its
@@ -94,6 +182,8 @@ const rowsCache = new WeakMap<DiffModel, { width: number; rows: Row[] }>();
 export function diffRows(m: DiffModel, width: number): Row[] {
   const hit = rowsCache.get(m);
   if (hit && hit.width === width) return hit.rows;
+  let words = segmentsCache.get(m);
+  if (!words) segmentsCache.set(m, (words = wordSegments(m)));
   const maxLine = m.hunks.reduce((mx, h) => Math.max(mx, h.oldStart + h.oldLines, h.newStart + h.newLines), 1);
   const gw = String(maxLine).length;
   const textW = Math.max(8, width - gw - 3);
@@ -108,17 +198,11 @@ export function diffRows(m: DiffModel, width: number): Row[] {
       const num = l.type === 'del' ? l.oldLine : l.newLine;
       const sign = l.type === 'add' ? '+' : l.type === 'del' ? '-' : ' ';
       const color = l.type === 'add' ? 'added' : l.type === 'del' ? 'removed' : undefined;
-      wrapLine(sanitize(l.text), textW).forEach((part, pi) => {
-        rows.push(
-          truncateRow(
-            [
-              { text: `${pi === 0 ? String(num ?? '').padStart(gw) : ' '.repeat(gw)} `, color: 'gutter' },
-              { text: `${sign} `, color, bold: l.type !== 'ctx' },
-              { text: part, color },
-            ],
-            width,
-          ),
-        );
+      // marks first: they take cells, so the line is wrapped as it will be drawn
+      const segs = (words.get(l) ?? [{ text: l.text, changed: false }]).map((s) => ({ text: forTerminal(s.text), changed: s.changed }));
+      wrapSegments(segs, textW).forEach((part, pi) => {
+        const text: Span[] = part.map((s) => (s.changed ? { text: s.text, color, bold: true, inverse: true } : { text: s.text, color }));
+        rows.push(truncateRow([{ text: `${pi === 0 ? String(num ?? '').padStart(gw) : ' '.repeat(gw)} `, color: 'gutter' }, { text: `${sign} `, color, bold: l.type !== 'ctx' }, ...text], width));
       });
     }
   });

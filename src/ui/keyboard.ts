@@ -10,8 +10,12 @@ import { cleanPaste, InputDecoder, PASTE_TIMEOUT_MS } from './input.ts';
 import { matchAction } from './keys.ts';
 import type { UiState } from './ui_state.ts';
 import { focusedView } from './views/focus.ts';
+import { typed } from './views/approval_arming.ts';
 import { globalKeys } from './views/global.ts';
 import type { ExternalEditor, PromptStore, ViewContext } from './views/view.ts';
+
+const FOCUS_IN = '\u001B[I';
+const FOCUS_OUT = '\u001B[O';
 
 export interface KeyboardParts {
   store: ClientStore;
@@ -33,6 +37,11 @@ export class Keyboard {
 
   /** One raw event from Ink (a run of text or one escape sequence): the keys and pastes in it, in order. */
   read(raw: string): void {
+    // the terminal's focus reports (DECSET 1004): whether a notification is needed
+    if ((raw === FOCUS_IN || raw === FOCUS_OUT) && !this.#decoder.pasting) {
+      const focused = raw === FOCUS_IN;
+      return this.parts().setUi((u) => (u.focused === focused ? u : { ...u, focused }));
+    }
     clearTimeout(this.#pasteTimer);
     for (const ev of this.#decoder.feed(raw)) {
       if (ev.kind === 'paste') this.#paste(ev.text);
@@ -73,6 +82,7 @@ export class Keyboard {
     const text = cleanPaste(raw);
     const ctx = this.#context();
     focusedView(ctx.state, ctx.ui()).paste?.(text, ctx);
+    ctx.setUi((u) => typed(u));
   }
 
   #key(name: string | undefined, input: string, key: Key): void {
@@ -83,8 +93,12 @@ export class Keyboard {
     const view = focusedView(base.state, base.ui());
     const ctx = { ...base, name, input, key };
     const action = matchAction(view.focus, name);
-    if (action === undefined) return view.edit?.(ctx);
-    (view.keys[action] ?? globalKeys[action])?.(ctx);
+    // eslint-disable-next-line no-control-regex
+    const typing = input !== '' && !key.ctrl && !key.meta && !key.escape && !/[\u0000-\u001f\u007f]/.test(input) && (view.isTyping?.(ctx, action) ?? true);
+    if (action === undefined) view.edit?.(ctx);
+    else (view.keys[action] ?? globalKeys[action])?.(ctx);
+    // after the key is handled: whatever it was checked against was the typing before it
+    if (typing) setUi((u) => typed(u));
   }
 }
 

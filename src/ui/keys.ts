@@ -10,6 +10,12 @@ export type Action =
   | 'reject'
   | 'reject_reason'
   | 'pick_option'
+  | 'approval_up'
+  | 'approval_down'
+  | 'approval_page_up'
+  | 'approval_page_down'
+  | 'approval_full'
+  | 'interrupt'
   | 'reason_submit'
   | 'reason_back'
   | 'send'
@@ -65,7 +71,6 @@ export type Action =
   | 'picker_next'
   | 'picker_pick'
   | 'picker_close'
-  | 'rewind_open'
   | 'rewind_prev'
   | 'rewind_next'
   | 'rewind_both'
@@ -101,6 +106,12 @@ export const BINDINGS: Binding[] = [
   { action: 'reject', keys: ['n', 'escape'], label: 'n/Esc', help: 'reject', focus: ['approval'] },
   { action: 'reject_reason', keys: ['r'], label: 'r', help: 'reject + reason', focus: ['approval'] },
   { action: 'pick_option', keys: ['digit'], label: '1-9', help: 'pick', focus: ['approval'] },
+  // The modal names these on its scroll indicator when its body is taller than its room.
+  { action: 'approval_up', keys: ['up'], label: '↑/↓', help: 'scroll', focus: ['approval'], footer: false },
+  { action: 'approval_down', keys: ['down'], label: '', help: '', focus: ['approval'] },
+  { action: 'approval_page_up', keys: ['pageup'], label: 'PgUp/PgDn/Space', help: 'page', focus: ['approval'], footer: false },
+  { action: 'approval_page_down', keys: ['pagedown', 'space'], label: '', help: '', focus: ['approval'] },
+  { action: 'approval_full', keys: ['f'], label: 'f', help: 'full screen', focus: ['approval'], footer: false },
   { action: 'reason_submit', keys: ['return'], label: 'Enter', help: 'reject with this reason', focus: ['reason'] },
   { action: 'reason_back', keys: ['escape'], label: 'Esc', help: 'back', focus: ['reason'] },
   { action: 'complete_prev', keys: ['up'], label: '↑/↓', help: 'choose', focus: ['completion'] },
@@ -108,6 +119,8 @@ export const BINDINGS: Binding[] = [
   { action: 'complete_accept', keys: ['tab', 'return'], label: 'Tab/Enter', help: 'complete', focus: ['completion'] },
   { action: 'complete_close', keys: ['escape'], label: 'Esc', help: 'close the list', focus: ['completion'] },
   { action: 'send', keys: ['return'], label: 'Enter', help: 'send', focus: ['composer'] },
+  // The footer names it while a turn runs (screen_rows).
+  { action: 'interrupt', keys: ['escape'], label: 'Esc', help: 'interrupt the turn (no turn: twice on an empty prompt goes back to an earlier prompt)', focus: ['composer'], footer: false },
   { action: 'newline', keys: ['shift+return', 'meta+return', 'ctrl+j'], label: 'Shift/Alt+Enter', help: 'new line', focus: ['composer', 'completion'] },
   { action: 'history_prev', keys: ['up', 'ctrl+p'], label: '↑/↓', help: 'lines, history', focus: ['composer'] },
   { action: 'history_next', keys: ['down', 'ctrl+n'], label: '', help: '', focus: ['composer'] },
@@ -131,7 +144,6 @@ export const BINDINGS: Binding[] = [
   { action: 'clear_draft', keys: ['ctrl+c'], label: 'Ctrl+C', help: 'clear the prompt (empty: cancel the turn)', focus: ['composer', 'completion'], footer: false },
   { action: 'expand_paste', keys: ['ctrl+o'], label: 'Ctrl+O', help: 'print the last pasted prompt in full', focus: ['composer'], footer: false },
   { action: 'keys_help', keys: ['?'], label: '?', help: 'keys', focus: ['composer'] },
-  { action: 'rewind_open', keys: ['escape'], label: 'Esc Esc', help: 'twice on an empty prompt: go back to an earlier prompt', focus: ['composer'], footer: false },
   { action: 'focus_next', keys: ['tab'], label: 'Tab', help: 'tool list', focus: ['composer'] },
   { action: 'search_older', keys: ['ctrl+r', 'up'], label: 'Ctrl+R/↑', help: 'older match', focus: ['search'] },
   { action: 'search_newer', keys: ['ctrl+s', 'down'], label: 'Ctrl+S/↓', help: 'newer match', focus: ['search'] },

@@ -7,7 +7,8 @@
 // (Ink counts rows to redraw them).
 import { Lexer, type Token, type Tokens } from 'marked';
 import { highlightCode } from './highlight.ts';
-import { sanitize, textWidth, type Row, type Span } from './text_layout.ts';
+import { forTerminal } from '../core/terminal_text.ts';
+import { textWidth, type Row, type Span } from './text_layout.ts';
 
 export type Style = Omit<Span, 'text'>;
 
@@ -87,7 +88,7 @@ function pieces(spans: Span[]): Piece[][] {
     cur = [];
   };
   for (const s of spans) {
-    for (const part of sanitize(s.text).split(/(\s+)/)) {
+    for (const part of forTerminal(s.text).split(/(\s+)/)) {
       if (part === '') continue;
       if (/^\s+$/.test(part)) {
         flush();
@@ -203,7 +204,7 @@ function sameStyle(a: Span, b: Span): boolean {
 
 function codeRows(code: Tokens.Code, c: Ctx): Row[] {
   const lang = (code.lang ?? '').trim().split(/\s+/)[0] ?? '';
-  const text = sanitize(code.text);
+  const text = forTerminal(code.text);
   const lit = highlightCode(text, lang) ?? text.split('\n').map((l) => (l === '' ? [] : [{ text: l, color: 'code' }]));
   const rows: Row[] = [[{ text: `┌ ${lang || 'code'}`, color: 'muted' }]];
   for (const line of lit) {
@@ -322,7 +323,7 @@ function blockRows(tokens: readonly Token[], c: Ctx, tight: boolean): Row[] {
 
 export function markdownRows(text: string, width: number, base: Style = {}, opts: MarkdownOptions = {}): Row[] {
   // a line break in a paragraph is kept (`breaks`): agents write lines meant as lines
-  const tokens = Lexer.lex(sanitize(text), { gfm: true, breaks: true });
+  const tokens = Lexer.lex(forTerminal(text), { gfm: true, breaks: true });
   return blockRows(tokens, { width: Math.max(8, width), base, soft: opts.soft ?? false }, false);
 }
 

@@ -1,8 +1,10 @@
 // Conversation items other than tool calls, laid out as rows.
 import type { HistoryItem, TextKind } from '../client/state.ts';
+import type { ToolCallView } from '../client/tool_call.ts';
+import { forTerminal } from '../core/terminal_text.ts';
 import { markdownRows, wrapSpans } from './markdown.ts';
 import { planSummaryRows } from './plan_rows.ts';
-import { plainRow, sanitize, textWidth, truncateRow, wrapText, type Row, type Span } from './text_layout.ts';
+import { plainRow, textWidth, truncateRow, wrapText, type Row, type Span } from './text_layout.ts';
 import { toolCallRows } from './tool_call_rows.ts';
 import { lateCallRows, markerRows } from './turn_rows.ts';
 import { sentShellRows, shellRows } from './shell_rows.ts';
@@ -11,7 +13,7 @@ import { sentShellRows, shellRows } from './shell_rows.ts';
 export function textRows(kind: TextKind, text: string, width: number, soft = false): Row[] {
   if (kind === 'user') {
     const lead = (first: boolean): Span[] => [{ text: first ? '› ' : '  ', color: 'user', bold: true }];
-    return sanitize(text.trimEnd())
+    return forTerminal(text.trimEnd())
       .split('\n')
       .flatMap((line, i) => wrapSpans(line === '' ? [] : [{ text: line, color: 'user' }], width, lead(i === 0), lead(false), soft));
   }
@@ -43,6 +45,14 @@ export function infoRows(title: string, lines: string[], width: number): Row[] {
   ];
 }
 
+/** Rows of a diff printed into history; the transcript (Ctrl+T) and Ctrl+O show the rest. */
+export const HISTORY_DIFF_ROWS = 60;
+
+/** A finished change nobody was asked about: its diff was never on screen. */
+function unseenChange(call: ToolCallView): boolean {
+  return call.status === 'completed' && !call.asked && call.content.some((c) => c.type === 'diff');
+}
+
 export function historyRows(item: HistoryItem, width: number, cwd: string): Row[] {
   switch (item.kind) {
     case 'user':
@@ -57,7 +67,8 @@ export function historyRows(item: HistoryItem, width: number, cwd: string): Row[
       return [plainRow(`── full output: ${item.title} ──`, { color: 'accent' }), ...wrapText(item.text, width).map((l) => plainRow(l)), plainRow('── end ──', { color: 'accent' })];
     case 'tool':
       if (item.late) return lateCallRows(item.call, item.terminals, width, cwd);
-      return toolCallRows(item.call, { cwd, width, expanded: false, terminals: item.terminals, outputLines: 10 });
+      // a change made unasked (auto_edit, a session allow) was never on screen: its diff is printed
+      return toolCallRows(item.call, { cwd, width, expanded: false, terminals: item.terminals, outputLines: 10, ...(unseenChange(item.call) ? { diffLines: HISTORY_DIFF_ROWS } : {}) });
     case 'marker':
       return markerRows(item.text, width);
     case 'info':

@@ -5,7 +5,8 @@
 import type { RewindView } from '../client/state.ts';
 import type { RewindMeta } from '../core/protocol_names.ts';
 import { ago } from './session_picker_rows.ts';
-import { plainRow, sanitize, textWidth, truncate, truncateRow, wrapText, type Row } from './text_layout.ts';
+import { forTerminal } from '../core/terminal_text.ts';
+import { plainRow, textWidth, truncate, truncateRow, wrapText, type Row } from './text_layout.ts';
 
 function rule(label: string, width: number): Row {
   return [{ text: `──${label}${'─'.repeat(Math.max(0, width - textWidth(label) - 2))}`, color: 'accent', bold: true }];
@@ -28,7 +29,7 @@ export function rewindPickRows(prompts: Prompts, selected: number, width: number
   for (const [k, p] of newest.slice(start, start + room).entries()) {
     const sel = start + k === selected;
     const tail = `  ${changes(p)} · ${ago(new Date(p.at).toISOString(), now)}${p.conversation ? '' : ' · files only (compacted since)'}`;
-    const text = truncate(sanitize(p.text) || '(empty)', Math.max(10, width - 8 - textWidth(tail)));
+    const text = truncate(forTerminal(p.text) || '(empty)', Math.max(10, width - 8 - textWidth(tail)));
     rows.push(truncateRow([{ text: sel ? '› ' : '  ', color: 'accent', bold: true }, { text: `${String(p.n).padStart(3)} `, color: 'muted' }, { text, inverse: sel, bold: sel }, { text: tail, color: 'muted' }], width));
   }
   if (newest.length > room) rows.push(plainRow(`  ${selected + 1} of ${newest.length}`, { dim: true }));
@@ -38,7 +39,7 @@ export function rewindPickRows(prompts: Prompts, selected: number, width: number
 
 function diffLineRow(line: string, width: number): Row {
   const color = line.startsWith('+') && !line.startsWith('+++') ? 'added' : line.startsWith('-') && !line.startsWith('---') ? 'removed' : line.startsWith('@@') ? 'hunk' : 'muted';
-  return truncateRow([{ text: '    ' }, { text: sanitize(line), color }], width);
+  return truncateRow([{ text: '    ' }, { text: forTerminal(line), color }], width);
 }
 
 const ACTION: Record<RewindMeta['files'][number]['action'], string> = { restore: 'restore', delete: 'delete', recreate: 'recreate' };
@@ -46,7 +47,7 @@ const ACTION: Record<RewindMeta['files'][number]['action'], string> = { restore:
 /** What going back does, before it is done. */
 export function rewindPreviewRows(plan: RewindMeta, text: string | undefined, width: number, maxLines: number, busy = false): Row[] {
   const what = plan.restore === 'both' ? 'files and conversation' : plan.restore === 'files' ? 'files only' : 'conversation only';
-  const rows: Row[] = [rule(` going back to before “${truncate(sanitize(text ?? `prompt ${plan.n}`), 40)}” (${what}) `, width)];
+  const rows: Row[] = [rule(` going back to before “${truncate(forTerminal(text ?? `prompt ${plan.n}`), 40)}” (${what}) `, width)];
   const body: Row[] = [];
   if (plan.conversation) {
     body.push(plan.conversation.cannot ? plainRow(`  ! the conversation stays: ${plan.conversation.cannot}`, { color: 'warn' }) : plainRow(`  the conversation goes back ${plan.conversation.prompts} prompt${plan.conversation.prompts === 1 ? '' : 's'}; the prompt comes back to the composer`));

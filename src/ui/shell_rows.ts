@@ -3,10 +3,11 @@
 // goes: to the agent with the next prompt, or (no sandbox hid the credentials) nowhere.
 import type { ShellRunView } from '../client/state.ts';
 import { SPINNER } from './tool_call_rows.ts';
-import { plainRow, sanitize, truncateRow, wrapLine, wrapText, type Row } from './text_layout.ts';
+import { forTerminal } from '../core/terminal_text.ts';
+import { plainRow, truncateRow, wrapLine, wrapText, type Row } from './text_layout.ts';
 
 function outputRows(text: string, width: number, max: number): Row[] {
-  const lines = sanitize(text.replace(/\n$/, ''))
+  const lines = forTerminal(text.replace(/\n$/, ''))
     .split('\n')
     .map((l) => l.replace(/\r$/, ''));
   if (lines.length === 1 && lines[0] === '') return [];
@@ -18,7 +19,7 @@ function outputRows(text: string, width: number, max: number): Row[] {
 }
 
 function head(command: string, width: number, glyph: Row[number]): Row {
-  const first = sanitize(command).split('\n')[0];
+  const first = forTerminal(command).split('\n')[0];
   return truncateRow([glyph, { text: '$ ', color: 'user', bold: true }, { text: first, color: 'user', bold: true }, ...(command.includes('\n') ? [{ text: ' …', color: 'muted' }] : [])], width);
 }
 

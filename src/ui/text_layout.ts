@@ -1,5 +1,8 @@
 // Terminal-cell arithmetic for the live region: every row we hand to Ink is already cut to the
 // width, so a component's height is exactly its row count and the live region can be budgeted.
+// Text is made safe to print (core/terminal_text.ts) before it is laid out: the marks for bidi
+// and zero-width characters take cells of their own.
+import { forTerminal } from '../core/terminal_text.ts';
 
 /** A run of text with one style. Colours are theme names resolved by the Rows component. */
 export interface Span {
@@ -46,22 +49,6 @@ export function textWidth(text: string): number {
   let w = 0;
   for (const ch of text) w += charWidth(ch);
   return w;
-}
-
-// eslint-disable-next-line no-control-regex
-const ESCAPES = /\u001B\[[0-?]*[ -/]*[@-~]|\u001B\][^\u0007\u001B]*(?:\u0007|\u001B\\)?|\u001B[@-Z\\-_]|\u009B[0-?]*[ -/]*[@-~]|\u009D[^\u0007\u009C]*[\u0007\u009C]?/g;
-// eslint-disable-next-line no-control-regex
-const CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
-
-/**
- * Remove what a terminal would interpret rather than show: CSI and OSC sequences (an OSC 52 in
- * a file name would write the user's clipboard), other escapes, C0/C1 controls; tabs become
- * spaces. Applied to every span drawn, so no agent-supplied string reaches the terminal raw.
- */
-export function sanitize(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  if (!/[\u0000-\u0009\u000B-\u001F\u007F-\u009F]/.test(text)) return text;
-  return text.replace(/\t/g, '    ').replace(ESCAPES, '').replace(CONTROLS, '');
 }
 
 /** Cut `text` to at most `width` cells, ending with … when something was cut. */
@@ -119,9 +106,9 @@ export function wrapLine(line: string, width: number): string[] {
   return out;
 }
 
-/** Wrap multi-line text. */
+/** Wrap multi-line text, made safe to print first (marks are wider than what they mark: laid out after). */
 export function wrapText(text: string, width: number): string[] {
-  return sanitize(text)
+  return forTerminal(text)
     .split('\n')
     .flatMap((l) => wrapLine(l, width));
 }

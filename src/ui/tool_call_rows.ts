@@ -5,7 +5,8 @@ import type { TerminalView } from '../client/state.ts';
 import type { ToolCallView, ToolStatus } from '../client/tool_call.ts';
 import { contentText } from '../client/state.ts';
 import { diffModel, diffRows, diffSummaryRow, displayPath } from './diff_rows.ts';
-import { clipHead, clipTail, plainRow, sanitize, truncateRow, wrapLine, wrapText, type Row, type Span } from './text_layout.ts';
+import { clipHead, clipTail, plainRow, truncateRow, wrapLine, wrapText, type Row, type Span } from './text_layout.ts';
+import { forTerminal } from '../core/terminal_text.ts';
 
 export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -31,6 +32,8 @@ export interface ToolRowsOptions {
   outputLines?: number;
   /** Rows kept for an expanded body. */
   bodyLines?: number;
+  /** Show the diffs even while collapsed, in this many rows at most (a change nobody was asked about). */
+  diffLines?: number;
 }
 
 export function statusGlyph(call: ToolCallView, awaiting: boolean, frame = 0): Span {
@@ -52,7 +55,7 @@ export function textOf(call: ToolCallView): string {
 
 /** A title as one line: its first line, with `…` when it had more. */
 export function titleLine(title: string): string {
-  const clean = sanitize(title).trim();
+  const clean = forTerminal(title).trim();
   const nl = clean.indexOf('\n');
   return nl === -1 ? clean : `${clean.slice(0, nl).trimEnd()} …`;
 }
@@ -107,7 +110,7 @@ function outputTail(t: TerminalView): { total: number; tail: string[] } {
     if (nl < 0) break;
   }
   const from = at === 0 ? 0 : at + 1;
-  const tail = text === '' ? [] : text.slice(from).split('\n').map((l) => sanitize(l.replace(/\r$/, '')));
+  const tail = text === '' ? [] : text.slice(from).split('\n').map((l) => forTerminal(l.replace(/\r$/, '')));
   const out = { total, tail };
   tails.set(t, out);
   return out;
@@ -153,13 +156,24 @@ function wrappedText(call: ToolCallView, width: number): Row[] {
   return rows;
 }
 
-/** Everything under the header line. */
+/** The rows of a call's diffs: all of them, or the first `max` with a pointer to the rest. */
+function diffBody(call: ToolCallView, inner: number, width: number, max?: number): Row[] {
+  const rows = indent(diffsOf(call).flatMap((d) => diffRows(diffModel(d), inner)), width);
+  return max === undefined ? rows : clipHead(rows, max, ' (Ctrl+T: the transcript shows it all)');
+}
+
+/**
+ * Everything under the header line. A call that changed files shows its diff (expanded, or a
+ * change nobody was asked about); its raw result (the JSON a tool returns) only in the full
+ * output (Ctrl+O), unless it failed.
+ */
 export function bodyRows(call: ToolCallView, o: ToolRowsOptions): Row[] {
   const rows: Row[] = [];
   const inner = o.width - 4;
-  if (o.expanded) for (const d of diffsOf(call)) rows.push(...indent(diffRows(diffModel(d), inner), o.width));
+  const hasDiff = diffsOf(call).length > 0;
+  if (o.expanded || (o.diffLines !== undefined && hasDiff)) rows.push(...diffBody(call, inner, o.width, o.expanded ? undefined : o.diffLines));
   for (const t of o.terminals) rows.push(...terminalRows(t, o));
-  const showText = o.expanded || call.status === 'failed' || (call.kind === 'execute' && o.terminals.length === 0);
+  const showText = (o.expanded && !hasDiff) || call.status === 'failed' || (call.kind === 'execute' && o.terminals.length === 0);
   if (showText) {
     const wrapped = wrappedText(call, inner);
     if (wrapped.length > 0) rows.push(...indent(o.expanded ? wrapped : clipTail(wrapped, o.outputLines ?? 8, ' (Ctrl+O in the tool list for all)'), o.width));

@@ -52,7 +52,38 @@ export interface UiState {
   escAt?: number;
   /** The agent log pane (Ctrl+L) is open. */
   logOpen?: boolean;
+  /** The approval on screen (the first waiting request), as this screen shows it. */
+  approval?: ApprovalOnScreen;
+  /** Date.now() when the last character was typed (or pasted): a burst of typing holds an approval's keys. */
+  typedAt: number;
+  /** How long an approval's keys are held: after it appears, and after the last typed character. */
+  arming: Arming;
+  /** A first Ctrl+D was pressed with a draft in the composer, and a second one quits. */
+  quitDraftArmed?: boolean;
+  /** The terminal's focus, once it has reported it (DECSET 1004); undefined: unknown. */
+  focused?: boolean;
 }
+
+/** The approval on screen: when it appeared, how far its body is scrolled, whether it is full screen and answerable. */
+export interface ApprovalOnScreen {
+  /** the permission request's key */
+  key: string;
+  shownAt: number;
+  scroll: number;
+  full: boolean;
+  /** its keys answer now (shown for long enough, and no typing is arriving): drawn, and re-checked at each key */
+  armed: boolean;
+}
+
+export interface Arming {
+  /** after the approval appears */
+  armMs: number;
+  /** after the last typed character */
+  quietMs: number;
+}
+
+/** Long enough that a key typed as the question appears is not an answer to it; short enough not to be in the way. */
+export const APPROVAL_ARMING: Arming = { armMs: 500, quietMs: 500 };
 
 export const initialUi: UiState = {
   focus: 'composer',
@@ -70,6 +101,8 @@ export const initialUi: UiState = {
   completionSel: { key: '', index: 0 },
   pickerIndex: 0,
   rewindIndex: 0,
+  typedAt: 0,
+  arming: APPROVAL_ARMING,
 };
 
 /** The completion list for the composer, unless it was closed at this text. */

@@ -57,6 +57,29 @@ test('cxl config --check FILE validates and exits 1 with file:line:col errors', 
   assert.equal(no.stderr, `${bad}:4:1: unknown key \`ask_alwayz\` in [envelopes.mine.shell]; valid keys: grant, timeout, blacklist, prefix_allowlist, ask_always, substitution, sandbox, network.\n`);
 });
 
+test('cxl config --check warns about a prefix_allowlist entry the command policy refuses: it could never run', async () => {
+  const dir = tmp();
+  const file = path.join(dir, 'agents.toml');
+  // the shipped policy has no allowlist: the shipped envelopes' entries all pass it
+  fs.writeFileSync(file, '[envelopes.mine]\nextends = "default"\n[envelopes.mine.shell]\nprefix_allowlist = ["ls", "git log"]\n');
+  const quiet = await runCxl(['config', '--check', file], { cwd: dir, env: { HOME: dir } });
+  assert.equal(quiet.code, 0, quiet.stderr);
+  assert.equal(quiet.stderr, '');
+  // a person's own allowlist is the hard gate: entries of every envelope it refuses are named
+  fs.writeFileSync(file, '[tools_policies.local_shell]\n_allowed_commands = "ls,git,cargo build"\n_denied_commands = "sudo,rm"\n[envelopes.mine]\nextends = "default"\n[envelopes.mine.shell]\nprefix_allowlist = ["ls", "git log", "cargo test", "rm -i"]\n');
+  const warned = await runCxl(['config', '--check', file], { cwd: dir, env: { HOME: dir } });
+  assert.equal(warned.code, 0, 'a warning, not an error');
+  assert.equal(warned.stdout, `${file}: ok\n`);
+  const lines = warned.stderr.trim().split('\n');
+  assert.ok(lines.every((l) => l.startsWith(`${file}: warning: envelope `)), warned.stderr);
+  const about = (env: string, entry: string) => lines.find((l) => l.includes(`envelope \`${env}\``) && l.includes(`lists \`${entry}\``));
+  assert.match(about('mine', 'cargo test') ?? '', /refuses it: `cargo` is on _allowed_commands only as `cargo build`/);
+  assert.match(about('mine', 'rm -i') ?? '', /refuses it: `rm` is on _denied_commands/);
+  assert.match(about('default', 'pytest') ?? '', /envelope `default` \(shipped\) lists `pytest`.*`pytest` is not on _allowed_commands\. Allow it in _allowed_commands, or drop the entry\./);
+  assert.equal(about('mine', 'ls'), undefined);
+  assert.equal(about('mine', 'git log'), undefined);
+});
+
 test('a broken config makes cxl config fail with the error, not half a listing', async () => {
   const home = tmp();
   fs.mkdirSync(path.join(home, '.contenox'));

@@ -49,6 +49,11 @@ export class Tmux {
     }
     assert.fail(`timed out waiting for ${what} (${pattern}); the screen was:\n${last}`);
   }
+  /** Waits until the approval on screen takes answers (it holds its keys a moment after it appears), then presses `key`. */
+  async answer(key: string, ms = 10_000): Promise<void> {
+    await this.waitFor(/^(?![\s\S]*keys held)[\s\S]*── approval/, 'the approval to take answers', ms);
+    this.keys(key);
+  }
   kill(): void {
     try {
       execFileSync('tmux', ['-L', this.socket, 'kill-server'], { stdio: 'ignore', timeout: 5_000 });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ClientStore } from '../../src/client/state.ts';
 import { App, type Controller } from '../../src/ui/App.tsx';
-import { KEY, renderAt, tick } from './harness.ts';
+import { KEY, renderAt, tick, NO_ARMING } from './harness.ts';
 import * as states from './states.ts';
 
 interface Calls {
@@ -50,7 +50,7 @@ function controller(store: ClientStore): Controller & { calls: Calls } {
 
 function mount(store: ClientStore, columns = 100, rows = 30) {
   const ctl = controller(store);
-  const r = renderAt(<App store={store} controller={ctl} animate={false} size={{ columns, rows }} />, columns, rows);
+  const r = renderAt(<App store={store} controller={ctl} animate={false} arming={NO_ARMING} size={{ columns, rows }} />, columns, rows);
   return { ...r, ctl, calls: ctl.calls };
 }
 

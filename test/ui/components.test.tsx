@@ -49,6 +49,32 @@ const LONG = 'the quick brown fox jumps over the lazy dog and keeps on running p
 const call = (over: Partial<ToolCallView>): ToolCallView => ({ id: 'c', title: 'Edit src/app.ts', kind: 'edit', status: 'completed', content: [], locations: [], ...over });
 const term = (done: boolean, exitCode?: number) => ({ id: 't', command: 'ls', output: Array.from({ length: 14 }, (_, i) => `file-${i}.txt`).join('\n'), truncated: false, done, exitCode });
 
+/** A 120-line new file, asked about (taller than any modal). */
+function tallApproval() {
+  const s = states.baseStore();
+  s.beginTurn('generate');
+  const text = Array.from({ length: 120 }, (_, i) => `line ${i + 1} of the generated module`).join('\n') + '\n';
+  void states.permissionAnswers(s).ask('a1b2c3d4e5f6', { toolCallId: 'w1', title: 'Write gen.py', kind: 'edit', status: 'pending', content: [{ type: 'diff', path: `${states.CWD}/gen.py`, oldText: null, newText: text }] }, states.OPTIONS);
+  return s.getState().permissions[0];
+}
+
+/** `rm -rf "build" + sixty newlines, "src"` in the argv form, as a model sent it. */
+function argvApproval() {
+  const s = states.baseStore();
+  s.beginTurn('clean');
+  void states.permissionAnswers(s).ask('a1b2c3d4e5f6', { toolCallId: 'x1', title: 'local_shell: rm -rf build', kind: 'execute', status: 'pending', rawInput: { command: 'rm', args: ['-rf', `build${'\n'.repeat(60)}`, 'src'] } }, states.OPTIONS);
+  return s.getState().permissions[0];
+}
+
+/** A window of a long file from line 37 (the agent says so), a word changed at line 40, a Trojan Source line. */
+const LINE40_DIFF = {
+  type: 'diff' as const,
+  path: `${states.CWD}/src/auth.ts`,
+  oldText: 'line 37\nline 38\nline 39\nconst limit = total * 2;\nline 41\nline 42\nline 43\n',
+  newText: 'line 37\nline 38\nline 39\nconst limit = count * 2;\nif (isAdmin) { \u202e } \u2066// check later\u2069 {\nline 41\nline 42\nline 43\n',
+  _meta: { 'cxl/startLine': 37 },
+};
+
 const COMPONENTS: [string, (w: number) => Row[]][] = [
   ['diff', (w) => diffRows(diffModel(states.DIFF), w)],
   ['diff new file', (w) => diffRows(diffModel({ path: '/srv/proj/n.md', oldText: null, newText: 'a\nb\n' }), w)],
@@ -67,6 +93,12 @@ const COMPONENTS: [string, (w: number) => Row[]][] = [
   ['footer reason', (w) => footerRows('reason', w)],
   ['approval', (w) => approvalRows(states.approvalWithDiff(2).store.getState().permissions[1], { cwd: states.CWD, width: w, index: 1, total: 2, maxLines: 12, terminals: [] })],
   ['approval reason', (w) => approvalRows(states.approvalWithDiff(1).store.getState().permissions[0], { cwd: states.CWD, width: w, index: 0, total: 1, maxLines: 10, terminals: [], reason: 'use a const' })],
+  ['approval held, typing in the draft', (w) => approvalRows(states.approvalWithDiff(1).store.getState().permissions[0], { cwd: states.CWD, width: w, index: 0, total: 1, maxLines: 14, terminals: [], armed: false, draft: 'yes and also run the app' })],
+  ['approval scrolled, its position shown', (w) => approvalRows(tallApproval(), { cwd: states.CWD, width: w, index: 0, total: 1, maxLines: 16, terminals: [], scroll: 40 })],
+  ['approval full screen', (w) => approvalRows(tallApproval(), { cwd: states.CWD, width: w, index: 0, total: 1, maxLines: 26, terminals: [], scroll: 110, full: true })],
+  ['approval in a small room: options on one line', (w) => approvalRows(tallApproval(), { cwd: states.CWD, width: w, index: 0, total: 1, maxLines: 9, terminals: [] })],
+  ['approval of an argv with newlines: one line, every operand', (w) => approvalRows(argvApproval(), { cwd: states.CWD, width: w, index: 0, total: 1, maxLines: 14, terminals: [] })],
+  ['diff at line 40: true numbers, changed words, bidi marks', (w) => diffRows(diffModel(LINE40_DIFF), w)],
   ['composer empty', (w) => composerRows({ text: '', cursor: 0 }, w, 5, { active: true, placeholder: 'message the agent' })],
   ['composer multi-line', (w) => composerRows({ text: 'first line\nsecond line that is long enough to wrap at sixty columns, surely it is', cursor: 5 }, w, 5, { active: true })],
   ['markdown', (w) => markdownRows('# Title\n\nSome **bold** and `code` text that goes on for a while so that it wraps at the narrow width.\n\n- one\n  - nested item\n2. numbered\n\n```sh\nnpm test\n```', w)],
@@ -92,6 +124,37 @@ for (const [name, build] of COMPONENTS) {
     for (const w of WIDTHS) matchSnapshot(import.meta.url, `${name} @${w}`, await show(build(w), w));
   });
 }
+
+test('a diff window numbers lines as the file does: an edit at line 40 shows 40', () => {
+  const m = diffModel(LINE40_DIFF);
+  const changed = m.hunks[0].lines.filter((l) => l.type !== 'ctx');
+  assert.deepEqual(changed.map((l) => [l.type, l.oldLine ?? l.newLine]), [['del', 40], ['add', 40], ['add', 41]]);
+  assert.equal(m.hunks[0].oldStart, 37);
+  const rows = diffRows(m, 100).map((r) => r.map((x) => x.text).join(''));
+  assert.ok(rows.includes('40 - const limit = total * 2;'), rows.join('\n'));
+  assert.ok(rows.includes('40 + const limit = count * 2;'));
+  assert.ok(rows.includes('43   line 42'), 'the lines after the change follow on');
+  // without the agent saying where the window starts, it would have been numbered from 1
+  assert.equal(diffModel({ ...LINE40_DIFF, _meta: undefined }).hunks[0].lines.find((l) => l.type === 'del')?.oldLine, 4);
+});
+
+test('inside a changed line only the words that changed are highlighted (inverse, so NO_COLOR shows them)', () => {
+  const rows = diffRows(diffModel(LINE40_DIFF), 100);
+  const hi = (sign: string) => rows.find((r) => r.some((x) => x.text === `${sign} `) && r.some((x) => x.text.includes('limit')))!.filter((x) => x.inverse).map((x) => x.text);
+  assert.deepEqual(hi('-'), ['total']);
+  assert.deepEqual(hi('+'), ['count']);
+  // a line with nothing in common is simply added: nothing inside it is singled out
+  const added = rows.find((r) => r.some((x) => x.text.includes('isAdmin')))!;
+  assert.equal(added.filter((x) => x.inverse).length, 0);
+});
+
+test('bidi and zero-width characters in a diff show as marks (Trojan Source reads as what it is)', () => {
+  const text = diffRows(diffModel(LINE40_DIFF), 140).map((r) => r.map((x) => x.text).join('')).join('\n');
+  assert.match(text, /41 \+ if \(isAdmin\) \{ ⟨U\+202E⟩ \} ⟨U\+2066⟩\/\/ check later⟨U\+2069⟩ \{/);
+  assert.doesNotMatch(text, /[\u202e\u2066\u2069]/);
+  const zw = diffRows(diffModel({ path: '/p/a', oldText: 'admin\n', newText: 'ad\u200bmin\n' }), 60).map((r) => r.map((x) => x.text).join('')).join('\n');
+  assert.match(zw, /1 \+ ad⟨U\+200B⟩min/);
+});
 
 test('diff summary counts and line numbers follow the text', () => {
   const m = diffModel(states.DIFF);

@@ -42,7 +42,7 @@ test(`cxl --agent in tmux (${runtimeName}): log in from the picker, the model by
     for (const round of [1, 2]) {
       await send(tmux, 'example');
       await tmux.waitFor(/Skip this change/, `the approval of round ${round}`);
-      tmux.keys('n');
+      await tmux.answer('n');
       await tmux.waitFor(round === 1 ? /Skipped it\./ : /Skipped it\.[\s\S]*Skipped it\./, `round ${round} to end`, 20_000, () => tmux.scrollback());
     }
     screen = await tmux.waitFor(/(left pending by the agent)[\s\S]*(left pending by the agent)/, 'both pending calls closed', 10_000, () => tmux.scrollback());

@@ -29,7 +29,7 @@ test(`cxl in tmux (${runtimeName}): a written file, /fork, Esc Esc, the preview 
     await tmux.waitFor(/write_file \{"path"/, 'the typed tool command');
     tmux.keys('Enter');
     await tmux.waitFor(/── approval[\s\S]*Allow once {2}\(y\)/, 'the approval');
-    tmux.keys('y');
+    await tmux.answer('y');
     await tmux.waitFor(/✓ edit .*write_file.*made\.txt/, 'the finished write');
     assert.equal(readFileSync(path.join(dir, 'made.txt'), 'utf8'), 'made by the prompt\n');
 
@@ -66,7 +66,7 @@ test(`cxl in tmux (${runtimeName}): a written file, /fork, Esc Esc, the preview 
     // sent again as it is: the file is written again, and /undo shows going back before it, then does it
     tmux.keys('Enter');
     await tmux.waitFor(/── approval[\s\S]*Allow once {2}\(y\)/, 'the approval of the prompt sent again');
-    tmux.keys('y');
+    await tmux.answer('y');
     await tmux.waitFor(/✓ edit .*write_file.*made\.txt/, 'the file written again');
     assert.equal(existsSync(path.join(dir, 'made.txt')), true);
     tmux.type('/undo');

@@ -49,7 +49,7 @@ test(`cxl in tmux (${runtimeName}), built-in agent: !ls, /tool write_file with i
     screen = await tmux.waitFor(/── approval[\s\S]*2 \+ second line[\s\S]*Allow once {2}\(y\)/, 'the approval with its diff');
     assert.match(screen, /1 \+ hi there/);
     assert.equal(existsSync(path.join(dir, 'hello.txt')), false, 'nothing is written before the answer');
-    tmux.keys('y');
+    await tmux.answer('y');
     await tmux.waitFor(/✓ edit .*write_file.*hello\.txt.*  \+2 -0 \(new file\)/, 'the collapsed, finished call');
     assert.equal(readFileSync(path.join(dir, 'hello.txt'), 'utf8'), 'hi there\nsecond line\n');
 
@@ -95,7 +95,7 @@ test(`cxl in tmux (${runtimeName}), --agent: an approval answered with y, then t
     await tmux.waitFor(/› run ls/, 'the typed command');
     tmux.keys('Enter');
     let screen = await tmux.waitFor(/── approval[\s\S]*\$ ls[\s\S]*y allow once/, 'the approval');
-    tmux.keys('y');
+    await tmux.answer('y');
     screen = await tmux.waitFor(/│ marker-e2e\.txt[\s\S]*exit=0/, 'the ls output');
 
     tmux.type('crash');

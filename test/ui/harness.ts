@@ -30,6 +30,12 @@ export interface Rendered {
 
 export const tick = (ms = 15) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * For tests about which key does what (not about when an approval takes answers, which the
+ * arming tests cover with the real delays): an approval takes keys as soon as it is drawn.
+ */
+export const NO_ARMING = { armMs: 0, quietMs: 0 };
+
 export function renderAt(tree: ReactElement, columns: number, rows = 40): Rendered {
   const stdout = new FakeStdout(columns, rows);
   const stdin = new FakeStdin();

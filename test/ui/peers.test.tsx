@@ -14,7 +14,7 @@ import type { ClientState } from '../../src/client/state.ts';
 import { moduleCommand } from '../../src/core/platform/runtime.ts';
 import { App } from '../../src/ui/App.tsx';
 import { matchSnapshot } from '../helpers/snapshot.ts';
-import { KEY, renderAt, tick, type Rendered } from './harness.ts';
+import { KEY, renderAt, tick, type Rendered, NO_ARMING } from './harness.ts';
 import * as states from './states.ts';
 
 const fixture = fileURLToPath(new URL('../fixtures/peer_agent.ts', import.meta.url));
@@ -64,7 +64,7 @@ async function frameMatching(r: Rendered, re: RegExp, what: string, ms = 10_000)
 }
 
 function mount(c: AcpClient, columns = 100, rows = 30): Rendered {
-  return renderAt(<App store={c.store} controller={c} animate={false} size={{ columns, rows }} />, columns, rows);
+  return renderAt(<App store={c.store} controller={c} animate={false} arming={NO_ARMING} size={{ columns, rows }} />, columns, rows);
 }
 
 async function type(r: Rendered, text: string): Promise<void> {

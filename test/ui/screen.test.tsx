@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { App, type Controller } from '../../src/ui/App.tsx';
 import { CLEAR_SCREEN, REFLOW_DELAY_MS } from '../../src/ui/reprint.ts';
 import { matchSnapshot } from '../helpers/snapshot.ts';
-import { renderAt, tick, KEY } from './harness.ts';
+import { renderAt, tick, KEY, NO_ARMING } from './harness.ts';
 import * as states from './states.ts';
 import type { ClientStore } from '../../src/client/state.ts';
 
@@ -14,7 +14,7 @@ const ROWS = 30;
 const noop: Controller = { send() {}, cancel() {}, quit() {} };
 
 async function frame(store: ClientStore, columns: number, keys: string[] = []): Promise<string> {
-  const r = renderAt(<App store={store} controller={noop} animate={false} size={{ columns, rows: ROWS }} />, columns, ROWS);
+  const r = renderAt(<App store={store} controller={noop} animate={false} size={{ columns, rows: ROWS }} arming={NO_ARMING} />, columns, ROWS);
   await tick();
   await r.press(...keys);
   const f = r.lastFrame();
@@ -33,6 +33,7 @@ const CASES: [string, () => ClientStore, string[]][] = [
   ['approval with diff', () => states.approvalWithDiff(1).store, []],
   ['queue of two approvals', () => states.approvalWithDiff(2).store, []],
   ['collapsed diffs', states.finishedTurn, []],
+  ['approved changes, collapsed', states.approvedTurn, []],
   ['expanded diffs', states.finishedTurn, [KEY.tab, 'e']],
   ['failed call', states.failedCall, []],
   ['agent crashed', states.crashed, []],
@@ -169,6 +170,13 @@ test('NO_COLOR: a real render has no colour codes (and has them without NO_COLOR
   assert.equal(strip(plain), strip(coloured), 'the same text either way');
   assert.match(strip(plain), /✗ edit Edit a\.ts {2}\+1 -1\n/);
   assert.match(strip(plain), /2 - b\n2 \+ c/);
+  // the changed word inside a changed line stands out without colour: inverse video
+  const inverse = (word: string) => new RegExp(`\u001B\\[7m(?:\u001B\\[[0-9;]*m)*${word}`);
+  for (const out of [plain, coloured]) {
+    assert.match(out, inverse('total'));
+    assert.match(out, inverse('count'));
+    assert.doesNotMatch(out, inverse('const'), 'the words that did not change are not highlighted');
+  }
 });
 
 test('NO_COLOR: no colour codes, glyphs and signs still tell the states apart', async () => {

@@ -85,6 +85,22 @@ export function finishedTurn(): ClientStore {
   return s;
 }
 
+/** The same changes as finishedTurn, each asked about and allowed first: their diffs were on screen, so history shows them collapsed. */
+export function approvedTurn(): ClientStore {
+  const s = baseStore();
+  s.beginTurn('rename the lines');
+  for (const [id, title, diff] of [['e1', 'Edit src/app.ts', DIFF], ['e2', 'Write docs/new.md', { type: 'diff' as const, path: `${CWD}/docs/new.md`, oldText: null, newText: '# New\n\nA new page.\n' }]] as const) {
+    s.applyUpdate({ sessionUpdate: 'tool_call', toolCallId: id, title, kind: 'edit', status: 'pending' });
+    void permissionAnswers(s).ask('a1b2c3d4e5f6', { toolCallId: id, content: [diff] }, OPTIONS);
+    permissionAnswers(s).answer(s.getState().permissions[0].key, { outcome: 'selected', optionId: 'once' });
+    s.applyUpdate({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed', content: [diff] });
+  }
+  s.applyUpdate({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Done: two files changed.' } });
+  s.endTurn('end_turn');
+  s.settle();
+  return s;
+}
+
 export function failedCall(): ClientStore {
   const s = baseStore();
   s.beginTurn('read the secret');

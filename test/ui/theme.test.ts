@@ -1,6 +1,7 @@
 // Themes: the terminal's background from its OSC 11 answer (a real exchange over a pipe-backed
 // stream pair that answers as xterm does, and one that answers only the device-attributes query),
 // COLORFGBG, the `theme` config key's check, and /theme switching the palette.
+import './env.ts';
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { EventEmitter } from 'node:events';

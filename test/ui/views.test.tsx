@@ -9,7 +9,7 @@ import { App, type Controller } from '../../src/ui/App.tsx';
 import { BINDINGS, bindingsFor, type Focus } from '../../src/ui/keys.ts';
 import { VIEWS } from '../../src/ui/views/focus.ts';
 import { globalKeys } from '../../src/ui/views/global.ts';
-import { KEY, renderAt, tick } from './harness.ts';
+import { KEY, renderAt, tick, NO_ARMING } from './harness.ts';
 import * as states from './states.ts';
 
 test('every binding has a handler in the view of each focus it names; no view handles a key it has no binding for', () => {
@@ -59,7 +59,7 @@ test('one precedence: with every overlay open, the one drawn is the one Esc clos
   const answer = states.permissionAnswers(store).ask('a1b2c3d4e5f6', { toolCallId: 'e1', title: 'Edit src/app.ts', kind: 'edit', status: 'pending', content: [states.DIFF] }, states.OPTIONS);
   const ctl = client(store);
   const initial = { transcript: { selected: 0, expanded: new Set<string>() }, composer: { text: '/', cursor: 1 } };
-  const r = renderAt(<App store={store} controller={ctl} animate={false} size={{ columns: 120, rows: 40 }} initial={initial} />, 120, 40);
+  const r = renderAt(<App store={store} controller={ctl} animate={false} arming={NO_ARMING} size={{ columns: 120, rows: 40 }} initial={initial} />, 120, 40);
   await tick();
   const shows = (panel: RegExp, footer: string, what: string) => {
     assert.match(r.lastFrame(), panel, `${what}: its rows`);

@@ -2,12 +2,11 @@
 // as ACP session/request_permission (the call, its diff or the steps it runs, the envelope's
 // decision, cxl's four options) and the option the user picked back as the gate's answer. One
 // per tool call, handed to the gate as that call's approver.
-import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { describeAllow } from '../../core/gate/session_allows.ts';
-import { META_DECISION, OPTION_ALLOW_ONCE, OPTION_ALLOW_SESSION, OPTION_REJECT, OPTION_REJECT_EXPLAIN, type DecisionMeta } from '../../core/protocol_names.ts';
+import { META_DECISION, META_STEPS, OPTION_ALLOW_ONCE, OPTION_ALLOW_SESSION, OPTION_REJECT, OPTION_REJECT_EXPLAIN, type DecisionMeta, type StepsMeta } from '../../core/protocol_names.ts';
 import type { ApprovalAnswer, ApprovalRequest } from '../tools/contract.ts';
-import { textContent } from './tool_report.ts';
+import { cutNote, diffContent, locationsAt, textContent, type ChangeShown } from './tool_report.ts';
 
 /** The call being asked about, as its tool_call update showed it. */
 export interface AskedCall {
@@ -24,14 +23,23 @@ export interface AskedCall {
   signal: AbortSignal;
 }
 
+/** The change an approval shows, as the call's report names it. */
+function changeOf(req: ApprovalRequest): ChangeShown | undefined {
+  const d = req.diff;
+  if (!d || d.diff === null || d.newText === undefined) return undefined;
+  return { path: d.path, oldText: d.isNew ? null : (d.oldText ?? ''), newText: d.newText, ...(d.startLine !== undefined ? { startLine: d.startLine } : {}), ...(d.cut ? { cut: true } : {}) };
+}
+
 /** What the request shows besides the call: the diff, the mode a write keeps, the steps, the details, else the arguments. */
-function approvalContent(req: ApprovalRequest, cwd: string): { content: acp.ToolCallContent[]; diff?: acp.ToolCallContent } {
+function approvalContent(req: ApprovalRequest, cwd: string): { content: acp.ToolCallContent[]; diff?: acp.ToolCallContent[] } {
   const content: acp.ToolCallContent[] = [];
   const d = req.diff;
-  let diff: acp.ToolCallContent | undefined;
-  if (d && d.diff !== null && d.newText !== undefined) {
-    diff = { type: 'diff', path: path.resolve(cwd, d.path), oldText: d.isNew ? null : (d.oldText ?? ''), newText: d.newText };
-    content.push(diff);
+  const change = changeOf(req);
+  let diff: acp.ToolCallContent[] | undefined;
+  if (change) {
+    const note = cutNote(change);
+    diff = [diffContent(cwd, change), ...(note ? [note] : [])];
+    content.push(...diff);
   } else if (d && d.reason) content.push(textContent(`(no diff: ${d.reason})`));
   if (req.fileMode) content.push(textContent(`The file is executable (mode ${req.fileMode}); allowing keeps that mode.`));
   // the programs a line runs, when that says more than the line itself (the title has it)
@@ -58,8 +66,10 @@ function decisionMeta(req: ApprovalRequest, scope: string): DecisionMeta {
 
 /** Asks the client about one call; remembers what the answer means for the call's report. */
 export class PermissionRequest {
-  /** the diff the user was shown: the call's result shows the same one */
-  diffShown?: acp.ToolCallContent;
+  /** the diff the user was shown (and its note): the call's result shows the same one */
+  diffShown?: acp.ToolCallContent[];
+  /** the call's locations as the approval named them (the changed file at its first changed line) */
+  locationsShown?: acp.ToolCallLocation[];
   /** the user rejected and will say why in the next prompt: the turn ends after this call */
   explain = false;
 
@@ -70,6 +80,10 @@ export class PermissionRequest {
     const c = this.call;
     const { content, diff } = approvalContent(req, c.cwd);
     if (diff) this.diffShown = diff;
+    const change = changeOf(req);
+    const locations = change ? locationsAt(c.cwd, c.locations, change) : c.locations;
+    if (change) this.locationsShown = locations;
+    const steps: Record<string, StepsMeta> = req.steps?.length ? { [META_STEPS]: req.steps } : {};
     const scope = req.sessionScope.map(describeAllow).join(', ');
     const both = AbortSignal.any([c.signal, askSignal]);
     let res: acp.RequestPermissionResponse;
@@ -78,7 +92,7 @@ export class PermissionRequest {
         acp.methods.client.session.requestPermission,
         {
           sessionId: c.sessionId,
-          toolCall: { toolCallId: c.toolCallId, title: c.title, kind: c.kind, status: 'pending', content, locations: c.locations, rawInput: c.args, _meta: { [META_DECISION]: decisionMeta(req, scope) } },
+          toolCall: { toolCallId: c.toolCallId, title: c.title, kind: c.kind, status: 'pending', content, locations, rawInput: c.args, _meta: { [META_DECISION]: decisionMeta(req, scope), ...steps } },
           options: permissionOptions(req, scope),
         },
         { cancellationSignal: both },

@@ -2,13 +2,12 @@
 // input), checked, run through the gate with a permission request as its approver, its terminals
 // shown as they open, and its result reported and kept for the replay (where a transcript stands
 // in for the terminals, which are gone by then).
-import path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { ToolError } from '../../core/errors.ts';
 import { checkCall, runChecked, type CallOutcome } from '../loop/model_call.ts';
 import { PermissionRequest } from './permission.ts';
 import type { LiveSession } from './session.ts';
-import { callView, textContent } from './tool_report.ts';
+import { callView, cutNote, diffContent, locationsAt, textContent } from './tool_report.ts';
 import type { ToolOutput } from '../tools/contract.ts';
 
 /** What a call needs of the turn it runs in. */
@@ -41,6 +40,7 @@ class ReportedCall {
 
   constructor(
     private readonly turn: CallTurn,
+    /** updated as the call goes (a change moves its location to the first changed line) */
     readonly shown: Shown,
   ) {}
 
@@ -63,19 +63,28 @@ class ReportedCall {
     const { toolCallId, title, kind, locations, rawInput } = this.shown;
     this.turn.keepSaid();
     this.turn.session.stored.replay.push({ sessionUpdate: 'tool_call', toolCallId, title, kind, status, locations, rawInput, content: replayContent });
-    return this.turn.send({ sessionUpdate: 'tool_call_update', toolCallId, status, content, ...(rawOutput !== undefined ? { rawOutput: rawOutput as Record<string, unknown> } : {}) });
+    return this.turn.send({ sessionUpdate: 'tool_call_update', toolCallId, status, content, locations, ...(rawOutput !== undefined ? { rawOutput: rawOutput as Record<string, unknown> } : {}) });
   }
 
   async failed(e: ToolError, content: acp.ToolCallContent[]): Promise<void> {
     await this.final('failed', content, e.toJSON());
   }
 
-  /** The result: the terminals, the diff (the one approved, else the one the tool reports), the text the model reads. */
-  async completed({ result, forModel, display }: ToolOutput, diffShown: acp.ToolCallContent | undefined, cwd: string): Promise<void> {
+  /**
+   * The result: the terminals, the diff (the one approved, else the one the tool reports, so a
+   * change allowed unasked shows what changed too), the text the model reads. A change moves the
+   * call's location to its first changed line.
+   */
+  async completed({ result, forModel, display }: ToolOutput, shown: { diff?: acp.ToolCallContent[]; locations?: acp.ToolCallLocation[] }, cwd: string): Promise<void> {
     const content: acp.ToolCallContent[] = [...this.terminals];
-    if (diffShown) content.push(diffShown);
     const d = display.diff;
-    if (!diffShown && d) content.push({ type: 'diff', path: path.resolve(cwd, d.path), oldText: d.oldText, newText: d.newText });
+    if (shown.diff) content.push(...shown.diff);
+    else if (d) {
+      const note = cutNote(d);
+      content.push(diffContent(cwd, d), ...(note ? [note] : []));
+    }
+    const locations = shown.locations ?? (d ? locationsAt(cwd, this.shown.locations, d) : undefined);
+    if (locations) this.shown.locations = locations;
     content.push(textContent(forModel));
     // rawOutput repeats the result for clients that want structure: only objects, and only small ones
     // (a 10 MB file is already in the text content, capped)
@@ -106,7 +115,7 @@ export async function runToolCall(turn: CallTurn, name: string, rawArgs: string 
   await call.running();
   const permission = new PermissionRequest({ client: turn.client, sessionId: s.stored.sessionId, toolCallId: id, title, kind, locations, args, cwd: s.stored.cwd, signal: turn.signal });
   const r = await runChecked(s.tools, checked.spec, args, { signal: turn.signal, approve: permission.approve, onTerminal: call.onTerminal }, 'Cancelled by the user.', async (out) => {
-    await call.completed(out, permission.diffShown, s.stored.cwd);
+    await call.completed(out, { diff: permission.diffShown, locations: permission.locationsShown }, s.stored.cwd);
     return out.forModel;
   });
   if (r.ok) return { forModel: r.value, reads: r.reads };

@@ -119,6 +119,8 @@ export interface ApprovalDiff {
   oldText?: string;
   newText?: string;
   startLine?: number;
+  /** the windows end before the change does (it runs past the lines a window holds) */
+  cut?: boolean;
 }
 
 /** How an approve decision was answered. */
@@ -159,8 +161,8 @@ export interface ToolOutput {
   result: unknown;
   forModel: string;
   display: {
-    /** a file change to show as a diff (path root-relative) */
-    diff?: { path: string; oldText: string | null; newText: string };
+    /** a file change to show as a diff (path root-relative; the texts may be a window that starts at `startLine`) */
+    diff?: { path: string; oldText: string | null; newText: string; startLine?: number; cut?: boolean };
     /** a command's output as a person reads it, for a replay whose terminal is gone */
     transcript?: string;
   };

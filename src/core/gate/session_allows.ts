@@ -6,7 +6,11 @@ import { commandScope, describeAllow, type SessionAllow } from '../contract/sess
 export { commandScope, describeAllow, type SessionAllow };
 
 const key = (a: SessionAllow) =>
-  JSON.stringify(a.kind === 'file' ? [a.kind, a.axis, a.path] : a.kind === 'command' ? [a.kind, a.program, a.subcommand ?? null, a.notes ?? []] : [a.kind, a.tool]);
+  JSON.stringify(a.kind === 'file' ? [a.kind, a.axis, a.path] : a.kind === 'command' ? [a.kind, a.program, a.subcommand ?? null, a.notes ?? [], a.exact ?? null] : [a.kind, a.tool]);
+
+function sameArgv(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  return a !== undefined && b !== undefined && a.length === b.length && a.every((w, i) => w === b[i]);
+}
 
 export class SessionAllows {
   #items = new Map<string, SessionAllow>();
@@ -49,13 +53,16 @@ export class SessionAllows {
   /**
    * Whether the session answers `need`: the same file, the same tool, or for a command an allow
    * of its program (and subcommand, when the allow names one) that was given for every argument
-   * rule the need carries.
+   * rule the need carries. An interpreter's line (`exact`) is covered only by an allow of that
+   * very argv: never by an allow of its program (one written before lines were exact included).
    */
   covers(need: SessionAllow): boolean {
     if (need.kind !== 'command') return this.#items.has(key(need));
     const notes = need.notes ?? [];
     for (const a of this.#items.values()) {
       if (a.kind !== 'command' || a.program !== need.program) continue;
+      if (need.exact !== undefined && !sameArgv(a.exact, need.exact)) continue;
+      if (a.exact !== undefined && !sameArgv(a.exact, need.exact)) continue;
       if (a.subcommand !== undefined && a.subcommand !== need.subcommand) continue;
       const given = new Set(a.notes ?? []);
       if (notes.every((n) => given.has(n))) return true;
@@ -74,7 +81,8 @@ export class SessionAllows {
       const x = a as Record<string, unknown>;
       if (x.kind === 'file') return (x.axis === 'files.read' || x.axis === 'files.write') && typeof x.path === 'string';
       if (x.kind === 'command') {
-        return typeof x.program === 'string' && x.program !== '' && (x.subcommand === undefined || typeof x.subcommand === 'string') && (x.notes === undefined || (Array.isArray(x.notes) && x.notes.every((n) => typeof n === 'string')));
+        const strings = (v: unknown) => Array.isArray(v) && v.every((n) => typeof n === 'string');
+        return typeof x.program === 'string' && x.program !== '' && (x.subcommand === undefined || typeof x.subcommand === 'string') && (x.notes === undefined || strings(x.notes)) && (x.exact === undefined || strings(x.exact));
       }
       if (x.kind === 'tool') return typeof x.tool === 'string' && x.tool.includes('.');
       return false;

@@ -3,7 +3,9 @@
 // What a call will do before it runs is its plan (plan.ts).
 import path from 'node:path';
 import { checkArgs } from '../contract/args.ts';
-import type { CallPlan, CallView, PlanContext, Toolset } from '../contract/toolset.ts';
+import { plainOutput } from '../contract/schema_plan.ts';
+import type { CallPlan, CallView, PlanContext, Toolset, ToolOutput } from '../contract/toolset.ts';
+import { changeOf } from './change_diff.ts';
 import { ToolError, toToolError } from '../errors.ts';
 import { WorkspaceFileIO, type FileIO } from './file_io.ts';
 import { DEFAULT_FS_POLICY, type FsPolicy } from './policy.ts';
@@ -113,6 +115,15 @@ export class LocalFsToolset implements Toolset {
   view(tool: string, args: Record<string, unknown>): CallView {
     const name = tool.startsWith(`${LOCAL_FS}.`) ? tool.slice(LOCAL_FS.length + 1) : tool;
     return fsView(this.root, name, this.#tools.get(name)?.kind ?? 'other', args);
+  }
+
+  /** The result as the model reads it (its JSON); a change a write made is shown beside it as its diff. */
+  output(_tool: string, result: unknown): ToolOutput {
+    const out = plainOutput(result);
+    const change = changeOf(result);
+    if (!change || change.diff === null || change.newText === undefined) return out;
+    const diff = { path: change.path, oldText: change.isNew ? null : (change.oldText ?? ''), newText: change.newText, ...(change.startLine !== undefined ? { startLine: change.startLine } : {}), ...(change.cut ? { cut: true } : {}) };
+    return { ...out, display: { ...out.display, diff } };
   }
 
   plan(tool: string, args: Record<string, unknown>, _ctx?: PlanContext): Promise<CallPlan> {

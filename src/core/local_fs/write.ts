@@ -8,6 +8,7 @@ import { sha256Parts, type EarlyGuess, type FileSnapshot } from './file_io.ts';
 import { hooksDirFact } from '../protect/git_dirs.ts';
 import type { ConfinedPath } from '../paths.ts';
 import { bool, int, schema, str } from './args.ts';
+import { renderApprovalDiff, withChange } from './change_diff.ts';
 import { lstatOf, type FsContext } from './context.ts';
 import { occurrences, planEdit, planSed, planWrite, sameBytes, type MutationPlan } from './mutate.ts';
 import { mustBeFile, refuseBinary } from './read.ts';
@@ -69,7 +70,7 @@ async function commit(ctx: FsContext, c: ConfinedPath, old: FileSnapshot | null,
     newSha = old.sha256;
   }
   ctx.ledger.recordWrite(c.real, newSha);
-  return result(c, old, plan, written, newSha, kept.note);
+  return withChange(result(c, old, plan, written, newSha, kept.note), renderApprovalDiff(c.rel, old?.bytes ?? null, plan));
 }
 
 /**
@@ -122,7 +123,7 @@ async function mutate(ctx: FsContext, c: ConfinedPath, plan: (old: Buffer) => Mu
     }
     await writing;
     ctx.ledger.recordWrite(c.real, newSha);
-    return { p, r: result(c, old, p, true, newSha, kept.note) };
+    return { p, r: result(c, old, p, true, newSha, kept.note), change: renderApprovalDiff(c.rel, old.bytes, p) };
   } finally {
     if (!handedOver) old.early?.discard();
   }
@@ -193,8 +194,8 @@ export const editFile: ToolDef = {
   async run(ctx, a: Args) {
     const c = await ctx.resolve('edit_file', a.path as string);
     const guess = typeof a.old_string === 'string' && a.old_string !== '' ? guessEdit(a.old_string, a.replace_all === true || typeof a.new_string !== 'string' ? undefined : a.new_string) : undefined;
-    const { p, r } = await mutate(ctx, c, (old) => planMutation('edit_file', old, a, c.rel), guess);
-    return { path: r.path, written: r.written, replacements: p.replacements, old_bytes: r.old_bytes, new_bytes: r.new_bytes, old_sha256: r.old_sha256, new_sha256: r.new_sha256, ...(r.note ? { note: r.note } : {}) };
+    const { p, r, change } = await mutate(ctx, c, (old) => planMutation('edit_file', old, a, c.rel), guess);
+    return withChange({ path: r.path, written: r.written, replacements: p.replacements, old_bytes: r.old_bytes, new_bytes: r.new_bytes, old_sha256: r.old_sha256, new_sha256: r.new_sha256, ...(r.note ? { note: r.note } : {}) }, change);
   },
 };
 
@@ -221,8 +222,8 @@ export const sed: ToolDef = {
   ),
   async run(ctx, a: Args) {
     const c = await ctx.resolve('sed', a.path as string);
-    const { p, r } = await mutate(ctx, c, (old) => planMutation('sed', old, a, c.rel), typeof a.pattern === 'string' && a.pattern !== '' ? guessEdit(a.pattern) : undefined);
-    return { path: r.path, written: r.written, changed: p.changedLines ?? 0, replacements: p.replacements, old_bytes: r.old_bytes, new_bytes: r.new_bytes, old_sha256: r.old_sha256, new_sha256: r.new_sha256, ...(r.note ? { note: r.note } : {}) };
+    const { p, r, change } = await mutate(ctx, c, (old) => planMutation('sed', old, a, c.rel), typeof a.pattern === 'string' && a.pattern !== '' ? guessEdit(a.pattern) : undefined);
+    return withChange({ path: r.path, written: r.written, changed: p.changedLines ?? 0, replacements: p.replacements, old_bytes: r.old_bytes, new_bytes: r.new_bytes, old_sha256: r.old_sha256, new_sha256: r.new_sha256, ...(r.note ? { note: r.note } : {}) }, change);
   },
 };
 

@@ -147,9 +147,12 @@ export function onProcessEnd(fn: () => void): () => void {
   };
 }
 
-/** Run `handler` on SIGINT/SIGTERM; returns a function that removes it. */
+/**
+ * Run `handler` on SIGINT, SIGTERM or SIGHUP (the terminal closed: what was started from it must
+ * end too, its children included); returns a function that removes it.
+ */
 export function onTerminate(handler: (signal: NodeJS.Signals) => void): () => void {
-  const sigs: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+  const sigs: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const s of sigs) process.on(s, handler);
   return () => {
     for (const s of sigs) process.off(s, handler);
@@ -186,3 +189,8 @@ export const identityStat: (p: string) => IdentityStat | undefined =
           return undefined;
         }
       };
+
+/** The exit code of a process ended by `signal`, as a shell reports it (128 + its number). */
+export function signalExitCode(signal: NodeJS.Signals): number {
+  return signal === 'SIGINT' ? 130 : signal === 'SIGHUP' ? 129 : 143;
+}

@@ -132,6 +132,19 @@ export function describeChar(ch: string): string {
 // invisible format characters, lone surrogates, private use). Newline and tab stay allowed.
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cs}\p{Cn}]/u;
 
+/**
+ * The first character of a word the lexer refuses even inside quotes (newline and tab are data
+ * there), with its offset: the same rule for an `args` element, which no lexer reads.
+ */
+export function hiddenCharacter(word: string): { offset: number; description: string } | undefined {
+  for (let k = 0; k < word.length; k++) {
+    const cp = word.codePointAt(k)!;
+    const ch = String.fromCodePoint(cp);
+    if (ch !== '\n' && ch !== '\t' && INVISIBLE.test(ch)) return { offset: k, description: describeChar(ch) };
+    if (cp > 0xffff) k++;
+  }
+  return undefined;
+}
 
 /** The string index of the character holding UTF-8 byte `limit` (where a byte limit is crossed). */
 function offsetOfByte(s: string, limit: number): number {

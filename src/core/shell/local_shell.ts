@@ -12,6 +12,7 @@ import { ToolError } from '../errors.ts';
 import { defaultIdentityIndex, type IdentityIndex } from '../protect/identity.ts';
 import type { ToolSpec } from '../tool.ts';
 import { checkArgv, checkLine, type Allowed, type ShellPolicy, type Verdict } from './checker.ts';
+import { hiddenCharacter } from './lexer.ts';
 import { DEFAULT_CLIENT_OUTPUT_LIMIT } from './client_terminal.ts';
 import { policyRefusal } from './shell_policy.ts';
 import { childEnv } from './env.ts';
@@ -88,6 +89,21 @@ export function parseTimeout(value: unknown): number {
     throw new ToolError('bad_args', `timeout ${JSON.stringify(value)} is not a positive duration; use e.g. "30s", "5m" or a number of seconds.`);
   }
   return Math.min(ms, MAX_TIMEOUT_MS);
+}
+
+/**
+ * The argv form is never lexed, so its words meet the lexer's rule for quoted text here: no
+ * control or invisible character but newline and tab (which an approval shows escaped). A word
+ * that displays as something other than it is would put one command before the person and run
+ * another.
+ */
+function refuseHidden(program: string, args: readonly string[]): void {
+  for (const [i, word] of [program, ...args].entries()) {
+    const hit = hiddenCharacter(word);
+    if (!hit) continue;
+    const which = i === 0 ? '`command` (the program)' : `\`args[${i - 1}]\``;
+    throw new ToolError('bad_args', `${which} holds ${hit.description} at offset ${hit.offset}: it is invisible or changes how the command displays, so the person approving it would not see what runs. Remove it.`);
+  }
 }
 
 function refusal(v: Exclude<Verdict, { verdict: 'allow' }>): ToolError {
@@ -197,6 +213,7 @@ export class LocalShell implements Toolset {
     const command = a.command as string;
     if (command.trim() === '') throw new ToolError('bad_args', '`command` is required: the command line to run (or the program, with `args`).');
     const argv = a.args as string[] | undefined;
+    if (argv) refuseHidden(command, argv);
     let cwd = typeof a.cwd === 'string' && a.cwd !== '' ? path.resolve(this.root, a.cwd) : undefined;
     // Lines start at the session root unless _allowed_dir says where (never the process's cwd).
     if (cwd === undefined && !this.policy?.allowedDir) cwd = this.root;

@@ -6,7 +6,7 @@
 // The client's terminal host (client/terminal_host.ts) is a thin layer over this file.
 import type { ChildProcess } from 'node:child_process';
 import process from 'node:process';
-import { childProcess, killProcessGroup, onTerminate } from '../platform/runtime.ts';
+import { childProcess, killProcessGroup, onTerminate, signalExitCode } from '../platform/runtime.ts';
 import { HeadTailBuffer, TailBuffer } from './output_limit.ts';
 import { bwrapFailure, sandboxLaunch, type Launch } from './sandbox/launcher.ts';
 import { probeSandbox, type Probe, type ProbeOptions } from './sandbox/probe.ts';
@@ -39,7 +39,7 @@ function hookExit(): void {
   onTerminate((signal) => {
     killAll();
     // Keep the default of dying on the signal unless someone else handles it too.
-    if (process.listenerCount(signal) <= 1) process.exit(signal === 'SIGINT' ? 130 : 143);
+    if (process.listenerCount(signal) <= 1) process.exit(signalExitCode(signal));
   });
 }
 

@@ -100,11 +100,15 @@ function scopeOf(sh: ShellFacts, approve: readonly string[]): SessionScope {
   return { whole, paths: files };
 }
 
-/** `local_shell: <line>` (the argv form joined), cut at 200 characters. */
-export function shellView(args: Record<string, unknown>): CallView {
+/** How a call's command reads: the line as given, or the argv form quoted (hidden characters escaped). */
+function commandText(args: Record<string, unknown>): string {
   const cmd = typeof args.command === 'string' ? args.command : '';
-  const argv = Array.isArray(args.args) ? ` ${args.args.map(String).join(' ')}` : '';
-  return { title: `${LOCAL_SHELL}: ${(cmd + argv).slice(0, 200)}`, kind: 'execute', locations: [] };
+  return Array.isArray(args.args) ? displayArgv([cmd, ...args.args.map(String)]) : cmd;
+}
+
+/** `local_shell: <line>` (the argv form quoted), cut at 200 characters: a title; an approval shows the steps whole. */
+export function shellView(args: Record<string, unknown>): CallView {
+  return { title: `${LOCAL_SHELL}: ${commandText(args).slice(0, 200)}`, kind: 'execute', locations: [] };
 }
 
 export function planShellCall(sh: ShellParts, args: Record<string, unknown>, ctx: PlanContext): CallPlan {
@@ -112,12 +116,11 @@ export function planShellCall(sh: ShellParts, args: Record<string, unknown>, ctx
   const call = shellCallOf(sh, args, root, ctx.askable);
   const { mode, network } = envelopeSandbox(ctx.envelope.resolved.shell);
   const line = lineFacts(call, root, sh.identity, { mode, network, state: sh.sandboxState(mode, network) });
-  const argv = Array.isArray(args.args) ? ` ${displayArgv(args.args.map(String))}` : '';
   return {
     ...line,
     scope: scopeOf(call.facts, line.readApprove),
     locations: line.readApprove,
-    approval: async () => ({ title: `${LOCAL_SHELL}: ${String(args.command ?? '')}${argv}`, steps: call.shown }),
+    approval: async () => ({ title: `${LOCAL_SHELL}: ${commandText(args)}`, steps: call.shown }),
     run: (rc) => runLine(sh, args, line.facts, { mode, network }, rc),
   };
 }

@@ -2,8 +2,8 @@
 // between, with `cd` and the && || ; semantics interpreted here. Without a policy a line goes to
 // the platform shell as one terminal. Timeout and cancellation kill the running terminal's
 // process group and end the whole line.
-import { quote } from 'shell-quote';
 import { ToolError } from '../errors.ts';
+import { displayArgv } from '../argv_display.ts';
 import type { Allowed, CheckedStep } from './checker.ts';
 import { isInside, ResolveError, resolveDirectory } from './confine.ts';
 import { GIT_READ_ONLY_ENV, hardenGitArgv, hardenGitEnv } from './git_harden.ts';
@@ -53,10 +53,7 @@ export interface ShellResult {
   sandbox?: SandboxReport;
 }
 
-/** The argv of a step as one display string, quoted so it reads back as the same argv. */
-export function displayArgv(argv: string[]): string {
-  return quote(argv);
-}
+export { displayArgv };
 
 function seconds(ms: number): number {
   return Math.round(ms) / 1000;

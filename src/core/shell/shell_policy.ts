@@ -6,19 +6,39 @@ import type { ShellPolicy } from './checker.ts';
 
 export const SHELL_POLICY_KEYS = ['_allowed_commands', '_denied_commands', '_allowed_dir'] as const;
 
-/** The allowlist the default chains ship (common dev tools). */
+/**
+ * Common dev tools: an allowlist to start from for a person who wants `_allowed_commands` as a
+ * hard gate (docs/local-shell.md). Not shipped: a shipped allowlist narrower than the envelope's
+ * own lists refused what the envelope would have asked about (`pytest`, `uv`, `yarn`).
+ */
 export const DEFAULT_ALLOWED_COMMANDS = (
   'ls,cat,head,tail,wc,sort,uniq,cut,tr,diff,echo,printf,pwd,which,find,grep,sed,awk,stat,file,basename,dirname,' +
   'realpath,du,date,mktemp,mkdir,touch,cp,mv,rm,ln,chmod,tar,gzip,gunzip,zip,unzip,patch,git,go,gofmt,python3,node,' +
   'npm,npx,deno,make,cargo,jq'
 ).split(',');
 
-/** The deny list the default chains ship (privilege escalation, raw disks, system state). */
+/**
+ * The deny list the default chains ship: privilege escalation, raw disks and file systems, kernel
+ * and system state. These never run, whatever an envelope or a session allow says.
+ */
 export const DEFAULT_DENIED_COMMANDS = (
-  'sudo,su,dd,mkfs,fdisk,parted,shred,mount,umount,chown,systemctl,reboot,shutdown,halt,poweroff,useradd,usermod,passwd,iptables'
+  'sudo,su,doas,pkexec,run0,sudoedit,runuser,chroot,nsenter,' +
+  'dd,mkfs,mkfs.ext2,mkfs.ext3,mkfs.ext4,mkfs.xfs,mkfs.btrfs,mkfs.vfat,mkfs.fat,mke2fs,mkswap,swapon,swapoff,' +
+  'fdisk,sfdisk,cfdisk,gdisk,sgdisk,parted,wipefs,blkdiscard,losetup,cryptsetup,hdparm,shred,mount,umount,' +
+  'chown,systemctl,reboot,shutdown,halt,poweroff,init,telinit,kexec,insmod,rmmod,modprobe,' +
+  'useradd,usermod,userdel,groupadd,groupdel,passwd,chpasswd,visudo,iptables,nft'
 ).split(',');
 
-/** The string form of the shipped defaults, as a chain carries them. */
+/**
+ * What the default chains ship: the deny list and no allowlist, so every other program reaches
+ * the envelope, which allows it, asks a person or denies it. A `_allowed_commands` a person
+ * writes is a hard gate on top (docs/local-shell.md).
+ */
+export const SHIPPED_SHELL_POLICY: Readonly<Record<string, string>> = Object.freeze({
+  _denied_commands: DEFAULT_DENIED_COMMANDS.join(','),
+});
+
+/** The starting allowlist with the deny list, as a chain carries them: a hard gate for tests and examples, not shipped. */
 export const DEFAULT_SHELL_POLICY: Record<string, string> = {
   _allowed_commands: DEFAULT_ALLOWED_COMMANDS.join(','),
   _denied_commands: DEFAULT_DENIED_COMMANDS.join(','),
@@ -66,10 +86,10 @@ const SHELL_ONLY_KEYS = ['_allowed_commands', '_denied_commands'];
 
 /**
  * The local_shell policy for a flat key=value set that serves every toolset (`cxl tool --policy`):
- * its local_shell keys over the shipped lists, with `_allowed_dir` defaulting to the root (`.`).
+ * its local_shell keys over the shipped policy, with `_allowed_dir` defaulting to the root (`.`).
  */
 export function shellPolicyFromFlat(flat: Readonly<Record<string, string>>): Record<string, string> {
-  const out: Record<string, string> = { ...DEFAULT_SHELL_POLICY, _allowed_dir: '.' };
+  const out: Record<string, string> = { ...SHIPPED_SHELL_POLICY, _allowed_dir: '.' };
   for (const k of SHELL_POLICY_KEYS) if (flat[k] !== undefined) out[k] = flat[k];
   return out;
 }
@@ -77,6 +97,24 @@ export function shellPolicyFromFlat(flat: Readonly<Record<string, string>>): Rec
 /** The same flat set without the keys only local_shell reads (`_allowed_dir` is shared). */
 export function withoutShellOnlyKeys(flat: Readonly<Record<string, string>>): Record<string, string> {
   return Object.fromEntries(Object.entries(flat).filter(([k]) => !SHELL_ONLY_KEYS.includes(k)));
+}
+
+/**
+ * Why the command policy refuses every line that starts with `words` (a prefix_allowlist entry):
+ * its program is denied, or not on the allowlist (with that subcommand). Undefined when such a
+ * line may pass. By name only: where the program resolves on PATH is the checker's, per call.
+ */
+export function policyRefusesPrefix(words: readonly string[], policy: ShellPolicy): string | undefined {
+  const program = words[0];
+  const base = path.basename(program).toLowerCase();
+  if ((policy.deniedCommands ?? []).some((d) => path.basename(d).toLowerCase() === base)) return `\`${program}\` is on _denied_commands`;
+  const allowed = policy.allowedCommands;
+  if (!allowed) return undefined;
+  const entries = allowed.map((e) => e.trim().split(/\s+/));
+  if (entries.some((e) => e.length === 1 && (e[0] === program || (path.isAbsolute(e[0]) && path.basename(e[0]) === program)))) return undefined;
+  const subs = entries.filter((e) => e.length > 1 && e[0] === program);
+  if (subs.some((e) => e.slice(1).every((w, i) => words[i + 1] === w))) return undefined;
+  return subs.length ? `\`${program}\` is on _allowed_commands only as ${subs.map((e) => `\`${e.join(' ')}\``).join(', ')}` : `\`${program}\` is not on _allowed_commands`;
 }
 
 /**

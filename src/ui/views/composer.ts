@@ -14,7 +14,7 @@ import { routePrompt, type SlashContext } from '../slash_commands.ts';
 import { plainRow, wrapText, type Row } from '../text_layout.ts';
 import { completionIndex, openCompletion, type UiState } from '../ui_state.ts';
 import { workingRow } from '../working_row.ts';
-import { globalKeys } from './global.ts';
+import { globalKeys, interruptTurn } from './global.ts';
 import { openSearch } from './search.ts';
 import { openTranscript } from './transcript.ts';
 import type { KeyContext, KeyHandlers, View, ViewContext } from './view.ts';
@@ -260,7 +260,12 @@ export const composerView: View = {
     keys_help: keysOrType,
     expand_paste: expandLastPaste,
     focus_next: focusTools,
-    rewind_open: escEsc,
+    // Esc stops the running turn (the lists and modals above it close first: they have the keys then);
+    // with no turn, twice on an empty prompt it opens the rewind picker
+    interrupt: (ctx) => {
+      if (ctx.state.running) interruptTurn(ctx);
+      else escEsc(ctx);
+    },
   },
   edit: editPrompt,
   paste: pasteIntoPrompt,

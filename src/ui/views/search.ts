@@ -4,7 +4,8 @@
 import type { ClientState } from '../../client/state.ts';
 import { showPastes } from '../composer.ts';
 import { findNewer, findOlder, foldForSearch, matchCount } from '../prompt_search.ts';
-import { clipHead, plainRow, sanitize, truncateRow, wrapLine, type Row } from '../text_layout.ts';
+import { forTerminal } from '../../core/terminal_text.ts';
+import { clipHead, plainRow, truncateRow, wrapLine, type Row } from '../text_layout.ts';
 import type { UiState } from '../ui_state.ts';
 import type { KeyContext, View, ViewContext } from './view.ts';
 
@@ -68,12 +69,12 @@ function matchRows(text: string, query: string, width: number, max: number): Row
 export function searchPanel(_s: ClientState, ui: UiState, width: number, room: number): Row[] {
   const s = ui.search;
   if (!s) return [];
-  const shown = s.hit >= 0 ? sanitize(showPastes(ui.past[s.hit], ui.pastes)) : '';
+  const shown = s.hit >= 0 ? forTerminal(showPastes(ui.past[s.hit], ui.pastes)) : '';
   const { total, nth } = s.count;
   const status = s.hit < 0 ? 'no match' : `${nth} of ${total}`;
   return [
     plainRow('─'.repeat(width), { color: 'muted' }),
-    truncateRow([{ text: 'search prompts: ', color: 'accent', bold: true }, { text: sanitize(s.query) }, { text: ' ', inverse: true }, { text: `  ${status}`, color: s.hit < 0 ? 'warn' : 'muted' }], width),
+    truncateRow([{ text: 'search prompts: ', color: 'accent', bold: true }, { text: forTerminal(s.query) }, { text: ' ', inverse: true }, { text: `  ${status}`, color: s.hit < 0 ? 'warn' : 'muted' }], width),
     ...(s.hit >= 0 ? matchRows(shown, s.query, width, Math.max(1, Math.min(8, room - 4))) : [plainRow('  (nothing matches; Backspace widens the search)', { dim: true })]),
   ];
 }

@@ -50,12 +50,19 @@ export interface View {
   keys: KeyHandlers;
   /** A key no binding names (text, Backspace, ←/→): only views that take text have this. */
   edit?(ctx: KeyContext): void;
+  /**
+   * Whether a typed character (not Esc, an arrow, a chord) is typing, asked before it is handled:
+   * typing holds an approval's keys for a while. Without this, every typed character is.
+   */
+  isTyping?(ctx: KeyContext, action: Action | undefined): boolean;
   /** A paste, already cleaned of control characters. */
   paste?(text: string, ctx: ViewContext): void;
   /** The rows under the conversation (the modal, the picker, the composer), in `room` rows at most. */
   panel(s: ClientState, ui: UiState, width: number, room: number): Row[];
   /** Rows in place of the conversation (the tool list); without it the conversation shows. */
   body?(s: ClientState, ui: UiState, width: number, budget: number): Row[];
-  /** Rows in place of everything above the status line (the transcript). */
-  screen?(s: ClientState, ui: UiState, width: number, maxLines: number): Row[];
+  /** The view names its own keys now (an approval full screen): the key footer gives it its rows. */
+  hidesFooter?(s: ClientState, ui: UiState): boolean;
+  /** Rows in place of everything above the status line (the transcript, an approval full screen); undefined: not now. */
+  screen?(s: ClientState, ui: UiState, width: number, maxLines: number): Row[] | undefined;
 }

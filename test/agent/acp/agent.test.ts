@@ -125,6 +125,46 @@ test('an edit asks with the diff and the four options; allow once writes through
   assert.ok((done.content as acp.ToolCallContent[]).some((c) => c.type === 'diff'), 'the completed edit carries its diff');
 });
 
+const FIFTY = Array.from({ length: 50 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+const line40Script: Reply[] = [
+  { toolCalls: [{ name: 'read_file', arguments: { path: 'long.txt' } }] },
+  { toolCalls: [{ name: 'edit_file', arguments: { path: 'long.txt', old_string: 'line 40\n', new_string: 'line forty\n' } }] },
+  { text: 'Done.' },
+];
+
+test('an edit at line 40: the approval and the result say where (cxl/startLine on the diff, locations[].line at the change)', async () => {
+  const w = await world(line40Script, { permission: () => 'allow_once', files: { 'long.txt': FIFTY } });
+  assert.equal((await w.h.prompt(w.sessionId, 'rename line 40')).stopReason, 'end_turn');
+  const p = w.h.permissions[0];
+  const diff = (p.toolCall.content ?? []).find((c) => c.type === 'diff') as acp.Diff & { _meta?: Record<string, unknown> };
+  assert.equal(diff._meta?.['cxl/startLine'], 37, 'the window starts three lines of context above the change');
+  assert.equal(diff.oldText, 'line 37\nline 38\nline 39\nline 40\nline 41\nline 42\nline 43\n');
+  assert.deepEqual(p.toolCall.locations, [{ path: path.join(w.dir, 'long.txt'), line: 40 }]);
+  const done = w.h.toolUpdates().filter((u) => u.status === 'completed').at(-1)!;
+  assert.deepEqual(done.locations, [{ path: path.join(w.dir, 'long.txt'), line: 40 }]);
+  const shown = (done.content as acp.ToolCallContent[]).find((c) => c.type === 'diff') as acp.Diff & { _meta?: Record<string, unknown> };
+  assert.equal(shown._meta?.['cxl/startLine'], 37);
+});
+
+test('an edit allowed unasked (auto_edit) still reports its diff, at its line; the raw result stays in the text content', async () => {
+  const w = await world(line40Script, { permission: () => 'reject', files: { 'long.txt': FIFTY }, agentArgs: ['--envelope', 'auto_edit'] });
+  assert.equal((await w.h.prompt(w.sessionId, 'rename line 40')).stopReason, 'end_turn');
+  assert.equal(w.h.permissions.length, 0, 'nobody was asked');
+  assert.match(readFileSync(path.join(w.dir, 'long.txt'), 'utf8'), /\nline forty\n/);
+  const done = w.h.toolUpdates().filter((u) => u.status === 'completed').at(-1)!;
+  const content = done.content as acp.ToolCallContent[];
+  const diff = content.find((c) => c.type === 'diff') as acp.Diff & { _meta?: Record<string, unknown> };
+  assert.ok(diff, 'the completed edit carries its diff');
+  assert.equal(diff.path, path.join(w.dir, 'long.txt'));
+  assert.match(diff.oldText ?? '', /^line 37\n[\s\S]*line 40\n/);
+  assert.match(diff.newText, /line forty\n/);
+  assert.equal(diff._meta?.['cxl/startLine'], 37);
+  assert.deepEqual(done.locations, [{ path: path.join(w.dir, 'long.txt'), line: 40 }]);
+  const text = content.find((c) => c.type === 'content') as { content: { text: string } };
+  assert.match(text.content.text, /"replacements":1/, 'the JSON result the model read');
+  assert.doesNotMatch(toolMessages(w.srv, 2)[1], /line forty/, 'the model is not sent the diff');
+});
+
 test('an edit rejected leaves the file alone and the model is told', async () => {
   const w = await world(editScript, { permission: () => 'reject' });
   const res = await w.h.prompt(w.sessionId, 'uppercase beta');

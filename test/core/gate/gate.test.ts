@@ -12,7 +12,8 @@ import { LocalFsToolset } from '../../../src/core/local_fs/toolset.ts';
 import { SessionAllows } from '../../../src/core/gate/session_allows.ts';
 import { checkLine, type Allowed } from '../../../src/core/shell/checker.ts';
 import { LocalShell } from '../../../src/core/shell/local_shell.ts';
-import { DEFAULT_SHELL_POLICY } from '../../../src/core/shell/shell_policy.ts';
+import { DEFAULT_SHELL_POLICY, SHIPPED_SHELL_POLICY } from '../../../src/core/shell/shell_policy.ts';
+import { stubBin } from '../shell/helpers.ts';
 import type { Toolset } from '../../../src/core/contract/toolset.ts';
 import type { ToolSpec } from '../../../src/core/tool.ts';
 
@@ -346,4 +347,71 @@ test('a write the read-before-write contract would refuse is refused before anyo
   await gate.call('edit_file', { path: 'a.txt', old_string: 'changed', new_string: 'c' });
   assert.equal(approver.requests.length, 1);
   assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'c\n');
+});
+
+test('an interpreter allowed for the session covers that exact line only: `sh a.sh` again runs, `sh b.sh` asks', async () => {
+  const root = workspace({ 'a.sh': 'echo from-a\n', 'b.sh': 'echo from-b\n' });
+  const approver = scripted({ outcome: 'allow_session' }, { outcome: 'reject' });
+  const gate = gateFor(root, { approver, shellPolicy: { _allowed_dir: root } });
+  const first = await gate.call('local_shell', { command: 'sh a.sh' });
+  assert.equal(first.approvedBy, 'human-session');
+  assert.deepEqual(approver.requests[0].sessionScope, [{ kind: 'command', program: 'sh', exact: ['sh', 'a.sh'] }]);
+  assert.deepEqual(gate.session.describe(), ['run exactly `sh a.sh`, no other sh line']);
+  assert.equal((await gate.call('local_shell', { command: 'sh a.sh' })).approvedBy, 'session');
+  assert.equal(await code(gate.call('local_shell', { command: 'sh b.sh' })), 'rejected');
+  assert.equal(approver.requests.length, 2, 'another script of the same interpreter asks again');
+  assert.equal(await code(gate.call('local_shell', { command: 'sh', args: ['a.sh', 'extra'] })), 'rejected', 'more arguments are another line');
+  // an allow of the whole program (one stored before lines were exact) does not cover a line either
+  const legacy = gateFor(root, { session: SessionAllows.fromJSON([{ kind: 'command', program: 'sh' }]), shellPolicy: { _allowed_dir: root } });
+  assert.equal((await legacy.evaluate('local_shell', { command: 'sh b.sh' })).coveredBySession, false);
+  for (const argv of [['python3', 'x.py'], ['node', 'x.js'], ['npx', 'tsc'], ['make', 'test'], ['deno', 'run', 'x.ts'], ['bash', 'x.sh'], ['uv', 'run', 'x'], ['/usr/bin/python3.12', 'x.py']]) {
+    const { commandScope } = await import('../../../src/core/gate/session_allows.ts');
+    assert.deepEqual(commandScope(argv), { kind: 'command', program: argv[0], exact: argv }, argv.join(' '));
+  }
+});
+
+test('an args element holding newlines is shown whole, on one line, every operand on it; hidden characters are refused before anyone is asked', async () => {
+  const root = workspace({ 'src/keep.txt': 'keep\n' });
+  const approver = scripted({ outcome: 'reject' }, { outcome: 'reject' });
+  for (const policy of [{ ...DEFAULT_SHELL_POLICY, _allowed_dir: root }, undefined]) {
+    const gate = gateFor(root, { approver, shellPolicy: policy });
+    const at = approver.requests.length;
+    assert.equal(await code(gate.call('local_shell', { command: 'rm', args: ['-rf', `build${'\n'.repeat(60)}`, 'src'] })), 'rejected');
+    const req = approver.requests[at];
+    assert.deepEqual(req.steps, [`rm -rf $'build${'\\n'.repeat(60)}' src`]);
+    assert.equal(req.title, `local_shell: rm -rf $'build${'\\n'.repeat(60)}' src`);
+    assert.ok(fs.existsSync(path.join(root, 'src/keep.txt')), 'nothing ran');
+  }
+  // the command form: a quoted argument of newlines hides no later operand either
+  const lineApprover = scripted({ outcome: 'reject' });
+  const lineGate = gateFor(root, { approver: lineApprover, shellPolicy: { ...DEFAULT_SHELL_POLICY, _allowed_dir: root } });
+  assert.equal(await code(lineGate.call('local_shell', { command: `rm -rf 'build${'\n'.repeat(60)}' src` })), 'rejected');
+  assert.deepEqual(lineApprover.requests[0].steps, [`rm -rf $'build${'\\n'.repeat(60)}' src`]);
+  assert.ok(fs.existsSync(path.join(root, 'src/keep.txt')), 'nothing ran');
+  const gate = gateFor(root, { approver });
+  const before = approver.requests.length;
+  for (const hidden of ['\u202e', '\u200b', '\r', '\u001b[2K', '\u0000', '\u2066']) {
+    const c = await code(gate.call('local_shell', { command: 'echo', args: ['safe', `x${hidden}y`] }));
+    assert.equal(c, 'bad_args', JSON.stringify(hidden));
+  }
+  assert.equal(await code(gate.call('local_shell', { command: 'ec\u200bho', args: ['x'] })), 'bad_args');
+  assert.equal(approver.requests.length, before, 'nobody is asked about a command that cannot be shown as it is');
+});
+
+test('the shipped command policy lets every program the envelope would ask about reach the ask; escalation and raw disks stay refused', async () => {
+  const root = workspace();
+  const bin = stubBin(path.join(root, '.bin'), ['pytest', 'uv', 'yarn', 'pnpm', 'bun', 'ruby', 'docker', 'sudo', 'doas', 'pkexec', 'mkfs.ext4', 'wipefs', 'dd']);
+  const approver = scripted(...Array.from({ length: 8 }, () => ({ outcome: 'reject' }) as ApprovalAnswer));
+  const gate = new Gate({ envelope: buildEnvelope('default', SHIPPED_ENVELOPES, FLOOR_RULES), approver });
+  gate.add(new LocalShell({ root, policy: { ...SHIPPED_SHELL_POLICY, _allowed_dir: '.' }, pathEnv: bin }));
+  for (const line of ['uv run app.py', 'yarn test', 'pnpm test', 'bun test', 'ruby app.rb', 'docker ps']) {
+    assert.equal(await code(gate.call('local_shell', { command: line })), 'rejected', `${line}: asked (and rejected), not refused`);
+  }
+  assert.equal(approver.requests.length, 6);
+  // pytest is on the default envelope's prefix allowlist: it is not refused by the policy either
+  assert.equal((await gate.evaluate('local_shell', { command: 'pytest -q' })).decision.rule, 'shell.prefix_allowlist');
+  for (const line of ['sudo ls', 'doas ls', 'pkexec ls', 'mkfs.ext4 img', 'wipefs img', 'dd if=img of=x']) {
+    assert.equal(await code(gate.call('local_shell', { command: line })), 'policy_refused', line);
+  }
+  assert.equal(approver.requests.length, 6, 'nobody is asked about what the policy refuses');
 });

@@ -8,6 +8,7 @@ import {
   DEFAULT_DENIED_COMMANDS,
   DEFAULT_SHELL_POLICY,
   parseShellPolicy,
+  SHIPPED_SHELL_POLICY,
   shellPolicyFromFlat,
   withoutShellOnlyKeys,
 } from '../../../src/core/shell/shell_policy.ts';
@@ -40,19 +41,20 @@ test('unknown keys and non-string values are errors naming the keys', () => {
   assert.deepEqual(parseShellPolicy({ _allowed_commands: ['git', 'go'] }, '/w'), { allowedCommands: ['git', 'go'] });
 });
 
-test('the shipped lists are those', () => {
+test('the shipped lists are those: a deny list and no allowlist; the starting allowlist stays for a hard gate', () => {
   assert.equal(DEFAULT_ALLOWED_COMMANDS.length, 50);
-  assert.equal(DEFAULT_DENIED_COMMANDS.length, 19);
   for (const p of ['git', 'go', 'npm', 'rm', 'jq']) assert.ok(DEFAULT_ALLOWED_COMMANDS.includes(p));
-  for (const p of ['sudo', 'dd', 'mkfs', 'iptables']) assert.ok(DEFAULT_DENIED_COMMANDS.includes(p));
+  // privilege escalation, raw disks and file systems, kernel and system state
+  for (const p of ['sudo', 'su', 'doas', 'pkexec', 'run0', 'dd', 'mkfs', 'mkfs.ext4', 'wipefs', 'blkdiscard', 'losetup', 'insmod', 'iptables', 'nft']) assert.ok(DEFAULT_DENIED_COMMANDS.includes(p), p);
   assert.deepEqual(DEFAULT_ALLOWED_COMMANDS.filter((p) => DEFAULT_DENIED_COMMANDS.includes(p)), []);
   assert.equal(DEFAULT_SHELL_POLICY._allowed_commands, DEFAULT_ALLOWED_COMMANDS.join(','));
+  assert.deepEqual(SHIPPED_SHELL_POLICY, { _denied_commands: DEFAULT_DENIED_COMMANDS.join(',') });
 });
 
 test('a flat key=value set: local_shell keys over the shipped lists; local_fs keeps _allowed_dir only', () => {
   const flat = { _allowed_commands: 'git', _allowed_dir: 'src', _max_read_bytes: '0' };
   assert.deepEqual(shellPolicyFromFlat(flat), { _allowed_commands: 'git', _denied_commands: DEFAULT_SHELL_POLICY._denied_commands, _allowed_dir: 'src' });
-  assert.deepEqual(shellPolicyFromFlat({})._allowed_dir, '.');
+  assert.deepEqual(shellPolicyFromFlat({}), { ...SHIPPED_SHELL_POLICY, _allowed_dir: '.' });
   assert.deepEqual(withoutShellOnlyKeys({ ...flat, _denied_commands: 'rm' }), { _allowed_dir: 'src', _max_read_bytes: '0' });
 });
 
