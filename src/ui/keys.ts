@@ -120,7 +120,7 @@ export const BINDINGS: Binding[] = [
   { action: 'complete_close', keys: ['escape'], label: 'Esc', help: 'close the list', focus: ['completion'] },
   { action: 'send', keys: ['return'], label: 'Enter', help: 'send', focus: ['composer'] },
   // The footer names it while a turn runs (screen_rows).
-  { action: 'interrupt', keys: ['escape'], label: 'Esc', help: 'interrupt the turn (no turn: twice on an empty prompt goes back to an earlier prompt)', focus: ['composer'], footer: false },
+  { action: 'interrupt', keys: ['escape'], label: 'Esc', help: 'interrupt the turn or ! line (neither: twice on an empty prompt goes back to an earlier prompt)', focus: ['composer'], footer: false },
   { action: 'newline', keys: ['shift+return', 'meta+return', 'ctrl+j'], label: 'Shift/Alt+Enter', help: 'new line', focus: ['composer', 'completion'] },
   { action: 'history_prev', keys: ['up', 'ctrl+p'], label: '↑/↓', help: 'lines, history', focus: ['composer'] },
   { action: 'history_next', keys: ['down', 'ctrl+n'], label: '', help: '', focus: ['composer'] },

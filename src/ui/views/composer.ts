@@ -260,10 +260,10 @@ export const composerView: View = {
     keys_help: keysOrType,
     expand_paste: expandLastPaste,
     focus_next: focusTools,
-    // Esc stops the running turn (the lists and modals above it close first: they have the keys then);
-    // with no turn, twice on an empty prompt it opens the rewind picker
+    // Esc stops the running turn or `!` line (the lists and modals above it close first: they have
+    // the keys then); with neither, twice on an empty prompt it opens the rewind picker
     interrupt: (ctx) => {
-      if (ctx.state.running) interruptTurn(ctx);
+      if (ctx.state.running || ctx.state.shell) interruptTurn(ctx);
       else escEsc(ctx);
     },
   },
