@@ -1,7 +1,11 @@
 // What the OS sandbox costs a command: `true` through local_shell in bubblewrap against the same
 // call unsandboxed (alternating, one run), the milliseconds added per call, and how building the
 // view grows with the workspace (the scan re-reads only changed directories; a warm scan is one
-// lstat per directory).
+// lstat per directory). Then what the later changes add: a workspace-write command (the wall for
+// names that do not exist yet is a warm scan before and after it), the check-after on its own as
+// the workspace grows, and an unasked `npm test` of a small real project (read-only profile: the
+// home seen through its toolchain allowlist, no unix sockets, the limits) against the same run
+// unsandboxed.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -11,6 +15,9 @@ import { performance } from 'node:perf_hooks';
 import { createLocalShell } from '../src/core/shell/local_shell.ts';
 import { probeSandbox } from '../src/core/shell/sandbox/probe.ts';
 import { WorkspaceScanner } from '../src/core/protect/scan.ts';
+import { protectedNow } from '../src/core/shell/sandbox/left_behind.ts';
+import { findOnPath } from '../src/core/shell/sandbox/probe.ts';
+import { prlimitArgs, UNASKED_LIMITS } from '../src/core/shell/sandbox/limits.ts';
 import { buildView } from '../src/core/shell/sandbox/view.ts';
 import { report } from './report.ts';
 
@@ -62,6 +69,20 @@ try {
   report({ name: 'run `true` through local_shell in bubblewrap (read-only)', ours: s, reference: p, unit: 'ms', against: 'the same call unsandboxed' });
   report({ name: 'ms added per command by the sandbox', ours: s - p, reference: p, unit: 'ms', against: 'the unsandboxed call', target: 'ours < 10 ms' });
 
+  // 1b. the same under workspace-write: the view plus the check for protected names created meanwhile
+  const write = { mode: 'auto' as const, network: true, profile: 'workspace-write' as const };
+  const writeOn: number[] = [];
+  const writeOff: number[] = [];
+  for (let i = 0; i < 40; i++) {
+    let t0 = performance.now();
+    await shell.call('local_shell', { command: 'true' }, { sandbox: write });
+    writeOn.push(performance.now() - t0);
+    t0 = performance.now();
+    await shell.call('local_shell', { command: 'true' }, { sandbox: off });
+    writeOff.push(performance.now() - t0);
+  }
+  report({ name: 'ms added per command by the sandbox (workspace-write, with the check for new protected names)', ours: median(writeOn) - median(writeOff), reference: median(writeOff), unit: 'ms', against: 'the unsandboxed call', target: 'ours < 10 ms' });
+
   // 2. bubblewrap itself, spawned directly with the same mounts, against spawning `true`
   const spawnMs = (cmd: string, args: string[]) =>
     new Promise<number>((resolve, reject) => {
@@ -78,6 +99,19 @@ try {
     tr.push(await spawnMs('/bin/true', []));
   }
   report({ name: 'spawn bwrap … /bin/true directly (the kernel and bwrap)', ours: median(bw), reference: median(tr), unit: 'ms', against: 'spawn /bin/true' });
+
+  // 2b. what the limits add to it: prlimit in front of the command (and, as root, the shell that enters the pids cgroup)
+  if (probe.prlimit) {
+    const limited: number[] = [];
+    const unlimited: number[] = [];
+    const lim = prlimitArgs(probe.prlimit, UNASKED_LIMITS);
+    const inner = args.slice(0, -1);
+    for (let i = 0; i < 30; i++) {
+      limited.push(await spawnMs(probe.program!, [...inner, ...lim, '/bin/true']));
+      unlimited.push(await spawnMs(probe.program!, args));
+    }
+    report({ name: 'spawn bwrap … prlimit … /bin/true (the limits of an unasked command)', ours: median(limited), reference: median(unlimited), unit: 'ms', against: 'bwrap … /bin/true' });
+  }
 
   // 3. the view as the workspace grows: first (cold) scan and warm re-scan, 100 vs 10 000 directories
   const perDir: Record<number, { cold: number; warm: number; view: number }> = {};
@@ -102,10 +136,41 @@ try {
       views.push(performance.now() - t0);
     }
     perDir[n] = { cold: cold / first.dirs, warm: median(warms) / first.dirs, view: median(views) };
+    const checks: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      t0 = performance.now();
+      protectedNow([ws]);
+      protectedNow([ws]);
+      checks.push(performance.now() - t0);
+    }
+    report({ name: `check for new protected names (before and after), ${n} directories`, ours: median(checks), reference: median(views), unit: 'ms', against: 'building the view, warm' });
     report({ name: `build the view, workspace of ${n} directories (${3 * n} files), warm`, ours: median(views), reference: p, unit: 'ms', against: 'an unsandboxed `true` call' });
     report({ name: `first scan of ${n} directories (once per process)`, ours: cold, reference: median(warms), unit: 'ms', against: 'a warm re-scan' });
   }
   report({ name: 'warm scan per directory, 10 000 vs 100 directories', ours: perDir[10_000].warm * 1000, reference: perDir[100].warm * 1000, unit: 'us/dir', against: 'the same at 100 directories', target: 'ratio <= 2 (linear)' });
+
+  // 4. an unasked `npm test` of a small real project: node's test runner over 4 files
+  if (findOnPath('npm', process.env.PATH)) {
+    const proj = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'cxl-bench-npm-')));
+    roots.push(proj);
+    writeFileSync(path.join(proj, 'package.json'), JSON.stringify({ name: 'p', version: '1.0.0', private: true, scripts: { test: 'node --test test/' } }));
+    mkdirSync(path.join(proj, 'test'));
+    for (let i = 0; i < 4; i++) writeFileSync(path.join(proj, 'test', `t${i}.test.js`), `require('node:test').test('t${i}', () => { require('node:assert').equal(require('node:os').homedir().length > 0, true); });\n`);
+    const npmShell = createLocalShell({ root: proj });
+    const unasked = { mode: 'auto' as const, network: true, profile: 'read-only' as const };
+    const ran: number[] = [];
+    const bare: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      let t0 = performance.now();
+      const r = await npmShell.call('local_shell', { command: 'npm test' }, { sandbox: unasked, readOnly: true });
+      if (r.exit_code !== 0) throw new Error(`npm test failed in the sandbox: ${r.stderr}`);
+      ran.push(performance.now() - t0);
+      t0 = performance.now();
+      await npmShell.call('local_shell', { command: 'npm test' }, { sandbox: off, readOnly: true });
+      bare.push(performance.now() - t0);
+    }
+    report({ name: 'unasked `npm test` (4 test files) in bubblewrap: home allowlist, no sockets, limits', ours: median(ran), reference: median(bare), unit: 'ms', against: 'the same run unsandboxed' });
+  }
 } finally {
   for (const r of roots) rmSync(r, { recursive: true, force: true });
 }

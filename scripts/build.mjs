@@ -36,7 +36,7 @@ const result = await build({
 // The scripted subcommands (tool, check, config) as one CommonJS file: bin/cxl.js compiles it
 // with a V8 code cache, which only a classic script can use on Node 20. import() becomes a call
 // of the bundled module, or a require() of the packages only some calls load (an MCP server, a
-// remote service's document): they stay out, so the bundle and its cache hold what every start runs.
+// remote service's document, a git call): they stay out, so the bundle and its cache hold what every start runs.
 const scripted = await build({
   absWorkingDir: root,
   entryPoints: ['src/cli/scripted.ts'],
@@ -45,8 +45,10 @@ const scripted = await build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  external: ['@vscode/ripgrep', 'deno', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', '@readme/openapi-parser', 'js-yaml', 'ajv', 'ajv/*'],
+  external: ['@vscode/ripgrep', 'deno', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', '@readme/openapi-parser', 'js-yaml', 'ajv', 'ajv/*', 'isomorphic-git'],
   supported: { 'dynamic-import': false },
+  // a module that finds a file beside itself asks import.meta.url: here, the bundle's own URL
+  define: { 'import.meta.url': '__cxlModuleUrl' },
   minifyWhitespace: true,
   minifySyntax: true,
   metafile: true,
@@ -59,7 +61,7 @@ const scriptedFile = path.join(outdir, 'scripted.cjs');
 const bundled = readFileSync(scriptedFile, 'utf8');
 const shared = bundled
   .replace(/__toESM\(require\("(node:[a-z_/]+)"\),1\)/g, '__cxlBuiltin("$1")')
-  .replace(/^"use strict";/, '"use strict";var __cxlBuiltins=new Map,__cxlBuiltin=n=>{let m=__cxlBuiltins.get(n);return m||__cxlBuiltins.set(n,m=__toESM(require(n),1)),m};');
+  .replace(/^"use strict";/, '"use strict";var __cxlModuleUrl=require("node:url").pathToFileURL(__filename).href,__cxlBuiltins=new Map,__cxlBuiltin=n=>{let m=__cxlBuiltins.get(n);return m||__cxlBuiltins.set(n,m=__toESM(require(n),1)),m};');
 if (shared === bundled) throw new Error('build: scripted.cjs no longer has the shape the built-in sharing expects (see scripts/build.mjs)');
 writeFileSync(scriptedFile, shared);
 const written = new Set([...Object.keys(result.metafile.outputs), ...Object.keys(scripted.metafile.outputs)].map((f) => path.resolve(root, f)));

@@ -8,6 +8,7 @@ import { untrustedNotice } from '../config/trust.ts';
 import { DEFAULT_MEMORY_FILES, MemoryCache, type Memory } from '../config/memory.ts';
 import { loadCommands, type LoadedCommands } from '../config/commands.ts';
 import { loadChain, taskPolicies, type ChainTask } from '../config/chain.ts';
+import { admitsToolset } from '../config/toolset_list.ts';
 import type { Toolset } from '../core/contract/toolset.ts';
 import type { ClientFileIO, FileIO } from '../core/local_fs/file_io.ts';
 import { parseFsPolicy } from '../core/local_fs/policy.ts';
@@ -339,11 +340,10 @@ class SessionToolsFactory {
     const allows = SessionAllows.fromJSON(b.allows);
     const ledger = restoreLedger(b.ledger, b.sessionId);
     const toolsets: Toolset[] = [];
-    const wants = new Set(task.execute_config.tools);
     // a toolset that confines itself (local_fs's _allowed_dir) moves the root of those after it
     let root = b.cwd;
     for (const builtin of BUILTIN_TOOLSETS) {
-      if (!wants.has(builtin.name)) continue;
+      if (!admitsToolset(task.execute_config.tools, builtin.name)) continue;
       const cps = b.checkpoints;
       const site = {
         root,

@@ -3,7 +3,7 @@
 // (over the built-in defaults).
 import process from 'node:process';
 import { FLOOR_RULES, QUARANTINE_REASON } from '../core/envelope/shipped.ts';
-import { FOUND_ON_DISK, PROTECTED_PATHS, shownPattern } from '../core/protect/table.ts';
+import { FOUND_ON_DISK, PROTECTED_PATHS, RUNTIME_DIR_ROW, SERVICE_SOCKETS, shownPattern } from '../core/protect/table.ts';
 import { LocalTerminalHost } from '../core/shell/local_terminal.ts';
 import { describeSandbox, envelopeSandbox } from '../core/shell/sandbox/settings.ts';
 import { loadChain, taskPolicies } from '../config/chain.ts';
@@ -13,13 +13,15 @@ import { prefixAllowlistWarnings } from '../config/prefix_warnings.ts';
 import { untrustedNotice } from '../config/trust.ts';
 import { parseFlags, UsageError } from './args.ts';
 import { describeModelRequests } from '../agent/loop/model_requests.ts';
+import { describeToolsetGating } from './toolset_gating.ts';
 
 const HELP = `Usage: cxl config [--agent NAME] [--var NAME=VALUE]... [--probe] [--trust-project]
        cxl config --check FILE...
 
 Prints the effective configuration (built-in defaults, ~/.contenox/agents.toml,
 .contenox/agents.toml of this project, then the [agents.NAME] section), one value a line
-with where it came from, the tools_policies of the chain's tasks, the model's context window
+with where it came from, the toolsets of the chain's tasks and how the default envelope gates
+each tool, their tools_policies, the model's context window
 (asked of its server) and request timeouts, and the protected paths every envelope carries
 (tier, pattern, reason).
 
@@ -103,6 +105,7 @@ export function describeConfig(cfg: EffectiveConfig, vars: Record<string, string
   for (const task of chain.tasks) {
     // the model a session uses is the one under `# model:` below (flags, config, environment)
     lines.push(`# task ${task.id}: tools ${task.execute_config.tools.join(', ')}`);
+    lines.push(...toolsetLines(cfg, task.execute_config.tools));
     const { policies, from } = taskPolicies(task, cfg.data, cfg.sources, label);
     const prow: [string, string][] = [];
     for (const [ts, vals] of Object.entries(policies)) for (const [k, v] of Object.entries(vals)) prow.push([`tools_policies.${ts}.${k} = ${JSON.stringify(v)}`, from.get(`${ts}.${k}`) ?? label]);
@@ -113,15 +116,29 @@ export function describeConfig(cfg: EffectiveConfig, vars: Record<string, string
   return `${lines.join('\n')}\n`;
 }
 
-/** The table of protected paths as comment lines: tier, pattern, reason. */
+/** The built-in toolsets a task offers and their gating under the default envelope. */
+function toolsetLines(cfg: EffectiveConfig, tools: readonly string[]): string[] {
+  try {
+    const env = cfg.envelope(cfg.defaultEnvelope);
+    return [`#  its toolsets, as envelope ${env.name} gates their tools (before paths: a quarantined, approve_paths or walled path still denies or asks):`, ...describeToolsetGating(tools, env)];
+  } catch (err) {
+    return [`#  its toolsets: the default envelope cannot be built (${(err as Error).message})`];
+  }
+}
+
+/** The table of protected paths as comment lines: tier, pattern, reason and where the path comes from. */
 export function describeProtectedPaths(): string[] {
-  const rows = [...PROTECTED_PATHS.map((e) => [e.tier, shownPattern(e), e.reason]), ...FOUND_ON_DISK.map((f) => [f.tier, f.pattern, f.reason])];
+  const withSource = (reason: string, source?: string) => (source ? `${reason} [${source}]` : reason);
+  const rows = [...PROTECTED_PATHS.map((e) => [e.tier, shownPattern(e), withSource(e.reason, e.source)]), ...FOUND_ON_DISK.map((f) => [f.tier, f.pattern, f.reason])];
+  const hidden = [[RUNTIME_DIR_ROW.pattern, withSource(RUNTIME_DIR_ROW.reason, RUNTIME_DIR_ROW.source)], ...SERVICE_SOCKETS.map((s) => [s.path, withSource(s.reason, s.source)])];
   const tw = Math.max(...rows.map((r) => r[0].length));
   const pw = Math.min(60, Math.max(...rows.map((r) => r[1].length)));
   return [
     '# protected paths, in every envelope (quarantine: never read, written or listed; read_approve: read after a yes;',
-    '# write_wall: never written; always_ask: written after a yes every time, never allowed for the session)',
+    '# write_wall: never written; always_ask: written after a yes every time, never allowed for the session) [source]',
     ...rows.map(([t, p, r]) => `# ${t.padEnd(tw)}  ${p.padEnd(pw)}  ${r}`),
+    '# hidden from every sandboxed command, where services listen (no command can open a unix socket either)',
+    ...hidden.map(([p, r]) => `# ${'sandbox'.padEnd(tw)}  ${p.padEnd(pw)}  ${r}`),
   ];
 }
 

@@ -10,6 +10,7 @@ import { enableTerminalModes } from '../ui/terminal_modes.ts';
 const SHOW_CURSOR = '\u001B[?25h';
 const HIDE_CURSOR = '\u001B[?25l';
 import type { ResumeRequest } from '../client/acp_client.ts';
+import type { ConfiguredMcpServer } from '../client/mcp_forward.ts';
 import { parseFlags, UsageError } from './args.ts';
 
 const HELP = `cxl: the terminal UI (an ACP client)
@@ -38,6 +39,30 @@ export function builtinAgentArgv(opts: { model?: string; envelope?: string; prov
   const entry = process.argv[1];
   if (!entry) throw new UsageError('cxl: cannot tell which file is running, so the built-in agent cannot be started. Pass --agent "<command>".');
   return [...moduleCommand(path.resolve(entry)), 'acp', ...(opts.provider ? ['--provider', opts.provider] : []), ...(opts.model ? ['--model', opts.model] : []), ...(opts.envelope ? ['--envelope', opts.envelope] : []), ...(opts.trustProject ? ['--trust-project'] : [])];
+}
+
+/**
+ * The `[mcp_servers.<name>]` of the person's configuration (and of this folder's, once trusted),
+ * as the client passes them on; a configuration that does not load passes none and says why.
+ */
+async function configuredMcpServers(cwd: string, trustProject: boolean): Promise<{ servers: ConfiguredMcpServer[]; problem?: string }> {
+  const { ConfigError, formatIssue, loadConfig } = await import('../config/load.ts');
+  try {
+    const cfg = loadConfig({ cwd, env: process.env, trustProject });
+    return { servers: Object.entries(cfg.data.mcp_servers ?? {}).map(([name, s]) => ({ name, ...s })) };
+  } catch (err) {
+    if (err instanceof ConfigError) return { servers: [], problem: `configuration error: ${err.issues.map(formatIssue).join('; ')}` };
+    throw err;
+  }
+}
+
+/** console.error, .warn and .log go to `sink` until the returned function puts them back. */
+function consoleInto(sink: (level: string, args: unknown[]) => void): () => void {
+  const saved = { error: console.error, warn: console.warn, log: console.log };
+  console.error = (...args: unknown[]) => sink('error', args);
+  console.warn = (...args: unknown[]) => sink('warn', args);
+  console.log = (...args: unknown[]) => sink('log', args);
+  return () => Object.assign(console, saved);
 }
 
 /** `--resume` takes an optional id: alone (or before another flag) it means the picker. */
@@ -105,15 +130,25 @@ export async function main(argv: string[]): Promise<number> {
   // and the screen, the slowest part of a start, so the session is open about when the screen is.
   const agent = new AgentProcess(agentArgv, { cwd: root, env: agentEnv });
   let client: InstanceType<Awaited<typeof import('../client/acp_client.ts')>['AcpClient']>;
+  let mcp: { servers: ConfiguredMcpServer[]; problem?: string };
   try {
-    const [{ AcpClient }, { trustOfferFor }] = await Promise.all([import('../client/acp_client.ts'), import('../client/trust_offer.ts')]);
+    const [{ AcpClient }, { trustOfferFor }, configured] = await Promise.all([
+      import('../client/acp_client.ts'),
+      import('../client/trust_offer.ts'),
+      // another agent gets the person's MCP servers with its sessions; the built-in one reads them itself
+      values.agent === undefined ? { servers: [] } : configuredMcpServers(cwd, values['trust-project'] === true),
+    ]);
+    mcp = configured;
     // the built-in agent holds back this folder's own configuration until it is trusted: offer to
     const trust = values.agent === undefined && values['trust-project'] !== true ? trustOfferFor(root, agentEnv) : undefined;
-    client = new AcpClient({ argv: agentArgv, label, builtin: values.agent === undefined, cwd, model, envelope, env: agentEnv, resume, process: agent, trust });
+    client = new AcpClient({ argv: agentArgv, label, builtin: values.agent === undefined, cwd, model, envelope, env: agentEnv, resume, process: agent, trust, mcpServers: mcp.servers });
   } catch (err) {
     agent.kill('SIGKILL');
     throw err instanceof UsageError ? err : new UsageError(`cxl: --cwd ${cwd}: ${(err as Error).message}`);
   }
+  if (mcp.problem) client.store.notice('warn', `Your MCP servers were not passed to the agent: ${mcp.problem}`);
+  // the SDK reports what it could not read on the console: into the agent log, not over the screen
+  const restoreConsole = consoleInto((level, args) => client.sdkLog(level, args));
   // SIGINT, SIGTERM and SIGHUP (the terminal closed) take the agent's process group and its
   // terminals down first (an agent that ignores its stdin closing would be orphaned), then the UI.
   const offTerminate = onTerminate(() => {
@@ -150,6 +185,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     offTerminate();
     await client.close(); // the agent already started must not outlive a UI that cannot load
+    restoreConsole();
     throw err;
   }
   const [{ default: React }, { render }, { App }, { PromptHistory }, { adoptSaved }, { editInEditor }, theme, background, { Notifier, notifySettings }] = ui;
@@ -206,6 +242,7 @@ export async function main(argv: string[]): Promise<number> {
   instance.unmount();
   restoreModes();
   await client.close();
+  restoreConsole();
   process.stdout.off('error', ignoreWriteErrors);
   if (crash !== undefined) throw crash;
   const back = resumeHint(client, values.agent as string | undefined, cwd);

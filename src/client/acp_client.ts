@@ -1,7 +1,9 @@
 // The ACP client: spawns the agent, speaks the protocol, serves fs/* and terminal/* from this
 // machine, routes permission requests to the user, and turns every notification into store
 // state. Tolerant of real agents: updates before session/new answers, or for a session not yet
-// known, are buffered; updates after a turn's answer are applied; a dying agent is reported.
+// known, are buffered; updates after a turn's answer are applied; updates of a kind the SDK does
+// not know go to the agent log; a cancel the agent never completes can be stopped waiting for;
+// a dying agent is reported, with what it wrote on stdout that was not ACP.
 import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
 import pkg from '../../package.json' with { type: 'json' };
@@ -10,16 +12,21 @@ import { AgentProcess } from './agent_process.ts';
 import { authMethodsOf, type AuthMethodView, type AuthOffer } from './auth.ts';
 import { acceptTrust, type TrustOffer } from './trust_offer.ts';
 import { joinCommandLine } from './command_line.ts';
+import { configLines, currentLabel, findOption, matchValue } from './config_options.ts';
 import { FileIndex } from './file_index.ts';
+import { ElicitationAnswers } from './elicitation_answers.ts';
 import { FsHost } from './fs_host.ts';
+import { forwardMcp, type ConfiguredMcpServer } from './mcp_forward.ts';
 import { promptBlocks } from './mentions.ts';
 import { matchModel, modelLabel, modelLines, modelNames, modelStateOf } from './models.ts';
 import { errorDetail, errorText, isAuthRequired } from './request_errors.ts';
 import { PermissionAnswers } from './permission_answers.ts';
 import { newestSession, sandboxOf } from './session_meta.ts';
 import { ClientStore, type SandboxView } from './state.ts';
+import { noiseExplained, StdoutNoise } from './stdout_noise.ts';
 import { TerminalHost } from './terminal_host.ts';
 import { shellContextText, UserShell } from './user_shell.ts';
+import { updateGuard, type UnknownUpdate } from './update_guard.ts';
 
 export interface ClientOptions {
   argv: string[];
@@ -40,11 +47,20 @@ export interface ClientOptions {
   /** How long `initialize`, then `session/new`, may go unanswered before the user is told (the client keeps waiting). */
   initTimeoutMs?: number;
   sessionTimeoutMs?: number;
+  /** The person's own MCP servers, passed to an agent that is not the built-in one (which reads them itself). */
+  mcpServers?: ConfiguredMcpServer[];
+  /** How long a cancelled turn may stay unended before the screen says so and offers to stop waiting. */
+  cancelNoticeMs?: number;
   /** This folder's own configuration is held back (the built-in agent): offered at start (trust_offer.ts). */
   trust?: TrustOffer;
 }
 
 const ANSWER_TIMEOUT_MS = 30_000;
+/** Form elicitations are shown as a modal with typed fields; URL ones are not offered. */
+const ELICITATION_CAPS = { elicitation: { form: {} } };
+const CANCEL_NOTICE_MS = 10_000;
+/** How long quitting or /clear waits for the agent to close the session. */
+const CLOSE_WAIT_MS = 1000;
 
 export type ResumeRequest = { kind: 'continue' } | { kind: 'id'; id: string } | { kind: 'pick' };
 
@@ -65,6 +81,8 @@ export class AcpClient {
   readonly userShell: UserShell;
   /** Permission requests waiting for the user; the screen answers them through `answerPermission`. */
   readonly #permissions: PermissionAnswers;
+  /** Forms the agent asked for; the screen answers them through `answerElicitation`. */
+  readonly #forms: ElicitationAnswers;
   #proc: AgentProcess | undefined;
   #conn: acp.ClientConnection | undefined;
   #sessionId: string | undefined;
@@ -74,6 +92,16 @@ export class AcpClient {
   readonly quitRequested = new Promise<void>((r) => (this.#quit = r));
   #exited = false;
   #authMethods: AuthMethodView[] = [];
+  #mcpCaps: acp.McpCapabilities | undefined;
+  /** Resolves once the agent's exit is on screen. */
+  #exitReported: Promise<void> | undefined;
+  /** The running prompt's request: aborted, the client stops waiting for it (and asks the agent to drop it). */
+  #turn: AbortController | undefined;
+  #cancelTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Update kinds not understood in this session, each shown once. */
+  #unknownKinds = new Set<string>();
+  #mcpSaid = false;
+  readonly #stdoutNoise = new StdoutNoise((line) => this.#proc?.note(`the agent wrote on stdout, not ACP: ${line}`));
 
   /** the environment the trust record and the agent see (HOME decides where ~/.contenox is) */
   readonly #env: Record<string, string | undefined>;
@@ -85,11 +113,27 @@ export class AcpClient {
     this.files = new FileIndex(this.fsHost.root, (v) => this.store.setFiles(v));
     this.userShell = new UserShell(this.fsHost.root, { env: opts.env ?? process.env });
     this.#permissions = new PermissionAnswers(this.store);
+    this.#forms = new ElicitationAnswers(this.store);
     this.#env = opts.env ?? process.env;
     if (opts.trust) {
       this.store.info(opts.trust.changed ? 'This folder\'s own configuration changed since you trusted it: not applied' : 'This folder\'s own configuration is not applied: the folder is not trusted', opts.trust.preview);
       this.store.setTrust(opts.trust);
     }
+  }
+
+  /** The person sent, declined or cancelled the form queued under `key`. */
+  answerElicitation(key: string, response: acp.CreateElicitationResponse): void {
+    this.#forms.answer(key, response);
+  }
+
+  /** elicitation/create: a form is shown; any other mode (not advertised) is declined and said. */
+  async #elicit(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse> {
+    if (!acp.CreateElicitationRequest.isForm(params)) {
+      this.store.notice('warn', `${this.#agentName} asked for input in a way this client does not offer (${String(params.mode)}): declined. Its message: ${params.message}`);
+      return { action: 'decline' };
+    }
+    const sessionId = 'sessionId' in params && typeof params.sessionId === 'string' ? params.sessionId : (this.#sessionId ?? '');
+    return this.#forms.ask(sessionId, params.message, params.requestedSchema, signal);
   }
 
   /** The user answered the permission request queued under `key` (the approval's keys). */
@@ -141,6 +185,29 @@ export class AcpClient {
     if (list.length < MAX_BUFFERED) list.push(n.update);
   }
 
+  /** An update the SDK would not parse: kept in the agent log, and said once per kind in the conversation. */
+  #onUnknownUpdate(u: UnknownUpdate): void {
+    this.#proc?.note(`an update of a kind this client does not know (${u.kind}) for session ${u.sessionId}: ${JSON.stringify(u.raw).slice(0, 2000)}`);
+    if (u.sessionId !== this.#sessionId || this.#unknownKinds.has(u.kind)) return;
+    this.#unknownKinds.add(u.kind);
+    this.store.notice('info', `${this.#agentName} sent an update this client does not show (${u.kind}); it is in the agent log (Ctrl+L).`);
+  }
+
+  /**
+   * What the SDK reports on the console (a message it could not parse, an update it dropped):
+   * into the agent log, never onto the terminal the screen draws on. A dropped session/update is
+   * also said once in the conversation.
+   */
+  sdkLog(level: string, args: unknown[]): void {
+    const text = args.map((a) => (typeof a === 'string' ? a : safeJson(a))).join(' ');
+    this.#proc?.note(`${level}: ${text}`);
+    const about = args[1] as { method?: unknown } | undefined;
+    if (args[0] === 'Error handling notification' && about?.method === 'session/update' && this.#sessionId !== undefined && !this.#unknownKinds.has('(unreadable)')) {
+      this.#unknownKinds.add('(unreadable)');
+      this.store.notice('info', `${this.#agentName} sent an update this client could not read; it was dropped and the error is in the agent log (Ctrl+L).`);
+    }
+  }
+
   #app(): acp.ClientApp {
     return acp
       .client({ name: 'cxl' })
@@ -171,7 +238,10 @@ export class AcpClient {
       .onRequest(acp.methods.client.terminal.release, ({ params }) => {
         this.terminals.release(params.terminalId);
         return {};
-      });
+      })
+      .onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => this.#elicit(params, signal))
+      // completes a URL elicitation, which this client does not offer: noted, nothing to close
+      .onNotification(acp.methods.client.elicitation.complete, ({ params }) => this.#proc?.note(`elicitation/complete ${params.elicitationId} (no URL elicitation is open here)`));
   }
 
   /** Spawn the agent, initialize, open a session. Failures become store state, not throws. */
@@ -180,15 +250,19 @@ export class AcpClient {
     const proc = this.opts.process ?? new AgentProcess(this.opts.argv, { cwd: this.fsHost.root, env: this.opts.env, ...hooks });
     proc.listen(hooks);
     this.#proc = proc;
-    void proc.exited.then((exit) => {
+    this.#exitReported = proc.exited.then(async (exit) => {
       this.#exited = true;
       // nothing an agent started through us outlives it, however it ended (crash, kill, exit)
       this.terminals.dispose();
       this.#permissions.cancelAll();
-      this.store.agentExited({ ...exit, stderrTail: proc.stderrTail() });
+      this.#forms.cancelAll();
+      // what it wrote last is still being read: the report names any of it that was not ACP
+      await Promise.race([this.#conn?.closed, new Promise((r) => setTimeout(r, 200))]);
+      this.store.agentExited({ ...exit, stderrTail: proc.stderrTail(), stdoutNoise: noiseExplained(this.#stdoutNoise.lines) });
     });
     const { input, output } = proc.streams();
-    const conn = this.#app().connect(acp.ndJsonStream(output, input));
+    const stream = acp.ndJsonStream(output, this.#stdoutNoise.watch(input));
+    const conn = this.#app().connect({ writable: stream.writable, readable: stream.readable.pipeThrough(updateGuard((u) => this.#onUnknownUpdate(u))) });
     this.#conn = conn;
     let init: acp.InitializeResponse;
     try {
@@ -197,7 +271,7 @@ export class AcpClient {
         conn.agent.request(acp.methods.agent.initialize, {
           protocolVersion: acp.PROTOCOL_VERSION,
           // the agent learns which sandbox our terminals run in (it decides what may run unasked)
-          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { notices: {}, compaction: {} }, _meta: { [META_SANDBOX]: this.terminals.sandboxState() } },
+          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { notices: {}, compaction: {} }, ...ELICITATION_CAPS, _meta: { [META_SANDBOX]: this.terminals.sandboxState() } },
           clientInfo: { name: 'cxl', version: pkg.version },
         }),
         this.opts.initTimeoutMs ?? ANSWER_TIMEOUT_MS,
@@ -208,8 +282,11 @@ export class AcpClient {
     this.store.agentReady({ name: init.agentInfo?.title ?? init.agentInfo?.name, version: init.agentInfo?.version ?? undefined });
     this.#authMethods = authMethodsOf(init.authMethods ?? [], this.opts.argv, this.opts.env ?? process.env);
     const caps = init.agentCapabilities;
+    this.#mcpCaps = caps?.mcpCapabilities ?? undefined;
     this.store.setCapabilities({
       loadSession: caps?.loadSession === true,
+      resumeSession: caps?.sessionCapabilities?.resume != null,
+      closeSession: caps?.sessionCapabilities?.close != null,
       listSessions: caps?.sessionCapabilities?.list != null,
       // unstable in ACP: cxl's agent offers it
       forkSession: (caps?.sessionCapabilities as Record<string, unknown> | undefined)?.fork != null && caps?.loadSession === true,
@@ -269,7 +346,7 @@ export class AcpClient {
     if (!conn) return false;
     let res: acp.NewSessionResponse;
     try {
-      res = await this.#waitFor('session/new', conn.agent.request(acp.methods.agent.session.new, { cwd: this.fsHost.root, mcpServers: [] }), this.opts.sessionTimeoutMs ?? ANSWER_TIMEOUT_MS);
+      res = await this.#waitFor('session/new', conn.agent.request(acp.methods.agent.session.new, { cwd: this.fsHost.root, mcpServers: this.#mcpServers() }), this.opts.sessionTimeoutMs ?? ANSWER_TIMEOUT_MS);
     } catch (err) {
       if (isAuthRequired(err) && this.#authMethods.length > 0 && !this.#exited) {
         this.store.sessionFailed(`${this.#agentName} needs a login before it starts a session: ${errorText(err)}. Pick a login method below (/login shows them again).`, errorDetail(err));
@@ -280,22 +357,15 @@ export class AcpClient {
       return false;
     }
     this.#sessionId = res.sessionId;
-    let mode = res.modes?.currentModeId;
-    try {
-      if (this.opts.envelope && res.modes?.availableModes.some((m) => m.id === this.opts.envelope) && mode !== this.opts.envelope) {
-        await conn.agent.request(acp.methods.agent.session.setMode, { sessionId: res.sessionId, modeId: this.opts.envelope });
-        mode = this.opts.envelope;
-      }
-    } catch (err) {
-      this.store.notice('error', `${this.#agentName} did not switch to mode ${this.opts.envelope}: ${errorText(err)}. The session stays in ${mode}.`, errorDetail(err));
-    }
+    this.#unknownKinds.clear();
     this.store.setAuth(undefined);
     this.store.sessionRecovered();
-    this.store.setModes(res.modes?.availableModes ?? [], mode ?? undefined);
+    this.store.setSessionConfig(res.configOptions, res.modes);
     this.#sessionMeta(res._meta);
-    this.store.sessionStarted(res.sessionId, { mode: mode ?? undefined });
+    this.store.sessionStarted(res.sessionId);
     const models = modelStateOf(res.configOptions, (res as { models?: unknown }).models);
     this.store.setModels(models);
+    await this.#askedMode();
     for (const u of this.#buffered.get(res.sessionId) ?? []) this.store.applyUpdate(u);
     this.#buffered.delete(res.sessionId);
     if (this.opts.model && !this.opts.builtin) {
@@ -307,6 +377,22 @@ export class AcpClient {
     return true;
   }
 
+  /**
+   * The person's MCP servers for another agent's session (none for the built-in agent, which
+   * reads the same configuration). What cannot be passed shows in the status line, and is said
+   * once.
+   */
+  #mcpServers(): acp.McpServer[] {
+    if (this.opts.builtin || !this.opts.mcpServers?.length) return [];
+    const { servers, skipped } = forwardMcp(this.opts.mcpServers, this.#mcpCaps);
+    this.store.setMcpSkipped(skipped);
+    if (skipped.length && !this.#mcpSaid) {
+      this.#mcpSaid = true;
+      this.store.notice('warn', `Not passed to ${this.#agentName}: MCP server${skipped.length > 1 ? 's' : ''} ${skipped.join('; ')}. The others were passed.`);
+    }
+    return servers;
+  }
+
   /** The sandbox the agent reports wins over the client's own terminal host's. */
   #sessionMeta(meta: Record<string, unknown> | null | undefined): void {
     this.store.setSandbox(sandboxOf(meta) ?? this.opts.sandbox ?? this.terminals.sandboxState());
@@ -314,8 +400,8 @@ export class AcpClient {
 
   async #resumeAtStart(how: ResumeRequest): Promise<void> {
     const st = this.store.getState();
-    if (!st.capabilities.loadSession) {
-      this.store.notice('warn', `${st.agent.name ?? st.agent.label} cannot resume sessions (it does not offer session/load), so this is a new session.`);
+    if (!st.capabilities.loadSession && !st.capabilities.resumeSession) {
+      this.store.notice('warn', `${st.agent.name ?? st.agent.label} cannot resume sessions (it offers neither session/load nor session/resume), so this is a new session.`);
       return void (await this.#newSession());
     }
     if (how.kind === 'id') {
@@ -341,7 +427,7 @@ export class AcpClient {
     if (!(await this.loadSession(newest.sessionId))) await this.#newSession();
   }
 
-  /** A session resumed at startup: an --envelope given with it wins over the mode it was left in. */
+  /** A session opened or resumed at startup: an --envelope given wins over the mode it starts in. */
   async #askedMode(): Promise<void> {
     const st = this.store.getState();
     const want = this.opts.envelope;
@@ -375,8 +461,9 @@ export class AcpClient {
   /** /resume: the picker over this root's sessions. */
   async listSessions(): Promise<void> {
     if (this.#busy('resume a session')) return;
-    if (!this.store.getState().capabilities.loadSession) {
-      this.store.notice('warn', 'This agent cannot resume sessions (it does not offer session/load).');
+    const caps = this.store.getState().capabilities;
+    if (!caps.loadSession && !caps.resumeSession) {
+      this.store.notice('warn', 'This agent cannot resume sessions (it offers neither session/load nor session/resume).');
       return;
     }
     const sessions = await this.#listAll();
@@ -397,8 +484,10 @@ export class AcpClient {
   }
 
   /**
-   * session/load: the screen starts over and the agent replays the session's history into it.
-   * Returns whether it worked; on failure the reason is shown.
+   * session/load: the screen starts over and the agent replays the session's history into it;
+   * session/resume for an agent that can resume but not load (the history is not shown again).
+   * The session left is closed with the agent. Returns whether it worked; on failure the reason
+   * is shown.
    */
   async loadSession(id: string): Promise<boolean> {
     const conn = this.#conn;
@@ -406,18 +495,26 @@ export class AcpClient {
     this.store.offerSessions(undefined);
     const previous = this.#sessionId;
     const atStartup = previous === undefined;
+    const replays = this.store.getState().capabilities.loadSession;
     this.#permissions.cancelAll();
+    this.#forms.cancelAll();
+    if (previous !== undefined && previous !== id) await this.#closeSession(previous);
     this.store.resetConversation(id);
     // The replay comes as session/update for this id before the answer: route it to the screen.
     this.#sessionId = id;
+    this.#unknownKinds.clear();
     try {
-      const res = await conn.agent.request(acp.methods.agent.session.load, { sessionId: id, cwd: this.fsHost.root, mcpServers: [] });
+      const mcpServers = this.#mcpServers();
+      const res = replays
+        ? await conn.agent.request(acp.methods.agent.session.load, { sessionId: id, cwd: this.fsHost.root, mcpServers })
+        : await conn.agent.request(acp.methods.agent.session.resume, { sessionId: id, cwd: this.fsHost.root, mcpServers });
       this.store.replayDone();
-      this.store.setModes(res.modes?.availableModes ?? [], res.modes?.currentModeId ?? undefined);
+      this.store.setSessionConfig(res.configOptions, res.modes);
       this.#sessionMeta(res._meta);
-      this.store.sessionStarted(id, { mode: res.modes?.currentModeId ?? undefined });
+      this.store.sessionStarted(id);
       const models = modelStateOf(res.configOptions, (res as { models?: unknown }).models);
       if (models) this.store.setModels(models);
+      if (!replays) this.store.notice('info', `Resumed session ${id}. ${this.#agentName} resumes without replaying it, so its earlier conversation is not shown here; the agent still has it.`);
       if (atStartup) await this.#askedMode();
       this.#drain();
       return true;
@@ -430,26 +527,81 @@ export class AcpClient {
     }
   }
 
-  /** /clear: a new session; the old one stays with the agent (resumable). */
+  /** /clear: a new session; the old one is closed with the agent (it stays resumable). */
   async newSession(): Promise<void> {
     if (!this.#conn || this.#busy('start a new session')) return;
     this.store.offerSessions(undefined);
     this.#permissions.cancelAll();
+    this.#forms.cancelAll();
+    const old = this.#sessionId;
     this.store.resetConversation();
     this.#sessionId = undefined;
+    if (old !== undefined) await this.#closeSession(old);
     await this.#newSession();
   }
 
-  /** Shift+Tab, /mode: session/set_mode; the status line follows once the agent accepts. */
+  /**
+   * session/close for a session this client leaves, when the agent offers it (its turns stop, its
+   * MCP servers end); bounded, since the client goes on either way.
+   */
+  async #closeSession(sessionId: string): Promise<void> {
+    const conn = this.#conn;
+    if (!conn || this.#exited || !this.store.getState().capabilities.closeSession) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const request = conn.agent.request(acp.methods.agent.session.close, { sessionId }).then(
+      () => undefined,
+      (err: unknown) => this.#proc?.note(`session/close ${sessionId}: ${errorText(err)}`),
+    );
+    await Promise.race([request, new Promise<void>((r) => (timer = setTimeout(r, CLOSE_WAIT_MS)))]);
+    clearTimeout(timer);
+  }
+
+  /**
+   * Shift+Tab, /mode: through the session's `mode` config option when it has one, else
+   * session/set_mode; the status line follows once the agent accepts.
+   */
   async setMode(modeId: string): Promise<void> {
     const conn = this.#conn;
     const sessionId = this.#sessionId;
     if (!conn || !sessionId || this.#exited) return;
+    const source = this.store.getState().modeSource;
     try {
-      await conn.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId });
-      if (this.#sessionId === sessionId) this.store.setMode(modeId);
+      if (source?.kind === 'config_option') {
+        const r = await conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: source.configId, value: modeId });
+        if (this.#sessionId === sessionId) this.store.setConfigOptions(r.configOptions);
+      } else {
+        await conn.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId });
+        if (this.#sessionId === sessionId) this.store.setMode(modeId);
+      }
     } catch (err) {
-      this.store.notice('error', `The agent did not switch to mode ${modeId}: ${errorText(err)}`);
+      this.store.notice('error', `${this.#agentName} did not switch to mode ${modeId}: ${errorText(err)}. The session stays in ${this.store.getState().mode ?? 'its mode'}.`, errorDetail(err));
+    }
+  }
+
+  /** /config: every option and its values (no argument), one option (`ID`), or set one (`ID VALUE`). */
+  async config(arg: string): Promise<void> {
+    const conn = this.#conn;
+    const sessionId = this.#sessionId;
+    const options = this.store.getState().configOptions;
+    if (!conn || sessionId === undefined) return this.store.notice('warn', 'There is no session yet, so there is nothing to configure.');
+    if (options.length === 0) return this.store.notice('info', `${this.#agentName} offers no config options for this session.`);
+    const [id, ...rest] = arg.trim().split(/\s+/);
+    if (!id) return this.store.info(`config options of ${this.#agentName}`, [...configLines(options), 'Set one with /config ID VALUE.']);
+    const opt = findOption(options, id);
+    if (!opt) return this.store.notice('warn', `${this.#agentName} has no config option “${id}”. Options: ${options.map((o) => o.id).join(', ')}.`);
+    if (rest.length === 0) return this.store.info(`config option ${opt.id}`, configLines([opt]));
+    const v = matchValue(opt, rest.join(' '));
+    if ('error' in v) return this.store.notice('warn', `${v.error}.`);
+    try {
+      const r = opt.type === 'boolean'
+        ? await conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: opt.id, type: 'boolean', value: v.value as boolean })
+        : await conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: opt.id, value: v.value as string });
+      if (this.#sessionId !== sessionId) return;
+      this.store.setConfigOptions(r.configOptions);
+      const now = r.configOptions.find((o) => o.id === opt.id);
+      this.store.notice('info', `${opt.name}: ${now ? currentLabel(now) : String(v.value)}.`);
+    } catch (err) {
+      this.store.notice('error', `${this.#agentName} did not set ${opt.id} to ${String(v.value)}: ${errorText(err)}.`, errorDetail(err));
     }
   }
 
@@ -518,7 +670,9 @@ export class AcpClient {
     }
     this.store.setTrust(undefined);
     this.store.notice('info', `Trusted ${offer.dir}: its configuration (${offer.files.join(', ')}) applies from this new session on; if it changes, cxl asks again.`);
-    void this.#newSession();
+    // the session left is closed with the agent, as on /clear
+    const left = this.#sessionId;
+    void (left === undefined ? Promise.resolve() : this.#closeSession(left)).then(() => this.#newSession());
   }
 
   /** The trust prompt was closed without trusting: the folder's configuration stays held back. */
@@ -732,48 +886,72 @@ export class AcpClient {
     const sessionId = this.#sessionId;
     if (!conn || !sessionId) return;
     this.store.beginTurn(text);
+    const turn = new AbortController();
+    this.#turn = turn;
     try {
       const shellRuns = this.store.takeShellContext();
       // what the person ran in their shell since the last prompt comes first, marked for cxl's agent
       const context: acp.ContentBlock[] = shellRuns.length ? [{ type: 'text', text: shellContextText(shellRuns), _meta: { [META_SHELL_CONTEXT]: true } }] : [];
       const prompt = [...context, ...promptBlocks(text, { root: this.fsHost.root, embed: this.store.getState().capabilities.embeddedContext })];
-      const res = await conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt });
+      // aborted only when the user stops waiting for a cancel: the SDK asks the agent to drop the
+      // request ($/cancel_request) and stops waiting for its answer
+      const res = await conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt }, { cancellationSignal: turn.signal, stopWaitingOnCancel: true });
       this.store.endTurn(res.stopReason);
     } catch (err) {
-      // A closed connection usually means the agent died: let its exit report say so.
-      if (this.#proc) await Promise.race([this.#proc.exited, new Promise((r) => setTimeout(r, 300))]);
-      this.store.endTurn('error');
-      if (!this.#exited) {
-        const login = isAuthRequired(err) && this.#authMethods.length > 0;
-        const how = login
-          ? ' Pick a login method below, then send the prompt again.'
-          : isAuthRequired(err)
-            ? ` ${this.#agentName} offers no login method here: log in with its own command or set its API key, then start cxl again.`
-            : '';
-        this.store.notice('error', `The turn failed: ${errorText(err)}.${how}`, errorDetail(err));
-        if (login) this.#offerLogin(errorText(err), 'continue');
-      }
+      if (turn.signal.aborted) this.store.endTurn('abandoned');
+      else await this.#promptFailed(err);
+    } finally {
+      this.#turn = undefined;
+      clearTimeout(this.#cancelTimer);
     }
     this.#drain();
   }
 
+  async #promptFailed(err: unknown): Promise<void> {
+    // A closed connection usually means the agent died: let its exit report say so.
+    if (this.#proc) await Promise.race([this.#proc.exited, new Promise((r) => setTimeout(r, 300))]);
+    this.store.endTurn('error');
+    if (this.#exited) return;
+    const login = isAuthRequired(err) && this.#authMethods.length > 0;
+    const how = login
+      ? ' Pick a login method below, then send the prompt again.'
+      : isAuthRequired(err)
+        ? ` ${this.#agentName} offers no login method here: log in with its own command or set its API key, then start cxl again.`
+        : '';
+    this.store.notice('error', `The turn failed: ${errorText(err)}.${how}`, errorDetail(err));
+    if (login) this.#offerLogin(errorText(err), 'continue');
+  }
 
-  /** Ctrl+C: every pending approval answered `cancelled`, then session/cancel. */
+  /**
+   * Ctrl+C: every pending approval answered `cancelled`, then session/cancel; the screen says so
+   * when the agent leaves the turn unended for a while. Pressed again while the agent has still
+   * not ended it: the client stops waiting for that turn (the session stays; the agent is asked
+   * to drop the request) so the screen is usable again.
+   */
   cancel(): void {
     this.userShell.kill();
+    const st = this.store.getState();
+    if (st.cancelling && this.#turn) return this.#turn.abort();
     this.#permissions.cancelAll();
+    this.#forms.cancelAll();
     this.store.cancelTurn();
     const conn = this.#conn;
     if (conn && this.#sessionId && !this.#exited) void conn.agent.notify(acp.methods.agent.session.cancel, { sessionId: this.#sessionId }).catch(() => {});
+    if (!st.running) return;
+    const ms = this.opts.cancelNoticeMs ?? CANCEL_NOTICE_MS;
+    clearTimeout(this.#cancelTimer);
+    this.#cancelTimer = setTimeout(() => this.store.cancelOverdue(ms >= 1000 ? Math.round(ms / 1000) : Math.round(ms / 100) / 10), ms);
   }
 
   quit(): void {
     this.#quit();
   }
 
-  /** Stop the agent (TERM, then KILL after `graceMs`) and every terminal. */
+  /** Close the session with the agent (when it offers that), then stop it (TERM, then KILL after `graceMs`) and every terminal. */
   async close(graceMs = 1500): Promise<void> {
     this.userShell.kill();
+    clearTimeout(this.#cancelTimer);
+    if (this.#sessionId !== undefined) await this.#closeSession(this.#sessionId);
     this.terminals.dispose();
     this.files.dispose();
     this.store.dispose();
@@ -788,6 +966,17 @@ export class AcpClient {
     const timer = setTimeout(() => proc.kill('SIGKILL'), graceMs);
     await proc.exited;
     clearTimeout(timer);
+    await this.#exitReported;
+  }
+}
+
+/** A value the SDK logs, as one line of text (an object that cannot be serialised says so). */
+function safeJson(v: unknown): string {
+  if (v instanceof Error) return v.stack ?? v.message;
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
   }
 }
 

@@ -77,6 +77,18 @@ export class AgentProcess {
     this.#onLog(this.log());
   }
 
+  /**
+   * A line of the client's own about this agent (what it sent that could not be read, what the
+   * SDK reported), kept in the log among its stderr, marked as ours.
+   */
+  note(line: string): void {
+    for (const l of line.split('\n')) {
+      this.#log.push(`[cxl] ${l}`);
+      if (this.#log.length > LOG_LINES + 100) this.#log.splice(0, this.#log.length - LOG_LINES);
+    }
+    this.#onLog(this.log());
+  }
+
   /** Everything kept of stderr, oldest first, with the line still being written. */
   log(): string[] {
     const all = this.#partial ? [...this.#log, this.#partial] : [...this.#log];

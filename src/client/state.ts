@@ -5,10 +5,13 @@
 import type {
   AvailableCommand,
   ContentBlock,
+  ElicitationSchema,
   PermissionOption,
   PlanEntry,
+  SessionConfigOption,
   SessionInfo,
   SessionMode,
+  SessionModeState,
   SessionUpdate,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
@@ -16,6 +19,8 @@ import type { CheckpointsMeta, RewindMeta } from '../core/protocol_names.ts';
 import { META_MODEL, META_SHELL_CONTEXT, META_TOKENS_AFTER, META_TOKENS_BEFORE, META_TURN_ENDED } from '../core/protocol_names.ts';
 import type { AgentExit } from './agent_process.ts';
 import type { AuthOffer } from './auth.ts';
+import { formOf, initialValues, type FieldValue, type FormView } from './elicitation.ts';
+import { modesOf, withCurrentMode, type ModeSource } from './config_options.ts';
 import type { TrustOffer } from './trust_offer.ts';
 import { modelLabel, modelStateOf, type ModelState } from './models.ts';
 import { type ToolCallView } from './tool_call.ts';
@@ -56,6 +61,10 @@ export interface SandboxView {
 /** What the agent said it can do (initialize). */
 export interface AgentCapabilities {
   loadSession: boolean;
+  /** session/resume: the session reopened without its history replayed */
+  resumeSession: boolean;
+  /** session/close: the client tells the agent it leaves a session */
+  closeSession: boolean;
   listSessions: boolean;
   embeddedContext: boolean;
   /** session/fork (unstable): a new session with this one's history */
@@ -83,6 +92,14 @@ export interface FileIndexView {
   error?: string;
 }
 
+/** A form the agent asked the person to fill in (elicitation/create), until it is answered. */
+export interface PendingElicitation extends FormView {
+  key: string;
+  sessionId: string;
+  /** what each field starts with (the schema's defaults) */
+  initial: Record<string, FieldValue>;
+}
+
 export interface ClientState {
   agent: AgentInfo;
   sessionId?: string;
@@ -101,14 +118,20 @@ export interface ClientState {
   terminals: Record<string, TerminalView>;
   plan: PlanEntry[];
   permissions: PendingPermission[];
+  /** Forms the agent asked for, oldest first; the screen shows the first. */
+  elicitations: PendingElicitation[];
   running: boolean;
   /** when the running turn began (Date.now()), for the time it has taken */
   runningSince?: number;
   commands: AvailableCommand[];
   /** Prompts typed while a turn runs, sent when it ends. */
   queued: string[];
-  /** The agent's session modes (for cxl acp: its envelopes), in its order. */
+  /** The agent's session modes (for cxl acp: its envelopes), in its order: its `mode` config option's values, else its `modes`. */
   modes: SessionMode[];
+  /** How a mode is switched: through that config option, or session/set_mode. */
+  modeSource?: ModeSource;
+  /** The session's config options (mode, model, effort, …) as the agent last said them. */
+  configOptions: SessionConfigOption[];
   usage?: UsageView;
   sandbox?: SandboxView;
   capabilities: AgentCapabilities;
@@ -120,6 +143,12 @@ export interface ClientState {
   loading?: string;
   /** Ctrl+C was pressed and the agent has not ended the turn yet. */
   cancelling: boolean;
+  /** When Ctrl+C was pressed (Date.now()), while cancelling. */
+  cancelSince?: number;
+  /** The agent has let the cancel wait long enough that the screen says so: Ctrl+C again stops waiting. */
+  cancelStale?: boolean;
+  /** MCP servers of the person's configuration that could not be passed to the agent (the status line says so). */
+  mcpSkipped: string[];
   /** Why there is no session (session/new failed): prompts are not sent. */
   sessionError?: string;
   /** The request the agent has not answered in time (`initialize`, `session/new`), while we still wait. */
@@ -171,6 +200,15 @@ export function contentText(block: ContentBlock): string {
   }
 }
 
+/** The marker a turn that did not simply finish leaves: what the user did and what the agent answered. */
+function cancelledMarker(stopReason: string, userCancelled: boolean): string | undefined {
+  if (stopReason === 'abandoned') return 'cancelled: stopped waiting for the agent, which had not ended the turn (the session stays open)';
+  if (stopReason === 'cancelled') return 'cancelled';
+  if (!userCancelled) return undefined;
+  if (stopReason === 'error') return 'cancelled (the agent answered with an error)';
+  return `cancelled (the agent answered ${stopReason.replace(/_/g, ' ')})`;
+}
+
 /**
  * A replayed prompt's block as the person wrote it: a file in the session root linked or embedded
  * by a mention is `@path` again (a decoded path, never a percent-encoded link).
@@ -196,6 +234,8 @@ export class ClientStore {
   private seq = 0;
   private settleTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly settleMs: number;
+  /** compaction_summary_chunk text by compaction id, until its compaction_update ends it */
+  private readonly compactions = new Map<string, string>();
 
   constructor(opts: StoreOptions) {
     this.settleMs = opts.settleMs ?? 150;
@@ -211,11 +251,14 @@ export class ClientStore {
       terminals: {},
       plan: [],
       permissions: [],
+      elicitations: [],
       running: false,
       commands: [],
       queued: [],
       modes: [],
-      capabilities: { loadSession: false, listSessions: false, embeddedContext: false },
+      configOptions: [],
+      mcpSkipped: [],
+      capabilities: { loadSession: false, resumeSession: false, closeSession: false, listSessions: false, embeddedContext: false },
       epoch: 0,
       cancelling: false,
       agentLog: [],
@@ -255,12 +298,40 @@ export class ClientStore {
 
   /** The modes a session offers (session/new or load) and the current one. */
   setModes(modes: SessionMode[], current?: string): void {
-    this.set({ modes, mode: current ?? this.state.mode });
+    this.set({ modes, mode: current ?? this.state.mode, modeSource: modes.length ? { kind: 'modes' } : undefined });
   }
 
-  /** The agent accepted session/set_mode. */
+  /**
+   * What a session/new, load or resume answered about its configuration: the config options (the
+   * source of truth when there are any: modes from the `mode` option, models from `model`), the
+   * `modes` field as the fallback.
+   */
+  setSessionConfig(configOptions: SessionConfigOption[] | null | undefined, modes: SessionModeState | null | undefined): void {
+    const m = modesOf(configOptions, modes);
+    this.set({ configOptions: configOptions ?? [], modes: m.modes, mode: m.current ?? this.state.mode, modeSource: m.source });
+    const models = modelStateOf(configOptions, undefined);
+    if (models) this.setModels(models);
+  }
+
+  /** The full set of config options, as config_option_update and set_config_option's answer give it. */
+  setConfigOptions(configOptions: SessionConfigOption[]): void {
+    const m = modesOf(configOptions, undefined);
+    // an agent that offers modes only through `modes` keeps them when its options change
+    if (m.source) this.set({ configOptions, modes: m.modes, mode: m.current ?? this.state.mode, modeSource: m.source });
+    else this.set({ configOptions });
+    const models = modelStateOf(configOptions);
+    if (models) return this.setModels(models);
+    const model = configOptions.find((o) => o.category === 'model');
+    if (model && 'currentValue' in model && typeof model.currentValue === 'string') this.set({ model: model.currentValue });
+  }
+
+  /** The agent accepted a mode switch (or said it switched): both views of the mode follow. */
   setMode(mode: string): void {
-    this.set({ mode });
+    this.set({ mode, configOptions: withCurrentMode(this.state.configOptions, mode) });
+  }
+
+  setMcpSkipped(skipped: string[]): void {
+    this.set({ mcpSkipped: skipped });
   }
 
   setModel(model: string | undefined): void {
@@ -303,8 +374,12 @@ export class ClientStore {
       commands: [],
       usage: undefined,
       loading,
+      cancelling: false,
+      cancelSince: undefined,
+      cancelStale: undefined,
       epoch: this.state.epoch + 1,
     });
+    this.compactions.clear();
   }
 
   /** session/load answered: the replayed history is printed and the next turn starts clean. */
@@ -371,7 +446,7 @@ export class ClientStore {
   }
 
   /** The agent process ended (or could not start): its unfinished calls are closed and the exit is reported. */
-  agentExited(exit: AgentExit & { stderrTail: string[] }): void {
+  agentExited(exit: AgentExit & { stderrTail: string[]; stdoutNoise?: string }): void {
     const toolCalls = closeUnfinished(this.state, this.state.turnCalls, 'cancelled');
     const how = exit.missing
       ? `the agent could not start: ${exit.missing} was not found (is it installed, and on PATH?)`
@@ -380,6 +455,7 @@ export class ClientStore {
         : exit.signal
           ? `the agent was killed by ${exit.signal}`
           : `the agent exited with code ${exit.code}`;
+    const noise = exit.stdoutNoise ? ` ${exit.stdoutNoise}` : '';
     const agent: AgentInfo = { ...this.state.agent, status: 'exited', exitCode: exit.code, signal: exit.signal, stderrTail: exit.stderrTail, error: exit.error };
     this.set({ agent, toolCalls, running: false, cancelling: false });
     this.flush(true);
@@ -387,7 +463,7 @@ export class ClientStore {
       kind: 'notice',
       key: this.key('n'),
       level: 'error',
-      text: `${how}. ${exit.stderrTail.length ? 'Its last stderr lines are below; quit' : 'Quit'} with Ctrl+D and start cxl again.`,
+      text: `${how}.${noise} ${exit.stderrTail.length ? 'Its last stderr lines are below; quit' : 'Quit'} with Ctrl+D and start cxl again.`,
       detail: exit.stderrTail,
     });
   }
@@ -427,17 +503,31 @@ export class ClientStore {
     });
   }
 
-  /** The agent answered the prompt (`error`: the request failed; the caller says why). */
+  /**
+   * The agent answered the prompt (`error`: the request failed, the caller says why; `abandoned`:
+   * the user stopped waiting for a cancel the agent did not complete). A turn the user cancelled
+   * always ends with the `cancelled` marker, whatever the agent answered, and says what that was.
+   */
   endTurn(stopReason: string): void {
-    this.set({ running: false, runningSince: undefined, cancelling: false });
-    if (stopReason === 'cancelled' || stopReason === 'error') {
+    const userCancelled = this.state.cancelling;
+    this.set({ running: false, runningSince: undefined, cancelling: false, cancelSince: undefined, cancelStale: undefined });
+    if (userCancelled || stopReason === 'cancelled' || stopReason === 'error' || stopReason === 'abandoned') {
       this.set({ toolCalls: closeUnfinished(this.state, this.state.turnCalls, 'cancelled') });
       this.flush(true);
       this.commitPlan();
-      if (stopReason === 'cancelled') this.pushHistory({ kind: 'marker', key: this.key('m'), text: 'cancelled' });
+      const text = cancelledMarker(stopReason, userCancelled);
+      if (text) this.pushHistory({ kind: 'marker', key: this.key('m'), text });
     } else if (stopReason !== 'end_turn') this.notice('warn', `the turn ended: ${stopReason.replace(/_/g, ' ')}`);
+    this.flushCompactions();
     this.flush(false);
     this.scheduleSettle();
+  }
+
+  /** The agent has not ended a cancelled turn for a while: the screen says so, and how to stop waiting. */
+  cancelOverdue(seconds: number): void {
+    if (!this.state.cancelling || this.state.cancelStale) return;
+    this.set({ cancelStale: true });
+    this.notice('warn', `${this.state.agent.name ?? this.state.agent.label} has not ended the turn ${seconds} s after Ctrl+C. Press Ctrl+C again to stop waiting for it; the session stays open.`);
   }
 
   /**
@@ -477,7 +567,8 @@ export class ClientStore {
 
   /** The user pressed Ctrl+C: unfinished calls are closed and the turn shows `cancelling…` until it ends. */
   cancelTurn(): void {
-    this.set({ toolCalls: closeUnfinished(this.state, this.state.turnCalls, 'cancelled'), cancelling: this.state.running });
+    const cancelling = this.state.running;
+    this.set({ toolCalls: closeUnfinished(this.state, this.state.turnCalls, 'cancelled'), cancelling, cancelSince: cancelling ? (this.state.cancelSince ?? Date.now()) : undefined });
     this.flush(false);
   }
 
@@ -526,7 +617,7 @@ export class ClientStore {
       case 'available_commands_update':
         return this.set({ commands: update.availableCommands });
       case 'current_mode_update':
-        return this.set({ mode: update.currentModeId });
+        return this.setMode(update.currentModeId);
       case 'session_info_update':
         if (typeof update.title === 'string') this.set({ title: update.title });
         // cxl acp says when no model answers (and the status line says so until one does)
@@ -542,19 +633,16 @@ export class ClientStore {
           this.pushHistory({ kind: 'marker', key: this.key('m'), text: 'cancelled' });
         }
         return;
-      case 'config_option_update': {
-        const models = modelStateOf(update.configOptions);
-        if (models) return this.setModels(models);
-        const model = update.configOptions.find((o) => o.category === 'model');
-        if (model && 'currentValue' in model && typeof model.currentValue === 'string') this.set({ model: model.currentValue });
-        return;
-      }
+      case 'config_option_update':
+        return this.setConfigOptions(update.configOptions);
       case 'usage_update':
         // a request was answered: a model is there after all
         if (Number.isFinite(update.used) && Number.isFinite(update.size) && update.size > 0) this.set({ usage: { used: update.used, size: update.size }, modelProblem: undefined });
         return;
       case 'compaction_update':
         return this.compaction(update);
+      case 'compaction_summary_chunk':
+        return this.summaryChunk(update.compactionId, contentText(update.content));
       case 'notice':
         return this.notice(update.severity === 'error' ? 'error' : update.severity === 'warning' ? 'warn' : 'info', update.title, update.description ? update.description.split(/\r?\n/) : undefined);
       default:
@@ -562,15 +650,31 @@ export class ClientStore {
     }
   }
 
-  /** The agent compacted the conversation (cxl acp puts the token counts in `_meta`). */
-  private compaction(u: { status: string; error?: string | null; summary?: ContentBlock[] | null; _meta?: Record<string, unknown> | null }): void {
+  /**
+   * The agent compacted the conversation (cxl acp puts the token counts in `_meta`). Its summary
+   * is the update's own, else what compaction_summary_chunk updates streamed for it.
+   */
+  private compaction(u: { compactionId: string; status: string; error?: string | null; summary?: ContentBlock[] | null; _meta?: Record<string, unknown> | null }): void {
     if (u.status === 'in_progress') return;
+    const streamed = this.compactions.get(u.compactionId) ?? '';
+    this.compactions.delete(u.compactionId);
     const before = u._meta?.[META_TOKENS_BEFORE];
     const after = u._meta?.[META_TOKENS_AFTER];
     const counts = typeof before === 'number' && typeof after === 'number' ? `: ${before.toLocaleString('en-US')} → ${after.toLocaleString('en-US')} tokens` : '';
-    const summary = (u.summary ?? []).map(contentText).join('').trim();
+    const summary = (u.summary ? u.summary.map(contentText).join('') : streamed).trim();
     if (u.status === 'completed') this.notice('info', `The conversation was compacted${counts}.`, summary ? summary.split('\n').slice(0, 12) : undefined);
     else this.notice('warn', `Compaction ${u.status}${u.error ? `: ${u.error}` : ''}.`);
+  }
+
+  /** compaction_summary_chunk: a piece of a summary being written, shown when its compaction ends (or the turn does). */
+  private summaryChunk(compactionId: string, text: string): void {
+    this.compactions.set(compactionId, (this.compactions.get(compactionId) ?? '') + text);
+  }
+
+  /** Summaries whose compaction never said it ended are shown as they stand when the turn ends. */
+  private flushCompactions(): void {
+    for (const [, text] of this.compactions) if (text.trim()) this.notice('info', 'The agent is compacting the conversation; its summary so far:', text.trim().split('\n').slice(0, 12));
+    this.compactions.clear();
   }
 
   private appendText(kind: TextKind, text: string): void {
@@ -638,6 +742,20 @@ export class ClientStore {
   removePermission(key: string): void {
     this.set({ permissions: this.state.permissions.filter((p) => p.key !== key) });
     this.flush(false);
+  }
+
+  // ---- elicitations ----------------------------------------------------------------------------
+
+  /** elicitation/create (form): the form is shown until `removeElicitation`; returns its key. */
+  addElicitation(sessionId: string, message: string, schema: ElicitationSchema): string {
+    const key = this.key('e');
+    const form = formOf(message, schema);
+    this.set({ elicitations: [...this.state.elicitations, { key, sessionId, ...form, initial: initialValues(form.fields, schema) }] });
+    return key;
+  }
+
+  removeElicitation(key: string): void {
+    this.set({ elicitations: this.state.elicitations.filter((e) => e.key !== key) });
   }
 
   /** Ctrl+O: print a call's whole output into the scrollback. */

@@ -7,6 +7,7 @@ import { DEFAULT_CHAIN_LOCAL_FS } from '../core/local_fs/policy.ts';
 import { SHIPPED_SHELL_POLICY } from '../core/shell/shell_policy.ts';
 import { BUILTIN, ConfigError } from './load.ts';
 import type { ConfigData, ToolsPolicies } from './schema.ts';
+import { admitsToolset } from './toolset_list.ts';
 
 export interface ExecuteConfig {
   model: string;
@@ -35,9 +36,16 @@ export const TOOL_PREFERENCE_ADDENDUM = `TOOL PREFERENCE
   equivalents such as cat, head, grep, find, ls or sed -i. The local_fs tools enforce the
   workspace sandbox, the size limits and the read-before-write contract: read a file before you
   change it, and a change is refused if the file moved on since you read it.
-- Use local_shell for what only a shell can do: running tests and builds, git, and inspecting
-  the environment. A command may be refused by policy or need the user's approval; if so, adapt
-  rather than retry the same line.`;
+- For git, use the git tools (git_status, git_diff, git_log, git_show, git_blame,
+  git_branch_list, git_add, git_commit, git_checkout_branch, git_restore) rather than git in
+  local_shell: they run in-process and never run programs a repository's config names.
+- To query JSON, JSON Lines or YAML, use jq_query (a real jq, read-only) rather than jq in
+  local_shell.
+- In a Go module, the go_* tools answer where a symbol is declared and used, what implements
+  an interface, and what the type checker and go vet say, without building anything.
+- Use local_shell for what only a shell can do: running tests and builds, git operations the git
+  tools do not offer (push, pull, merge), and inspecting the environment. A command may be refused
+  by policy or need the user's approval; if so, adapt rather than retry the same line.`;
 
 /** The built-in default chain: local_fs and local_shell with conservative limits. */
 export const DEFAULT_CHAIN: Readonly<Chain> = Object.freeze({
@@ -49,7 +57,7 @@ export const DEFAULT_CHAIN: Readonly<Chain> = Object.freeze({
       execute_config: {
         model: '{{var:model}}',
         provider: '{{var:provider}}',
-        tools: ['local_fs', 'local_shell'],
+        tools: ['local_fs', 'local_shell', 'native-git', 'native-jq', 'native-go'],
         tools_policies: {
           local_fs: { _allowed_dir: '.', ...DEFAULT_CHAIN_LOCAL_FS },
           local_shell: { _allowed_dir: '.', ...SHIPPED_SHELL_POLICY },
@@ -209,14 +217,18 @@ export function loadChain(config: ConfigData, sources: Map<string, string>, flag
   const raw = file === undefined ? (structuredClone(DEFAULT_CHAIN) as Chain) : readChainFile(file);
   const label = file ?? 'built-in default chain';
   const chain = fillChain(raw, chainVars(config, flags.vars), label);
-  if (flags.chain === undefined && setBy !== undefined && setBy === flags.projectFile && !config.trust?.projects_may_drop_command_policy) keepsCommandPolicy(chain, config, setBy);
+  // agents.toml's `tools` is the file a human reviews: it replaces every task's list
+  if (config.tools) for (const task of chain.tasks) task.execute_config.tools = [...config.tools];
+  const toolsBy = sources.get('tools')?.replace(/ \[agents\.[^\]]*\]$/, '');
+  const byProject = (flags.chain === undefined && setBy !== undefined && setBy === flags.projectFile) || (toolsBy !== undefined && toolsBy === flags.projectFile);
+  if (byProject && !config.trust?.projects_may_drop_command_policy) keepsCommandPolicy(chain, config, flags.projectFile!);
   return { chain, label };
 }
 
 function keepsCommandPolicy(chain: Chain, config: ConfigData, file: string): void {
   const fromConfig = Object.keys(config.tools_policies?.local_shell ?? {}).length > 0;
   for (const task of chain.tasks) {
-    if (!task.execute_config.tools.includes('local_shell') || fromConfig) continue;
+    if (!admitsToolset(task.execute_config.tools, 'local_shell') || fromConfig) continue;
     if (Object.keys(task.execute_config.tools_policies?.local_shell ?? {}).length > 0) continue;
     throw new ConfigError([{ file, key: 'chain', message: `the project's chain runs local_shell in task \`${task.id}\` with no command policy, which a project may not do. Give the task tools_policies.local_shell, or set projects_may_drop_command_policy = true under [trust] in your own ~/.contenox/agents.toml.` }]);
   }

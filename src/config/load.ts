@@ -334,7 +334,8 @@ export function mergeLayers(layers: [string, ConfigData][], opts: Pick<LoadOptio
 
 /**
  * What a trusted project's own file may not do: redefine an envelope cxl ships (a project adds
- * its own under a new name), turn a command sandbox off, or set [trust] (the person's file only).
+ * its own under a new name), turn a command sandbox off, pass more of the person's environment to
+ * commands (shell.env), or set [trust] (the person's file only).
  */
 function projectLimits(file: string, layer: ConfigData, allow: ProjectAllowances): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
@@ -344,6 +345,9 @@ function projectLimits(file: string, layer: ConfigData, allow: ProjectAllowances
     for (const [name, spec] of Object.entries(data.envelopes ?? {})) {
       if (Object.hasOwn(SHIPPED_ENVELOPES, name)) {
         issues.push({ file, key: `${prefix}envelopes.${name}`, message: `a project cannot redefine the shipped envelope \`${name}\`; add its own under a new name instead (e.g. [envelopes.project-${name}] with extends = "${name}").` });
+      }
+      if (spec.shell?.env?.length) {
+        issues.push({ file, key: `${prefix}envelopes.${name}.shell.env`, message: "a project cannot pass more of your environment to commands; list the variables under shell.env of an envelope in your own ~/.contenox/agents.toml." });
       }
       if (spec.shell?.sandbox === 'off' && !allow.projects_may_disable_sandbox) {
         issues.push({ file, key: `${prefix}envelopes.${name}.shell.sandbox`, message: 'a project cannot turn the command sandbox off. If you want to let it, set projects_may_disable_sandbox = true under [trust] in your own ~/.contenox/agents.toml.' });

@@ -46,8 +46,8 @@ export function checkRemoteTools(c: CheckHelpers, path: string[], v: unknown): R
       c.fail(p, `\`${name}\` is not a remote tools name (letters, digits, _ and -, up to 32); it becomes the first half of its tools' names.`);
       continue;
     }
-    if (RESERVED.has(name)) {
-      c.fail(p, `\`${name}\` is the name of a built-in toolset; give the service another name.`);
+    if (RESERVED.has(name) || name.startsWith('native-')) {
+      c.fail(p, `\`${name}\` is the name of a built-in toolset (or in their \`native-\` namespace); give the service another name.`);
       continue;
     }
     if (!c.table(p, s, REMOTE_TOOL_KEYS, 'a remote service: url, openapi, headers, timeout, include, exclude')) continue;

@@ -4,9 +4,14 @@
 import { parseDuration } from '../core/duration.ts';
 import { ENVELOPE_NAME, GRANTS, type EnvelopeRule, type EnvelopeSpec, type Grant, type GrantSpec, type PathAxisSpec, type ShellAxisSpec } from '../core/envelope/index.ts';
 import { FS_POLICY_KEYS } from '../core/local_fs/policy.ts';
+import { GIT_POLICY_KEYS } from '../core/native_git/policy.ts';
+import { JQ_POLICY_KEYS } from '../core/native_jq/policy.ts';
+import { GO_POLICY_KEYS } from '../core/native_go/policy.ts';
 import { SANDBOX_MODES, type SandboxMode } from '../core/shell/sandbox/settings.ts';
+import { ENV_PATTERN } from '../core/shell/env.ts';
 import { SHELL_POLICY_KEYS } from '../core/shell/shell_policy.ts';
 import { checkRemoteTools, type RemoteToolSpec } from './remote_tools_schema.ts';
+import { TOOLSET_ENTRY } from './toolset_list.ts';
 
 export type { RemoteToolSpec };
 
@@ -20,6 +25,9 @@ export interface McpServerSpec {
 export interface ToolsPolicies {
   local_fs?: Record<string, string>;
   local_shell?: Record<string, string>;
+  'native-git'?: Record<string, string>;
+  'native-jq'?: Record<string, string>;
+  'native-go'?: Record<string, string>;
 }
 
 /** One level of configuration, as validated. */
@@ -29,6 +37,8 @@ export interface ConfigData {
   model?: string;
   provider?: string;
   chain?: string;
+  /** the toolsets sessions offer (`*`, a name, `!name`); replaces the chain task's list */
+  tools?: string[];
   vars?: Record<string, string>;
   tools_policies?: ToolsPolicies;
   envelopes?: Record<string, EnvelopeSpec>;
@@ -79,17 +89,20 @@ export interface Problem {
 
 type Obj = Record<string, unknown>;
 
-const TOP_KEYS = ['default_envelope', 'default_agent', 'model', 'provider', 'chain', 'vars', 'tools_policies', 'envelopes', 'mcp_servers', 'remote_tools', 'context_window', 'compact_threshold', 'connect_timeout', 'first_byte_timeout', 'idle_timeout', 'inline_tool_calls', 'theme', 'notify', 'terminal_title', 'memory_files', 'agents', 'trust'];
+const TOP_KEYS = ['default_envelope', 'default_agent', 'model', 'provider', 'chain', 'tools', 'vars', 'tools_policies', 'envelopes', 'mcp_servers', 'remote_tools', 'context_window', 'compact_threshold', 'connect_timeout', 'first_byte_timeout', 'idle_timeout', 'inline_tool_calls', 'theme', 'notify', 'terminal_title', 'memory_files', 'agents', 'trust'];
 const TIMEOUT_KEYS = ['connect_timeout', 'first_byte_timeout', 'idle_timeout'] as const;
 const ENVELOPE_KEYS = ['extends', 'description', 'default_action', 'files', 'shell', 'tools', 'always_deny', 'always_allow'];
 const PATH_AXIS_KEYS = ['grant', 'timeout', 'deny_paths', 'approve_paths'];
-const SHELL_AXIS_KEYS = ['grant', 'timeout', 'blacklist', 'prefix_allowlist', 'ask_always', 'substitution', 'sandbox', 'network'];
+const SHELL_AXIS_KEYS = ['grant', 'timeout', 'blacklist', 'prefix_allowlist', 'ask_always', 'substitution', 'sandbox', 'network', 'env'];
 const GRANT_KEYS = ['grant', 'timeout'];
 const RULE_KEYS = ['tool', 'path', 'program', 'reason'];
 const MCP_KEYS = ['command', 'args', 'env', 'url'];
 const POLICY_KEYS: Record<string, readonly string[]> = {
   local_fs: Object.keys(FS_POLICY_KEYS),
   local_shell: SHELL_POLICY_KEYS,
+  'native-git': Object.keys(GIT_POLICY_KEYS),
+  'native-jq': Object.keys(JQ_POLICY_KEYS),
+  'native-go': Object.keys(GO_POLICY_KEYS),
 };
 
 /** `*`, `<toolset>` or `<toolset>.<tool>` */
@@ -242,6 +255,12 @@ class Checker {
       if (typeof t.network === 'boolean') out.network = t.network;
       else this.fail([...path, 'network'], `\`${dotted([...path, 'network'])}\` must be true or false; got ${typeName(t.network)}.`);
     }
+    const env = this.strList([...path, 'env'], t.env);
+    if (env) {
+      const bad = env.find((x) => !ENV_PATTERN.test(x));
+      if (bad !== undefined) this.fail([...path, 'env'], `\`${dotted([...path, 'env'])}\` lists environment variable names (or a prefix ending in *, such as "MYAPP_*"), and ${JSON.stringify(bad)} is not one.`);
+      else out.env = env;
+    }
     return out;
   }
 
@@ -321,7 +340,7 @@ class Checker {
 
   policies(path: string[], v: unknown): ToolsPolicies | undefined {
     if (v === undefined) return undefined;
-    if (!this.table(path, v, Object.keys(POLICY_KEYS), 'tools_policies.local_fs and tools_policies.local_shell')) return undefined;
+    if (!this.table(path, v, Object.keys(POLICY_KEYS), `tools_policies of ${Object.keys(POLICY_KEYS).join(', ')}`)) return undefined;
     const out: ToolsPolicies = {};
     for (const [toolset, keys] of Object.entries(POLICY_KEYS) as [keyof ToolsPolicies, readonly string[]][]) {
       const t = v[toolset];
@@ -439,6 +458,12 @@ class Checker {
         }
         out.vars = vars;
       }
+    }
+    const tools = this.strListAllowEmpty([...path, 'tools'], v.tools);
+    if (tools) {
+      const bad = tools.filter((t) => !TOOLSET_ENTRY.test(t));
+      if (bad.length) this.fail([...path, 'tools'], `\`tools\` entries are "*", a toolset name or "!name" (one taken out); ${bad.map((b) => JSON.stringify(b)).join(', ')} ${bad.length > 1 ? 'are' : 'is'} none of these.`);
+      else out.tools = tools;
     }
     const tp = this.policies([...path, 'tools_policies'], v.tools_policies);
     if (tp) out.tools_policies = tp;

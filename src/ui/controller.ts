@@ -1,6 +1,6 @@
 // What the screen asks of the client (the ACP client implements it). The optional parts need a
 // live agent connection; where one is absent (tests, benchmarks) the screen says so instead.
-import type { RequestPermissionOutcome } from '@agentclientprotocol/sdk';
+import type { CreateElicitationResponse, RequestPermissionOutcome } from '@agentclientprotocol/sdk';
 
 export interface Controller {
   send(text: string): void;
@@ -19,6 +19,8 @@ export interface Controller {
   dismissSessions?(): void;
   /** List the workspace's files for @-mentions (again, when the listing is old). */
   refreshFiles?(): void;
+  /** /config: list the session's config options, or set one (`ID VALUE`). */
+  config?(arg: string): void;
   /** /model: list the agent's models (no argument) or switch to one. */
   model?(arg: string): void;
   /** The login picker: a method was picked, or it was closed; /login opens it. */
@@ -44,4 +46,6 @@ export interface Controller {
   offerTrust?(): void;
   /** The approval's keys: the answer to the permission request queued under `key` (only an agent asks). */
   answerPermission?(key: string, outcome: RequestPermissionOutcome): void;
+  /** The form's keys: the answer to the elicitation queued under `key` (sent, declined or cancelled). */
+  answerElicitation?(key: string, response: CreateElicitationResponse): void;
 }

@@ -2,7 +2,7 @@
 // prints the rows for the current focus, and /keys, /help and docs/tui.md's key list are made from
 // it, so what is shown is what works. Key names come from key_parse.ts.
 
-export type Focus = 'approval' | 'reason' | 'trust' | 'composer' | 'completion' | 'search' | 'tools' | 'transcript' | 'picker' | 'rewind' | 'auth';
+export type Focus = 'approval' | 'reason' | 'form' | 'trust' | 'composer' | 'completion' | 'search' | 'tools' | 'transcript' | 'picker' | 'rewind' | 'auth';
 
 export type Action =
   | 'allow_once'
@@ -79,6 +79,13 @@ export type Action =
   | 'rewind_apply'
   | 'rewind_overwrite'
   | 'rewind_close'
+  | 'form_next'
+  | 'form_prev'
+  | 'form_choose_prev'
+  | 'form_choose_next'
+  | 'form_tick'
+  | 'form_send'
+  | 'form_decline'
   | 'auth_pick'
   | 'auth_dismiss'
   | 'trust_accept'
@@ -114,6 +121,13 @@ export const BINDINGS: Binding[] = [
   { action: 'approval_full', keys: ['f'], label: 'f', help: 'full screen', focus: ['approval'], footer: false },
   { action: 'reason_submit', keys: ['return'], label: 'Enter', help: 'reject with this reason', focus: ['reason'] },
   { action: 'reason_back', keys: ['escape'], label: 'Esc', help: 'back', focus: ['reason'] },
+  { action: 'form_next', keys: ['tab', 'down'], label: 'Tab/↓', help: 'next field', focus: ['form'] },
+  { action: 'form_prev', keys: ['shift+tab', 'up'], label: 'Shift+Tab/↑', help: 'previous field', focus: ['form'] },
+  { action: 'form_choose_prev', keys: ['left'], label: '←/→', help: 'choose', focus: ['form'] },
+  { action: 'form_choose_next', keys: ['right'], label: '', help: '', focus: ['form'] },
+  { action: 'form_tick', keys: ['space'], label: 'Space', help: 'tick', focus: ['form'] },
+  { action: 'form_send', keys: ['return'], label: 'Enter', help: 'send', focus: ['form'] },
+  { action: 'form_decline', keys: ['escape'], label: 'Esc', help: 'decline', focus: ['form'] },
   { action: 'complete_prev', keys: ['up'], label: '↑/↓', help: 'choose', focus: ['completion'] },
   { action: 'complete_next', keys: ['down'], label: '', help: '', focus: ['completion'] },
   { action: 'complete_accept', keys: ['tab', 'return'], label: 'Tab/Enter', help: 'complete', focus: ['completion'] },

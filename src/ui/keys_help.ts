@@ -12,6 +12,7 @@ export const FOCUS_TITLE: Record<Focus, string> = {
   rewind: 'Rewind (/rewind, /undo, Esc Esc)',
   approval: 'Approval',
   reason: 'Rejection reason',
+  form: 'A form the agent asks you to fill in',
   auth: 'Login picker',
   trust: 'Trust prompt (a folder with its own configuration)',
 };

@@ -1,6 +1,7 @@
 // The session picker (/resume, `cxl --resume`): this directory's sessions, newest first, each
 // with its title (the first prompt, for cxl), how long ago it was used and its id.
 import type { SessionChoices } from '../client/state.ts';
+import { shortSessionId } from './status_line.ts';
 import { plainRow, textWidth, truncate, truncateRow, type Row } from './text_layout.ts';
 
 /** `5m ago`, `3h ago`, `2d ago`, or the date for older ones. */
@@ -23,7 +24,7 @@ export function pickerRows(c: SessionChoices, selected: number, width: number, m
   const start = Math.max(0, Math.min(selected - Math.floor(room / 2), c.sessions.length - room));
   const shown = c.sessions.slice(start, start + room).map((x) => {
     const when = ago(x.updatedAt, now);
-    return { x, title: x.title?.replace(/\s+/g, ' ').trim() || '(no prompt yet)', tail: `  ${when ? `${when} · ` : ''}${x.sessionId.slice(0, 8)}` };
+    return { x, title: x.title?.replace(/\s+/g, ' ').trim() || '(no prompt yet)', tail: `  ${when ? `${when} · ` : ''}${shortSessionId(x.sessionId)}` };
   });
   // titles in one column, cut so the time and id always show
   const tailW = Math.max(0, ...shown.map((r) => textWidth(r.tail)));

@@ -2,6 +2,7 @@
 // (`available_commands_update`), in one list for the completion popup, /help and the composer.
 // A client command runs here; anything else starting with `/` is sent to the agent as typed, and
 // `//name` sends `/name` to the agent when a client command has the same name.
+import { currentLabel } from '../client/config_options.ts';
 import type { ClientState, ClientStore } from '../client/state.ts';
 import { META_COMMAND_SOURCE } from '../core/protocol_names.ts';
 import type { Controller } from './controller.ts';
@@ -78,6 +79,16 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
       const m = ctx.state.model;
       ctx.hint(m ? `Model: ${m}. This agent's model is set when it starts (--model NAME).` : 'This agent does not say which model it uses.');
     },
+  },
+  {
+    name: 'config',
+    args: '[ID]',
+    description: "the agent's config options (effort, thought level, …); /config ID VALUE sets one",
+    run: (ctx, arg) => (ctx.controller.config ? ctx.controller.config(arg) : unavailable(ctx, 'Config options')),
+    complete: (state, partial) =>
+      state.configOptions
+        .filter((o) => o.id.toLowerCase().startsWith(partial.toLowerCase()))
+        .map((o) => ({ value: o.id, detail: `${o.name}: ${currentLabel(o)}` })),
   },
   {
     name: 'trust',

@@ -22,13 +22,30 @@ export function usageText(used: number, size: number): string {
   return `${Math.min(999, Math.round((used / size) * 100))}% of ${tokenCount(size)}`;
 }
 
-/** The mode as the status line names it: its display name when the agent gave one. */
+/**
+ * The mode as the status line names it: its display name when the agent gave one. An id the
+ * agent reports but does not offer (none of its modes) is quoted and marked, so it does not read
+ * as one of them.
+ */
 export function modeLabel(s: ClientState): string | undefined {
   const id = s.mode ?? s.envelope;
   if (id === undefined) return undefined;
-  const name = s.modes.find((m) => m.id === id)?.name ?? id;
+  const offered = s.modes.find((m) => m.id === id);
+  const name = offered ? offered.name : s.modes.length > 0 ? `“${id}” (not one it offers)` : id;
   // cxl's modes are its envelopes
   return `${s.agent.builtin ? 'envelope' : 'mode'} ${name}`;
+}
+
+/**
+ * A session id short enough for the status line that still tells sessions apart: whole when it
+ * is short; a UUID by its first and last characters (a UUIDv7 begins with its creation time, so
+ * sessions opened the same minute share their first 8).
+ */
+export function shortSessionId(id: string): string {
+  if (id.length <= 13) return id;
+  const hex = id.replace(/-/g, '');
+  if (/^[0-9a-f]{32}$/i.test(hex)) return `${hex.slice(0, 8)}…${hex.slice(-4)}`;
+  return `${id.slice(0, 8)}…${id.slice(-4)}`;
 }
 
 export function statusRow(s: ClientState, width: number, home = shortPath): Row {
@@ -43,7 +60,7 @@ export function statusRow(s: ClientState, width: number, home = shortPath): Row 
           : a.status === 'starting'
             ? { text: ' (starting)', color: 'warn' }
             : s.cancelling
-              ? { text: ' (cancelling…)', color: 'warn' }
+              ? { text: s.cancelStale ? ' (cancelling… Ctrl+C stops waiting)' : ' (cancelling…)', color: 'warn' }
               : { text: s.running ? ' (working)' : '', color: 'running' };
   const before: string[] = [];
   const after: string[] = [];
@@ -51,9 +68,11 @@ export function statusRow(s: ClientState, width: number, home = shortPath): Row 
   const mode = modeLabel(s);
   if (s.usage) after.push(usageText(s.usage.used, s.usage.size));
   if (s.sandbox) after.push(`sandbox ${s.sandbox.state}`);
+  // the person's MCP servers this agent could not be given (the notice says which and why)
+  if (s.mcpSkipped.length) after.push(`${s.mcpSkipped.length} MCP server${s.mcpSkipped.length > 1 ? 's' : ''} not passed`);
   after.push(home(s.cwd));
   // last, so a narrow terminal cuts it first: the id is for `cxl --resume ID`
-  after.push(s.loading ? 'resuming…' : s.sessionId ? `session ${s.sessionId.slice(0, 8)}` : 'no session');
+  after.push(s.loading ? 'resuming…' : s.sessionId ? `session ${shortSessionId(s.sessionId)}` : 'no session');
   const name = a.name ?? a.label;
   const head = truncate(name, Math.max(8, Math.floor(width / 3)));
   // the mode in the colour of how much it lets the agent do unasked

@@ -3,6 +3,7 @@
 import type { ClientState } from '../client/state.ts';
 import { completionAt, type Completion } from './completion.ts';
 import type { ComposerState, PasteStore } from './composer.ts';
+import type { FormDraft } from './elicitation_rows.ts';
 import type { SearchState } from './prompt_search.ts';
 import type { TranscriptState } from './transcript_rows.ts';
 
@@ -52,6 +53,8 @@ export interface UiState {
   escAt?: number;
   /** The agent log pane (Ctrl+L) is open. */
   logOpen?: boolean;
+  /** What is entered in the form the agent asked for (for the form whose key it names). */
+  form?: FormDraft;
   /** The approval on screen (the first waiting request), as this screen shows it. */
   approval?: ApprovalOnScreen;
   /** Date.now() when the last character was typed (or pasted): a burst of typing holds an approval's keys. */

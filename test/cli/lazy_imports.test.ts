@@ -55,7 +55,7 @@ function chain(graph: Map<string, string>, mod: string): string {
 }
 
 // What none of the scripted subcommands needs before it has parsed its arguments.
-const HEAVY = ['@modelcontextprotocol/sdk', '@agentclientprotocol/sdk', 'ink', 'react', 'zod', '@readme/openapi-parser', 'ajv', 'js-yaml'];
+const HEAVY = ['@modelcontextprotocol/sdk', '@agentclientprotocol/sdk', 'ink', 'react', 'zod', '@readme/openapi-parser', 'ajv', 'js-yaml', 'isomorphic-git', 'jq-wasm'];
 const LAYERS = [/^src\/ui\//, /^src\/client\//, /^src\/agent\/acp\//, /^src\/agent\/setup\.ts$/, /^src\/agent\/loop\//, /^src\/agent\/sessions\//, /^src\/agent\/providers\//];
 
 describe('scripted subcommands load only what they use', () => {

@@ -23,14 +23,15 @@ test('the default chain: local_fs and local_shell, conservative limits, the tool
   const { chain, label } = loadChain(cfg.data, cfg.sources);
   assert.equal(label, 'built-in default chain');
   const task = chain.tasks[0];
-  assert.deepEqual(task.execute_config.tools, ['local_fs', 'local_shell']);
+  assert.deepEqual(task.execute_config.tools, ['local_fs', 'local_shell', 'native-git', 'native-jq', 'native-go']);
   assert.equal(task.execute_config.model, 'qwen3:8b');
   assert.equal(task.execute_config.provider, 'ollama');
   // the tool preference is said once, by the agent's system prompt; the chain adds nothing of its own
   assert.equal(task.system_prompt, undefined);
   assert.equal(systemPrompt('/w', task.system_prompt).split(TOOL_PREFERENCE_ADDENDUM).length, 2);
   assert.match(TOOL_PREFERENCE_ADDENDUM, /local_fs tools.*rather than shell/s);
-  assert.match(TOOL_PREFERENCE_ADDENDUM, /local_shell for .*tests and builds, git/s);
+  assert.match(TOOL_PREFERENCE_ADDENDUM, /local_shell for .*tests and builds, git operations the git\s+tools do not offer/s);
+  assert.match(TOOL_PREFERENCE_ADDENDUM, /git tools \(git_status, .*\) rather than git in\s+local_shell/s);
   const fsPol = task.execute_config.tools_policies!.local_fs!;
   assert.equal(fsPol._max_read_bytes, '1048576');
   assert.equal(fsPol._max_output_bytes, '32768');

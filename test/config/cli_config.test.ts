@@ -54,7 +54,7 @@ test('cxl config --check FILE validates and exits 1 with file:line:col errors', 
   assert.equal(ok.stdout, `${good}: ok\n`);
   const no = await runCxl(['config', '--check', bad], { cwd: dir, env: { HOME: dir } });
   assert.equal(no.code, 1);
-  assert.equal(no.stderr, `${bad}:4:1: unknown key \`ask_alwayz\` in [envelopes.mine.shell]; valid keys: grant, timeout, blacklist, prefix_allowlist, ask_always, substitution, sandbox, network.\n`);
+  assert.equal(no.stderr, `${bad}:4:1: unknown key \`ask_alwayz\` in [envelopes.mine.shell]; valid keys: grant, timeout, blacklist, prefix_allowlist, ask_always, substitution, sandbox, network, env.\n`);
 });
 
 test('cxl config --check warns about a prefix_allowlist entry the command policy refuses: it could never run', async () => {
@@ -132,4 +132,31 @@ test('cxl config says which sandbox commands run in and why; shell.sandbox and s
   assert.equal(no.code, 1);
   assert.match(no.stderr, /`envelopes\.x\.shell\.sandbox` must be "auto", "required", "off"; got "maybe"/);
   assert.match(no.stderr, /`envelopes\.x\.shell\.network` must be true or false; got a string/);
+});
+
+test('cxl config lists the toolsets a task offers and how the default envelope gates each tool', async () => {
+  const home = tmp();
+  fs.mkdirSync(path.join(home, '.contenox'));
+  const cfg = path.join(home, '.contenox', 'agents.toml');
+  const r = await runCxl(['config'], { cwd: home, env: { HOME: home } });
+  assert.equal(r.code, 0, r.stderr);
+  const line = (out: string, re: RegExp) => out.split('\n').find((l) => re.test(l)) ?? '';
+  assert.match(r.stdout, /^# task agent: tools local_fs, local_shell, native-git, native-jq, native-go$/m);
+  assert.equal(line(r.stdout, /^# +native-git:/), '#   native-git: allow git_status, git_diff, git_log, git_show, git_branch_list, git_blame; approve git_add, git_commit, git_checkout_branch, git_restore');
+  assert.equal(line(r.stdout, /^# +native-jq:/), '#   native-jq: allow jq_query');
+  assert.match(line(r.stdout, /^# +native-go:/), /^# {3}native-go: allow go_symbols, go_definition, go_references, go_describe, go_implementations, go_diagnostics$/);
+  assert.match(line(r.stdout, /^# +local_shell:/), /decided by the shell axis \(shell\.grant approve/);
+  // the allowlist vocabulary and another envelope change the listing
+  fs.writeFileSync(cfg, 'default_envelope = "read_only"\ntools = ["*", "!native-go"]\n[envelopes.mine]\nextends = "default"\n');
+  const ro = await runCxl(['config'], { cwd: home, env: { HOME: home } });
+  assert.equal(ro.code, 0, ro.stderr);
+  assert.match(ro.stdout, /^# task agent: tools \*, !native-go$/m);
+  assert.equal(line(ro.stdout, /^# +native-git:/), '#   native-git: allow git_status, git_diff, git_log, git_show, git_branch_list, git_blame; deny git_add, git_commit, git_checkout_branch, git_restore');
+  assert.equal(line(ro.stdout, /^# +native-go:/), '');
+  assert.equal(line(ro.stdout, /^# +not offered:/), '#   not offered: native-go');
+  // a [tools] pattern is ahead of the axes
+  fs.writeFileSync(cfg, 'default_envelope = "mine"\n[envelopes.mine]\nextends = "default"\n[envelopes.mine.tools]\n"native-git" = { grant = "deny" }\n"native-git.git_log" = { grant = "allow" }\n');
+  const mine = await runCxl(['config'], { cwd: home, env: { HOME: home } });
+  assert.equal(mine.code, 0, mine.stderr);
+  assert.equal(line(mine.stdout, /^# +native-git:/), '#   native-git: allow git_log; deny git_status, git_diff, git_show, git_branch_list, git_blame, git_add, git_commit, git_checkout_branch, git_restore');
 });

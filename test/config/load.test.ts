@@ -133,14 +133,14 @@ describe('errors name file, line and column; nothing half-loads', () => {
   });
   test('an unknown key names the key and lists the valid ones', () => {
     assert.deepEqual(issues('modle = "x"\n'), [
-      'agents.toml:1:1: unknown key `modle` in the top level; valid keys: default_envelope, default_agent, model, provider, chain, vars, tools_policies, envelopes, mcp_servers, remote_tools, context_window, compact_threshold, connect_timeout, first_byte_timeout, idle_timeout, inline_tool_calls, theme, notify, terminal_title, memory_files, agents, trust.',
+      'agents.toml:1:1: unknown key `modle` in the top level; valid keys: default_envelope, default_agent, model, provider, chain, tools, vars, tools_policies, envelopes, mcp_servers, remote_tools, context_window, compact_threshold, connect_timeout, first_byte_timeout, idle_timeout, inline_tool_calls, theme, notify, terminal_title, memory_files, agents, trust.',
     ]);
     assert.deepEqual(issues('[envelopes.mine]\nextends = "default"\n\n[envelopes.mine.shell]\ngrant = "approve"\n  ask_alwayz = ["rm"]\n'), [
-      'agents.toml:6:3: unknown key `ask_alwayz` in [envelopes.mine.shell]; valid keys: grant, timeout, blacklist, prefix_allowlist, ask_always, substitution, sandbox, network.',
+      'agents.toml:6:3: unknown key `ask_alwayz` in [envelopes.mine.shell]; valid keys: grant, timeout, blacklist, prefix_allowlist, ask_always, substitution, sandbox, network, env.',
     ]);
     assert.deepEqual(issues('[envelopes.x]\nfiles.raed = "allow"\n'), ['agents.toml:2:1: unknown key `raed` in [envelopes.x.files]; valid keys: read, write.']);
     assert.match(issues('[tools_policies.local_fs]\n_max_bytes = "1"\n')[0], /^agents\.toml:2:1: unknown key `_max_bytes` in \[tools_policies\.local_fs\]; valid keys: _allowed_dir, _max_read_bytes, /);
-    assert.match(issues('[tools_policies.local_sh]\n_allowed_commands = "ls"\n')[0], /^agents\.toml:1:1: unknown key `local_sh` in \[tools_policies\]; valid keys: local_fs, local_shell\./);
+    assert.match(issues('[tools_policies.local_sh]\n_allowed_commands = "ls"\n')[0], /^agents\.toml:1:1: unknown key `local_sh` in \[tools_policies\]; valid keys: local_fs, local_shell, native-git, native-jq, native-go\./);
     assert.match(issues('[agents.rev.envelopes.x]\nshel = "deny"\n')[0], /^agents\.toml:2:1: unknown key `shel` in \[agents\.rev\.envelopes\.x\]/);
     assert.match(issues('[agents.rev]\nagents = {}\n')[0], /unknown key `agents` in \[agents\.rev\]/);
   });
@@ -161,6 +161,12 @@ describe('errors name file, line and column; nothing half-loads', () => {
     assert.match(issues('[envelopes.x.tools]\nconstructor = "allow"\n')[0], /^agents\.toml:2:1: `constructor` is a reserved name/);
     assert.match(issues('[agents.prototype]\nmodel = "m"\n')[0], /`prototype` is a reserved name/);
     assert.equal(({} as Record<string, unknown>).command, undefined);
+  });
+  test('a tools list takes "*", toolset names and "!name"; anything else is named', () => {
+    assert.deepEqual(parseConfigText('agents.toml', 'tools = ["*", "!native-go", "native-git"]\n').tools, ['*', '!native-go', 'native-git']);
+    assert.deepEqual(issues('tools = ["native git", "!", "local_fs"]\n'), [
+      'agents.toml:1:1: `tools` entries are "*", a toolset name or "!name" (one taken out); "native git", "!" are none of these.',
+    ]);
   });
   test('program lists take programs, not prefixes', () => {
     assert.deepEqual(issues('[envelopes.x.shell]\nask_always = ["rm", "git push"]\n'), [

@@ -69,3 +69,9 @@ test('in an [agents.<name>] section; a later level replaces the whole entry; a n
   const clash = parseConfigText('c.toml', '[mcp_servers.pets]\ncommand = "x"\n');
   assert.throws(() => mergeLayers([['user.toml', user], ['c.toml', clash]]), (e: ConfigError) => /\[remote_tools\.pets\] and \[mcp_servers\.pets\] share a name/.test(e.message));
 });
+
+test('a remote service may not take a built-in toolset\'s name, nor the native- namespace', () => {
+  for (const name of ['native-git', 'native-jq', 'native-go', 'native-later']) {
+    assert.throws(() => parseConfigText('a.toml', `[remote_tools.${name}]\nurl = "http://127.0.0.1:1"\n`), (e: ConfigError) => /name of a built-in toolset \(or in their `native-` namespace\)/.test(e.message), name);
+  }
+});

@@ -12,3 +12,16 @@ export const NEW_CREDENTIALS = [
   '.config/BraveSoftware/Brave-Browser/Default/Cookies', '.config/microsoft-edge/Default/Cookies', 'Library/Application Support/Google/Chrome/Default/Cookies',
   'Library/Application Support/Firefox/Profiles/x/key4.db', 'home/u/.config/gh/hosts.yml', '/home/u/.PGPASS', 'deep/a/.Vault-Token',
 ];
+
+/** Other coding agents' logins, and PuTTY keys: quarantined wherever they are. */
+export const AGENT_CREDENTIALS = [
+  '.codex/auth.json', '.claude/.credentials.json', '.config/github-copilot/apps.json', '.config/github-copilot/hosts.json', '.gemini/oauth_creds.json',
+  '.gemini/mcp-oauth-tokens.json', '.qwen/oauth_creds.json', '.config/Cursor/User/globalStorage/state.vscdb', '.local/share/opencode/auth.json',
+  '.config/goose/secrets.yaml', 'Library/Application Support/Cursor/User/globalStorage/state.vscdb', 'deploy/server.ppk', 'home/u/.codex/auth.json',
+];
+
+/** Under $HOME only: agents' transcripts and state, cxl's own data dir (a project may hold the same names as ordinary files). */
+export const AGENT_HOME_FILES = [
+  '.codex/sessions/2025/01/01/rollout.jsonl', '.codex/history.jsonl', '.claude.json', '.claude/projects/-home-u-p/s.jsonl', '.continue/config.yaml',
+  '.continue/config.json', '.aider.conf.yml', '.local/share/cxl/sessions/s1.jsonl', '.local/share/cxl/history', '.local/share/cxl',
+];

@@ -1,9 +1,10 @@
 // `cxl --agent` in a real terminal (tmux) against the peer agent (test/fixtures/peer_agent.ts),
 // under the runtime running this test: log in from the picker, --model matched by name, a turn
 // the agent leaves pending, the agent log pane, Ctrl+C then the cancelled marker; and an agent
-// whose session cannot open. Each run has its own tmux server, always killed.
+// whose session cannot open; updates the SDK cannot read (an unknown kind, a malformed one) kept
+// off the screen and in the agent log. Each run has its own tmux server, always killed.
 import assert from 'node:assert/strict';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
 import { moduleCommand, runtimeName } from '../../src/core/platform/runtime.ts';
 import { cxlCommand } from '../helpers/cxl.ts';
+import { matchSnapshot } from '../helpers/snapshot.ts';
 import { exitCode, Tmux } from '../helpers/tmux.ts';
 
 const fixture = fileURLToPath(new URL('../fixtures/peer_agent.ts', import.meta.url));
@@ -75,6 +77,56 @@ test(`cxl --agent in tmux (${runtimeName}): a session that cannot open, and a pr
     assert.match(screen, /did not start a session: Internal error \(-32603\)\.\n\s+│ Connection error\./);
     await send(tmux, 'hello');
     await tmux.waitFor(/Not sent: “hello”/, 'the notice');
+    tmux.keys('C-d');
+    assert.equal(await exitCode(rcFile), '0');
+  } finally {
+    tmux.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test(`cxl --agent in tmux (${runtimeName}): updates the SDK cannot read leave the screen clean and land in the agent log`, { timeout: 90_000 }, async () => {
+  const { dir, rcFile, env } = workdir();
+  const tmux = new Tmux();
+  try {
+    tmux.start(dir, [...cxlCommand(), '--agent', quote(moduleCommand(fixture))], env, rcFile, 100, 50);
+    await tmux.waitFor(/Peer Agent · .*session peer-1/, 'the session');
+    await send(tmux, 'unknown');
+    await tmux.waitFor(/after the unknown update/, 'the turn after the unknown update');
+    await send(tmux, 'garbled');
+    let screen = await tmux.waitFor(/after the garbled update[\s\S]*Ctrl\+L agent log/, 'the turn after the unreadable update');
+    await new Promise((r) => setTimeout(r, 300));
+    screen = tmux.screen();
+    // nothing the SDK printed, no stale working row: the two turns with one muted line each, then
+    // the composer (the status line below it names this machine's sandbox, so it is left out)
+    const conversation = screen.slice(0, screen.indexOf('\n─')).replace(/^\s*\n/, '');
+    matchSnapshot(import.meta.url, 'unreadable updates', conversation);
+    assert.doesNotMatch(screen, /Error handling notification|Invalid message|working/);
+    tmux.keys('C-l');
+    screen = await tmux.waitFor(/agent log: stderr of Peer Agent/, 'the agent log pane');
+    assert.match(screen, /\[cxl\] an update of a kind this client does not know \(plan_update\)/);
+    assert.match(screen, /\[cxl\] error: Error handling notification[\s┆]*\{"method":"session\/update"/);
+    tmux.keys('C-d');
+    assert.equal(await exitCode(rcFile), '0');
+  } finally {
+    tmux.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test(`cxl --agent in tmux (${runtimeName}): the MCP servers of the person's agents.toml reach the agent; one it cannot take is said`, { timeout: 90_000 }, async () => {
+  const { dir, rcFile, env } = workdir();
+  mkdirSync(path.join(dir, '.contenox'));
+  writeFileSync(path.join(dir, '.contenox', 'agents.toml'), '[mcp_servers.files]\ncommand = "node"\nargs = ["files-mcp.js", "--root", "."]\n\n[mcp_servers.issues]\nurl = "http://127.0.0.1:9/mcp"\n');
+  const tmux = new Tmux();
+  try {
+    // the peer agent takes stdio servers only (no mcpCapabilities), and writes what it was sent to stderr
+    tmux.start(dir, [...cxlCommand(), '--agent', quote(moduleCommand(fixture))], env, rcFile, 160, 40);
+    let screen = await tmux.waitFor(/Peer Agent · .*1 MCP server not passed/, 'the session, with the server not passed counted');
+    assert.match(screen, /Not passed to Peer Agent: MCP server issues \(http: the agent does not take MCP servers over HTTP\)/);
+    tmux.keys('C-l');
+    screen = await tmux.waitFor(/agent log: stderr of Peer Agent[\s\S]*mcpServers/, 'the agent log pane');
+    assert.match(screen.replace(/\s*┆?\n\s*/g, ''), /peer-agent: mcpServers \[\{"name":"files","command":"node","args":\["files-mcp\.js","--root","\."\],"env":\[\]\}\]/);
     tmux.keys('C-d');
     assert.equal(await exitCode(rcFile), '0');
   } finally {

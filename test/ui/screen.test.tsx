@@ -90,7 +90,7 @@ test('a resize re-lays the live region at the new width', async () => {
   const wide = r.lastFrame().split('\n');
   assert.match(wide.at(-1)!, /^Tab tool list · Shift\+Tab next mode · Ctrl\+T transcript · Ctrl\+C cancel \(twice quits\) · Ctrl\+D quit$/);
   assert.match(wide.at(-2)!, /^Enter send · .* · Ctrl\+R search history · \? keys$/, 'two footer rows at 100 columns');
-  assert.match(wide.at(-3)!, /^cxl · .* · \/srv\/proj · session a1b2c3d4$/, 'the whole status line at 100 columns');
+  assert.match(wide.at(-3)!, /^cxl · .* · \/srv\/proj · session a1b2c3d4e5f6$/, 'the whole status line at 100 columns');
   await r.resize(60, 20);
   const narrow = r.lastFrame().split('\n');
   r.unmount();

@@ -1,10 +1,13 @@
-// The ACP agent's protocol handlers over @agentclientprotocol/sdk 2.4.0's builder API: each
-// method is answered by the room that owns it (sessions by session_manager.ts, a prompt by
-// prompt.ts) and nothing else happens here. Tools come from a per-session SessionTools (built
+// The ACP agent's protocol handlers over @agentclientprotocol/sdk 2.4.0's builder API: every
+// stable v1 agent method, each answered by the room that owns it (sessions by
+// session_manager.ts, a prompt by prompt.ts) and nothing else happens here. A method not
+// registered (an unstable one such as session/fork, or a newer one) is answered -32601 by the SDK,
+// with the method named. Tools come from a per-session SessionTools (built
 // by the caller), the model from a Provider; both are injected so tests run the real thing.
 import * as acp from '@agentclientprotocol/sdk';
 import { METHOD_CHECKPOINTS, METHOD_REWIND, METHOD_REWIND_PREVIEW, type RewindMeta } from '../../core/protocol_names.ts';
 import { parseFork, parseRewind, parseSessionOnly, parseSetModel } from './params.ts';
+import { noLoginMethods } from './errors.ts';
 import { runPrompt } from './prompt.ts';
 import type { AgentOptions } from './session.ts';
 import { SessionManager } from './session_manager.ts';
@@ -18,7 +21,7 @@ const METHOD_FORK = 'session/fork';
 /** The agent, and how to stop it: every turn cancelled, every session saved (see cli/acp.ts). */
 export type Agent = acp.AgentApp & { shutdown(o?: { graceMs?: number }): Promise<void> };
 
-/** What cxl says it can do: load, list and fork sessions, embedded context in prompts, MCP over HTTP. */
+/** What cxl says it can do: load, list, resume, close, delete and fork sessions, embedded context in prompts, MCP over HTTP. */
 function initialized(version: string): acp.InitializeResponse {
   return {
     protocolVersion: acp.PROTOCOL_VERSION,
@@ -27,7 +30,7 @@ function initialized(version: string): acp.InitializeResponse {
       promptCapabilities: { embeddedContext: true },
       mcpCapabilities: { http: true },
       // fork is unstable in ACP: offered to the clients that look for it
-      sessionCapabilities: { list: {}, fork: {} } as acp.SessionCapabilities,
+      sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, fork: {} } as acp.SessionCapabilities,
     },
     agentInfo: { name: 'cxl', title: 'cxl', version },
     authMethods: [],
@@ -47,10 +50,24 @@ export function createAgent(o: AgentOptions): Agent {
       sessions.caps = params.clientCapabilities ?? {};
       return initialized(o.version);
     })
+    // no login: any method id is unknown; logout has nothing to forget
+    .onRequest(acp.methods.agent.authenticate, ({ params }) => {
+      throw noLoginMethods(params.methodId);
+    })
+    .onRequest(acp.methods.agent.logout, () => ({}))
     .onRequest(acp.methods.agent.session.new, ({ params, client }) => sessions.create(client, params))
     .onRequest(acp.methods.agent.session.load, ({ params, client }) => sessions.load(client, params))
+    .onRequest(acp.methods.agent.session.resume, ({ params, client }) => sessions.resume(client, params))
     .onRequest(acp.methods.agent.session.list, ({ params }) => sessions.list(params))
     .onRequest(METHOD_FORK, parseFork, ({ params, client }) => sessions.fork(client, params))
+    .onRequest(acp.methods.agent.session.close, async ({ params }) => {
+      await sessions.close(params.sessionId);
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.delete, async ({ params }) => {
+      await sessions.delete(params.sessionId);
+      return {};
+    })
     .onRequest(acp.methods.agent.session.setMode, async ({ params }) => {
       await sessions.get(params.sessionId).setMode(params.modeId);
       return {};
@@ -67,9 +84,9 @@ export function createAgent(o: AgentOptions): Agent {
     .onRequest(METHOD_CHECKPOINTS, parseSessionOnly, ({ params }) => sessions.get(params.sessionId).checkpointList())
     .onRequest(METHOD_REWIND_PREVIEW, parseRewind, ({ params }) => rewindMeta(sessions.get(params.sessionId).rewindPlan(params.n, params.restore)))
     .onRequest(METHOD_REWIND, parseRewind, async ({ params }) => rewindMeta(await sessions.get(params.sessionId).rewind(params.n, params.restore, params.overwrite)))
-    .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
+    .onRequest(acp.methods.agent.session.prompt, async ({ params, client, signal }) => {
       const s = sessions.get(params.sessionId);
-      const running = runPrompt(o, s, client, params.prompt);
+      const running = runPrompt(o, s, client, params.prompt, signal);
       s.running = running;
       return { stopReason: await running };
     })

@@ -6,8 +6,8 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { Provider } from '../providers/types.ts';
 
-/** A session mode as the options list it (session.ts's SessionMode). */
-interface SessionMode {
+/** A mode as the option lists it (session.ts's SessionMode has this shape). */
+interface ModeChoice {
   id: string;
   name: string;
   description?: string;
@@ -52,7 +52,7 @@ export class ModelCatalog {
 }
 
 /** The mode option: one value per envelope, in the order of `modes`. */
-function modeOption(modes: SessionMode[], current: string): acp.SessionConfigOption {
+function modeOption(modes: ModeChoice[], current: string): acp.SessionConfigOption {
   return {
     type: 'select',
     id: CONFIG_MODE,
@@ -71,6 +71,6 @@ function modelOption(current: string, listed: string[] | undefined): acp.Session
 }
 
 /** Every config option of a session, as session/new, load, resume and set_config_option answer. */
-export function configOptions(modes: SessionMode[], mode: string, model: string | undefined, listed: string[] | undefined): acp.SessionConfigOption[] {
+export function configOptions(modes: ModeChoice[], mode: string, model: string | undefined, listed: string[] | undefined): acp.SessionConfigOption[] {
   return [modeOption(modes, mode), ...(model !== undefined ? [modelOption(model, listed)] : [])];
 }

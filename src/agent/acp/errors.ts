@@ -44,3 +44,8 @@ export function noCheckpoints(): acp.RequestError {
 export function turnRunning(): acp.RequestError {
   return acp.RequestError.invalidParams(undefined, 'a prompt turn is running: cancel it (session/cancel) before going back');
 }
+
+/** cxl has no login: the model provider is configured by flags, configuration or environment. */
+export function noLoginMethods(methodId: string): acp.RequestError {
+  return acp.RequestError.invalidParams({ methodId }, `cxl offers no login methods (authMethods is empty): the model provider is configured by --provider/--model, agents.toml or OPENAI_API_KEY/OLLAMA_HOST`);
+}

@@ -13,6 +13,8 @@ export interface AskedCall {
   client: acp.AgentContext;
   sessionId: string;
   toolCallId: string;
+  /** the tool's programmatic name, as the tool_call carried it */
+  name: string;
   title: string;
   kind: acp.ToolKind;
   locations: acp.ToolCallLocation[];
@@ -92,7 +94,7 @@ export class PermissionRequest {
         acp.methods.client.session.requestPermission,
         {
           sessionId: c.sessionId,
-          toolCall: { toolCallId: c.toolCallId, title: c.title, kind: c.kind, status: 'pending', content, locations, rawInput: c.args, _meta: { [META_DECISION]: decisionMeta(req, scope), ...steps } },
+          toolCall: { toolCallId: c.toolCallId, name: c.name, title: c.title, kind: c.kind, status: 'pending', content, locations, rawInput: c.args, _meta: { [META_DECISION]: decisionMeta(req, scope), ...steps } },
           options: permissionOptions(req, scope),
         },
         { cancellationSignal: both },

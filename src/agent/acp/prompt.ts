@@ -189,11 +189,25 @@ async function askModel(o: TurnOptions, provider: Provider, turn: PromptTurn, te
   return res.stopReason;
 }
 
-/** Runs one prompt on the session, cancelling the turn it replaces; answers with the turn's stop reason. */
-export async function runPrompt(o: TurnOptions, s: LiveSession, client: acp.AgentContext, blocks: acp.ContentBlock[]): Promise<StopReason> {
+/** The session is named after its first prompt; the client hears the title as `session_info_update`. */
+async function nameSession(s: LiveSession, turn: PromptTurn, shown: string): Promise<void> {
+  if (s.stored.title) return;
+  s.stored.title = shown.replace(/\s+/g, ' ').trim().slice(0, 80);
+  if (s.stored.title) await turn.send({ sessionUpdate: 'session_info_update', title: s.stored.title, updatedAt: new Date().toISOString() });
+}
+
+/**
+ * Runs one prompt on the session, cancelling the turn it replaces; answers with the turn's stop
+ * reason. `request` is the prompt request's own signal: a `$/cancel_request` for it cancels the
+ * turn as `session/cancel` does.
+ */
+export async function runPrompt(o: TurnOptions, s: LiveSession, client: acp.AgentContext, blocks: acp.ContentBlock[], request?: AbortSignal): Promise<StopReason> {
   const ctrl = new AbortController();
   s.turn?.abort();
   s.turn = ctrl;
+  const onCancelRequest = () => ctrl.abort();
+  if (request?.aborted) ctrl.abort();
+  request?.addEventListener('abort', onCancelRequest, { once: true });
   const turn = new PromptTurn(s, client, ctrl.signal, o.log);
   const text = promptText(blocks);
   const context = shellContext(blocks);
@@ -204,8 +218,8 @@ export async function runPrompt(o: TurnOptions, s: LiveSession, client: acp.Agen
   // a resumed session shows the person's shell output where it was, as cxl's client showed it live
   if (context) s.stored.replay.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: context, _meta: { [META_SHELL_CONTEXT]: true } } });
   s.stored.replay.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: shown } });
-  if (!s.stored.title) s.stored.title = shown.replace(/\s+/g, ' ').trim().slice(0, 80);
   try {
+    await nameSession(s, turn, shown);
     const model = modelText(direct, text, await s.refreshCommands());
     if (direct && model === undefined) return await runDirect(o, turn, direct, text, context);
     if (s.provider) return await askModel(o, s.provider, turn, withContext(context, model ?? text));
@@ -213,6 +227,7 @@ export async function runPrompt(o: TurnOptions, s: LiveSession, client: acp.Agen
     await turn.say(`${howToConfigure(undefined, o.providerProblem ?? 'no model provider is configured.')}\n`);
     return 'end_turn';
   } finally {
+    request?.removeEventListener('abort', onCancelRequest);
     // notices sent during the turn (an MCP server died) belong to it: all go out before the answer
     await s.notices.settled();
     turn.keepSaid();

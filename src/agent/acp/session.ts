@@ -138,7 +138,7 @@ function nowIso(): string {
   return new Date().toISOString();
 }
 
-/** The session's own model, kept with it so a load asks the same one. */
+/** The session's own model, kept with it so a load or resume asks the same one. */
 const EXTRA_MODEL = 'model';
 
 export class LiveSession {
@@ -155,6 +155,8 @@ export class LiveSession {
   #problemsSaid = new Set<string>();
   /** the model this session asks: the agent's, or the one chosen with /model (set_config_option, set_model) */
   provider: Provider | null;
+  /** the session was closed (session/close, delete): later requests find no session */
+  closed = false;
 
   constructor(
     private readonly o: AgentOptions,
@@ -275,8 +277,9 @@ export class LiveSession {
 
   /**
    * In the background as a session opens: is a model there? The client hears the model's real name
-   * (read from the server when only OPENAI_BASE_URL is set), or, when none answers, why and what to
-   * do: a notice, and `_meta[META_MODEL]` for its status line.
+   * (read from the server when only OPENAI_BASE_URL is set) and the server's models as the `model`
+   * option, or, when none answers, why and what to do: a notice, and `_meta[META_MODEL]` for its
+   * status line.
    */
   async #checkModel(): Promise<void> {
     const provider = this.provider;
@@ -285,7 +288,7 @@ export class LiveSession {
     if (problem === undefined) {
       // the server's models, listed once it answers: the client can offer them to switch to
       await this.catalog.refresh();
-      await this.send({ sessionUpdate: 'config_option_update', configOptions: this.configOptions() });
+      if (!this.closed) await this.send({ sessionUpdate: 'config_option_update', configOptions: this.configOptions() });
       return;
     }
     // the title says what; the text under it, how to fix it (howToConfigure's first line is the title's)
@@ -293,13 +296,19 @@ export class LiveSession {
     await this.send({ sessionUpdate: 'session_info_update', _meta: { [META_MODEL]: { reachable: false, problem } satisfies ModelMeta } });
   }
 
+  /** session/set_mode; a client that follows config options hears of it as `config_option_update`. */
   async setMode(modeId: string): Promise<void> {
+    if (await this.#switchMode(modeId)) await this.send({ sessionUpdate: 'config_option_update', configOptions: this.configOptions() });
+  }
+
+  async #switchMode(modeId: string): Promise<boolean> {
     const { modes } = this.o.modesFor(this.stored.cwd);
     if (!modes.some((m) => m.id === modeId)) throw unknownMode(modeId, modes);
-    if (this.stored.mode === modeId) return;
+    if (this.stored.mode === modeId) return false;
     this.stored.mode = modeId;
     this.tools.setMode(modeId);
     await this.persist();
+    return true;
   }
 
   /** session/set_config_option: `mode` (a client that follows `modes` hears of it as `current_mode_update`) or `model`. */
@@ -308,18 +317,13 @@ export class LiveSession {
     if (!ids.includes(configId)) throw configId === CONFIG_MODEL ? noModelProvider(this.o.providerProblem) : unknownConfigOption(configId, ids);
     if (typeof value !== 'string') throw notASelectValue(configId, value);
     if (configId === CONFIG_MODE) {
-      const was = this.stored.mode;
-      await this.setMode(value);
-      if (was !== value) await this.send({ sessionUpdate: 'current_mode_update', currentModeId: value });
-    } else await this.setModel(value);
+      if (await this.#switchMode(value)) await this.send({ sessionUpdate: 'current_mode_update', currentModeId: value });
+    } else await this.#switchModel(value);
     return this.configOptions();
   }
 
-  /**
-   * Another model of the same server for the turns that follow (session/set_model, and `model`
-   * through set_config_option); one the server does not list is refused. Saved with the session.
-   */
-  async setModel(model: string): Promise<void> {
+  /** Another model of the same server, for the turns that follow; one the server does not list is refused. */
+  async #switchModel(model: string): Promise<void> {
     const base = this.o.provider;
     if (!base) throw noModelProvider(this.o.providerProblem);
     if (model === this.provider?.model) return;
@@ -331,11 +335,18 @@ export class LiveSession {
     await this.persist();
   }
 
+  /** session/set_model (unstable, for clients that follow the older `models` field): as `model` through set_config_option, and config-option clients hear of it. */
+  async setModel(model: string): Promise<void> {
+    const was = this.provider?.model;
+    await this.#switchModel(model);
+    if (was !== this.provider?.model) await this.send({ sessionUpdate: 'config_option_update', configOptions: this.configOptions() });
+  }
+
   configOptions(): acp.SessionConfigOption[] {
     return configOptions(this.o.modesFor(this.stored.cwd).modes, this.stored.mode, this.provider?.model, this.catalog.known());
   }
 
-  /** The modes, the model, the sandbox and whether the session will resume: a session that could not be saved works, but the answer says so. */
+  /** The modes, the config options, the sandbox and whether the session will resume: a session that could not be saved works, but the answer says so. */
   answer(): SessionAnswer {
     const sandbox = this.tools.sandbox?.();
     return {
@@ -398,6 +409,7 @@ export class LiveSession {
 
   /** Saved as it stands (a call left unanswered is marked cancelled), and its log closed; an unused one is removed. */
   async close(): Promise<void> {
+    this.closed = true;
     await this.persist({ durable: true, endOfTurn: true });
     await this.log.close({ endOfTurn: true, discardIfUnused: true });
   }

@@ -1,15 +1,19 @@
-// The agent's live sessions: made new, loaded from the store (replayed first), listed, found by
-// id, cancelled, and all saved and closed when the agent stops. Knows the client's capabilities
-// from initialize, which decide how a session talks to it.
+// The agent's live sessions: made new, loaded from the store (replayed first) or resumed (not
+// replayed), listed, found by id, cancelled, closed one at a time (session/close), deleted, and
+// all saved and closed when the agent stops. Knows the client's capabilities from initialize,
+// which decide how a session talks to it.
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { isToolError } from '../../core/errors.ts';
 import type { SessionLog, StoredSession } from '../sessions/store.ts';
-import { relativeCwd, sessionNotFound, sessionRefused, turnRunning } from './errors.ts';
 import { BlobStore } from '../checkpoints/blob_store.ts';
 import { CHECKPOINT_KEY } from '../checkpoints/recorder.ts';
 import { ModelCatalog } from './config_options.ts';
+
+/** How long a session's answer waits for the server's list of models (a client replays its saved model against it at once). */
+const MODELS_WAIT_MS = 1000;
+import { relativeCwd, sessionNotFound, sessionRefused, turnRunning } from './errors.ts';
 import { replaySession } from './replay.ts';
 import { openSession, type AgentOptions, type LiveSession, type SessionAnswer } from './session.ts';
 
@@ -32,7 +36,11 @@ export class SessionManager {
   }
 
   async #open(client: acp.AgentContext, stored: StoredSession, mcpServers: acp.McpServer[], makeLog: () => Promise<SessionLog>): Promise<LiveSession> {
+    // the tools start meanwhile; a server slower than this is listed later (config_option_update)
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const listed = Promise.race([this.#catalog.refresh(), new Promise<void>((r) => (timer = setTimeout(r, MODELS_WAIT_MS)))]).finally(() => clearTimeout(timer));
     const live = await openSession(this.o, client, this.caps, stored, mcpServers, makeLog, this.#catalog);
+    await listed;
     this.#sessions.set(stored.sessionId, live);
     live.announceSoon();
     return live;
@@ -55,7 +63,16 @@ export class SessionManager {
   }
 
   /** The stored session replayed, then opened again (a live one of the same id is cancelled and its tools closed first). */
-  async load(client: acp.AgentContext, params: acp.LoadSessionRequest): Promise<SessionAnswer> {
+  load(client: acp.AgentContext, params: acp.LoadSessionRequest): Promise<SessionAnswer> {
+    return this.#reopen(client, params, true);
+  }
+
+  /** session/resume: the stored session opened again without replaying its history (the client has it). */
+  resume(client: acp.AgentContext, params: acp.ResumeSessionRequest): Promise<SessionAnswer> {
+    return this.#reopen(client, params, false);
+  }
+
+  async #reopen(client: acp.AgentContext, params: { sessionId: string; cwd?: string | null; mcpServers?: acp.McpServer[] | null }, replay: boolean): Promise<SessionAnswer> {
     const old = this.#sessions.get(params.sessionId);
     if (old) {
       old.cancel();
@@ -67,7 +84,7 @@ export class SessionManager {
     const stored = log.session;
     if (params.cwd && path.isAbsolute(params.cwd)) stored.cwd = path.resolve(params.cwd);
     // the whole history is replayed before the response
-    await replaySession(client, stored, this.caps);
+    if (replay) await replaySession(client, stored, this.caps);
     const known = this.o.modesFor(stored.cwd);
     if (!known.modes.some((m) => m.id === stored.mode)) stored.mode = known.current;
     let live: LiveSession;
@@ -113,6 +130,31 @@ export class SessionManager {
       throw err;
     }
     return { sessionId: stored.sessionId, ...live.answer() };
+  }
+
+  /**
+   * session/close: the running turn cancelled (given `graceMs` to wind down), the session saved,
+   * its tools (MCP servers) stopped; it stays on disk to load later. Unknown ids are not found.
+   */
+  async close(sessionId: string, graceMs = 1000): Promise<void> {
+    const s = this.get(sessionId);
+    this.#sessions.delete(sessionId);
+    s.cancel();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.allSettled([s.running]), new Promise<void>((r) => (timer = setTimeout(r, graceMs)))]);
+    clearTimeout(timer);
+    await s.close();
+    await s.tools.close();
+  }
+
+  /** session/delete: closed if it is open, then removed from the store (and so from session/list). */
+  async delete(sessionId: string): Promise<void> {
+    // a session never used leaves no file when it closes: deleting it is still done
+    const open = this.#sessions.has(sessionId);
+    if (open) await this.close(sessionId);
+    if (!(await this.o.store.delete(sessionId)) && !open) throw sessionNotFound(sessionId);
+    // its checkpoints go with it
+    if (this.o.checkpointsDir) new BlobStore(this.o.checkpointsDir, sessionId).remove();
   }
 
   async list(params: acp.ListSessionsRequest): Promise<acp.ListSessionsResponse> {

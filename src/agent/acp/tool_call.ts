@@ -4,6 +4,7 @@
 // in for the terminals, which are gone by then).
 import type * as acp from '@agentclientprotocol/sdk';
 import type { ToolError } from '../../core/errors.ts';
+import { qualifiedName, type ToolSpec } from '../../core/tool.ts';
 import { checkCall, runChecked, type CallOutcome } from '../loop/model_call.ts';
 import { PermissionRequest } from './permission.ts';
 import type { LiveSession } from './session.ts';
@@ -28,6 +29,8 @@ const EXPLAIN = JSON.stringify({ code: 'rejected', error: 'The user rejected thi
 /** The call as every update about it names it. */
 interface Shown {
   toolCallId: string;
+  /** the tool's programmatic name (`local_fs.read_file`, `local_shell`, `server.tool`), which clients' permission rules match */
+  name: string;
   title: string;
   kind: acp.ToolKind;
   locations: acp.ToolCallLocation[];
@@ -45,8 +48,8 @@ class ReportedCall {
   ) {}
 
   announce(): Promise<void> {
-    const { toolCallId, title, kind, locations, rawInput } = this.shown;
-    return this.turn.send({ sessionUpdate: 'tool_call', toolCallId, title, kind, status: 'pending', locations, rawInput });
+    const { toolCallId, name, title, kind, locations, rawInput } = this.shown;
+    return this.turn.send({ sessionUpdate: 'tool_call', toolCallId, name, title, kind, status: 'pending', locations, rawInput });
   }
 
   running(): Promise<void> {
@@ -60,9 +63,9 @@ class ReportedCall {
 
   /** The replay has no terminals (they are gone): `replayContent` stands in for them. */
   final(status: 'completed' | 'failed', content: acp.ToolCallContent[], rawOutput?: unknown, replayContent: acp.ToolCallContent[] = content.filter((c) => c.type !== 'terminal')): Promise<void> {
-    const { toolCallId, title, kind, locations, rawInput } = this.shown;
+    const { toolCallId, name, title, kind, locations, rawInput } = this.shown;
     this.turn.keepSaid();
-    this.turn.session.stored.replay.push({ sessionUpdate: 'tool_call', toolCallId, title, kind, status, locations, rawInput, content: replayContent });
+    this.turn.session.stored.replay.push({ sessionUpdate: 'tool_call', toolCallId, name, title, kind, status, locations, rawInput, content: replayContent });
     return this.turn.send({ sessionUpdate: 'tool_call_update', toolCallId, status, content, locations, ...(rawOutput !== undefined ? { rawOutput: rawOutput as Record<string, unknown> } : {}) });
   }
 
@@ -94,6 +97,11 @@ class ReportedCall {
   }
 }
 
+/** A tool as clients' rules name it: qualified by its toolset unless the toolset is the tool. */
+function toolName(spec: ToolSpec): string {
+  return spec.toolset === spec.name ? spec.name : qualifiedName(spec);
+}
+
 /** The id a client sees: the model's own (made safe), else `direct`, numbered within the session. */
 function toolCallId(modelCallId: string | undefined, n: number): string {
   return `${modelCallId ? modelCallId.replace(/[^A-Za-z0-9_-]/g, '') || 'call' : 'direct'}-${n}`;
@@ -106,14 +114,15 @@ export async function runToolCall(turn: CallTurn, name: string, rawArgs: string 
   const checked = checkCall(s.tools.specs(), name, rawArgs);
   const { spec, args } = checked;
   const { title, kind, locations } = callView(s.tools, spec, name, args);
-  const call = new ReportedCall(turn, { toolCallId: id, title, kind, locations, rawInput: checked.rawInput });
+  const shownName = spec ? toolName(spec) : name;
+  const call = new ReportedCall(turn, { toolCallId: id, name: shownName, title, kind, locations, rawInput: checked.rawInput });
   await call.announce();
   if (checked.error) {
     await call.failed(checked.error, [textContent(checked.error.message)]);
     return { forModel: JSON.stringify(checked.error.toJSON()), reads: [] };
   }
   await call.running();
-  const permission = new PermissionRequest({ client: turn.client, sessionId: s.stored.sessionId, toolCallId: id, title, kind, locations, args, cwd: s.stored.cwd, signal: turn.signal });
+  const permission = new PermissionRequest({ client: turn.client, sessionId: s.stored.sessionId, toolCallId: id, name: shownName, title, kind, locations, args, cwd: s.stored.cwd, signal: turn.signal });
   const r = await runChecked(s.tools, checked.spec, args, { signal: turn.signal, approve: permission.approve, onTerminal: call.onTerminal }, 'Cancelled by the user.', async (out) => {
     await call.completed(out, { diff: permission.diffShown, locations: permission.locationsShown }, s.stored.cwd);
     return out.forModel;

@@ -21,6 +21,14 @@ const TAGS: Record<string, { close: string; type: 'reasoning' | 'call' }> = {
 };
 /** A fence line: up to three spaces, then three or more backticks or tildes. */
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/** How much of a line is kept to read it as a fence or a blockquote. */
+const LINE_KEEP = 256;
+
+function countTicks(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf('`'); i >= 0; i = s.indexOf('`', i + 1)) n++;
+  return n;
+}
 
 export class InlineTags {
   /** the tag we are inside, if any */
@@ -31,35 +39,51 @@ export class InlineTags {
   private readonly openers: string[];
   /** the fence we are inside (its marker), if any */
   private fence: string | null = null;
-  /** the text of the current line so far, outside tags */
+  /** the start of the current line so far, outside tags (enough to tell a fence or a blockquote) */
   private line = '';
+  /** backticks on the current line so far: an odd count is an open code span */
+  private ticks = 0;
 
   /** `calls`: read `<tool_call>` blocks as calls (else they are text); `<think>` is always read. */
   constructor(opts: { calls?: boolean } = {}) {
     this.openers = Object.keys(TAGS).filter((t) => opts.calls === true || TAGS[t].type !== 'call');
   }
 
-  /** Text outside tags, given out: the fence and the current line follow it. */
+  /**
+   * Text outside tags, given out: the fence and the current line follow it. Only the new text is
+   * scanned, so a long answer with no line break (a flood of words) costs the same per chunk as a
+   * short one.
+   */
   private text(out: InlinePiece[], text: string): void {
     if (!text) return;
     const last = out.at(-1);
     if (last && last.type === 'text') last.text += text;
     else out.push({ type: 'text', text });
-    const lines = (this.line + text).split('\n');
-    this.line = lines.pop()!;
-    for (const l of lines) {
-      const m = FENCE.exec(l);
-      if (!m) continue;
-      if (this.fence === null) this.fence = m[1];
-      else if (m[1][0] === this.fence[0] && m[1].length >= this.fence.length && l.trim() === m[1]) this.fence = null;
+    const parts = text.split('\n');
+    const rest = parts.pop()!;
+    for (const p of parts) {
+      this.endLine(this.line + p);
+      this.line = '';
+      this.ticks = 0;
     }
+    // a fence is a short line: past LINE_KEEP characters only its start matters
+    if (this.line.length < LINE_KEEP) this.line = (this.line + rest).slice(0, LINE_KEEP);
+    this.ticks += countTicks(rest);
+  }
+
+  /** A whole line: does it open or close a fence? (`line` is its first LINE_KEEP characters.) */
+  private endLine(line: string): void {
+    const m = FENCE.exec(line);
+    if (!m) return;
+    if (this.fence === null) this.fence = m[1];
+    else if (m[1][0] === this.fence[0] && m[1].length >= this.fence.length && line.length < LINE_KEEP && line.trim() === m[1]) this.fence = null;
   }
 
   /** Whether an opener at the current position is quoted: in a fence, a code span or a blockquote. */
   private quoted(): boolean {
     if (this.fence !== null) return true;
     if (/^ {0,3}>/.test(this.line)) return true;
-    return (this.line.match(/`/g)?.length ?? 0) % 2 === 1;
+    return this.ticks % 2 === 1;
   }
 
   /** Feeds one chunk; returns the pieces it completes, in order. */

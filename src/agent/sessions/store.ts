@@ -248,7 +248,8 @@ function snapshotLines(s: StoredSession): Array<{ line: Line; kind: 'hist' | 're
 }
 
 /** Nothing happened in the session: no message but the system prompt, nothing to replay. */
-const unused = (s: StoredSession): boolean => s.replay.length === 0 && s.history.every((m) => m.role === 'system');
+/** Never used: no prompt, nothing to replay, nothing kept for it (a model chosen for it counts as use). */
+const unused = (s: StoredSession): boolean => s.replay.length === 0 && s.history.every((m) => m.role === 'system') && Object.keys(s.extras ?? {}).length === 0;
 
 /**
  * One session's log, open for appending. The agent changes `session` (pushes history and replay,
@@ -626,6 +627,26 @@ export class SessionStore {
     if (legacy && log.saved) fs.rmSync(this.#file(id, '.json'), { force: true });
     marked = await this.#opened(log, owner);
     return log;
+  }
+
+  /**
+   * Removes a stored session (session/delete): its log is closed if open here, then its file (and
+   * an old whole-file copy) goes. False when there was no such session.
+   */
+  async delete(id: string): Promise<boolean> {
+    if (!ID_RE.test(id)) return false;
+    await this.#open.get(id)?.close();
+    let found = false;
+    for (const ext of ['.jsonl', '.json']) {
+      try {
+        fs.unlinkSync(this.#file(id, ext));
+        found = true;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+    }
+    if (found) await this.index.closed(id).catch(() => {});
+    return found;
   }
 
   /** A stored session as it would load (unanswered calls answered), without opening it. */

@@ -2,12 +2,16 @@
 // flags become its policy, and how it is opened for a session or a `cxl tool` run. Everything else
 // a toolset says of itself (its axis for the envelope, its titles, its approvals) it says through
 // the contract (core/contract/toolset.ts): adding one is its own folder and one entry here.
+import { unprefixedFlags } from '../../core/contract/policy_flags.ts';
 import type { Toolset } from '../../core/contract/toolset.ts';
 import type { ApprovalMode } from '../../core/local_fs/context.ts';
 import type { FileIO } from '../../core/local_fs/file_io.ts';
 import type { ReadLedger } from '../../core/local_fs/ledger.ts';
 import { DEFAULT_CHAIN_LOCAL_FS, parseFsPolicy } from '../../core/local_fs/policy.ts';
 import { LOCAL_FS, LocalFsToolset } from '../../core/local_fs/toolset.ts';
+import { NATIVE_GIT_BUILTIN } from '../../core/native_git/builtin.ts';
+import { NATIVE_GO_BUILTIN } from '../../core/native_go/builtin.ts';
+import { NATIVE_JQ_BUILTIN } from '../../core/native_jq/builtin.ts';
 import { LOCAL_SHELL, LocalShell } from '../../core/shell/local_shell.ts';
 import { shellPolicyFromFlat, withoutShellOnlyKeys } from '../../core/shell/shell_policy.ts';
 import type { TerminalHost } from '../../core/shell/terminal.ts';
@@ -51,7 +55,7 @@ const ASK: ApprovalMode = 'ask';
 const localFs: BuiltinToolset = {
   name: LOCAL_FS,
   bareNames: true,
-  fromFlags: (flat) => ({ ...DEFAULT_CHAIN_LOCAL_FS, ...withoutShellOnlyKeys(flat) }),
+  fromFlags: (flat) => ({ ...DEFAULT_CHAIN_LOCAL_FS, ...withoutShellOnlyKeys(unprefixedFlags(flat)) }),
   open(site, policy) {
     const parsed = parseFsPolicy(policy);
     parsed.warnings.forEach(site.warn);
@@ -80,7 +84,7 @@ const localShell: BuiltinToolset = {
 };
 
 /** In the order they are opened and offered. */
-export const BUILTIN_TOOLSETS: readonly BuiltinToolset[] = Object.freeze([localFs, localShell]);
+export const BUILTIN_TOOLSETS: readonly BuiltinToolset[] = Object.freeze([localFs, localShell, NATIVE_GIT_BUILTIN, NATIVE_JQ_BUILTIN, NATIVE_GO_BUILTIN]);
 
 /** Whether a toolset's tools go to the model by their bare names. */
 export function offeredBare(toolset: string): boolean {

@@ -82,7 +82,7 @@ export class McpToolset implements Toolset {
   static async start(config: McpServerConfig, opts: McpOptions = {}): Promise<McpToolset> {
     if (!NAME_RE.test(config.name)) throw new ToolError('bad_args', `MCP server name ${JSON.stringify(config.name)} must be letters, digits, _ or -.`);
     // a server must not shadow the built-in toolsets (their names carry the envelope's axes)
-    if (RESERVED.has(config.name)) throw new ToolError('bad_args', `MCP server name ${config.name} is reserved for the built-in toolset; rename the server.`);
+    if (RESERVED.has(config.name) || config.name.startsWith('native-')) throw new ToolError('bad_args', `MCP server name ${config.name} is reserved for the built-in toolsets (local_fs, local_shell and the native- namespace); rename the server.`);
     const ts = new McpToolset(config, opts);
     await ts.connect();
     return ts;

@@ -153,6 +153,8 @@ export interface RunQuestion {
   sentence: string;
   /** the refusal's message when nobody can answer */
   refusal: string;
+  /** asked even when the call itself was approved (what the approval could not show: a file an approved command created under an always-ask name) */
+  again?: boolean;
 }
 
 /** A result as it is read: the text the model gets, and what a person is shown beside it. */

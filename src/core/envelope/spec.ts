@@ -52,6 +52,8 @@ export interface ShellAxisSpec {
   sandbox?: SandboxMode;
   /** commands may use the network (default true); false runs them with --unshare-net */
   network?: boolean;
+  /** environment variables (names, or `PREFIX_*`) passed to commands beyond the built-in allowlist */
+  env?: string[];
 }
 
 /** An always_deny / always_allow rule: a tool pattern (or several) with an optional path glob. */

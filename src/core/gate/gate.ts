@@ -253,7 +253,7 @@ export class Gate {
    */
   #runAsk(approvedBy: ApprovedBy | undefined, approver: Approver | undefined, signal: AbortSignal | undefined, toolset: string): (q: RunQuestion) => Promise<boolean> {
     return async (q) => {
-      if (approvedBy !== undefined) return true;
+      if (approvedBy !== undefined && !q.again) return true;
       if (this.#covers(q.scope)) return true;
       if (this.#opts.autoApprove) return true;
       if (!approver) throw new ToolError('approval_required', q.refusal);

@@ -1,5 +1,8 @@
-// Where cxl keeps its state (sessions, prompt history): $XDG_DATA_HOME/cxl, else ~/.local/share/cxl.
-// In core so the agent (sessions) and the client (prompt history) find the same place.
+// Where cxl keeps its state: $XDG_DATA_HOME/cxl, else ~/.local/share/cxl. Sessions, prompt
+// history and checkpoints live there. In core so the agent (sessions), the client (prompt
+// history) and the protected-path table find the same place: the table hides it from commands
+// and refuses it to the file tools (a session log can hold a file a person approved reading in
+// another project).
 import os from 'node:os';
 import path from 'node:path';
 

@@ -1,11 +1,12 @@
 // The credential quarantine, the read-approve list and the always-ask tier as the file tools
 // apply them: one fast matcher that every local_fs tool and every traversal uses. The lists
 // themselves are tiers of the one table in protected_paths.ts.
+import process from 'node:process';
 import { globTester } from '../glob.ts';
-import { globsOf } from './table.ts';
+import { globsOf, ownDataGlob } from './table.ts';
 
-/** Always refused, for every tool, read or write (matched case-insensitively). */
-export const QUARANTINE_GLOBS: readonly string[] = globsOf('quarantine');
+/** Always refused, for every tool, read or write (matched case-insensitively); cxl's data dir wherever this process keeps it. */
+export const QUARANTINE_GLOBS: readonly string[] = Object.freeze([...globsOf('quarantine'), ...[ownDataGlob(process.env)].filter((g): g is string => g !== null)]);
 
 /** Needs a human answer to read; refused where nobody can answer; never traversed. */
 export const READ_APPROVE_GLOBS: readonly string[] = globsOf('read_approve');

@@ -7,7 +7,8 @@
 // name or target is protected is reported by the real path it leads to.
 import { lstatSync, type Stats } from 'node:fs';
 import { globTester } from '../glob.ts';
-import { entriesOf, type ProtectionTier } from './table.ts';
+import { isGitDirByShape } from './git_dirs.ts';
+import { entriesOf, matchGlob, type ProtectionTier } from './table.ts';
 import { entryClass, walkTree, type WalkEntry } from './walk.ts';
 
 export interface ScanHit {
@@ -16,6 +17,10 @@ export interface ScanHit {
   kind: 'dir' | 'file';
   /** quarantine and read_approve are hidden; write_wall and always_ask are bound read-only */
   tier: ProtectionTier;
+  /** the entry as walked (differs from `path` for a link): what is removed when it must not stay */
+  entry: string;
+  /** `table`: a name of the table; `git`: what runs code in a git dir found by its shape */
+  by: 'table' | 'git';
 }
 
 export interface ScanResult {
@@ -34,7 +39,15 @@ export const MAX_SCAN_DIRS = 200_000;
 // Write-tier entries act through their `at` names only: `**/.git/**` has none, because an
 // approved `git commit` must still write .git/objects; `.git/hooks` and `.git/config` have.
 const WRITE_TIERS: ProtectionTier[] = ['write_wall', 'always_ask'];
-const writeEntries = () => WRITE_TIERS.flatMap((t) => entriesOf(t).filter((e) => e.at && e.at.length).map((e) => ({ tier: t, test: globTester([e.glob]) })));
+/**
+ * What makes git run code or look elsewhere, in any git dir (a submodule's under .git/modules, a
+ * linked worktree's under .git/worktrees, a nested repository's): bound read-only like the
+ * table's `.git/config` and `.git/hooks`. A `.git` file (a gitfile naming the git dir) is too.
+ */
+const GIT_DIR_WALL = new Set(['config', 'config.worktree', 'hooks', 'commondir', 'gitdir']);
+
+// A home-only entry (`~/bin`) is matched anchored at the home: a project's `bin/` is ordinary.
+const writeEntries = () => WRITE_TIERS.flatMap((t) => entriesOf(t).filter((e) => e.at && e.at.length).map((e) => ({ tier: t, home: e.home === true, test: globTester([matchGlob(e)]) })));
 
 /**
  * A directory whose mtime or ctime was this close to the moment it was read may change again in
@@ -122,7 +135,8 @@ export class WorkspaceScanner {
   /** One directory's protected entries and the subdirectories to walk, read through the one walk. */
   #read(dir: string, rel: string, st: Stats, inWall: boolean): DirState {
     const out: DirState = { ...stamp(st, this.now()), subdirs: [], hits: [] };
-    walkTree(dir, (e) => this.#entry(e, inWall, out), { rel, links: 'resolve' });
+    const gitDir = !inWall && isGitDirByShape(dir);
+    walkTree(dir, (e) => this.#entry(e, inWall, gitDir, out), { rel, links: 'resolve' });
     return out;
   }
 
@@ -130,21 +144,27 @@ export class WorkspaceScanner {
    * One entry: a hidden one is a hit and not walked; a write-tier one is a hit, a directory bound
    * read-only whole. A link is covered at the real path it leads to, and never walked through.
    */
-  #entry(e: WalkEntry, inWall: boolean, out: DirState): 'prune' {
+  #entry(e: WalkEntry, inWall: boolean, gitDir: boolean, out: DirState): 'prune' {
     // a dangling link: nothing to hide, and a mount onto it would fail; sockets, fifos, devices: nothing to read
     const kind = e.kind === 'link' ? e.target?.kind : e.kind;
     if (kind !== 'dir' && kind !== 'file') return 'prune';
-    const at = { path: e.target?.real ?? e.path, kind };
+    const at = { path: e.target?.real ?? e.path, kind, entry: e.path };
     const hide = entryClass(e);
     if (hide) {
-      out.hits.push({ ...at, tier: hide === 'quarantined' ? 'quarantine' : 'read_approve' });
+      out.hits.push({ ...at, tier: hide === 'quarantined' ? 'quarantine' : 'read_approve', by: 'table' });
+      // hidden and also a write-tier name (`.envrc`): a command that creates it is settled like one
+      const w = inWall ? undefined : this.#write.find((x) => (!x.home && x.test(e.rel)) || x.test(e.path));
+      if (w) out.hits.push({ ...at, tier: w.tier, by: 'table' });
       return 'prune';
     }
     let wall = false;
     if (!inWall) {
-      const w = this.#write.find((x) => x.test(e.rel) || x.test(e.path));
+      const w = this.#write.find((x) => (!x.home && x.test(e.rel)) || x.test(e.path));
       if (w) {
-        out.hits.push({ ...at, tier: w.tier });
+        out.hits.push({ ...at, tier: w.tier, by: 'table' });
+        wall = kind === 'dir';
+      } else if ((gitDir && GIT_DIR_WALL.has(e.name)) || (e.name === '.git' && kind === 'file')) {
+        out.hits.push({ ...at, tier: 'write_wall', by: 'git' });
         wall = kind === 'dir';
       }
     }

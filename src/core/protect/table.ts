@@ -5,6 +5,8 @@
 // What the filesystem alone can tell (a second name of a protected file, a git dir under another
 // name, the hooks dir git config names) is in path_identity.ts and git_dirs.ts.
 import os from 'node:os';
+import path from 'node:path';
+import { dataDir } from '../platform/data_dir.ts';
 
 /**
  * - `quarantine`: never read, written or listed, by any tool, in any envelope.
@@ -63,6 +65,8 @@ const X_STARTUP = ['.xprofile', '.xinitrc', '.xsession', '.xsessionrc'];
 const AGENT_EDITOR_DIRS = ['.vscode', '.idea', '.zed', '.claude', '.cursor', '.gemini', '.codex', '.windsurf', '.continue', '.amazonq'];
 const CHROMIUM_LINUX = ['.config/google-chrome', '.config/chromium', '.config/BraveSoftware', '.config/microsoft-edge'];
 const BROWSERS_MAC = ['Library/Application Support/Google/Chrome', 'Library/Application Support/Chromium', 'Library/Application Support/BraveSoftware', 'Library/Application Support/Microsoft Edge', 'Library/Application Support/Firefox'];
+/** cxl's data dir under $HOME when XDG_DATA_HOME does not move it (core/platform/data_dir.ts). */
+const DATA_AT = '.local/share/cxl';
 const braces = (names: readonly string[]) => (names.length === 1 ? names[0] : `{${names.join(',')}}`);
 
 export const PROTECTED_PATHS: readonly ProtectedPath[] = Object.freeze([
@@ -123,8 +127,25 @@ export const PROTECTED_PATHS: readonly ProtectedPath[] = Object.freeze([
   q(`**/${braces(CHROMIUM_LINUX)}/**`, 'Chromium-family browser profiles: saved logins, cookies, session tokens', { at: CHROMIUM_LINUX, source: 'Chromium docs, "User Data Directory" (Linux: ~/.config/google-chrome, chromium, BraveSoftware, microsoft-edge)' }),
   q(`**/${braces(BROWSERS_MAC)}/**`, 'browser profiles on macOS: saved logins, cookies, session tokens', { at: BROWSERS_MAC, source: 'Chromium docs, "User Data Directory" (Mac); Mozilla support, "Profiles"' }),
   q('**/{.bash_history,.zsh_history,.python_history}', 'shell and REPL histories hold typed secrets', { at: ['.bash_history', '.zsh_history', '.python_history'], source: 'bash(1) HISTFILE; zsh docs HISTFILE; python(1) readline history' }),
+  q('**/*.ppk', 'PuTTY private keys', { source: 'PuTTY manual, "PuTTYgen": private keys saved as .ppk files' }),
+  // other coding agents: their logins, and what their sessions saw
+  q('**/.codex/auth.json', 'Codex CLI login (OpenAI API key or ChatGPT tokens)', { at: ['.codex/auth.json'], source: 'Codex docs, "Authentication": $CODEX_HOME/auth.json, default ~/.codex/auth.json' }),
+  q('**/.codex/{sessions/**,history.jsonl}', 'Codex CLI transcripts: every file and command output its sessions saw', { at: ['.codex/sessions', '.codex/history.jsonl'], home: true, source: 'Codex docs, "Configuration": rollouts in ~/.codex/sessions, history in ~/.codex/history.jsonl' }),
+  q('**/.claude/.credentials.json', 'Claude Code login (OAuth tokens)', { at: ['.claude/.credentials.json'], source: 'Claude Code docs, "Identity and Access Management": credentials in ~/.claude/.credentials.json on Linux' }),
+  q('**/{.claude.json,.claude/projects/**}', "Claude Code's state (account, MCP servers with their env) and session transcripts", { at: ['.claude.json', '.claude/projects'], home: true, source: 'Claude Code docs, "Settings": ~/.claude.json; transcripts in ~/.claude/projects' }),
+  q('**/.config/github-copilot/**', 'GitHub Copilot OAuth tokens (apps.json, hosts.json)', { at: ['.config/github-copilot'], source: 'GitHub Copilot for Vim/Neovim and Copilot CLI: tokens in ~/.config/github-copilot' }),
+  q('**/.gemini/{oauth_creds.json,mcp-oauth-tokens.json}', 'Gemini CLI login and MCP server tokens', { at: ['.gemini/oauth_creds.json', '.gemini/mcp-oauth-tokens.json'], source: 'Gemini CLI docs, "Authentication": cached credentials in ~/.gemini/oauth_creds.json' }),
+  q('**/.qwen/oauth_creds.json', 'Qwen Code login', { at: ['.qwen/oauth_creds.json'], source: 'Qwen Code (a Gemini CLI fork): ~/.qwen/oauth_creds.json' }),
+  q('**/{.config/Cursor,Library/Application Support/Cursor}/User/globalStorage/**', 'Cursor login (cursorAuth tokens in state.vscdb)', { at: ['.config/Cursor/User/globalStorage', 'Library/Application Support/Cursor/User/globalStorage'], source: 'Cursor (a VS Code fork): User/globalStorage/state.vscdb holds cursorAuth/accessToken' }),
+  q('**/.local/share/opencode/auth.json', 'opencode provider logins and API keys', { at: ['.local/share/opencode/auth.json'], source: 'opencode docs, "Providers": credentials in ~/.local/share/opencode/auth.json' }),
+  q('**/.continue/{config.json,config.yaml}', "Continue's model list with API keys", { at: ['.continue/config.json', '.continue/config.yaml'], home: true, source: 'Continue docs, config.yaml reference: models[].apiKey, in ~/.continue' }),
+  q('**/.aider.conf.yml', "aider's settings, where API keys may be set", { at: ['.aider.conf.yml'], home: true, source: 'aider docs, "YAML config file": ~/.aider.conf.yml, openai-api-key and api-key' }),
+  q('**/.config/goose/secrets.yaml', "goose's provider keys when no keyring is available", { at: ['.config/goose/secrets.yaml'], source: 'goose docs, "Configuration": secrets.yaml beside config.yaml without a keyring' }),
+  // cxl's own data: session logs hold what a person approved reading in any project
+  q(`**/${DATA_AT}/**`, "cxl's own sessions, prompt history and checkpoints (another project's approved reads)", { at: [DATA_AT], home: true, source: 'core/platform/data_dir.ts: $XDG_DATA_HOME/cxl, default ~/.local/share/cxl' }),
   // ── read-approve ──
   approve('**/{*.pem,*.key,.env,.env.*}', 'keys, certificates and environment files often hold secrets'),
+  approve('**/.envrc', "direnv's exports: tokens and passwords set for the directory", { source: 'direnv(1): .envrc exports variables on entering the directory' }),
   // ── write wall ──
   wall(`**/${braces(SHELL_STARTUP)}`, 'shell start-up and alias files run on every new shell', { at: SHELL_STARTUP, source: 'bash(1) INVOCATION; zsh(1) STARTUP/SHUTDOWN FILES; csh(1); readline(3)' }),
   wall('**/.config/fish/**', 'fish start-up files run on every new shell', { at: ['.config/fish'], source: 'fish docs, "Configuration files": ~/.config/fish' }),
@@ -154,11 +175,23 @@ export const PROTECTED_PATHS: readonly ProtectedPath[] = Object.freeze([
   ask('**/Library/LaunchAgents/**', 'launchd agents run at every macOS login', { at: ['Library/LaunchAgents'], source: 'launchd.plist(5): ~/Library/LaunchAgents' }),
 ]);
 
-/** `$HOME` as a glob prefix (`**\/home/u`): matches the absolute path with or without its leading `/`. */
-function homePrefix(home: string): string | null {
-  const segs = home.split('/').filter(Boolean);
-  if (segs.length === 0) return null; // HOME=/ : nothing to anchor to
+/** An absolute directory as a glob prefix (`**\/home/u`): matches the absolute path with or without its leading `/`. */
+export function absolutePrefix(dir: string): string | null {
+  const segs = dir.split('/').filter(Boolean);
+  if (segs.length === 0) return null; // `/` : nothing to anchor to
   return `**/${segs.map((s) => s.replace(/[\\*?{}[\]]/g, '\\$&')).join('/')}`;
+}
+const homePrefix = absolutePrefix;
+
+/**
+ * cxl's data dir as the quarantine glob, when XDG_DATA_HOME puts it outside the home (the
+ * table's own entry covers ~/.local/share/cxl); null when the table's entry covers it.
+ */
+export function ownDataGlob(env: Record<string, string | undefined>, home: string = os.homedir()): string | null {
+  const dir = dataDir(env);
+  if (dir === path.join(env.HOME || home, DATA_AT)) return null;
+  const prefix = absolutePrefix(dir);
+  return prefix === null ? null : `${prefix}/**`;
 }
 
 /** The glob an entry is matched with: its own, or for a `home` entry the same anchored at `home`. */
@@ -188,11 +221,31 @@ export function shownPattern(e: ProtectedPath): string {
  * listed next to the table by `cxl config` and the docs.
  */
 export const FOUND_ON_DISK: readonly { tier: ProtectionTier; pattern: string; reason: string }[] = Object.freeze([
+  { tier: 'quarantine', pattern: "(cxl's data dir: $XDG_DATA_HOME/cxl)", reason: "cxl's own sessions, prompt history and checkpoints, wherever XDG_DATA_HOME puts them" },
   { tier: 'quarantine', pattern: '(a second name of a quarantined file)', reason: 'a hard link is the same file: it is read, listed and searched as the file it links to' },
   { tier: 'read_approve', pattern: '(a second name of a read-approve file)', reason: 'a hard link is the same file: reading it asks like the file it links to' },
   { tier: 'write_wall', pattern: '(any git dir: HEAD, objects and refs)', reason: 'git internals wherever a git dir is, not only one named .git' },
+  { tier: 'write_wall', pattern: '(any git dir: config, hooks, commondir, gitdir; any .git file)', reason: "read-only to commands too, in submodules', linked worktrees' and nested repositories' git dirs: they name what git runs" },
   { tier: 'always_ask', pattern: '(the dir core.hooksPath names)', reason: 'git runs its scripts as hooks on commit and push' },
 ]);
+
+/**
+ * Where local services listen outside any home and any workspace, hidden from every sandboxed
+ * command (a file is bound over each that exists). The sandbox's unix-socket filter already
+ * refuses every connection (shell/sandbox/seccomp.ts); hiding them also covers a sandbox that
+ * reads paths only (macOS). The per-user runtime dir (`$XDG_RUNTIME_DIR`, `/run/user/UID`:
+ * agent sockets, the session bus, podman's login) is hidden whole.
+ */
+export const SERVICE_SOCKETS: readonly { path: string; reason: string; source: string }[] = Object.freeze([
+  { path: '/run/docker.sock', reason: 'the Docker daemon: whoever connects is root on the machine', source: 'dockerd(8) --host: default unix:///var/run/docker.sock (/var/run is /run)' },
+  { path: '/var/run/docker.sock', reason: 'the Docker daemon: whoever connects is root on the machine', source: 'dockerd(8) --host: default unix:///var/run/docker.sock' },
+  { path: '/run/containerd/containerd.sock', reason: 'containerd: starts containers as root', source: 'containerd config: grpc.address' },
+  { path: '/run/podman/podman.sock', reason: 'the rootful Podman API', source: 'podman-system-service(1): unix:///run/podman/podman.sock' },
+  { path: '/run/dbus/system_bus_socket', reason: 'the D-Bus system bus (systemd, polkit, NetworkManager)', source: 'dbus-daemon(1): unix:path=/run/dbus/system_bus_socket' },
+]);
+
+/** The per-user runtime dir, hidden whole: as `cxl config` lists it. */
+export const RUNTIME_DIR_ROW = { pattern: '$XDG_RUNTIME_DIR, /run/user/UID', reason: 'agent sockets (ssh, gpg), the session bus (Secret Service), Wayland and PulseAudio sockets, podman registry logins', source: 'XDG Base Directory Specification: XDG_RUNTIME_DIR; pam_systemd(8): /run/user/$UID' };
 
 /** What the filesystem says about a path beyond its name (a git dir by shape, the hooks dir git config names). */
 export interface ProtectedFact {

@@ -9,6 +9,7 @@
 // and, for a link, of the real path it leads to.
 import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { defaultPathMatcher, type PathClass, type PathMatcher } from './matcher.ts';
+import { isWithin } from '../paths.ts';
 
 type Kind = 'dir' | 'file' | 'other';
 
@@ -104,22 +105,29 @@ export function entryClass(e: WalkEntry, matcher: PathMatcher = defaultPathMatch
 /** Entries a recursive reader's directory is walked for before the answer is "cannot tell". */
 export const SCAN_LIMIT = 20_000;
 
-export type Holds = { path: string; cls: 'quarantined' | 'read_approve' } | 'too-many' | null;
+export type Holds = { path: string; cls: 'quarantined' | 'read_approve' } | { path: string; cls: 'outside'; target: string } | 'too-many' | null;
 
 /**
  * What a recursive reader of `dir` would meet: the first quarantined or read-approve entry below
  * it (either makes the read need a human), `too-many` past `limit` entries (it cannot be ruled
- * out), or null. With `follow`, linked directories are entered too, as the reader would.
+ * out), or null. With `follow`, linked directories are entered too, as the reader would, and with
+ * `within`, a link the reader would follow out of that directory is met like a protected entry
+ * (`outside`: what it leads to is read as if named on the command line).
  */
-export function firstProtected(dir: string, follow: boolean, limit = SCAN_LIMIT): Holds {
+export function firstProtected(dir: string, follow: boolean, limit = SCAN_LIMIT, within?: string): Holds {
   let hit: Holds = null;
   const r = walkTree(
     dir,
     (e) => {
       const cls = entryClass(e);
-      if (!cls) return;
-      hit = { path: e.path, cls };
-      return 'stop';
+      if (cls) {
+        hit = { path: e.path, cls };
+        return 'stop';
+      }
+      if (follow && within !== undefined && e.target && !isWithin(within, e.target.real)) {
+        hit = { path: e.path, cls: 'outside', target: e.target.real };
+        return 'stop';
+      }
     },
     { limit, links: follow ? 'follow' : 'entry' },
   );

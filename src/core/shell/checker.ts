@@ -48,6 +48,8 @@ export interface CheckOptions {
    * them, for measuring what they cost).
    */
   argRules?: 'enforce' | 'report' | 'skip';
+  /** the workspace root, when no _allowed_dir names one: a link a recursive reader follows out of it is met as outside */
+  root?: string;
 }
 
 interface StepBase {
@@ -529,6 +531,7 @@ function checkArguments(
     real: prog.real,
     cache: argCache,
     ...(pol.allowedDir ? { root: pol.allowedDir } : {}),
+    ...(pol.allowedDir || opts.root ? { within: pol.allowedDir ?? opts.root } : {}),
     inner(word, k) {
       // a wrapped program is an argument, not shell grammar: its quotes are not the shell's
       const tok: WordToken = { ...(words[k] ?? { kind: 'word', value: word, quoted: false, start: words[0].start, end: words[0].start }), quoted: false };

@@ -105,6 +105,8 @@ export function addShellPaths(facts: CallFacts, paths: readonly ClassifiedPath[]
       absolute.add(abs);
       if (isWithin(root, abs) && abs !== root) resolved.add(path.relative(root, abs).split(path.sep).join('/'));
     }
+    // a link a recursive reader follows out of the root: what it leads to counts as named
+    if (typeof p.holds === 'object' && p.holds?.cls === 'outside') absolute.add(p.holds.target);
     if (!p.exists || seen.has(p.real)) continue;
     seen.add(p.real);
     const linked = identity.lookupPath(p.real, root);

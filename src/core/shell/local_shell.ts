@@ -15,12 +15,16 @@ import { checkArgv, checkLine, type Allowed, type ShellPolicy, type Verdict } fr
 import { hiddenCharacter } from './lexer.ts';
 import { DEFAULT_CLIENT_OUTPUT_LIMIT } from './client_terminal.ts';
 import { policyRefusal } from './shell_policy.ts';
-import { childEnv } from './env.ts';
+import { childEnv, dropReason, isAllowedName } from './env.ts';
 import { LocalTerminalHost } from './local_terminal.ts';
 import { DEFAULT_OUTPUT_LIMIT } from './output_limit.ts';
 import { LOCAL_SHELL, planShellCall, shellOutput, shellView, type ShellCallOptions } from './plan.ts';
 import { DEFAULT_SANDBOX_CALL, INSTALL_HINT, isWorking, type SandboxCall, type SandboxMode, type SandboxReport, type SandboxState, type TerminalSandbox } from './sandbox/settings.ts';
 import { parseShellPolicy } from './shell_policy.ts';
+import { runtimeDirsOf } from './sandbox/launcher.ts';
+import { describeLeftBehind, protectedNow, settle, type LeftBehind, type Snapshot } from './sandbox/left_behind.ts';
+import { describeLimits, UNASKED_LIMITS, type Limits } from './sandbox/limits.ts';
+import { dataDir } from '../platform/data_dir.ts';
 import { displayArgv, runArgv, runShellLine, runSteps, type RunOptions, type ShellResult } from './runner.ts';
 import type { TerminalHost } from './terminal.ts';
 
@@ -36,9 +40,11 @@ export interface LocalShellOptions {
   policy?: Record<string, unknown>;
   /** where programs run; default: child processes on this machine */
   host?: TerminalHost;
-  /** base environment (default process.env), scrubbed of secrets unless keepSecrets */
+  /** base environment (default process.env): commands get its allowlisted variables (env.ts), or all of it with keepSecrets */
   env?: Record<string, string | undefined>;
   keepSecrets?: boolean;
+  /** variables (names or `PREFIX_*`) passed beyond the allowlist, in every call (an envelope's shell.env adds per call) */
+  envAllow?: readonly string[];
   /** per-stream output cap; default 2 MiB locally, 1 MiB asked of a client */
   outputLimit?: number;
   /** PATH for program lookup under a policy (default: process.env.PATH) */
@@ -49,6 +55,8 @@ export interface LocalShellOptions {
   sandbox?: { mode?: SandboxMode; network?: boolean };
   /** identities of protected files, for a word naming a hard link to one (default: the shared index over $HOME) */
   identity?: IdentityIndex;
+  /** the bounds of commands that run unasked, over the defaults (sandbox/limits.ts) */
+  unaskedLimits?: Partial<Limits>;
 }
 
 export const LOCAL_SHELL_SPEC: ToolSpec = {
@@ -163,6 +171,20 @@ export class LocalShell implements Toolset {
     return this.host.sandboxState?.(network) ?? { state: 'unavailable', reason: `the ${this.host.kind} terminal host cannot sandbox commands` };
   }
 
+  /** The bounds of a command that runs unasked. */
+  get unaskedLimits(): Limits {
+    return { ...UNASKED_LIMITS, ...this.opts.unaskedLimits };
+  }
+
+  /** The session root as resolved (links followed), for where a recursive reader's links lead. */
+  #realRoot(): string {
+    try {
+      return realpathSync.native(this.root);
+    } catch {
+      return this.root;
+    }
+  }
+
   /** The directories a workspace-write call may write: the session root and the policy's allowed dir. */
   get writableRoots(): string[] {
     const a = this.policy?.allowedDir;
@@ -179,7 +201,9 @@ export class LocalShell implements Toolset {
       }
       return { report: { state: 'unavailable', ...(state.reason ? { reason: state.reason } : {}) } };
     }
-    const req: TerminalSandbox = { profile: call.profile, network: call.network, roots: this.writableRoots, ...(call.visible?.length ? { visible: call.visible } : {}) };
+    const base = this.opts.env ?? process.env;
+    const hidden = [...runtimeDirsOf(base), dataDir(base)];
+    const req: TerminalSandbox = { profile: call.profile, network: call.network, roots: this.writableRoots, hidden, ...(call.visible?.length ? { visible: call.visible } : {}), ...(call.profile === 'read-only' ? { limits: this.unaskedLimits } : {}) };
     return { req, report: { state: state.state, profile: call.profile, network: call.network } };
   }
 
@@ -190,7 +214,7 @@ export class LocalShell implements Toolset {
   check(args: Record<string, unknown>, o: { askable?: boolean } = {}): Verdict | null {
     const { command, argv, cwd } = this.parseArgs(args);
     if (!this.policy) return null;
-    const opts = { cwd, pathEnv: this.opts.pathEnv, askable: o.askable === true };
+    const opts = { cwd, pathEnv: this.opts.pathEnv, askable: o.askable === true, root: this.#realRoot() };
     return argv ? checkArgv(command, argv, this.policy, opts) : checkLine(command, this.policy, opts);
   }
 
@@ -237,10 +261,30 @@ export class LocalShell implements Toolset {
 
   async call(tool: string, args: Record<string, unknown>, callOpts: ShellCallOptions = {}): Promise<ShellResult> {
     if (tool !== LOCAL_SHELL) throw new ToolError('unknown_tool', `local_shell has one tool, local_shell; got ${tool}.`);
-    const { command, argv, cwd, timeoutMs, shell } = this.parseArgs(args);
+    const { command, argv, cwd, timeoutMs: asked, shell } = this.parseArgs(args);
+    // nobody approved it: bounded in time whatever it asked (limits.ts)
+    const timeoutMs = callOpts.readOnly ? Math.min(asked, this.unaskedLimits.timeoutMs) : asked;
     const sandbox = this.#sandbox(callOpts.sandbox ?? this.defaultSandbox);
-    const result = await this.#run(command, argv, cwd, timeoutMs, shell, callOpts.signal, sandbox.req, { readOnly: callOpts.readOnly === true, approved: callOpts.approved === true });
-    return { ...result, sandbox: sandbox.report };
+    // a sandbox that may write: what it creates under a protected name is settled after it (left_behind.ts)
+    const before = sandbox.req?.profile === 'workspace-write' ? protectedNow(sandbox.req.roots) : undefined;
+    let result: ShellResult;
+    try {
+      result = await this.#run(command, argv, cwd, timeoutMs, shell, callOpts.signal, sandbox.req, { readOnly: callOpts.readOnly === true, approved: callOpts.approved === true, env: callOpts.env ?? [] });
+    } catch (err) {
+      const left = await this.#settle(before, sandbox.req, callOpts);
+      if (left.length && err instanceof ToolError) throw new ToolError(err.code, `${err.message}\n${describeLeftBehind(left)}`, { ...err.details, left_behind: left });
+      throw err;
+    }
+    const left = await this.#settle(before, sandbox.req, callOpts);
+    if (!left.length) return { ...result, sandbox: sandbox.report };
+    const note = describeLeftBehind(left);
+    return { ...result, stderr: result.stderr ? `${result.stderr.replace(/\n?$/, '\n')}${note}\n` : `${note}\n`, sandbox: sandbox.report, left_behind: left };
+  }
+
+  /** Removes (or asks about) what the command created under protected names; nothing when it could not write. */
+  async #settle(before: Snapshot | undefined, req: TerminalSandbox | undefined, callOpts: ShellCallOptions): Promise<LeftBehind[]> {
+    if (!before || !req) return [];
+    return settle(before, req.roots, callOpts.keep ?? (async () => false), path.join(dataDir(this.opts.env ?? process.env), 'left-behind'));
   }
 
   async #run(
@@ -251,18 +295,22 @@ export class LocalShell implements Toolset {
     shell: boolean | undefined,
     signal: AbortSignal | undefined,
     sandbox: TerminalSandbox | undefined,
-    o: { readOnly: boolean; approved: boolean },
+    o: { readOnly: boolean; approved: boolean; env: readonly string[] },
   ): Promise<ShellResult> {
+    const allow = [...(this.opts.envAllow ?? []), ...o.env];
+    const env = childEnv(this.opts.env ?? process.env, { keepSecrets: this.opts.keepSecrets, allow });
     const run: RunOptions = {
       host: this.host,
-      env: childEnv(this.opts.env ?? process.env, { keepSecrets: this.opts.keepSecrets }),
+      env,
+      // a client's terminal runs in the client's environment: what the person added goes along
+      ...(allow.length ? { forceEnv: Object.keys(env).filter((k) => !isAllowedName(k) && dropReason(k, env[k], { allow }) === undefined) } : {}),
       timeoutMs,
       signal,
       outputLimit: this.opts.outputLimit ?? (this.host.kind === 'client' ? DEFAULT_CLIENT_OUTPUT_LIMIT : DEFAULT_OUTPUT_LIMIT),
       ...(sandbox ? { sandbox } : {}),
-      ...(o.readOnly ? { gitReadOnly: true } : {}),
+      ...(o.readOnly ? { gitReadOnly: true, timeoutNote: `a command that runs unasked is limited (${describeLimits(this.unaskedLimits)}); one a human approves may run longer` } : {}),
     };
-    const checkOpts = { cwd, pathEnv: this.opts.pathEnv, askable: o.approved };
+    const checkOpts = { cwd, pathEnv: this.opts.pathEnv, askable: o.approved, root: this.#realRoot() };
     if (this.policy) {
       if (shell) throw new ToolError('policy_refused', '`shell: true` is refused while a command policy is active: the line is checked and run without a shell. Drop `shell`.');
       const v = argv ? checkArgv(command, argv, this.policy, checkOpts) : checkLine(command, this.policy, checkOpts);

@@ -4,11 +4,12 @@
 // (or, for ACP's terminal/*, one interleaved stream keeping the tail). A request carrying a
 // sandbox runs inside it (bubblewrap or Seatbelt): the view is built for that command, now.
 // The client's terminal host (client/terminal_host.ts) is a thin layer over this file.
-import type { ChildProcess } from 'node:child_process';
+import type { ChildProcess, StdioOptions } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import process from 'node:process';
 import { childProcess, killProcessGroup, onTerminate, signalExitCode } from '../platform/runtime.ts';
 import { HeadTailBuffer, TailBuffer } from './output_limit.ts';
-import { bwrapFailure, sandboxLaunch, type Launch } from './sandbox/launcher.ts';
+import { bwrapFailure, INFO_FD, sandboxLaunch, SECCOMP_FD, type Launch } from './sandbox/launcher.ts';
 import { probeSandbox, type Probe, type ProbeOptions } from './sandbox/probe.ts';
 import type { SandboxState } from './sandbox/settings.ts';
 import type { Terminal, TerminalExit, TerminalHost, TerminalOutput, TerminalRequest } from './terminal.ts';
@@ -49,6 +50,17 @@ function signalPid(pid: number): void {
   } catch {
     /* already gone */
   }
+}
+
+/** stdin closed, stdout and stderr piped; bwrap's info pipe and its seccomp filter in their slots. */
+function stdioOf(launch: Launch | undefined, filter: number | undefined): StdioOptions {
+  const stdio: (string | number)[] = ['ignore', 'pipe', 'pipe'];
+  if (launch?.infoFd === INFO_FD) stdio[INFO_FD] = 'pipe';
+  if (filter !== undefined) {
+    stdio[INFO_FD] ??= 'ignore';
+    stdio[SECCOMP_FD] = filter;
+  }
+  return stdio as StdioOptions;
 }
 
 // If a kill comes before bwrap has said where its init is, how long to wait for that before
@@ -121,13 +133,18 @@ export class LocalTerminal implements Terminal {
     // this thread does) must still find the handler; JS handlers run only after this constructor,
     // by which time the pid is in `live`.
     hookExit();
-    this.child = childProcess().spawn(launch?.command ?? req.command, launch?.args ?? req.args, {
-      cwd: req.cwd,
-      env: req.env,
-      detached: true,
-      stdio: launch?.infoFd === 3 ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
-      shell: false,
-    });
+    const filter = launch?.seccompFile !== undefined ? openSync(launch.seccompFile, 'r') : undefined;
+    try {
+      this.child = childProcess().spawn(launch?.command ?? req.command, launch?.args ?? req.args, {
+        cwd: req.cwd,
+        env: req.env,
+        detached: true,
+        stdio: stdioOf(launch, filter),
+        shell: false,
+      });
+    } finally {
+      if (filter !== undefined) closeSync(filter);
+    }
     if (this.child.pid !== undefined) live.add(this.child.pid);
     if (launch?.infoFd === 3) this.readInfo(this.child.stdio[3] as NodeJS.ReadableStream | null);
     const changed = () => this.opts.onChange?.();
@@ -151,6 +168,7 @@ export class LocalTerminal implements Terminal {
         changed();
       };
       this.child.on('error', (e: NodeJS.ErrnoException) => {
+        this.launch?.cleanup?.();
         this.replaceOutput(`cannot run ${launch?.command ?? req.command}: ${e.code === 'ENOENT' ? 'not found' : e.message}\n`);
         settle({ exitCode: e.code === 'ENOENT' ? 127 : 126, signal: null });
       });
@@ -158,6 +176,7 @@ export class LocalTerminal implements Terminal {
         // The leader is gone; whatever it left behind in its group goes with it.
         this.exitSeen = true;
         this.killGroup();
+        this.launch?.cleanup?.();
         clearTimeout(this.killWanted);
         if (this.sandboxPid !== undefined) liveSandboxes.delete(this.sandboxPid);
         if (this.child.pid !== undefined) live.delete(this.child.pid);

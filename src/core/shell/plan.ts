@@ -6,13 +6,14 @@
 // sandbox profile and read-only mode the decision gives. `cxl check` decides on the same facts.
 import { realpathSync } from 'node:fs';
 import { commandScope, describeAllow, type SessionAllow, type SessionScope } from '../contract/session_scope.ts';
-import type { CallPlan, CallView, PlanContext, RunContext, SandboxFacts, ToolOutput } from '../contract/toolset.ts';
+import type { CallPlan, CallView, PlanContext, RunContext, RunQuestion, SandboxFacts, ToolOutput } from '../contract/toolset.ts';
 import type { CallFacts, ShellFacts } from '../envelope/index.ts';
 import type { IdentityIndex } from '../protect/identity.ts';
 import { defaultPathMatcher } from '../protect/matcher.ts';
 import type { Allowed, ShellPolicy, Verdict } from './checker.ts';
 import { addShellPaths, approvePaths, factsOfVerdict, factsWithoutPolicy, type ShellCall } from './facts.ts';
 import { displayArgv, type ShellResult } from './runner.ts';
+import type { LeftBehind } from './sandbox/left_behind.ts';
 import { envelopeSandbox, type SandboxCall, type SandboxMode, type SandboxState } from './sandbox/settings.ts';
 import { policyRefusal } from './shell_policy.ts';
 
@@ -29,6 +30,13 @@ export interface ShellCallOptions {
   readOnly?: boolean;
   /** A human (or --yes) approved the call: what needed a human (a read-approve path) may run. */
   approved?: boolean;
+  /** environment variables passed beyond the built-in allowlist (the envelope's shell.env) */
+  env?: readonly string[];
+  /**
+   * Asked when a sandboxed command created something under an always-ask name: true keeps it.
+   * Absent: nobody can be asked, and it is removed (sandbox/left_behind.ts).
+   */
+  keep?: (item: LeftBehind) => Promise<boolean>;
 }
 
 /** What a plan needs of the toolset. */
@@ -121,7 +129,7 @@ export function planShellCall(sh: ShellParts, args: Record<string, unknown>, ctx
     scope: scopeOf(call.facts, line.readApprove),
     locations: line.readApprove,
     approval: async () => ({ title: `${LOCAL_SHELL}: ${commandText(args)}`, steps: call.shown }),
-    run: (rc) => runLine(sh, args, line.facts, { mode, network }, rc),
+    run: (rc) => runLine(sh, args, line.facts, { mode, network }, ctx.envelope.resolved.shell.env?.value ?? [], rc),
   };
 }
 
@@ -129,11 +137,28 @@ export function planShellCall(sh: ShellParts, args: Record<string, unknown>, ctx
  * The sandbox profile the decision gives (read-only when the prefix allowlist let it through
  * unasked, else workspace-write), with the read-approve files an approval named left visible.
  */
-function runLine(sh: ShellParts, args: Record<string, unknown>, facts: CallFacts, settings: { mode: SandboxMode; network: boolean }, rc: RunContext): Promise<unknown> {
+function runLine(sh: ShellParts, args: Record<string, unknown>, facts: CallFacts, settings: { mode: SandboxMode; network: boolean }, env: readonly string[], rc: RunContext): Promise<unknown> {
   const named = rc.approvedBy === 'human' || rc.approvedBy === 'human-session' || rc.approvedBy === 'yes';
   const visible = named ? [...new Set((facts.absolute ?? []).filter((a) => defaultPathMatcher.classify(a) === 'read_approve'))] : [];
   const sandbox: SandboxCall = { ...settings, profile: rc.readOnly ? 'read-only' : 'workspace-write', ...(visible.length ? { visible } : {}) };
-  return sh.call(LOCAL_SHELL, args, { signal: rc.signal, sandbox, readOnly: rc.readOnly, approved: rc.approvedBy !== undefined });
+  const keep = (item: LeftBehind) => rc.ask(keepQuestion(args, item));
+  return sh.call(LOCAL_SHELL, args, { signal: rc.signal, sandbox, readOnly: rc.readOnly, approved: rc.approvedBy !== undefined, keep, ...(env.length ? { env } : {}) });
+}
+
+/** The second question about a file an approved command created under an always-ask name: asked even though the command was approved. */
+function keepQuestion(args: Record<string, unknown>, item: LeftBehind): RunQuestion {
+  return {
+    tool: LOCAL_SHELL,
+    title: `keep ${item.path}, which \`${commandText(args)}\` created?`,
+    kind: 'edit',
+    args: { path: item.path },
+    locations: [item.path],
+    scope: [],
+    rule: 'always_ask',
+    sentence: `approve: the command created \`${item.path}\`: ${item.reason} (always ask: a file a command creates there stays only after a second yes)`,
+    refusal: `${item.path} was created under an always-ask name and nobody can approve keeping it`,
+    again: true,
+  };
 }
 
 /** A command's result as a person reads it (the replay of a call whose terminal is gone), and as JSON for the model. */

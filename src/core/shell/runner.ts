@@ -8,6 +8,7 @@ import type { Allowed, CheckedStep } from './checker.ts';
 import { isInside, ResolveError, resolveDirectory } from './confine.ts';
 import { GIT_READ_ONLY_ENV, hardenGitArgv, hardenGitEnv } from './git_harden.ts';
 import { capText } from './output_limit.ts';
+import type { LeftBehind } from './sandbox/left_behind.ts';
 import type { SandboxReport, TerminalSandbox } from './sandbox/settings.ts';
 import type { TerminalExit, TerminalHost, TerminalRequest } from './terminal.ts';
 
@@ -23,6 +24,10 @@ export interface RunOptions {
   gitReadOnly?: boolean;
   /** every terminal of the line runs in the OS sandbox with this view */
   sandbox?: TerminalSandbox;
+  /** variables of `env` a client's terminal must set too (what the person's shell.env added) */
+  forceEnv?: readonly string[];
+  /** said with a timeout: why the budget is what it is */
+  timeoutNote?: string;
 }
 
 export interface StepResult {
@@ -51,9 +56,17 @@ export interface ShellResult {
   signal?: string;
   /** the sandbox the line ran in (or why none) */
   sandbox?: SandboxReport;
+  /** what the command created under protected names, and what became of it (sandbox/left_behind.ts) */
+  left_behind?: LeftBehind[];
 }
 
 export { displayArgv };
+
+/** The forceEnv of a request: the run's own and the step's. */
+function forced(opts: RunOptions, step: readonly string[]): { forceEnv?: readonly string[] } {
+  const all = [...(opts.forceEnv ?? []), ...step];
+  return all.length ? { forceEnv: all } : {};
+}
 
 function seconds(ms: number): number {
   return Math.round(ms) / 1000;
@@ -125,7 +138,7 @@ async function runOnce(
       const partial = { stdout: collected.stdout.join(''), stderr: collected.stderr.join(''), steps: collected.steps, command: label };
       const after = seconds(Date.now() - started);
       throw stop === 'timeout'
-        ? new ToolError('timeout', `\`${label}\` was killed after ${after}s (timeout); nothing it started is left running. Raise \`timeout\` or split the work. Partial output is in details.`, partial)
+        ? new ToolError('timeout', `\`${label}\` was killed after ${after}s (timeout); nothing it started is left running. ${opts.timeoutNote ? `${opts.timeoutNote}. ` : ''}Raise \`timeout\` or split the work. Partial output is in details.`, partial)
         : new ToolError('cancelled', `\`${label}\` was cancelled after ${after}s; nothing it started is left running. Partial output is in details.`, partial);
     }
     const done = exit ?? (await term.waitForExit());
@@ -201,7 +214,7 @@ export async function runSteps(verdict: Allowed, line: string, opts: RunOptions)
     const argv = git ? hardenGitArgv(step.argv, git) : step.argv;
     const env = git?.repos[0] ? hardenGitEnv(opts.env, git.repos[0]) : opts.env;
     const exit = await runTerminal(
-      { command: step.resolved, args: argv.slice(1), cwd, env, outputByteLimit: opts.outputLimit, ...(git ? { forceEnv: GIT_READ_ONLY_ENV } : {}) },
+      { command: step.resolved, args: argv.slice(1), cwd, env, outputByteLimit: opts.outputLimit, ...forced(opts, git ? GIT_READ_ONLY_ENV : []) },
       opts,
       deadline,
       collected,
@@ -234,7 +247,7 @@ export async function runArgv(program: string, args: string[], cwd: string, opts
   const started = Date.now();
   const collected: Collected = { stdout: [], stderr: [], steps: [], truncated: false };
   const deadline = opts.timeoutMs > 0 ? started + opts.timeoutMs : 0;
-  const exit = await runTerminal({ command: program, args, cwd, env: opts.env, outputByteLimit: opts.outputLimit }, opts, deadline, collected, label, started);
+  const exit = await runTerminal({ command: program, args, cwd, env: opts.env, outputByteLimit: opts.outputLimit, ...forced(opts, []) }, opts, deadline, collected, label, started);
   return finish(label, started, collected, exit.exitCode, exit.signal, false, opts.outputLimit);
 }
 

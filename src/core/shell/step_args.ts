@@ -85,6 +85,8 @@ export interface StepArgsOptions {
    * reader's directory outside it is not scanned (it is refused or asked for being outside).
    */
   root?: string;
+  /** where a link a recursive reader follows may lead without counting as outside (default: `root`) */
+  within?: string;
 }
 
 export interface StepCache {
@@ -104,7 +106,7 @@ function repoOf(dir: string, cache: StepCache | undefined): string | null {
   return r;
 }
 
-function classify(ref: PathRef, base: string, caches: StepCache | undefined, root: string | undefined): ClassifiedPath {
+function classify(ref: PathRef, base: string, caches: StepCache | undefined, root: string | undefined, within: string | undefined = root): ClassifiedPath {
   const cache = caches?.paths;
   const key = `${base}\0${ref.word}\0${ref.recursive ? (ref.follow ? 'f' : 'r') : ''}`;
   const hit = cache?.get(key);
@@ -113,7 +115,7 @@ function classify(ref: PathRef, base: string, caches: StepCache | undefined, roo
   const cls = classOf(lexical, real);
   let holds: Holds = null;
   const inside = root === undefined || (isWithin(root, real) && withinAsWritten(root, lexical));
-  if (ref.recursive && exists && cls === null && inside && statOf(real)?.isDirectory()) holds = scanProtected(real, ref.follow === true);
+  if (ref.recursive && exists && cls === null && inside && statOf(real)?.isDirectory()) holds = scanProtected(real, ref.follow === true, undefined, within);
   const out: ClassifiedPath = { word: ref.word, index: ref.index, kind: ref.kind, recursive: ref.recursive === true, from: base, lexical, real, exists, cls, holds };
   cache?.set(key, out);
   return out;
@@ -160,8 +162,8 @@ export function stepArgs(argv: readonly string[], cwds: readonly string[], opts:
       dirs.forEach((d, k) => {
         if (ref.base === 'repo') {
           const repo = repos?.[k];
-          paths.push(classify(shifted, repo ? topOf(repo) : d[d.length - 1], opts.cache, opts.root));
-        } else for (const base of d) paths.push(classify(shifted, base, opts.cache, opts.root));
+          paths.push(classify(shifted, repo ? topOf(repo) : d[d.length - 1], opts.cache, opts.root, opts.within ?? opts.root));
+        } else for (const base of d) paths.push(classify(shifted, base, opts.cache, opts.root, opts.within ?? opts.root));
       });
     }
     const wraps = rulesFor(words[0])?.wraps || (real !== undefined && rulesFor(real)?.wraps);
@@ -208,7 +210,9 @@ function inside(root: string, p: ClassifiedPath): boolean {
 }
 
 const shown = (p: ClassifiedPath) => (p.word === p.lexical ? p.word : `${p.word} (${p.lexical === p.real ? p.lexical : `${p.lexical} → ${p.real}`})`);
-const holdsText = (h: Holds) => (h === 'too-many' ? 'more files than can be checked for protected ones' : h ? `${h.path} (${h.cls === 'quarantined' ? 'credential quarantine' : 'read-approve'})` : '');
+const holdsText = (h: Holds) =>
+  h === 'too-many' ? 'more files than can be checked for protected ones' : !h ? '' : h.cls === 'outside' ? `${h.path}, a link it follows to ${h.target}, outside the workspace` : `${h.path} (${h.cls === 'quarantined' ? 'credential quarantine' : 'read-approve'})`;
+const outsideLink = (h: Holds): h is { path: string; cls: 'outside'; target: string } => typeof h === 'object' && h !== null && h.cls === 'outside';
 
 /** The first reason a command policy refuses the step, or null. */
 export function policyProblem(args: StepArgs, o: PolicyOptions): PolicyProblem | null {
@@ -223,6 +227,9 @@ export function policyProblem(args: StepArgs, o: PolicyOptions): PolicyProblem |
     for (const p of args.paths) {
       if (!inside(o.allowedDir, p)) {
         return { rule: 'path-outside', index: p.index, construct: p.word, reason: `\`${shown(p)}\` is outside _allowed_dir (${o.allowedDir}), as written or as resolved` };
+      }
+      if (outsideLink(p.holds) && !isWithin(o.allowedDir, p.holds.target)) {
+        return { rule: 'path-outside', index: p.index, construct: p.word, reason: `a recursive read of \`${p.word}\` would follow ${p.holds.path} to ${p.holds.target}, outside _allowed_dir (${o.allowedDir})` };
       }
     }
   }
@@ -254,7 +261,8 @@ export function readOnlyNotes(args: StepArgs, root: string): ArgNote[] {
   const notes: ArgNote[] = args.findings.map((f) => ({ rule: f.rule, why: f.why, ...(f.sub ? { sub: f.sub } : {}) }));
   for (const p of args.paths) {
     if (!inside(root, p)) notes.push({ rule: 'path outside the root', why: `\`${shown(p)}\` is outside the workspace root` });
-    if (p.holds) notes.push({ rule: 'recursive read of protected files', why: `a recursive read of \`${p.word}\` would meet ${holdsText(p.holds)}` });
+    if (outsideLink(p.holds)) notes.push({ rule: 'path outside the root', why: `a recursive read of \`${p.word}\` would follow ${holdsText(p.holds)}` });
+    else if (p.holds) notes.push({ rule: 'recursive read of protected files', why: `a recursive read of \`${p.word}\` would meet ${holdsText(p.holds)}` });
   }
   if (args.git) {
     const own = path.join(root, '.git');

@@ -7,6 +7,7 @@ import { openCompletion, type UiState } from '../ui_state.ts';
 import { approvalView } from './approval.ts';
 import { completionView } from './completion.ts';
 import { composerView } from './composer.ts';
+import { elicitationView } from './elicitation.ts';
 import { loginPickerView } from './login_picker.ts';
 import { reasonView } from './reason.ts';
 import { searchView } from './search.ts';
@@ -23,6 +24,7 @@ type Holds = (s: ClientState, ui: UiState) => boolean;
 const PRECEDENCE: readonly (readonly [View, Holds])[] = [
   [reasonView, (s, ui) => s.permissions.length > 0 && ui.reason !== undefined],
   [approvalView, (s) => s.permissions.length > 0],
+  [elicitationView, (s) => s.elicitations.length > 0],
   [trustView, (s) => s.trust !== undefined && !s.trust.dismissed],
   [sessionPickerView, (s) => s.sessionChoices !== undefined],
   [rewindPickerView, (s) => s.rewind !== undefined],

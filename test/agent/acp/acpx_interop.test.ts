@@ -1,6 +1,7 @@
 // Interop with acpx, an independent ACP client from npm (its own SDK copy, its own fs and
-// terminal implementation; installed in test/fixtures/acpx on first use): it drives `cxl acp` through a read, an approved edit and a
-// terminal run, with a scripted model, and through direct commands with no model.
+// terminal implementation; installed in test/fixtures/acpx on first use): it drives `cxl acp`
+// through a read, an approved edit and a terminal run, with a scripted model, through direct
+// commands with no model, and `acpx set` of the mode and model config options.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -61,12 +62,12 @@ function acpx(args: string[], cwd: string, env: Record<string, string>): Promise
   });
 }
 
-async function setup(script: Reply[]) {
+async function setup(script: Reply[], models?: Array<Record<string, unknown>>) {
   const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-acpx-')));
   const project = path.join(dir, 'project');
   mkdirSync(project);
   writeFileSync(path.join(project, 'a.txt'), 'alpha\nbeta\n');
-  const srv = await startFakeOpenAI(script);
+  const srv = await startFakeOpenAI(script, models ? { models } : {});
   const env = { HOME: dir, XDG_DATA_HOME: path.join(dir, 'data'), OPENAI_BASE_URL: srv.url, OPENAI_API_KEY: 'k' };
   return {
     project,
@@ -169,6 +170,27 @@ test('acpx in its default permission mode refuses terminals: the model and acpx 
     assert.ok(failed?.content.some((c) => c.content?.text === 'client_refused: Permission denied for terminal/create'), JSON.stringify(failed));
     const commands = updates(r.messages).find((u) => u.sessionUpdate === 'available_commands_update') as { availableCommands: Array<{ name: string }> } | undefined;
     assert.deepEqual(commands?.availableCommands.map((c) => c.name), ['help', 'tool', 'compact', 'memory', 'init', 'shell']);
+  } finally {
+    await w.done();
+  }
+});
+
+test('acpx set: the model and mode config options are set on a kept session, and kept with it', async () => {
+  const w = await setup([{ text: 'ok' }], [{ id: 'fake' }, { id: 'fake-large' }]);
+  try {
+    // acpx keeps the session between its commands (each one may start the agent again)
+    const ttl = ['--ttl', '5'];
+    assert.equal((await acpx([...ttl, 'sessions', 'new'], w.project, w.env)).code, 0);
+    const model = await acpx([...ttl, 'set', 'model', 'fake-large'], w.project, w.env);
+    assert.equal(model.code, 0, model.stderr);
+    assert.ok(model.messages.some((m) => (m as { action?: string; modelId?: string }).action === 'model_set' && (m as { modelId?: string }).modelId === 'fake-large'), JSON.stringify(model.messages));
+    const mode = await acpx([...ttl, 'set', 'mode', 'strict'], w.project, w.env);
+    assert.equal(mode.code, 0, mode.stderr + JSON.stringify(mode.messages).slice(-800));
+    const set = mode.messages.find((m) => (m as { action?: string }).action === 'config_set') as { configOptions?: Array<{ id: string; currentValue: string }> } | undefined;
+    assert.deepEqual(set?.configOptions?.map((o) => [o.id, o.currentValue]), [['mode', 'strict'], ['model', 'fake-large']]);
+    const bad = await acpx([...ttl, 'set', 'model', 'gpt-9'], w.project, w.env);
+    assert.notEqual(bad.code, 0);
+    assert.match(JSON.stringify(bad.messages), /no model `gpt-9`: the server lists: fake, fake-large/);
   } finally {
     await w.done();
   }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { performance } from 'node:perf_hooks';
 import { test } from 'node:test';
 import { OpenAIProvider } from '../../../src/agent/providers/openai.ts';
 import { inlineCallEvents, InlineTags, pieceEvents, type InlineCall } from '../../../src/agent/providers/inline_tags.ts';
@@ -105,4 +106,30 @@ test('calls read from text run only when the server sent no native call; otherwi
   const calls: InlineCall[] = [{ call: { id: 't1', name: 'local_shell', arguments: '{}' }, raw: '<tool_call>{"name":"local_shell"}</tool_call>' }];
   assert.deepEqual(inlineCallEvents(calls, 0), [{ type: 'tool_call', call: calls[0].call }]);
   assert.deepEqual(inlineCallEvents(calls, 1), [{ type: 'text', text: '<tool_call>{"name":"local_shell"}</tool_call>' }]);
+});
+
+test('quoting is read past a long line: a code span opened 300 characters before a tag, a fence after a long line', () => {
+  const long = 'word '.repeat(60);
+  const span = `${long}\`${long}<think>quoted</think>${long}\` and <think>read</think>`;
+  assert.deepEqual({ ...split([...span.match(/.{1,7}/gs)!]), pieces: 0 }, { text: span.replace('<think>read</think>', ''), reasoning: 'read', pieces: 0 });
+  const fence = `${long}\n\`\`\`\n<think>quoted</think>\n\`\`\`\n${long}<think>read</think>`;
+  assert.deepEqual(split([...fence.match(/.{1,7}/gs)!]).reasoning, 'read');
+  // a line that starts with a fence marker but goes on is no closing fence
+  const notClosed = `\`\`\`\n\`\`\` ${long}\n<think>quoted</think>`;
+  assert.deepEqual(split([notClosed]).reasoning, '');
+});
+
+test('a long answer with no line break costs the same per chunk as a short one (no rescanning of the line so far)', () => {
+  const cost = (chunks: number) => {
+    const s = new InlineTags();
+    const t0 = performance.now();
+    for (let i = 0; i < chunks; i++) s.push('tok ');
+    s.end();
+    return performance.now() - t0;
+  };
+  cost(2_000); // warm-up
+  const small = Math.max(cost(4_000), 0.5);
+  const large = cost(40_000);
+  // ten times the chunks: about ten times the time when linear, a hundred when each chunk rescans the line
+  assert.ok(large / small < 35, `40,000 chunks took ${large.toFixed(1)} ms, 4,000 took ${small.toFixed(1)} ms`);
 });

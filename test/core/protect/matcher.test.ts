@@ -5,7 +5,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { compileGlobs, expandBraces, globTester } from '../../../src/core/glob.ts';
 import { classifyPath, PathMatcher, QUARANTINE_GLOBS, READ_APPROVE_GLOBS } from '../../../src/core/protect/matcher.ts';
-import { NEW_CREDENTIALS } from '../credential_paths.ts';
+import { globsOf } from '../../../src/core/protect/table.ts';
+import { AGENT_CREDENTIALS, AGENT_HOME_FILES, NEW_CREDENTIALS } from '../credential_paths.ts';
 
 const QUARANTINED = [
   '.ssh/id_rsa', 'home/u/.ssh/config', '/home/u/.ssh/known_hosts', '.ssh', '.SSH/ID_RSA', 'a/b/.gnupg/pubring.kbx',
@@ -14,9 +15,9 @@ const QUARANTINED = [
   '.npmrc', '.pypirc', '.bash_history', '.zsh_history', '.python_history', 'id_rsa', 'id_rsa.pub', 'keys/id_dsa', 'id_ecdsa_sk',
   'backup/id_ed25519', 'vault.kdbx', 'Passwords.KDBX', 'wallet.dat', '.netrc.', '.npmrc ', 'ID_ED25519',
 ];
-const APPROVE = ['.env', '.env.local', '.env.production', 'app/.env', 'certs/server.pem', 'TLS.PEM', 'private.key', 'a/b/c.Key', '.env.', '/abs/path/.ENV'];
+const APPROVE = ['.envrc', 'app/.envrc', '.ENVRC', '.env', '.env.local', '.env.production', 'app/.env', 'certs/server.pem', 'TLS.PEM', 'private.key', 'a/b/c.Key', '.env.', '/abs/path/.ENV'];
 const CLEAN = [
-  'src/env.ts', 'environment.md', '.envrc', 'env', 'dotenv.js', 'src/keys.ts', 'key.txt', 'pem.md', 'sshd_config.md', '.sshconfig',
+  'src/env.ts', 'environment.md', '.envrc.example.md', 'env', 'dotenv.js', 'src/keys.ts', 'key.txt', 'pem.md', 'sshd_config.md', '.sshconfig',
   'ssh/notes.txt', 'my.ssh.txt', 'docs/aws.md', 'kube/config', 'netrc.md', '.npmrc.md', 'history', 'rsa.txt', 'wallet.dat.md', 'x.kdbx.txt',
   '.config/other/x', 'README.md', '.',
   // lookalikes of the new entries that are ordinary project files
@@ -27,8 +28,15 @@ const CLEAN = [
 
 for (const p of QUARANTINED) test(`quarantined: ${JSON.stringify(p)}`, () => assert.equal(classifyPath(p), 'quarantined'));
 test('every new credential store is quarantined', () => {
-  for (const p of NEW_CREDENTIALS) assert.equal(classifyPath(p), 'quarantined', p);
-  for (const p of NEW_CREDENTIALS) assert.equal(classifyPath(p.toUpperCase()), 'quarantined', p.toUpperCase());
+  for (const p of [...NEW_CREDENTIALS, ...AGENT_CREDENTIALS]) assert.equal(classifyPath(p), 'quarantined', p);
+  for (const p of [...NEW_CREDENTIALS, ...AGENT_CREDENTIALS]) assert.equal(classifyPath(p.toUpperCase()), 'quarantined', p.toUpperCase());
+});
+
+test("other agents' transcripts and state, and cxl's own data, are quarantined under $HOME; the same names in a project are not", () => {
+  const home = '/home/u';
+  const m = new PathMatcher(globsOf('quarantine', home), globsOf('read_approve', home), globsOf('always_ask', home));
+  for (const p of AGENT_HOME_FILES) assert.equal(m.classify(`${home}/${p}`), 'quarantined', p);
+  for (const p of AGENT_HOME_FILES) assert.equal(m.classify(`${home}/proj/${p}`), null, `proj/${p}`);
 });
 for (const p of APPROVE) test(`read-approve: ${JSON.stringify(p)}`, () => assert.equal(classifyPath(p), 'read_approve'));
 for (const p of CLEAN) test(`not matched: ${JSON.stringify(p)}`, () => assert.equal(classifyPath(p), null));
@@ -42,7 +50,7 @@ test('the strongest class of several paths wins (requested vs resolved)', () => 
 test('the lists are exported as frozen data for the envelope engine', () => {
   assert.ok(Object.isFrozen(QUARANTINE_GLOBS) && Object.isFrozen(READ_APPROVE_GLOBS));
   assert.ok(QUARANTINE_GLOBS.includes('**/.kube/**'));
-  assert.deepEqual([...READ_APPROVE_GLOBS], ['**/{*.pem,*.key,.env,.env.*}']);
+  assert.deepEqual([...READ_APPROVE_GLOBS], ['**/{*.pem,*.key,.env,.env.*}', '**/.envrc']);
   const custom = new PathMatcher(['**/secret/**'], []);
   assert.equal(custom.classify('a/secret/b'), 'quarantined');
   assert.equal(custom.classify('.ssh/id_rsa'), null);

@@ -125,15 +125,16 @@ describe('always ask: in every envelope, with no session option', () => {
     const specs: Record<string, EnvelopeSpec> = {
       open: { extends: 'auto_edit', tools: { local_fs: { grant: 'allow' } }, always_allow: [{ tool: '*', path: '**' }] },
     };
-    const approver = scripted({ outcome: 'allow_once' });
+    const approver = scripted({ outcome: 'allow_once' }, { outcome: 'allow_once' });
     const gate = gateFor(root, { approver, session, specs, envelope: 'open' });
-    await gate.call('read_file', { path: '.envrc' });
+    await gate.call('read_file', { path: '.envrc' }); // asks too: direnv's exports are read-approve
+    assert.equal(approver.requests.length, 1);
     const ev = await gate.evaluate('write_file', { path: '.envrc', content: 'x' });
     assert.equal(ev.decision.action, 'approve');
     assert.equal(ev.coveredBySession, false);
     assert.deepEqual(ev.sessionScope, []);
     await gate.call('edit_file', { path: '.envrc', old_string: 'A=1', new_string: 'A=2' });
-    assert.equal(approver.requests.length, 1);
+    assert.equal(approver.requests.length, 2);
     for (const envelope of ['read_only', 'strict']) {
       assert.equal(await code(gateFor(root, { envelope, yes: true }).call('write_file', { path: '.husky/pre-commit', content: 'x' })), 'envelope_denied', envelope);
     }

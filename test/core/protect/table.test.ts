@@ -4,11 +4,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import process from 'node:process';
 import { test } from 'node:test';
 import { describeProtectedPaths } from '../../../src/cli/config.ts';
 import { FLOOR_RULES, SHIPPED_ENVELOPES, WRITE_WALL_GLOBS } from '../../../src/core/envelope/shipped.ts';
 import { globTester } from '../../../src/core/glob.ts';
-import { entriesOf, FOUND_ON_DISK, globsOf, matchGlob, PROTECTED_PATHS, shownPattern, TIERS } from '../../../src/core/protect/table.ts';
+import { entriesOf, FOUND_ON_DISK, globsOf, matchGlob, ownDataGlob, PROTECTED_PATHS, RUNTIME_DIR_ROW, SERVICE_SOCKETS, shownPattern, TIERS } from '../../../src/core/protect/table.ts';
 import { ALWAYS_ASK_GLOBS, PathMatcher, QUARANTINE_GLOBS, READ_APPROVE_GLOBS } from '../../../src/core/protect/matcher.ts';
 import { repoRoot } from '../../helpers/cxl.ts';
 
@@ -29,7 +30,8 @@ test('every credential store and every always-ask entry says where it comes from
 });
 
 test('the quarantine, read-approve, write-wall and always-ask lists are tiers of the table, in its order', () => {
-  assert.deepEqual([...QUARANTINE_GLOBS], entriesOf('quarantine').map((e) => matchGlob(e)));
+  const own = ownDataGlob(process.env);
+  assert.deepEqual([...QUARANTINE_GLOBS], [...entriesOf('quarantine').map((e) => matchGlob(e)), ...(own === null ? [] : [own])]);
   assert.deepEqual([...READ_APPROVE_GLOBS], entriesOf('read_approve').map((e) => matchGlob(e)));
   assert.deepEqual([...WRITE_WALL_GLOBS], entriesOf('write_wall').map((e) => matchGlob(e)));
   assert.deepEqual([...ALWAYS_ASK_GLOBS], entriesOf('always_ask').map((e) => matchGlob(e)));
@@ -109,9 +111,21 @@ test('docs/local-fs.md lists exactly the table (regenerate the block from this t
   assert.equal(m[1], docsTable());
 });
 
-test('cxl config prints every entry: tier, pattern, reason', () => {
+test('cxl config prints every entry: tier, pattern, reason and source; and what the sandbox hides where services listen', () => {
   const lines = describeProtectedPaths();
-  for (const e of PROTECTED_PATHS) assert.ok(lines.some((l) => l.includes(e.tier) && l.includes(shownPattern(e)) && l.includes(e.reason)), e.glob);
+  for (const e of PROTECTED_PATHS) assert.ok(lines.some((l) => l.includes(e.tier) && l.includes(shownPattern(e)) && l.includes(e.reason) && l.includes(e.source ?? '')), e.glob);
   for (const f of FOUND_ON_DISK) assert.ok(lines.some((l) => l.includes(f.pattern)), f.pattern);
+  for (const s of SERVICE_SOCKETS) assert.ok(lines.some((l) => l.includes(s.path) && l.includes(s.source)), s.path);
+  assert.ok(lines.some((l) => l.includes(RUNTIME_DIR_ROW.pattern)));
   assert.ok(lines.every((l) => l.startsWith('# ')));
+});
+
+test("cxl's data dir is quarantined wherever XDG_DATA_HOME puts it, and covered by the table's own entry when it does not", () => {
+  assert.equal(ownDataGlob({ HOME: '/home/u' }, '/home/u'), null);
+  assert.equal(ownDataGlob({ HOME: '/home/u', XDG_DATA_HOME: '/home/u/.local/share' }, '/home/u'), null);
+  const g = ownDataGlob({ HOME: '/home/u', XDG_DATA_HOME: '/srv/state' }, '/home/u');
+  assert.equal(g, '**/srv/state/cxl/**');
+  const m = new PathMatcher([...globsOf('quarantine', '/home/u'), g!]);
+  for (const p of ['/home/u/.local/share/cxl/sessions/s1.jsonl', '/srv/state/cxl/history', '/srv/state/cxl']) assert.equal(m.classify(p), 'quarantined', p);
+  for (const p of ['/srv/state/other', 'proj/.local/share/cxl/x']) assert.equal(m.classify(p), null, p);
 });

@@ -118,7 +118,7 @@ describe('every walker takes a link to a protected file for that file', () => {
 
   test('the sandbox scan hides the file the link leads to', () => {
     const hits = new WorkspaceScanner(ws).scan().hits;
-    assert.deepEqual(hits, [{ path: secret, kind: 'file', tier: 'read_approve' }]);
+    assert.deepEqual(hits, [{ path: secret, kind: 'file', tier: 'read_approve', entry: path.join(ws, 'src', 'settings'), by: 'table' }]);
   });
 
   test("the shell's look below a directory meets it when the reader follows links, not when it does not", () => {

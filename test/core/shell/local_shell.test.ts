@@ -260,7 +260,7 @@ test('a command printing 50 MB is truncated to the cap without holding it in mem
   assert.ok(grew < 75, `rss grew ${grew.toFixed(1)} MB while 50 MB streamed through`);
 });
 
-test('the environment is scrubbed of secrets unless configured otherwise', async () => {
+test('the environment is an allowlist, widened by envAllow, or whole with keepSecrets', async () => {
   const env = {
     PATH: process.env.PATH,
     PLAIN_VALUE: 'kept',
@@ -275,7 +275,10 @@ test('the environment is scrubbed of secrets unless configured otherwise', async
   const { run } = shell({ env, policy: undefined });
   const r = await run({ command: 'env' });
   const names = r.stdout.split('\n').map((l) => l.split('=')[0]);
-  assert.ok(names.includes('PLAIN_VALUE'));
+  assert.ok(names.includes('PATH'));
+  assert.ok(!names.includes('PLAIN_VALUE'), 'not on the allowlist');
+  const widened = shell({ env, policy: undefined, envAllow: ['PLAIN_*'] });
+  assert.match((await widened.run({ command: 'env' })).stdout, /^PLAIN_VALUE=kept$/m);
   for (const secret of ['GITHUB_TOKEN', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'DB_PASSWORD', 'AWS_SECRET_ACCESS_KEY', 'MY_SECRET', 'SSH_KEY']) {
     assert.ok(!names.includes(secret), `${secret} scrubbed`);
   }

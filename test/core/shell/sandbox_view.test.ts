@@ -152,9 +152,16 @@ describe('the view', () => {
     assert.ok(names.length >= 10);
     // a directory entry (`**/.ssh/**`) gets a directory with a file in it; the others a file
     for (const e of entries) for (const n of e.at ?? []) put(home, e.glob.endsWith('/**') ? `${n}/inside` : n);
-    const v = buildView({ profile: 'read-only', network: true, roots: [tempDir()], homes: [home] });
+    const v = buildView({ profile: 'workspace-write', network: true, roots: [tempDir()], homes: [home] });
     const hidden = [...v.hideDirs, ...v.hideFiles].map((p) => path.relative(home, p));
     for (const n of names) assert.ok(hidden.includes(n), `~/${n} is hidden`);
+    // unasked (read-only), the home is masked whole: only what a kept toolchain dir holds needs its own mount
+    const ro = buildView({ profile: 'read-only', network: true, roots: [tempDir()], homes: [home] });
+    assert.deepEqual(ro.maskedHomes, [home]);
+    const kept = [...ro.hideDirs, ...ro.hideFiles].map((p) => path.relative(home, p));
+    for (const n of ['.cargo/credentials.toml', '.m2/settings.xml', '.gradle/gradle.properties', '.config/git/credentials', '.gem/credentials']) assert.ok(kept.includes(n), `~/${n} stays hidden inside a kept toolchain dir`);
+    assert.ok(!kept.includes('.ssh') && !kept.includes('.aws'), 'nothing mounted for what the mask already hides');
+    for (const k of ['.cargo', '.m2', '.gradle', '.config/git', '.gem']) assert.ok(ro.homeKeep.includes(path.join(home, k)), k);
   });
 
   test('a read-approve file the approval named stays visible; a quarantined one never does', () => {
@@ -184,12 +191,14 @@ const VIEW: SandboxView = {
   hideDirs: ['/home/u/.ssh'],
   hideFiles: ['/work/ws/.env'],
   privateTmp: true,
+  maskedHomes: [],
+  homeKeep: [],
   notes: [],
 };
 
 describe('bubblewrap arguments', () => {
-  test('mounts in order: / read-only, private /tmp, roots, wall, hidden, /dev and /proc; then the namespaces and the command', () => {
-    const a = bwrapArgs(VIEW, '/work/ws/src', '/usr/bin/git', ['status']);
+  test('mounts in order: / read-only, private /tmp, roots, wall, hidden, /dev and /proc (its kernel settings read-only); then the namespaces, the socket filter and the command', () => {
+    const a = bwrapArgs(VIEW, '/work/ws/src', '/usr/bin/git', ['status'], { seccompFd: 4 });
     assert.deepEqual(a, [
       '--ro-bind', '/', '/',
       '--tmpfs', '/tmp',
@@ -199,7 +208,9 @@ describe('bubblewrap arguments', () => {
       '--tmpfs', '/home/u/.ssh', '--remount-ro', '/home/u/.ssh',
       '--ro-bind', '/dev/null', '/work/ws/.env',
       '--dev', '/dev', '--proc', '/proc',
+      '--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger',
       '--unshare-pid', '--unshare-net', '--cap-drop', 'ALL', '--die-with-parent', '--new-session',
+      '--seccomp', '4',
       '--chdir', '/work/ws/src', '--', '/usr/bin/git', 'status',
     ]);
   });
@@ -243,6 +254,8 @@ describe('the Seatbelt profile (macOS; untested on hardware)', () => {
         '(deny file-write*\n  (subpath "/work/ws/.git/hooks")\n  (subpath "/work/ws/.git/config"))',
         '(deny file-read* file-write*\n  (subpath "/home/u/.ssh")\n  (literal "/work/ws/.env"))',
         '(deny process-info* (target others))',
+        '(deny network-outbound (remote unix-socket))',
+        '(allow network-outbound (remote unix-socket (path-literal "/private/var/run/mDNSResponder")))',
         '(deny network*)',
         '',
       ].join('\n'),
@@ -252,7 +265,8 @@ describe('the Seatbelt profile (macOS; untested on hardware)', () => {
   test('read-only allows no workspace writes; the network stays on when allowed', () => {
     const p = seatbeltProfile({ ...VIEW, profile: 'read-only', network: true });
     assert.doesNotMatch(p, /subpath "\/work\/ws"\)/);
-    assert.doesNotMatch(p, /deny network/);
+    assert.doesNotMatch(p, /deny network\*/);
+    assert.match(p, /deny network-outbound \(remote unix-socket\)/, 'unix sockets stay refused with the network on');
   });
 
   test('hostile path names cannot break out of their string', () => {

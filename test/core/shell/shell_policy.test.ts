@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import { isToolError } from '../../../src/core/errors.ts';
-import { childEnv, isSecretName } from '../../../src/core/shell/env.ts';
+import { childEnv, dropReason, holdsCredentialUrl, isAllowedName } from '../../../src/core/shell/env.ts';
 import {
   DEFAULT_ALLOWED_COMMANDS,
   DEFAULT_DENIED_COMMANDS,
@@ -58,14 +58,27 @@ test('a flat key=value set: local_shell keys over the shipped lists; local_fs ke
   assert.deepEqual(withoutShellOnlyKeys({ ...flat, _denied_commands: 'rm' }), { _allowed_dir: 'src', _max_read_bytes: '0' });
 });
 
-test('secret-looking names are scrubbed, ordinary ones kept', () => {
-  for (const n of ['GITHUB_TOKEN', 'NPM_TOKEN', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'DB_PASSWORD', 'PGPASSWORD', 'MY_SECRET', 'SSH_KEY', 'GOOGLE_API_KEY', 'HF_TOKEN', 'GCP_CREDENTIALS', 'api_key']) {
-    assert.ok(isSecretName(n), n);
+test('the environment is an allowlist: what toolchains need passes, anything else does not, whatever its name', () => {
+  for (const n of ['PATH', 'HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', 'TMPDIR', 'GOPATH', 'CARGO_HOME', 'RUSTUP_HOME', 'NVM_DIR', 'JAVA_HOME', 'VIRTUAL_ENV', 'PYTHONPATH', 'SSL_CERT_FILE', 'HTTPS_PROXY']) {
+    assert.ok(isAllowedName(n), n);
   }
-  for (const n of ['PATH', 'HOME', 'TERM', 'LANG', 'SSH_AUTH_SOCK', 'MONKEY', 'TOKENIZERS_PARALLELISM', 'KEYBOARD', 'GOPATH', 'NODE_OPTIONS', 'EDITOR']) {
-    assert.ok(!isSecretName(n), n);
+  for (const n of ['GITHUB_TOKEN', 'OPENAI_API_KEY', 'DB_PASS', 'MYSQL_PWD', 'DATABASE_URL', 'PGPASSWORD', 'SSH_AUTH_SOCK', 'GPG_AGENT_INFO', 'DBUS_SESSION_BUS_ADDRESS', 'DISPLAY', 'WAYLAND_DISPLAY', 'XDG_RUNTIME_DIR', 'NODE_OPTIONS', 'LD_PRELOAD', 'GOOGLE_APPLICATION_CREDENTIALS', 'EDITOR', 'path']) {
+    assert.ok(!isAllowedName(n), n);
   }
-  const env = childEnv({ PATH: '/bin', GITHUB_TOKEN: 't', UNSET: undefined }, { keep: [] });
+  const env = childEnv({ PATH: '/bin', GITHUB_TOKEN: 't', UNSET: undefined });
   assert.deepEqual(env, { PATH: '/bin', GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', PAGER: 'cat' });
-  assert.equal(childEnv({ GITHUB_TOKEN: 't' }, { keep: ['GITHUB_TOKEN'] }).GITHUB_TOKEN, 't');
+  assert.equal(childEnv({ MYAPP_MODE: 'x' }, { allow: ['MYAPP_*'] }).MYAPP_MODE, 'x', 'a prefix the person allows');
+  assert.equal(childEnv({ MYAPP_MODE: 'x' }, { allow: ['MYAPP'] }).MYAPP_MODE, undefined, 'a name is exact');
+});
+
+test('a value holding a URL with credentials is never passed, allowed or not', () => {
+  for (const v of ['postgres://app:PASS@db:5432/x', 'https://TOKEN@github.com/o/r.git', 'http://u:p@proxy:3128', 'x redis://:pw@h:6379 y', 'https://a.example/simple https://user:tok@b.example/simple']) {
+    assert.ok(holdsCredentialUrl(v), v);
+    assert.equal(dropReason('HTTPS_PROXY', v), 'credentials in a URL');
+    assert.equal(dropReason('DATABASE_URL', v, { allow: ['DATABASE_URL'] }), 'credentials in a URL');
+  }
+  for (const v of ['http://proxy:3128', 'https://pypi.org/simple', 'git@github.com:o/r.git', 'mailto:a@b.c', '/usr/bin:/bin', 'a@b']) {
+    assert.ok(!holdsCredentialUrl(v), v);
+  }
+  assert.equal(dropReason('HTTPS_PROXY', 'http://proxy:3128'), undefined);
 });

@@ -177,6 +177,7 @@ function read(rules: Rules, argv: readonly string[], start: number, program: str
   const find = ctx;
   let recursive = rules.recursive === true;
   let follow = false;
+  let noFollow = false;
   for (const p of parsed.opts) {
     const o = p.opt;
     out.opts.push(p.name);
@@ -188,11 +189,13 @@ function read(rules: Rules, argv: readonly string[], start: number, program: str
     else if (!o.safe) find.find('ask', p.name, o.why ?? `\`${p.written}\` is not known to be harmless`, p.index);
     if (o.recursive) recursive = true;
     if (o.follow) follow = true;
+    if (o.noFollow) noFollow = true;
     if (o.kind && PATH_KINDS.has(o.kind) && p.value !== undefined && p.value !== '') {
       out.paths.push({ word: p.value, index: p.index, kind: o.kind as PathRef['kind'] });
       if (o.kind === 'dir' && (p.name === '-C' || p.name === '--directory' || p.name === '--chdir')) out.chdir.push(p.value);
     }
   }
+  if (noFollow) follow = false;
   let operands = parsed.operands;
   if (rules.subcommands && operands.length) {
     const s = operands[0];

@@ -11,7 +11,9 @@ export const LS = gnu('ls', [
   flags('-a', '--all', '-A', '--almost-all', '--author', '-b', '--escape', '-B', '--ignore-backups', '-c', '-C', '-d', '--directory', '-D', '--dired', '-f'),
   optional('-F', '--classify', '--color', '--hyperlink'),
   flags('--file-type', '--full-time', '-g', '--group-directories-first', '-G', '--no-group', '-h', '--human-readable', '--si', '-H', '--dereference-command-line'),
-  flags('--dereference-command-line-symlink-to-dir', '-i', '--inode', '-k', '--kibibytes', '-l', '-L', '--dereference', '-m', '-n', '--numeric-uid-gid', '-N', '--literal'),
+  flags('--dereference-command-line-symlink-to-dir', '-i', '--inode', '-k', '--kibibytes', '-l', '-m', '-n', '--numeric-uid-gid', '-N', '--literal'),
+  // -L with -R walks into linked directories, wherever they lead
+  { names: ['-L', '--dereference'], safe: true, follow: true },
   flags('-o', '-p', '-q', '--hide-control-chars', '--show-control-chars', '-Q', '--quote-name', '-r', '--reverse', '-s', '--size', '-S', '-t', '-u', '-U', '-v', '-x', '-X'),
   flags('-Z', '--context', '--zero', '-1'),
   recursive('-R', '--recursive'),
@@ -45,14 +47,16 @@ export const GREP = gnu('grep', [
 
 export const DIFF = gnu('diff', [
   flags('--normal', '-q', '--brief', '-s', '--report-identical-files', '-c', '-u', '-e', '--ed', '-n', '--rcs', '-y', '--side-by-side', '--left-column', '--suppress-common-lines'),
-  flags('-p', '--show-c-function', '-t', '--expand-tabs', '-T', '--initial-tab', '--suppress-blank-empty', '--no-dereference', '-N', '--new-file', '--unidirectional-new-file'),
+  flags('-p', '--show-c-function', '-t', '--expand-tabs', '-T', '--initial-tab', '--suppress-blank-empty', '-N', '--new-file', '--unidirectional-new-file'),
+  { names: ['--no-dereference'], safe: true, noFollow: true },
   flags('--ignore-file-name-case', '--no-ignore-file-name-case', '-i', '--ignore-case', '-E', '--ignore-tab-expansion', '-Z', '--ignore-trailing-space', '-b', '--ignore-space-change'),
   flags('-w', '--ignore-all-space', '-B', '--ignore-blank-lines', '-a', '--text', '--strip-trailing-cr', '-d', '--minimal', '--speed-large-files', '-v'),
   optional('--context', '--unified', '--color'),
   text('-C', '-U', '-W', '--width', '-F', '--show-function-line', '--label', '--tabsize', '-x', '--exclude', '-I', '--ignore-matching-lines', '-D', '--ifdef', '--horizon-lines', '--palette'),
   text('--line-format', '--old-line-format', '--new-line-format', '--unchanged-line-format', '--old-group-format', '--new-group-format', '--unchanged-group-format', '--changed-group-format'),
   reads('-X', '--exclude-from', '-S', '--starting-file', '--from-file', '--to-file'),
-  recursive('-r', '--recursive'),
+  // diff -r reads what each link leads to, files and directories alike (unless --no-dereference)
+  { names: ['-r', '--recursive'], safe: true, recursive: true, follow: true },
   ask("runs the output through the `pr` program", ['-l', '--paginate']),
 ]);
 

@@ -36,6 +36,8 @@ export interface Opt {
   recursive?: boolean;
   /** recursion follows symbolic links */
   follow?: boolean;
+  /** recursion does not follow symbolic links, whatever came before (`diff --no-dereference`) */
+  noFollow?: boolean;
   /** after it (and its value) every word belongs to what it names (`python -m mod args…`) */
   ends?: boolean;
 }

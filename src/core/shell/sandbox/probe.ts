@@ -1,12 +1,19 @@
 // Finds the OS sandbox this machine offers and proves it starts, once per process and program:
 // bubblewrap (`bwrap` on PATH) on Linux, `sandbox-exec` on macOS. A sandbox that cannot start
 // (user namespaces restricted, /proc not mountable in a container, a broken install) is reported
-// with the reason it gave, never assumed.
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+// with the reason it gave, never assumed. Starting is not enough: inside, the probe checks what
+// the sandbox relies on (kernel settings under /proc/sys read-only, the unix-socket filter in
+// force, no capability left), since a kernel or runtime may ignore a mount or an option without
+// an error (gVisor leaves /proc/sys writable; bubblewrap run as root skipped covering it). A
+// sandbox that does not hold is reported unavailable, with what failed.
+import { accessSync, closeSync, constants, openSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { childProcess } from '../../platform/runtime.ts';
+import { bwrapArgs } from './bwrap.ts';
+import { socketFilterFile } from './seccomp.ts';
 import type { SandboxState } from './settings.ts';
+import type { SandboxView } from './view.ts';
 
 export interface ProbeOptions {
   /** PATH to find the program on (default: this process's) */
@@ -20,6 +27,32 @@ export interface ProbeOptions {
 export interface Probe extends SandboxState {
   /** the program that wraps commands (an absolute path), when it works */
   program?: string;
+  /** bubblewrap: the unix-socket filter every command is started with (seccomp.ts) */
+  seccompFile?: string;
+  /** util-linux prlimit, which bounds unasked commands inside the sandbox (limits.ts); absent: not installed */
+  prlimit?: string;
+}
+
+/** The stdio slot the probe hands bwrap the filter on (the launcher's SECCOMP_FD). */
+const PROBE_SECCOMP_FD = 4;
+
+/**
+ * Run inside the sandbox by the probe; exit 3 with `cxl-probe: …` on stderr when something the
+ * sandbox relies on does not hold. `printf '' >>` opens for writing and writes nothing: a
+ * writable /proc/sys is found without changing a setting (printf, not `:`, whose failed
+ * redirection would end dash).
+ */
+export const HOLDS_SCRIPT = [
+  "if printf '' 2>/dev/null >> /proc/sys/kernel/hostname; then echo 'cxl-probe: /proc/sys is writable inside (kernel settings such as the hostname could be changed)' >&2; exit 3; fi",
+  'seccomp=; caps=',
+  'while read -r k v; do case $k in Seccomp:) seccomp=$v;; CapEff:) caps=$v;; esac; done < /proc/self/status',
+  "[ \"$seccomp\" = 2 ] || { echo \"cxl-probe: the unix-socket filter is not in force inside (Seccomp: $seccomp)\" >&2; exit 3; }",
+  "[ \"$caps\" = 0000000000000000 ] || { echo \"cxl-probe: capabilities are left inside ($caps)\" >&2; exit 3; }",
+].join('\n');
+
+/** The view of the probe: nothing mounted but what every command gets. */
+function probeView(network: boolean): SandboxView {
+  return { profile: 'read-only', network, roots: [], readOnly: [], hideDirs: [], hideFiles: [], privateTmp: true, maskedHomes: [], homeKeep: [], notes: [] };
 }
 
 const cache = new Map<string, Probe>();
@@ -46,6 +79,8 @@ function firstLine(s: string): string {
 
 function explain(program: string, stderr: string, status: number | null, error?: Error): string {
   if (error) return `${program} did not run: ${error.message}`;
+  const held = /^cxl-probe: (.*)$/m.exec(stderr);
+  if (held) return `${path.basename(program)} starts, but the sandbox does not hold here: ${held[1]}`;
   const line = firstLine(stderr).replace(/^bwrap: /, '');
   let why = `${path.basename(program)} cannot start a sandbox here${line ? `: ${line}` : ` (exit ${status})`}`;
   if (/uid map|user namespace|Operation not permitted|Permission denied|No permissions/i.test(line)) {
@@ -56,8 +91,22 @@ function explain(program: string, stderr: string, status: number | null, error?:
   return why;
 }
 
-function run(program: string, args: string[]): { ok: boolean; reason?: string } {
-  const r = childProcess().spawnSync(program, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000, encoding: 'utf8' });
+function run(program: string, args: string[], seccompFile?: string): { ok: boolean; reason?: string } {
+  let fd: number | undefined;
+  if (seccompFile !== undefined) {
+    try {
+      fd = openSync(seccompFile, 'r');
+    } catch (e) {
+      return { ok: false, reason: `the unix-socket filter cannot be read: ${(e as Error).message}` };
+    }
+  }
+  const stdio = fd === undefined ? ['ignore', 'ignore', 'pipe'] : ['ignore', 'ignore', 'pipe', 'ignore', fd];
+  let r;
+  try {
+    r = childProcess().spawnSync(program, args, { stdio: stdio as ('ignore' | 'pipe' | number)[], timeout: 10_000, encoding: 'utf8' });
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
   if (r.error) return { ok: false, reason: explain(program, '', null, r.error) };
   if (r.status !== 0) return { ok: false, reason: explain(program, r.stderr ?? '', r.status) };
   return { ok: true };
@@ -93,10 +142,15 @@ function probeBwrapUncached(pathEnv: string | undefined, network: boolean): Prob
   const key = `bwrap\0${program}\0${network ? 'net' : 'nonet'}`;
   const hit = cache.get(key);
   if (hit) return hit;
-  // The same mounts every command gets, with a trivial program: if this runs, they all can.
-  const args = ['--ro-bind', '/', '/', '--tmpfs', '/tmp', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', ...(network ? [] : ['--unshare-net']), '--die-with-parent', '--new-session', '--', '/bin/sh', '-c', 'exit 0'];
-  const r = run(program, args);
-  const probe: Probe = r.ok ? { state: 'bubblewrap', program, reason: program } : { state: 'unavailable', reason: network ? r.reason : `the network cannot be turned off: ${r.reason}` };
+  const filter = socketFilterFile();
+  if ('unsupported' in filter) return { state: 'unavailable', reason: filter.unsupported };
+  // The same mounts and options every command gets (bwrap.ts), running the checks of what they promise.
+  const args = bwrapArgs(probeView(network), '/', '/bin/sh', ['-c', HOLDS_SCRIPT], { seccompFd: PROBE_SECCOMP_FD });
+  const r = run(program, args, filter.file);
+  const prlimit = findOnPath('prlimit', pathEnv);
+  const probe: Probe = r.ok
+    ? { state: 'bubblewrap', program, reason: prlimit ? program : `${program}; prlimit (util-linux) is not on PATH, so unasked commands run without process, memory and CPU limits`, seccompFile: filter.file, ...(prlimit ? { prlimit } : {}) }
+    : { state: 'unavailable', reason: network ? r.reason : `the network cannot be turned off: ${r.reason}` };
   cache.set(key, probe);
   return probe;
 }

@@ -1,7 +1,8 @@
 // The macOS Seatbelt (`sandbox-exec -p`) profile for one command, generated from the same view
 // as the bubblewrap arguments: reads allowed except the hidden paths, writes only inside the
 // roots (workspace-write) minus the wall, plus the per-user temp dir and the few devices every
-// program writes; other processes' information denied; the network denied when it is off.
+// program writes; other processes' information denied; unix-socket connections denied but the
+// DNS resolver's; the network denied when it is off.
 // Untested on macOS hardware: its text is unit-tested on Linux.
 import type { SandboxView } from './view.ts';
 
@@ -31,11 +32,21 @@ export function seatbeltProfile(view: SandboxView, opts: SeatbeltOptions = {}): 
   if (view.profile === 'workspace-write' && view.readOnly.length) {
     lines.push(`(deny file-write*\n  ${view.readOnly.map(subpath).join('\n  ')})`);
   }
+  // the read-only profile's home: unreadable but for the toolchains and the roots in it
+  if (view.maskedHomes.length) {
+    lines.push(`(deny file-read*\n  ${view.maskedHomes.map(subpath).join('\n  ')})`);
+    lines.push(`(allow file-read-metadata\n  ${view.maskedHomes.map(literal).join('\n  ')})`);
+    const back = [...view.homeKeep.map(subpath), ...view.roots.filter((r) => view.maskedHomes.some((h) => r.startsWith(`${h}/`))).map(subpath)];
+    if (back.length) lines.push(`(allow file-read*\n  ${back.join('\n  ')})`);
+  }
   // hidden: neither read nor written (subpath covers a file as well as a directory)
   const hidden = [...view.hideDirs.map(subpath), ...view.hideFiles.map(literal)];
   if (hidden.length) lines.push(`(deny file-read* file-write*\n  ${hidden.join('\n  ')})`);
   // other processes: no environment, arguments or memory of theirs
   lines.push('(deny process-info* (target others))');
+  // no unix-domain sockets (agents, launchd's per-session sockets, docker), but the resolver's
+  lines.push('(deny network-outbound (remote unix-socket))');
+  lines.push(`(allow network-outbound (remote unix-socket (path-literal ${sbString('/private/var/run/mDNSResponder')})))`);
   if (!view.network) lines.push('(deny network*)');
   return `${lines.join('\n')}\n`;
 }

@@ -3,6 +3,7 @@
 // state a terminal host reports (which sandbox is working, or why none is), and what travels
 // with a terminal request. No disk, no processes: the probe and the view live beside this file.
 import { SANDBOX_MODES, type Decision, type SandboxMode, type SandboxState } from '../../envelope/index.ts';
+import type { Limits } from './limits.ts';
 
 export { SANDBOX_MODES, type SandboxMode, type SandboxState };
 
@@ -27,6 +28,13 @@ export interface TerminalSandbox {
   roots: readonly string[];
   /** read-approve files left visible (real paths) */
   visible?: readonly string[];
+  /**
+   * directories hidden whole beyond what the host finds itself: what the caller's environment
+   * names before it is filtered for the command (its $XDG_RUNTIME_DIR, its cxl data dir)
+   */
+  hidden?: readonly string[];
+  /** the bounds of a read-only (unasked) command, when not the default ones (limits.ts) */
+  limits?: Limits;
 }
 
 /** How the tool result reports the sandbox a command ran in. */

@@ -6,8 +6,9 @@
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isWithin } from '../../paths.ts';
-import { entriesOf, type ProtectionTier } from '../../protect/table.ts';
+import { entriesOf, SERVICE_SOCKETS, type ProtectionTier } from '../../protect/table.ts';
 import { scannerFor } from '../../protect/scan.ts';
+import { homeView } from './home_view.ts';
 import type { SandboxProfile, TerminalSandbox } from './settings.ts';
 
 export interface SandboxView {
@@ -23,6 +24,10 @@ export interface SandboxView {
   hideFiles: string[];
   /** /tmp is a private empty tmpfs (false only when a root is `/`) */
   privateTmp: boolean;
+  /** read-only profile: homes replaced by an empty read-only directory (home_view.ts) */
+  maskedHomes: string[];
+  /** …and the toolchain paths under them bound back read-only */
+  homeKeep: string[];
   /** what the view could not cover, for the tool result */
   notes: string[];
 }
@@ -30,6 +35,10 @@ export interface SandboxView {
 export interface ViewInput extends TerminalSandbox {
   /** home directories whose `at` names are hidden (the child's $HOME and this user's) */
   homes: readonly string[];
+  /** per-user runtime dirs ($XDG_RUNTIME_DIR, /run/user/UID): hidden whole */
+  runtimeDirs?: readonly string[];
+  /** more directories hidden whole when they exist (cxl's own data dir, wherever XDG_DATA_HOME puts it) */
+  hidden?: readonly string[];
 }
 
 const HIDE_TIERS: ProtectionTier[] = ['quarantine', 'read_approve'];
@@ -39,6 +48,14 @@ function real(p: string): string | undefined {
     return realpathSync.native(p);
   } catch {
     return undefined;
+  }
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
   }
 }
 
@@ -103,7 +120,17 @@ export function buildView(input: ViewInput): SandboxView {
     }
   }
 
-  // 2. what the scan of each root finds now
+  // 2. where services listen: the runtime dirs whole, the table's sockets one by one
+  for (const d of [...(input.runtimeDirs ?? []), ...(input.hidden ?? [])]) {
+    const r = real(d);
+    if (r && r !== '/' && isDir(r) && !roots.some((root) => isWithin(r, root))) hide(r, true);
+  }
+  for (const s of SERVICE_SOCKETS) {
+    const r = real(s.path);
+    if (r && lstatSync(r, { throwIfNoEntry: false })?.isSocket()) hide(r, false);
+  }
+
+  // 3. what the scan of each root finds now
   for (const root of roots) {
     const res = scannerFor(root).scan();
     if (res.incomplete) notes.push(`the workspace scan stopped after ${res.dirs} directories; protected files beyond them are not hidden`);
@@ -117,9 +144,15 @@ export function buildView(input: ViewInput): SandboxView {
     }
   }
 
-  const hideDirs = outermost(dirs);
+  // 4. the read-only profile sees the home through its toolchain allowlist: what is masked needs no hiding
+  const home = input.profile === 'read-only' ? homeView(input.homes, roots, privateTmp) : { masked: [], keep: [] };
+  const masked = new Set(home.masked);
+  const shown = new Set([...home.keep, ...roots]);
+  const needed = (p: string) => !coveredBy(masked, p) || coveredBy(shown, p);
+
+  const hideDirs = outermost(dirs).filter(needed);
   const hidden = new Set(hideDirs);
-  const hideFiles = [...files].filter((f) => !coveredBy(hidden, f)).sort();
+  const hideFiles = [...files].filter((f) => !coveredBy(hidden, f) && needed(f)).sort();
   const readOnly = outermost(ro).filter((p) => !coveredBy(hidden, p) && !files.has(p));
-  return { profile: input.profile, network: input.network, roots, readOnly, hideDirs, hideFiles, privateTmp, notes };
+  return { profile: input.profile, network: input.network, roots, readOnly, hideDirs, hideFiles, privateTmp, maskedHomes: home.masked, homeKeep: home.keep, notes };
 }

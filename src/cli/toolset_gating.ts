@@ -1,0 +1,54 @@
+// `cxl config`'s list of the built-in toolsets a chain task offers and how the envelope gates
+// each of their tools, so a person sees before a session that `git_status` runs unasked and
+// `git_commit` asks. Each toolset is opened (nothing is probed or loaded by opening) and its
+// tools listed; each tool is decided on its axis with no path: a path can still make it ask or
+// deny (the quarantine, approve_paths, the write wall), which the lines say.
+import process from 'node:process';
+import { BUILTIN_TOOLSETS } from '../agent/tools/builtin.ts';
+import { admitsToolset } from '../config/toolset_list.ts';
+import { decide, type Axis, type CompiledEnvelope, type Grant } from '../core/envelope/index.ts';
+import { ReadLedger } from '../core/local_fs/ledger.ts';
+import type { ToolKind } from '../core/tool.ts';
+
+/** The axis a tool of a toolset with no built-in map is planned on, from its kind. */
+function axisOfKind(toolset: string, kind: ToolKind): Axis | undefined {
+  // local_fs and local_shell have the envelope's own map (axisOf)
+  if (toolset === 'local_fs' || toolset === 'local_shell') return undefined;
+  if (kind === 'edit' || kind === 'delete' || kind === 'move') return 'files.write';
+  if (kind === 'execute') return 'shell';
+  return 'files.read';
+}
+
+/** One line per built-in toolset `tools` admits: its tools grouped by what `env` decides. */
+export function describeToolsetGating(tools: readonly string[], env: CompiledEnvelope, root = process.cwd()): string[] {
+  const site = { root, ledger: new ReadLedger('cxl-config'), warn: () => {} };
+  const lines: string[] = [];
+  const off: string[] = [];
+  for (const builtin of BUILTIN_TOOLSETS) {
+    if (!admitsToolset(tools, builtin.name)) {
+      off.push(builtin.name);
+      continue;
+    }
+    let specs;
+    try {
+      specs = builtin.open(site, undefined).toolset.list();
+    } catch (err) {
+      lines.push(`#   ${builtin.name}: cannot be opened here (${(err as Error).message})`);
+      continue;
+    }
+    if (builtin.name === 'local_shell') {
+      lines.push(`#   ${builtin.name}: each command line is decided by the shell axis (shell.grant ${env.resolved.shell.grant?.value.grant ?? 'unset'}, prefix_allowlist, ask_always, blacklist)`);
+      continue;
+    }
+    const by = new Map<Grant, string[]>();
+    for (const t of specs) {
+      const axis = axisOfKind(builtin.name, t.kind);
+      const d = decide(env, { toolset: builtin.name, tool: t.name, ...(axis ? { axis } : {}) });
+      by.set(d.action, [...(by.get(d.action) ?? []), t.name]);
+    }
+    const parts = (['allow', 'approve', 'deny'] as const).filter((g) => by.has(g)).map((g) => `${g} ${by.get(g)!.join(', ')}`);
+    lines.push(`#   ${builtin.name}: ${parts.join('; ')}`);
+  }
+  if (off.length) lines.push(`#   not offered: ${off.join(', ')}`);
+  return lines;
+}

@@ -1,0 +1,17 @@
+// native-git as a built-in toolset entry (agent/tools/builtin.ts lists it): its name, bare
+// model-facing names, its `cxl tool --policy native-git.KEY=VALUE` flags, and how it opens.
+import { toolsetFlags } from '../contract/policy_flags.ts';
+import type { Toolset } from '../contract/toolset.ts';
+import { NATIVE_GIT, parseGitPolicy } from './policy.ts';
+import { NativeGitToolset } from './toolset.ts';
+
+export const NATIVE_GIT_BUILTIN = Object.freeze({
+  name: NATIVE_GIT,
+  bareNames: true,
+  fromFlags: (flat: Readonly<Record<string, string>>) => toolsetFlags(flat, NATIVE_GIT),
+  open(site: { root: string; warn(text: string): void }, policy: Record<string, string> | undefined): { toolset: Toolset } {
+    const parsed = parseGitPolicy(policy);
+    parsed.warnings.forEach(site.warn);
+    return { toolset: new NativeGitToolset({ root: site.root, policy: parsed.policy }) };
+  },
+});

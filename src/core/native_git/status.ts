@@ -1,0 +1,73 @@
+// git_status: the branch, HEAD, and each changed path as staged (index against HEAD), changed but
+// not staged (working tree against index) and untracked, from isomorphic-git's status matrix.
+// Paths are named (a credential file too: its name is not its content). The lists are complete
+// in the structured result even when the text is cut.
+import type { GitCtx } from './engine.ts';
+import { headOid, readCommit } from './refs.ts';
+
+export interface StatusEntry {
+  path: string;
+  /** A added, M modified, D deleted */
+  code: 'A' | 'M' | 'D';
+}
+
+export interface StatusResult {
+  branch: string;
+  head?: { hash: string; subject: string };
+  clean: boolean;
+  staged: StatusEntry[];
+  unstaged: StatusEntry[];
+  untracked: string[];
+  text: string;
+}
+
+type Row = [string, number, number, number];
+
+/** One status-matrix row as its staged and unstaged codes and whether it is untracked. */
+export function classifyRow([, head, work, stage]: Row): { staged?: StatusEntry['code']; unstaged?: StatusEntry['code']; untracked?: boolean } {
+  const out: { staged?: StatusEntry['code']; unstaged?: StatusEntry['code']; untracked?: boolean } = {};
+  // stage: 0 absent, 1 as HEAD, 2 as the working tree, 3 unlike both; work: 0 absent, 1 as HEAD, 2 unlike HEAD
+  if (head === 0 && stage !== 0) out.staged = 'A';
+  else if (head === 1 && stage === 0) out.staged = 'D';
+  else if (head === 1 && (stage === 3 || (stage === 2 && work === 2))) out.staged = 'M';
+  if (stage === 0) {
+    if (work !== 0) out.untracked = true;
+  } else if (work === 0) out.unstaged = 'D';
+  else if (stage === 3 || (stage === 1 && work === 2)) out.unstaged = 'M';
+  return out;
+}
+
+/** The current branch as shown: its name, `(no commits yet)` on an unborn one, `(detached at abc12345)`. */
+export async function branchLabel(c: GitCtx, head: string | null): Promise<string> {
+  const branch = await c.git.currentBranch({ ...c.args, fullname: false }).catch(() => undefined);
+  if (branch) return head ? branch : `${branch} (no commits yet)`;
+  return head ? `(detached at ${head.slice(0, 8)})` : '(no commits yet)';
+}
+
+export async function gitStatus(c: GitCtx): Promise<StatusResult> {
+  const head = await headOid(c);
+  const branch = await branchLabel(c, head);
+  const rows = (await c.git.statusMatrix({ ...c.args })) as Row[];
+  const staged: StatusEntry[] = [];
+  const unstaged: StatusEntry[] = [];
+  const untracked: string[] = [];
+  for (const row of rows) {
+    const k = classifyRow(row);
+    if (k.staged) staged.push({ path: row[0], code: k.staged });
+    if (k.unstaged) unstaged.push({ path: row[0], code: k.unstaged });
+    if (k.untracked) untracked.push(row[0]);
+  }
+  const lines = [`branch ${branch}`];
+  let headInfo: StatusResult['head'];
+  if (head) {
+    const info = await readCommit(c, head);
+    headInfo = { hash: head.slice(0, 8), subject: info.message.split('\n')[0] };
+    lines.push(`HEAD ${headInfo.hash} ${headInfo.subject}`);
+  }
+  const clean = !staged.length && !unstaged.length && !untracked.length;
+  if (clean) lines.push('working tree clean');
+  if (staged.length) lines.push('staged for commit:', ...staged.map((e) => `  ${e.code} ${e.path}`));
+  if (unstaged.length) lines.push('changed but not staged:', ...unstaged.map((e) => `  ${e.code} ${e.path}`));
+  if (untracked.length) lines.push('untracked:', ...untracked.map((p) => `  ${p}`));
+  return { branch, ...(headInfo ? { head: headInfo } : {}), clean, staged, unstaged, untracked, text: `${lines.join('\n')}\n` };
+}

@@ -1,0 +1,18 @@
+// native-go as a built-in toolset entry (agent/tools/builtin.ts lists it): its name, bare
+// model-facing names, its `cxl tool --policy native-go.KEY=VALUE` flags, and how it opens.
+// Opening probes nothing: the go toolchain is looked for on the first call.
+import { toolsetFlags } from '../contract/policy_flags.ts';
+import type { Toolset } from '../contract/toolset.ts';
+import { NATIVE_GO, parseGoPolicy } from './policy.ts';
+import { NativeGoToolset } from './toolset.ts';
+
+export const NATIVE_GO_BUILTIN = Object.freeze({
+  name: NATIVE_GO,
+  bareNames: true,
+  fromFlags: (flat: Readonly<Record<string, string>>) => toolsetFlags(flat, NATIVE_GO),
+  open(site: { root: string; warn(text: string): void }, policy: Record<string, string> | undefined): { toolset: Toolset } {
+    const parsed = parseGoPolicy(policy);
+    parsed.warnings.forEach(site.warn);
+    return { toolset: new NativeGoToolset({ root: site.root, policy: parsed.policy }) };
+  },
+});

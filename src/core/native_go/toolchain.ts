@@ -1,0 +1,91 @@
+// The go toolchain, probed once per process and explained when absent; how every go command of
+// the toolset is run: the secrets scrubbed from its environment, no toolchain download
+// (GOTOOLCHAIN=local), no module download (GOPROXY=off, -mod=readonly), no cgo, and inside the
+// OS sandbox's read-only view of the machine when one works (the workspace and cxl's cache
+// visible read-only, a private /tmp holding go's build cache for that one run, no network), so
+// what a module's files make go do cannot write anything that outlives it or reach out.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import process from 'node:process';
+import { ToolError } from '../errors.ts';
+import { childProcess } from '../platform/runtime.ts';
+import { childEnv } from '../shell/env.ts';
+import { sandboxLaunch } from '../shell/sandbox/launcher.ts';
+import { findOnPath, probeSandbox } from '../shell/sandbox/probe.ts';
+
+export interface Toolchain {
+  go: string;
+  /** `go1.22.3 linux/amd64` */
+  version: string;
+}
+
+let probed: Toolchain | null | undefined;
+
+/** The go toolchain on PATH, or null; asked of the system once. */
+export function toolchain(pathEnv: string | undefined = process.env.PATH): Toolchain | null {
+  if (probed !== undefined) return probed;
+  const go = findOnPath('go', pathEnv);
+  if (!go) return (probed = null);
+  const r = childProcess().spawnSync(go, ['version'], { encoding: 'utf8', timeout: 15000, env: { ...childEnv(process.env), GOTOOLCHAIN: 'local' } });
+  const m = /go version (\S+ \S+)/.exec(r.stdout ?? '');
+  return (probed = m ? { go, version: m[1] } : null);
+}
+
+/** The toolchain, or the refusal that says what to install. */
+export function requireToolchain(): Toolchain {
+  const t = toolchain();
+  if (!t) throw new ToolError('not_found', 'native-go: no go toolchain: the go binary is not on PATH. The native-go tools read the module with `go list` and Go\'s own type checker, so Go must be installed for any of them to answer (e.g. `apt-get install golang-go`, or https://go.dev/dl). Until then, read Go files with read_file and grep.');
+  return t;
+}
+
+/** Where cxl keeps the go build cache and its helper. */
+export function cacheDir(): string {
+  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  const dir = path.join(base, 'cxl', 'native-go');
+  fs.mkdirSync(path.join(dir, 'go-build'), { recursive: true });
+  return dir;
+}
+
+export interface GoRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  sandboxed: boolean;
+}
+
+/** The environment go runs with: scrubbed, offline, local toolchain, no cgo; `gocache` its build cache. */
+export function goEnv(gocache = path.join(cacheDir(), 'go-build')): Record<string, string> {
+  return childEnv(process.env, {
+    extra: { GOTOOLCHAIN: 'local', GOPROXY: 'off', GOFLAGS: '-mod=readonly', CGO_ENABLED: '0', GOWORK: 'off', GOCACHE: gocache, GOSUMDB: 'off', GOTELEMETRY: 'off' },
+  });
+}
+
+/** Runs `command args` in `cwd` (inside `workspace`), in the read-only sandbox when one works; stdin optional. */
+export function runGo(command: string, args: string[], cwd: string, workspace: string, input?: string, timeoutMs = 120000): Promise<GoRun> {
+  const probe = probeSandbox({ network: false });
+  let env = goEnv();
+  let cmd = command;
+  let argv = args;
+  let sandboxed = false;
+  if (probe.state === 'bubblewrap' || probe.state === 'seatbelt') {
+    // read-only: the workspace and cxl's cache stay visible, nothing of them writable; go's
+    // build cache goes to the sandbox's private /tmp
+    env = goEnv(probe.state === 'bubblewrap' ? '/tmp/cxl-go-build' : path.join(cacheDir(), 'go-build'));
+    const launch = sandboxLaunch(probe, { command, args, cwd, env, outputByteLimit: 0 }, { profile: 'read-only', network: false, roots: [workspace, cacheDir()] });
+    cmd = launch.command;
+    argv = launch.args;
+    sandboxed = true;
+  }
+  return new Promise((resolve, reject) => {
+    // a fourth pipe: bwrap reports its child's pid on fd 3
+    const child = childProcess().spawn(cmd, argv, { cwd, env, stdio: ['pipe', 'pipe', 'pipe', 'pipe'], timeout: timeoutMs });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr, sandboxed }));
+    child.stdin!.end(input ?? '');
+  });
+}

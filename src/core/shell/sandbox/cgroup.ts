@@ -1,0 +1,140 @@
+// A pids cgroup for one unasked command, when this process may make one: the process-count
+// bound that holds for uid 0 too (the kernel never applies RLIMIT_NPROC to root). Found once per
+// process: the pids controller of cgroup v2 when this process's own group delegates it
+// (`pids` in its cgroup.subtree_control), else the v1 pids hierarchy; either only where this
+// process may write. A child group `cxl-<pid>-<n>` is made per command with pids.max set, the
+// sandbox is started inside it (launcher.ts), and the group is removed once the command's
+// processes are gone. Groups a cxl that was killed left behind are removed on the next start.
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+
+export interface PidsGroup {
+  /** the group's cgroup.procs: a process written there moves in, with what it starts later */
+  procs: string;
+  /** removes the group (retried while the kernel still counts exiting tasks) */
+  remove(): void;
+}
+
+/** Mount point of a cgroup hierarchy from /proc/self/mountinfo: v2, or the v1 one carrying `controller`. */
+function mountOf(mountinfo: string, version: 1 | 2, controller: string): string | undefined {
+  for (const line of mountinfo.split('\n')) {
+    const [pre, post] = line.split(' - ');
+    if (!post) continue;
+    const [fstype, , superOpts = ''] = post.split(' ');
+    const mnt = pre.split(' ')[4];
+    if (version === 2 && fstype === 'cgroup2') return mnt;
+    if (version === 1 && fstype === 'cgroup' && superOpts.split(',').includes(controller)) return mnt;
+  }
+  return undefined;
+}
+
+/**
+ * This process's group of the pids controller, where a child group could be made (whether this
+ * process may is found by making one: an access() check is not what the kernel decides); null
+ * when there is none.
+ */
+export function pidsParent(procSelf = '/proc/self'): string | null {
+  let cgroups: string;
+  let mountinfo: string;
+  try {
+    cgroups = readFileSync(`${procSelf}/cgroup`, 'utf8');
+    mountinfo = readFileSync(`${procSelf}/mountinfo`, 'utf8');
+  } catch {
+    return null;
+  }
+  for (const line of cgroups.split('\n')) {
+    const [, controllers, rel] = line.split(':');
+    if (rel === undefined) continue;
+    if (controllers === '') {
+      const mnt = mountOf(mountinfo, 2, 'pids');
+      if (!mnt) continue;
+      const dir = path.join(mnt, rel);
+      let delegated = '';
+      try {
+        delegated = readFileSync(path.join(dir, 'cgroup.subtree_control'), 'utf8');
+      } catch {
+        continue;
+      }
+      if (delegated.split(/\s+/).includes('pids')) return dir;
+    } else if (controllers.split(',').includes('pids')) {
+      const mnt = mountOf(mountinfo, 1, 'pids');
+      if (!mnt) continue;
+      return path.join(mnt, rel);
+    }
+  }
+  return null;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes what a cxl that no longer runs left in `parent` (rmdir only removes an empty group). */
+function sweep(parent: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    const m = /^cxl-(\d+)-\d+$/.exec(n);
+    if (!m || Number(m[1]) === process.pid || alive(Number(m[1]))) continue;
+    try {
+      rmdirSync(path.join(parent, n));
+    } catch {
+      /* still busy: next time */
+    }
+  }
+}
+
+let parent: string | null | undefined;
+let seq = 0;
+
+function removeLater(dir: string, tries = 20): void {
+  try {
+    rmdirSync(dir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || tries <= 0) return;
+    setTimeout(() => removeLater(dir, tries - 1), 50).unref?.();
+  }
+}
+
+/** A new pids group bounded at `max` tasks, or undefined when this process cannot make one. */
+export function pidsGroup(max: number): PidsGroup | undefined {
+  if (parent === undefined) {
+    parent = pidsParent();
+    if (parent) sweep(parent);
+  }
+  if (!parent) return undefined;
+  const dir = path.join(parent, `cxl-${process.pid}-${++seq}`);
+  try {
+    mkdirSync(dir);
+  } catch {
+    parent = null; // not ours to make groups in: not asked again
+    return undefined;
+  }
+  try {
+    writeFileSync(path.join(dir, 'pids.max'), String(max));
+  } catch {
+    removeLater(dir, 0);
+    return undefined;
+  }
+  return { procs: path.join(dir, 'cgroup.procs'), remove: () => removeLater(dir) };
+}
+
+/**
+ * argv that moves itself into `group` and becomes `command args` (the same process, so the
+ * sandbox and everything it starts are counted): `/bin/sh -c 'echo $$ > procs && exec …'`.
+ */
+export function inGroup(group: PidsGroup, command: string, args: readonly string[]): { command: string; args: string[] } {
+  const script = 'echo $$ 2>/dev/null > "$0" || { echo "cxl-sandbox: cannot enter the pids cgroup $0" >&2; exit 1; }; exec "$@"';
+  return { command: '/bin/sh', args: ['-c', script, group.procs, command, ...args] };
+}
