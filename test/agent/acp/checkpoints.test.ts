@@ -53,7 +53,8 @@ async function world(turns: Record<string, ScriptedToolCall[][]>, models?: strin
   writeFileSync(path.join(project, 'gone.bin'), GONE);
   const srv = await startFakeOpenAI(script(turns), models ? { models: models.map((id) => ({ id, object: 'model' })) } : {});
   const h = new Harness({
-    args: ['--provider', 'openai', '--model', models?.[0] ?? 'fake-model'],
+    // a window no compaction reaches: a compaction would stop the conversation going back
+    args: ['--provider', 'openai', '--model', models?.[0] ?? 'fake-model', '--context-window', '1000000'],
     env: { HOME: path.join(root, 'home'), XDG_DATA_HOME: path.join(root, 'data'), OPENAI_BASE_URL: srv.url, OPENAI_API_KEY: 'sk-test' },
     permission: () => 'allow_once',
   });
