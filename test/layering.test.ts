@@ -28,10 +28,11 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'agent/context': ['agent/providers', 'config', 'core/*'],
   'agent/sessions': ['agent/providers', 'core/*'],
   'agent/missions': ['core/*'],
+  'agent/checkpoints': ['core/*'],
   'agent/tools': ['agent/missions', 'config', 'core/*'],
   'agent/loop': ['agent/providers', 'agent/context', 'agent/tools', 'config', 'core/*'],
   'agent/units': ['agent/loop', 'agent/context', 'agent/providers', 'agent/sessions', 'agent/tools', 'agent/missions', 'config', 'core/*'],
-  'agent/acp': ['agent/loop', 'agent/context', 'agent/providers', 'agent/sessions', 'agent/tools', 'agent/missions', 'agent/units', 'config', 'core/*'],
+  'agent/acp': ['agent/loop', 'agent/context', 'agent/providers', 'agent/sessions', 'agent/tools', 'agent/missions', 'agent/units', 'agent/checkpoints', 'config', 'core/*'],
   'agent/.': ['agent/*', 'config', 'core/*'],
   cli: ['agent/*', 'client', 'config', 'core/*', 'ui'],
 };

@@ -2,12 +2,15 @@
 // each, called in order by agentSetup: the project configurations, the envelopes (ACP modes), the
 // model-request timeouts, the model provider, the context window, the turn limit, the session
 // store, and the factory for a session's tools (client-backed for ACP, workspace-backed for runs).
+import os from 'node:os';
 import { ConfigError, formatIssue, loadConfig, projectConfig, type EffectiveConfig } from '../config/load.ts';
 import { untrustedNotice } from '../config/trust.ts';
+import { DEFAULT_MEMORY_FILES, MemoryCache, type Memory } from '../config/memory.ts';
+import { loadCommands, type LoadedCommands } from '../config/commands.ts';
 import { loadChain, taskPolicies, type ChainTask } from '../config/chain.ts';
 import { admitsToolset } from '../config/toolset_list.ts';
 import type { Toolset } from '../core/contract/toolset.ts';
-import type { ClientFileIO } from '../core/local_fs/file_io.ts';
+import type { ClientFileIO, FileIO } from '../core/local_fs/file_io.ts';
 import { parseFsPolicy } from '../core/local_fs/policy.ts';
 import { ReadLedger } from '../core/local_fs/ledger.ts';
 import type { TerminalHost } from '../core/shell/terminal.ts';
@@ -31,6 +34,8 @@ import { systemPrompt } from './loop/system_prompt.ts';
 import type { SessionTools } from './tools/contract.ts';
 import type { MissionBinding, UnitBinding } from './tools/mission/binding.ts';
 import { DEFAULT_FLEET_MAX } from './missions/mission_store.ts';
+import type { SessionCheckpoints } from './checkpoints/recorder.ts';
+import { CheckpointedIO, checkpointedCommands } from './checkpoints/wrappers.ts';
 
 export interface SetupOptions {
   cwd: string;
@@ -80,6 +85,8 @@ export interface MissionSettings {
 
 export interface AgentSetup {
   cwd: string;
+  /** where sessions, checkpoints, prompt history, missions and asks are kept */
+  dataDir: string;
   store: SessionStore;
   modes: SessionMode[];
   defaultMode: string;
@@ -93,14 +100,17 @@ export interface AgentSetup {
   /** a session's context budget (compaction, usage), reporting through `hooks` */
   newContext(hooks: ContextHooks): SessionContext;
   maxTurns: number;
+  /** the system prompt of a session rooted at `cwd`: its memory files as they are now */
   systemPrompt(cwd: string): string;
+  /** the memory files of a session rooted at `cwd` (AGENTS.md…), read again when they change */
+  memory(cwd: string): { memory: Memory; names: readonly string[] };
+  /** the custom commands of a session rooted at `cwd` (the project's only when it is trusted); `reserved`: built-in names */
+  commands(cwd: string, reserved: readonly string[]): LoadedCommands;
   buildAcpTools(ctx: ToolContext): Promise<SessionTools>;
   /** `notice`: what goes wrong while the tools are built or run (a server that fails or dies) */
   buildLocalTools(mode: string, notice: (text: string) => void): Promise<SessionTools>;
   /** a unit's tools: the workspace's local_fs and local_shell, its mission tools, asks stored and waited on */
   buildUnitTools(o: UnitToolsOptions): Promise<SessionTools>;
-  /** the data dir (sessions, missions, asks) */
-  dataDir: string;
   missions: MissionSettings;
   closeAll(): Promise<void>;
 }
@@ -119,9 +129,20 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
   const data = dataDir(o.env);
   const store = new SessionStore(data);
   const factory = new SessionToolsFactory(configs, vars, mcpTimeouts(o.env), o.env);
+  const memories = new MemoryCache({ home: o.env.HOME });
+  const memoryOf = (cwd: string) => {
+    let names: readonly string[] = DEFAULT_MEMORY_FILES;
+    try {
+      names = configs.for(cwd).data.memory_files ?? DEFAULT_MEMORY_FILES;
+    } catch {
+      names = cfg.data.memory_files ?? DEFAULT_MEMORY_FILES;
+    }
+    return { memory: memories.get(cwd, names), names };
+  };
 
   return {
     cwd: o.cwd,
+    dataDir: data,
     store,
     modes,
     defaultMode,
@@ -145,16 +166,27 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
     newContext,
     maxTurns,
     systemPrompt: (cwd) => {
+      const memory = memoryOf(cwd).memory.prompt;
       try {
-        return systemPrompt(cwd, taskFor(configs.for(cwd), vars).task.system_prompt);
+        return systemPrompt(cwd, taskFor(configs.for(cwd), vars).task.system_prompt, memory);
       } catch {
-        return systemPrompt(cwd);
+        return systemPrompt(cwd, undefined, memory);
       }
+    },
+    memory: memoryOf,
+    commands: (cwd, reserved) => {
+      let project: EffectiveConfig['project'];
+      try {
+        project = configs.for(cwd).project;
+      } catch {
+        // a project configuration that does not load: nothing of it applies, its commands neither
+        project = { ...projectConfig({ cwd, home: o.env.HOME, env: o.env }), state: 'untrusted' };
+      }
+      return loadCommands({ home: o.env.HOME || os.homedir(), project, reserved });
     },
     buildAcpTools: (ctx) => factory.forClient(ctx),
     buildLocalTools: (mode, notice) => factory.forWorkspace(o.cwd, mode, notice),
     buildUnitTools: (u) => factory.forUnit(o.cwd, u),
-    dataDir: data,
     missions: {
       ...(cfg.data.default_mission_envelope ? { defaultEnvelope: cfg.data.default_mission_envelope } : {}),
       fleetMax: cfg.data.fleet_max_parallel ?? DEFAULT_FLEET_MAX,
@@ -286,6 +318,8 @@ interface SessionToolsInput {
   missing?: (spec: ToolSpec) => ToolError | undefined;
   mission?: MissionBinding;
   askTimeoutMs?: number;
+  /** the session's checkpoints (ACP sessions): writes and commands are recorded */
+  checkpoints?: SessionCheckpoints;
 }
 
 /** Builds each session's toolsets (local_fs, local_shell, remote tools, MCP) behind its gate, and closes them all on the way out. */
@@ -318,6 +352,7 @@ class SessionToolsFactory {
       hooks,
       missing: (spec) => missingCapability(spec, ctx.capabilities),
       ...(ctx.mission ? { mission: ctx.mission } : {}),
+      ...(ctx.checkpoints ? { checkpoints: ctx.checkpoints } : {}),
     });
   }
 
@@ -377,7 +412,17 @@ class SessionToolsFactory {
     let root = b.cwd;
     for (const builtin of BUILTIN_TOOLSETS) {
       if (!builtin.always && !admitsToolset(task.execute_config.tools, builtin.name)) continue;
-      const site = { root, sessionId: b.sessionId, ledger, io: b.io === 'workspace' ? undefined : b.io, host: b.host === 'local' ? undefined : b.host, warn, ...(b.mission ? { mission: b.mission } : {}) };
+      const cps = b.checkpoints;
+      const site = {
+        root,
+        sessionId: b.sessionId,
+        ledger,
+        io: b.io === 'workspace' ? undefined : b.io,
+        host: b.host === 'local' ? undefined : b.host,
+        warn,
+        ...(b.mission ? { mission: b.mission } : {}),
+        ...(cps ? { wrapIO: (io: FileIO) => new CheckpointedIO(io, cps), wrapCommands: (t: Toolset) => checkpointedCommands(t, cps) } : {}),
+      };
       const opened = builtin.open(site, policies[builtin.name]);
       toolsets.push(opened.toolset);
       root = opened.root ?? root;

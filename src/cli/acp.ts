@@ -5,6 +5,7 @@
 import path from 'node:path';
 import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
+import { checkpointsDir, pruneOrphans } from '../agent/checkpoints/blob_store.ts';
 import pkg from '../../package.json' with { type: 'json' };
 import { createAgent } from '../agent/acp/agent.ts';
 import { Fleet } from '../agent/acp/fleet.ts';
@@ -58,6 +59,9 @@ export async function main(argv: string[]): Promise<number> {
     providerProblem: setup.providerProblem,
     buildTools: setup.buildAcpTools,
     systemPrompt: setup.systemPrompt,
+    memory: setup.memory,
+    commands: setup.commands,
+    checkpointsDir: checkpointsDir(setup.dataDir),
     maxTurns: setup.maxTurns,
     newContext: setup.newContext,
     log,
@@ -72,6 +76,14 @@ export async function main(argv: string[]): Promise<number> {
       log,
     }),
   });
+  // the checkpoints of sessions deleted since the last start go, once the first requests are answered
+  setTimeout(() => {
+    try {
+      pruneOrphans(checkpointsDir(setup.dataDir), setup.store.dir);
+    } catch (err) {
+      log(`could not prune old checkpoints: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }, 2000);
   // messages go out as JSON lines batched per event-loop turn, not one write each; the parse
   // errors ndJsonStream answers take the same queue, so every line keeps its place
   const sink = stdoutSink();

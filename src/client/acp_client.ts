@@ -7,7 +7,7 @@
 import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
 import pkg from '../../package.json' with { type: 'json' };
-import { META_SANDBOX, OPTION_READ_ALLOW, OPTION_READ_REFUSE } from '../core/protocol_names.ts';
+import { META_SANDBOX, META_SHELL_CONTEXT, METHOD_CHECKPOINTS, METHOD_REWIND, METHOD_REWIND_PREVIEW, OPTION_READ_ALLOW, OPTION_READ_REFUSE, type CheckpointsMeta, type RestoreMeta, type RewindMeta } from '../core/protocol_names.ts';
 import { AgentProcess } from './agent_process.ts';
 import { authMethodsOf, type AuthMethodView, type AuthOffer } from './auth.ts';
 import { acceptTrust, type TrustOffer } from './trust_offer.ts';
@@ -25,6 +25,7 @@ import { newestSession, sandboxOf } from './session_meta.ts';
 import { ClientStore, type SandboxView } from './state.ts';
 import { noiseExplained, StdoutNoise } from './stdout_noise.ts';
 import { TerminalHost } from './terminal_host.ts';
+import { shellContextText, UserShell } from './user_shell.ts';
 import { updateGuard, type UnknownUpdate } from './update_guard.ts';
 
 export interface ClientOptions {
@@ -76,6 +77,8 @@ export class AcpClient {
   readonly terminals: TerminalHost;
   /** The workspace's files, for @-mention completion. */
   readonly files: FileIndex;
+  /** The person's own shell (`!line`), which the screen runs whatever the agent. */
+  readonly userShell: UserShell;
   /** Permission requests waiting for the user; the screen answers them through `answerPermission`. */
   readonly #permissions: PermissionAnswers;
   /** Forms the agent asked for; the screen answers them through `answerElicitation`. */
@@ -108,6 +111,7 @@ export class AcpClient {
     this.fsHost = new FsHost(opts.cwd, (rel) => this.#askRead(rel));
     this.terminals = new TerminalHost(this.fsHost.root, (v) => this.store.updateTerminal(v));
     this.files = new FileIndex(this.fsHost.root, (v) => this.store.setFiles(v));
+    this.userShell = new UserShell(this.fsHost.root, { env: opts.env ?? process.env });
     this.#permissions = new PermissionAnswers(this.store);
     this.#forms = new ElicitationAnswers(this.store);
     this.#env = opts.env ?? process.env;
@@ -284,6 +288,8 @@ export class AcpClient {
       resumeSession: caps?.sessionCapabilities?.resume != null,
       closeSession: caps?.sessionCapabilities?.close != null,
       listSessions: caps?.sessionCapabilities?.list != null,
+      // unstable in ACP: cxl's agent offers it
+      forkSession: (caps?.sessionCapabilities as Record<string, unknown> | undefined)?.fork != null && caps?.loadSession === true,
       embeddedContext: caps?.promptCapabilities?.embeddedContext === true,
     });
     if (this.opts.sandbox) this.store.setSandbox(this.opts.sandbox);
@@ -732,10 +738,123 @@ export class AcpClient {
     if (await this.#switchModel(arg)) this.store.notice('info', `Model: ${modelLabel(this.store.getState().models) ?? arg}.`);
   }
 
+  // ---- the way back: rewind, undo, fork ------------------------------------------------------
+
+  /** The agent's checkpoints (cxl's own method); undefined, with a notice, when it has none. */
+  async #checkpoints(): Promise<CheckpointsMeta['prompts'] | undefined> {
+    const conn = this.#conn;
+    const sessionId = this.#sessionId;
+    if (!conn || !sessionId) {
+      this.store.notice('warn', 'There is no session yet, so there is nothing to go back to.');
+      return undefined;
+    }
+    try {
+      return (await conn.agent.request<CheckpointsMeta>(METHOD_CHECKPOINTS, { sessionId })).prompts;
+    } catch (err) {
+      const missing = (err as { code?: number }).code === -32601;
+      this.store.notice('warn', missing ? `${this.#agentName} keeps no checkpoints, so there is nothing to go back to (cxl's own agent does: \`cxl\` without --agent).` : `Could not read the checkpoints: ${errorText(err)}.`);
+      return undefined;
+    }
+  }
+
+  /** /rewind (and Esc Esc on an empty prompt): the prompts to go back to. */
+  async rewind(): Promise<void> {
+    if (this.#busy('go back to an earlier prompt')) return;
+    const prompts = await this.#checkpoints();
+    if (!prompts) return;
+    if (prompts.length === 0) return this.store.notice('info', 'No prompt to go back to yet.');
+    this.store.offerRewind({ step: 'pick', prompts });
+  }
+
+  /** /undo: what going back to before the last prompt (its files and its conversation) would do. */
+  async undo(): Promise<void> {
+    if (this.#busy('undo the last prompt')) return;
+    const prompts = await this.#checkpoints();
+    if (!prompts) return;
+    const last = prompts.at(-1);
+    if (!last) return this.store.notice('info', 'Nothing to undo: no prompt yet.');
+    await this.rewindPreview(last.n, 'both', prompts);
+  }
+
+  /** The picker's choice: the diff and what is kept, before anything is done. */
+  async rewindPreview(n: number, restore: RestoreMeta, prompts = this.store.getState().rewind?.prompts ?? []): Promise<void> {
+    const conn = this.#conn;
+    const sessionId = this.#sessionId;
+    if (!conn || !sessionId) return;
+    try {
+      const plan = await conn.agent.request<RewindMeta>(METHOD_REWIND_PREVIEW, { sessionId, n, restore });
+      this.store.offerRewind({ step: 'preview', prompts, plan });
+    } catch (err) {
+      this.store.offerRewind(undefined);
+      this.store.notice('error', `Could not go back to before prompt ${n}: ${errorText(err)}.`);
+    }
+  }
+
+  /**
+   * The person said yes to the preview: the agent goes back (files changed by someone else only
+   * when `overwrite`). A conversation gone back is shown again from the agent's replay. Returns
+   * the prompt gone back to, for the composer.
+   */
+  async rewindApply(overwrite: boolean): Promise<string | undefined> {
+    const conn = this.#conn;
+    const sessionId = this.#sessionId;
+    const view = this.store.getState().rewind;
+    if (!conn || !sessionId || view?.step !== 'preview' || view.busy) return undefined;
+    const { plan } = view;
+    this.store.offerRewind({ ...view, busy: true });
+    let done: RewindMeta;
+    try {
+      done = await conn.agent.request<RewindMeta>(METHOD_REWIND, { sessionId, n: plan.n, restore: plan.restore, overwrite: overwrite ? plan.files.filter((f) => f.changedSince).map((f) => f.path) : [] });
+    } catch (err) {
+      this.store.offerRewind(undefined);
+      this.store.notice('error', `Could not go back to before prompt ${plan.n}: ${errorText(err)}.`);
+      return undefined;
+    }
+    this.store.offerRewind(undefined);
+    const text = view.prompts.find((p) => p.n === plan.n)?.text;
+    const rewound = done.conversation !== undefined && !done.conversation.cannot;
+    if (rewound) await this.loadSession(sessionId);
+    this.store.notice('info', rewindSummary(done, text), (done.skipped ?? []).map((k) => `kept ${k.path}: ${k.why}`));
+    return rewound ? text : undefined;
+  }
+
+  /** The picker closed. */
+  dismissRewind(): void {
+    this.store.offerRewind(undefined);
+  }
+
+  /** /fork: a new session with this one's history (session/fork), shown in place of it; this one stays as it is. */
+  async fork(): Promise<void> {
+    const conn = this.#conn;
+    const sessionId = this.#sessionId;
+    if (!conn || !sessionId) return this.store.notice('warn', 'There is no session yet to fork.');
+    if (this.#busy('fork the session')) return;
+    if (!this.store.getState().capabilities.forkSession) return this.store.notice('warn', `${this.#agentName} cannot fork sessions (it does not offer session/fork).`);
+    let forked: string;
+    try {
+      forked = (await conn.agent.request<{ sessionId: string }>('session/fork', { sessionId, cwd: this.fsHost.root, mcpServers: [] })).sessionId;
+    } catch (err) {
+      return this.store.notice('error', `${this.#agentName} did not fork the session: ${errorText(err)}.`);
+    }
+    if (await this.loadSession(forked)) this.store.notice('info', `Forked: this is a new session (${forked.slice(0, 8)}) with the earlier one's history. The earlier one (${sessionId.slice(0, 8)}) is as it was: /resume goes back to it.`);
+  }
+
   /** /login: the login picker again. */
   login(): void {
     if (this.#authMethods.length === 0) return this.store.notice('info', `${this.#agentName} offers no login methods.`);
     this.#offerLogin('chosen with /login', this.#sessionId === undefined ? 'new_session' : 'continue');
+  }
+
+  /**
+   * `!line`: the person's own shell runs it here, whatever the agent (the agent gets the output
+   * with the next prompt). One at a time; Ctrl+C stops it.
+   */
+  shell(line: string): void {
+    if (this.userShell.running) {
+      this.store.notice('warn', `Not run: “${line.split('\n')[0]}”. A shell line is still running; Ctrl+C stops it.`);
+      return;
+    }
+    void this.userShell.run(line, (v) => this.store.shellUpdate(v)).catch((err) => this.store.notice('error', `Could not run “${line.split('\n')[0]}”: ${errorText(err)}.`));
   }
 
   /** The composer sent text: a prompt now, or queued behind the running turn. */
@@ -770,7 +889,10 @@ export class AcpClient {
     const turn = new AbortController();
     this.#turn = turn;
     try {
-      const prompt = promptBlocks(text, { root: this.fsHost.root, embed: this.store.getState().capabilities.embeddedContext });
+      const shellRuns = this.store.takeShellContext();
+      // what the person ran in their shell since the last prompt comes first, marked for cxl's agent
+      const context: acp.ContentBlock[] = shellRuns.length ? [{ type: 'text', text: shellContextText(shellRuns), _meta: { [META_SHELL_CONTEXT]: true } }] : [];
+      const prompt = [...context, ...promptBlocks(text, { root: this.fsHost.root, embed: this.store.getState().capabilities.embeddedContext })];
       // aborted only when the user stops waiting for a cancel: the SDK asks the agent to drop the
       // request ($/cancel_request) and stops waiting for its answer
       const res = await conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt }, { cancellationSignal: turn.signal, stopWaitingOnCancel: true });
@@ -807,6 +929,7 @@ export class AcpClient {
    * to drop the request) so the screen is usable again.
    */
   cancel(): void {
+    this.userShell.kill();
     const st = this.store.getState();
     if (st.cancelling && this.#turn) return this.#turn.abort();
     this.#permissions.cancelAll();
@@ -826,6 +949,7 @@ export class AcpClient {
 
   /** Close the session with the agent (when it offers that), then stop it (TERM, then KILL after `graceMs`) and every terminal. */
   async close(graceMs = 1500): Promise<void> {
+    this.userShell.kill();
     clearTimeout(this.#cancelTimer);
     if (this.#sessionId !== undefined) await this.#closeSession(this.#sessionId);
     this.terminals.dispose();
@@ -854,6 +978,16 @@ function safeJson(v: unknown): string {
   } catch {
     return String(v);
   }
+}
+
+/** What a rewind did, in one sentence. */
+function rewindSummary(done: RewindMeta, text: string | undefined): string {
+  const parts: string[] = [];
+  if (done.restore !== 'conversation') parts.push(`${done.restored?.length ?? 0} file${done.restored?.length === 1 ? '' : 's'} restored`);
+  if (done.conversation) parts.push(done.conversation.cannot ? `the conversation stays (${done.conversation.cannot})` : `the conversation is back to before it (${done.conversation.prompts} prompt${done.conversation.prompts === 1 ? '' : 's'} gone)`);
+  if (done.skipped?.length) parts.push(`${done.skipped.length} kept as ${done.skipped.length === 1 ? 'it is' : 'they are'}`);
+  const what = text ? `“${text.length > 60 ? `${text.slice(0, 60)}…` : text}”` : `prompt ${done.n}`;
+  return `Went back to before ${what}: ${parts.join('; ')}.${done.conversation && !done.conversation.cannot ? ' The prompt is back in the composer to edit and send again.' : ''}`;
 }
 
 export { errorText } from './request_errors.ts';

@@ -15,7 +15,8 @@ import type {
   SessionUpdate,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
-import { META_MISSION, META_MODEL, META_TOKENS_AFTER, META_TOKENS_BEFORE, META_TURN_ENDED, type MissionMeta } from '../core/protocol_names.ts';
+import type { CheckpointsMeta, RewindMeta } from '../core/protocol_names.ts';
+import { META_MISSION, META_MODEL, META_SHELL_CONTEXT, META_TOKENS_AFTER, META_TOKENS_BEFORE, META_TURN_ENDED, type MissionMeta } from '../core/protocol_names.ts';
 import type { AgentExit } from './agent_process.ts';
 import type { AuthOffer } from './auth.ts';
 import { formOf, initialValues, type FieldValue, type FormView } from './elicitation.ts';
@@ -24,9 +25,10 @@ import type { TrustOffer } from './trust_offer.ts';
 import { modelLabel, modelStateOf, type ModelState } from './models.ts';
 import { type ToolCallView } from './tool_call.ts';
 import { closeUnfinished, finishedPrefix, placeCall } from './turn_model.ts';
+import { contextOf, type ShellRunView } from './user_shell.ts';
 import type { HistoryItem, LiveItem, PendingPermission, TerminalView, TextKind } from './views.ts';
 
-export type { HistoryItem, LiveItem, PendingPermission, TerminalView, TextKind };
+export type { HistoryItem, LiveItem, PendingPermission, ShellRunView, TerminalView, TextKind };
 
 export type AgentStatus = 'starting' | 'ready' | 'exited';
 
@@ -65,7 +67,14 @@ export interface AgentCapabilities {
   closeSession: boolean;
   listSessions: boolean;
   embeddedContext: boolean;
+  /** session/fork (unstable): a new session with this one's history */
+  forkSession?: boolean;
 }
+
+/** The rewind picker (/rewind, /undo, Esc Esc): the prompts to go back to, then what going back to one would do. */
+export type RewindView =
+  | { step: 'pick'; prompts: CheckpointsMeta['prompts'] }
+  | { step: 'preview'; prompts: CheckpointsMeta['prompts']; plan: RewindMeta; busy?: boolean };
 
 /** Sessions offered to resume (the /resume picker, `cxl --resume`); `startup`: no session is open yet. */
 export interface SessionChoices {
@@ -154,6 +163,12 @@ export interface ClientState {
   agentLog: string[];
   /** Why no model answers, as the agent found when the session opened (cxl acp's `_meta["cxl/model"]`); gone once one does. */
   modelProblem?: string;
+  /** The person's own shell line running now (`!line`). */
+  shell?: ShellRunView;
+  /** What the person ran in their shell since the last prompt, as the agent will read it with the next one. */
+  shellContext: string[];
+  /** The rewind picker, while open. */
+  rewind?: RewindView;
 }
 
 export interface StoreOptions {
@@ -247,6 +262,7 @@ export class ClientStore {
       epoch: 0,
       cancelling: false,
       agentLog: [],
+      shellContext: [],
     };
   }
 
@@ -328,6 +344,11 @@ export class ClientStore {
 
   offerSessions(choices: SessionChoices | undefined): void {
     this.set({ sessionChoices: choices });
+  }
+
+  /** The rewind picker: open at a step, or closed (undefined). */
+  offerRewind(view: RewindView | undefined): void {
+    this.set({ rewind: view });
   }
 
   setFiles(files: FileIndexView): void {
@@ -586,6 +607,11 @@ export class ClientStore {
       case 'agent_thought_chunk':
         return this.appendText('thought', contentText(update.content));
       case 'user_message_chunk': {
+        // a resumed session's shell output, as it was sent with its prompt
+        if (update.content.type === 'text' && update.content._meta?.[META_SHELL_CONTEXT] !== undefined) {
+          this.flush(true);
+          return this.pushHistory({ kind: 'shell', key: this.key('s'), sent: update.content.text });
+        }
         const text = userText(update.content, this.state.cwd);
         // a mention the prompt's text already has is not said twice
         const last = this.state.live.at(-1);
@@ -745,6 +771,23 @@ export class ClientStore {
   /** Ctrl+O: print a call's whole output into the scrollback. */
   showFullOutput(callId: string, title: string, text: string): void {
     this.pushHistory({ kind: 'output', key: this.key('o'), title, text });
+  }
+
+  // ---- the person's own shell ------------------------------------------------------------------
+
+  /** A `!line` run changed (output came, or it ended): shown live, then kept in history, its output for the next prompt. */
+  shellUpdate(run: ShellRunView): void {
+    if (!run.done) return this.set({ shell: run });
+    this.flush(true);
+    const shellContext = run.handed ? [...this.state.shellContext, contextOf(run)] : this.state.shellContext;
+    this.set({ shell: undefined, shellContext, history: [...this.state.history, { kind: 'shell', key: this.key('s'), run }] });
+  }
+
+  /** The shell output owed to the agent, taken for the prompt being sent. */
+  takeShellContext(): string[] {
+    const runs = this.state.shellContext;
+    if (runs.length) this.set({ shellContext: [] });
+    return runs;
   }
 
   /** Print what the ended turn left in the live region now, without waiting for late text. */

@@ -4,6 +4,7 @@
 import type { PermissionOption, PlanEntry } from '@agentclientprotocol/sdk';
 import type { MissionMeta } from '../core/protocol_names.ts';
 import type { ToolCallView } from './tool_call.ts';
+import type { ShellRunView } from './user_shell.ts';
 
 export interface TerminalView {
   id: string;
@@ -30,7 +31,9 @@ export type HistoryItem =
   /** a mission unit this session fired: its plan, a report, a question, its verdict */
   | { kind: 'mission'; key: string; meta: MissionMeta }
   /** the agent's plan as it stood when its turn ended */
-  | { kind: 'plan'; key: string; entries: PlanEntry[] };
+  | { kind: 'plan'; key: string; entries: PlanEntry[] }
+  /** a line the person ran in their own shell (`!line`), finished; `sent`: as a resumed session replays it (the text the agent got) */
+  | { kind: 'shell'; key: string; run?: ShellRunView; sent?: string };
 
 export type LiveItem = { kind: TextKind; key: string; text: string } | { kind: 'tool'; key: string; id: string };
 

@@ -29,7 +29,7 @@ export interface Chain {
   tasks: ChainTask[];
 }
 
-/** The addendum the default chains give the model. */
+/** What the model is told about its tools, once: the agent's system prompt carries it (agent/loop/system_prompt.ts). */
 export const TOOL_PREFERENCE_ADDENDUM = `TOOL PREFERENCE
 - To read, search, list or edit files, use the local_fs tools (read_file, read_file_range, grep,
   find_files, list_dir, stat_file, count_stats, edit_file, sed, write_file) rather than shell
@@ -54,7 +54,6 @@ export const DEFAULT_CHAIN: Readonly<Chain> = Object.freeze({
   tasks: [
     {
       id: 'agent',
-      system_prompt: `You are a coding agent working in the user's workspace.\n\n${TOOL_PREFERENCE_ADDENDUM}`,
       execute_config: {
         model: '{{var:model}}',
         provider: '{{var:provider}}',

@@ -54,6 +54,8 @@ export interface ConfigData {
   idle_timeout?: string | number;
   /** the terminal UI's colours: `auto` (ask the terminal), `dark` or `light` */
   theme?: string;
+  /** the memory file names tried in each folder, first found wins (default AGENTS.md, CLAUDE.md, GEMINI.md) */
+  memory_files?: string[];
   agents?: Record<string, ConfigData>;
   /** the model writes tool calls as `<tool_call>` text its server does not parse (read them as calls) */
   inline_tool_calls?: boolean;
@@ -91,7 +93,7 @@ export interface Problem {
 
 type Obj = Record<string, unknown>;
 
-const TOP_KEYS = ['default_envelope', 'default_agent', 'model', 'provider', 'chain', 'tools', 'vars', 'tools_policies', 'envelopes', 'mcp_servers', 'remote_tools', 'context_window', 'compact_threshold', 'connect_timeout', 'first_byte_timeout', 'idle_timeout', 'inline_tool_calls', 'theme', 'notify', 'terminal_title', 'default_mission_envelope', 'fleet_max_parallel', 'agents', 'trust'];
+const TOP_KEYS = ['default_envelope', 'default_agent', 'model', 'provider', 'chain', 'tools', 'vars', 'tools_policies', 'envelopes', 'mcp_servers', 'remote_tools', 'context_window', 'compact_threshold', 'connect_timeout', 'first_byte_timeout', 'idle_timeout', 'inline_tool_calls', 'theme', 'notify', 'terminal_title', 'default_mission_envelope', 'fleet_max_parallel', 'memory_files', 'agents', 'trust'];
 const TIMEOUT_KEYS = ['connect_timeout', 'first_byte_timeout', 'idle_timeout'] as const;
 const ENVELOPE_KEYS = ['extends', 'description', 'default_action', 'files', 'shell', 'missions', 'tools', 'always_deny', 'always_allow'];
 const PATH_AXIS_KEYS = ['grant', 'timeout', 'on_timeout', 'deny_paths', 'approve_paths'];
@@ -465,6 +467,12 @@ class Checker {
     if (theme !== undefined) {
       if (['auto', 'dark', 'light'].includes(theme)) out.theme = theme;
       else this.fail([...path, 'theme'], `\`theme = "${theme}"\` is not a theme: write "auto" (ask the terminal), "dark" or "light".`);
+    }
+    const memory = this.strListAllowEmpty([...path, 'memory_files'], v.memory_files);
+    if (memory !== undefined) {
+      const bad = memory.find((n) => !/^[^/\\\u0000]+$/.test(n) || n === '.' || n === '..');
+      if (bad !== undefined) this.fail([...path, 'memory_files'], `\`memory_files\` names files, not paths: ${JSON.stringify(bad)} is not a file name (e.g. "AGENTS.md").`);
+      else out.memory_files = memory;
     }
     for (const k of ['default_envelope', 'default_mission_envelope'] as const) {
       if (out[k] !== undefined && !ENVELOPE_NAME.test(out[k])) {

@@ -38,6 +38,22 @@ export const META_START_LINE = 'cxl/startLine';
 export const META_TURN_ENDED = 'cxl/turnEnded';
 /** `_meta` of a session_info_update when no model answers as a session opens. */
 export const META_MODEL = 'cxl/model';
+/** `_meta` of an available command: where a custom command comes from ({@link CommandSourceMeta}) */
+export const META_COMMAND_SOURCE = 'cxl/source';
+/**
+ * `_meta` of a prompt's text block that is not the person's words but the output of commands
+ * they ran in their own shell (`!line`): the model reads it, a replay does not show it as typed.
+ */
+export const META_SHELL_CONTEXT = 'cxl/shellContext';
+
+// ── cxl's own methods (ACP extension methods begin with `_`) ──────────────────────────────────
+
+/** The prompts of a session that can be gone back to ({sessionId} → {@link CheckpointsMeta}). */
+export const METHOD_CHECKPOINTS = '_cxl/checkpoints';
+/** What going back to before a prompt would do ({sessionId, n, restore} → {@link RewindMeta}). */
+export const METHOD_REWIND_PREVIEW = '_cxl/rewind_preview';
+/** Going back to before a prompt ({sessionId, n, restore, overwrite} → {@link RewindMeta} with what was done). */
+export const METHOD_REWIND = '_cxl/rewind';
 
 // ── permission option ids ─────────────────────────────────────────────────────────────────────
 
@@ -113,6 +129,36 @@ export type StartLineMeta = number;
 /** Whether a value is one of the sandbox states a `cxl/sandbox` may report. */
 export function isSandboxState(v: unknown): v is SandboxStateName {
   return typeof v === 'string' && (SANDBOX_STATES as readonly string[]).includes(v);
+}
+
+/** {@link META_COMMAND_SOURCE}: a custom command from the project (.contenox/commands) or the person's own (~/.contenox/commands). */
+export type CommandSourceMeta = 'project' | 'user';
+
+/** What {@link METHOD_CHECKPOINTS} answers: each prompt, oldest first. */
+export interface CheckpointsMeta {
+  prompts: Array<{
+    n: number;
+    at: string;
+    text: string;
+    /** the conversation can still go back to before it (no compaction since) */
+    conversation: boolean;
+    files: Array<{ path: string; change: 'created' | 'modified' | 'deleted'; lost?: string }>;
+    notes?: string[];
+  }>;
+}
+
+/** What a rewind restores. */
+export type RestoreMeta = 'files' | 'conversation' | 'both';
+
+/** What {@link METHOD_REWIND_PREVIEW} and {@link METHOD_REWIND} answer. */
+export interface RewindMeta {
+  n: number;
+  restore: RestoreMeta;
+  files: Array<{ path: string; action: 'restore' | 'delete' | 'recreate'; diff: string; changedSince?: string; cannot?: string }>;
+  conversation?: { prompts: number; cannot?: string };
+  /** after a rewind: what was put back, and what was kept and why */
+  restored?: string[];
+  skipped?: Array<{ path: string; why: string }>;
 }
 
 /** What META_MODEL carries. */

@@ -48,7 +48,8 @@ function commandCompletion(s: ClientState, text: string, cursor: number): Comple
     const inside = all.filter((e) => !starts.includes(e) && e.name.toLowerCase().includes(query));
     const items = [...starts, ...inside].map((e) => ({
       label: `/${e.name}${e.args ? ` ${e.args}` : ''}`,
-      detail: e.source === 'agent' ? `${e.description} (agent)` : e.description,
+      // a custom command's description says where it comes from (project, user)
+      detail: e.source === 'agent' && !e.origin ? `${e.description} (agent)` : e.description,
       insert: e.insert,
       submit: e.submit,
     }));

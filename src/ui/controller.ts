@@ -27,6 +27,19 @@ export interface Controller {
   authenticate?(methodId: string): void;
   dismissLogin?(): void;
   login?(): void;
+  /** `!line`: the person's own shell runs it (the agent gets its output with the next prompt). */
+  shell?(line: string): void;
+  /** /rewind, Esc Esc: the prompts to go back to (the rewind picker). */
+  rewind?(): void | Promise<void>;
+  /** /undo: what going back to before the last prompt would do. */
+  undo?(): void | Promise<void>;
+  /** The rewind picker's choice: what going back to before prompt `n` would do. */
+  rewindPreview?(n: number, restore: 'files' | 'conversation' | 'both'): void | Promise<void>;
+  /** The person said yes to the preview; resolves with the prompt gone back to (for the composer). */
+  rewindApply?(overwrite: boolean): Promise<string | undefined>;
+  dismissRewind?(): void;
+  /** /fork: a new session with this one's history. */
+  fork?(): void | Promise<void>;
   /** The trust prompt: trust this folder's own configuration (then a new session applies it), close it, open it again (/trust). */
   trustProject?(): void;
   dismissTrust?(): void;

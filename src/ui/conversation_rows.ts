@@ -6,6 +6,7 @@ import { markdownTail } from './markdown.ts';
 import { textRows } from './message_rows.ts';
 import { clipTail, plainRow, type Row } from './text_layout.ts';
 import { toolCallRows } from './tool_call_rows.ts';
+import { runningShellRows } from './shell_rows.ts';
 import type { UiState } from './ui_state.ts';
 
 /** The terminals a call's content names, as the client serves them. */
@@ -38,10 +39,11 @@ export function liveItemRows(s: ClientState, ui: UiState, item: LiveItem, width:
   }).slice(0, awaiting ? 1 : undefined);
 }
 
-/** The live items in `budget` rows, the newest kept. */
+/** The live items in `budget` rows, the newest kept; the person's own shell line running now comes last. */
 export function conversationRows(s: ClientState, ui: UiState, width: number, budget: number): Row[] {
+  const shell = s.shell ? runningShellRows(s.shell, width, ui.spinnerFrame) : [];
   return clipTail(
-    s.live.flatMap((i) => liveItemRows(s, ui, i, width, Math.max(1, budget))),
+    [...s.live.flatMap((i) => liveItemRows(s, ui, i, width, Math.max(1, budget))), ...shell],
     budget,
     ' (printed in full when finished)',
   );

@@ -2,7 +2,7 @@
 // prints the rows for the current focus, and /keys, /help and docs/tui.md's key list are made from
 // it, so what is shown is what works. Key names come from key_parse.ts.
 
-export type Focus = 'approval' | 'reason' | 'form' | 'trust' | 'composer' | 'completion' | 'search' | 'tools' | 'transcript' | 'picker' | 'auth';
+export type Focus = 'approval' | 'reason' | 'form' | 'trust' | 'composer' | 'completion' | 'search' | 'tools' | 'transcript' | 'picker' | 'rewind' | 'auth';
 
 export type Action =
   | 'allow_once'
@@ -71,6 +71,14 @@ export type Action =
   | 'picker_next'
   | 'picker_pick'
   | 'picker_close'
+  | 'rewind_prev'
+  | 'rewind_next'
+  | 'rewind_both'
+  | 'rewind_conversation'
+  | 'rewind_files'
+  | 'rewind_apply'
+  | 'rewind_overwrite'
+  | 'rewind_close'
   | 'form_next'
   | 'form_prev'
   | 'form_choose_prev'
@@ -126,7 +134,7 @@ export const BINDINGS: Binding[] = [
   { action: 'complete_close', keys: ['escape'], label: 'Esc', help: 'close the list', focus: ['completion'] },
   { action: 'send', keys: ['return'], label: 'Enter', help: 'send', focus: ['composer'] },
   // The footer names it while a turn runs (screen_rows).
-  { action: 'interrupt', keys: ['escape'], label: 'Esc', help: 'interrupt the turn', focus: ['composer'], footer: false },
+  { action: 'interrupt', keys: ['escape'], label: 'Esc', help: 'interrupt the turn or ! line (neither: twice on an empty prompt goes back to an earlier prompt)', focus: ['composer'], footer: false },
   { action: 'newline', keys: ['shift+return', 'meta+return', 'ctrl+j'], label: 'Shift/Alt+Enter', help: 'new line', focus: ['composer', 'completion'] },
   { action: 'history_prev', keys: ['up', 'ctrl+p'], label: '↑/↓', help: 'lines, history', focus: ['composer'] },
   { action: 'history_next', keys: ['down', 'ctrl+n'], label: '', help: '', focus: ['composer'] },
@@ -174,6 +182,14 @@ export const BINDINGS: Binding[] = [
   { action: 'picker_next', keys: ['down', 'j'], label: '', help: '', focus: ['picker'] },
   { action: 'picker_pick', keys: ['return'], label: 'Enter', help: 'resume it', focus: ['picker'] },
   { action: 'picker_close', keys: ['escape'], label: 'Esc', help: 'cancel', focus: ['picker'] },
+  { action: 'rewind_prev', keys: ['up', 'k'], label: '↑/↓', help: 'select a prompt', focus: ['rewind'] },
+  { action: 'rewind_next', keys: ['down', 'j'], label: '', help: '', focus: ['rewind'] },
+  { action: 'rewind_both', keys: ['return'], label: 'Enter', help: 'files and conversation', focus: ['rewind'] },
+  { action: 'rewind_conversation', keys: ['c'], label: 'c', help: 'conversation only', focus: ['rewind'] },
+  { action: 'rewind_files', keys: ['f'], label: 'f', help: 'files only', focus: ['rewind'] },
+  { action: 'rewind_apply', keys: ['y'], label: 'y', help: 'go back (shown diff)', focus: ['rewind'] },
+  { action: 'rewind_overwrite', keys: ['o'], label: 'o', help: 'go back, overwriting files changed since', focus: ['rewind'] },
+  { action: 'rewind_close', keys: ['escape'], label: 'Esc', help: 'back', focus: ['rewind'] },
   { action: 'auth_pick', keys: ['digit'], label: '1-9', help: 'log in with', focus: ['auth'] },
   { action: 'auth_dismiss', keys: ['escape'], label: 'Esc', help: 'not now', focus: ['auth'] },
   { action: 'trust_accept', keys: ['t'], label: 't', help: 'trust this folder', focus: ['trust'] },

@@ -9,6 +9,7 @@ export const FOCUS_TITLE: Record<Focus, string> = {
   tools: 'Tool list (Tab)',
   transcript: 'Transcript (Ctrl+T)',
   picker: 'Session picker (/resume)',
+  rewind: 'Rewind (/rewind, /undo, Esc Esc)',
   approval: 'Approval',
   reason: 'Rejection reason',
   form: 'A form the agent asks you to fill in',

@@ -8,6 +8,7 @@ import { plainRow, textWidth, truncateRow, wrapText, type Row, type Span } from 
 import { toolCallRows } from './tool_call_rows.ts';
 import { lateCallRows, markerRows } from './turn_rows.ts';
 import { missionRows } from './mission_rows.ts';
+import { sentShellRows, shellRows } from './shell_rows.ts';
 
 /** A message as rows; `soft` (history): long words and code lines are left for the terminal to wrap. */
 export function textRows(kind: TextKind, text: string, width: number, soft = false): Row[] {
@@ -77,5 +78,7 @@ export function historyRows(item: HistoryItem, width: number, cwd: string): Row[
       return missionRows(item.meta, width);
     case 'plan':
       return planSummaryRows(item.entries, width);
+    case 'shell':
+      return item.run ? shellRows(item.run, width) : sentShellRows(item.sent ?? '', width);
   }
 }

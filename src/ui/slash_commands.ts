@@ -4,6 +4,7 @@
 // `//name` sends `/name` to the agent when a client command has the same name.
 import { currentLabel } from '../client/config_options.ts';
 import type { ClientState, ClientStore } from '../client/state.ts';
+import { META_COMMAND_SOURCE } from '../core/protocol_names.ts';
 import type { Controller } from './controller.ts';
 import { keysHelp } from './keys_help.ts';
 import { colorEnabled, parseThemeSetting, setTheme, themeName } from './theme.ts';
@@ -114,6 +115,21 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
     },
   },
   {
+    name: 'rewind',
+    description: 'go back to before an earlier prompt: its files, the conversation, or both (Esc Esc)',
+    run: (ctx) => (ctx.controller.rewind ? void ctx.controller.rewind() : unavailable(ctx, 'Going back')),
+  },
+  {
+    name: 'undo',
+    description: 'go back to before the last prompt (its files and the conversation), after showing the diff',
+    run: (ctx) => (ctx.controller.undo ? void ctx.controller.undo() : unavailable(ctx, 'Undo')),
+  },
+  {
+    name: 'fork',
+    description: "start a new session with this one's history (this one stays as it is)",
+    run: (ctx) => (ctx.controller.fork ? void ctx.controller.fork() : unavailable(ctx, 'Forking')),
+  },
+  {
     name: 'keys',
     description: 'every key, by what has the focus (? on an empty prompt)',
     run: (ctx) => ctx.store.info('keys', keysHelp()),
@@ -148,6 +164,8 @@ export interface CommandEntry {
   args?: string;
   description: string;
   source: 'client' | 'agent';
+  /** an agent's custom command: where it comes from (cxl's `project` or `user`), already said in its description */
+  origin?: string;
   /** What completing it puts in the composer. */
   insert: string;
   /** Enter on it runs it (or sends it) at once: it takes no argument. */
@@ -171,7 +189,8 @@ export function commandEntries(state: ClientState): CommandEntry[] {
     // a name the client uses itself goes to the agent as //name
     const slash = own.has(c.name) ? '//' : '/';
     const hint = c.input && 'hint' in c.input ? c.input.hint : undefined;
-    return { name: `${slash === '//' ? '/' : ''}${c.name}`, args: hint, description: c.description, source: 'agent', insert: hint ? `${slash}${c.name} ` : `${slash}${c.name}`, submit: !hint };
+    const origin = c._meta?.[META_COMMAND_SOURCE];
+    return { name: `${slash === '//' ? '/' : ''}${c.name}`, args: hint, description: c.description, source: 'agent', ...(typeof origin === 'string' ? { origin } : {}), insert: hint ? `${slash}${c.name} ` : `${slash}${c.name}`, submit: !hint };
   });
   return [...mine, ...theirs];
 }
@@ -192,6 +211,15 @@ export function parseSlash(text: string): { name: string; arg: string } | undefi
  */
 export function routePrompt(text: string, ctx: SlashContext): string | undefined {
   if (text.trimStart().startsWith('//')) return text.trimStart().slice(1);
+  // `!line`: the person's own shell, run here whatever the agent
+  const bang = /^\s*!([\s\S]*)$/.exec(text);
+  if (bang) {
+    const line = bang[1].trim();
+    if (line === '') ctx.hint('Write the command after !, e.g. !git status: it runs in your shell, in the sandbox.');
+    else if (ctx.controller.shell) ctx.controller.shell(line);
+    else ctx.hint('Running a shell line needs a running client.');
+    return undefined;
+  }
   const slash = parseSlash(text);
   const cmd = slash && clientCommand(slash.name);
   if (!cmd || !slash) return text;

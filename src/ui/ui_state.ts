@@ -47,6 +47,10 @@ export interface UiState {
   transcript?: TranscriptState;
   /** The session picked in the session picker. */
   pickerIndex: number;
+  /** The prompt picked in the rewind picker (0: the newest). */
+  rewindIndex: number;
+  /** When Esc was pressed on an empty prompt (Date.now()): a second one soon after opens the rewind picker. */
+  escAt?: number;
   /** The agent log pane (Ctrl+L) is open. */
   logOpen?: boolean;
   /** What is entered in the form the agent asked for (for the form whose key it names). */
@@ -99,6 +103,7 @@ export const initialUi: UiState = {
   pastes: new Map(),
   completionSel: { key: '', index: 0 },
   pickerIndex: 0,
+  rewindIndex: 0,
   typedAt: 0,
   arming: APPROVAL_ARMING,
 };

@@ -16,7 +16,7 @@ test('a session answer gives the status line its modes, the model by name, the s
     assert.equal(s.mode, 'ask');
     assert.equal(s.model, 'Large Model 2', "the selected value's name, not its id");
     assert.deepEqual(s.sandbox, { state: 'bubblewrap', reason: `the client said ${c.terminals.sandboxState().state}` });
-    assert.deepEqual(s.capabilities, { loadSession: true, resumeSession: false, closeSession: false, listSessions: true, embeddedContext: true });
+    assert.deepEqual(s.capabilities, { loadSession: true, resumeSession: false, closeSession: false, listSessions: true, forkSession: false, embeddedContext: true });
     assert.equal(s.usage, undefined);
     c.send('usage');
     const u = await waitFor(c, (x) => x.usage !== undefined, 'the usage update');

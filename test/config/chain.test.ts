@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { systemPrompt } from '../../src/agent/loop/system_prompt.ts';
 import { DEFAULT_CHAIN, fillChain, loadChain, readChainFile, taskPolicies, TOOL_PREFERENCE_ADDENDUM, type Chain } from '../../src/config/chain.ts';
 import { ConfigError, loadConfig } from '../../src/config/load.ts';
 
@@ -25,7 +26,9 @@ test('the default chain: local_fs and local_shell, conservative limits, the tool
   assert.deepEqual(task.execute_config.tools, ['local_fs', 'local_shell', 'native-git', 'native-jq', 'native-go']);
   assert.equal(task.execute_config.model, 'qwen3:8b');
   assert.equal(task.execute_config.provider, 'ollama');
-  assert.ok(task.system_prompt?.includes(TOOL_PREFERENCE_ADDENDUM));
+  // the tool preference is said once, by the agent's system prompt; the chain adds nothing of its own
+  assert.equal(task.system_prompt, undefined);
+  assert.equal(systemPrompt('/w', task.system_prompt).split(TOOL_PREFERENCE_ADDENDUM).length, 2);
   assert.match(TOOL_PREFERENCE_ADDENDUM, /local_fs tools.*rather than shell/s);
   assert.match(TOOL_PREFERENCE_ADDENDUM, /local_shell for .*tests and builds, git operations the git\s+tools do not offer/s);
   assert.match(TOOL_PREFERENCE_ADDENDUM, /git tools \(git_status, .*\) rather than git in\s+local_shell/s);

@@ -21,10 +21,10 @@ const at = (text: string, cursor = text.length) => completionAt(state(), { text,
 test('/ lists the client commands then the agent ones; a shadowed agent command is //name; typing narrows', () => {
   const all = at('/')!;
   assert.equal(all.kind, 'command');
-  assert.deepEqual(all.items.map((i) => i.label), ['/help', '/mode NAME', '/model [NAME]', '/config [ID]', '/trust', '/login', '/clear', '/resume [ID]', '/keys', '/edit', '/theme [dark|light]', '/quit', '/compact', '//help', '/tool name {json}']);
+  assert.deepEqual(all.items.map((i) => i.label), ['/help', '/mode NAME', '/model [NAME]', '/config [ID]', '/trust', '/login', '/clear', '/resume [ID]', '/rewind', '/undo', '/fork', '/keys', '/edit', '/theme [dark|light]', '/quit', '/compact', '//help', '/tool name {json}']);
   assert.deepEqual(all.items.find((i) => i.label === '//help')?.insert, '//help');
   const re = at('/re')!;
-  assert.deepEqual(re.items.map((i) => i.label), ['/resume [ID]']);
+  assert.deepEqual(re.items.map((i) => i.label), ['/resume [ID]', '/rewind']);
   assert.equal(re.items[0].submit, true, 'an optional argument does not hold Enter');
   assert.equal(at('/mo')!.items[0].submit, false, '/mode waits for its argument');
   assert.deepEqual(at('/co')!.items.map((i) => i.label), ['/config [ID]', '/compact']);
@@ -32,6 +32,20 @@ test('/ lists the client commands then the agent ones; a shadowed agent command 
   assert.match(at('/zz')!.note ?? '', /sends it to the agent as typed/);
   assert.equal(at('//he'), undefined, '// is text for the agent');
   assert.equal(at('hello /he'), undefined, 'only at the start');
+});
+
+test("a custom command says where it comes from (project, user) instead of `(agent)`, with its argument hint", () => {
+  const custom = (s: ReturnType<typeof baseStore>) =>
+    s.applyUpdate({
+      sessionUpdate: 'available_commands_update',
+      availableCommands: [
+        { name: 'compact', description: 'summarise the session' },
+        { name: 'review', description: 'Review an issue (project command)', input: { hint: '<issue>' }, _meta: { 'cxl/source': 'project' } },
+      ],
+    });
+  const items = completionAt(state(custom), { text: '/rev', cursor: 4 })!.items;
+  assert.deepEqual(items.map((i) => [i.label, i.detail, i.insert, i.submit]), [['/review <issue>', 'Review an issue (project command)', '/review ', false]]);
+  assert.equal(completionAt(state(custom), { text: '/comp', cursor: 5 })!.items[0].detail, 'summarise the session (agent)');
 });
 
 test('/mode completes its argument from the agent\'s modes', () => {

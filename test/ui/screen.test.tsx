@@ -47,6 +47,8 @@ const CASES: [string, () => ClientStore, string[]][] = [
   ['transcript', states.twoTurns, [KEY.ctrlT]],
   ['transcript with an open diff', states.twoTurns, [KEY.ctrlT, KEY.up, KEY.up, KEY.enter]],
   ['session picker', states.picker, [KEY.down]],
+  ['rewind picker', states.rewindPick, [KEY.down]],
+  ['rewind preview', states.rewindPreview, []],
   ['resumed session', states.resumed, []],
 ];
 

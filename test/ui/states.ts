@@ -174,3 +174,38 @@ export function resumed(): ClientStore {
   s.sessionStarted('a1b2c3d4e5f6', { mode: 'default' });
   return s;
 }
+
+const REWIND_PROMPTS = [
+  { n: 1, text: 'rename the lines in src/app.ts', conversation: true, files: [{ path: 'src/app.ts', change: 'modified' as const }] },
+  { n: 2, text: 'add a test for it', conversation: true, files: [{ path: 'test/app.test.ts', change: 'created' as const }, { path: 'src/app.ts', change: 'modified' as const }] },
+  { n: 3, text: 'clean up the build output with rm -rf dist', conversation: true, files: [{ path: 'dist/app.js', change: 'deleted' as const }] },
+];
+
+/** The rewind picker (/rewind, Esc Esc): the session's prompts, newest first. */
+export function rewindPick(): ClientStore {
+  const s = idle();
+  const at = Date.now() - 7 * 60_000;
+  s.offerRewind({ step: 'pick', prompts: REWIND_PROMPTS.map((p, i) => ({ ...p, at: new Date(at + i * 60_000).toISOString() })) });
+  return s;
+}
+
+/** What going back to before prompt 2 would do: a diff, a file deleted, one changed by someone else since. */
+export function rewindPreview(): ClientStore {
+  const s = rewindPick();
+  const prompts = s.getState().rewind!.prompts;
+  s.offerRewind({
+    step: 'preview',
+    prompts,
+    plan: {
+      n: 2,
+      restore: 'both',
+      conversation: { prompts: 2 },
+      files: [
+        { path: 'src/app.ts', action: 'restore', diff: '--- a/src/app.ts\n+++ b/src/app.ts\n@@ -1,3 +1,3 @@\n line 1\n-line two\n+line 2\n line 3', changedSince: 'it was changed since the session last changed it' },
+        { path: 'test/app.test.ts', action: 'delete', diff: '--- a/test/app.test.ts\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-test("app", () => {});' },
+        { path: 'dist/app.js', action: 'recreate', diff: '', cannot: 'its content before was not kept (17000000 bytes, over the 16777216 a checkpoint keeps of one file)' },
+      ],
+    },
+  });
+  return s;
+}

@@ -5,6 +5,8 @@
 // with the method named. Tools come from a per-session SessionTools (built
 // by the caller), the model from a Provider; both are injected so tests run the real thing.
 import * as acp from '@agentclientprotocol/sdk';
+import { METHOD_CHECKPOINTS, METHOD_REWIND, METHOD_REWIND_PREVIEW, type RewindMeta } from '../../core/protocol_names.ts';
+import { parseFork, parseRewind, parseSessionOnly, parseSetModel } from './params.ts';
 import { noLoginMethods } from './errors.ts';
 import { runPrompt } from './prompt.ts';
 import type { AgentOptions } from './session.ts';
@@ -12,10 +14,14 @@ import { SessionManager } from './session_manager.ts';
 
 export type { AgentOptions, SessionMode, ToolContext } from './session.ts';
 
+/** ACP's unstable method names, which the stable SDK entry point does not list. */
+const METHOD_SET_MODEL = 'session/set_model';
+const METHOD_FORK = 'session/fork';
+
 /** The agent, and how to stop it: every turn cancelled, every session saved (see cli/acp.ts). */
 export type Agent = acp.AgentApp & { shutdown(o?: { graceMs?: number }): Promise<void> };
 
-/** What cxl says it can do: load, list, resume, close and delete sessions, embedded context in prompts, MCP over HTTP. */
+/** What cxl says it can do: load, list, resume, close, delete and fork sessions, embedded context in prompts, MCP over HTTP. */
 function initialized(version: string): acp.InitializeResponse {
   return {
     protocolVersion: acp.PROTOCOL_VERSION,
@@ -23,11 +29,17 @@ function initialized(version: string): acp.InitializeResponse {
       loadSession: true,
       promptCapabilities: { embeddedContext: true },
       mcpCapabilities: { http: true },
-      sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
+      // fork is unstable in ACP: offered to the clients that look for it
+      sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, fork: {} } as acp.SessionCapabilities,
     },
     agentInfo: { name: 'cxl', title: 'cxl', version },
     authMethods: [],
   };
+}
+
+/** A rewind plan or result as the client gets it (a plain object: the SDK serialises what it is given). */
+function rewindMeta(r: RewindMeta): RewindMeta {
+  return { ...r };
 }
 
 export function createAgent(o: AgentOptions): Agent {
@@ -47,6 +59,7 @@ export function createAgent(o: AgentOptions): Agent {
     .onRequest(acp.methods.agent.session.load, ({ params, client }) => sessions.load(client, params))
     .onRequest(acp.methods.agent.session.resume, ({ params, client }) => sessions.resume(client, params))
     .onRequest(acp.methods.agent.session.list, ({ params }) => sessions.list(params))
+    .onRequest(METHOD_FORK, parseFork, ({ params, client }) => sessions.fork(client, params))
     .onRequest(acp.methods.agent.session.close, async ({ params }) => {
       await sessions.close(params.sessionId);
       return {};
@@ -62,6 +75,15 @@ export function createAgent(o: AgentOptions): Agent {
     .onRequest(acp.methods.agent.session.setConfigOption, async ({ params }) => ({
       configOptions: await sessions.get(params.sessionId).setConfigOption(params.configId, params.value),
     }))
+    // the unstable session/set_model, for clients that follow the older `models` field
+    .onRequest(METHOD_SET_MODEL, parseSetModel, async ({ params }) => {
+      await sessions.get(params.sessionId).setModel(params.modelId);
+      return {};
+    })
+    // checkpoints: cxl's own methods (its client's /rewind, /undo)
+    .onRequest(METHOD_CHECKPOINTS, parseSessionOnly, ({ params }) => sessions.get(params.sessionId).checkpointList())
+    .onRequest(METHOD_REWIND_PREVIEW, parseRewind, ({ params }) => rewindMeta(sessions.get(params.sessionId).rewindPlan(params.n, params.restore)))
+    .onRequest(METHOD_REWIND, parseRewind, async ({ params }) => rewindMeta(await sessions.get(params.sessionId).rewind(params.n, params.restore, params.overwrite)))
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client, signal }) => {
       const s = sessions.get(params.sessionId);
       const running = runPrompt(o, s, client, params.prompt, signal);

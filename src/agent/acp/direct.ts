@@ -5,7 +5,10 @@
 //   /compact             compact the conversation now (elide old results, summarise the rest)
 //   /mission [--envelope E] [agent] <intent>
 //                        fire an unattended mission unit from this session (docs/missions.md)
+//   /memory              the memory files (AGENTS.md…) the model reads, with their paths
+//   /init                ask the model to write an AGENTS.md for the project
 //   /help                list these
+// Custom commands (.contenox/commands, ~/.contenox/commands) are the session's: prompt.ts.
 
 export type DirectCommand =
   | { kind: 'shell'; command: string }
@@ -14,6 +17,8 @@ export type DirectCommand =
   | { kind: 'compact' }
   /** `/mission`: the words after the flags (the agent, if the first one names one, then the intent) */
   | { kind: 'mission'; envelope?: string; words: string[] }
+  | { kind: 'memory' }
+  | { kind: 'init' }
   | { kind: 'error'; message: string };
 
 export const DIRECT_HELP = [
@@ -22,6 +27,8 @@ export const DIRECT_HELP = [
   '  /tool <name> [json]      call one tool, e.g. `/tool read_file {"path":"README.md"}`',
   '  /compact                 compact the conversation now: elide old tool results, summarise the older part',
   '  /mission [--envelope E] [agent] <intent>   fire an unattended mission unit; its plan and reports come back here',
+  '  /memory                  the memory files (AGENTS.md, …) the model reads with every prompt',
+  '  /init                    ask the model to write an AGENTS.md for this project (it asks before writing)',
   '  /help                    this list',
   'Anything else goes to the model.',
 ].join('\n');
@@ -32,9 +39,21 @@ export const AVAILABLE_COMMANDS: Array<{ name: string; description: string; inpu
   { name: 'tool', description: 'Call one tool directly, without the model', input: { hint: '<name> [json arguments]' } },
   { name: 'compact', description: 'Compact the conversation now: elide old tool results and summarise the older part' },
   { name: 'mission', description: 'Fire an unattended mission unit; its plan and reports come back here, its asks to you', input: { hint: '[--envelope E] [agent] <intent>' } },
+  { name: 'memory', description: 'The memory files (AGENTS.md, …) the model reads with every prompt, with their paths' },
+  { name: 'init', description: 'Ask the model to write an AGENTS.md for this project (it asks before writing)' },
   // `!` is no slash command: clients that offer only those send `/shell <line>`
   { name: 'shell', description: 'Run a command line with local_shell, same as !<command line>', input: { hint: '<command line>' } },
 ];
+
+/** Names a custom command may not take. */
+export const RESERVED_COMMANDS: readonly string[] = [...AVAILABLE_COMMANDS.map((c) => c.name), '?'];
+
+/** What `/init` asks of the model: a normal write of AGENTS.md, which asks with its diff. */
+export const INIT_PROMPT = [
+  'Write an AGENTS.md file at the root of this project: the instructions a coding agent (you, in later sessions) should follow here.',
+  'First look at the project: its README, its build and test configuration, its layout, and an existing AGENTS.md, CLAUDE.md or GEMINI.md if there is one (improve it rather than start over).',
+  'Then write AGENTS.md with write_file: how to build, test and lint (the exact commands), how the code is laid out, the conventions the code follows, and anything a newcomer gets wrong. Keep it short (under 150 lines) and specific to this project; no generic advice.',
+].join('\n');
 
 export function parseDirect(text: string): DirectCommand | undefined {
   const t = text.trim();
@@ -47,6 +66,8 @@ export function parseDirect(text: string): DirectCommand | undefined {
   if (t === '/help' || t === '/?') return { kind: 'help' };
   if (t === '/compact') return { kind: 'compact' };
   if (/^\/mission(?:\s|$)/.test(t)) return parseMission(t.slice('/mission'.length));
+  if (t === '/memory') return { kind: 'memory' };
+  if (t === '/init') return { kind: 'init' };
   const m = /^\/tool(?:\s+(\S+)(?:\s+([\s\S]*))?)?$/.exec(t);
   if (!m) return undefined;
   if (!m[1]) return { kind: 'error', message: 'Usage: /tool <name> [json], e.g. `/tool list_dir {"path":"."}`.' };

@@ -37,6 +37,14 @@ export function noModelProvider(problem: string | undefined): acp.RequestError {
   return acp.RequestError.invalidParams({ configId: 'model' }, `no model provider is configured${problem ? ` (${problem})` : ''}, so there is no model to choose`);
 }
 
+export function noCheckpoints(): acp.RequestError {
+  return acp.RequestError.invalidParams(undefined, 'this session keeps no checkpoints (the agent was started without a data dir for them)');
+}
+
+export function turnRunning(): acp.RequestError {
+  return acp.RequestError.invalidParams(undefined, 'a prompt turn is running: cancel it (session/cancel) before going back');
+}
+
 /** cxl has no login: the model provider is configured by flags, configuration or environment. */
 export function noLoginMethods(methodId: string): acp.RequestError {
   return acp.RequestError.invalidParams({ methodId }, `cxl offers no login methods (authMethods is empty): the model provider is configured by --provider/--model, agents.toml or OPENAI_API_KEY/OLLAMA_HOST`);

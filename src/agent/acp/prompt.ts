@@ -8,18 +8,50 @@ import type { StopReason } from '../loop/turn.ts';
 import { howToConfigure } from '../providers/select.ts';
 import type { Provider } from '../providers/types.ts';
 import { modelName } from '../tools/tool_names.ts';
-import { DIRECT_HELP, parseDirect, type DirectCommand } from './direct.ts';
+import os from 'node:os';
+import { describeMemory } from '../../config/memory.ts';
+import { expandCommand, matchCommand } from '../../config/commands.ts';
+import { META_SHELL_CONTEXT } from '../../core/protocol_names.ts';
+import { DIRECT_HELP, INIT_PROMPT, parseDirect, type DirectCommand } from './direct.ts';
 import { promptShown, Transcript, TURN_CANCELLED } from './replay.ts';
 import { parsePlan, PLAN_TOOL, PLAN_TOOL_NAME } from '../loop/plan_tool.ts';
 import type { AgentOptions, LiveSession } from './session.ts';
+import type { LoadedCommands } from '../../config/commands.ts';
+import process from 'node:process';
 import { runToolCall, type CallTurn } from './tool_call.ts';
 
-export type TurnOptions = Pick<AgentOptions, 'provider' | 'providerProblem' | 'systemPrompt' | 'maxTurns' | 'log' | 'fleet' | 'modesFor'>;
+export type TurnOptions = Pick<AgentOptions, 'provider' | 'providerProblem' | 'systemPrompt' | 'memory' | 'maxTurns' | 'log' | 'fleet' | 'modesFor'>;
 
-/** What the model reads of the prompt: the text, links, and attached files' content. */
+/**
+ * What goes to the model instead of the prompt as typed: `/init`'s request, a custom command's
+ * text with its arguments filled in; undefined: the prompt itself (or a direct command).
+ */
+function modelText(direct: DirectCommand | undefined, text: string, commands: LoadedCommands): string | undefined {
+  if (direct?.kind === 'init') return INIT_PROMPT;
+  if (direct) return undefined;
+  const hit = matchCommand(text, commands.commands);
+  return hit ? expandCommand(hit.command, hit.args) : undefined;
+}
+
+/** A text block of commands the person ran in their own shell and their output (cxl's client marks it). */
+function isShellContext(b: acp.ContentBlock): boolean {
+  return b.type === 'text' && b._meta?.[META_SHELL_CONTEXT] !== undefined && b._meta?.[META_SHELL_CONTEXT] !== null;
+}
+
+/** The person's shell output sent with the prompt, as the model reads it before the prompt ('' when none). */
+function shellContext(blocks: acp.ContentBlock[]): string {
+  return blocks.flatMap((b) => (b.type === 'text' && isShellContext(b) ? [b.text] : [])).join('\n');
+}
+
+/**
+ * What the model reads of the prompt: the text, links, and attached files' content. The output
+ * of commands the person ran in their own shell is not part of it (shellContext), so a command
+ * typed after it is still read as one.
+ */
 function promptText(blocks: acp.ContentBlock[]): string {
   const parts: string[] = [];
   for (const b of blocks) {
+    if (isShellContext(b)) continue;
     if (b.type === 'text') parts.push(b.text);
     else if (b.type === 'resource_link') parts.push(`[${b.name}](${b.uri})`);
     else if (b.type === 'resource') {
@@ -29,6 +61,11 @@ function promptText(blocks: acp.ContentBlock[]): string {
     }
   }
   return parts.join('\n');
+}
+
+/** The prompt as the model reads it: the person's shell output first, when they sent some. */
+function withContext(context: string, text: string): string {
+  return context ? `${context}\n\n${text}` : text;
 }
 
 /** The turn's output: what the agent says and thinks goes to the client and, joined in runs, to the replay. */
@@ -84,9 +121,15 @@ class PromptTurn implements CallTurn {
   }
 }
 
-/** The system prompt leads the history, even when direct commands came first. */
+/**
+ * The system prompt leads the history, even when direct commands came first, and is the one of
+ * now: a memory file (AGENTS.md) changed since the last prompt is read again (one log line).
+ */
 function leadWithSystemPrompt(o: TurnOptions, s: LiveSession): void {
-  if (s.stored.history[0]?.role !== 'system') s.stored.history.unshift({ role: 'system', content: o.systemPrompt(s.stored.cwd) });
+  const content = o.systemPrompt(s.stored.cwd);
+  const first = s.stored.history[0];
+  if (first?.role !== 'system') s.stored.history.unshift({ role: 'system', content });
+  else if (first.content !== content) s.log.spliceHistory(0, 1, { role: 'system', content });
 }
 
 /** `/compact`: not part of the conversation, so the model never sees the command itself. */
@@ -99,15 +142,21 @@ async function compactNow(o: TurnOptions, turn: PromptTurn): Promise<StopReason>
 }
 
 /** A direct command: help, a usage error, or one tool call the user made; the model sees what they did. */
-async function runDirect(o: TurnOptions, turn: PromptTurn, direct: DirectCommand, text: string): Promise<StopReason> {
+async function runDirect(o: TurnOptions, turn: PromptTurn, direct: DirectCommand, text: string, context: string): Promise<StopReason> {
   if (direct.kind === 'compact') return compactNow(o, turn);
   const s = turn.session;
-  s.stored.history.push({ role: 'user', content: text });
+  if (direct.kind === 'memory') {
+    // read now, as the next prompt will: what /memory shows is what the model gets
+    const m = o.memory?.(s.stored.cwd);
+    await turn.say(`${m ? describeMemory(m.memory, s.stored.cwd, process.env.HOME || os.homedir(), m.names) : 'This agent reads no memory files.'}\n`);
+    return turn.ended();
+  }
+  s.stored.history.push({ role: 'user', content: withContext(context, text) });
   await s.persist(); // the prompt is on disk before anything runs
   if (direct.kind === 'help') await turn.say(`${DIRECT_HELP}\n\nTools: ${s.tools.specs().map(modelName).join(', ')}\n`);
   else if (direct.kind === 'error') await turn.say(`${direct.message}\n`);
   else if (direct.kind === 'mission' && (!o.fleet || !direct.words.length)) await turn.say(`${missionHelp(o, s.stored.cwd, s.stored.mode)}\n`);
-  else {
+  else if (direct.kind === 'shell' || direct.kind === 'tool' || direct.kind === 'mission') {
     const r =
       direct.kind === 'shell'
         ? await runToolCall(turn, 'local_shell', { command: direct.command })
@@ -186,14 +235,20 @@ export async function runPrompt(o: TurnOptions, s: LiveSession, client: acp.Agen
   request?.addEventListener('abort', onCancelRequest, { once: true });
   const turn = new PromptTurn(s, client, ctrl.signal, o.log);
   const text = promptText(blocks);
-  const shown = promptShown(blocks);
+  const context = shellContext(blocks);
+  const shown = promptShown(blocks.filter((b) => !isShellContext(b)));
+  const direct = parseDirect(text);
+  // every prompt that is part of the conversation is a place to go back to
+  if (direct?.kind !== 'memory' && direct?.kind !== 'compact') s.checkpoints?.begin({ text: shown, history: s.stored.history.length, replay: s.stored.replay.length });
+  // a resumed session shows the person's shell output where it was, as cxl's client showed it live
+  if (context) s.stored.replay.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: context, _meta: { [META_SHELL_CONTEXT]: true } } });
   s.stored.replay.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: shown } });
   try {
     await nameSession(s, turn, shown);
-    const direct = parseDirect(text);
-    if (direct) return await runDirect(o, turn, direct, text);
-    if (s.provider) return await askModel(o, s.provider, turn, text);
-    s.stored.history.push({ role: 'user', content: text });
+    const model = modelText(direct, text, await s.refreshCommands());
+    if (direct && model === undefined) return await runDirect(o, turn, direct, text, context);
+    if (s.provider) return await askModel(o, s.provider, turn, withContext(context, model ?? text));
+    s.stored.history.push({ role: 'user', content: withContext(context, model ?? text) });
     await turn.say(`${howToConfigure(undefined, o.providerProblem ?? 'no model provider is configured.')}\n`);
     return 'end_turn';
   } finally {
@@ -204,6 +259,7 @@ export async function runPrompt(o: TurnOptions, s: LiveSession, client: acp.Agen
     // a resumed session shows where a turn was cut short, as the live one did
     if (ctrl.signal.aborted) s.stored.replay.push(TURN_CANCELLED);
     if (s.turn === ctrl) s.turn = undefined;
+    s.checkpoints?.end();
     // the turn is over: a tool call it left unanswered gets a `cancelled` result as it is saved
     await s.persist({ durable: true, endOfTurn: true });
   }

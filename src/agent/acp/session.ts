@@ -13,11 +13,18 @@ import type { Provider } from '../providers/types.ts';
 import type { SessionLog, SessionStore, StoredSession } from '../sessions/store.ts';
 import type { SessionTools } from '../tools/contract.ts';
 import type { MissionBinding } from '../tools/mission/binding.ts';
-import { CONFIG_MODE, CONFIG_MODEL, configOptions, type ModelCatalog } from './config_options.ts';
-import { AVAILABLE_COMMANDS } from './direct.ts';
 import type { Fleet, FiringSession } from './fleet.ts';
 import { MissionRelay } from './mission_relay.ts';
-import { noModelProvider, notASelectValue, unknownConfigOption, unknownMode, unknownModel } from './errors.ts';
+import { BlobStore } from '../checkpoints/blob_store.ts';
+import { SessionCheckpoints } from '../checkpoints/recorder.ts';
+import { applyFiles, planRewind, type RestoreWhat, type RewindPlan, type RewindResult } from '../checkpoints/rewind.ts';
+import { canonicalRoot } from '../../core/paths.ts';
+import type { LoadedCommands } from '../../config/commands.ts';
+import type { Memory } from '../../config/memory.ts';
+import { META_COMMAND_SOURCE, type CheckpointsMeta } from '../../core/protocol_names.ts';
+import { AVAILABLE_COMMANDS, RESERVED_COMMANDS } from './direct.ts';
+import { CONFIG_MODE, CONFIG_MODEL, configOptions, type ModelCatalog } from './config_options.ts';
+import { noCheckpoints, noModelProvider, notASelectValue, turnRunning, unknownConfigOption, unknownMode, unknownModel } from './errors.ts';
 import { persistenceMeta, reportSaves, type Notify } from './save_notices.ts';
 
 export interface SessionMode {
@@ -39,6 +46,8 @@ export interface ToolContext {
   allows?: unknown;
   /** what its mission tools speak for: this session as the supervisor of the units it starts */
   mission?: MissionBinding;
+  /** the session's checkpoints: the tools record what they change through them */
+  checkpoints?: SessionCheckpoints;
   /**
    * report something to the user in the session (an MCP server died, a config warning, a failed
    * save): an ACP `notice` when the client shows them, else an agent message
@@ -57,6 +66,12 @@ export interface AgentOptions {
   providerProblem?: string;
   buildTools(ctx: ToolContext): Promise<SessionTools>;
   systemPrompt(cwd: string): string;
+  /** the memory files of a session rooted at `cwd`, for /memory */
+  memory?(cwd: string): { memory: Memory; names: readonly string[] };
+  /** the custom commands of a session rooted at `cwd`; `reserved`: the built-in names */
+  commands?(cwd: string, reserved: readonly string[]): LoadedCommands;
+  /** where checkpoints are kept (`<data dir>/checkpoints`); without it nothing is checkpointed */
+  checkpointsDir?: string;
   maxTurns: number;
   /** a session's context budget: window, usage, compaction */
   newContext(hooks: ContextHooks): SessionContext;
@@ -143,7 +158,11 @@ export class LiveSession {
   /** the units this session fired, their rows and asks brought back here */
   relay?: MissionRelay;
   readonly context: SessionContext;
-  /** the model this session asks: the agent's, or the one set with session/set_config_option */
+  /** the custom commands as last told to the client */
+  #commands: LoadedCommands = { commands: [], problems: [], heldBack: 0 };
+  #commandsSaid = '';
+  #problemsSaid = new Set<string>();
+  /** the model this session asks: the agent's, or the one chosen with /model (set_config_option, set_model) */
   provider: Provider | null;
   /** the session was closed (session/close, delete): later requests find no session */
   closed = false;
@@ -158,6 +177,8 @@ export class LiveSession {
     /** the session's log on disk (stored is its session) */
     readonly log: SessionLog,
     private readonly catalog: ModelCatalog,
+    /** what the session's prompts changed, to go back to (absent: nothing is checkpointed) */
+    readonly checkpoints?: SessionCheckpoints,
   ) {
     this.nextCall = stored.replay.filter((u) => u.sessionUpdate === 'tool_call').length;
     const own = stored.extras?.[EXTRA_MODEL];
@@ -183,6 +204,8 @@ export class LiveSession {
     if (phase === 'completed') {
       // compaction changed history entries in place: the log rewrites rather than appends
       this.log.historyRewritten();
+      // and the conversation can no longer go back to before the prompts so far
+      this.checkpoints?.historyRewritten();
       const saved = (this.stored.extras?.compactions as CompactionRecord[] | undefined) ?? [];
       this.log.put('compactions', [...saved, r]);
       this.stored.replay.push(compactionUpdate(r, 'completed'));
@@ -216,10 +239,45 @@ export class LiveSession {
     setTimeout(() => void this.#announce().catch((e) => this.o.log(String(e))), 0);
   }
 
+  /**
+   * The custom commands as they are now (read again at each prompt: a file added, changed or
+   * trusted counts at once); the client hears of a change, and of a file that is no command.
+   */
+  async refreshCommands(): Promise<LoadedCommands> {
+    try {
+      this.#commands = this.o.commands?.(this.stored.cwd, RESERVED_COMMANDS) ?? this.#commands;
+    } catch (err) {
+      this.o.log(`cannot read the custom commands: ${String(err)}`);
+    }
+    const list = this.availableCommands();
+    const said = JSON.stringify(list);
+    if (said !== this.#commandsSaid) {
+      this.#commandsSaid = said;
+      await this.send({ sessionUpdate: 'available_commands_update', availableCommands: list });
+    }
+    for (const p of this.#commands.problems) {
+      if (this.#problemsSaid.has(p)) continue;
+      this.#problemsSaid.add(p);
+      await this.notices.notify(`A custom command was not loaded: ${p}.`, { severity: 'warning' });
+    }
+    return this.#commands;
+  }
+
+  /** The built-in commands, then the custom ones with where they come from (`_meta` and the description). */
+  availableCommands(): acp.AvailableCommand[] {
+    const custom = this.#commands.commands.map((c) => ({
+      name: c.name,
+      description: `${c.description} (${c.source} command)`,
+      ...(c.argumentHint ? { input: { hint: c.argumentHint } } : {}),
+      _meta: { [META_COMMAND_SOURCE]: c.source },
+    }));
+    return [...AVAILABLE_COMMANDS, ...custom];
+  }
+
   async #announce(): Promise<void> {
     const early = this.notices.release();
-    // the direct commands, as slash commands the client can offer
-    await this.send({ sessionUpdate: 'available_commands_update', availableCommands: AVAILABLE_COMMANDS });
+    // the direct commands and the custom ones, as slash commands the client can offer
+    await this.refreshCommands();
     // notices are live events; only the fallback messages belong to the replayed history
     if (early.length && !this.notices.asNotice) this.stored.replay.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${early.map(([t]) => t).join('\n')}\n` } });
     for (const n of early) await this.notices.notify(...n);
@@ -237,6 +295,7 @@ export class LiveSession {
     if (!provider) return;
     const problem = await modelProblem(provider, process.env.OPENAI_API_KEY);
     if (problem === undefined) {
+      // the server's models, listed once it answers: the client can offer them to switch to
       await this.catalog.refresh();
       if (!this.closed) await this.send({ sessionUpdate: 'config_option_update', configOptions: this.configOptions() });
       return;
@@ -285,6 +344,13 @@ export class LiveSession {
     await this.persist();
   }
 
+  /** session/set_model (unstable, for clients that follow the older `models` field): as `model` through set_config_option, and config-option clients hear of it. */
+  async setModel(model: string): Promise<void> {
+    const was = this.provider?.model;
+    await this.#switchModel(model);
+    if (was !== this.provider?.model) await this.send({ sessionUpdate: 'config_option_update', configOptions: this.configOptions() });
+  }
+
   configOptions(): acp.SessionConfigOption[] {
     return configOptions(this.o.modesFor(this.stored.cwd).modes, this.stored.mode, this.provider?.model, this.catalog.known());
   }
@@ -303,6 +369,53 @@ export class LiveSession {
     this.turn?.abort();
   }
 
+  /** The prompts to go back to, newest last: what each changed, and whether its conversation can still be rewound. */
+  checkpointList(): CheckpointsMeta {
+    const prompts = (this.checkpoints?.prompts() ?? []).map((p) => ({
+      n: p.n,
+      at: new Date(p.at).toISOString(),
+      text: p.text,
+      conversation: p.history !== null,
+      files: Object.entries(p.files).map(([path, f]) => ({ path, change: f.before === null && !f.lost ? ('created' as const) : f.after === null ? ('deleted' as const) : ('modified' as const), ...(f.lost ? { lost: f.lost } : {}) })),
+      ...(p.notes.length ? { notes: p.notes } : {}),
+    }));
+    return { prompts };
+  }
+
+  /** What going back to before prompt `n` would do (the files' diffs, what is kept and why), without doing it. */
+  rewindPlan(n: number, restore: RestoreWhat): RewindPlan {
+    if (!this.checkpoints) throw noCheckpoints();
+    if (this.turn) throw turnRunning();
+    try {
+      return planRewind(this.checkpoints, n, restore);
+    } catch (err) {
+      throw acp.RequestError.invalidParams({ n }, (err as Error).message);
+    }
+  }
+
+  /**
+   * Goes back to before prompt `n`: the files (those changed by someone else since only when named
+   * in `overwrite`), the conversation, or both. The records of that prompt and later ones go.
+   */
+  async rewind(n: number, restore: RestoreWhat, overwrite: readonly string[]): Promise<RewindPlan & RewindResult> {
+    const plan = this.rewindPlan(n, restore);
+    const cps = this.checkpoints!;
+    const at = cps.prompts().find((p) => p.n === n)!;
+    const result: RewindResult = restore === 'conversation' ? { restored: [], skipped: [] } : applyFiles(cps, plan, new Set(overwrite));
+    // the model has not seen what is there now: a write needs a fresh read
+    if (result.restored.length) this.tools.forgetReads(result.restored.map((rel) => `${cps.root}/${rel}`));
+    if (plan.conversation && !plan.conversation.cannot && at.history !== null) {
+      this.stored.history = this.stored.history.slice(0, at.history);
+      this.stored.replay = this.stored.replay.slice(0, at.replay);
+      // what the model read in the prompts that are gone, it no longer knows
+      const ledger = this.tools.saveLedger() as { entries?: Record<string, { at?: number }> } | undefined;
+      this.tools.forgetReads(Object.entries(ledger?.entries ?? {}).filter(([, e]) => (e.at ?? 0) >= at.at).map(([p]) => p));
+    }
+    cps.dropFrom(n);
+    await this.persist({ durable: true, endOfTurn: true });
+    return { ...plan, ...result };
+  }
+
   /** Saved as it stands (a call left unanswered is marked cancelled), and its log closed; an unused one is removed. */
   async close(): Promise<void> {
     this.relay?.close();
@@ -317,6 +430,24 @@ function modeState(modes: SessionMode[], current: string): acp.SessionModeState 
 }
 
 
+/** A session's checkpoints, kept under the data dir and saved with the session (`extras`). */
+function checkpointsOf(o: AgentOptions, stored: StoredSession): SessionCheckpoints | undefined {
+  if (!o.checkpointsDir) return undefined;
+  let root: string;
+  try {
+    root = canonicalRoot(stored.cwd);
+  } catch {
+    return undefined; // no such directory: the tools refuse the session anyway
+  }
+  return new SessionCheckpoints({
+    root,
+    store: new BlobStore(o.checkpointsDir, stored.sessionId),
+    saved: stored.extras,
+    // a copy each time: the log writes a key whose value is a new object
+    save: (key, value) => ((stored.extras ??= {})[key] = value === undefined ? undefined : structuredClone(value)),
+  });
+}
+
 /**
  * A session's parts put together: notices (held until the client knows the session), its tools,
  * its log (started once the tools are built: a session refused there leaves nothing on disk),
@@ -329,7 +460,8 @@ export async function openSession(o: AgentOptions, client: acp.AgentContext, cap
   const holder: { live?: LiveSession } = {};
   const firing = (): FiringSession => ({ sessionId: stored.sessionId, cwd: stored.cwd, envelope: stored.mode, envelopes: o.modesFor(stored.cwd).modes.map((m) => m.id) });
   const mission = o.fleet?.binding(stored.sessionId, firing, (m) => holder.live?.relay?.watch(m, true));
-  const tools = await o.buildTools({ sessionId: stored.sessionId, cwd: stored.cwd, mode: stored.mode, client, capabilities: caps, mcpServers, ledger: stored.ledger, allows: stored.allows, notice: notices.notify, ...(mission ? { mission } : {}) });
+  const checkpoints = checkpointsOf(o, stored);
+  const tools = await o.buildTools({ sessionId: stored.sessionId, cwd: stored.cwd, mode: stored.mode, client, capabilities: caps, mcpServers, ledger: stored.ledger, allows: stored.allows, notice: notices.notify, ...(mission ? { mission } : {}), ...(checkpoints ? { checkpoints } : {}) });
   let log: SessionLog;
   try {
     log = await makeLog();
@@ -337,7 +469,7 @@ export async function openSession(o: AgentOptions, client: acp.AgentContext, cap
     await tools.close();
     throw err;
   }
-  const live = new LiveSession(o, stored, client, caps, notices, tools, log, catalog);
+  const live = new LiveSession(o, stored, client, caps, notices, tools, log, catalog, checkpoints);
   holder.live = live;
   if (o.fleet) {
     live.relay = new MissionRelay(

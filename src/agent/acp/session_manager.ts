@@ -7,11 +7,13 @@ import path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { isToolError } from '../../core/errors.ts';
 import type { SessionLog, StoredSession } from '../sessions/store.ts';
+import { BlobStore } from '../checkpoints/blob_store.ts';
+import { CHECKPOINT_KEY } from '../checkpoints/recorder.ts';
 import { ModelCatalog } from './config_options.ts';
 
 /** How long a session's answer waits for the server's list of models (a client replays its saved model against it at once). */
 const MODELS_WAIT_MS = 1000;
-import { relativeCwd, sessionNotFound, sessionRefused } from './errors.ts';
+import { relativeCwd, sessionNotFound, sessionRefused, turnRunning } from './errors.ts';
 import { replaySession } from './replay.ts';
 import { openSession, type AgentOptions, type LiveSession, type SessionAnswer } from './session.ts';
 
@@ -96,6 +98,41 @@ export class SessionManager {
   }
 
   /**
+   * session/fork: a new session with this one's history, replay, reads, allows, model and
+   * checkpoints (their kept content copied), opened under a new id; the original is left as it
+   * was. A session open here is saved first, so the fork starts from what it shows now.
+   */
+  async fork(client: acp.AgentContext, params: { sessionId: string; cwd: string; mcpServers?: acp.McpServer[] }): Promise<SessionAnswer & { sessionId: string }> {
+    if (!path.isAbsolute(params.cwd)) throw relativeCwd(params.cwd);
+    const open = this.#sessions.get(params.sessionId);
+    let source: StoredSession | undefined;
+    if (open) {
+      if (open.turn) throw turnRunning();
+      await open.persist({ durable: true, endOfTurn: true });
+      source = open.stored;
+    } else source = await this.o.store.load(params.sessionId);
+    if (!source) throw sessionNotFound(params.sessionId);
+    const now = new Date().toISOString();
+    const cwd = path.resolve(params.cwd);
+    const stored: StoredSession = { ...structuredClone(source), sessionId: randomUUID(), cwd, createdAt: now, updatedAt: now, ...(source.title ? { title: `${source.title} (fork)` } : {}) };
+    if (this.o.checkpointsDir) {
+      // checkpoints name files relative to the session root: another root makes them meaningless
+      if (cwd === source.cwd) new BlobStore(this.o.checkpointsDir, source.sessionId).copyTo(new BlobStore(this.o.checkpointsDir, stored.sessionId));
+      else for (const k of Object.keys(stored.extras ?? {})) if (k.startsWith(CHECKPOINT_KEY)) delete stored.extras![k];
+    }
+    const known = this.o.modesFor(cwd);
+    if (!known.modes.some((m) => m.id === stored.mode)) stored.mode = known.current;
+    let live: LiveSession;
+    try {
+      live = await this.#open(client, stored, params.mcpServers ?? [], () => this.o.store.create(stored));
+    } catch (err) {
+      if (isToolError(err)) throw sessionRefused(cwd, err.message);
+      throw err;
+    }
+    return { sessionId: stored.sessionId, ...live.answer() };
+  }
+
+  /**
    * session/close: the running turn cancelled (given `graceMs` to wind down), the session saved,
    * its tools (MCP servers) stopped; it stays on disk to load later. Unknown ids are not found.
    */
@@ -116,6 +153,8 @@ export class SessionManager {
     const open = this.#sessions.has(sessionId);
     if (open) await this.close(sessionId);
     if (!(await this.o.store.delete(sessionId)) && !open) throw sessionNotFound(sessionId);
+    // its checkpoints go with it
+    if (this.o.checkpointsDir) new BlobStore(this.o.checkpointsDir, sessionId).remove();
   }
 
   async list(params: acp.ListSessionsRequest): Promise<acp.ListSessionsResponse> {

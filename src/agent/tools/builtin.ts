@@ -31,6 +31,9 @@ export interface ToolsetSite {
   /** what the session's mission tools speak for: a unit's mission, or a supervising session */
   mission?: MissionBinding;
   warn(text: string): void;
+  /** the session's checkpoints: the file tools' writes go through this IO, and commands are compared around */
+  wrapIO?(io: FileIO): FileIO;
+  wrapCommands?(toolset: Toolset): Toolset;
 }
 
 export interface Opened {
@@ -62,7 +65,10 @@ const localFs: BuiltinToolset = {
   open(site, policy) {
     const parsed = parseFsPolicy(policy);
     parsed.warnings.forEach(site.warn);
-    const ts = new LocalFsToolset({ root: site.root, policy: parsed.policy, ledger: site.ledger, sessionId: site.sessionId, io: site.io, approvals: ASK });
+    const opts = { root: site.root, policy: parsed.policy, ledger: site.ledger, sessionId: site.sessionId, io: site.io, approvals: ASK };
+    let ts = new LocalFsToolset(opts);
+    // the IO is the toolset's own (the workspace under its root) unless the site brings one
+    if (site.wrapIO) ts = new LocalFsToolset({ ...opts, io: site.wrapIO(ts.io) });
     return { toolset: ts, root: ts.root };
   },
 };
@@ -78,7 +84,8 @@ const localShell: BuiltinToolset = {
    */
   open(site, policy) {
     const confined = policy && Object.keys(policy).length && policy._allowed_dir === undefined ? { ...policy, _allowed_dir: '.' } : policy;
-    return { toolset: new LocalShell({ root: site.root, policy: confined, host: site.host }) };
+    const shell = new LocalShell({ root: site.root, policy: confined, host: site.host });
+    return { toolset: site.wrapCommands ? site.wrapCommands(shell) : shell };
   },
 };
 

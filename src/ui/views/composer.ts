@@ -160,6 +160,22 @@ function keysOrType(ctx: KeyContext): void {
   ctx.store.info('keys', keysHelp());
 }
 
+/** Two Esc presses this close together on an empty prompt open the rewind picker. */
+const ESC_ESC_MS = 800;
+
+/** Esc on an empty prompt: a second one soon after goes back to an earlier prompt (the rewind picker). */
+function escEsc(ctx: KeyContext): void {
+  if (ctx.ui().composer.text !== '') return;
+  const at = ctx.ui().escAt;
+  const now = Date.now();
+  if (at !== undefined && now - at <= ESC_ESC_MS) {
+    ctx.setUi((x) => ({ ...x, escAt: undefined }));
+    if (ctx.controller.rewind) void ctx.controller.rewind();
+    return;
+  }
+  ctx.setUi((x) => ({ ...x, escAt: now, hint: 'Esc again: go back to an earlier prompt (/rewind).' }));
+}
+
 /** Tab with no list to complete from: the tool list, when the turn has calls to show. */
 function focusTools(ctx: KeyContext): void {
   if (ctx.state.turnCalls.length === 0) return ctx.setUi((x) => ({ ...x, hint: 'Nothing to complete here (type / or @ for a list); Tab opens the tool list once the agent has run tools.' }));
@@ -244,9 +260,11 @@ export const composerView: View = {
     keys_help: keysOrType,
     expand_paste: expandLastPaste,
     focus_next: focusTools,
-    // Esc stops the running turn (the lists and modals above it close first: they have the keys then)
+    // Esc stops the running turn or `!` line (the lists and modals above it close first: they have
+    // the keys then); with neither, twice on an empty prompt it opens the rewind picker
     interrupt: (ctx) => {
-      if (ctx.state.running) interruptTurn(ctx);
+      if (ctx.state.running || ctx.state.shell) interruptTurn(ctx);
+      else escEsc(ctx);
     },
   },
   edit: editPrompt,

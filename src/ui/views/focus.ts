@@ -11,6 +11,7 @@ import { elicitationView } from './elicitation.ts';
 import { loginPickerView } from './login_picker.ts';
 import { reasonView } from './reason.ts';
 import { searchView } from './search.ts';
+import { rewindPickerView } from './rewind_picker.ts';
 import { sessionPickerView } from './session_picker.ts';
 import { toolsView } from './tools.ts';
 import { transcriptView } from './transcript.ts';
@@ -26,6 +27,7 @@ const PRECEDENCE: readonly (readonly [View, Holds])[] = [
   [elicitationView, (s) => s.elicitations.length > 0],
   [trustView, (s) => s.trust !== undefined && !s.trust.dismissed],
   [sessionPickerView, (s) => s.sessionChoices !== undefined],
+  [rewindPickerView, (s) => s.rewind !== undefined],
   [transcriptView, (_s, ui) => ui.transcript !== undefined],
   [loginPickerView, (s) => s.auth !== undefined],
   [searchView, (_s, ui) => ui.search !== undefined],

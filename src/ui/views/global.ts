@@ -8,10 +8,11 @@ import type { KeyContext, KeyHandlers, ViewContext } from './view.ts';
 
 const QUIT_ARMED_MS = 2000;
 
-/** Stop the running turn (every pending approval and form answered `cancelled`, then session/cancel); queued prompts come back to the composer. */
+/** Stop the running turn (every pending approval and form answered `cancelled`, then session/cancel) or `!` line; queued prompts come back to the composer. */
 export function interruptTurn(ctx: ViewContext): void {
   const st = ctx.store.getState();
-  if (st.running || st.permissions.length > 0 || st.elicitations.length > 0) ctx.controller.cancel();
+  // a `!` line of the person's own shell stops the same way
+  if (st.running || st.permissions.length > 0 || st.elicitations.length > 0 || st.shell) ctx.controller.cancel();
   const back = ctx.store.takeAllQueued();
   if (back.length === 0) return;
   ctx.setUi((x) => {

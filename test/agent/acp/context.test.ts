@@ -62,7 +62,7 @@ test('usage_update after each model request, /compact advertised; compactions re
   const res = await w.h.prompt(w.sessionId, 'read the three notes');
   assert.equal(res.stopReason, 'end_turn', w.h.stderr);
   const commands = updates(w.h, 'available_commands_update')[0]?.availableCommands as Array<{ name: string }>;
-  assert.deepEqual(commands?.map((c) => c.name), ['help', 'tool', 'compact', 'mission', 'shell']);
+  assert.deepEqual(commands?.map((c) => c.name), ['help', 'tool', 'compact', 'mission', 'memory', 'init', 'shell']);
   const usage = updates(w.h, 'usage_update') as Array<{ used: number; size: number }>;
   const requests = w.srv.requests.filter((r) => (r.messages as Array<{ content: string }>)[0].content !== SUMMARY_PROMPT);
   assert.ok(usage.length >= requests.length, `${usage.length} usage updates for ${requests.length} requests`);

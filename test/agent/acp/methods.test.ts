@@ -99,13 +99,14 @@ test('every stable agent method of v1 is answered (none -32601), each with a wel
   // only authenticate refuses, and as invalid params: cxl has no login methods
   assert.deepEqual(Object.entries(answers).filter(([, c]) => c !== undefined), [['authenticate', -32602]]);
   const init = await w.h.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
-  assert.deepEqual(init.agentCapabilities?.sessionCapabilities, { list: {}, resume: {}, close: {}, delete: {} });
+  assert.deepEqual(init.agentCapabilities?.sessionCapabilities, { list: {}, resume: {}, close: {}, delete: {}, fork: {} });
 });
 
-test('a method the agent does not have (unstable or unknown) is answered -32601 naming it', async () => {
+test('a method the agent does not have (unknown, or unstable and not offered) is answered -32601 naming it', async () => {
   const w = await world();
   const { sessionId } = await w.h.newSession(w.project);
-  for (const method of ['session/fork', 'session/set_model', '_cxl/nothing']) {
+  // session/fork and session/set_model cxl does offer (fork in sessionCapabilities)
+  for (const method of ['session/unknown_thing', '_cxl/nothing']) {
     await assert.rejects(w.h.agent.request(method, { sessionId }), (err: { code?: number; message?: string }) => {
       assert.equal(err.code, -32601);
       assert.ok(err.message?.includes(method), `${err.message} names ${method}`);

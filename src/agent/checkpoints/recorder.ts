@@ -1,0 +1,221 @@
+// A session's checkpoints as they are made: one per prompt, holding for every file the prompt
+// changed what it was before (its content kept in the blob store, or that it did not exist) and
+// the stamp the session left it with. A local_fs write is recorded just before it happens (the
+// tool has read the old content: it is handed over, not read again); a command's changes are
+// found by comparing the workspace before and after it, so the content of every file a command
+// may touch is kept before it runs (each version once: a file unchanged since the last command
+// costs a stat). The records are saved with the session (one `extras` key per prompt), so a load
+// or a fork carries them.
+import path from 'node:path';
+import type { BlobStore } from './blob_store.ts';
+import { diffStates, scanWorkspace, stampAt, type Stamp, type WorkspaceState } from './workspace_state.ts';
+
+/** The extras key prefix of a prompt's record. */
+export const CHECKPOINT_KEY = 'checkpoint/';
+
+/** Bytes of one file a command's checkpoint keeps before the command (bigger files are noted, not kept). */
+export const MAX_COMMAND_FILE_BYTES = 16 * 1024 * 1024;
+
+export interface FileChange {
+  /** sha256 of the content before the prompt's first change (null: the file did not exist) */
+  before: string | null;
+  /** its mode then */
+  mode?: number;
+  /** the stamp the session left it with (null: the session deleted it) */
+  after: Stamp | null;
+  /** who changed it: a local_fs write, or a command */
+  by: 'write' | 'command';
+  /** why the content before could not be kept: the file cannot be restored (`before` is then meaningless) */
+  lost?: string;
+}
+
+export interface PromptCheckpoint {
+  /** 1-based, in the order the prompts came */
+  n: number;
+  /** when it began (ms since the epoch) */
+  at: number;
+  /** the prompt as the person wrote it (its first 200 characters) */
+  text: string;
+  /** the history's length before it; null once a compaction rewrote the history before it */
+  history: number | null;
+  /** the replay's length before it */
+  replay: number;
+  /** root-relative path → what the prompt did to it */
+  files: Record<string, FileChange>;
+  /** what could not be recorded (a workspace too big to compare, a file not kept) */
+  notes: string[];
+}
+
+export interface RecorderOptions {
+  /** the session root: paths are kept relative to it */
+  root: string;
+  store: BlobStore;
+  /** saves a prompt's record with the session (undefined: it is gone) */
+  save(key: string, value: PromptCheckpoint | undefined): void;
+  /** the records saved with the session before (a load, a fork) */
+  saved?: Record<string, unknown>;
+}
+
+/** The records kept in a session's extras, in prompt order. */
+export function savedCheckpoints(extras: Record<string, unknown> | undefined): PromptCheckpoint[] {
+  return Object.entries(extras ?? {})
+    .filter(([k, v]) => k.startsWith(CHECKPOINT_KEY) && v && typeof v === 'object')
+    .map(([, v]) => v as PromptCheckpoint)
+    .sort((a, b) => a.n - b.n);
+}
+
+export class SessionCheckpoints {
+  readonly root: string;
+  readonly store: BlobStore;
+  #prompts: PromptCheckpoint[];
+  #current: PromptCheckpoint | undefined;
+  /** per file: the stamp and hash of the version last kept, so an unchanged file is not read again */
+  readonly #known = new Map<string, { stamp: Stamp; hash: string }>();
+
+  constructor(private readonly o: RecorderOptions) {
+    this.root = o.root;
+    this.store = o.store;
+    this.#prompts = savedCheckpoints(o.saved);
+  }
+
+  /** Every prompt's record, oldest first. */
+  prompts(): readonly PromptCheckpoint[] {
+    return this.#prompts;
+  }
+
+  /** A prompt begins: its changes are recorded under it from now on. */
+  begin(p: { text: string; history: number; replay: number }): PromptCheckpoint {
+    const n = (this.#prompts.at(-1)?.n ?? 0) + 1;
+    const cp: PromptCheckpoint = { n, at: Date.now(), text: p.text.replace(/\s+/g, ' ').trim().slice(0, 200), history: p.history, replay: p.replay, files: {}, notes: [] };
+    this.#prompts.push(cp);
+    this.#current = cp;
+    this.#save(cp);
+    return cp;
+  }
+
+  /** The prompt is over: changes made outside one (a direct tool call) open a record of their own. */
+  end(): void {
+    this.#current = undefined;
+  }
+
+  #save(cp: PromptCheckpoint): void {
+    this.o.save(`${CHECKPOINT_KEY}${cp.n}`, cp);
+  }
+
+  #rel(abs: string): string | undefined {
+    const rel = path.relative(this.root, abs);
+    return rel === '' || rel.startsWith('..') || path.isAbsolute(rel) ? undefined : rel.split(path.sep).join('/');
+  }
+
+  #open(): PromptCheckpoint {
+    if (this.#current) return this.#current;
+    const cp = this.begin({ text: '(a change outside a prompt)', history: 0, replay: 0 });
+    cp.history = null;
+    return cp;
+  }
+
+  /**
+   * A local_fs write of `abs` is about to happen: the content it replaces (null: a new file) is
+   * kept, unless this prompt already kept an earlier version of it. Returns what to record once
+   * the write has happened (undefined: nothing new). Runs while the write goes out.
+   */
+  async beforeWrite(abs: string, old: { sha256: string; bytes?: Uint8Array } | null): Promise<FileChange | undefined> {
+    const rel = this.#rel(abs);
+    if (rel === undefined || this.#current?.files[rel]) return undefined;
+    const change: FileChange = { before: old?.sha256 ?? null, after: null, by: 'write' };
+    if (old) {
+      const stamp = stampAt(abs);
+      if (stamp) change.mode = stamp.mode;
+      const lost = old.bytes ? await this.store.put(old.sha256, old.bytes) : await this.store.putFile(abs).then((r) => ('why' in r ? r.why : r.hash === old.sha256 ? undefined : 'the file changed before it was written'));
+      if (lost) change.lost = lost;
+    }
+    return change;
+  }
+
+  /** The write happened: recorded, with the stamp the session left the file with (to tell later whether someone else changed it). */
+  afterWrite(abs: string, change: FileChange | undefined): void {
+    const rel = this.#rel(abs);
+    if (rel === undefined) return;
+    const cp = this.#open();
+    const recorded = cp.files[rel] ?? change;
+    if (!recorded) return;
+    recorded.after = stampAt(abs);
+    cp.files[rel] = recorded;
+    this.#known.delete(rel);
+    this.#save(cp);
+  }
+
+  /**
+   * Before a command: the workspace's state, and the content of every file in it kept (each
+   * version once). What could not be kept is said in the prompt's notes when the command changed it.
+   */
+  async beforeCommand(): Promise<{ state: WorkspaceState; kept: Map<string, string | { why: string }> }> {
+    const state = scanWorkspace(this.root);
+    const kept = new Map<string, string | { why: string }>();
+    for (const [rel, stamp] of state.files) {
+      const known = this.#known.get(rel);
+      if (known && sameVersion(known.stamp, stamp)) {
+        kept.set(rel, known.hash);
+        continue;
+      }
+      const r = await this.store.putFile(path.join(this.root, rel), MAX_COMMAND_FILE_BYTES);
+      if ('hash' in r) {
+        this.#known.set(rel, { stamp, hash: r.hash });
+        kept.set(rel, r.hash);
+      } else kept.set(rel, { why: r.why });
+    }
+    return { state, kept };
+  }
+
+  /** After a command: what it changed, recorded against the state before it. */
+  afterCommand(before: { state: WorkspaceState; kept: Map<string, string | { why: string }> }): void {
+    const after = scanWorkspace(this.root);
+    const cp = this.#open();
+    if (before.state.capped || after.capped) note(cp, `the workspace has more files than a command's checkpoint compares; changes past the first ${before.state.files.size} files are not recorded`);
+    for (const ch of diffStates(before.state, after)) {
+      const existing = cp.files[ch.rel];
+      if (existing) {
+        existing.after = ch.after;
+        continue;
+      }
+      const k = before.kept.get(ch.rel);
+      const change: FileChange = { before: null, after: ch.after, by: 'command' };
+      if (ch.before) {
+        change.mode = ch.before.mode;
+        if (typeof k === 'string') change.before = k;
+        else change.lost = k?.why ?? 'its content was not kept';
+      }
+      cp.files[ch.rel] = change;
+    }
+    this.#save(cp);
+  }
+
+  /**
+   * The history was rewritten (a compaction): the conversation can no longer go back to before
+   * any prompt so far (the files still can).
+   */
+  historyRewritten(): void {
+    for (const cp of this.#prompts) {
+      if (cp.history === null) continue;
+      cp.history = null;
+      this.#save(cp);
+    }
+  }
+
+  /** A rewind to before prompt `n`: its record and every later one are gone. */
+  dropFrom(n: number): void {
+    for (const cp of this.#prompts.filter((p) => p.n >= n)) this.o.save(`${CHECKPOINT_KEY}${cp.n}`, undefined);
+    this.#prompts = this.#prompts.filter((p) => p.n < n);
+    if (this.#current && this.#current.n >= n) this.#current = undefined;
+    this.#known.clear();
+  }
+}
+
+/** The same version for the content-kept cache: size, times and inode unchanged. */
+function sameVersion(a: Stamp, b: Stamp): boolean {
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
+}
+
+function note(cp: PromptCheckpoint, text: string): void {
+  if (!cp.notes.includes(text)) cp.notes.push(text);
+}
