@@ -412,6 +412,7 @@ class SessionToolsFactory {
     let root = b.cwd;
     for (const builtin of BUILTIN_TOOLSETS) {
       if (!builtin.always && !admitsToolset(task.execute_config.tools, builtin.name)) continue;
+      if (builtin.offeredIn && !builtin.offeredIn(root)) continue;
       const cps = b.checkpoints;
       const site = {
         root,

@@ -252,3 +252,14 @@ export const DEFAULT_SKIP_DIRS: readonly string[] = Object.freeze([
   '.next', '.nuxt', 'coverage', 'vendor', '.cache', '.tox', '.mypy_cache', '.pytest_cache',
   '.gradle', '.turbo', '.parcel-cache',
 ]);
+
+/**
+ * Whether `dir` or a directory above it holds one of `names` (a `.git`, a `go.mod`): what a
+ * toolset that works on a repository or a module asks before it is offered in a session there.
+ */
+export function foundUpwards(dir: string, names: readonly string[]): boolean {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    if (names.some((n) => fs.lstatSync(path.join(d, n), { throwIfNoEntry: false }))) return true;
+    if (path.dirname(d) === d) return false;
+  }
+}

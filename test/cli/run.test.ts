@@ -37,7 +37,9 @@ test('a unit that plans, reports and finishes lands: exit 0, the result on stdou
     assert.match(messages(ws.srv.requests[0]).at(-1)!.content, /UNATTENDED mission unit[\s\S]*Your mission:\nsummarise notes\.txt$/);
     // the in-process toolsets and local_fs, local_shell served by this process, beside the unit's own tools
     const offered = (ws.srv.requests[0].tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
-    for (const name of ['read_file', 'local_shell', 'git_status', 'jq_query', 'mission_plan', 'mission_report', 'mission_ask_attention', 'mission_finish']) assert.ok(offered.includes(name), `${name} offered: ${offered.join(', ')}`);
+    for (const name of ['read_file', 'local_shell', 'jq_query', 'mission_plan', 'mission_report', 'mission_ask_attention', 'mission_finish']) assert.ok(offered.includes(name), `${name} offered: ${offered.join(', ')}`);
+    // no repository and no Go module here: their tools would only cost the context window
+    assert.deepEqual(offered.filter((n) => /^(git|go)_/.test(n)), []);
     assert.ok(!offered.includes('mission_start'), 'a unit fires no units');
     const id = /mission (m-\w+) finished/.exec(r.stderr)![1];
     const show = await ws.cxl(['mission', 'show', id]);
@@ -45,6 +47,20 @@ test('a unit that plans, reports and finishes lands: exit 0, the result on stdou
     assert.match(show.stdout, /Status: +landed \(summarised\)/);
     assert.match(show.stdout, /Plan \(revision 1 of 1\):\n  \[~\] read notes\.txt\n  \[ \] summarise it/);
     assert.match(show.stdout, /\[result\] The notes say one and two\.\n      refs: notes\.txt/);
+  } finally {
+    await ws.close();
+  }
+});
+
+test('native-git is offered in a repository and native-go in a Go module, found from the root upwards', async () => {
+  const ws = await workspace(landing, { 'go.mod': 'module example.com/x\n\ngo 1.21\n', 'pkg/notes.txt': 'one\ntwo\n' });
+  try {
+    mkdirSync(path.join(ws.dir, '.git'));
+    // the session in a folder of the module and the repository, not at their top
+    const r = await ws.cxl([...RUN, '--envelope', 'default', '--cwd', 'pkg', 'summarise notes.txt']);
+    assert.equal(r.code, 0, r.stderr);
+    const offered = (ws.srv.requests[0].tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
+    for (const name of ['git_status', 'git_diff', 'go_symbols', 'jq_query']) assert.ok(offered.includes(name), `${name} offered: ${offered.join(', ')}`);
   } finally {
     await ws.close();
   }

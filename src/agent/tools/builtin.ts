@@ -48,6 +48,11 @@ export interface BuiltinToolset {
   readonly bareNames: boolean;
   /** opened in every session (it offers what its binding allows), not only when a chain's task names it */
   readonly always?: boolean;
+  /**
+   * Whether a session rooted at `root` offers its tools to the model (native-git in a repository,
+   * native-go in a module); absent: everywhere. `cxl tool` reaches them by name wherever it runs.
+   */
+  offeredIn?(root: string): boolean;
   /** `cxl tool --policy key=value` flags as this toolset's tools_policies */
   fromFlags(flat: Readonly<Record<string, string>>): Record<string, string>;
   /** Opens it with its tools_policies (strings, as configured); throws ToolError when they cannot be used. */

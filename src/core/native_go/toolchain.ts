@@ -68,6 +68,7 @@ export function runGo(command: string, args: string[], cwd: string, workspace: s
   let cmd = command;
   let argv = args;
   let sandboxed = false;
+  let launchFilter: { seccompFile?: string } | undefined;
   if (probe.state === 'bubblewrap' || probe.state === 'seatbelt') {
     // read-only: the workspace and cxl's cache stay visible, nothing of them writable; go's
     // build cache goes to the sandbox's private /tmp
@@ -75,11 +76,19 @@ export function runGo(command: string, args: string[], cwd: string, workspace: s
     const launch = sandboxLaunch(probe, { command, args, cwd, env, outputByteLimit: 0 }, { profile: 'read-only', network: false, roots: [workspace, cacheDir()] });
     cmd = launch.command;
     argv = launch.args;
+    launchFilter = launch;
     sandboxed = true;
   }
   return new Promise((resolve, reject) => {
-    // a fourth pipe: bwrap reports its child's pid on fd 3
-    const child = childProcess().spawn(cmd, argv, { cwd, env, stdio: ['pipe', 'pipe', 'pipe', 'pipe'], timeout: timeoutMs });
+    // a fourth pipe: bwrap reports its child's pid on fd 3; the fifth slot carries the unix-socket
+    // filter bwrap reads (--seccomp), opened for this spawn only
+    const filter = launchFilter?.seccompFile !== undefined ? fs.openSync(launchFilter.seccompFile, 'r') : undefined;
+    let child;
+    try {
+      child = childProcess().spawn(cmd, argv, { cwd, env, stdio: filter === undefined ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe', 'pipe', filter], timeout: timeoutMs });
+    } finally {
+      if (filter !== undefined) fs.closeSync(filter);
+    }
     let stdout = '';
     let stderr = '';
     child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));

@@ -169,7 +169,7 @@ test('acpx in its default permission mode refuses terminals: the model and acpx 
     const failed = updates(r.messages).find((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'failed') as { content: Array<{ content?: { text?: string } }> } | undefined;
     assert.ok(failed?.content.some((c) => c.content?.text === 'client_refused: Permission denied for terminal/create'), JSON.stringify(failed));
     const commands = updates(r.messages).find((u) => u.sessionUpdate === 'available_commands_update') as { availableCommands: Array<{ name: string }> } | undefined;
-    assert.deepEqual(commands?.availableCommands.map((c) => c.name), ['help', 'tool', 'compact', 'memory', 'init', 'shell']);
+    assert.deepEqual(commands?.availableCommands.map((c) => c.name), ['help', 'tool', 'compact', 'mission', 'memory', 'init', 'shell']);
   } finally {
     await w.done();
   }

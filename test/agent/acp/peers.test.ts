@@ -91,7 +91,7 @@ test('the direct commands are advertised after session/new and session/load answ
   const adverts = () => w.h.updates.filter((u) => u.sessionId === sessionId && u.update.sessionUpdate === 'available_commands_update');
   const first = await until(() => adverts()[0], 'available_commands_update');
   const cmds = (first.update as { availableCommands: acp.AvailableCommand[] }).availableCommands;
-  assert.deepEqual(cmds.map((c) => c.name), ['help', 'tool', 'compact', 'memory', 'init', 'shell']);
+  assert.deepEqual(cmds.map((c) => c.name), ['help', 'tool', 'compact', 'mission', 'memory', 'init', 'shell']);
   assert.deepEqual(cmds.find((c) => c.name === 'shell')?.input, { hint: '<command line>' });
   const res = await w.h.prompt(sessionId, '/shell echo from-slash');
   assert.equal(res.stopReason, 'end_turn');
