@@ -94,7 +94,7 @@ test('nothing of the machine: $ENV and env are empty, input, inputs, import and 
 
 test('filters that never finish are stopped at their deadline, the worker with them; the next call gets a fresh one', async () => {
   const root = workspace();
-  for (const filter of ['def f: f; f', 'repeat(1)', '[range(1e9)] | length', 'last(range(1e10))']) {
+  for (const filter of ['def f: f; f', 'until(false; .)', '[range(1e9)] | length', 'last(range(1e10))']) {
     const t0 = Date.now();
     const m = await refusal(jq(root).call('jq_query', { filter, input: '1', deadline_ms: 300 }), 'timeout');
     const took = Date.now() - t0;
