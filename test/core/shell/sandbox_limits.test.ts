@@ -1,6 +1,7 @@
 // The bounds of a command nobody approved, met the way a cloned repository's test suite would
 // meet them when run unasked by `node --test`: a fork bomb (depth-bounded, so that without the
-// limit it would make ~4,000 processes, not take the machine), an allocation past the memory
+// limit it would make ~4,000 processes, not take the machine; its leaves sleep until the test has
+// seen a fork refused, so a slow machine that builds the tree slowly still reaches the limit), an allocation past the memory
 // bound, a busy loop past the CPU bound, and a test that outlives the wall-clock bound it
 // cannot raise. The host must stay responsive throughout: this process's own timer keeps ticking.
 import assert from 'node:assert/strict';
@@ -25,7 +26,7 @@ after(() => rmSync(ws, { recursive: true, force: true }));
 mkdirSync(path.join(ws, 'test'));
 
 function testFile(name: string, body: string): string {
-  writeFileSync(path.join(ws, 'test', name), `const { execFileSync, spawnSync } = require('node:child_process');\nrequire('node:test').test('${name}', () => {\n${body}\n});\n`);
+  writeFileSync(path.join(ws, 'test', name), `const { execFileSync, spawn, spawnSync } = require('node:child_process');\nrequire('node:test').test('${name}', () => {\n${body}\n});\n`);
   return `node --test test/${name}`;
 }
 
@@ -61,10 +62,21 @@ describe('an unasked command is bounded', () => {
   test('a fork bomb in a test run stops at the process limit, and the host stays responsive', async () => {
     if (!haveBwrap) return;
     assert.ok(havePrlimit, 'prlimit (util-linux) is needed on PATH for this test');
-    const marker = `7.${process.pid}${Math.floor(Math.random() * 1e5)}`;
+    const marker = `600.${process.pid}${Math.floor(Math.random() * 1e5)}`;
     // 2^11 leaves, each a subshell that forks two more below it: ~4,000 processes unbounded
     const bomb = `b() { if [ "$1" -eq 0 ]; then exec sleep ${marker}; fi; b $(($1 - 1)) & b $(($1 - 1)) & wait; }; b 11; echo bomb-ended`;
-    const line = testFile('bomb.test.js', `  const r = spawnSync('/bin/sh', ['-c', ${JSON.stringify(bomb)}], { encoding: 'utf8' });\n  console.log('BOMB ' + JSON.stringify(r.stderr.split('\\n').find((l) => /fork/i.test(l)) ?? ''));`);
+    // The test program waits for the shell's own "cannot fork" (or gives up after 60 s), lets the
+    // watcher see the full tree for a second, then ends the whole process group.
+    const line = testFile(
+      'bomb.test.js',
+      `  return new Promise((resolve) => {
+    const child = spawn('/bin/sh', ['-c', ${JSON.stringify(bomb)}], { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    const end = (seen) => { clearTimeout(giveUp); setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch {} console.log('BOMB ' + JSON.stringify(seen)); resolve(); }, 1000); };
+    const giveUp = setTimeout(() => end(''), 60000);
+    child.stderr.setEncoding('utf8').on('data', (d) => { const had = /fork/i.test(err); err += d; const l = err.split('\\n').find((x) => /fork/i.test(x)); if (l && !had) end(l); });
+  });`,
+    );
     let peak = 0;
     const { value: r, worstTickMs } = await watched(
       () => gateFor().call('local_shell', { command: line }),
