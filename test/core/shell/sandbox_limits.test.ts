@@ -16,7 +16,7 @@ import { isToolError } from '../../../src/core/errors.ts';
 import { Gate } from '../../../src/core/gate/gate.ts';
 import type { ShellResult } from '../../../src/core/shell/runner.ts';
 import { LocalShell } from '../../../src/core/shell/local_shell.ts';
-import { UNASKED_LIMITS, type Limits } from '../../../src/core/shell/sandbox/limits.ts';
+import { prlimitArgs, ulimitLines, UNASKED_LIMITS, type Limits } from '../../../src/core/shell/sandbox/limits.ts';
 import { findOnPath } from '../../../src/core/shell/sandbox/probe.ts';
 import { hasBwrap } from '../../helpers/system_tools.ts';
 import { processesWith } from './helpers.ts';
@@ -128,4 +128,16 @@ describe('an unasked command is bounded', () => {
     assert.match(err.message, /runs unasked is limited \(.*3 s in all\); one a human approves may run longer/);
     assert.ok(Date.now() - t0 < 20_000, `killed after ${Date.now() - t0} ms`);
   });
+});
+
+test('the limits as prlimit and as ulimit lines: never above this process\'s hard limit, memory in KiB for ulimit', () => {
+  const limitsText = [
+    'Limit                     Soft Limit           Hard Limit           Units',
+    'Max cpu time              unlimited            unlimited            seconds',
+    'Max data size             unlimited            1073741824           bytes',
+    'Max processes             62987                62987                processes',
+  ].join('\n');
+  const l: Limits = { ...UNASKED_LIMITS, processes: 100_000, dataBytes: 4 * 1024 ** 3, cpuSeconds: 30 };
+  assert.deepEqual(prlimitArgs('/usr/bin/prlimit', l, limitsText), ['/usr/bin/prlimit', '--nproc=62987', '--data=1073741824', '--cpu=30', '--']);
+  assert.equal(ulimitLines(l, limitsText), 'ulimit -d 1048576 && ulimit -t 30');
 });

@@ -131,10 +131,12 @@ export function pidsGroup(max: number): PidsGroup | undefined {
 }
 
 /**
- * argv that moves itself into `group` and becomes `command args` (the same process, so the
- * sandbox and everything it starts are counted): `/bin/sh -c 'echo $$ > procs && exec …'`.
+ * argv that moves itself into `group`, runs `prelude` (shell lines, e.g. `ulimit`s) and becomes
+ * `command args` (the same process, so the sandbox and everything it starts are counted):
+ * `/bin/sh -c 'echo $$ > procs && prelude && exec …'`.
  */
-export function inGroup(group: PidsGroup, command: string, args: readonly string[]): { command: string; args: string[] } {
-  const script = 'echo $$ 2>/dev/null > "$0" || { echo "cxl-sandbox: cannot enter the pids cgroup $0" >&2; exit 1; }; exec "$@"';
-  return { command: '/bin/sh', args: ['-c', script, group.procs, command, ...args] };
+export function inGroup(group: PidsGroup, command: string, args: readonly string[], prelude?: string): { command: string; args: string[] } {
+  const enter = 'echo $$ 2>/dev/null > "$0" || { echo "cxl-sandbox: cannot enter the pids cgroup $0" >&2; exit 1; }';
+  const limit = prelude ? ` ${prelude} || { echo "cxl-sandbox: cannot set the limits of an unasked command" >&2; exit 1; };` : '';
+  return { command: '/bin/sh', args: ['-c', `${enter};${limit} exec "$@"`, group.procs, command, ...args] };
 }

@@ -8,7 +8,7 @@ import type { TerminalRequest } from '../terminal.ts';
 import { dataDir } from '../../platform/data_dir.ts';
 import { bwrapArgs } from './bwrap.ts';
 import { inGroup, pidsGroup } from './cgroup.ts';
-import { prlimitArgs, UNASKED_LIMITS, type Limits } from './limits.ts';
+import { prlimitArgs, ulimitLines, UNASKED_LIMITS, type Limits } from './limits.ts';
 import type { Probe } from './probe.ts';
 import { seatbeltArgs } from './seatbelt.ts';
 import type { TerminalSandbox } from './settings.ts';
@@ -68,15 +68,16 @@ export function sandboxLaunch(probe: Probe, req: TerminalRequest, sandbox: Termi
   const view = buildView({ ...sandbox, roots: [...sandbox.roots], homes: homesOf(req.env), runtimeDirs: runtimeDirsOf(req.env), hidden });
   if (probe.state === 'bubblewrap') {
     if (!probe.seccompFile) throw new Error('no seccomp filter to launch with: the probe found none');
-    // nobody approved a read-only command: it runs bounded (prlimit inside, a pids cgroup around)
+    // nobody approved a read-only command: it runs bounded. uid 0 (whom the kernel never holds to
+    // RLIMIT_NPROC) counts its processes in a pids cgroup, entered by a `sh` that sets the other
+    // limits too; anyone else gets prlimit inside the sandbox.
     const limits = sandbox.profile === 'read-only' ? (sandbox.limits ?? UNASKED_LIMITS) : undefined;
-    const inner = limits && probe.prlimit ? [...prlimitArgs(probe.prlimit, limits), req.command, ...req.args] : [req.command, ...req.args];
+    const group = limits && process.getuid?.() === 0 ? pidsGroup(limits.processes + GROUP_SLACK) : undefined;
+    const inner = limits && !group && probe.prlimit ? [...prlimitArgs(probe.prlimit, limits), req.command, ...req.args] : [req.command, ...req.args];
     const args = bwrapArgs(view, req.cwd, inner[0], inner.slice(1), { infoFd: INFO_FD, seccompFd: SECCOMP_FD });
     const launch: Launch = { command: probe.program, args, view, kind: 'bubblewrap', infoFd: INFO_FD, seccompFile: probe.seccompFile, ...(limits ? { limits } : {}) };
-    // RLIMIT_NPROC holds for every uid but 0: only root needs the group (and its extra exec)
-    const group = limits && process.getuid?.() === 0 ? pidsGroup(limits.processes + GROUP_SLACK) : undefined;
-    if (!group) return launch;
-    return { ...launch, ...inGroup(group, probe.program, args), cleanup: group.remove };
+    if (!group || !limits) return launch;
+    return { ...launch, ...inGroup(group, probe.program, args, ulimitLines(limits)), cleanup: group.remove };
   }
   const tmp = [req.env.TMPDIR, process.env.TMPDIR, '/private/tmp'].filter((t): t is string => !!t);
   return { command: probe.program, args: seatbeltArgs(view, req.command, req.args, { tempDirs: [...new Set(tmp)] }), view, kind: 'seatbelt' };
