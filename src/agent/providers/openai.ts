@@ -175,54 +175,60 @@ export class OpenAIProvider implements Provider {
         ? new ProviderError('bad_stream', `${err.message.replace(/\.? Send the prompt again\.$/, '')}, in the middle of a tool call, which was not run. Send the prompt again.`)
         : err;
     const stream = lineBatches(res.chunks());
-    read: for (;;) {
-      let next: IteratorResult<string[]>;
-      try {
-        next = await stream.next();
-      } catch (err) {
-        throw cutOff(err);
-      }
-      if (next.done) break;
-      for (const line of next.value) {
-        if (!line.startsWith('data:')) {
-          // comments (": keep-alive"), event:, id:, retry: and blank lines belong to SSE; anything else before the first event does not
-          if (!sawData && line.trim() && !/^(?::|event:|id:|retry:)/.test(line)) {
-            throw new ProviderError('bad_stream', `openai: ${this.endpoint} answered 200 with something that is not an event stream (${preview(line)}). ${WRONG_URL}`);
-          }
-          continue;
-        }
-        sawData = true;
-        const data = line.slice(5).trim();
-        if (data === '[DONE]') {
-          sawDone = true;
-          break read;
-        }
-        let chunk: OpenAIChunk;
+    // [DONE] or an error leaves the stream unfinished: ending it closes the response and drops the
+    // cancel listener (a server that holds the connection open after [DONE] kept both, per turn)
+    try {
+      read: for (;;) {
+        let next: IteratorResult<string[]>;
         try {
-          chunk = JSON.parse(data) as OpenAIChunk;
-        } catch {
-          throw new ProviderError('bad_stream', `openai: the server sent a stream chunk that is not JSON (${data.slice(0, 120)}). Check that the base URL points at an OpenAI-compatible API.`);
+          next = await stream.next();
+        } catch (err) {
+          throw cutOff(err);
         }
-        if (chunk.error) throw chunkError(chunk.error);
-        if (chunk.usage && typeof chunk.usage.prompt_tokens === 'number') {
-          usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens ?? 0 };
+        if (next.done) break;
+        for (const line of next.value) {
+          if (!line.startsWith('data:')) {
+            // comments (": keep-alive"), event:, id:, retry: and blank lines belong to SSE; anything else before the first event does not
+            if (!sawData && line.trim() && !/^(?::|event:|id:|retry:)/.test(line)) {
+              throw new ProviderError('bad_stream', `openai: ${this.endpoint} answered 200 with something that is not an event stream (${preview(line)}). ${WRONG_URL}`);
+            }
+            continue;
+          }
+          sawData = true;
+          const data = line.slice(5).trim();
+          if (data === '[DONE]') {
+            sawDone = true;
+            break read;
+          }
+          let chunk: OpenAIChunk;
+          try {
+            chunk = JSON.parse(data) as OpenAIChunk;
+          } catch {
+            throw new ProviderError('bad_stream', `openai: the server sent a stream chunk that is not JSON (${data.slice(0, 120)}). Check that the base URL points at an OpenAI-compatible API.`);
+          }
+          if (chunk.error) throw chunkError(chunk.error);
+          if (chunk.usage && typeof chunk.usage.prompt_tokens === 'number') {
+            usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens ?? 0 };
+          }
+          const choice = chunk.choices?.[0];
+          if (!choice) continue; // the usage chunk has empty choices
+          const d = choice.delta ?? {};
+          const reasoning = d.reasoning_content ?? d.reasoning;
+          if (typeof reasoning === 'string' && reasoning) yield { type: 'reasoning', text: reasoning };
+          if (typeof d.content === 'string' && d.content) for (const ev of pieces(inline.push(d.content))) yield ev;
+          for (const tc of d.tool_calls ?? []) {
+            const i = tc.index ?? 0;
+            const p = pending.get(i) ?? { id: '', name: '', args: '' };
+            if (tc.id) p.id = tc.id;
+            if (tc.function?.name) p.name += tc.function.name;
+            if (tc.function?.arguments) p.args += tc.function.arguments;
+            pending.set(i, p);
+          }
+          if (choice.finish_reason) finish = choice.finish_reason;
         }
-        const choice = chunk.choices?.[0];
-        if (!choice) continue; // the usage chunk has empty choices
-        const d = choice.delta ?? {};
-        const reasoning = d.reasoning_content ?? d.reasoning;
-        if (typeof reasoning === 'string' && reasoning) yield { type: 'reasoning', text: reasoning };
-        if (typeof d.content === 'string' && d.content) for (const ev of pieces(inline.push(d.content))) yield ev;
-        for (const tc of d.tool_calls ?? []) {
-          const i = tc.index ?? 0;
-          const p = pending.get(i) ?? { id: '', name: '', args: '' };
-          if (tc.id) p.id = tc.id;
-          if (tc.function?.name) p.name += tc.function.name;
-          if (tc.function?.arguments) p.args += tc.function.arguments;
-          pending.set(i, p);
-        }
-        if (choice.finish_reason) finish = choice.finish_reason;
       }
+    } finally {
+      await stream.return(undefined);
     }
     if (!sawDone && finish === null) {
       if (!sawData) throw new ProviderError('bad_stream', `openai: ${this.endpoint} answered 200 with no events at all. ${WRONG_URL}`, { beforeAnything: true });

@@ -4,7 +4,8 @@
 // Each message says which timeout fired and what to raise.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import net from 'node:net';
+import { createServer } from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
 import { DEFAULT_RETRY, type Timeouts } from '../../../src/agent/providers/http.ts';
@@ -112,4 +113,29 @@ test('idle timeout: the answer stops between chunks; a slow but steady stream is
   let text = '';
   for await (const e of p.chat({ messages: [{ role: 'user', content: 'hi' }], tools: [] })) if (e.type === 'text') text += e.text;
   assert.equal(text, 'partpartpart');
+});
+
+test('an answer that ends with [DONE] closes its connection, even when the server would hold it open', async () => {
+  const closed: number[] = [];
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(sse([{ choices: [{ index: 0, delta: { content: 'hi' }, finish_reason: 'stop' }] }]).join(''));
+      // and never ends the response
+    });
+    res.on('close', () => closed.push(Date.now()));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  cleanups.push(() => (server.closeAllConnections(), new Promise((r) => server.close(r))));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const p = new OpenAIProvider({ baseUrl: `${origin}/v1`, model: 'm', http: { timeouts: T({}), retry: DEFAULT_RETRY } });
+  for (let turn = 0; turn < 3; turn++) {
+    let text = '';
+    for await (const e of p.chat({ messages: [{ role: 'user', content: 'hi' }], tools: [] })) if (e.type === 'text') text += e.text;
+    assert.equal(text, 'hi');
+    const t0 = Date.now();
+    while (closed.length <= turn && Date.now() - t0 < 2000) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(closed.length, turn + 1, `the connection of turn ${turn + 1} is still open after the answer ended`);
+  }
 });
