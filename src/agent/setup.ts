@@ -32,7 +32,8 @@ import { BUILTIN_TOOLSETS } from './tools/builtin.ts';
 import { createSessionTools, type HookRef } from './tools/session_tools.ts';
 import { systemPrompt } from './loop/system_prompt.ts';
 import type { SessionTools } from './tools/contract.ts';
-import type { MissionBinding, UnitBinding } from './tools/mission/binding.ts';
+import type { MissionBinding } from './tools/mission/binding.ts';
+import type { UnitToolsOptions } from './units/unit.ts';
 import { DEFAULT_FLEET_MAX } from './missions/mission_store.ts';
 import type { SessionCheckpoints } from './checkpoints/recorder.ts';
 import { CheckpointedIO, checkpointedCommands } from './checkpoints/wrappers.ts';
@@ -61,15 +62,6 @@ export interface SetupOptions {
   agent?: string;
 }
 
-/** What a unit's tools are built with (`cxl run`, `cxl mission fire`). */
-export interface UnitToolsOptions {
-  mode: string;
-  sessionId: string;
-  mission: UnitBinding;
-  /** how long an ask waits when the envelope's rule names no timeout */
-  askTimeoutMs: number;
-  notice(text: string): void;
-}
 
 /** What the missions of this configuration are given. */
 export interface MissionSettings {

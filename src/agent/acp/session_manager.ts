@@ -35,6 +35,17 @@ export class SessionManager {
     return s;
   }
 
+  /** A new stored session (session/new, session/fork) opened live; a broken project config refuses it with its message. */
+  async #create(client: acp.AgentContext, stored: StoredSession, mcpServers: acp.McpServer[]): Promise<{ sessionId: string } & SessionAnswer> {
+    try {
+      const live = await this.#open(client, stored, mcpServers, () => this.o.store.create(stored));
+      return { sessionId: stored.sessionId, ...live.answer() };
+    } catch (err) {
+      if (isToolError(err)) throw sessionRefused(stored.cwd, err.message);
+      throw err;
+    }
+  }
+
   async #open(client: acp.AgentContext, stored: StoredSession, mcpServers: acp.McpServer[], makeLog: () => Promise<SessionLog>): Promise<LiveSession> {
     // the tools start meanwhile; a server slower than this is listed later (config_option_update)
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -51,15 +62,7 @@ export class SessionManager {
     const cwd = path.resolve(params.cwd);
     const now = new Date().toISOString();
     const stored: StoredSession = { version: 1, sessionId: randomUUID(), cwd, createdAt: now, updatedAt: now, mode: this.o.modesFor(cwd).current, history: [], replay: [], allows: [] };
-    let live: LiveSession;
-    try {
-      live = await this.#open(client, stored, params.mcpServers ?? [], () => this.o.store.create(stored));
-    } catch (err) {
-      // a broken project config: the client shows the message
-      if (isToolError(err)) throw sessionRefused(cwd, err.message);
-      throw err;
-    }
-    return { sessionId: stored.sessionId, ...live.answer() };
+    return this.#create(client, stored, params.mcpServers ?? []);
   }
 
   /** The stored session replayed, then opened again (a live one of the same id is cancelled and its tools closed first). */
@@ -122,14 +125,7 @@ export class SessionManager {
     }
     const known = this.o.modesFor(cwd);
     if (!known.modes.some((m) => m.id === stored.mode)) stored.mode = known.current;
-    let live: LiveSession;
-    try {
-      live = await this.#open(client, stored, params.mcpServers ?? [], () => this.o.store.create(stored));
-    } catch (err) {
-      if (isToolError(err)) throw sessionRefused(cwd, err.message);
-      throw err;
-    }
-    return { sessionId: stored.sessionId, ...live.answer() };
+    return this.#create(client, stored, params.mcpServers ?? []);
   }
 
   /**

@@ -30,17 +30,6 @@ export function worthWalking(p: string, base: string): boolean {
   return p.startsWith(`${b}/`);
 }
 
-/** Depth-first walk order over sorted names (a `/` ends a component first): isomorphic-git's row order. */
-export function walkOrder(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return x === 47 ? -1 : y === 47 ? 1 : x - y;
-  }
-  return a.length - b.length;
-}
-
 /** The status matrix of `c` under `filepaths`, as isomorphic-git's statusMatrix returns it. */
 export async function statusRows(c: GitCtx, filepaths: readonly string[] = ['.']): Promise<Row[]> {
   const index = readIndexFile(c.repo.gitdir);
@@ -82,7 +71,8 @@ export async function statusRows(c: GitCtx, filepaths: readonly string[] = ['.']
     rows.push(row(p, h, work.has(p) ? hasher.oid(p, undefined) : undefined, undefined));
   }
   for (const p of work) if (!staged.has(p) && !head.files.has(p) && !links.has(p)) rows.push([p, 0, 2, 0]);
-  // walkOrder by plain comparison of keys in which `/` sorts before every other character
+  // isomorphic-git's row order (a depth-first walk over sorted names: `/` ends a component first),
+  // by plain comparison of keys in which `/` sorts before every other character
   const keyed = rows.map((r) => ({ k: r[0].replaceAll('/', '\u0000'), r }));
   keyed.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
   return keyed.map((x) => x.r);
