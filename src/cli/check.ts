@@ -77,9 +77,12 @@ export function decisionJson(d: Decision): Record<string, unknown> {
 }
 
 /** The envelope of agents.toml by name (default: its default_envelope); a broken config or an unknown name is a usage error. */
-function loadEnvelope(name: string | undefined, trustProject: boolean): CompiledEnvelope {
+function loadEnvelope(name: string | undefined, trustProject: boolean): { env: CompiledEnvelope; shown: string } {
   try {
-    return loadConfig({ trustProject: trustProject || undefined }).envelope(name);
+    const cfg = loadConfig({ trustProject: trustProject || undefined });
+    const env = cfg.envelope(name);
+    // `acme (project)`: a project's own envelope says so, as on the status line and in `cxl config`
+    return { env, shown: cfg.shownName(env.name) };
   } catch (err) {
     if (err instanceof ConfigError) throw new UsageError(`cxl check: the configuration is broken:\n${err.issues.map(formatIssue).join('\n')}`);
     if (err instanceof ToolError) throw new UsageError(`cxl check: ${err.message}`);
@@ -172,7 +175,7 @@ export async function main(argv: string[]): Promise<number> {
     // envelopes are loaded only when named (the flag, or a line's "envelope"), each once
     const envelopes = new Map<string, CompiledEnvelope>();
     const envelopeNamed = (name: string): CompiledEnvelope => {
-      if (!envelopes.has(name)) envelopes.set(name, loadEnvelope(name, values['trust-project'] === true));
+      if (!envelopes.has(name)) envelopes.set(name, loadEnvelope(name, values['trust-project'] === true).env);
       return envelopes.get(name)!;
     };
     const { createInterface } = await import('node:readline'); // only --batch reads lines
@@ -213,8 +216,7 @@ export async function main(argv: string[]): Promise<number> {
   const line = positionals[0];
   // The second gate: what the session envelope does with a line the policy lets through. It can
   // ask, so what needs a human is its question, not the policy's refusal.
-  const env = loadEnvelope(values.envelope as string | undefined, values['trust-project'] === true);
-  const envelope = env.name;
+  const { env, shown: envelope } = loadEnvelope(values.envelope as string | undefined, values['trust-project'] === true);
   const v = checkInput({ cmd: line, policy: base, cwd, askable: true });
   const cv = v.verdict === 'allow' ? lineVerdict(env, line, v, v.allowedDir ?? v.startDir, sandboxUnder(env, new LocalTerminalHost())) : undefined;
   const d = cv?.decision;

@@ -137,3 +137,18 @@ test('with a bwrap that cannot start, the prefix allowlist asks and check says w
   assert.match(r.stdout, /envelope default: approve: `git status` starts with `git status` of prefix_allowlist of envelope default, but no sandbox is working \(bwrap cannot start a sandbox here: setting up uid map: Permission denied/);
   assert.match(r.stdout, /\nsandbox: unavailable \(.*uid map.*\): the line would run unsandboxed\n/);
 });
+
+test("a trusted project's own envelope is named as such: `acme (project)`", async () => {
+  const { writeFileSync } = await import('node:fs');
+  const project = path.join(base, 'project');
+  mkdirSync(path.join(project, '.contenox'), { recursive: true });
+  writeFileSync(path.join(project, '.contenox', 'agents.toml'), 'default_envelope = "acme"\n[envelopes.acme]\nextends = "default"\n');
+  const home = path.join(base, 'home');
+  mkdirSync(home, { recursive: true });
+  const vars = { ...env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(home, '.local', 'share') };
+  const trusted = await runCxl(['check', 'ls', '--allow', 'ls', '--trust-project'], { env: vars, cwd: project });
+  assert.match(trusted.stdout, /\nenvelope acme \(project\): /, trusted.stdout + trusted.stderr);
+  // untrusted, the project's config does not apply: the shipped default decides, named plainly
+  const untrusted = await runCxl(['check', 'ls', '--allow', 'ls'], { env: vars, cwd: project });
+  assert.match(untrusted.stdout, /\nenvelope default: /, untrusted.stdout + untrusted.stderr);
+});
