@@ -4,20 +4,18 @@
 // the completion list open, against plain typing with no list (the absolute target is one 60 Hz
 // frame, 16 ms).
 import { spawnSync } from 'node:child_process';
-import { EventEmitter } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
-import { FakeStdin } from '../test/ui/fake_stdin.ts';
-import { report, timeMs } from './report.ts';
+import { frameAfter, renderFake } from './ink_harness.ts';
+import { median, p95, report, timeMs } from './report.ts';
 
 // As `cxl` runs it: React's production build (set before React loads), no colour.
 process.env.NODE_ENV ??= 'production';
 process.env.FORCE_COLOR = '0';
 const { createElement } = await import('react');
-const { render } = await import('ink');
 const { ClientStore } = await import('../src/client/state.ts');
 const { App } = await import('../src/ui/App.tsx');
 const { listWorkspaceFiles } = await import('../src/client/file_index.ts');
@@ -47,25 +45,7 @@ function workspace(): string {
   return root;
 }
 
-class FakeStdout extends EventEmitter {
-  columns = 120;
-  rows = 40;
-  isTTY = true;
-  last = '';
-  waiters: (() => void)[] = [];
-  write = (s: string) => {
-    this.last += s;
-    if (this.last.length > 1e6) this.last = this.last.slice(-1e5);
-    for (const w of this.waiters.splice(0)) w();
-    return true;
-  };
-  nextWrite(): Promise<void> {
-    return new Promise((r) => this.waiters.push(r));
-  }
-}
 
-const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
-const p95 = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length * 0.95)];
 
 const root = workspace();
 try {
@@ -109,27 +89,8 @@ try {
     store.agentReady({ name: 'bench' });
     store.sessionStarted('bench-session');
     store.setFiles({ paths, loading: false, truncated: false });
-    const stdout = new FakeStdout();
-    const stdin = new FakeStdin();
-    const inst = render(createElement(App, { store, controller: { send() {}, cancel() {}, quit() {} }, animate: false }), {
-      stdout: stdout as unknown as NodeJS.WriteStream,
-      stdin: stdin as unknown as NodeJS.ReadStream,
-      stderr: new FakeStdout() as unknown as NodeJS.WriteStream,
-      exitOnCtrlC: false,
-      patchConsole: false,
-      maxFps: 1000,
-    });
-    await new Promise((r) => setTimeout(r, 50));
-    const press = async (k: string) => {
-      await new Promise((r) => setTimeout(r, 3)); // past the render throttle
-      const w = stdout.nextWrite();
-      const t0 = performance.now();
-      stdin.write(k);
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([w, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no frame after ${JSON.stringify(k)}; screen: ${stdout.last.slice(-600)}`)), 5000)))]);
-      clearTimeout(timer);
-      return performance.now() - t0;
-    };
+    const { stdout, stdin, inst } = await renderFake(createElement(App, { store, controller: { send() {}, cancel() {}, quit() {} }, animate: false }));
+    const press = (k: string) => frameAfter(stdout, JSON.stringify(k), () => stdin.write(k));
     await press(withList ? '@' : 'x');
     const word = withList ? "pkg1/shmod9" : "plainwords!";
     const times: number[] = [];

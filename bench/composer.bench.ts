@@ -3,17 +3,14 @@
 // plain typing with the same history (the absolute target is one 60 Hz frame, 16 ms); and laying
 // out a 2,000-line answer of highlighted code against the same lines as plain text, both as
 // history prints it (once, whole) and as the live region redraws it per streamed chunk (its tail).
-import { EventEmitter } from 'node:events';
-import { performance } from 'node:perf_hooks';
 import process from 'node:process';
-import { FakeStdin } from '../test/ui/fake_stdin.ts';
-import { report, timeMs } from './report.ts';
+import { frameAfter, renderFake } from './ink_harness.ts';
+import { median, p95, report, timeMs } from './report.ts';
 
 // As `cxl` runs it: React's production build (set before React loads), no colour.
 process.env.NODE_ENV ??= 'production';
 process.env.FORCE_COLOR = '0';
 const { createElement } = await import('react');
-const { render } = await import('ink');
 const { ClientStore } = await import('../src/client/state.ts');
 const { App } = await import('../src/ui/App.tsx');
 const { adoptSaved } = await import('../src/ui/composer.ts');
@@ -22,25 +19,7 @@ const { markdownRows, markdownTail } = await import('../src/ui/markdown.ts');
 
 const PROMPTS = 20_000;
 
-class FakeStdout extends EventEmitter {
-  columns = 120;
-  rows = 40;
-  isTTY = true;
-  last = '';
-  waiters: (() => void)[] = [];
-  write = (s: string) => {
-    this.last += s;
-    if (this.last.length > 1e6) this.last = this.last.slice(-1e5);
-    for (const w of this.waiters.splice(0)) w();
-    return true;
-  };
-  nextWrite(): Promise<void> {
-    return new Promise((r) => this.waiters.push(r));
-  }
-}
 
-const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
-const p95 = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length * 0.95)];
 
 /** 20,000 prompts as a project's history holds them: varied words, some over several lines, accents. */
 function prompts(): { text: string }[] {
@@ -56,27 +35,8 @@ async function keystrokes(search: boolean, initial: ReturnType<typeof adoptSaved
   const store = new ClientStore({ label: 'bench', cwd: '/bench', settleMs: 1_000_000 });
   store.agentReady({ name: 'bench' });
   store.sessionStarted('bench-session');
-  const stdout = new FakeStdout();
-  const stdin = new FakeStdin();
-  const inst = render(createElement(App, { store, controller: { send() {}, cancel() {}, quit() {} }, animate: false, initial }), {
-    stdout: stdout as unknown as NodeJS.WriteStream,
-    stdin: stdin as unknown as NodeJS.ReadStream,
-    stderr: new FakeStdout() as unknown as NodeJS.WriteStream,
-    exitOnCtrlC: false,
-    patchConsole: false,
-    maxFps: 1000,
-  });
-  await new Promise((r) => setTimeout(r, 50));
-  const press = async (k: string) => {
-    await new Promise((r) => setTimeout(r, 3)); // past the render throttle
-    const w = stdout.nextWrite();
-    const t0 = performance.now();
-    stdin.write(k);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([w, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no frame after ${JSON.stringify(k)}; screen: ${stdout.last.slice(-600)}`)), 5000)))]);
-    clearTimeout(timer);
-    return performance.now() - t0;
-  };
+  const { stdout, stdin, inst } = await renderFake(createElement(App, { store, controller: { send() {}, cancel() {}, quit() {} }, animate: false, initial }));
+  const press = (k: string) => frameAfter(stdout, JSON.stringify(k), () => stdin.write(k));
   if (search) await press('\u0012'); // Ctrl+R
   // no space at the end: a trailing space changes no frame without colour
   const word = search ? 'módulo' : 'plainw';

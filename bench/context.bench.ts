@@ -18,7 +18,7 @@ import { OpenAIProvider } from '../src/agent/providers/openai.ts';
 import type { ChatMessage, ToolDefinition } from '../src/agent/providers/types.ts';
 import { agentSetup } from '../src/agent/setup.ts';
 import { modelName } from '../src/agent/tools/tool_names.ts';
-import { report } from './report.ts';
+import { median, report } from './report.ts';
 
 const MESSAGES = 500;
 const WINDOW = 32_768;
@@ -133,7 +133,6 @@ while (whole.history.length < MESSAGES) {
   await send(whole, false);
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 // from the first full window on: before it, both sides grow alike
 const first = (s: Side) => median(s.build.slice(firstCompaction, firstCompaction + 20));
 const last = (s: Side) => median(s.build.slice(-20));

@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { buildEnvelope, decide, type CallFacts, type EnvelopeSpec } from '../src/core/envelope/index.ts';
 import { FLOOR_RULES, SHIPPED_ENVELOPES } from '../src/core/envelope/shipped.ts';
-import { report } from './report.ts';
+import { median, report } from './report.ts';
 
 const team: EnvelopeSpec = {
   extends: 'default',
@@ -107,7 +107,6 @@ for (let r = 0; r < 15; r++) {
   a.push(slice(oursFn, 100));
   b.push(slice(refFn, 100));
 }
-const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 const ours = median(a);
 const reference = median(b);
 if (sink === 0) throw new Error('unreachable');

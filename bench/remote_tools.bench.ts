@@ -11,7 +11,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { RemoteToolset } from '../src/agent/tools/remote/toolset.ts';
 import { runCxl } from '../test/helpers/cxl.ts';
-import { report, timeMs } from './report.ts';
+import { median, report, timeMs } from './report.ts';
 
 function documentOf(n: number): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
@@ -85,7 +85,6 @@ for (let i = 0; i < 9; i++) {
     times[k].push(performance.now() - t0);
   }
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const startWith = median(times[0]);
 const startWithout = median(times[1]);
 report({ name: 'cxl tool read_file with [remote_tools] configured', ours: startWith, reference: startWithout, unit: 'ms', against: 'no [remote_tools]', target: '<= 1.15x' });

@@ -51,3 +51,6 @@ export async function pairMs(ours: () => unknown, ref: () => unknown, runs: numb
   const med = (x: number[]) => x.sort((p, q) => p - q)[Math.floor(x.length / 2)];
   return [med(a), med(b)];
 }
+
+export const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+export const p95 = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)];

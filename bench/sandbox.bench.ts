@@ -19,7 +19,7 @@ import { protectedNow } from '../src/core/shell/sandbox/left_behind.ts';
 import { findOnPath } from '../src/core/shell/sandbox/probe.ts';
 import { prlimitArgs, UNASKED_LIMITS } from '../src/core/shell/sandbox/limits.ts';
 import { buildView } from '../src/core/shell/sandbox/view.ts';
-import { report } from './report.ts';
+import { median, report } from './report.ts';
 
 const probe = probeSandbox();
 if (probe.state !== 'bubblewrap') {
@@ -27,7 +27,6 @@ if (probe.state !== 'bubblewrap') {
   process.exit(0);
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function workspace(dirs: number, filesPerDir = 3): string {
   const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'cxl-bench-sandbox-')));

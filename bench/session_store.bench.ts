@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { SessionStore, type SessionLog, type StoredSession } from '../src/agent/sessions/store.ts';
-import { pairMs, report } from './report.ts';
+import { median, pairMs, report } from './report.ts';
 
 const RUNS = 40;
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cxl-bench-store-')));
@@ -40,7 +40,6 @@ function wholeFileSave(dir: string, s: StoredSession): void {
   fs.renameSync(tmp, f);
 }
 
-const median = (x: number[]) => x.sort((a, b) => a - b)[Math.floor(x.length / 2)];
 
 async function measure(calls: number): Promise<{ append: number; durable: number; whole: number; bytes: number }> {
   const store = new SessionStore(path.join(base, `log-${calls}`));

@@ -2,20 +2,18 @@
 // against the same screen with 20 calls, through the real App and Ink (non-debug rendering, as
 // in a terminal). History is printed once through <Static>, so per-frame time and memory must
 // not grow with it. Also: keystroke-to-frame latency for toggling a diff in the tool list.
-import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { ClientStore as Store } from '../src/client/state.ts';
-import { FakeStdin } from '../test/ui/fake_stdin.ts';
-import { report } from './report.ts';
+import { renderFake } from './ink_harness.ts';
+import { median, report } from './report.ts';
 
 // As `cxl` runs it: React's production build (set before React loads), no colour.
 process.env.NODE_ENV ??= 'production';
 process.env.FORCE_COLOR = '0';
 const { createElement } = await import('react');
-const { render } = await import('ink');
 const { ClientStore } = await import('../src/client/state.ts');
 const { App } = await import('../src/ui/App.tsx');
 
@@ -25,24 +23,6 @@ const gc = vm.runInNewContext('gc') as () => void;
 const COLUMNS = 120;
 const ROWS = 40;
 
-class FakeStdout extends EventEmitter {
-  columns = COLUMNS;
-  rows = ROWS;
-  isTTY = true;
-  writes = 0;
-  last = '';
-  waiters: (() => void)[] = [];
-  write = (s: string) => {
-    this.writes++;
-    this.last += s;
-    if (this.last.length > 1e6) this.last = this.last.slice(-1e5);
-    for (const w of this.waiters.splice(0)) w();
-    return true;
-  };
-  nextWrite(): Promise<void> {
-    return new Promise((r) => this.waiters.push(r));
-  }
-}
 
 const OLD = Array.from({ length: 40 }, (_, i) => `const v${i} = ${i};`).join('\n') + '\n';
 const NEW = OLD.replace('const v7 = 7;', 'const v7 = 700;');
@@ -77,17 +57,7 @@ interface Measure {
 
 async function measure(calls: number, frames: number): Promise<Measure> {
   const store = session(calls);
-  const stdout = new FakeStdout();
-  const stdin = new FakeStdin();
-  const inst = render(createElement(App, { store, controller: { send() {}, cancel() {}, quit() {} }, animate: false }), {
-    stdout: stdout as unknown as NodeJS.WriteStream,
-    stdin: stdin as unknown as NodeJS.ReadStream,
-    stderr: new FakeStdout() as unknown as NodeJS.WriteStream,
-    exitOnCtrlC: false,
-    patchConsole: false,
-    maxFps: 1000,
-  });
-  await new Promise((r) => setTimeout(r, 50));
+  const { stdout, stdin, inst } = await renderFake(createElement(App, { store, controller: { send() {}, cancel() {}, quit() {} }, animate: false }));
   const chunk = () => store.applyUpdate({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'word ' } });
   // Warm-up, then timed frames: store update to the frame written.
   for (let i = 0; i < 50; i++) {
@@ -126,7 +96,6 @@ async function measure(calls: number, frames: number): Promise<Measure> {
   }
   inst.unmount();
   store.dispose();
-  const median = (a: number[]) => a.sort((x, y) => x - y)[Math.floor(a.length / 2)];
   return { frameMs: median(times), heapGrowthKbPerFrame: (heap1 - heap0) / 1024 / frames, heapMb: heap1 / 1024 / 1024, toggleMs: median(toggles) };
 }
 

@@ -3,17 +3,14 @@
 // and Ink as `cxl` renders, against the same keys over a 120-line diff measured in the same run.
 // The absolute target is one 60 Hz frame, 16 ms. Also the time from the request to its first
 // frame (the whole diff laid out once, word highlights included).
-import { EventEmitter } from 'node:events';
-import { performance } from 'node:perf_hooks';
 import process from 'node:process';
-import { FakeStdin } from '../test/ui/fake_stdin.ts';
-import { report } from './report.ts';
+import { frameAfter, renderFake } from './ink_harness.ts';
+import { median, p95, report } from './report.ts';
 
 // As `cxl` runs it: React's production build (set before React loads), no colour.
 process.env.NODE_ENV ??= 'production';
 process.env.FORCE_COLOR = '0';
 const { createElement } = await import('react');
-const { render } = await import('ink');
 const { ClientStore } = await import('../src/client/state.ts');
 const { PermissionAnswers } = await import('../src/client/permission_answers.ts');
 const { App } = await import('../src/ui/App.tsx');
@@ -21,22 +18,6 @@ const { App } = await import('../src/ui/App.tsx');
 const CWD = '/srv/proj';
 const KEYS = { down: '\u001B[B', pageDown: '\u001B[6~', space: ' ', full: 'f', up: '\u001B[A' };
 
-class FakeStdout extends EventEmitter {
-  columns = 120;
-  rows = 40;
-  isTTY = true;
-  last = '';
-  waiters: (() => void)[] = [];
-  write = (s: string) => {
-    this.last += s;
-    if (this.last.length > 1e6) this.last = this.last.slice(-1e5);
-    for (const w of this.waiters.splice(0)) w();
-    return true;
-  };
-  nextWrite(): Promise<void> {
-    return new Promise((r) => this.waiters.push(r));
-  }
-}
 
 /** A file of `lines` lines with a word changed in every third one: one long hunk with word highlights. */
 function change(lines: number) {
@@ -56,28 +37,9 @@ async function scrolling(lines: number): Promise<Run> {
   store.sessionStarted('bench-session');
   store.beginTurn('rename alpha to beta where it matters');
   const answers = new PermissionAnswers(store);
-  const stdout = new FakeStdout();
-  const stdin = new FakeStdin();
   const controller = { send() {}, cancel() {}, quit() {}, answerPermission: (key: string, o: Parameters<typeof answers.answer>[1]) => answers.answer(key, o) };
-  const inst = render(createElement(App, { store, controller, animate: false, arming: { armMs: 0, quietMs: 0 } }), {
-    stdout: stdout as unknown as NodeJS.WriteStream,
-    stdin: stdin as unknown as NodeJS.ReadStream,
-    stderr: new FakeStdout() as unknown as NodeJS.WriteStream,
-    exitOnCtrlC: false,
-    patchConsole: false,
-    maxFps: 1000,
-  });
-  await new Promise((r) => setTimeout(r, 50));
-  const frame = async (what: string, act: () => void): Promise<number> => {
-    await new Promise((r) => setTimeout(r, 3)); // past the render throttle
-    const w = stdout.nextWrite();
-    const t0 = performance.now();
-    act();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([w, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no frame after ${what}; screen: ${stdout.last.slice(-600)}`)), 5000)))]);
-    clearTimeout(timer);
-    return performance.now() - t0;
-  };
+  const { stdout, stdin, inst } = await renderFake(createElement(App, { store, controller, animate: false, arming: { armMs: 0, quietMs: 0 } }));
+  const frame = (what: string, act: () => void) => frameAfter(stdout, what, act);
   const firstFrameMs = await frame('the request', () => void answers.ask('bench-session', { toolCallId: 'e1', title: 'Edit src/values.ts', kind: 'edit', status: 'pending', content: [change(lines)] }, [
     { optionId: 'once', name: 'Allow once', kind: 'allow_once' },
     { optionId: 'no', name: 'Reject', kind: 'reject_once' },
@@ -99,8 +61,6 @@ async function scrolling(lines: number): Promise<Run> {
   return { keys, firstFrameMs };
 }
 
-const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
-const p95 = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length * 0.95)];
 
 // This machine is shared: alternate the two sizes and keep each one's best figure, so a burst of
 // load elsewhere does not land on one side only.

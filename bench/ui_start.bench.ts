@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
-import { report } from './report.ts';
+import { median, report } from './report.ts';
 
 const bin = fileURLToPath(new URL('../bin/cxl.js', import.meta.url));
 const dist = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -82,7 +82,6 @@ try {
       ui.push(await uiStart(cxl));
       agent.push(await agentStart(cxl));
     }
-    const median = (t: number[]) => t.sort((x, y) => x - y)[Math.floor(t.length / 2)];
     report({ name: `cxl UI start to a usable session (tmux, ${runtime})`, ours: median(ui), reference: median(agent), unit: 'ms', against: 'cxl acp to its session/new answer', target: '< 1.5x' });
   }
 } finally {

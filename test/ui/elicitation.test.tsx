@@ -12,12 +12,11 @@ import process from 'node:process';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { AcpClient } from '../../src/client/acp_client.ts';
-import type { ClientState } from '../../src/client/state.ts';
 import { checkForm, formOf, initialValues } from '../../src/client/elicitation.ts';
 import { moduleCommand } from '../../src/core/platform/runtime.ts';
 import { App } from '../../src/ui/App.tsx';
 import { matchSnapshot } from '../helpers/snapshot.ts';
-import { KEY, renderAt, tick, type Rendered } from './harness.ts';
+import { frameMatching, tick, KEY, renderAt, type Rendered, until } from './harness.ts';
 import * as states from './states.ts';
 
 const fixture = fileURLToPath(new URL('../fixtures/peer_agent.ts', import.meta.url));
@@ -39,24 +38,6 @@ function peer(): AcpClient {
 
 const filling = peer();
 const leaving = peer();
-
-async function until(c: AcpClient, pred: (s: ClientState) => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!pred(c.store.getState())) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await tick(10);
-  }
-  await tick(30);
-}
-
-async function frameMatching(r: Rendered, re: RegExp, what: string, ms = 10_000): Promise<string> {
-  const end = Date.now() + ms;
-  while (!re.test(r.lastFrame())) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what} (${re}); the frame was:\n${r.lastFrame()}`);
-    await tick(10);
-  }
-  return r.lastFrame();
-}
 
 const mount = (c: AcpClient) => renderAt(<App store={c.store} controller={c} animate={false} size={{ columns: 100, rows: 34 }} />, 100, 34);
 const type = (r: Rendered, text: string) => r.press(...[...text], KEY.enter);

@@ -1,8 +1,10 @@
 // Renders an Ink tree into fake streams of a chosen size, on Node and Deno alike (the same
 // design as ink-testing-library, with the width and height as parameters).
+import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { render } from 'ink';
 import type { ReactElement } from 'react';
+import type { ClientState } from '../../src/client/state.ts';
 import { FakeStdin } from './fake_stdin.ts';
 
 class FakeStdout extends EventEmitter {
@@ -91,3 +93,23 @@ export const KEY = {
   pasteStart: '\u001B[200~',
   pasteEnd: '\u001B[201~',
 };
+
+/** Waits until an agent's client state satisfies `pred` (then a little more for the frame), failing after `ms`. */
+export async function until(c: { store: { getState(): ClientState } }, pred: (s: ClientState) => boolean, what: string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!pred(c.store.getState())) {
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await tick(10);
+  }
+  await tick(30);
+}
+
+/** Waits for a frame matching `re` and returns it; on a timeout the failure shows the last frame. */
+export async function frameMatching(r: Rendered, re: RegExp, what: string, ms = 10_000): Promise<string> {
+  const end = Date.now() + ms;
+  while (!re.test(r.lastFrame())) {
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what} (${re}); the frame was:\n${r.lastFrame()}`);
+    await tick(10);
+  }
+  return r.lastFrame();
+}

@@ -10,11 +10,10 @@ import process from 'node:process';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { AcpClient, type ClientOptions } from '../../src/client/acp_client.ts';
-import type { ClientState } from '../../src/client/state.ts';
 import { moduleCommand } from '../../src/core/platform/runtime.ts';
 import { App } from '../../src/ui/App.tsx';
 import { matchSnapshot } from '../helpers/snapshot.ts';
-import { KEY, renderAt, tick, type Rendered, NO_ARMING } from './harness.ts';
+import { frameMatching, tick, KEY, NO_ARMING, renderAt, type Rendered, until } from './harness.ts';
 import * as states from './states.ts';
 
 const fixture = fileURLToPath(new URL('../fixtures/peer_agent.ts', import.meta.url));
@@ -44,24 +43,6 @@ const plain = peer([]);
 const example = peer([]);
 const broken = peer(['--no-session', 'Connection error.']);
 const models = peer(['--models', 'legacy'], { model: 'peer large' });
-
-async function until(c: AcpClient, pred: (s: ClientState) => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!pred(c.store.getState())) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await tick(10);
-  }
-  await tick(30);
-}
-
-async function frameMatching(r: Rendered, re: RegExp, what: string, ms = 10_000): Promise<string> {
-  const end = Date.now() + ms;
-  while (!re.test(r.lastFrame())) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what} (${re}); the frame was:\n${r.lastFrame()}`);
-    await tick(10);
-  }
-  return r.lastFrame();
-}
 
 function mount(c: AcpClient, columns = 100, rows = 30): Rendered {
   return renderAt(<App store={c.store} controller={c} animate={false} arming={NO_ARMING} size={{ columns, rows }} />, columns, rows);
