@@ -265,13 +265,15 @@ export class AcpClient {
     const conn = this.#app().connect({ writable: stream.writable, readable: stream.readable.pipeThrough(updateGuard((u) => this.#onUnknownUpdate(u))) });
     this.#conn = conn;
     let init: acp.InitializeResponse;
+    // the agent learns which sandbox our terminals run in (it decides what may run unasked); the
+    // probe starts a sandbox, so it runs while the caller goes on (the UI loads its screen)
+    const sandbox = await this.terminals.sandboxStateAsync();
     try {
       init = await this.#waitFor(
         'initialize',
         conn.agent.request(acp.methods.agent.initialize, {
           protocolVersion: acp.PROTOCOL_VERSION,
-          // the agent learns which sandbox our terminals run in (it decides what may run unasked)
-          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { notices: {}, compaction: {} }, ...ELICITATION_CAPS, _meta: { [META_SANDBOX]: this.terminals.sandboxState() } },
+          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { notices: {}, compaction: {} }, ...ELICITATION_CAPS, _meta: { [META_SANDBOX]: sandbox } },
           clientInfo: { name: 'cxl', version: pkg.version },
         }),
         this.opts.initTimeoutMs ?? ANSWER_TIMEOUT_MS,
