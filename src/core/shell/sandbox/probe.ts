@@ -160,13 +160,23 @@ function probeBwrap(pathEnv: string | undefined, network: boolean): Probe {
   return p;
 }
 
-async function probeBwrapAsync(pathEnv: string | undefined, network: boolean): Promise<Probe> {
+// probes under way, so one started early (the UI's, beside its agent) is the one later callers wait for
+const running = new Map<string, Promise<Probe>>();
+
+function probeBwrapAsync(pathEnv: string | undefined, network: boolean): Promise<Probe> {
   const k = `${network ? 'net' : 'nonet'}\0${pathEnv ?? ''}`;
-  let p = byPath.get(k);
+  const known = byPath.get(k);
+  if (known) return Promise.resolve(known);
+  let p = running.get(k);
   if (!p) {
-    const plan = bwrapPlan(pathEnv, network, network ? undefined : await probeBwrapAsync(pathEnv, true));
-    p = 'probe' in plan ? plan.probe : plan.finish(await runAsync(plan.program, plan.args, plan.filter));
-    byPath.set(k, p);
+    p = (async () => {
+      const plan = bwrapPlan(pathEnv, network, network ? undefined : await probeBwrapAsync(pathEnv, true));
+      const probe = 'probe' in plan ? plan.probe : plan.finish(await runAsync(plan.program, plan.args, plan.filter));
+      byPath.set(k, probe);
+      running.delete(k);
+      return probe;
+    })();
+    running.set(k, p);
   }
   return p;
 }
