@@ -14,6 +14,37 @@ import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const outdir = path.join(root, 'dist');
+
+/** `source` with `from` replaced by `to`; a dependency's update that changed the text fails the build rather than the start. */
+function patched(source, from, to, what) {
+  const out = source.split(from).join(to);
+  if (out === source) throw new Error(`build: ${what} no longer has the text the patch expects (see scripts/build.mjs)`);
+  return out;
+}
+// Two costs of the UI's first frame, taken out of the bundle:
+// - string-width (Ink's measure of every text): its first line that is not ASCII compiles a
+//   \p{RGI_Emoji} regular expression and starts an Intl.Segmenter, ~90 ms under Node; the UI's
+//   own lines (box drawing, arrows, ·) are answered by src/ui/text_width.ts first, the rest as before.
+// - yoga's wasm, inlined as base64, is loaded by emscripten through fetch() when there is one: on
+//   Node that loads undici (~35 ms); without fetch it decodes the same bytes itself.
+const uiStart = {
+  name: 'ui-start',
+  setup(b) {
+    const narrow = path.join(root, 'src/ui/text_width.ts');
+    b.onLoad({ filter: /[\\/]string-width[\\/]index\.js$/ }, ({ path: file }) => {
+      const source = patched(readFileSync(file, 'utf8'), 'export default function stringWidth(', 'function fullStringWidth(', file);
+      return {
+        contents: `import { narrowWidth as __cxlNarrowWidth } from ${JSON.stringify(narrow)};\n${source}\nexport default function stringWidth(string, options) { return (options === undefined && typeof string === 'string' ? __cxlNarrowWidth(string) : undefined) ?? fullStringWidth(string, options); }\n`,
+        loader: 'js',
+        resolveDir: path.dirname(file),
+      };
+    });
+    b.onLoad({ filter: /[\\/]yoga-wasm-base64-esm\.js$/ }, ({ path: file }) => ({
+      contents: patched(readFileSync(file, 'utf8'), '"function"!=typeof fetch', 'true', file),
+      loader: 'js',
+    }));
+  },
+};
 const result = await build({
   absWorkingDir: root,
   entryPoints: ['src/cli.ts'],
@@ -29,6 +60,7 @@ const result = await build({
   minifyWhitespace: true,
   minifySyntax: true,
   jsx: 'automatic',
+  plugins: [uiStart],
   sourcemap: 'linked',
   metafile: true,
   logLevel: 'warning',

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { displayArgv } from '../core/argv_display.ts';
-import { moduleCommand, onTerminate } from '../core/platform/runtime.ts';
+import type { ChildProcess } from 'node:child_process';
+import { killProcessGroup, moduleCommand, onTerminate } from '../core/platform/runtime.ts';
 import { enableTerminalModes } from '../ui/terminal_modes.ts';
 
 const SHOW_CURSOR = '\u001B[?25h';
@@ -54,6 +55,29 @@ async function configuredMcpServers(cwd: string, trustProject: boolean): Promise
     if (err instanceof ConfigError) return { servers: [], problem: `configuration error: ${err.issues.map(formatIssue).join('; ')}` };
     throw err;
   }
+}
+
+interface EarlyAgent {
+  argv: string[];
+  cwd: string;
+  env: Record<string, string | undefined>;
+  child: ChildProcess;
+  error?: Error;
+}
+
+/**
+ * The built-in agent bin/early_agent.js spawned before this module loaded, if it is the one this
+ * command line asks for (same command, directory and environment); one that is not is killed.
+ */
+export function adoptEarlyAgent(argv: string[], cwd: string, env: Record<string, string | undefined>): EarlyAgent | undefined {
+  const key = Symbol.for('cxl.earlyAgent');
+  const early = (globalThis as Record<symbol, EarlyAgent | undefined>)[key];
+  if (!early) return undefined;
+  delete (globalThis as Record<symbol, unknown>)[key];
+  const same = (a: Record<string, string | undefined>, b: Record<string, string | undefined>) => Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
+  if (JSON.stringify(early.argv) === JSON.stringify(argv) && early.cwd === cwd && same(early.env, env)) return early;
+  if (early.child.pid !== undefined) killProcessGroup(early.child.pid, 'SIGKILL');
+  return undefined;
 }
 
 /** console.error, .warn and .log go to `sink` until the returned function puts them back. */
@@ -128,7 +152,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   // The agent first: it starts (another process, another core) while this one loads the protocol
   // and the screen, the slowest part of a start, so the session is open about when the screen is.
-  const agent = new AgentProcess(agentArgv, { cwd: root, env: agentEnv });
+  const agent = new AgentProcess(agentArgv, { cwd: root, env: agentEnv, adopt: values.agent === undefined ? adoptEarlyAgent(agentArgv, root, agentEnv) : undefined });
+  // the sandbox probe the client tells the agent about at initialize (its terminal host's default:
+  // with the network), started now so bwrap runs while the protocol's modules load
+  void import('../core/shell/sandbox/probe.ts').then((p) => p.probeSandboxAsync({ network: true })).catch(() => {});
   let client: InstanceType<Awaited<typeof import('../client/acp_client.ts')>['AcpClient']>;
   let mcp: { servers: ConfiguredMcpServer[]; problem?: string };
   try {
@@ -159,10 +186,11 @@ export async function main(argv: string[]): Promise<number> {
   const ignoreWriteErrors = () => {};
   process.stdout.on('error', ignoreWriteErrors);
   void client.start();
+  await client.initializeSent;
   // React, Ink and the reconciler must all load after NODE_ENV is settled (they pick their build
   // when first imported, and mixing builds breaks rendering); they load once the client has
   // sent `initialize` (one thread evaluates modules: the screen's would hold the client back, and
-  // the agent waits for it).
+  // the agent waits for it; under Deno nothing else runs until an import() has finished).
   const screen = Promise.all([
     // React is CommonJS: its exports object is the default export wherever it is imported from
     // (Node's loader, Deno's, or the bundle, whose import() of it has no named exports)

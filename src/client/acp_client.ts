@@ -244,8 +244,20 @@ export class AcpClient {
       .onNotification(acp.methods.client.elicitation.complete, ({ params }) => this.#proc?.note(`elicitation/complete ${params.elicitationId} (no URL elicitation is open here)`));
   }
 
+  #sent!: () => void;
+  /** Settled once start() has written `initialize` (or given up before): the UI loads its screen after that, not before. */
+  readonly initializeSent = new Promise<void>((resolve) => (this.#sent = resolve));
+
   /** Spawn the agent, initialize, open a session. Failures become store state, not throws. */
   async start(): Promise<void> {
+    try {
+      await this.#start();
+    } finally {
+      this.#sent();
+    }
+  }
+
+  async #start(): Promise<void> {
     const hooks = { onStderr: (l: string[]) => this.store.setStderrTail(l), onLog: (l: string[]) => this.store.setAgentLog(l) };
     const proc = this.opts.process ?? new AgentProcess(this.opts.argv, { cwd: this.fsHost.root, env: this.opts.env, ...hooks });
     proc.listen(hooks);
@@ -265,17 +277,17 @@ export class AcpClient {
     const conn = this.#app().connect({ writable: stream.writable, readable: stream.readable.pipeThrough(updateGuard((u) => this.#onUnknownUpdate(u))) });
     this.#conn = conn;
     let init: acp.InitializeResponse;
+    // the agent learns which sandbox our terminals run in (it decides what may run unasked); the
+    // probe starts a sandbox, so it runs while the caller goes on (the UI loads its screen)
+    const sandbox = await this.terminals.sandboxStateAsync();
     try {
-      init = await this.#waitFor(
-        'initialize',
-        conn.agent.request(acp.methods.agent.initialize, {
-          protocolVersion: acp.PROTOCOL_VERSION,
-          // the agent learns which sandbox our terminals run in (it decides what may run unasked)
-          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { notices: {}, compaction: {} }, ...ELICITATION_CAPS, _meta: { [META_SANDBOX]: this.terminals.sandboxState() } },
-          clientInfo: { name: 'cxl', version: pkg.version },
-        }),
-        this.opts.initTimeoutMs ?? ANSWER_TIMEOUT_MS,
-      );
+      const asked: Promise<acp.InitializeResponse> = conn.agent.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { notices: {}, compaction: {} }, ...ELICITATION_CAPS, _meta: { [META_SANDBOX]: sandbox } },
+        clientInfo: { name: 'cxl', version: pkg.version },
+      });
+      this.#sent();
+      init = (await this.#waitFor("initialize", asked, this.opts.initTimeoutMs ?? ANSWER_TIMEOUT_MS)) as acp.InitializeResponse;
     } catch (err) {
       return this.#failed('The agent did not initialize', err);
     }

@@ -25,20 +25,27 @@ export class AgentProcess {
   #onStderr: (lines: string[]) => void;
   #onLog: (lines: string[]) => void;
 
-  constructor(argv: string[], opts: { cwd: string; env?: Record<string, string | undefined>; onStderr?: (lines: string[]) => void; onLog?: (lines: string[]) => void }) {
+  /**
+   * `adopt`: the same command already spawned this way (pipes, own process group) by bin/early_agent.js
+   * before this module loaded, with the error it reported meanwhile if any.
+   */
+  constructor(argv: string[], opts: { cwd: string; env?: Record<string, string | undefined>; onStderr?: (lines: string[]) => void; onLog?: (lines: string[]) => void; adopt?: { child: ChildProcess; error?: Error } }) {
     this.#onStderr = opts.onStderr ?? (() => {});
     this.#onLog = opts.onLog ?? (() => {});
     const [cmd, ...args] = argv;
-    this.child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    this.child = opts.adopt?.child ?? spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const earlyError = opts.adopt?.error;
     this.child.stderr?.setEncoding('utf8').on('data', (d: string) => this.#stderr(d));
     // A dead agent's stdin must not crash us with EPIPE; the exit is reported instead.
     this.child.stdin?.on('error', () => {});
     this.exited = new Promise((resolve) => {
       let error: string | undefined;
-      this.child.on('error', (err) => {
+      const failed = (err: Error) => {
         error = err.message;
         resolve({ code: null, signal: null, error, ...((err as NodeJS.ErrnoException).code === 'ENOENT' ? { missing: cmd } : {}) });
-      });
+      };
+      if (earlyError) failed(earlyError);
+      this.child.on('error', failed);
       this.child.on('close', (code, signal) => {
         if (this.#partial) this.#push(this.#partial);
         this.#partial = '';

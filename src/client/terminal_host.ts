@@ -69,6 +69,12 @@ export class TerminalHost {
     return this.#local.sandboxState(this.opts.network ?? true);
   }
 
+  /** sandboxState(), the first probe run without blocking (the UI loads its screen meanwhile). */
+  async sandboxStateAsync(): Promise<SandboxState> {
+    if (this.opts.mode === 'off') return this.sandboxState();
+    return this.#local.sandboxStateAsync(this.opts.network ?? true);
+  }
+
   #get(id: string): Term {
     const t = this.#terms.get(id);
     if (!t) throw new RequestError(-32002, `No terminal ${id}: it was released or never created.`, { code: 'not_found' });

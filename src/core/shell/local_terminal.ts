@@ -10,7 +10,7 @@ import process from 'node:process';
 import { childProcess, killProcessGroup, onTerminate, signalExitCode } from '../platform/runtime.ts';
 import { HeadTailBuffer, TailBuffer } from './output_limit.ts';
 import { bwrapFailure, INFO_FD, sandboxLaunch, SECCOMP_FD, type Launch } from './sandbox/launcher.ts';
-import { probeSandbox, type Probe, type ProbeOptions } from './sandbox/probe.ts';
+import { probeSandbox, probeSandboxAsync, type Probe, type ProbeOptions } from './sandbox/probe.ts';
 import type { SandboxState } from './sandbox/settings.ts';
 import type { Terminal, TerminalExit, TerminalHost, TerminalOutput, TerminalRequest } from './terminal.ts';
 
@@ -88,6 +88,12 @@ export class LocalTerminalHost implements TerminalHost {
   /** The sandbox this host runs commands in, probed once per process (and network setting). */
   sandboxState(network = true): SandboxState {
     const { program: _program, ...state } = this.#probe(network);
+    return state;
+  }
+
+  /** sandboxState() without blocking the thread while the first probe runs. */
+  async sandboxStateAsync(network = true): Promise<SandboxState> {
+    const { program: _program, ...state } = await probeSandboxAsync({ ...this.opts.probe, network });
     return state;
   }
 

@@ -76,3 +76,23 @@ describe('the probe proves what the sandbox relies on', () => {
     assert.match(r.stderr, /Read-only file system|Permission denied/);
   });
 });
+
+// The UI probes without blocking its thread (it loads the screen meanwhile): the same answers.
+describe('the probe run without blocking', () => {
+  test('answers as the blocking one: a broken bubblewrap unavailable with the reason, the real one working, with the network on and off', async () => {
+    if (!haveBwrap) return;
+    const s = await hostWithout('--seccomp', 1).sandboxStateAsync();
+    assert.equal(s.state, 'unavailable');
+    assert.match(s.reason ?? '', /the unix-socket filter is not in force inside \(Seccomp: 0\)/);
+    const off = await hostWithout('--seccomp', 1).sandboxStateAsync(false);
+    assert.equal(off.state, 'unavailable');
+    const real = new LocalTerminalHost({ probe: { pathEnv: process.env.PATH, platform: 'linux' } });
+    assert.deepEqual(await real.sandboxStateAsync(), real.sandboxState());
+    assert.deepEqual(await real.sandboxStateAsync(false), real.sandboxState(false));
+  });
+
+  test('no bwrap on PATH is said, not thrown', async () => {
+    const s = await new LocalTerminalHost({ probe: { pathEnv: tempDir(), platform: 'linux' } }).sandboxStateAsync();
+    assert.deepEqual(s, { state: 'unavailable', reason: 'bwrap (bubblewrap) is not on PATH' });
+  });
+});

@@ -91,25 +91,59 @@ function explain(program: string, stderr: string, status: number | null, error?:
   return why;
 }
 
-function run(program: string, args: string[], seccompFile?: string): { ok: boolean; reason?: string } {
-  let fd: number | undefined;
-  if (seccompFile !== undefined) {
-    try {
-      fd = openSync(seccompFile, 'r');
-    } catch (e) {
-      return { ok: false, reason: `the unix-socket filter cannot be read: ${(e as Error).message}` };
-    }
+type RunResult = { ok: boolean; reason?: string };
+
+/** The probe's stdio: stderr read for the reason, the filter on PROBE_SECCOMP_FD; or why the filter cannot be opened. */
+function probeStdio(seccompFile: string | undefined): { stdio: ('ignore' | 'pipe' | number)[]; fd?: number } | { failed: RunResult } {
+  if (seccompFile === undefined) return { stdio: ['ignore', 'ignore', 'pipe'] };
+  let fd: number;
+  try {
+    fd = openSync(seccompFile, 'r');
+  } catch (e) {
+    return { failed: { ok: false, reason: `the unix-socket filter cannot be read: ${(e as Error).message}` } };
   }
-  const stdio = fd === undefined ? ['ignore', 'ignore', 'pipe'] : ['ignore', 'ignore', 'pipe', 'ignore', fd];
+  return { stdio: ['ignore', 'ignore', 'pipe', 'ignore', fd], fd };
+}
+
+function outcome(program: string, stderr: string, status: number | null, error?: Error): RunResult {
+  if (error) return { ok: false, reason: explain(program, '', null, error) };
+  if (status !== 0) return { ok: false, reason: explain(program, stderr, status) };
+  return { ok: true };
+}
+
+function run(program: string, args: string[], seccompFile?: string): RunResult {
+  const io = probeStdio(seccompFile);
+  if ('failed' in io) return io.failed;
   let r;
   try {
-    r = childProcess().spawnSync(program, args, { stdio: stdio as ('ignore' | 'pipe' | number)[], timeout: 10_000, encoding: 'utf8' });
+    r = childProcess().spawnSync(program, args, { stdio: io.stdio, timeout: 10_000, encoding: 'utf8' });
   } finally {
-    if (fd !== undefined) closeSync(fd);
+    if (io.fd !== undefined) closeSync(io.fd);
   }
-  if (r.error) return { ok: false, reason: explain(program, '', null, r.error) };
-  if (r.status !== 0) return { ok: false, reason: explain(program, r.stderr ?? '', r.status) };
-  return { ok: true };
+  return outcome(program, r.stderr ?? '', r.status, r.error);
+}
+
+/** run() without blocking this thread while the sandbox starts. */
+function runAsync(program: string, args: string[], seccompFile?: string): Promise<RunResult> {
+  const io = probeStdio(seccompFile);
+  if ('failed' in io) return Promise.resolve(io.failed);
+  return new Promise((resolve) => {
+    let stderr = '';
+    let child;
+    try {
+      child = childProcess().spawn(program, args, { stdio: io.stdio, timeout: 10_000 });
+    } catch (e) {
+      resolve(outcome(program, '', null, e as Error));
+      return;
+    } finally {
+      // the child holds its own copy of the filter's descriptor from here on
+      if (io.fd !== undefined) closeSync(io.fd);
+    }
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.once('error', (e) => resolve(outcome(program, '', null, e)));
+    // a signal: the 10 s timeout (or someone) stopped it
+    child.once('close', (status, signal) => resolve(outcome(program, stderr, status, signal ? new Error(`stopped by ${signal}`) : undefined)));
+  });
 }
 
 // PATH → answer, so a command pays a map lookup, not a PATH search, after the first probe
@@ -119,40 +153,70 @@ function probeBwrap(pathEnv: string | undefined, network: boolean): Probe {
   const k = `${network ? 'net' : 'nonet'}\0${pathEnv ?? ''}`;
   let p = byPath.get(k);
   if (!p) {
-    p = probeBwrapUncached(pathEnv, network);
+    const plan = bwrapPlan(pathEnv, network, network ? undefined : probeBwrap(pathEnv, true));
+    p = 'probe' in plan ? plan.probe : plan.finish(run(plan.program, plan.args, plan.filter));
     byPath.set(k, p);
   }
   return p;
 }
 
-function probeBwrapUncached(pathEnv: string | undefined, network: boolean): Probe {
+// probes under way, so one started early (the UI's, beside its agent) is the one later callers wait for
+const running = new Map<string, Promise<Probe>>();
+
+function probeBwrapAsync(pathEnv: string | undefined, network: boolean): Promise<Probe> {
+  const k = `${network ? 'net' : 'nonet'}\0${pathEnv ?? ''}`;
+  const known = byPath.get(k);
+  if (known) return Promise.resolve(known);
+  let p = running.get(k);
+  if (!p) {
+    p = (async () => {
+      const plan = bwrapPlan(pathEnv, network, network ? undefined : await probeBwrapAsync(pathEnv, true));
+      const probe = 'probe' in plan ? plan.probe : plan.finish(await runAsync(plan.program, plan.args, plan.filter));
+      byPath.set(k, probe);
+      running.delete(k);
+      return probe;
+    })();
+    running.set(k, p);
+  }
+  return p;
+}
+
+/**
+ * What probing bwrap takes: an answer already (not on PATH, remembered, the filter unsupported,
+ * no sandbox to turn the network off in), or the run to make and how to read its result.
+ * `base`: the answer with the network on, asked first when probing with it off (only worth
+ * asking once the sandbox itself starts).
+ */
+function bwrapPlan(pathEnv: string | undefined, network: boolean, base: Probe | undefined): { probe: Probe } | { program: string; args: string[]; filter?: string; finish: (r: RunResult) => Probe } {
   const found = findOnPath('bwrap', pathEnv);
-  if (!found) return { state: 'unavailable', reason: 'bwrap (bubblewrap) is not on PATH' };
+  if (!found) return { probe: { state: 'unavailable', reason: 'bwrap (bubblewrap) is not on PATH' } };
   let program = found;
   try {
     program = realpathSync.native(found);
   } catch {
     /* use the name found */
   }
-  // without the network: only worth asking once the sandbox itself starts
-  if (!network) {
-    const base = probeBwrap(pathEnv, true);
-    if (base.state !== 'bubblewrap') return base;
-  }
+  if (!network && base && base.state !== 'bubblewrap') return { probe: base };
   const key = `bwrap\0${program}\0${network ? 'net' : 'nonet'}`;
   const hit = cache.get(key);
-  if (hit) return hit;
+  if (hit) return { probe: hit };
   const filter = socketFilterFile();
-  if ('unsupported' in filter) return { state: 'unavailable', reason: filter.unsupported };
+  if ('unsupported' in filter) return { probe: { state: 'unavailable', reason: filter.unsupported } };
   // The same mounts and options every command gets (bwrap.ts), running the checks of what they promise.
   const args = bwrapArgs(probeView(network), '/', '/bin/sh', ['-c', HOLDS_SCRIPT], { seccompFd: PROBE_SECCOMP_FD });
-  const r = run(program, args, filter.file);
-  const prlimit = findOnPath('prlimit', pathEnv);
-  const probe: Probe = r.ok
-    ? { state: 'bubblewrap', program, reason: prlimit ? program : `${program}; prlimit (util-linux) is not on PATH, so unasked commands run without process, memory and CPU limits`, seccompFile: filter.file, ...(prlimit ? { prlimit } : {}) }
-    : { state: 'unavailable', reason: network ? r.reason : `the network cannot be turned off: ${r.reason}` };
-  cache.set(key, probe);
-  return probe;
+  return {
+    program,
+    args,
+    filter: filter.file,
+    finish: (r) => {
+      const prlimit = findOnPath('prlimit', pathEnv);
+      const probe: Probe = r.ok
+        ? { state: 'bubblewrap', program, reason: prlimit ? program : `${program}; prlimit (util-linux) is not on PATH, so unasked commands run without process, memory and CPU limits`, seccompFile: filter.file, ...(prlimit ? { prlimit } : {}) }
+        : { state: 'unavailable', reason: network ? r.reason : `the network cannot be turned off: ${r.reason}` };
+      cache.set(key, probe);
+      return probe;
+    },
+  };
 }
 
 function probeSeatbelt(): Probe {
@@ -164,6 +228,15 @@ function probeSeatbelt(): Probe {
   const probe: Probe = r.ok ? { state: 'seatbelt', program, reason: `${program} (untested on hardware by cxl's CI)` } : { state: 'unavailable', reason: r.reason };
   cache.set(key, probe);
   return probe;
+}
+
+/**
+ * probeSandbox without blocking the thread while the sandbox starts, for a process with other
+ * work meanwhile (the UI loads its screen during the probe); remembered the same way.
+ */
+export async function probeSandboxAsync(opts: ProbeOptions = {}): Promise<Probe> {
+  if ((opts.platform ?? process.platform) === 'linux') return probeBwrapAsync(opts.pathEnv ?? process.env.PATH, opts.network !== false);
+  return probeSandbox(opts);
 }
 
 /** The sandbox this process can run commands in, probed on first use and remembered. */
