@@ -187,7 +187,8 @@ test('session/close stops the turn and keeps the session; resume answers without
   const t0 = Date.now();
   await w.h.agent.request(acp.methods.agent.session.close, { sessionId });
   assert.equal((await slow).stopReason, 'cancelled');
-  assert.ok(Date.now() - t0 < 3000, 'closed promptly');
+  // well before the 20 s the model would take (a loaded machine may take seconds to answer at all)
+  assert.ok(Date.now() - t0 < 10_000, `closed after ${Date.now() - t0} ms, not promptly`);
   await assert.rejects(w.h.prompt(sessionId, 'still there?'), /Resource not found|session/i);
 
   const before = w.h.updates.length;
