@@ -118,7 +118,7 @@ test('the sandbox profile a line would run under: read-only for the prefix allow
   const { hasBwrap } = await import('../helpers/system_tools.ts');
   if (!hasBwrap('cxl check sandbox profile test')) return;
   const withBwrap = { PATH: `${BIN}:${process.env.PATH}` };
-  const ro = await runCxl(['check', 'git status', '--allow', 'git'], { env: withBwrap });
+  const ro = await runCxl(['check', 'go test ./...', '--allow', 'go'], { env: withBwrap });
   assert.match(ro.stdout, /\nsandbox: bubblewrap, read-only \(the workspace cannot be written\); network on\n/);
   const rw = await runCxl(['check', 'rm x', '--allow', 'rm', '--deny', '', '--json'], { env: withBwrap });
   const j = JSON.parse(rw.stdout);
@@ -132,9 +132,9 @@ test('with a bwrap that cannot start, the prefix allowlist asks and check says w
   mkdirSync(broken, { recursive: true });
   writeFileSync(path.join(broken, 'bwrap'), '#!/bin/sh\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n');
   chmodSync(path.join(broken, 'bwrap'), 0o755);
-  const r = await runCxl(['check', 'git status', '--allow', 'git'], { env: { PATH: `${broken}:${BIN}:/usr/bin:/bin` } });
+  const r = await runCxl(['check', 'go test ./...', '--allow', 'go'], { env: { PATH: `${broken}:${BIN}:/usr/bin:/bin` } });
   assert.equal(r.code, 0, 'an ask is not a refusal');
-  assert.match(r.stdout, /envelope default: approve: `git status` starts with `git status` of prefix_allowlist of envelope default, but no sandbox is working \(bwrap cannot start a sandbox here: setting up uid map: Permission denied/);
+  assert.match(r.stdout, /envelope default: approve: `go test \.\/\.\.\.` starts with `go test` of prefix_allowlist of envelope default, but no sandbox is working \(bwrap cannot start a sandbox here: setting up uid map: Permission denied/);
   assert.match(r.stdout, /\nsandbox: unavailable \(.*uid map.*\): the line would run unsandboxed\n/);
 });
 

@@ -1,15 +1,18 @@
 // The argument rules at both levels, as a user checks them: the command policy's verdict through
-// `cxl check --batch`, the `default` envelope's decision through `cxl check --batch --envelope
-// default`, over the table of cases by class (test/core/shell/argrules_cases.ts), each answer
+// `cxl check --batch`, the `default` envelope's decision (with git's reads added to its prefix
+// allowlist, as a person who wants them through the shell writes it in their agents.toml)
+// through `cxl check --batch --envelope with_git`, over the table of cases by class
+// (test/core/shell/argrules_cases.ts), each answer
 // naming the rule that decided. Two processes per runtime, every case in each. The envelope's
 // column is its decision where a sandbox works: the envelope batch finds bwrap (alone in a
 // directory of its own) after the stubs; on a machine without it, what the prefix allowlist
 // allows asks, as a call there would.
 import assert from 'node:assert/strict';
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { after, describe, test } from 'node:test';
+import { DEFAULT_PREFIX_ALLOWLIST, GIT_READ_PREFIXES } from '../../src/core/envelope/shipped.ts';
 import { findOnPath } from '../../src/core/shell/sandbox/probe.ts';
 import { runCxl } from '../helpers/cxl.ts';
 import { note } from '../helpers/system_tools.ts';
@@ -20,6 +23,9 @@ const { root: base, cleanup } = tempRoot('cxl-argrules-cli-');
 after(cleanup);
 const { root, bin } = workspace(base);
 const fill = (s: string) => s.replaceAll('{BIN}', bin).replaceAll('{ROOT}', root);
+// the user's own config (HOME is `base`): `default` with git's reads added back
+mkdirSync(path.join(base, '.contenox'), { recursive: true });
+writeFileSync(path.join(base, '.contenox', 'agents.toml'), `[envelopes.with_git]\nextends = "default"\n[envelopes.with_git.shell]\nprefix_allowlist = ${JSON.stringify([...DEFAULT_PREFIX_ALLOWLIST, ...GIT_READ_PREFIXES])}\n`);
 
 function request(c: ArgCase, envelope?: string): string {
   return JSON.stringify({
@@ -58,7 +64,7 @@ const label = (c: ArgCase) => `[${c.class}] ${c.cmd.length > 70 ? `${c.cmd.slice
 
 // both batches run first (top-level await): the tests below only read their answers
 const policyAnswers = await batch(CASES.map((c) => request(c)));
-const envelopeAnswers = await batch(CASES.map((c) => request(c)), ['--envelope', 'default'], sandbox ? `${bin}:${sandbox}` : bin);
+const envelopeAnswers = await batch(CASES.map((c) => request(c)), ['--envelope', 'with_git'], sandbox ? `${bin}:${sandbox}` : bin);
 
 describe('the command policy alone (cxl check --batch)', () => {
   const answers = policyAnswers;
@@ -79,7 +85,7 @@ describe('the command policy alone (cxl check --batch)', () => {
   });
 });
 
-describe('the default envelope (cxl check --batch --envelope default)', () => {
+describe('the default envelope with git reads allowlisted (cxl check --batch --envelope with_git)', () => {
   const answers = envelopeAnswers;
   CASES.forEach((c, k) => {
     test(`${label(c)}: ${c.envelope}${c.envArg ? ` (${c.envArg})` : ''}`, () => {

@@ -29,11 +29,17 @@ const bare = (grant: Grant) => ({ bare: true, grant: { grant } });
 /** Reads allowed (the read-approve list still asks); writes and commands as given. */
 const readsAnd = (description: string, write: Grant, shell: Grant): EnvelopeSpec => ({ description, files: { read: reads, write: bare(write) }, shell: bare(shell) });
 
+/**
+ * git's read commands. Not on `default`'s prefix allowlist: native-git answers them in-process
+ * (no program a repository's config names can run); an envelope that wants them through the
+ * shell unasked adds them to its own `prefix_allowlist` (docs/config.md).
+ */
+export const GIT_READ_PREFIXES: readonly string[] = Object.freeze(['git status', 'git log', 'git diff', 'git show', 'git branch --show-current', 'git rev-parse']);
+
 /** Read-only programs and test runners the `default` envelope runs without asking. */
 export const DEFAULT_PREFIX_ALLOWLIST: readonly string[] = Object.freeze([
   'ls', 'pwd', 'cat', 'head', 'tail', 'wc', 'grep', 'diff', 'stat', 'file', 'du', 'which',
   'basename', 'dirname', 'realpath', 'echo', 'printf', 'date',
-  'git status', 'git log', 'git diff', 'git show', 'git branch --show-current', 'git rev-parse',
   'go test', 'go vet', 'cargo test', 'npm test', 'npm run test',
   'deno test', 'deno check', 'node --test', 'make test', 'python3 -m pytest', 'pytest',
 ]);

@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildEnvelope, decide, type CallFacts } from '../../../src/core/envelope/index.ts';
-import { FLOOR_RULES, SHIPPED_ENVELOPES, WRITE_WALL_GLOBS } from '../../../src/core/envelope/shipped.ts';
+import { readFileSync } from 'node:fs';
+import { DEFAULT_PREFIX_ALLOWLIST, FLOOR_RULES, GIT_READ_PREFIXES, SHIPPED_ENVELOPES, WRITE_WALL_GLOBS } from '../../../src/core/envelope/shipped.ts';
 import { QUARANTINE_GLOBS, READ_APPROVE_GLOBS } from '../../../src/core/protect/matcher.ts';
 
 const fs = (tool: string, path: string, resolved?: string): CallFacts => ({ toolset: 'local_fs', tool, paths: [path], resolved: resolved ? [resolved] : undefined });
@@ -37,9 +38,10 @@ const CALLS: [string, CallFacts, Record<string, A>][] = [
   ['edit .envrc', fs('edit_file', '.envrc'), { read_only: 'deny', ask_always: 'approve', auto_edit: 'approve', default: 'approve', strict: 'deny' }],
   ['write Makefile', fs('write_file', 'Makefile'), { read_only: 'deny', ask_always: 'approve', auto_edit: 'allow', default: 'approve', strict: 'deny' }],
   ['read .husky/pre-commit', fs('read_file', '.husky/pre-commit'), { read_only: 'allow', ask_always: 'allow', auto_edit: 'allow', default: 'allow', strict: 'deny' }],
-  ['git status', line(['git', 'status']), { read_only: 'deny', ask_always: 'approve', auto_edit: 'approve', default: 'allow', strict: 'deny' }],
+  ['git status', line(['git', 'status']), { read_only: 'deny', ask_always: 'approve', auto_edit: 'approve', default: 'approve', strict: 'deny' }],
   ['go test ./...', line(['go', 'test', './...']), { read_only: 'deny', ask_always: 'approve', auto_edit: 'approve', default: 'allow', strict: 'deny' }],
-  ['git status && go test ./...', line(['git', 'status'], ['go', 'test', './...']), { read_only: 'deny', ask_always: 'approve', auto_edit: 'approve', default: 'allow', strict: 'deny' }],
+  ['git status && go test ./...', line(['git', 'status'], ['go', 'test', './...']), { read_only: 'deny', ask_always: 'approve', auto_edit: 'approve', default: 'approve', strict: 'deny' }],
+  ['ls && go test ./...', line(['ls'], ['go', 'test', './...']), { read_only: 'deny', ask_always: 'approve', auto_edit: 'approve', default: 'allow', strict: 'deny' }],
   ['git commit -m x', line(['git', 'commit', '-m', 'x']), { read_only: 'deny', ask_always: 'approve', auto_edit: 'approve', default: 'approve', strict: 'deny' }],
   ['ls && rm -rf build', line(['ls'], ['rm', '-rf', 'build']), { read_only: 'deny', ask_always: 'approve', auto_edit: 'approve', default: 'approve', strict: 'deny' }],
   ['chmod +x run.sh', line(['chmod', '+x', 'run.sh']), { read_only: 'deny', ask_always: 'approve', auto_edit: 'approve', default: 'approve', strict: 'deny' }],
@@ -71,6 +73,17 @@ test('the floor is built from the quarantine lists of quarantine.ts, and read-ap
 test('the default envelope explains itself', () => {
   const env = buildEnvelope('default', SHIPPED_ENVELOPES, FLOOR_RULES);
   assert.equal(decide(env, line(['rm', 'x'])).sentence, 'approve: shell program `rm` is in ask_always of envelope default');
-  assert.equal(decide(env, line(['git', 'log', '--oneline'])).sentence, 'allow: `git log --oneline` starts with `git log` of prefix_allowlist of envelope default');
+  assert.equal(decide(env, line(['go', 'test', './...'])).sentence, 'allow: `go test ./...` starts with `go test` of prefix_allowlist of envelope default');
+  // git's reads are native-git's: through the shell they ask
+  assert.equal(decide(env, line(['git', 'log', '--oneline'])).action, 'approve');
   assert.equal(decide(env, fs('write_file', 'a.ts')).sentence, 'approve: local_fs.write_file is a write, files.write is `approve` of envelope default');
+});
+
+test("docs/config.md's envelope that adds git's reads back lists exactly default's allowlist and git's reads", () => {
+  const doc = readFileSync(new URL('../../../docs/config.md', import.meta.url), 'utf8');
+  const block = /\[envelopes\.mine\.shell\]\nprefix_allowlist = (\[[^\]]*"git status"[^\]]*\])/.exec(doc);
+  assert.ok(block, 'the example is in docs/config.md');
+  assert.deepEqual(JSON.parse(block[1]), [...DEFAULT_PREFIX_ALLOWLIST, ...GIT_READ_PREFIXES]);
+  const env = buildEnvelope('default', SHIPPED_ENVELOPES, FLOOR_RULES);
+  for (const g of GIT_READ_PREFIXES) assert.equal(decide(env, line(g.split(' '))).action, 'approve', g);
 });

@@ -1,7 +1,8 @@
 // The argument rules as a table, by class of attack: each line with its verdict under the
 // command policy alone (`cxl check --batch`: nobody can answer, so what needs a human is refused)
-// and its decision in the `default` envelope (`cxl check --batch --envelope default`: the policy
-// lets what needs a human through and the envelope asks). `refuse` in the envelope column: the
+// and its decision in the `default` envelope with git's reads added to its prefix allowlist (as
+// docs/config.md shows; `cxl check --batch --envelope with_git`: the policy lets what needs a
+// human through and the envelope asks). `refuse` in the envelope column: the
 // policy refuses it even then. `rule` is the refusal's rule (and `arg` the argument rule's id).
 // The fixture workspace is built by `workspace()`; `{BIN}` and `{ROOT}` are filled in.
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -20,7 +21,7 @@ export interface ArgCase {
   rule?: string;
   /** the argument rule id named in the refusal (`find -exec`) */
   arg?: string;
-  /** decision of the `default` envelope */
+  /** decision of the `default` envelope with git's reads allowlisted */
   envelope: EnvVerdict;
   /** the envelope decision's argument rule (why a prefix_allowlist step was not read-only) */
   envArg?: string | RegExp;

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { buildEnvelope } from '../../../src/core/envelope/index.ts';
-import { FLOOR_RULES, SHIPPED_ENVELOPES } from '../../../src/core/envelope/shipped.ts';
+import { DEFAULT_PREFIX_ALLOWLIST, FLOOR_RULES, GIT_READ_PREFIXES, SHIPPED_ENVELOPES } from '../../../src/core/envelope/shipped.ts';
 import { isToolError } from '../../../src/core/errors.ts';
 import { Gate } from '../../../src/core/gate/gate.ts';
 import { GIT_READ_ONLY_CONFIG, GIT_READ_ONLY_ENV, hardenGitArgv, hardenGitEnv } from '../../../src/core/shell/git_harden.ts';
@@ -59,8 +59,14 @@ if (haveGit) {
 }
 
 // The OS sandbox is off here: it would stop the markers itself (the machine is read-only inside
-// it), and what is under test is that git does not run the programs at all.
-const UNSANDBOXED = Object.fromEntries(Object.entries(SHIPPED_ENVELOPES).map(([n, e]) => [n, { ...e, shell: { ...e.shell, sandbox: 'off' as const } }]));
+// it), and what is under test is that git does not run the programs at all. `default` gets git's
+// reads on its prefix allowlist, as docs/config.md shows a person adding them (shipped, they ask).
+const UNSANDBOXED = Object.fromEntries(
+  Object.entries(SHIPPED_ENVELOPES).map(([n, e]) => [
+    n,
+    { ...e, shell: { ...e.shell, sandbox: 'off' as const, ...(n === 'default' ? { prefix_allowlist: [...DEFAULT_PREFIX_ALLOWLIST, ...GIT_READ_PREFIXES] } : {}) } },
+  ]),
+);
 
 function gate(o: { envelope?: string; yes?: boolean; policy?: boolean } = {}) {
   const g = new Gate({ envelope: buildEnvelope(o.envelope ?? 'default', UNSANDBOXED, FLOOR_RULES), autoApprove: o.yes });
