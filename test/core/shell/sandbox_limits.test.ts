@@ -5,7 +5,7 @@
 // bound, a busy loop past the CPU bound, and a test that outlives the wall-clock bound it
 // cannot raise. The host must stay responsive throughout: this process's own timer keeps ticking.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
@@ -140,4 +140,28 @@ test('the limits as prlimit and as ulimit lines: never above this process\'s har
   const l: Limits = { ...UNASKED_LIMITS, processes: 100_000, dataBytes: 4 * 1024 ** 3, cpuSeconds: 30 };
   assert.deepEqual(prlimitArgs('/usr/bin/prlimit', l, limitsText), ['/usr/bin/prlimit', '--nproc=62987', '--data=1073741824', '--cpu=30', '--']);
   assert.equal(ulimitLines(l, limitsText), 'ulimit -d 1048576 && ulimit -t 30');
+});
+
+test('a pids group whose name is taken (another copy of the module in this process) is made under the next name, not given up', async () => {
+  const { pidsGroup } = await import('../../../src/core/shell/sandbox/cgroup.ts');
+  const { note } = await import('../../helpers/system_tools.ts');
+  const first = pidsGroup(8);
+  if (!first) {
+    note('no writable pids cgroup here (not root, or no delegated pids controller): the pids group naming test did not run');
+    return;
+  }
+  const dir = path.dirname(first.procs);
+  const [, stem, n] = /^(.*-)(\d+)$/.exec(dir)!;
+  // what another copy of cgroup.ts in this process would hold: the next two names
+  const taken = [1, 2].map((k) => `${stem}${Number(n) + k}`);
+  for (const t of taken) mkdirSync(t);
+  try {
+    const next = pidsGroup(8);
+    assert.ok(next, 'a group is still made');
+    assert.equal(path.dirname(next.procs), `${stem}${Number(n) + 3}`);
+    next.remove();
+  } finally {
+    first.remove();
+    for (const t of taken) rmdirSync(t);
+  }
 });

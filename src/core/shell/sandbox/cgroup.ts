@@ -114,12 +114,20 @@ export function pidsGroup(max: number): PidsGroup | undefined {
     if (parent) sweep(parent);
   }
   if (!parent) return undefined;
-  const dir = path.join(parent, `cxl-${process.pid}-${++seq}`);
-  try {
-    mkdirSync(dir);
-  } catch {
-    parent = null; // not ours to make groups in: not asked again
-    return undefined;
+  let dir: string;
+  for (;;) {
+    dir = path.join(parent, `cxl-${process.pid}-${++seq}`);
+    try {
+      mkdirSync(dir);
+      break;
+    } catch (e) {
+      // taken (another copy of this module in the process, as test runners load one per file,
+      // or a group still being removed): the next number. Anything else: not ours to make
+      // groups in, and not asked again.
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST' && seq % 10_000 !== 0) continue;
+      parent = null;
+      return undefined;
+    }
   }
   try {
     writeFileSync(path.join(dir, 'pids.max'), String(max));
