@@ -287,7 +287,7 @@ export class AcpClient {
         clientInfo: { name: 'cxl', version: pkg.version },
       });
       this.#sent();
-      init = (await this.#waitFor("initialize", asked, this.opts.initTimeoutMs ?? ANSWER_TIMEOUT_MS)) as acp.InitializeResponse;
+      init = await this.#waitFor('initialize', asked, this.opts.initTimeoutMs ?? ANSWER_TIMEOUT_MS);
     } catch (err) {
       return this.#failed('The agent did not initialize', err);
     }

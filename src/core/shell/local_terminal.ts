@@ -80,6 +80,11 @@ export interface LocalTerminalOptions {
   onChange?: () => void;
 }
 
+/** A probe as the client and agent are told it: without the program's path. */
+function stateOf({ program: _program, ...state }: Probe): SandboxState {
+  return state;
+}
+
 export class LocalTerminalHost implements TerminalHost {
   readonly kind = 'local' as const;
 
@@ -87,14 +92,12 @@ export class LocalTerminalHost implements TerminalHost {
 
   /** The sandbox this host runs commands in, probed once per process (and network setting). */
   sandboxState(network = true): SandboxState {
-    const { program: _program, ...state } = this.#probe(network);
-    return state;
+    return stateOf(this.#probe(network));
   }
 
   /** sandboxState() without blocking the thread while the first probe runs. */
   async sandboxStateAsync(network = true): Promise<SandboxState> {
-    const { program: _program, ...state } = await probeSandboxAsync({ ...this.opts.probe, network });
-    return state;
+    return stateOf(await probeSandboxAsync({ ...this.opts.probe, network }));
   }
 
   #probe(network: boolean): Probe {

@@ -114,17 +114,17 @@ export function pidsGroup(max: number): PidsGroup | undefined {
     if (parent) sweep(parent);
   }
   if (!parent) return undefined;
-  let dir: string;
-  for (;;) {
-    dir = path.join(parent, `cxl-${process.pid}-${++seq}`);
+  let dir = '';
+  for (let tries = 0; !dir; tries++) {
+    const name = path.join(parent, `cxl-${process.pid}-${++seq}`);
     try {
-      mkdirSync(dir);
-      break;
+      mkdirSync(name);
+      dir = name;
     } catch (e) {
       // taken (another copy of this module in the process, as test runners load one per file,
       // or a group still being removed): the next number. Anything else: not ours to make
       // groups in, and not asked again.
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST' && seq % 10_000 !== 0) continue;
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST' && tries < 1000) continue;
       parent = null;
       return undefined;
     }

@@ -51,14 +51,19 @@ function hardLimits(text?: string): Map<string, number> {
 }
 
 /**
- * `prlimit` in front of a command: the limits above as soft and hard limit, each no higher than
- * this process's hard limit (an unprivileged process may lower a hard limit, never raise it),
- * then `--`. `limitsText`: /proc/self/limits as read (tests).
+ * The limits as set for a command: each no higher than this process's hard limit (an unprivileged
+ * process may lower a hard limit, never raise it). `limitsText`: /proc/self/limits as read (tests).
  */
-export function prlimitArgs(prlimit: string, l: Limits, limitsText?: string): string[] {
+function capped(l: Limits, limitsText?: string): Pick<Limits, 'processes' | 'dataBytes' | 'cpuSeconds'> {
   const hard = hardLimits(limitsText);
   const cap = (row: string, v: number) => Math.min(v, hard.get(row) ?? v);
-  return [prlimit, `--nproc=${cap('Max processes', l.processes)}`, `--data=${cap('Max data size', l.dataBytes)}`, `--cpu=${cap('Max cpu time', l.cpuSeconds)}`, '--'];
+  return { processes: cap('Max processes', l.processes), dataBytes: cap('Max data size', l.dataBytes), cpuSeconds: cap('Max cpu time', l.cpuSeconds) };
+}
+
+/** `prlimit` in front of a command: the capped limits as soft and hard limit, then `--`. */
+export function prlimitArgs(prlimit: string, l: Limits, limitsText?: string): string[] {
+  const c = capped(l, limitsText);
+  return [prlimit, `--nproc=${c.processes}`, `--data=${c.dataBytes}`, `--cpu=${c.cpuSeconds}`, '--'];
 }
 
 /**
@@ -68,9 +73,8 @@ export function prlimitArgs(prlimit: string, l: Limits, limitsText?: string): st
  * bubblewrap as well, which needs neither much memory nor CPU.
  */
 export function ulimitLines(l: Limits, limitsText?: string): string {
-  const hard = hardLimits(limitsText);
-  const cap = (row: string, v: number) => Math.min(v, hard.get(row) ?? v);
-  return `ulimit -d ${Math.floor(cap('Max data size', l.dataBytes) / 1024)} && ulimit -t ${cap('Max cpu time', l.cpuSeconds)}`;
+  const c = capped(l, limitsText);
+  return `ulimit -d ${Math.floor(c.dataBytes / 1024)} && ulimit -t ${c.cpuSeconds}`;
 }
 
 /** How the limits read in a message. */

@@ -146,11 +146,14 @@ function runAsync(program: string, args: string[], seccompFile?: string): Promis
   });
 }
 
+/** What a probe's answer is remembered under: the network setting and the PATH searched. */
+const probeKey = (pathEnv: string | undefined, network: boolean) => `${network ? 'net' : 'nonet'}\0${pathEnv ?? ''}`;
+
 // PATH → answer, so a command pays a map lookup, not a PATH search, after the first probe
 const byPath = new Map<string, Probe>();
 
 function probeBwrap(pathEnv: string | undefined, network: boolean): Probe {
-  const k = `${network ? 'net' : 'nonet'}\0${pathEnv ?? ''}`;
+  const k = probeKey(pathEnv, network);
   let p = byPath.get(k);
   if (!p) {
     const plan = bwrapPlan(pathEnv, network, network ? undefined : probeBwrap(pathEnv, true));
@@ -164,7 +167,7 @@ function probeBwrap(pathEnv: string | undefined, network: boolean): Probe {
 const running = new Map<string, Promise<Probe>>();
 
 function probeBwrapAsync(pathEnv: string | undefined, network: boolean): Promise<Probe> {
-  const k = `${network ? 'net' : 'nonet'}\0${pathEnv ?? ''}`;
+  const k = probeKey(pathEnv, network);
   const known = byPath.get(k);
   if (known) return Promise.resolve(known);
   let p = running.get(k);
