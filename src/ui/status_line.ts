@@ -2,7 +2,7 @@
 import os from 'node:os';
 import type { ClientState } from '../client/state.ts';
 import { modeRisk, RISK_COLOR } from './mode_risk.ts';
-import { truncate, truncateRow, type Row, type Span } from './text_layout.ts';
+import { rowWidth, truncate, truncateRow, type Row, type Span } from './text_layout.ts';
 
 export function shortPath(p: string): string {
   const home = os.homedir();
@@ -70,7 +70,7 @@ export function statusRow(s: ClientState, width: number, home = shortPath): Row 
   if (s.sandbox) after.push(`sandbox ${s.sandbox.state}`);
   // the person's MCP servers this agent could not be given (the notice says which and why)
   if (s.mcpSkipped.length) after.push(`${s.mcpSkipped.length} MCP server${s.mcpSkipped.length > 1 ? 's' : ''} not passed`);
-  after.push(home(s.cwd));
+  const cwdAt = after.push(home(s.cwd)) - 1;
   // last, so a narrow terminal cuts it first: the id is for `cxl --resume ID`
   after.push(s.loading ? 'resuming…' : s.sessionId ? `session ${shortSessionId(s.sessionId)}` : 'no session');
   const name = a.name ?? a.label;
@@ -78,16 +78,29 @@ export function statusRow(s: ClientState, width: number, home = shortPath): Row 
   // the mode in the colour of how much it lets the agent do unasked
   const risk = modeRisk(s.modes.find((m) => m.id === (s.mode ?? s.envelope)) ?? { id: s.mode ?? s.envelope ?? '', name: '' });
   const modeSpans: Span[] = mode ? [{ text: ' · ', color: 'muted' }, { text: mode, color: RISK_COLOR[risk], bold: risk === 'high' }] : [];
-  return truncateRow(
-    [
-      { text: head, color: 'accent', bold: true },
-      agentState,
-      ...(before.length ? [{ text: ` · ${before.join(' · ')}`, color: 'muted' }] : []),
-      // the fix is in the notice above; the status line keeps saying it until a model answers
-      ...(s.modelProblem ? [{ text: ' · ', color: 'muted' }, { text: 'no model: see above', color: 'warn', bold: true }] : []),
-      ...modeSpans,
-      { text: ` · ${after.join(' · ')}`, color: 'muted' },
-    ],
-    width,
-  );
+  const row = (): Row => [
+    { text: head, color: 'accent', bold: true },
+    agentState,
+    ...(before.length ? [{ text: ` · ${before.join(' · ')}`, color: 'muted' }] : []),
+    // the fix is in the notice above; the status line keeps saying it until a model answers
+    ...(s.modelProblem ? [{ text: ' · ', color: 'muted' }, { text: 'no model: see above', color: 'warn', bold: true }] : []),
+    ...modeSpans,
+    { text: ` · ${after.join(' · ')}`, color: 'muted' },
+  ];
+  // too long: when the directory giving up its start (its end names it) makes the row fit, it
+  // does; else the row is cut at its end
+  const over = rowWidth(row()) - width;
+  if (over > 0) {
+    const full = after[cwdAt];
+    after[cwdAt] = elideStart(full, over);
+    if (rowWidth(row()) > width) after[cwdAt] = full;
+  }
+  return truncateRow(row(), width);
+}
+
+/** `p` shortened by `by` columns from its start (`…/src/app`), never below its last component. */
+export function elideStart(p: string, by: number): string {
+  const last = p.slice(p.lastIndexOf('/'));
+  const keep = Math.max(p.length - by - 1, last.length);
+  return keep >= p.length ? p : `…${p.slice(p.length - keep)}`;
 }

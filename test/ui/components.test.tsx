@@ -220,3 +220,19 @@ test('context use reads as people say it', () => {
   assert.equal(tokenCount(1_500_000), '1.5M');
   assert.equal(tokenCount(512), '512');
 });
+
+test('a long working directory gives up its start before the status line loses the session id', () => {
+  const cwd = '/srv/builds/a-rather-long-checkout-directory-name/of/a/project/deep/inside/app';
+  const s = new ClientStore({ label: 'cxl acp', builtin: true, cwd, model: 'qwen3:8b', envelope: 'default', settleMs: 0 });
+  s.agentReady({ name: 'cxl', version: '0.1.0' });
+  s.sessionStarted('a1b2c3d4e5f6', { mode: 'default' });
+  const full = statusRow(s.getState(), 400).map((x) => x.text).join('');
+  assert.ok(full.includes(cwd) && full.endsWith('session a1b2c3d4e5f6'), full);
+  const line = statusRow(s.getState(), 100).map((x) => x.text).join('');
+  assert.ok(line.endsWith('session a1b2c3d4e5f6'), line);
+  assert.match(line, / · …[^ ]*\/inside\/app · session/);
+  assert.ok(line.length <= 100, `${line.length} columns`);
+  // too narrow for the row even so: the directory stays whole and the row is cut at its end, as before
+  const narrow = statusRow(s.getState(), 60).map((x) => x.text).join('');
+  assert.ok(narrow.endsWith('…') && narrow.includes(' · /srv/builds/'), narrow);
+});

@@ -35,7 +35,9 @@ test(`cxl in tmux (${runtimeName}), built-in agent: !ls, /tool write_file with i
   const tmux = new Tmux();
   try {
     startCxl(tmux, dir, rcFile, []);
-    await tmux.waitFor(/cxl · .*session [0-9a-f]{6}/, 'the built-in agent\'s session');
+    // a session is open once its id begins to show (a 100-column status line with the no-model
+    // notice and a temp path cuts the id's end)
+    await tmux.waitFor(/cxl · .*session [0-9a-f]/, 'the built-in agent\'s session');
 
     tmux.type('!ls');
     await tmux.waitFor(/› !ls/, 'the typed command');
