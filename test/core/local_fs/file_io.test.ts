@@ -181,22 +181,35 @@ test('a writer killed with SIGKILL mid-write leaves the old or the new content, 
   const root = tree({ 'f.bin': Buffer.alloc(size, 'o') });
   const [cmd, ...pre] = moduleCommand(new URL('./fixtures/looping_writer.ts', import.meta.url).href);
   const seen = new Set<string>();
-  for (let round = 0; round < 10; round++) {
+  const tempLeft = () => fs.readdirSync(root).some((n) => /^\.f\.bin\.cxl-[0-9a-f]+\.tmp$/.test(n));
+  // ten rounds, then more (bounded) until some kill has landed inside a write: on a loaded
+  // machine the timed kills can all fall between writes, and then the test would prove nothing
+  for (let round = 0; round < 10 || (!tempLeft() && round < 40); round++) {
     const child = spawn(cmd, [...pre, root, 'f.bin', String(size)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    // every other round waits for a finished write first: on a loaded machine a write can take
-    // longer than the delays below, and then no round would see one land
-    const awaited = round % 2 === 0 ? /wrote/ : /ready/;
+    const exited = new Promise((r) => child.once('exit', r));
+    // every third round kills as soon as a temp file appears (a write under way); the others
+    // kill after a delay, half of them only once a write has finished (so a new content lands)
+    const mode = round % 3 === 2 ? 'temp' : round % 2 === 0 ? 'wrote' : 'ready';
+    const watcher = mode === 'temp' ? fs.watch(root) : undefined;
     await new Promise<void>((resolve, reject) => {
       let out = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => {
-        out += d;
-        if (awaited.test(out)) resolve();
-      });
+      if (watcher) {
+        child.stdout.resume();
+        watcher.on('change', (_e, name) => {
+          if (/\.tmp$/.test(String(name))) resolve();
+        });
+      } else {
+        child.stdout.setEncoding('utf8').on('data', (d: string) => {
+          out += d;
+          if (out.includes(mode)) resolve();
+        });
+      }
       child.once('exit', (code) => reject(new Error(`writer exited early (${code})`)));
     });
-    await new Promise((r) => setTimeout(r, 15 + (round % 6) * 23));
+    if (!watcher) await new Promise((r) => setTimeout(r, 15 + (round % 6) * 23));
     child.kill('SIGKILL');
-    await new Promise((r) => child.once('exit', r));
+    watcher?.close();
+    await exited;
     const b = fs.readFileSync(path.join(root, 'f.bin'));
     assert.equal(b.length, size, `round ${round}: length ${b.length}`);
     const first = b[0];
@@ -206,7 +219,7 @@ test('a writer killed with SIGKILL mid-write leaves the old or the new content, 
   }
   assert.ok(seen.has('x') || seen.has('y'), 'a kill after a finished write leaves a new content');
   // a temp file left behind proves some kill landed inside a write (between create and rename)
-  assert.ok(fs.readdirSync(root).some((n) => /^\.f\.bin\.cxl-[0-9a-f]+\.tmp$/.test(n)), 'no kill interrupted a write; the test proved nothing');
+  assert.ok(tempLeft(), 'no kill interrupted a write; the test proved nothing');
 });
 
 /** An in-memory ACP client: fs/read_text_file and fs/write_text_file, recording every call. */
