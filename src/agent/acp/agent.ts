@@ -1,8 +1,8 @@
 // The ACP agent's protocol handlers over @agentclientprotocol/sdk 2.4.0's builder API: every
 // stable v1 agent method, each answered by the room that owns it (sessions by
-// session_manager.ts, a prompt by prompt.ts) and nothing else happens here. A method not
-// registered (an unstable one such as session/fork, or a newer one) is answered -32601 by the SDK,
-// with the method named. Tools come from a per-session SessionTools (built
+// session_manager.ts, a prompt by prompt.ts) and nothing else happens here; the unstable
+// session/fork and session/set_model are registered too. A method not registered (a newer one)
+// is answered -32601 by the SDK, with the method named. Tools come from a per-session SessionTools (built
 // by the caller), the model from a Provider; both are injected so tests run the real thing.
 import * as acp from '@agentclientprotocol/sdk';
 import { METHOD_CHECKPOINTS, METHOD_REWIND, METHOD_REWIND_PREVIEW, type RewindMeta } from '../../core/protocol_names.ts';
