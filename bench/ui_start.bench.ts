@@ -26,20 +26,56 @@ if (spawnSync('tmux', ['-V']).status !== 0) {
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cxl-bench-ui-')));
 const vars = { HOME: base, XDG_DATA_HOME: path.join(base, 'data'), XDG_CONFIG_HOME: path.join(base, 'config'), NO_COLOR: '1' };
 const socket = `cxl-bench-${process.pid}`;
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
-/** Milliseconds from launching the UI to its status line naming a session. */
+/** tmux's control-mode `%output` payload: octal escapes for bytes below space and for `\\`. */
+function unescapeOutput(s: string): string {
+  return s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
+}
+
+/**
+ * Milliseconds from exec'ing the UI to its status line naming a session. The pane's shell is
+ * started first and waits on `read`; a control-mode client (one process, attached before the
+ * clock starts) sends the Enter that execs cxl and reads what the pane prints as it is printed.
+ * Polling `capture-pane` instead spawned a tmux client every few ms, a process that took one of
+ * the two cores from the UI and its agent while they loaded, and counted tmux's server start too.
+ */
 async function uiStart(cxl: string[]): Promise<number> {
-  const t0 = performance.now();
   const env = Object.entries(vars).map(([k, v]) => `${k}=${v}`);
-  tmux('new-session', '-d', '-s', 'b', '-x', '100', '-y', '30', 'env', ...env, 'sh', '-c', `cd ${quote([base])} && ${quote(cxl)}`);
+  tmux('new-session', '-d', '-s', 'b', '-x', '100', '-y', '30', 'env', ...env, 'sh', '-c', `cd ${quote([base])} && read go && exec ${quote(cxl)}`);
+  const ctl = spawn('tmux', ['-L', socket, '-C', 'attach', '-f', 'ignore-size', '-t', 'b'], { stdio: ['pipe', 'pipe', 'ignore'] });
   try {
-    for (;;) {
-      if (/session [0-9a-f]{8}/.test(tmux('capture-pane', '-p', '-t', 'b'))) return performance.now() - t0;
-      if (performance.now() - t0 > 20_000) throw new Error(`the UI showed no session within 20 s:\n${tmux('capture-pane', '-p', '-t', 'b')}`);
-      await new Promise((r) => setTimeout(r, 2));
-    }
+    return await new Promise<number>((resolve, reject) => {
+      let t0 = 0;
+      let screen = '';
+      let buf = '';
+      const timer = setTimeout(() => reject(new Error(`the UI showed no session within 20 s:\n${tmux('capture-pane', '-p', '-t', 'b')}`)), 20_000);
+      ctl.once('exit', (code) => reject(new Error(`tmux's control client exited ${code}`)));
+      ctl.stdout.setEncoding('latin1').on('data', (d: string) => {
+        buf += d;
+        let nl: number;
+        while ((nl = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, nl);
+          buf = buf.slice(nl + 1);
+          // attached (the reply to the attach ends with %end): start the clock and press Enter
+          if (t0 === 0 && line.startsWith('%end')) {
+            t0 = performance.now();
+            ctl.stdin.write('send-keys -t b Enter\n');
+            continue;
+          }
+          const m = /^%output %\d+ (.*)$/.exec(line);
+          if (!m || t0 === 0) continue;
+          // the status line, its colour and cursor codes removed (Ink writes it whole)
+          screen = (screen + unescapeOutput(m[1]).replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')).slice(-4000);
+          if (/session [0-9a-f]{8}/.test(screen)) {
+            clearTimeout(timer);
+            resolve(performance.now() - t0);
+          }
+        }
+      });
+    });
   } finally {
+    ctl.kill();
     tmux('kill-server');
   }
 }
@@ -73,7 +109,7 @@ function agentStart(cxl: string[]): Promise<number> {
 try {
   for (const [runtime, cxl] of Object.entries(RUNTIMES)) {
     // a warm-up of each (code cache, page cache), then the two alternated so a busy machine slows
-    // both alike (the UI's figure includes tmux starting its server and pane, some 10-20 ms)
+    // both alike (the UI's clock starts at the Enter that execs it, the agent's at its spawn)
     await uiStart(cxl);
     await agentStart(cxl);
     const ui: number[] = [];

@@ -1,11 +1,13 @@
 // `cxl` (the UI) with the built-in agent: the agent (`cxl acp`) is spawned here, before the
-// ES-module loader and the UI's modules load (~100 ms of a start under Node), so it starts on the
-// other core meanwhile. Only for a command line read the same way src/cli/ui.ts reads it (flags it
+// ES-module loader and the UI's modules load (~100 ms of a start under Node; under Deno, where
+// dist/cli.js is the entry, src/cli.ts calls this before anything else loads), so it starts on
+// the other core meanwhile. Only for a command line read the same way src/cli/ui.ts reads it (flags it
 // knows, a first prompt of several words); anything else (--agent, --help, a subcommand, a flag
 // it does not know) spawns nothing here and the UI spawns as before. The UI adopts the process
 // only if the command line, directory and environment it computes are the same (src/cli/ui.ts,
 // adoptEarlyAgent), else it kills it. CommonJS, unbundled: it runs before anything is compiled.
 'use strict';
+/* global Deno */
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -42,8 +44,10 @@ function plan(argv) {
   }
   const entry = process.argv[1];
   if (!entry) return undefined;
-  // as builtinAgentArgv and moduleCommand (src/core/platform/runtime.ts) make it: no loader flags here, since bin/ runs the built files
-  const agentArgv = [process.execPath, path.resolve(entry), 'acp'];
+  // as builtinAgentArgv and moduleCommand (src/core/platform/runtime.ts) make it: Deno needs
+  // `run -A`; no loader flags under Node, since bin/ runs the built files
+  const file = path.resolve(entry);
+  const agentArgv = typeof Deno !== 'undefined' ? [Deno.execPath(), 'run', '-A', '--no-check', file, 'acp'] : [process.execPath, file, 'acp'];
   if (v['--provider']) agentArgv.push('--provider', v['--provider']);
   if (v['--model']) agentArgv.push('--model', v['--model']);
   if (v['--envelope']) agentArgv.push('--envelope', v['--envelope']);

@@ -190,20 +190,31 @@ export async function main(argv: string[]): Promise<number> {
   // React, Ink and the reconciler must all load after NODE_ENV is settled (they pick their build
   // when first imported, and mixing builds breaks rendering); they load once the client has
   // sent `initialize` (one thread evaluates modules: the screen's would hold the client back, and
-  // the agent waits for it; under Deno nothing else runs until an import() has finished).
-  const screen = Promise.all([
+  // the agent waits for it). One module at a time, the event loop turning between them: the
+  // agent's answer to `initialize` comes while they load, and is read (and session/new sent) at
+  // the next boundary rather than once all of them and the first frame are done (~80 ms later).
+  const turn = () => new Promise((r) => setTimeout(r, 0));
+  const screen = (async () => {
     // React is CommonJS: its exports object is the default export wherever it is imported from
     // (Node's loader, Deno's, or the bundle, whose import() of it has no named exports)
-    import('react'),
-    import('ink'),
-    import('../ui/App.tsx'),
-    import('../client/prompt_history.ts'),
-    import('../ui/composer.ts'),
-    import('../ui/external_editor.ts'),
-    import('../ui/theme.ts'),
-    import('../ui/terminal_background.ts'),
-    import('../ui/notify.ts'),
-  ]);
+    const react = await import('react');
+    await turn();
+    const ink = await import('ink');
+    await turn();
+    const app = await import('../ui/App.tsx');
+    await turn();
+    return [
+      react,
+      ink,
+      app,
+      await import('../client/prompt_history.ts'),
+      await import('../ui/composer.ts'),
+      await import('../ui/external_editor.ts'),
+      await import('../ui/theme.ts'),
+      await import('../ui/terminal_background.ts'),
+      await import('../ui/notify.ts'),
+    ] as const;
+  })();
   screen.catch(() => {});
   // the UI's own config keys, read while the rest loads (a broken file is the agent's to report)
   const uiSettings = import('../config/load.ts').then(({ loadConfig }) => uiConfig(loadConfig, cwd, values['trust-project'] === true)).catch(() => ({}) as UiConfig);

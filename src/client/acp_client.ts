@@ -244,6 +244,8 @@ export class AcpClient {
       .onNotification(acp.methods.client.elicitation.complete, ({ params }) => this.#proc?.note(`elicitation/complete ${params.elicitationId} (no URL elicitation is open here)`));
   }
 
+  /** the agent's name from its initialize answer (the store hears of it a little later) */
+  #initName: string | undefined;
   #sent!: () => void;
   /** Settled once start() has written `initialize` (or given up before): the UI loads its screen after that, not before. */
   readonly initializeSent = new Promise<void>((resolve) => (this.#sent = resolve));
@@ -291,10 +293,18 @@ export class AcpClient {
     } catch (err) {
       return this.#failed('The agent did not initialize', err);
     }
-    this.store.agentReady({ name: init.agentInfo?.title ?? init.agentInfo?.name, version: init.agentInfo?.version ?? undefined });
+    this.#initName = init.agentInfo?.title ?? init.agentInfo?.name ?? undefined;
     this.#authMethods = authMethodsOf(init.authMethods ?? [], this.opts.argv, this.opts.env ?? process.env);
     const caps = init.agentCapabilities;
     this.#mcpCaps = caps?.mcpCapabilities ?? undefined;
+    // A new session is asked for before the store hears of the agent: each store change draws a
+    // frame at once (15-25 ms at start), and the request would wait behind it.
+    const opening = this.opts.resume ? undefined : this.#newSession();
+    if (opening) {
+      opening.catch(() => {}); // awaited below, where a failure is reported
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    this.store.agentReady({ name: this.#initName, version: init.agentInfo?.version ?? undefined });
     this.store.setCapabilities({
       loadSession: caps?.loadSession === true,
       resumeSession: caps?.sessionCapabilities?.resume != null,
@@ -307,7 +317,7 @@ export class AcpClient {
     if (this.opts.sandbox) this.store.setSandbox(this.opts.sandbox);
     try {
       if (this.opts.resume) await this.#resumeAtStart(this.opts.resume);
-      else await this.#newSession();
+      else await opening;
     } catch (err) {
       await this.#failed('The agent did not start a session', err);
     }
@@ -316,7 +326,7 @@ export class AcpClient {
   /** The agent as the user named it. */
   get #agentName(): string {
     const a = this.store.getState().agent;
-    return a.name ?? a.label;
+    return this.#initName ?? a.name ?? a.label;
   }
 
   /**
