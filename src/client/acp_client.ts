@@ -298,8 +298,11 @@ export class AcpClient {
     const caps = init.agentCapabilities;
     this.#mcpCaps = caps?.mcpCapabilities ?? undefined;
     // A new session is asked for before the store hears of the agent: each store change draws a
-    // frame at once (15-25 ms at start), and the request would wait behind it.
-    const opening = this.opts.resume ? undefined : this.#newSession();
+    // frame at once (15-25 ms at start), and the request would wait behind it. Its answer is still
+    // handled after the store has heard (`told`), as if asked after.
+    let tell = () => {};
+    const told = new Promise<void>((r) => (tell = r));
+    const opening = this.opts.resume ? undefined : this.#newSession(told);
     if (opening) {
       opening.catch(() => {}); // awaited below, where a failure is reported
       await new Promise((r) => setTimeout(r, 0));
@@ -315,6 +318,8 @@ export class AcpClient {
       embeddedContext: caps?.promptCapabilities?.embeddedContext === true,
     });
     if (this.opts.sandbox) this.store.setSandbox(this.opts.sandbox);
+    // not in this turn: what reacts to the agent being ready runs before the session's outcome
+    setTimeout(tell, 0);
     try {
       if (this.opts.resume) await this.#resumeAtStart(this.opts.resume);
       else await opening;
@@ -363,12 +368,15 @@ export class AcpClient {
    * sent. Returns whether a session is open; a failure is shown (with a login picker when the agent
    * wants a login), never thrown.
    */
-  async #newSession(): Promise<boolean> {
+  /** `told`: settled once the store has heard of the agent; the answer is handled after it, whenever it comes. */
+  async #newSession(told?: Promise<void>): Promise<boolean> {
     const conn = this.#conn;
     if (!conn) return false;
     let res: acp.NewSessionResponse;
     try {
-      res = await this.#waitFor('session/new', conn.agent.request(acp.methods.agent.session.new, { cwd: this.fsHost.root, mcpServers: this.#mcpServers() }), this.opts.sessionTimeoutMs ?? ANSWER_TIMEOUT_MS);
+      const answer = conn.agent.request(acp.methods.agent.session.new, { cwd: this.fsHost.root, mcpServers: this.#mcpServers() });
+      const handled = told ? answer.then((r) => told.then(() => r), (err: unknown) => told.then(() => Promise.reject(err))) : answer;
+      res = await this.#waitFor('session/new', handled, this.opts.sessionTimeoutMs ?? ANSWER_TIMEOUT_MS);
     } catch (err) {
       if (isAuthRequired(err) && this.#authMethods.length > 0 && !this.#exited) {
         this.store.sessionFailed(`${this.#agentName} needs a login before it starts a session: ${errorText(err)}. Pick a login method below (/login shows them again).`, errorDetail(err));
