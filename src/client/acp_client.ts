@@ -366,9 +366,9 @@ export class AcpClient {
   /**
    * session/new, in the envelope and with the model asked for; then what was typed meanwhile is
    * sent. Returns whether a session is open; a failure is shown (with a login picker when the agent
-   * wants a login), never thrown.
+   * wants a login), never thrown. `told`: settled once the store has heard of the agent (at
+   * start); the answer is handled after it, whenever it comes.
    */
-  /** `told`: settled once the store has heard of the agent; the answer is handled after it, whenever it comes. */
   async #newSession(told?: Promise<void>): Promise<boolean> {
     const conn = this.#conn;
     if (!conn) return false;
