@@ -1,5 +1,6 @@
 // What the OS sandbox costs a command: `true` through local_shell in bubblewrap against the same
-// call unsandboxed (alternating, one run), the milliseconds added per call, and how building the
+// call unsandboxed (alternating, one run), the milliseconds added per call (commands a model turn
+// apart, as an agent runs them, then back to back and with no sandbox started ahead), and how building the
 // view grows with the workspace (the scan re-reads only changed directories; a warm scan is one
 // lstat per directory). Then what the later changes add: a workspace-write command (the wall for
 // names that do not exist yet is a warm scan before and after it), the check-after on its own as
@@ -14,6 +15,7 @@ import process from 'node:process';
 import { performance } from 'node:perf_hooks';
 import { createLocalShell } from '../src/core/shell/local_shell.ts';
 import { probeSandbox } from '../src/core/shell/sandbox/probe.ts';
+import { sandboxesAheadCounts, stopSandboxesAhead } from '../src/core/shell/local_terminal.ts';
 import { WorkspaceScanner } from '../src/core/protect/scan.ts';
 import { protectedNow } from '../src/core/shell/sandbox/left_behind.ts';
 import { findOnPath } from '../src/core/shell/sandbox/probe.ts';
@@ -43,44 +45,56 @@ function workspace(dirs: number, filesPerDir = 3): string {
 
 const roots: string[] = [];
 try {
-  // 1. `true` through the tool, sandboxed (read-only, as the prefix allowlist runs it) vs not
+  // 1. `true` through the tool, sandboxed (read-only, as the prefix allowlist runs it) vs not.
+  // An agent's commands come a model turn apart, so each call here follows a pause (both sides
+  // alike, only the call is timed): the sandbox started once the previous command ended
+  // (sandbox/ahead.ts) is ready. Then the same back to back, where it is still starting, and
+  // with none held (a first command, or one the workspace changed under: bwrap started for it).
   const small = workspace(50);
   roots.push(small);
   const shell = createLocalShell({ root: small, policy: { _allowed_commands: 'true', _allowed_dir: '.' } });
   const on = { mode: 'auto' as const, network: true, profile: 'read-only' as const };
   const off = { mode: 'off' as const, network: true, profile: 'read-only' as const };
-  const sandboxed: number[] = [];
-  const plain: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    await shell.call('local_shell', { command: 'true' }, { sandbox: on });
-    await shell.call('local_shell', { command: 'true' }, { sandbox: off });
-  }
-  for (let i = 0; i < 40; i++) {
-    let t0 = performance.now();
-    await shell.call('local_shell', { command: 'true' }, { sandbox: on });
-    sandboxed.push(performance.now() - t0);
-    t0 = performance.now();
-    await shell.call('local_shell', { command: 'true' }, { sandbox: off });
-    plain.push(performance.now() - t0);
-  }
-  const s = median(sandboxed);
-  const p = median(plain);
-  report({ name: 'run `true` through local_shell in bubblewrap (read-only)', ours: s, reference: p, unit: 'ms', against: 'the same call unsandboxed' });
-  report({ name: 'ms added per command by the sandbox', ours: s - p, reference: p, unit: 'ms', against: 'the unsandboxed call', target: 'ours < 10 ms' });
-
-  // 1b. the same under workspace-write: the view plus the check for protected names created meanwhile
   const write = { mode: 'auto' as const, network: true, profile: 'workspace-write' as const };
-  const writeOn: number[] = [];
-  const writeOff: number[] = [];
-  for (let i = 0; i < 40; i++) {
-    let t0 = performance.now();
-    await shell.call('local_shell', { command: 'true' }, { sandbox: write });
-    writeOn.push(performance.now() - t0);
-    t0 = performance.now();
-    await shell.call('local_shell', { command: 'true' }, { sandbox: off });
-    writeOff.push(performance.now() - t0);
+  const TURN_MS = 100;
+  const pause = () => new Promise((r) => setTimeout(r, TURN_MS));
+  const timed = async (sandbox: typeof on | typeof off | typeof write, before?: () => unknown) => {
+    await before?.();
+    const t0 = performance.now();
+    await shell.call('local_shell', { command: 'true' }, { sandbox });
+    return performance.now() - t0;
+  };
+  for (let i = 0; i < 5; i++) {
+    await timed(on);
+    await timed(off);
   }
-  report({ name: 'ms added per command by the sandbox (workspace-write, with the check for new protected names)', ours: median(writeOn) - median(writeOff), reference: median(writeOff), unit: 'ms', against: 'the unsandboxed call', target: 'ours < 10 ms' });
+  const apart = { on: [] as number[], off: [] as number[], write: [] as number[], writeOff: [] as number[] };
+  for (let i = 0; i < 30; i++) {
+    apart.on.push(await timed(on, pause));
+    apart.off.push(await timed(off, pause));
+  }
+  for (let i = 0; i < 30; i++) {
+    apart.write.push(await timed(write, pause));
+    apart.writeOff.push(await timed(off, pause));
+  }
+  const p = median(apart.off);
+  report({ name: `run \`true\` through local_shell in bubblewrap (read-only), commands ${TURN_MS} ms apart`, ours: median(apart.on), reference: p, unit: 'ms', against: 'the same call unsandboxed' });
+  report({ name: 'ms added per command by the sandbox (read-only, a model turn apart: its sandbox started ahead)', ours: median(apart.on) - p, reference: p, unit: 'ms', against: 'the unsandboxed call', target: 'ours < 10 ms' });
+  report({ name: 'ms added per command by the sandbox (workspace-write, a model turn apart, with the check for new protected names)', ours: median(apart.write) - median(apart.writeOff), reference: median(apart.writeOff), unit: 'ms', against: 'the unsandboxed call', target: 'ours < 10 ms' });
+  const held = sandboxesAheadCounts();
+  report({ name: `commands that took a sandbox started ahead (of ${held.taken + held.refused} that found one)`, ours: held.taken, reference: held.taken + held.refused, unit: 'commands', against: 'all that found one held' });
+
+  const b2b = { on: [] as number[], off: [] as number[], cold: [] as number[], coldOff: [] as number[] };
+  for (let i = 0; i < 30; i++) {
+    b2b.on.push(await timed(on));
+    b2b.off.push(await timed(off));
+  }
+  for (let i = 0; i < 30; i++) {
+    b2b.cold.push(await timed(on, stopSandboxesAhead));
+    b2b.coldOff.push(await timed(off));
+  }
+  report({ name: 'ms added per command by the sandbox (read-only, back to back: the one started ahead still starting)', ours: median(b2b.on) - median(b2b.off), reference: median(b2b.off), unit: 'ms', against: 'the unsandboxed call' });
+  report({ name: 'ms added per command by the sandbox (read-only, none started ahead: bwrap started for the command)', ours: median(b2b.cold) - median(b2b.coldOff), reference: median(b2b.coldOff), unit: 'ms', against: 'the unsandboxed call' });
 
   // 2. bubblewrap itself, spawned directly with the same mounts, against spawning `true`
   const spawnMs = (cmd: string, args: string[]) =>
@@ -171,5 +185,6 @@ try {
     report({ name: 'unasked `npm test` (4 test files) in bubblewrap: home allowlist, no sockets, limits', ours: median(ran), reference: median(bare), unit: 'ms', against: 'the same run unsandboxed' });
   }
 } finally {
+  stopSandboxesAhead();
   for (const r of roots) rmSync(r, { recursive: true, force: true });
 }

@@ -9,7 +9,8 @@ import { closeSync, openSync } from 'node:fs';
 import process from 'node:process';
 import { childProcess, killProcessGroup, onTerminate, signalExitCode } from '../platform/runtime.ts';
 import { HeadTailBuffer, TailBuffer } from './output_limit.ts';
-import { bwrapFailure, INFO_FD, sandboxLaunch, SECCOMP_FD, type Launch } from './sandbox/launcher.ts';
+import { AheadPool, mountMarks, type Ahead } from './sandbox/ahead.ts';
+import { bwrapFailure, CONTROL_FD, INFO_FD, sandboxLaunch, SECCOMP_FD, type Launch } from './sandbox/launcher.ts';
 import { probeSandbox, probeSandboxAsync, type Probe, type ProbeOptions } from './sandbox/probe.ts';
 import type { SandboxState } from './sandbox/settings.ts';
 import type { Terminal, TerminalExit, TerminalHost, TerminalOutput, TerminalRequest } from './terminal.ts';
@@ -52,7 +53,7 @@ function signalPid(pid: number): void {
   }
 }
 
-/** stdin closed, stdout and stderr piped; bwrap's info pipe and its seccomp filter in their slots. */
+/** stdin closed, stdout and stderr piped; bwrap's info pipe, its seccomp filter and the command's line in their slots. */
 function stdioOf(launch: Launch | undefined, filter: number | undefined): StdioOptions {
   const stdio: (string | number)[] = ['ignore', 'pipe', 'pipe'];
   if (launch?.infoFd === INFO_FD) stdio[INFO_FD] = 'pipe';
@@ -60,7 +61,130 @@ function stdioOf(launch: Launch | undefined, filter: number | undefined): StdioO
     stdio[INFO_FD] ??= 'ignore';
     stdio[SECCOMP_FD] = filter;
   }
+  if (launch?.line !== undefined) {
+    stdio[INFO_FD] ??= 'ignore';
+    stdio[SECCOMP_FD] ??= 'ignore';
+    stdio[CONTROL_FD] = 'pipe';
+  }
   return stdio as StdioOptions;
+}
+
+/** The sandbox (or, with no launch, the command itself), the leader of its own process group. */
+function spawnLaunch(launch: Launch | undefined, req: Pick<TerminalRequest, 'command' | 'args' | 'cwd' | 'env'>): ChildProcess {
+  const filter = launch?.seccompFile !== undefined ? openSync(launch.seccompFile, 'r') : undefined;
+  try {
+    return childProcess().spawn(launch?.command ?? req.command, launch?.args ?? req.args, {
+      cwd: req.cwd,
+      env: req.env,
+      detached: true,
+      stdio: stdioOf(launch, filter),
+      shell: false,
+    });
+  } finally {
+    if (filter !== undefined) closeSync(filter);
+  }
+}
+
+/** bwrap's `{"child-pid": N, …}` on its info pipe: the host pid of the sandbox's init, once. */
+function watchInfo(stream: NodeJS.ReadableStream | null | undefined, onPid: (pid: number) => void): void {
+  if (!stream) return;
+  let text = '';
+  let said = false;
+  stream.on('data', (c: Uint8Array) => {
+    if (said || text.length > 4096) return;
+    text += new TextDecoder().decode(c);
+    const m = /"child-pid"\s*:\s*(\d+)/.exec(text);
+    if (!m) return;
+    said = true;
+    onPid(Number(m[1]));
+  });
+  stream.on('error', () => {});
+}
+
+/** The pipe the sandbox's shell reads its command line from. */
+function controlOf(child: ChildProcess): NodeJS.WritableStream | undefined {
+  return ((child.stdio as unknown[])[CONTROL_FD] ?? undefined) as NodeJS.WritableStream | undefined;
+}
+
+type Handle = { ref?: () => void; unref?: () => void };
+
+/**
+ * A sandbox started with no command yet (sandbox/ahead.ts): its shell waits for a line on
+ * CONTROL_FD. Until a command takes it, it does not keep this process running; stopping it
+ * closes that pipe (the shell reads EOF and exits, nothing else runs inside), then kills it if
+ * it is still there a moment later.
+ */
+class StartedSandbox implements Ahead {
+  readonly child: ChildProcess;
+  sandboxPid?: number;
+  #onPid?: (pid: number) => void;
+  #gone = false;
+  #taken = false;
+
+  constructor(
+    readonly launch: Launch,
+    readonly marks: string[],
+    req: Pick<TerminalRequest, 'command' | 'args' | 'cwd' | 'env'>,
+  ) {
+    hookExit();
+    this.child = spawnLaunch(launch, req);
+    const pid = this.child.pid;
+    if (pid !== undefined) live.add(pid);
+    this.#holdOn(false);
+    watchInfo(this.child.stdio[INFO_FD] as NodeJS.ReadableStream | null, (p) => {
+      this.sandboxPid = p;
+      if (!this.#gone) liveSandboxes.add(p);
+      this.#onPid?.(p);
+    });
+    this.child.on('error', () => (this.#gone = true));
+    this.child.once('exit', () => {
+      this.#gone = true;
+      if (this.#taken) return; // the terminal's own exit handling
+      if (pid !== undefined) live.delete(pid);
+      if (this.sandboxPid !== undefined) liveSandboxes.delete(this.sandboxPid);
+      this.launch.cleanup?.();
+    });
+  }
+
+  gone(): boolean {
+    return this.#gone;
+  }
+
+  /** The command's terminal takes it over: it keeps this process running again and hears of the sandbox's init. */
+  takeover(onPid: (pid: number) => void): void {
+    this.#taken = true;
+    this.#holdOn(true);
+    if (this.sandboxPid !== undefined) onPid(this.sandboxPid);
+    else this.#onPid = onPid;
+  }
+
+  stop(): void {
+    if (this.#gone) return;
+    controlOf(this.child)?.end();
+    const timer = setTimeout(() => {
+      if (this.#gone || this.child.pid === undefined) return;
+      killProcessGroup(this.child.pid, 'SIGKILL');
+      if (this.sandboxPid !== undefined) signalPid(this.sandboxPid);
+    }, INFO_WAIT_MS);
+    (timer as Handle).unref?.();
+  }
+
+  #holdOn(on: boolean): void {
+    for (const h of [this.child, ...this.child.stdio] as (Handle | null)[]) (on ? h?.ref : h?.unref)?.call(h);
+  }
+}
+
+// one pool for the process: hosts come and go (one per shell tool), the sandboxes they start stay valid across them
+const ahead = new AheadPool();
+
+/** Stops the sandboxes started ahead (a process about to end; tests). */
+export function stopSandboxesAhead(): void {
+  ahead.clear();
+}
+
+/** How many commands took a sandbox started ahead, how many found one they could not take, how many are held now. */
+export function sandboxesAheadCounts(): { taken: number; refused: number; held: number } {
+  return { ...ahead.counts, held: ahead.size };
 }
 
 // If a kill comes before bwrap has said where its init is, how long to wait for that before
@@ -70,6 +194,8 @@ const INFO_WAIT_MS = 1000;
 export interface LocalTerminalHostOptions {
   /** where to look for the sandbox program (default: this process's PATH and platform) */
   probe?: Omit<ProbeOptions, 'network'>;
+  /** start the next command's sandbox once a command ends (default: yes; sandbox/ahead.ts) */
+  ahead?: boolean;
 }
 
 /** How one terminal keeps its output. */
@@ -110,9 +236,32 @@ export class LocalTerminalHost implements TerminalHost {
 
   /** create(), without waiting: the client host answers terminal/create with the id at once. */
   createSync(req: TerminalRequest, opts: LocalTerminalOptions = {}): LocalTerminal {
-    let launch: Launch | undefined;
-    if (req.sandbox) launch = sandboxLaunch(this.#probe(req.sandbox.network), req, req.sandbox);
-    return new LocalTerminal(req, `local-${process.pid}-${++counter}`, launch, opts);
+    if (!req.sandbox) return new LocalTerminal(req, `local-${process.pid}-${++counter}`, undefined, opts);
+    const { sandbox } = req;
+    const probe = this.#probe(sandbox.network);
+    const launch = sandboxLaunch(probe, req, sandbox);
+    const started = ahead.take(launch) as StartedSandbox | undefined;
+    // the one taken brings its own launch (and pids group): the one just built was for comparing
+    if (started) launch.cleanup?.();
+    // …with this command's line
+    const term = new LocalTerminal(req, `local-${process.pid}-${++counter}`, started ? { ...started.launch, line: launch.line } : launch, opts, started);
+    const key = launch.key;
+    if (key !== undefined && this.opts.ahead !== false) {
+      // the next command's sandbox, once this one is done (and what the runner does after it)
+      void term.waitForExit().then(() =>
+        setTimeout(() => {
+          ahead.hold(key, () => {
+            const next = sandboxLaunch(probe, req, sandbox);
+            if (next.key !== key) {
+              next.cleanup?.();
+              return undefined; // the workspace changed meanwhile: the next command builds its own
+            }
+            return new StartedSandbox(next, mountMarks(next.view), req);
+          });
+        }, 0),
+      );
+    }
+    return term;
   }
 }
 
@@ -135,6 +284,8 @@ export class LocalTerminal implements Terminal {
     /** the sandbox wrapping the command, when it runs in one */
     readonly launch: Launch | undefined,
     private readonly opts: LocalTerminalOptions = {},
+    /** a sandbox started ahead for this launch (sandbox/ahead.ts), taken instead of spawning one */
+    started?: StartedSandbox,
   ) {
     this.out = opts.interleave ? new TailBuffer(req.outputByteLimit) : new HeadTailBuffer(req.outputByteLimit);
     this.err = new HeadTailBuffer(req.outputByteLimit);
@@ -142,20 +293,10 @@ export class LocalTerminal implements Terminal {
     // this thread does) must still find the handler; JS handlers run only after this constructor,
     // by which time the pid is in `live`.
     hookExit();
-    const filter = launch?.seccompFile !== undefined ? openSync(launch.seccompFile, 'r') : undefined;
-    try {
-      this.child = childProcess().spawn(launch?.command ?? req.command, launch?.args ?? req.args, {
-        cwd: req.cwd,
-        env: req.env,
-        detached: true,
-        stdio: stdioOf(launch, filter),
-        shell: false,
-      });
-    } finally {
-      if (filter !== undefined) closeSync(filter);
-    }
+    this.child = started ? started.child : spawnLaunch(launch, req);
     if (this.child.pid !== undefined) live.add(this.child.pid);
-    if (launch?.infoFd === 3) this.readInfo(this.child.stdio[3] as NodeJS.ReadableStream | null);
+    if (started) started.takeover((pid) => this.#gotSandboxPid(pid));
+    else if (launch?.infoFd === INFO_FD) watchInfo(this.child.stdio[INFO_FD] as NodeJS.ReadableStream | null, (pid) => this.#gotSandboxPid(pid));
     const changed = () => this.opts.onChange?.();
     this.child.stdout!.on('data', (c: Uint8Array) => {
       this.out.push(c);
@@ -201,6 +342,12 @@ export class LocalTerminal implements Terminal {
         });
       });
     });
+    // the command, for the sandbox's shell to become (launcher.ts, TRAMPOLINE)
+    if (launch?.line !== undefined) {
+      const control = controlOf(this.child);
+      control?.on('error', () => {}); // a sandbox that failed to start reads nothing: its exit says why
+      control?.end(launch.line);
+    }
   }
 
   /** bwrap's own failure (the command never ran) reported in the command's words. */
@@ -231,23 +378,15 @@ export class LocalTerminal implements Terminal {
     return this.child.pid;
   }
 
-  /** bwrap's `{"child-pid": N, …}` on the info pipe: the host pid of the sandbox's init. */
-  private readInfo(stream: NodeJS.ReadableStream | null): void {
-    if (!stream) return;
-    let text = '';
-    stream.on('data', (c: Uint8Array) => {
-      if (this.sandboxPid !== undefined || text.length > 4096) return;
-      text += new TextDecoder().decode(c);
-      const m = /"child-pid"\s*:\s*(\d+)/.exec(text);
-      if (!m) return;
-      this.sandboxPid = Number(m[1]);
-      if (!this.exitSeen) liveSandboxes.add(this.sandboxPid);
-      if (this.killWanted !== undefined) {
-        clearTimeout(this.killWanted);
-        this.killGroup();
-      }
-    });
-    stream.on('error', () => {});
+  /** The host pid of the sandbox's init, as bwrap reported it. */
+  #gotSandboxPid(pid: number): void {
+    if (this.sandboxPid !== undefined) return;
+    this.sandboxPid = pid;
+    if (!this.exitSeen) liveSandboxes.add(pid);
+    if (this.killWanted !== undefined) {
+      clearTimeout(this.killWanted);
+      this.killGroup();
+    }
   }
 
   private killGroup(): void {

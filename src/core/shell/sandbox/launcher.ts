@@ -27,12 +27,53 @@ export interface Launch {
   limits?: Limits;
   /** run once the command is gone (removes its pids cgroup) */
   cleanup?: () => void;
+  /**
+   * The command as one line for the sandbox's shell to read on CONTROL_FD (`TRAMPOLINE`), when
+   * the sandbox runs that shell: it can then be started before its command is known (ahead.ts).
+   */
+  line?: string;
+  /** what a sandbox started ahead must have been started with to run this command: everything but the line */
+  key?: string;
 }
 
 /** stdio slot of the pipe bwrap writes `{"child-pid": N}` to. */
 export const INFO_FD = 3;
 /** stdio slot bwrap reads the seccomp filter from. */
 export const SECCOMP_FD = 4;
+/** how TRAMPOLINE says the command could not be run (its exit code, then why) */
+const EXEC_FAILED = 'cxl-sandbox-exec: ';
+/** stdio slot of the pipe the sandbox's shell reads its command from. */
+export const CONTROL_FD = 5;
+/**
+ * Longer lines go straight to bwrap: dash reads a line one byte at a time (a 20 KB line costs
+ * ~10 ms), and ARG_MAX allows megabytes.
+ */
+const LINE_MAX = 64 * 1024;
+
+/**
+ * What the sandbox runs when its command comes as a line: one line of single-quoted words on
+ * CONTROL_FD (commandLine()), checked as bwrap's execvp would fail (dash's `exec` ends the shell
+ * with words of its own, which would read as the command's), then exec'd: the same process,
+ * the same environment, nothing of the shell left. EOF (cxl gone, or the sandbox discarded)
+ * ends it.
+ */
+export const TRAMPOLINE = [
+  "NL='\n'",
+  `IFS= read -r cxl_line <&${CONTROL_FD} || exit 1`,
+  `exec ${CONTROL_FD}<&-`,
+  'eval "set -- $cxl_line"',
+  'case $1 in',
+  `  */*) [ -e "$1" ] || { echo "${EXEC_FAILED}127 not found" >&2; exit 127; }; [ -x "$1" ] && [ ! -d "$1" ] || { echo "${EXEC_FAILED}126 Permission denied" >&2; exit 126; } ;;`,
+  `  *) command -v "$1" >/dev/null 2>&1 || { echo "${EXEC_FAILED}127 not found" >&2; exit 127; } ;;`,
+  'esac',
+  'exec "$@"',
+].join('\n');
+
+/** `command args` as TRAMPOLINE reads them: each word single-quoted, a newline inside one as `$NL`, so the whole is one line. */
+export function commandLine(command: string, args: readonly string[]): string {
+  return `${[command, ...args].map((w) => `'${w.replace(/'/g, "'\\''").replace(/\n/g, `'"$NL"'`)}'`).join(' ')}\n`;
+}
+
 /** bwrap's own processes (the outer one, the namespace's init), counted by the pids cgroup too. */
 const GROUP_SLACK = 4;
 
@@ -73,9 +114,18 @@ export function sandboxLaunch(probe: Probe, req: TerminalRequest, sandbox: Termi
     // limits too; anyone else gets prlimit inside the sandbox.
     const limits = sandbox.profile === 'read-only' ? (sandbox.limits ?? UNASKED_LIMITS) : undefined;
     const group = limits && process.getuid?.() === 0 ? pidsGroup(limits.processes + GROUP_SLACK) : undefined;
-    const inner = limits && !group && probe.prlimit ? [...prlimitArgs(probe.prlimit, limits), req.command, ...req.args] : [req.command, ...req.args];
+    const line = commandLine(req.command, req.args);
+    const ahead = new TextEncoder().encode(line).length <= LINE_MAX;
+    const target = ahead ? ['/bin/sh', '-c', TRAMPOLINE] : [req.command, ...req.args];
+    const inner = limits && !group && probe.prlimit ? [...prlimitArgs(probe.prlimit, limits), ...target] : target;
     const args = bwrapArgs(view, req.cwd, inner[0], inner.slice(1), { infoFd: INFO_FD, seccompFd: SECCOMP_FD });
     const launch: Launch = { command: probe.program, args, view, kind: 'bubblewrap', infoFd: INFO_FD, seccompFile: probe.seccompFile, ...(limits ? { limits } : {}) };
+    if (ahead) {
+      launch.line = line;
+      // the pids group's own path is not part of it: each launch makes its own group
+      const env = Object.entries(req.env).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      launch.key = JSON.stringify([probe.program, probe.seccompFile, args, env, limits ?? null, group ? 'group' : 'no group']);
+    }
     if (!group || !limits) return launch;
     return { ...launch, ...inGroup(group, probe.program, args, ulimitLines(limits)), cleanup: group.remove };
   }
@@ -94,6 +144,9 @@ export interface SandboxFailure {
  * with the usual words; any other `bwrap: …` line with exit 1 is the sandbox failing to start.
  */
 export function bwrapFailure(exitCode: number | null, stderr: string, command: string): SandboxFailure | undefined {
+  // the sandbox's shell in front of the command (TRAMPOLINE)
+  const tramp = /^cxl-sandbox-exec: (12[67]) (.*)$/m.exec(stderr);
+  if (tramp && stderr.startsWith(EXEC_FAILED) && exitCode === Number(tramp[1])) return { exitCode, message: `cannot run ${command}: ${tramp[2]}` };
   // prlimit in front of the command: its exec failure, in the usual words
   const pre = /^prlimit: failed to execute .*?: (.*)$/m.exec(stderr);
   if (pre && (exitCode === 127 || exitCode === 126)) return { exitCode, message: `cannot run ${command}: ${exitCode === 127 ? 'not found' : pre[1]}` };
