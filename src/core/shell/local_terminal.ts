@@ -130,7 +130,9 @@ class StartedSandbox implements Ahead {
     this.child = spawnLaunch(launch, req);
     const pid = this.child.pid;
     if (pid !== undefined) live.add(pid);
+    else this.#gone = true; // it did not start (its 'error' event follows)
     this.#holdOn(false);
+    controlOf(this.child)?.on('error', () => {}); // closed by a sandbox that died: gone() says so
     watchInfo(this.child.stdio[INFO_FD] as NodeJS.ReadableStream | null, (p) => {
       this.sandboxPid = p;
       if (!this.#gone) liveSandboxes.add(p);
@@ -170,7 +172,13 @@ class StartedSandbox implements Ahead {
   }
 
   #holdOn(on: boolean): void {
-    for (const h of [this.child, ...this.child.stdio] as (Handle | null)[]) (on ? h?.ref : h?.unref)?.call(h);
+    for (const h of [this.child, ...this.child.stdio] as (Handle | null)[]) {
+      try {
+        (on ? h?.ref : h?.unref)?.call(h);
+      } catch {
+        // Deno's throws for a process that never started (its 'error' event says so, and gone() then holds)
+      }
+    }
   }
 }
 

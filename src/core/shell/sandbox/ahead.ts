@@ -78,7 +78,12 @@ export class AheadPool {
   hold(key: string, start: () => Ahead | undefined): void {
     this.#drop(key);
     while (this.#held.size >= this.#max) this.#drop(this.#held.keys().next().value as string);
-    const ahead = start();
+    let ahead: Ahead | undefined;
+    try {
+      ahead = start();
+    } catch {
+      return; // the directory went away, say: the next command builds its own and reports why
+    }
     if (!ahead) return;
     const timer = setTimeout(() => this.#drop(key), this.#idleMs);
     (timer as { unref?: () => void }).unref?.();
