@@ -255,9 +255,10 @@ export class LocalTerminalHost implements TerminalHost {
     const term = new LocalTerminal(req, `local-${process.pid}-${++counter}`, started ? { ...started.launch, line: launch.line } : launch, opts, started);
     const key = launch.key;
     if (key !== undefined && this.opts.ahead !== false) {
-      // the next command's sandbox, once this one is done (and what the runner does after it)
-      void term.waitForExit().then(() =>
-        setTimeout(() => {
+      // the next command's sandbox, once this one is done (and what the runner does after it);
+      // not for a process that has nothing left to do (`cxl tool`), which would only kill it
+      void term.waitForExit().then(() => {
+        const timer = setTimeout(() => {
           ahead.hold(key, () => {
             const next = sandboxLaunch(probe, req, sandbox);
             if (next.key !== key) {
@@ -266,8 +267,9 @@ export class LocalTerminalHost implements TerminalHost {
             }
             return new StartedSandbox(next, mountMarks(next.view), req);
           });
-        }, 0),
-      );
+        }, 0);
+        (timer as Handle).unref?.();
+      });
     }
     return term;
   }
