@@ -2,7 +2,8 @@
 // process group (spawned detached), so a timeout, a cancel or the end of the leader kills
 // everything it started, not just the leader. Output is kept head-and-tail within a byte cap
 // (or, for ACP's terminal/*, one interleaved stream keeping the tail). A request carrying a
-// sandbox runs inside it (bubblewrap or Seatbelt): the view is built for that command, now.
+// sandbox runs inside it (bubblewrap or Seatbelt): the view is built for that command, now; a
+// sandbox started ahead with that same view on the same files is taken instead (sandbox/ahead.ts).
 // The client's terminal host (client/terminal_host.ts) is a thin layer over this file.
 import type { ChildProcess, StdioOptions } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
