@@ -68,7 +68,7 @@ export function runGo(command: string, args: string[], cwd: string, workspace: s
   let cmd = command;
   let argv = args;
   let sandboxed = false;
-  let launchFilter: { seccompFile?: string } | undefined;
+  let launchFilter: { seccompFile?: string; cleanup?: () => void } | undefined;
   if (probe.state === 'bubblewrap' || probe.state === 'seatbelt') {
     // read-only: the workspace and cxl's cache stay visible, nothing of them writable; go's
     // build cache goes to the sandbox's private /tmp
@@ -93,8 +93,14 @@ export function runGo(command: string, args: string[], cwd: string, workspace: s
     let stderr = '';
     child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr, sandboxed }));
+    child.on('error', (err) => {
+      launchFilter?.cleanup?.();
+      reject(err);
+    });
+    child.on('close', (code) => {
+      launchFilter?.cleanup?.(); // the pids group of an unasked command, as root
+      resolve({ code, stdout, stderr, sandboxed });
+    });
     child.stdin!.end(input ?? '');
   });
 }

@@ -248,7 +248,7 @@ export class LocalTerminalHost implements TerminalHost {
     if (!req.sandbox) return new LocalTerminal(req, `local-${process.pid}-${++counter}`, undefined, opts);
     const { sandbox } = req;
     const probe = this.#probe(sandbox.network);
-    const launch = sandboxLaunch(probe, req, sandbox);
+    const launch = sandboxLaunch(probe, req, sandbox, { byLine: true });
     const started = ahead.take(launch) as StartedSandbox | undefined;
     // the one taken brings its own launch (and pids group): the one just built was for comparing
     if (started) launch.cleanup?.();
@@ -261,7 +261,7 @@ export class LocalTerminalHost implements TerminalHost {
       void term.waitForExit().then(() => {
         const timer = setTimeout(() => {
           ahead.hold(key, () => {
-            const next = sandboxLaunch(probe, req, sandbox);
+            const next = sandboxLaunch(probe, req, sandbox, { byLine: true });
             if (next.key !== key) {
               next.cleanup?.();
               return undefined; // the workspace changed meanwhile: the next command builds its own

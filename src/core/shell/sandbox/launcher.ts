@@ -101,7 +101,12 @@ export function runtimeDirsOf(env: Record<string, string | undefined>): string[]
   return [...out];
 }
 
-export function sandboxLaunch(probe: Probe, req: TerminalRequest, sandbox: TerminalSandbox): Launch {
+/**
+ * `byLine`: the sandbox runs TRAMPOLINE and the command comes as `line` on CONTROL_FD, which the
+ * spawner must pipe and write (local_terminal.ts does, to start sandboxes ahead); otherwise the
+ * command is bwrap's own.
+ */
+export function sandboxLaunch(probe: Probe, req: TerminalRequest, sandbox: TerminalSandbox, opts: { byLine?: boolean } = {}): Launch {
   if (!probe.program || (probe.state !== 'bubblewrap' && probe.state !== 'seatbelt')) {
     throw new Error(`no working sandbox to launch in: ${probe.reason ?? probe.state}`);
   }
@@ -115,7 +120,7 @@ export function sandboxLaunch(probe: Probe, req: TerminalRequest, sandbox: Termi
     const limits = sandbox.profile === 'read-only' ? (sandbox.limits ?? UNASKED_LIMITS) : undefined;
     const group = limits && process.getuid?.() === 0 ? pidsGroup(limits.processes + GROUP_SLACK) : undefined;
     const line = commandLine(req.command, req.args);
-    const ahead = new TextEncoder().encode(line).length <= LINE_MAX;
+    const ahead = opts.byLine === true && new TextEncoder().encode(line).length <= LINE_MAX;
     const target = ahead ? ['/bin/sh', '-c', TRAMPOLINE] : [req.command, ...req.args];
     const inner = limits && !group && probe.prlimit ? [...prlimitArgs(probe.prlimit, limits), ...target] : target;
     const args = bwrapArgs(view, req.cwd, inner[0], inner.slice(1), { infoFd: INFO_FD, seccompFd: SECCOMP_FD });
