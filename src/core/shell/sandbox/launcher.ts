@@ -119,8 +119,8 @@ export function sandboxLaunch(probe: Probe, req: TerminalRequest, sandbox: Termi
     // limits too; anyone else gets prlimit inside the sandbox.
     const limits = sandbox.profile === 'read-only' ? (sandbox.limits ?? UNASKED_LIMITS) : undefined;
     const group = limits && process.getuid?.() === 0 ? pidsGroup(limits.processes + GROUP_SLACK) : undefined;
-    const line = commandLine(req.command, req.args);
-    const ahead = opts.byLine === true && new TextEncoder().encode(line).length <= LINE_MAX;
+    const line = opts.byLine === true ? commandLine(req.command, req.args) : '';
+    const ahead = line !== '' && new TextEncoder().encode(line).length <= LINE_MAX;
     const target = ahead ? ['/bin/sh', '-c', TRAMPOLINE] : [req.command, ...req.args];
     const inner = limits && !group && probe.prlimit ? [...prlimitArgs(probe.prlimit, limits), ...target] : target;
     const args = bwrapArgs(view, req.cwd, inner[0], inner.slice(1), { infoFd: INFO_FD, seccompFd: SECCOMP_FD });
@@ -150,8 +150,8 @@ export interface SandboxFailure {
  */
 export function bwrapFailure(exitCode: number | null, stderr: string, command: string): SandboxFailure | undefined {
   // the sandbox's shell in front of the command (TRAMPOLINE)
-  const tramp = /^cxl-sandbox-exec: (12[67]) (.*)$/m.exec(stderr);
-  if (tramp && stderr.startsWith(EXEC_FAILED) && exitCode === Number(tramp[1])) return { exitCode, message: `cannot run ${command}: ${tramp[2]}` };
+  const tramp = /^cxl-sandbox-exec: (12[67]) (.*)/.exec(stderr);
+  if (tramp && exitCode === Number(tramp[1])) return { exitCode, message: `cannot run ${command}: ${tramp[2]}` };
   // prlimit in front of the command: its exec failure, in the usual words
   const pre = /^prlimit: failed to execute .*?: (.*)$/m.exec(stderr);
   if (pre && (exitCode === 127 || exitCode === 126)) return { exitCode, message: `cannot run ${command}: ${exitCode === 127 ? 'not found' : pre[1]}` };
