@@ -12,6 +12,7 @@ import process from 'node:process';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { LocalTerminalHost, sandboxesAheadCounts, stopSandboxesAhead } from '../../../src/core/shell/local_terminal.ts';
+import { AheadPool, mountMarks } from '../../../src/core/shell/sandbox/ahead.ts';
 import { commandLine } from '../../../src/core/shell/sandbox/launcher.ts';
 import { hasBwrap } from '../../helpers/system_tools.ts';
 import { eventually, processesWith, tempRoot } from './helpers.ts';
@@ -127,4 +128,26 @@ test('a sandbox held for the next command neither keeps the process running nor 
   assert.match(r.stdout, /held 1/, 'the run left one sandbox started ahead');
   assert.ok(Date.now() - t0 < 15_000, 'the process ended on its own');
   assert.ok(await eventually(() => processesWith(marker).length === 0), `left running: ${processesWith(marker).join(' ')}`);
+});
+
+test('the pool: one held per key, the oldest stopped past its size, an idle one stopped, a gone one refused', async () => {
+  const file = path.join(ws, 'pool-mark');
+  writeFileSync(file, 'x');
+  const view = { profile: 'read-only' as const, network: true, roots: [], readOnly: [], hideDirs: [], hideFiles: [file], privateTmp: true, maskedHomes: [], homeKeep: [], notes: [] };
+  const stopped: string[] = [];
+  const fake = (name: string, gone = false) => ({ launch: { command: 'bwrap', args: [], view, kind: 'bubblewrap' as const, key: name }, marks: mountMarks(view), gone: () => gone, stop: () => stopped.push(name) });
+  const pool = new AheadPool({ max: 2, idleMs: 60 });
+  pool.hold('a', () => fake('a'));
+  pool.hold('b', () => fake('b'));
+  pool.hold('c', () => fake('c')); // past its size: the oldest goes
+  assert.deepEqual(stopped, ['a']);
+  pool.hold('c', () => fake('c2')); // in place of the one held for the same key
+  assert.deepEqual(stopped, ['a', 'c']);
+  assert.equal(pool.take({ ...fake('x').launch, key: 'b' })?.launch.key, 'b');
+  pool.hold('d', () => fake('d', true));
+  assert.equal(pool.take({ ...fake('x').launch, key: 'd' }), undefined, 'one that ended is not taken');
+  assert.deepEqual(stopped, ['a', 'c', 'd']);
+  await new Promise((r) => setTimeout(r, 200));
+  assert.deepEqual(stopped, ['a', 'c', 'd', 'c2'], 'the idle one was stopped');
+  assert.equal(pool.size, 0);
 });
