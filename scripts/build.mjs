@@ -45,9 +45,11 @@ const uiStart = {
     }));
   },
 };
+// bundled CommonJS packages call require() for Node built-ins; an ESM chunk has none
+const BANNER = "import { createRequire as __cxlRequire } from 'node:module'; const require = __cxlRequire(import.meta.url);";
 const result = await build({
   absWorkingDir: root,
-  entryPoints: ['src/cli.ts'],
+  entryPoints: ['src/cli/main.ts'],
   outdir,
   bundle: true,
   splitting: true,
@@ -56,11 +58,16 @@ const result = await build({
   target: 'node20',
   external: ['@vscode/ripgrep', 'deno', 'react-devtools-core'],
   // bundled CommonJS packages call require() for Node built-ins; an ESM chunk has none
-  banner: { js: "import { createRequire as __cxlRequire } from 'node:module'; const require = __cxlRequire(import.meta.url);" },
+  banner: { js: BANNER },
   minifyWhitespace: true,
   minifySyntax: true,
   jsx: 'automatic',
   plugins: [uiStart],
+  // React, its reconciler and scheduler as their production builds, the development builds left
+  // out (the reconciler alone is 754 KB with both: ~9 ms of the UI's start under Deno to read and
+  // deserialise, more under Node, which parses it). Only the free global `process` is replaced:
+  // cxl's own modules import theirs, and the UI still hands the user's NODE_ENV to what it runs.
+  define: { 'process.env.NODE_ENV': '"production"' },
   sourcemap: 'linked',
   metafile: true,
   logLevel: 'warning',
@@ -96,7 +103,42 @@ const shared = bundled
   .replace(/^"use strict";/, '"use strict";var __cxlModuleUrl=require("node:url").pathToFileURL(__filename).href,__cxlBuiltins=new Map,__cxlBuiltin=n=>{let m=__cxlBuiltins.get(n);return m||__cxlBuiltins.set(n,m=__toESM(require(n),1)),m};');
 if (shared === bundled) throw new Error('build: scripted.cjs no longer has the shape the built-in sharing expects (see scripts/build.mjs)');
 writeFileSync(scriptedFile, shared);
-const written = new Set([...Object.keys(result.metafile.outputs), ...Object.keys(scripted.metafile.outputs)].map((f) => path.resolve(root, f)));
+// The early agent under Node (src/cli/early_agent_node.ts): bin/cxl.js requires it before the
+// ES-module loader starts, so it is CommonJS.
+const early = await build({
+  absWorkingDir: root,
+  entryPoints: ['src/cli/early_agent_node.ts'],
+  outfile: path.join(outdir, 'early_agent.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minifySyntax: true,
+  metafile: true,
+  logLevel: 'warning',
+});
+// The entry, dist/cli.js, on its own: it imports nothing statically, so under Deno (where it is
+// what runs) the agent is spawned before Deno's Node layer starts (src/cli.ts); then main.js. In
+// the main build esbuild would give it the chunk of its helpers, whose banner imports node:module.
+const entry = await build({
+  absWorkingDir: root,
+  entryPoints: ['src/cli.ts'],
+  outfile: path.join(outdir, 'cli.js'),
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  plugins: [{ name: 'main-chunk', setup: (b) => b.onResolve({ filter: /^\.\/cli\/main\.ts$/ }, () => ({ path: './main.js', external: true })) }],
+  minifySyntax: true,
+  sourcemap: 'linked',
+  metafile: true,
+  logLevel: 'warning',
+});
+const entrySource = readFileSync(path.join(outdir, 'cli.js'), 'utf8');
+if (/^\s*import\s*[^(\s]/m.test(entrySource) || /\brequire\s*\(/.test(entrySource) || !entrySource.includes('import("./main.js")')) {
+  throw new Error('build: dist/cli.js must import nothing statically and then import ./main.js (see src/cli.ts)');
+}
+const written = new Set([...Object.keys(result.metafile.outputs), ...Object.keys(scripted.metafile.outputs), ...Object.keys(early.metafile.outputs), ...Object.keys(entry.metafile.outputs)].map((f) => path.resolve(root, f)));
 for (const name of readdirSync(outdir)) {
   const file = path.join(outdir, name);
   if (!written.has(file)) rmSync(file, { recursive: true, force: true });

@@ -987,11 +987,7 @@ export class AcpClient {
     this.store.dispose();
     const proc = this.#proc;
     if (!proc) return;
-    try {
-      proc.child.stdin?.end();
-    } catch {
-      /* already gone */
-    }
+    proc.endStdin();
     proc.kill('SIGTERM');
     const timer = setTimeout(() => proc.kill('SIGKILL'), graceMs);
     await proc.exited;

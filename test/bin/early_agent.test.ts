@@ -1,6 +1,7 @@
-// bin/early_agent.js spawns the built-in agent before the UI loads: it must read a command line
-// as src/cli/ui.ts does (the agent's flags in the same order, the same directory), and spawn
-// nothing for a command line it does not know (the UI then spawns, or refuses, as before).
+// The early agent (src/cli/early_agent.ts) is spawned before the UI loads: it must read a command
+// line as src/cli/ui.ts does (the agent's flags in the same order, the same directory), and spawn
+// nothing for a command line it does not know (the UI then spawns, or refuses, as before). Under
+// Deno it is spawned with Deno's own API, before Deno's Node layer loads.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -8,9 +9,11 @@ import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { runtimeBinary, runtimeName } from '../../src/core/platform/runtime.ts';
 import { adoptEarlyAgent, builtinAgentArgv } from '../../src/cli/ui.ts';
-
-const { plan } = createRequire(import.meta.url)('../../bin/early_agent.js') as { plan: (argv: string[]) => { argv: string[]; cwd: string } | undefined };
+import { spawnEarlyAgentDeno, type DenoHost } from '../../src/cli/early_agent.ts';
+import { nodeEarlyAgentPlan as plan } from '../../src/cli/early_agent_node.ts';
 /** From `acp` on: the part of the command line that does not depend on the runtime's loader flags. */
 const fromAcp = (argv: string[]) => argv.slice(argv.indexOf('acp'));
 
@@ -29,9 +32,76 @@ test('the agent command line is the one the UI builds, flags in its order', () =
     assert.deepEqual(fromAcp(p.argv), fromAcp(builtinAgentArgv(opts)), JSON.stringify(argv));
     assert.equal(p.argv[0], process.execPath);
     assert.equal(p.cwd, fs.realpathSync(process.cwd()));
-    // under Deno (src/cli.ts spawns it there) no loader flags differ: the whole command line is the UI's
-    if (typeof (globalThis as { Deno?: unknown }).Deno !== 'undefined') assert.deepEqual(p.argv, builtinAgentArgv(opts), JSON.stringify(argv));
+    // what Deno's early spawn runs: under Deno (where src/cli.ts calls it) the whole command line is the UI's
+    const spawned = denoSpawn(argv);
+    assert.ok(spawned.command, JSON.stringify(argv));
+    assert.deepEqual(fromAcp(spawned.command.argv), fromAcp(builtinAgentArgv(opts)), JSON.stringify(argv));
+    if (runtimeName === 'deno') assert.deepEqual(spawned.command.argv, builtinAgentArgv(opts), JSON.stringify(argv));
+    else assert.deepEqual(spawned.command.argv.slice(0, 5), [runtimeBinary(), 'run', '-A', '--no-check', path.resolve(process.argv[1])]);
   }
+});
+
+interface Recorded {
+  argv: string[];
+  opts: { cwd: string; env: Record<string, string>; clearEnv: boolean; detached: boolean; stdin: string; stdout: string; stderr: string };
+}
+
+/**
+ * spawnEarlyAgentDeno with this process's real directory, entry and environment, a terminal on
+ * both ends unless told otherwise, and a Command that records what it would run (nothing runs:
+ * test/client/agent_process_adopt.test.ts drives a real process through the same adoption).
+ */
+function denoSpawn(args: string[], o: { terminal?: boolean; mainModule?: string; fails?: boolean } = {}): { command?: Recorded; early?: Record<string, unknown>; unrefs: number } {
+  let command: Recorded | undefined;
+  let unrefs = 0;
+  const host: DenoHost = {
+    args,
+    mainModule: o.mainModule ?? pathToFileURL(path.resolve(process.argv[1])).href,
+    execPath: () => runtimeBinary(),
+    realPathSync: (p) => fs.realpathSync(p),
+    statSync: (p) => ({ isDirectory: fs.statSync(p).isDirectory() }),
+    env: { toObject: () => ({ ...process.env }) as Record<string, string> },
+    stdin: { isTerminal: () => o.terminal ?? true },
+    stdout: { isTerminal: () => o.terminal ?? true },
+    Command: class {
+      constructor(cmd: string, opts: Recorded['opts'] & { args: string[] }) {
+        if (o.fails) throw Object.assign(new Error(`Failed to spawn '${cmd}': No such file or directory`), { code: 'ENOENT' });
+        const { args: rest, ...kept } = opts;
+        command = { argv: [cmd, ...rest], opts: kept };
+      }
+      spawn() {
+        return { pid: 0, stdin: new WritableStream(), stdout: new ReadableStream(), stderr: new ReadableStream(), status: new Promise<{ code: number; signal: string | null }>(() => {}), kill() {}, ref() {}, unref: () => void unrefs++ };
+      }
+    },
+  };
+  const key = Symbol.for('cxl.earlyAgent');
+  const g = globalThis as Record<symbol, Record<string, unknown> | undefined>;
+  spawnEarlyAgentDeno(host);
+  const early = g[key];
+  delete g[key];
+  return { command, early, unrefs };
+}
+
+test("Deno's early spawn: the agent in its own process group, with exactly this environment, unref'd until adopted", () => {
+  const { command, early, unrefs } = denoSpawn(['--envelope', 'plan', 'fix the bug']);
+  assert.ok(command && early);
+  assert.equal(command.opts.cwd, fs.realpathSync(process.cwd()));
+  assert.deepEqual(command.opts.env, { ...process.env });
+  assert.equal(command.opts.clearEnv, true, 'the environment the UI compares, not that merged with Deno\'s');
+  assert.equal(command.opts.detached, true);
+  assert.deepEqual([command.opts.stdin, command.opts.stdout, command.opts.stderr], ['piped', 'piped', 'piped']);
+  assert.deepEqual(early.argv, command.argv);
+  assert.equal(early.cwd, command.opts.cwd);
+  assert.equal(unrefs, 1, 'a UI that ends before adopting it is not held open');
+});
+
+test("Deno's early spawn spawns nothing without a terminal, for another command line, a remote entry, or a binary that cannot start", () => {
+  assert.equal(denoSpawn([], { terminal: false }).command, undefined);
+  assert.equal(denoSpawn(['acp']).command, undefined);
+  assert.equal(denoSpawn(['--agent', 'x']).command, undefined);
+  assert.equal(denoSpawn([], { mainModule: 'https://example.com/cli.js' }).command, undefined);
+  const failed = denoSpawn([], { fails: true });
+  assert.equal(failed.early, undefined, 'the UI spawns it again and reports why');
 });
 
 test('--cwd is resolved as the UI resolves it; a missing one spawns nothing', () => {

@@ -99,6 +99,18 @@ export function stdoutSink(): CoalescingSink {
   return stdout;
 }
 
+/** A process Deno's own API spawned with piped stdio (a Deno.ChildProcess), as cxl uses one. */
+export interface DenoChild {
+  readonly pid: number;
+  readonly stdin: WritableStream<Uint8Array>;
+  readonly stdout: ReadableStream<Uint8Array>;
+  readonly stderr: ReadableStream<Uint8Array>;
+  readonly status: Promise<{ code: number; signal: string | null }>;
+  kill(signal?: string): void;
+  ref(): void;
+  unref(): void;
+}
+
 /** A child's pipes as Web Streams. */
 export function childStreams(child: { stdin: Writable | null; stdout: Readable | null }): {
   input: ReadableStream<Uint8Array>;
