@@ -10,6 +10,8 @@ import path from 'node:path';
 import process from 'node:process';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { cxlCommand } from '../helpers/cxl.ts';
+import { exitCode, Tmux } from '../helpers/tmux.ts';
 import { runtimeBinary, runtimeName } from '../../src/core/platform/runtime.ts';
 import { adoptEarlyAgent, builtinAgentArgv } from '../../src/cli/ui.ts';
 import { spawnEarlyAgentDeno, type DenoHost } from '../../src/cli/early_agent.ts';
@@ -140,4 +142,31 @@ test('the UI adopts only the agent it would have spawned, and kills another', as
   assert.equal(adoptEarlyAgent(['a', 'acp', '--model', 'm'], '/x', env), undefined);
   await gone;
   assert.equal(adoptEarlyAgent(['a', 'acp'], '/x', env), undefined, 'nothing left to adopt');
+});
+
+test(`a UI that refuses its command line after the early agent was spawned exits at once (${runtimeName}, tmux), and the agent with it`, { timeout: 30_000 }, async () => {
+  // --continue with --resume: both read by the early spawn, refused by the UI before it adopts
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cxl-early-')));
+  const rcFile = path.join(dir, '.rc');
+  const tmux = new Tmux();
+  try {
+    tmux.start(dir, [...cxlCommand(), '--continue', '--resume', 'abc'], ['NO_COLOR=1', `XDG_DATA_HOME=${dir}/.data`, `XDG_CONFIG_HOME=${dir}/.config`], rcFile);
+    assert.equal(await exitCode(rcFile, 10_000), '2', 'the usage error exits; the early agent\'s pipes no longer hold it open');
+    assert.match(tmux.screen(), /--continue and --resume both pick the session/);
+    // the agent read its stdin's end and left: no `acp` process has this directory as its own
+    const agentsHere = () =>
+      fs.readdirSync('/proc').filter((pid) => {
+        try {
+          return /^\d+$/.test(pid) && fs.readlinkSync(`/proc/${pid}/cwd`) === dir && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('acp');
+        } catch {
+          return false; // gone meanwhile
+        }
+      });
+    const deadline = Date.now() + 5_000;
+    while (agentsHere().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(agentsHere(), []);
+  } finally {
+    tmux.kill();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
