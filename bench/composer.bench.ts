@@ -15,7 +15,7 @@ const { ClientStore } = await import('../src/client/state.ts');
 const { App } = await import('../src/ui/App.tsx');
 const { adoptSaved } = await import('../src/ui/composer.ts');
 const { loadHighlighter } = await import('../src/ui/highlight.ts');
-const { markdownRows, markdownTail } = await import('../src/ui/markdown.ts');
+const { loadMarkdown, markdownRows, markdownTail } = await import('../src/ui/markdown.ts');
 
 const PROMPTS = 20_000;
 
@@ -64,7 +64,7 @@ report({ name: 'keystroke to frame, Ctrl+R open over 20,000 prompts (median)', o
 report({ name: 'keystroke to frame, Ctrl+R open over 20,000 prompts (p95)', ours: best(open, p95), reference: best(plain, p95), unit: 'ms', against: 'typing, same history', target: '< 16 ms' });
 
 // 2. A 2,000-line answer: highlighted TypeScript fences against the same lines as plain text.
-await loadHighlighter();
+await Promise.all([loadHighlighter(), loadMarkdown()]);
 const code = Array.from({ length: 2000 }, (_, i) => (i % 40 === 0 ? '```' : i % 40 === 1 ? '```ts' : `  const value${i} = compute("item ${i}", ${i}) + offset; // step ${i}`));
 const fenced = ['Here is the change:', '', '```ts', ...code.slice(2), '```'].join('\n');
 const plainText = fenced.replace(/^```.*$/gm, '');

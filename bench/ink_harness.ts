@@ -27,6 +27,8 @@ export class FakeStdout extends EventEmitter {
 /** Renders `element` into a fake terminal and waits for its first frames. */
 export async function renderFake(element: ReactElement) {
   const { render } = await import('ink');
+  // as in `cxl` a moment after its first frame: answers are laid out as markdown
+  await (await import('../src/ui/markdown.ts')).loadMarkdown();
   const stdout = new FakeStdout();
   const stdin = new FakeStdin();
   const inst = render(element, {

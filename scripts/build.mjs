@@ -25,6 +25,8 @@ function patched(source, from, to, what) {
 // - string-width (Ink's measure of every text): its first line that is not ASCII compiles a
 //   \p{RGI_Emoji} regular expression and starts an Intl.Segmenter, ~90 ms under Node; the UI's
 //   own lines (box drawing, arrows, ·) are answered by src/ui/text_width.ts first, the rest as before.
+//   That expression is also made when the module loads: 12.6 ms of every start under Deno (its
+//   code cache makes the literal parse its Unicode set again each time), ~1 ms under Node.
 // - yoga's wasm, inlined as base64, is loaded by emscripten through fetch() when there is one: on
 //   Node that loads undici (~35 ms); without fetch it decodes the same bytes itself.
 const uiStart = {
@@ -32,7 +34,11 @@ const uiStart = {
   setup(b) {
     const narrow = path.join(root, 'src/ui/text_width.ts');
     b.onLoad({ filter: /[\\/]string-width[\\/]index\.js$/ }, ({ path: file }) => {
-      const source = patched(readFileSync(file, 'utf8'), 'export default function stringWidth(', 'function fullStringWidth(', file);
+      let source = patched(readFileSync(file, 'utf8'), 'export default function stringWidth(', 'function fullStringWidth(', file);
+      // Ink's copy builds its \p{RGI_Emoji} expression on first use, not as it loads (12.6 ms under Deno)
+      if (file === path.join(root, 'node_modules', 'string-width', 'index.js')) {
+        source = patched(source, 'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;', 'let __cxlRgiEmoji; const rgiEmojiRegex = { test: (s) => (__cxlRgiEmoji ??= /^\\p{RGI_Emoji}$/v).test(s) };', file);
+      }
       return {
         contents: `import { narrowWidth as __cxlNarrowWidth } from ${JSON.stringify(narrow)};\n${source}\nexport default function stringWidth(string, options) { return (options === undefined && typeof string === 'string' ? __cxlNarrowWidth(string) : undefined) ?? fullStringWidth(string, options); }\n`,
         loader: 'js',

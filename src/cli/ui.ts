@@ -9,6 +9,8 @@ import { killProcessGroup, moduleCommand, onTerminate, type DenoChild } from '..
 import { EARLY_AGENT_KEY, type EarlyAgent } from './early_agent.ts';
 import { enableTerminalModes } from '../ui/terminal_modes.ts';
 
+/** How long the first frame waits for a session/new already asked for (see below). */
+const FIRST_FRAME_WAIT_MS = 30;
 const SHOW_CURSOR = '\u001B[?25h';
 const HIDE_CURSOR = '\u001B[?25l';
 import type { ResumeRequest } from '../client/acp_client.ts';
@@ -183,7 +185,7 @@ export async function main(argv: string[]): Promise<number> {
   // a terminal that hung up fails every later write: that must not crash the way out
   const ignoreWriteErrors = () => {};
   process.stdout.on('error', ignoreWriteErrors);
-  void client.start();
+  const starting = client.start().catch(() => {});
   await client.initializeSent;
   // React, Ink and the reconciler must all load after NODE_ENV is settled (they pick their build
   // when first imported, and mixing builds breaks rendering); they load once the client has
@@ -267,6 +269,10 @@ export async function main(argv: string[]): Promise<number> {
     initial.past.push(firstPrompt);
     client.send(firstPrompt);
   }
+  // The agent answered initialize, so the session it was asked for is due (session/new takes
+  // ~20 ms): the first frame waits for it a moment rather than be drawn again at once with it (a
+  // frame costs ~20 ms at start, and the answer waits behind it). A slower start draws at once.
+  if (client.store.getState().agent.status === 'ready' && client.sessionId === undefined) await Promise.race([starting, new Promise((r) => setTimeout(r, FIRST_FRAME_WAIT_MS))]);
   instance = render(React.createElement(App, { store: client.store, controller: client, initial, prompts, editor, notifier }), { exitOnCtrlC: false, patchConsole: false });
   // A render that throws unmounts Ink: end the session too rather than leave a dead screen.
   let crash: unknown;

@@ -2,11 +2,12 @@
 // out to fit the terminal), whose panel is drawn by the view that has the keys. Keys go to that
 // view through the binding table in keys.ts (keyboard.ts); each view lives in views/.
 import { Static } from 'ink';
-import { memo, useSyncExternalStore } from 'react';
+import { memo, useEffect, useSyncExternalStore } from 'react';
 import type { ClientStore, HistoryItem } from '../client/state.ts';
 import type { Controller } from './controller.ts';
 import { useKeyboard } from './keyboard.ts';
 import { highlighterReady, loadHighlighter, onHighlighterReady } from './highlight.ts';
+import { loadMarkdown, markdownReady, onMarkdownReady } from './markdown.ts';
 import { historyRows } from './message_rows.ts';
 import { useReprint } from './reprint.ts';
 import { Rows } from './Rows.tsx';
@@ -30,11 +31,12 @@ const HistoryItemView = memo(function HistoryItemView({ item, width, cwd }: { it
  * History as far as it can be printed now: an answer with a code fence waits (with everything
  * after it) until the highlighter has loaded, since what is printed cannot be drawn again.
  */
-export function printableHistory(history: HistoryItem[], ready: boolean): HistoryItem[] {
-  if (ready) return history;
-  const at = history.findIndex((h) => (h.kind === 'agent' || h.kind === 'thought') && h.text.includes('```'));
+export function printableHistory(history: HistoryItem[], ready: { highlighter: boolean; markdown: boolean }): HistoryItem[] {
+  if (ready.highlighter && ready.markdown) return history;
+  const at = history.findIndex((h) => (h.kind === 'agent' || h.kind === 'thought') && (!ready.markdown || h.text.includes('```')));
   if (at === -1) return history;
-  void loadHighlighter();
+  if (!ready.markdown) void loadMarkdown();
+  else void loadHighlighter();
   return history.slice(0, at);
 }
 
@@ -68,11 +70,14 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
   useToolSelection(s, ui, setUi);
   useKeyboard({ store, controller, ui: current, setUi, prompts, editor });
   useFileList(s, ui, controller);
-  const ready = useSyncExternalStore(onHighlighterReady, highlighterReady, highlighterReady);
+  const highlighter = useSyncExternalStore(onHighlighterReady, highlighterReady, highlighterReady);
+  const markdown = useSyncExternalStore(onMarkdownReady, markdownReady, markdownReady);
+  // marked comes in after the first frame (markdown.ts), before the first answer
+  useEffect(() => void loadMarkdown(), []);
 
   return (
     <>
-      <Static key={reprint} items={printableHistory(s.history, ready)}>{(item) => <HistoryItemView key={item.key} item={item} width={size.columns} cwd={s.cwd} />}</Static>
+      <Static key={reprint} items={printableHistory(s.history, { highlighter, markdown })}>{(item) => <HistoryItemView key={item.key} item={item} width={size.columns} cwd={s.cwd} />}</Static>
       <Rows rows={liveRows(s, ui, size)} />
     </>
   );

@@ -5,12 +5,39 @@
 // screen (a URL, a long command) and every code line are left whole for the terminal to wrap, so a
 // copy from the scrollback is the text; and the live region's, where every row fits the width
 // (Ink counts rows to redraw them).
-import { Lexer, type Token, type Tokens } from 'marked';
+// marked is loaded after the first frame, not at start (its rules cost ~8 ms under Deno, ~12 ms
+// under Node, of a frame that shows no answer yet): until it is in, text is laid out plain, and
+// whoever prints for good (history) waits for `markdownReady()`.
+import type { Token, Tokens } from 'marked';
 import { highlightCode } from './highlight.ts';
 import { forTerminal } from '../core/terminal_text.ts';
 import { textWidth, type Row, type Span } from './text_layout.ts';
 
 export type Style = Omit<Span, 'text'>;
+
+type Lex = (src: string, options: { gfm: boolean; breaks: boolean }) => Token[];
+let lex: Lex | undefined;
+let loading: Promise<void> | undefined;
+const listeners = new Set<() => void>();
+
+/** Start loading marked (once); resolves when it is in. */
+export function loadMarkdown(): Promise<void> {
+  loading ??= import('marked').then(({ Lexer }) => {
+    lex = (src, options) => Lexer.lex(src, options);
+    for (const l of listeners) l();
+  });
+  return loading;
+}
+
+export function markdownReady(): boolean {
+  return lex !== undefined;
+}
+
+/** Called once marked is in (to draw again what was laid out plain). */
+export function onMarkdownReady(fn: () => void): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
 
 export interface MarkdownOptions {
   /** Leave long words and code lines whole (history); otherwise break them to the width. */
@@ -322,8 +349,14 @@ function blockRows(tokens: readonly Token[], c: Ctx, tight: boolean): Row[] {
 }
 
 export function markdownRows(text: string, width: number, base: Style = {}, opts: MarkdownOptions = {}): Row[] {
+  if (!lex) {
+    void loadMarkdown();
+    return forTerminal(text)
+      .split('\n')
+      .flatMap((line) => wrapSpans(line === '' ? [] : [{ ...base, text: line }], Math.max(8, width), [], [], opts.soft ?? false));
+  }
   // a line break in a paragraph is kept (`breaks`): agents write lines meant as lines
-  const tokens = Lexer.lex(forTerminal(text), { gfm: true, breaks: true });
+  const tokens = lex(forTerminal(text), { gfm: true, breaks: true });
   return blockRows(tokens, { width: Math.max(8, width), base, soft: opts.soft ?? false }, false);
 }
 

@@ -10,6 +10,7 @@ import { highlightCode } from '../../src/ui/highlight.ts';
 import { markdownRows } from '../../src/ui/markdown.ts';
 import { RowLine } from '../../src/ui/Rows.tsx';
 import type { Row } from '../../src/ui/text_layout.ts';
+import type { HistoryItem } from '../../src/client/state.ts';
 import { setTheme, themeColor, type ThemeName } from '../../src/ui/theme.ts';
 import { matchSnapshot } from '../helpers/snapshot.ts';
 import { renderAt, tick } from './harness.ts';
@@ -116,4 +117,19 @@ test('a link is an OSC 8 hyperlink with its URL still readable; a javascript: li
     else process.env.FORCE_COLOR = saved;
     setTheme('dark');
   }
+});
+
+test('history is printed for good only once marked (and, for a fence, the grammars) is in: an answer before that waits, with all after it', async () => {
+  const { printableHistory } = await import('../../src/ui/App.tsx');
+  const history: HistoryItem[] = [
+    { kind: 'user', key: 'u1', text: 'hi' },
+    { kind: 'agent', key: 'a1', text: '**bold** answer' },
+    { kind: 'user', key: 'u2', text: 'more' },
+    { kind: 'agent', key: 'a2', text: '```ts\nconst x = 1;\n```' },
+  ];
+  const keys = (h: HistoryItem[]) => h.map((i) => i.key);
+  assert.deepEqual(keys(printableHistory(history, { highlighter: false, markdown: false })), ['u1']);
+  assert.deepEqual(keys(printableHistory(history, { highlighter: true, markdown: false })), ['u1']);
+  assert.deepEqual(keys(printableHistory(history, { highlighter: false, markdown: true })), ['u1', 'a1', 'u2']);
+  assert.deepEqual(keys(printableHistory(history, { highlighter: true, markdown: true })), ['u1', 'a1', 'u2', 'a2']);
 });
