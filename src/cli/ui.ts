@@ -120,11 +120,8 @@ export async function main(argv: string[]): Promise<number> {
   process.env.NODE_ENV ??= 'production';
   delete process.env.CI;
   delete process.env.CONTINUOUS_INTEGRATION;
-  // zod compiles a parser for each object schema on its first parse (new Function): 1-2 ms a
-  // schema, ~10 ms of the start for the messages the client parses then. Without it a streamed
-  // update parses ~1.2 µs slower (40,000 chunks: +50 ms over a whole session). Set before the
-  // protocol's modules build their schemas.
-  (await import('zod/v4/core')).config({ jitless: true });
+  // zod's parsers without generated code (src/client/zod_jitless.ts), before the protocol's modules load
+  (await import('../client/zod_jitless.ts')).parseWithoutCodegen();
   const [{ splitCommandLine }, { AgentProcess }] = await Promise.all([import('../client/command_line.ts'), import('../client/agent_process.ts')]);
   const cwd = path.resolve((values.cwd as string | undefined) ?? process.cwd());
   const model = values.model as string | undefined;

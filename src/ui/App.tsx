@@ -72,8 +72,12 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
   useFileList(s, ui, controller);
   const highlighter = useSyncExternalStore(onHighlighterReady, highlighterReady, highlighterReady);
   const markdown = useSyncExternalStore(onMarkdownReady, markdownReady, markdownReady);
-  // marked comes in after the first frame (markdown.ts), before the first answer
-  useEffect(() => void loadMarkdown(), []);
+  // marked comes in once the session is open (markdown.ts): after the first frame, before the
+  // first answer, and not while the start's own answers are being read
+  const open = s.sessionId !== undefined;
+  useEffect(() => {
+    if (open) void loadMarkdown();
+  }, [open]);
 
   return (
     <>
