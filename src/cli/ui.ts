@@ -9,8 +9,8 @@ import { killProcessGroup, moduleCommand, onTerminate, type DenoChild } from '..
 import { EARLY_AGENT_KEY, type EarlyAgent } from './early_agent.ts';
 import { enableTerminalModes } from '../ui/terminal_modes.ts';
 
-/** How long the first frame waits for a session/new already asked for (see below). */
-const FIRST_FRAME_WAIT_MS = 30;
+/** How long the first frame waits for the built-in agent's session (see below). */
+const FIRST_FRAME_WAIT_MS = 100;
 const SHOW_CURSOR = '\u001B[?25h';
 const HIDE_CURSOR = '\u001B[?25l';
 import type { ResumeRequest } from '../client/acp_client.ts';
@@ -266,10 +266,11 @@ export async function main(argv: string[]): Promise<number> {
     initial.past.push(firstPrompt);
     client.send(firstPrompt);
   }
-  // The agent answered initialize, so the session it was asked for is due (session/new takes
-  // ~20 ms): the first frame waits for it a moment rather than be drawn again at once with it (a
-  // frame costs ~20 ms at start, and the answer waits behind it). A slower start draws at once.
-  if (client.store.getState().agent.status === 'ready' && client.sessionId === undefined) await Promise.race([starting, new Promise((r) => setTimeout(r, FIRST_FRAME_WAIT_MS))]);
+  // The built-in agent's session comes soon after the screen has loaded (it started first): the
+  // first frame waits for it a moment rather than be drawn, then drawn again with it (a frame
+  // costs ~20 ms at start, and the agent's answers, and so the session, wait behind it). A slower
+  // start, another agent (whose start may take seconds) or a picker is drawn at once.
+  if (values.agent === undefined && client.sessionId === undefined && resume?.kind !== 'pick') await Promise.race([starting, new Promise((r) => setTimeout(r, FIRST_FRAME_WAIT_MS))]);
   instance = render(React.createElement(App, { store: client.store, controller: client, initial, prompts, editor, notifier }), { exitOnCtrlC: false, patchConsole: false });
   // A render that throws unmounts Ink: end the session too rather than leave a dead screen.
   let crash: unknown;

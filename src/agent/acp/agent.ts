@@ -48,6 +48,7 @@ export function createAgent(o: AgentOptions): Agent {
     .agent({ name: o.name ?? 'cxl' })
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
       sessions.caps = params.clientCapabilities ?? {};
+      setTimeout(() => sessions.warm(), 0); // after the answer is written
       return initialized(o.version);
     })
     // no login: any method id is unknown; logout has nothing to forget

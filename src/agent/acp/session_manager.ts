@@ -28,6 +28,15 @@ export class SessionManager {
     this.#catalog = new ModelCatalog(o.provider);
   }
 
+  /**
+   * What every session starts with, started once initialize is answered: the provider's model
+   * list. A client asks for its session a round trip later (more when it is busy starting, as the
+   * UI is); session/new then finds it asked for or in.
+   */
+  warm(): void {
+    void this.#catalog.refresh();
+  }
+
   /** The session, or the protocol's session-not-found. */
   get(sessionId: string): LiveSession {
     const s = this.#sessions.get(sessionId);
