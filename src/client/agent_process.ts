@@ -72,7 +72,8 @@ function denoChild(child: DenoChild, onStderr: (text: string) => void): { child:
   let last: Promise<void> = Promise.resolve();
   const output = new WritableStream<Uint8Array>({
     write: (chunk) => (last = writer.write(chunk)),
-    close: () => writer.close(),
+    // ended already by endStdin, or the agent gone: nothing left to close
+    close: () => writer.close().catch(() => {}),
     abort: (reason) => writer.abort(reason),
   });
   const stderrRead = (async () => {
