@@ -2,6 +2,7 @@
 // gives the tokens as a tree rather than HTML). The grammars are loaded on the first fence, not at
 // start: a session that never shows code never pays for them. Until they are in, code is drawn
 // plain, and whoever draws can wait for `highlighterReady()`.
+import { lateModule } from './late_module.ts';
 import type { Span } from './text_layout.ts';
 
 type Node = { type: string; value?: string; properties?: { className?: string[] }; children?: Node[] };
@@ -10,28 +11,13 @@ interface Lowlight {
   registered(alias: string): boolean;
 }
 
-let lowlight: Lowlight | undefined;
-let loading: Promise<void> | undefined;
-const listeners = new Set<() => void>();
+const grammars = lateModule(() => import('./highlight_grammars.ts').then(({ makeLowlight }) => makeLowlight() as unknown as Lowlight));
 
 /** Start loading the grammars (once); resolves when they are in. */
-export function loadHighlighter(): Promise<void> {
-  loading ??= import('./highlight_grammars.ts').then(({ makeLowlight }) => {
-    lowlight = makeLowlight() as unknown as Lowlight;
-    for (const l of listeners) l();
-  });
-  return loading;
-}
-
-export function highlighterReady(): boolean {
-  return lowlight !== undefined;
-}
-
+export const loadHighlighter = grammars.load;
+export const highlighterReady = grammars.ready;
 /** Called once the grammars are in (to draw again what was drawn plain). */
-export function onHighlighterReady(fn: () => void): () => void {
-  listeners.add(fn);
-  return () => listeners.delete(fn);
-}
+export const onHighlighterReady = grammars.onReady;
 
 // highlight.js's scopes, as the theme's colour names
 const SCOPE: Record<string, string> = {
@@ -90,6 +76,7 @@ function flatten(node: Node, color: string | undefined, lines: Span[][]): void {
  * undefined when the grammars are not loaded yet (the load starts) or the language is unknown.
  */
 export function highlightCode(code: string, language: string): Span[][] | undefined {
+  const lowlight = grammars.get();
   if (!lowlight) {
     void loadHighlighter();
     return undefined;

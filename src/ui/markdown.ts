@@ -10,34 +10,19 @@
 // whoever prints for good (history) waits for `markdownReady()`.
 import type { Token, Tokens } from 'marked';
 import { highlightCode } from './highlight.ts';
+import { lateModule } from './late_module.ts';
 import { forTerminal } from '../core/terminal_text.ts';
 import { textWidth, type Row, type Span } from './text_layout.ts';
 
 export type Style = Omit<Span, 'text'>;
 
-type Lex = (src: string, options: { gfm: boolean; breaks: boolean }) => Token[];
-let lex: Lex | undefined;
-let loading: Promise<void> | undefined;
-const listeners = new Set<() => void>();
+const marked = lateModule(() => import('marked').then(({ Lexer }) => (src: string, options: { gfm: boolean; breaks: boolean }): Token[] => Lexer.lex(src, options)));
 
 /** Start loading marked (once); resolves when it is in. */
-export function loadMarkdown(): Promise<void> {
-  loading ??= import('marked').then(({ Lexer }) => {
-    lex = (src, options) => Lexer.lex(src, options);
-    for (const l of listeners) l();
-  });
-  return loading;
-}
-
-export function markdownReady(): boolean {
-  return lex !== undefined;
-}
-
+export const loadMarkdown = marked.load;
+export const markdownReady = marked.ready;
 /** Called once marked is in (to draw again what was laid out plain). */
-export function onMarkdownReady(fn: () => void): () => void {
-  listeners.add(fn);
-  return () => listeners.delete(fn);
-}
+export const onMarkdownReady = marked.onReady;
 
 export interface MarkdownOptions {
   /** Leave long words and code lines whole (history); otherwise break them to the width. */
@@ -349,6 +334,7 @@ function blockRows(tokens: readonly Token[], c: Ctx, tight: boolean): Row[] {
 }
 
 export function markdownRows(text: string, width: number, base: Style = {}, opts: MarkdownOptions = {}): Row[] {
+  const lex = marked.get();
   if (!lex) {
     void loadMarkdown();
     return forTerminal(text)
