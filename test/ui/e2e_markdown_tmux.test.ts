@@ -29,7 +29,8 @@ test(`scrollback copy in tmux (${runtimeName}): a fence's lines byte for byte, a
     tmux.type(`open ${URL150}`);
     tmux.keys('Enter');
     await tmux.waitFor(/echo: open https/, 'the typed prompt answered');
-    tmux.write(['here:', '```python', ...CODE, '```', '', `see ${URL150}`].join('\n'), true);
+    // an emoji: measured by the bundle's string-width (its \p{RGI_Emoji} expression is built on first use)
+    tmux.write(['here: 👍🏽 ok', '```python', ...CODE, '```', '', `see ${URL150}`].join('\n'), true);
     await tmux.waitFor(/\[pasted \d+ lines\]/, 'the paste in the composer');
     tmux.keys('Enter');
     await tmux.waitFor(/echo: here:/, 'the answer');
@@ -44,6 +45,7 @@ test(`scrollback copy in tmux (${runtimeName}): a fence's lines byte for byte, a
     assert.equal(lines[at + 1 + CODE.length], '└');
     assert.ok(lines.includes(`see ${URL150}`), 'the URL is one logical line, with the word before it');
     assert.ok(lines.includes(`› open ${URL150}`), 'in a prompt too');
+    assert.ok(lines.some((l) => l.endsWith('echo: here: 👍🏽 ok')), `the emoji's line drawn whole:\n${joined}`);
     tmux.keys('C-d');
     assert.equal(await exitCode(rcFile), '0');
   } finally {
