@@ -7,12 +7,31 @@ import process from 'node:process';
 import { after, test } from 'node:test';
 import { TailBuffer } from '../../src/core/shell/output_limit.ts';
 import { TerminalHost } from '../../src/client/terminal_host.ts';
+import { stopSandboxesAhead } from '../../src/core/shell/local_terminal.ts';
 import { eventually, processesWith, uniqueSleep } from '../core/shell/helpers.ts';
 import { hasBwrap } from '../helpers/system_tools.ts';
 
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-term-')));
 mkdirSync(path.join(root, 'sub'));
-after(() => rmSync(root, { recursive: true, force: true }));
+after(() => removeWorkspace(root));
+
+/**
+ * Removes a test workspace. A command's end starts the next command's sandbox ahead, and bwrap
+ * setting it up makes its mount points again in a tree being removed (rm: ENOTEMPTY; seen once
+ * in CI): the held sandboxes are stopped first, and the removal is tried again while one finishes.
+ */
+async function removeWorkspace(dir: string): Promise<void> {
+  stopSandboxesAhead();
+  for (let i = 0; ; i++) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOTEMPTY' || i >= 40) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
 
 // A killed process whose parent is gone can linger as a zombie until init reaps it: count it dead.
 function alive(pid: number): boolean {
@@ -132,7 +151,7 @@ test('terminals run sandboxed: a recursive grep never shows the key; hooks canno
     assert.equal(existsSync(path.join(ws, 'made.txt')), true, 'no hint: workspace-write');
     assert.equal(existsSync(path.join(ws, '.git', 'hooks', 'pre-commit')), false);
   } finally {
-    rmSync(ws, { recursive: true, force: true });
+    await removeWorkspace(ws);
   }
 });
 
@@ -151,7 +170,7 @@ test("the agent's hint is honoured only when it narrows", async () => {
     const off = await runIn(net, { command: 'grep', args: ['-r', 'PRIVATE', '.'], _meta: { 'cxl/sandbox': 'read-only' } });
     assert.match(off.output, /term-test-key/, 'mode off on the client: no sandbox, whatever the agent hints');
   } finally {
-    rmSync(ws, { recursive: true, force: true });
+    await removeWorkspace(ws);
   }
 });
 
@@ -173,7 +192,7 @@ test('kill and release leave nothing behind in the sandbox, including a daemon t
     assert.ok(await eventually(() => processesWith(`sleep ${m}`).length === 0), 'dispose kills every sandbox');
     assert.throws(() => h.output(id2), /released/);
   } finally {
-    rmSync(ws, { recursive: true, force: true });
+    await removeWorkspace(ws);
   }
 });
 
