@@ -96,6 +96,8 @@ export interface DecisionMeta {
   reason: string;
   envelope?: string;
   scope?: string;
+  /** when the ask rejects itself (ISO 8601), for an envelope that sets a timeout; absent: it waits */
+  expiresAt?: string;
 }
 
 /** A plan entry as {@link MissionMeta} carries it. */

@@ -21,8 +21,12 @@ import { SessionAllows, type SessionAllow } from './session_allows.ts';
 export type { ApprovalDiff, ApprovedBy, CallVerdict };
 export { decideCall, lineVerdict, shellDecision } from './decision.ts';
 
-/** How long an ask waits when the envelope names no timeout. */
-export const DEFAULT_ASK_TIMEOUT_MS = 5 * 60 * 1000;
+/**
+ * How long an ask waits when the envelope names no timeout: until it is answered. A person who
+ * steps away finds the question still there, not a rejection they never made (an unattended
+ * unit's asks have their own default, units/lifecycle.ts).
+ */
+export const DEFAULT_ASK_TIMEOUT_MS = Infinity;
 
 export interface ApprovalRequest {
   id: string;
