@@ -12,9 +12,8 @@ import { after, test } from 'node:test';
 import { isToolError } from '../../../src/core/errors.ts';
 import { parseGoPolicy } from '../../../src/core/native_go/policy.ts';
 import { NativeGoToolset } from '../../../src/core/native_go/toolset.ts';
-import { findOnPath } from '../../../src/core/shell/sandbox/probe.ts';
 import { runCxl } from '../../helpers/cxl.ts';
-import { note } from '../../helpers/system_tools.ts';
+import { findOnPath, note } from '../../helpers/system_tools.ts';
 
 const hasGo = (what: string): boolean => {
   if (findOnPath('go', process.env.PATH)) return true;

@@ -17,9 +17,8 @@ import { FLOOR_RULES, SHIPPED_ENVELOPES } from '../../../src/core/envelope/shipp
 import { Gate } from '../../../src/core/gate/gate.ts';
 import type { ShellResult } from '../../../src/core/shell/runner.ts';
 import { LocalShell } from '../../../src/core/shell/local_shell.ts';
-import { findOnPath } from '../../../src/core/shell/sandbox/probe.ts';
 import { socketFilter } from '../../../src/core/shell/sandbox/seccomp.ts';
-import { hasBwrap } from '../../helpers/system_tools.ts';
+import { findOnPath, hasBwrap } from '../../helpers/system_tools.ts';
 
 const dirs: string[] = [];
 const agents: ChildProcess[] = [];
