@@ -212,8 +212,8 @@ export interface LocalTerminalOptions {
   onChange?: () => void;
 }
 
-/** A probe as the client and agent are told it: without the program's path. */
-function stateOf({ program: _program, ...state }: Probe): SandboxState {
+/** A probe as the client and agent are told it: without the programs' paths and the filter. */
+function stateOf({ program: _program, seccomp: _seccomp, prlimit: _prlimit, ...state }: Probe): SandboxState {
   return state;
 }
 
