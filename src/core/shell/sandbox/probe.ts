@@ -1,8 +1,7 @@
 // Finds the OS sandbox this machine offers and proves it starts, once per process and program:
 // bubblewrap (`bwrap` on PATH, from an entry no command can write: launch_programs.ts) on Linux,
-// `sandbox-exec` on macOS. A sandbox that cannot start
-// (user namespaces restricted, /proc not mountable in a container, a broken install) is reported
-// with the reason it gave, never assumed. Starting is not enough: inside, the probe checks what
+// `sandbox-exec` on macOS. A sandbox that cannot start (user namespaces restricted, /proc not
+// mountable in a container, a broken install) is reported with the reason it gave, never assumed. Starting is not enough: inside, the probe checks what
 // the sandbox relies on (kernel settings under /proc/sys read-only, the unix-socket filter in
 // force, no capability left), since a kernel or runtime may ignore a mount or an option without
 // an error (gVisor leaves /proc/sys writable; bubblewrap run as root skipped covering it). A
