@@ -152,7 +152,7 @@ export async function main(argv: string[]): Promise<number> {
   const agent = new AgentProcess(agentArgv, { cwd: root, env: agentEnv, adopt: values.agent === undefined ? adoptEarlyAgent(agentArgv, root, agentEnv) : undefined });
   // the sandbox probe the client tells the agent about at initialize (its terminal host's default:
   // with the network), started now so bwrap runs while the protocol's modules load
-  void import('../core/shell/sandbox/probe.ts').then((p) => p.probeSandboxAsync({ network: true })).catch(() => {});
+  void import('../core/shell/sandbox/probe.ts').then((p) => p.probeSandboxAsync({ network: true, roots: [root] })).catch(() => {});
   let client: InstanceType<Awaited<typeof import('../client/acp_client.ts')>['AcpClient']>;
   let mcp: { servers: ConfiguredMcpServer[]; problem?: string };
   try {

@@ -60,7 +60,8 @@ export class TerminalHost {
     private readonly onChange: (view: TerminalView) => void = () => {},
     private readonly opts: TerminalHostOptions = {},
   ) {
-    this.#local = new LocalTerminalHost({ probe: opts.probe });
+    // the programs the sandbox starts are chosen outside the directory its commands may write
+    this.#local = new LocalTerminalHost({ probe: { ...opts.probe, roots: [root] } });
   }
 
   /** The sandbox this client's terminals run in (what the status line and the agent are told). */
