@@ -91,10 +91,12 @@ export function expandAt(home: string, at: string): string[] {
         next.push(path.join(dir, seg));
         continue;
       }
+      // most homes have none of these: a stat is cheaper than the throw of a missing dir's readdir
+      if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) continue;
       try {
         for (const d of readdirSync(dir, { withFileTypes: true })) if (d.isDirectory()) next.push(path.join(dir, d.name));
       } catch {
-        // not there: nothing under it
+        // unreadable: nothing under it is shown either
       }
     }
     found = next;
@@ -114,19 +116,29 @@ function copyDir(): string {
   return copies;
 }
 
+// what a file was found to need, by what it is now (the view is built for every command; a
+// file that changed is another key)
+const scrubbedBefore = new Map<string, string | undefined>();
+
 /** The scrubbed copy of `file`, or undefined when nothing in it needs leaving out (or it cannot be read). */
 function scrubbedCopy(file: string, format: ScrubFormat): string | undefined {
+  const st = statSync(file, { throwIfNoEntry: false });
+  if (!st?.isFile()) return undefined;
+  const key = `${file}\0${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+  if (scrubbedBefore.has(key)) return scrubbedBefore.get(key);
   let text: string;
   try {
-    if (!statSync(file).isFile()) return undefined;
     text = readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
   const clean = scrub(text, format);
-  if (clean === text) return undefined;
-  const copy = path.join(copyDir(), `${createHash('sha256').update(clean).digest('hex').slice(0, 24)}-${path.basename(file)}`);
-  if (!statSync(copy, { throwIfNoEntry: false })) writeFileSync(copy, clean, { mode: 0o444 });
+  let copy: string | undefined;
+  if (clean !== text) {
+    copy = path.join(copyDir(), `${createHash('sha256').update(clean).digest('hex').slice(0, 24)}-${path.basename(file)}`);
+    if (!statSync(copy, { throwIfNoEntry: false })) writeFileSync(copy, clean, { mode: 0o444 });
+  }
+  scrubbedBefore.set(key, copy);
   return copy;
 }
 
