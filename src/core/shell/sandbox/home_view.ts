@@ -4,6 +4,9 @@
 // agents' state and dot-dirs nobody has listed, and hiding only what the table names leaves
 // everything it does not. An approved command sees the whole home (the table's paths hidden);
 // a workspace inside the home stays visible, and a workspace that is the home shows all of it.
+// Inside the kept dirs, credential stores are the table's (hidden everywhere); what is listed
+// here is what an unasked command reads differently: config files through a copy without their
+// credential lines, and code that may carry credentials not at all.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
