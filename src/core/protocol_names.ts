@@ -13,6 +13,12 @@
 export const META_SANDBOX = 'cxl/sandbox';
 /** terminal/create: whether the command may use the network ({@link NetworkMeta}) */
 export const META_NETWORK = 'cxl/network';
+/**
+ * terminal/create: `true`, end the command once its output passes `outputByteLimit` (as
+ * `| head -c` would), not only cut what is kept; terminal/wait_for_exit's answer: the cap, in
+ * bytes, of a command that was ended so ({@link OutputLimitMeta}).
+ */
+export const META_OUTPUT_LIMIT = 'cxl/outputLimit';
 /** session/new and session/load answers: whether the session can be resumed later ({@link PersistenceMeta}) */
 export const META_PERSISTENCE = 'cxl/persistence';
 /** compaction_update: the context's size before and after, in tokens */
@@ -86,6 +92,9 @@ export type SandboxProfileMeta = 'read-only' | 'workspace-write';
 
 /** {@link META_NETWORK} on terminal/create. */
 export type NetworkMeta = boolean;
+
+/** {@link META_OUTPUT_LIMIT}: asked on terminal/create (`true`), said on wait_for_exit's answer (the cap it passed). */
+export type OutputLimitMeta = true | number;
 
 /** {@link META_PERSISTENCE}: a session that cannot be written works, but only in this process. */
 export type PersistenceMeta = { resumable: true } | { resumable: false; reason: string };

@@ -286,6 +286,8 @@ export class LocalTerminal implements Terminal {
   // bwrap's init, once bwrap reported it; a kill asked for before that waits for it
   private sandboxPid?: number;
   private killWanted?: ReturnType<typeof setTimeout>;
+  // the command was ended because its output passed the cap (endAtOutputLimit)
+  private endedAtLimit = false;
 
   constructor(
     private readonly req: TerminalRequest,
@@ -309,12 +311,14 @@ export class LocalTerminal implements Terminal {
     const changed = () => this.opts.onChange?.();
     this.child.stdout!.on('data', (c: Uint8Array) => {
       this.out.push(c);
+      this.#overLimit(this.out);
       changed();
     });
     this.child.stderr!.on('data', (c: Uint8Array) => {
       if (this.errHead.length < 1024) this.errHead += new TextDecoder().decode(c.subarray(0, 1024));
-      if (opts.interleave) this.out.push(c);
-      else this.err.push(c);
+      const into = opts.interleave ? this.out : this.err;
+      into.push(c);
+      this.#overLimit(into);
       changed();
     });
     this.exited = new Promise<TerminalExit>((resolve) => {
@@ -339,7 +343,7 @@ export class LocalTerminal implements Terminal {
         clearTimeout(this.killWanted);
         if (this.sandboxPid !== undefined) liveSandboxes.delete(this.sandboxPid);
         if (this.child.pid !== undefined) live.delete(this.child.pid);
-        const exit = { exitCode: code, signal: signal ?? null };
+        const exit: TerminalExit = { exitCode: code, signal: signal ?? null, ...(this.endedAtLimit ? { outputLimit: req.outputByteLimit } : {}) };
         const timer = setTimeout(() => {
           this.child.stdout?.destroy();
           this.child.stderr?.destroy();
@@ -357,6 +361,13 @@ export class LocalTerminal implements Terminal {
       control?.on('error', () => {}); // a sandbox that failed to start reads nothing: its exit says why
       control?.end(launch.line);
     }
+  }
+
+  /** A stream past the cap ends the command, when the request says so: once, the way a timeout does. */
+  #overLimit(buf: HeadTailBuffer | TailBuffer): void {
+    if (!this.req.endAtOutputLimit || this.endedAtLimit || this.req.outputByteLimit <= 0 || buf.totalBytes <= this.req.outputByteLimit || this.exitSeen) return;
+    this.endedAtLimit = true;
+    this.killGroup();
   }
 
   /** bwrap's own failure (the command never ran) reported in the command's words. */

@@ -32,7 +32,7 @@ export interface Ahead {
 
 /** Every path the view mounts on, as the (device, inode) it is now; '-' for one that is gone. */
 export function mountMarks(view: SandboxView): string[] {
-  const paths = [...view.maskedHomes, ...view.homeKeep, ...view.roots, ...view.readOnly, ...view.hideDirs, ...view.hideFiles];
+  const paths = [...view.maskedHomes, ...view.homeKeep, ...view.roots, ...view.readOnly, ...(view.homeScrubbed ?? []).map((s) => s.path), ...view.hideDirs, ...view.hideFiles];
   return paths.map((p) => {
     const st = lstatSync(p, { throwIfNoEntry: false, bigint: true });
     return st ? `${st.dev}:${st.ino}` : '-';
