@@ -19,6 +19,8 @@ export interface CallHooks {
   onTerminal?: (terminalId: string) => Promise<void>;
   /** the call recorded a read or a write of this real path in the session's ledger */
   onLedger?: (realPath: string, how: 'read' | 'write') => void;
+  /** a person's own direct command (`/mission`, `!cmd`), not the model's call */
+  direct?: true;
 }
 
 export interface SessionTools {

@@ -5,3 +5,4 @@ export * from './spec.ts';
 export * from './resolve.ts';
 export * from './compile.ts';
 export * from './decide.ts';
+export * from './ceiling.ts';
