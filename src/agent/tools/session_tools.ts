@@ -57,6 +57,7 @@ export function createSessionTools(o: SessionToolsOptions): SessionTools {
     setMode(m: string) {
       gate.envelope = envelopeOf(m);
     },
+    envelope: () => gate.envelope,
     async call(spec, args, hooks) {
       const lacking = o.missing?.(spec);
       if (lacking) throw lacking;
