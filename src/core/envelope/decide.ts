@@ -2,7 +2,7 @@
 // caller passes (paths requested and resolved, the checked steps of a shell line). Pure and
 // synchronous: nothing here touches the disk.
 import { normalizeForMatch, widenForDeny } from './glob_lists.ts';
-import { meetDecisions } from './ceiling.ts';
+import { meetDecisions } from './meet.ts';
 import type { CompiledEnvelope, CompiledRule, DenyGroup } from './compile.ts';
 import type { Sourced } from './resolve.ts';
 import { axisOfCall, type ArgNote, type Axis, type CallFacts, type Decision, type Grant, type GrantSpec, type RuleId, type ShellStep } from './spec.ts';

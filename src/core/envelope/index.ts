@@ -6,4 +6,5 @@ export * from './spec.ts';
 export * from './resolve.ts';
 export * from './compile.ts';
 export * from './decide.ts';
+export * from './meet.ts';
 export * from './ceiling.ts';

@@ -45,11 +45,11 @@ interface World {
   h: Harness;
 }
 
-async function world(unit: (body: Record<string, unknown>, n: number) => Reply, session: (body: Record<string, unknown>, n: number) => Reply = () => ({ text: 'ok' }), mode = 'boss'): Promise<World> {
+async function world(unit: (body: Record<string, unknown>, n: number) => Reply, session: (body: Record<string, unknown>, n: number) => Reply = () => ({ text: 'ok' }), mode = 'boss', config = CONFIG): Promise<World> {
   const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-acp-mission-')));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   mkdirSync(path.join(dir, '.contenox'));
-  writeFileSync(path.join(dir, '.contenox', 'agents.toml'), CONFIG);
+  writeFileSync(path.join(dir, '.contenox', 'agents.toml'), config);
   writeFileSync(path.join(dir, 'notes.txt'), 'one\n');
   let u = 0;
   let s = 0;
@@ -209,4 +209,22 @@ test('the person\'s own /mission --envelope may name a wider envelope than the s
     const show = JSON.parse((await runCxl(['mission', 'show', f.missionId, '--json'], { cwd: w.dir, env: w.env })).stdout);
     assert.equal(show.mission.ceiling, ceiling, `${intent}: ceiling`);
   }
+});
+
+test('a default_mission_envelope wider than the session\'s is capped too: the model\'s mission_start and a /mission naming no envelope are refused, a /mission naming it fires (the person grants it)', { timeout: 90_000 }, async () => {
+  const session = (b: Record<string, unknown>): Reply => {
+    const last = msgs(b).at(-1)!;
+    return last.role === 'user' && last.content === 'fire one' ? { toolCalls: [{ name: 'mission_start', arguments: { intent: 'tidy notes.txt', wait: false } }] } : { text: 'ok' };
+  };
+  const w = await world(() => ({ toolCalls: [{ name: 'mission_finish', arguments: { status: 'landed' } }] }), session, 'boss', `default_mission_envelope = "auto_edit"\n${CONFIG}`);
+  const ns = await w.h.newSession(w.dir);
+  const failed = () => JSON.stringify(w.h.toolUpdates().filter((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'failed').at(-1));
+  await w.h.prompt(ns.sessionId, 'fire one');
+  assert.match(failed(), /envelope `auto_edit` is wider than this session's envelope `boss`.*ask the user to fire it themselves/);
+  await w.h.prompt(ns.sessionId, '/mission tidy notes.txt');
+  assert.match(failed(), /envelope `auto_edit` is wider than this session's envelope `boss`.*name it yourself \(\/mission --envelope auto_edit …\) to grant it/);
+  assert.deepEqual(JSON.parse((await runCxl(['mission', 'list', '--json'], { cwd: w.dir, env: w.env })).stdout).missions, []);
+  await w.h.prompt(ns.sessionId, '/mission --envelope auto_edit tidy notes.txt');
+  const fired = await waitFor(() => rows(w.h).find((m) => m.event === 'fired'), 'the fired row');
+  assert.ok(fired.event === 'fired' && fired.envelope === 'auto_edit');
 });
