@@ -4,6 +4,7 @@
 // store, and the factory for a session's tools (client-backed for ACP, workspace-backed for runs).
 import os from 'node:os';
 import { ConfigError, formatIssue, loadConfig, projectConfig, type EffectiveConfig } from '../config/load.ts';
+import type { CompiledEnvelope } from '../core/envelope/index.ts';
 import { untrustedNotice } from '../config/trust.ts';
 import { DEFAULT_MEMORY_FILES, MemoryCache, type Memory } from '../config/memory.ts';
 import { loadCommands, type LoadedCommands } from '../config/commands.ts';
@@ -83,6 +84,8 @@ export interface AgentSetup {
   modes: SessionMode[];
   defaultMode: string;
   modesFor(cwd: string): { modes: SessionMode[]; current: string };
+  /** an envelope of the configuration of a session rooted at `cwd`, compiled (throws for an unknown name) */
+  envelopeFor(cwd: string, name: string): CompiledEnvelope;
   provider: Provider | null;
   providerProblem?: string;
   /** the model-request timeouts and retries */
@@ -132,6 +135,14 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
     return { memory: memories.get(cwd, names), names };
   };
 
+  const configOf = (cwd: string): EffectiveConfig => {
+    try {
+      return configs.for(cwd);
+    } catch {
+      return cfg;
+    }
+  };
+
   return {
     cwd: o.cwd,
     dataDir: data,
@@ -139,18 +150,14 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
     modes,
     defaultMode,
     modesFor: (cwd) => {
-      let c: EffectiveConfig;
-      try {
-        c = configs.for(cwd);
-      } catch {
-        c = cfg;
-      }
+      const c = configOf(cwd);
       const m = modesOf(c);
       // --envelope wins; else the default of this folder's configuration as it is now (a folder
       // trusted since the agent started has its own default)
       const current = o.envelope !== undefined && m.some((x) => x.id === o.envelope) ? o.envelope : c.defaultEnvelope;
       return { modes: m, current };
     },
+    envelopeFor: (cwd, name) => configOf(cwd).envelope(name),
     provider,
     providerProblem,
     http,
@@ -297,6 +304,8 @@ interface SessionToolsInput {
   sessionId: string;
   cwd: string;
   mode: string;
+  /** a unit's ceiling: the envelope of the session whose model fired it */
+  ceiling?: string;
   ledger?: unknown;
   allows?: unknown;
   /** the content half: the workspace itself, or the client's fs/* */
@@ -354,6 +363,7 @@ class SessionToolsFactory {
       sessionId: u.sessionId,
       cwd,
       mode: u.mode,
+      ...(u.ceiling !== undefined ? { ceiling: u.ceiling } : {}),
       io: 'workspace',
       host: 'local',
       mcp: configServers(this.configs.for(cwd)),
@@ -422,7 +432,7 @@ class SessionToolsFactory {
     }
     const [mcp, remote] = await Promise.all([this.startMcp(b), this.startRemote(b, scfg, outputCap.policy.maxOutputBytes)]);
     toolsets.push(...remote);
-    const tools = createSessionTools({ toolsets, mcp, config: scfg, mode: b.mode, ledger, allows, hooks: b.hooks, root: b.cwd, approvalsPossible: b.approvalsPossible, missing: b.missing, askTimeoutMs: b.askTimeoutMs });
+    const tools = createSessionTools({ toolsets, mcp, config: scfg, mode: b.mode, ...(b.ceiling !== undefined ? { ceiling: b.ceiling } : {}), ledger, allows, hooks: b.hooks, root: b.cwd, approvalsPossible: b.approvalsPossible, missing: b.missing, askTimeoutMs: b.askTimeoutMs });
     this.#open.add(tools);
     const close = tools.close.bind(tools);
     tools.close = async () => {

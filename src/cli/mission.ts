@@ -121,7 +121,7 @@ async function show(argv: string[]): Promise<number> {
     `Mission:   ${m.id}`,
     `Intent:    ${m.intent}`,
     `Agent:     ${m.agent}`,
-    `Envelope:  ${m.envelope}`,
+    `Envelope:  ${m.envelope}${m.ceiling ? ` (ceiling: ${m.ceiling}, the envelope of the session whose model fired it)` : ''}`,
     `Status:    ${m.status}${m.reason ? ` (${m.reason})` : ''}`,
     `Workspace: ${m.cwd}`,
     `Session:   ${m.sessionId ?? '-'}${m.parentSessionId ? ` (fired by session ${m.parentSessionId})` : ''}`,

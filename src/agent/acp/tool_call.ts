@@ -107,8 +107,11 @@ function toolCallId(modelCallId: string | undefined, n: number): string {
   return `${modelCallId ? modelCallId.replace(/[^A-Za-z0-9_-]/g, '') || 'call' : 'direct'}-${n}`;
 }
 
-/** One reported tool call: announce, check, gate (maybe ask), run, report the result. Never throws for the tool's sake. */
-export async function runToolCall(turn: CallTurn, name: string, rawArgs: string | Record<string, unknown>, modelCallId?: string): Promise<CallOutcome> {
+/**
+ * One reported tool call: announce, check, gate (maybe ask), run, report the result. Never throws
+ * for the tool's sake. `direct`: the person typed it (a direct command), the model did not ask for it.
+ */
+export async function runToolCall(turn: CallTurn, name: string, rawArgs: string | Record<string, unknown>, modelCallId?: string, direct = false): Promise<CallOutcome> {
   const s = turn.session;
   const id = toolCallId(modelCallId, ++s.nextCall);
   const checked = checkCall(s.tools.specs(), name, rawArgs);
@@ -123,7 +126,7 @@ export async function runToolCall(turn: CallTurn, name: string, rawArgs: string 
   }
   await call.running();
   const permission = new PermissionRequest({ client: turn.client, sessionId: s.stored.sessionId, toolCallId: id, name: shownName, title, kind, locations, args, cwd: s.stored.cwd, signal: turn.signal });
-  const r = await runChecked(s.tools, checked.spec, args, { signal: turn.signal, approve: permission.approve, onTerminal: call.onTerminal }, 'Cancelled by the user.', async (out) => {
+  const r = await runChecked(s.tools, checked.spec, args, { signal: turn.signal, approve: permission.approve, onTerminal: call.onTerminal, ...(direct ? { direct: true as const } : {}) }, 'Cancelled by the user.', async (out) => {
     await call.completed(out, { diff: permission.diffShown, locations: permission.locationsShown }, s.stored.cwd);
     return out.forModel;
   });

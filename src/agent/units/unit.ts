@@ -23,6 +23,8 @@ import { NUDGE_OPEN, NUDGE_SILENT, unitPrompt } from './preamble.ts';
 /** What a unit's tools are built with. */
 export interface UnitToolsOptions {
   mode: string;
+  /** the envelope of the session whose model fired the unit: every call is decided by both */
+  ceiling?: string;
   sessionId: string;
   mission: UnitBinding;
   /** how long an ask waits when the envelope's rule names no timeout */
@@ -143,7 +145,7 @@ export async function runUnit(run: UnitRun): Promise<UnitOutcome> {
   let tools: SessionTools | undefined;
   let driver: Turns | undefined;
   try {
-    tools = await setup.buildUnitTools({ mode: o.mission.envelope, sessionId: session.sessionId, mission: binding, askTimeoutMs: o.askTimeoutMs, notice });
+    tools = await setup.buildUnitTools({ mode: o.mission.envelope, ...(o.mission.ceiling ? { ceiling: o.mission.ceiling } : {}), sessionId: session.sessionId, mission: binding, askTimeoutMs: o.askTimeoutMs, notice });
     const approver = durableApprover({ asks, missionId: id, sessionId: session.sessionId, agent: o.mission.agent, envelope: o.mission.envelope, onAsk: binding.events!.onAsk, onVerdict: binding.events!.onVerdict });
     o.emit({ type: 'init', mission_id: id, session_id: session.sessionId, agent: o.mission.agent, envelope: o.mission.envelope, cwd: o.mission.cwd, model: setup.provider?.model ?? null, tools: tools.specs().map(modelName), resumed: !!o.resume });
     driver = new Turns(o, tools, approver, log);

@@ -106,6 +106,8 @@ export interface GateOptions {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** a person's own direct command, not the model's call (RunContext.direct) */
+  direct?: true;
   /** who answers this call's asks (the agent brings one per call); default: the gate's */
   approver?: Approver;
 }
@@ -206,7 +208,7 @@ export class Gate {
     const answer: Answered = v.decision.action === 'approve' ? await this.#approve(p, v, args, approver, opts.signal) : {};
     try {
       const ask = this.#runAsk(answer.approvedBy, approver, opts.signal, p.toolset.name);
-      const result = await p.plan.run({ signal: opts.signal, decision: v.decision, readOnly: v.readOnly, ...answer, ask });
+      const result = await p.plan.run({ signal: opts.signal, decision: v.decision, readOnly: v.readOnly, ...answer, ask, ...(opts.direct ? { direct: true as const } : {}) });
       return answer.approvedBy ? { result, decision: v.decision, approvedBy: answer.approvedBy } : { result, decision: v.decision };
     } finally {
       // a command or another toolset's tool may have made new names for files (`ln`, `tar x`):
