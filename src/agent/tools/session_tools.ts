@@ -29,8 +29,10 @@ export interface SessionToolsOptions {
   hooks: HookRef;
   /** the workspace root shell words resolve from when the command policy names no dir */
   root: string;
-  /** false for `cxl run`: nobody answers, so approve counts as deny */
+  /** false for `cxl -p`: nobody answers, so approve counts as deny at once */
   approvalsPossible: boolean;
+  /** what such a refusal tells the model and the person to do instead */
+  nobodyHint?: string;
   /** a capability the client lacks for this tool: refused before anything else is asked */
   missing?: (spec: ToolSpec) => ToolError | undefined;
   /** how long an ask waits when the envelope's rule names no timeout (an unattended unit's: 30 min) */
@@ -41,7 +43,7 @@ export interface SessionToolsOptions {
 const nobody: Approver = async () => ({ outcome: 'reject', reason: 'nobody is there to answer' });
 
 export function createSessionTools(o: SessionToolsOptions): SessionTools {
-  const gate = new Gate({ envelope: o.config.envelope(o.mode), session: o.allows, root: o.root, ...(o.askTimeoutMs !== undefined ? { defaultTimeoutMs: o.askTimeoutMs } : {}) });
+  const gate = new Gate({ envelope: o.config.envelope(o.mode), session: o.allows, root: o.root, ...(o.askTimeoutMs !== undefined ? { defaultTimeoutMs: o.askTimeoutMs } : {}), ...(o.nobodyHint ? { nobodyHint: o.nobodyHint } : {}) });
   const all: Toolset[] = [...o.toolsets, ...o.mcp];
   for (const t of all) gate.add(t);
   const byName = (name: string) => all.find((t) => t.name === name);
