@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { test } from 'node:test';
+import { Harness } from '../agent/acp/harness.ts';
 import { background, messages, pendingAsks, schema, waitFor, workspace, type Workspace } from '../helpers/unattended.ts';
 
 const MODELS = { models: [{ id: 'm' }] };
@@ -90,7 +91,8 @@ test('an ask under a configured default envelope is refused at once: the command
 });
 
 test('--wait-for-approvals stores the ask as a durable one: it is in `cxl approvals list` while the run waits; stopping the run withdraws it, and nothing ran', async () => {
-  const ws = await workspace([{ toolCalls: [{ name: 'local_shell', arguments: { command: 'touch marker.txt' } }] }, { text: 'never reached' }], SRC, MODELS);
+  // each run asks to run the command first
+  const ws = await workspace((body) => (messages(body).at(-1)!.role === 'user' ? { toolCalls: [{ name: 'local_shell', arguments: { command: 'touch marker.txt' } }] } : { text: 'never reached' }), SRC, MODELS);
   try {
     userConfig(ws, 'default_envelope = "auto_edit"\n');
     const run = background(ws, ['-p', '--wait-for-approvals', 'create marker.txt']);
@@ -102,7 +104,7 @@ test('--wait-for-approvals stores the ask as a durable one: it is in `cxl approv
     assert.equal(ask.envelope, 'auto_edit');
     const list = await ws.cxl(['approvals', 'list']);
     assert.equal(list.code, 0, list.stderr);
-    assert.match(list.stdout, new RegExp(`${ask.id}  permission  local_shell\\.local_shell`));
+    assert.match(list.stdout, new RegExp(`${ask.id}  permission  local_shell\\.local_shell  cxl -p `));
     assert.match(list.stdout, /touch marker\.txt/);
     assert.match(run.stderr(), new RegExp(`\\? local_shell: touch marker\\.txt: waiting for a person \\(ask ${ask.id}, until `));
     assert.equal(existsSync(path.join(ws.dir, 'marker.txt')), false, 'nothing ran while it waits');
@@ -110,6 +112,17 @@ test('--wait-for-approvals stores the ask as a durable one: it is in `cxl approv
     const end = await run.exited;
     assert.equal(end.code, 143, run.stderr());
     assert.deepEqual(await pendingAsks(ws), [], 'a stopped run leaves no ask waiting for nobody');
+    assert.equal(existsSync(path.join(ws.dir, 'marker.txt')), false);
+    // kill -9 writes nothing more: the next look finds its process gone and closes the ask
+    const killed = background(ws, ['-p', '--wait-for-approvals', 'create marker.txt']);
+    const [left] = await waitFor(async () => ((await pendingAsks(ws)).length ? pendingAsks(ws) : undefined), 'the second ask');
+    killed.child.kill('SIGKILL');
+    await killed.exited;
+    assert.ok(existsSync(path.join(ws.data, 'asks', 'pending', String(left.id))), 'still marked pending on disk');
+    assert.deepEqual(await pendingAsks(ws), []);
+    const late = await ws.cxl(['approvals', 'respond', String(left.id), '--approve']);
+    assert.equal(late.code, 1);
+    assert.match(late.stderr, /already denied \(reclaimed\)/);
     assert.equal(existsSync(path.join(ws.dir, 'marker.txt')), false);
   } finally {
     await ws.close();
@@ -163,6 +176,26 @@ test('--output-format json and stream-json: each validates against docs/missions
     assert.equal(events[0].envelope, 'read_only');
     assert.equal(events.at(-1).result, 'a is 1.');
   } finally {
+    await ws.close();
+  }
+});
+
+test('the session cxl -p stored opens in the built-in agent as the UI opens it (`cxl --resume`): listed for its directory, its prompt, call and answer replayed', async () => {
+  const ws = await workspace([{ text: 'Looking.', toolCalls: [{ name: 'read_file', arguments: { path: 'src/a.ts' } }] }, { text: 'a is 1.' }], SRC, MODELS);
+  const h = new Harness({ args: ['--provider', 'openai', '--model', 'm'], env: ws.env });
+  try {
+    const r = await ws.cxl(['-p', '--output-format', 'json', 'what is a?']);
+    assert.equal(r.code, 0, r.stderr);
+    const id = JSON.parse(r.stdout).session_id as string;
+    await h.start();
+    const list = (await h.agent.request('session/list', { cwd: ws.dir })) as { sessions: Array<{ sessionId: string; title?: string | null }> };
+    assert.deepEqual(list.sessions.map((x) => [x.sessionId, x.title]), [[id, 'what is a?']]);
+    await h.agent.request('session/load', { sessionId: id, cwd: ws.dir, mcpServers: [] });
+    const replayed = h.updates.filter((u) => u.sessionId === id).map((u) => u.update as unknown as Record<string, unknown>);
+    const shown = replayed.map((u) => (u.sessionUpdate === 'tool_call' ? `call ${u.title} ${u.status}` : `${u.sessionUpdate} ${(u.content as { text?: string } | undefined)?.text?.trim()}`));
+    assert.deepEqual(shown.filter((x) => !x.startsWith('available_commands_update')), ['user_message_chunk what is a?', 'agent_message_chunk Looking.', 'call local_fs.read_file: src/a.ts completed', 'agent_message_chunk a is 1.']);
+  } finally {
+    await h.stop();
     await ws.close();
   }
 });
