@@ -58,7 +58,8 @@ export function describeUsage(s: { usage: UsageView }): string {
   const n = (x: number) => x.toLocaleString('en-US');
   const ctx = u.context ? `context ${u.context.estimated ? '~' : ''}${n(u.context.used)} of ${n(u.context.size)} tokens (${Math.round((100 * u.context.used) / u.context.size)}%)` : 'no model request';
   const counted = u.prompt_tokens || u.completion_tokens ? `; ${n(u.prompt_tokens)} prompt + ${n(u.completion_tokens)} completion tokens in all` : '; the server reported no token counts';
-  return `${ctx}; ${u.requests} model request${u.requests === 1 ? '' : 's'}${u.requests ? counted : ''}${u.compactions ? `; ${u.compactions} compaction${u.compactions === 1 ? '' : 's'}` : ''}`;
+  if (!u.requests) return ctx;
+  return `${ctx}; ${u.requests} model request${u.requests === 1 ? '' : 's'}${counted}${u.compactions ? `; ${u.compactions} compaction${u.compactions === 1 ? '' : 's'}` : ''}`;
 }
 
 export interface PrinterOptions {
