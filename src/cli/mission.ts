@@ -74,7 +74,7 @@ async function list(argv: string[]): Promise<number> {
     return 0;
   }
   if (!all.length) {
-    out('No missions recorded. Start one with `cxl run "<task>" --envelope NAME`, `cxl mission fire [agent] "<intent>" --wait`, or /mission in a session.\n');
+    out('No missions recorded. Start one with `cxl run "<task>"`, `cxl mission fire [agent] "<intent>" --wait`, or /mission in a session.\n');
     return 0;
   }
   const rows = [['ID', 'AGENT', 'ENVELOPE', 'STATUS', 'AGE', 'INTENT'], ...all.map((m) => [m.id, m.agent, m.envelope, m.status, ago(m.createdAt), m.intent.slice(0, 80)])];

@@ -22,8 +22,8 @@ const HELP = `cxl: the terminal UI (an ACP client)
 Usage: cxl [--agent "<command line>"] [--cwd DIR] [--envelope NAME] [--provider ollama|openai] [--model NAME]
            [--continue | --resume [ID]] [--trust-project] ["<prompt>"]
 
-  "<prompt>"   sent as the first prompt once the session is open (cxl -p "<prompt>" runs it
-               unattended instead, as cxl run)
+  "<prompt>"   sent as the first prompt once the session is open (cxl -p "<prompt>" prints
+               one answer instead, with no UI: cxl -p --help)
   --agent      any ACP agent on stdio, e.g. --agent "npx @agentclientprotocol/claude-agent-acp"
                (default: the built-in agent, cxl acp)
   --cwd        the session root (default: the current directory); files and commands the

@@ -32,7 +32,7 @@ test('mission fire [agent] "<intent>" --wait runs that agent\'s section; --wait 
     const words = await ws.cxl(['mission', 'fire', 'review', 'the', 'code', '--wait', ...MODEL]);
     assert.equal(words.code, 2);
     assert.match(words.stderr, /quote the intent/);
-    assert.equal((await ws.cxl(['mission', 'list'])).stdout, 'No missions recorded. Start one with `cxl run "<task>" --envelope NAME`, `cxl mission fire [agent] "<intent>" --wait`, or /mission in a session.\n');
+    assert.equal((await ws.cxl(['mission', 'list'])).stdout, 'No missions recorded. Start one with `cxl run "<task>"`, `cxl mission fire [agent] "<intent>" --wait`, or /mission in a session.\n');
     assert.equal(ws.srv.requests.length, 0);
 
     const r = await ws.cxl(['mission', 'fire', 'reviewer', 'review it', '--wait', ...MODEL, '--output-format', 'json']);

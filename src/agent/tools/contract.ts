@@ -14,7 +14,7 @@ export type Approver = (req: ApprovalRequest, signal: AbortSignal) => Promise<Ap
 
 export interface CallHooks {
   signal: AbortSignal;
-  /** absent when nobody can answer (`cxl run`): an ask then counts as a deny (approval_required) */
+  /** absent when nobody can answer: an ask then counts as a deny (approval_required) */
   approve?: Approver;
   /** a client terminal was created for a step of this call */
   onTerminal?: (terminalId: string) => Promise<void>;

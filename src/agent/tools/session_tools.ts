@@ -32,8 +32,10 @@ export interface SessionToolsOptions {
   hooks: HookRef;
   /** the workspace root shell words resolve from when the command policy names no dir */
   root: string;
-  /** false for `cxl run`: nobody answers, so approve counts as deny */
+  /** false for `cxl -p`: nobody answers, so approve counts as deny at once */
   approvalsPossible: boolean;
+  /** what such a refusal tells the model and the person to do instead */
+  nobodyHint?: string;
   /** a capability the client lacks for this tool: refused before anything else is asked */
   missing?: (spec: ToolSpec) => ToolError | undefined;
   /** how long an ask waits when the envelope's rule names no timeout (an unattended unit's: 30 min) */
@@ -46,7 +48,7 @@ const nobody: Approver = async () => ({ outcome: 'reject', reason: 'nobody is th
 export function createSessionTools(o: SessionToolsOptions): SessionTools {
   // a unit's calls are decided by its envelope and its ceiling both (the stricter wins)
   const envelopeOf = (mode: string) => (o.ceiling === undefined ? o.config.envelope(mode) : withCeiling(o.config.envelope(mode), o.config.envelope(o.ceiling)));
-  const gate = new Gate({ envelope: envelopeOf(o.mode), session: o.allows, root: o.root, ...(o.askTimeoutMs !== undefined ? { defaultTimeoutMs: o.askTimeoutMs } : {}) });
+  const gate = new Gate({ envelope: envelopeOf(o.mode), session: o.allows, root: o.root, ...(o.askTimeoutMs !== undefined ? { defaultTimeoutMs: o.askTimeoutMs } : {}), ...(o.nobodyHint ? { nobodyHint: o.nobodyHint } : {}) });
   const all: Toolset[] = [...o.toolsets, ...o.mcp];
   for (const t of all) gate.add(t);
   const byName = (name: string) => all.find((t) => t.name === name);

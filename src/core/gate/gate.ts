@@ -96,6 +96,8 @@ export interface GateOptions {
   approver?: Approver;
   /** approve counts as allow-once without asking (`cxl tool --yes`); deny still denies */
   autoApprove?: boolean;
+  /** what a call that needs approval is told when nobody can answer, after why (default: rerun with --yes) */
+  nobodyHint?: string;
   /** the session's scoped allows (restored from the session store when resuming) */
   session?: SessionAllows;
   defaultTimeoutMs?: number;
@@ -232,7 +234,7 @@ export class Gate {
     if (v.sessionable && this.#covers(scope)) return { approvedBy: 'session' };
     if (this.#opts.autoApprove) return { approvedBy: 'yes' };
     if (!approver) {
-      throw new ToolError('approval_required', `${qualified(p.toolset.name, p.tool)} needs a human's approval (${decision.sentence}) and nobody can answer here. Rerun with --yes to approve it, or choose an envelope that allows it.`, {
+      throw new ToolError('approval_required', `${qualified(p.toolset.name, p.tool)} needs a human's approval (${decision.sentence}) and nobody can answer here. ${this.#opts.nobodyHint ?? 'Rerun with --yes to approve it, or choose an envelope that allows it.'}`, {
         rule: decision.rule,
         envelope: decision.envelope,
       });
