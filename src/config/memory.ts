@@ -111,11 +111,11 @@ function refusal(c: { path: string; scope: 'user' | 'project' }, root: string, t
   } catch {
     return 'it cannot be read (a dangling link, or no permission)';
   }
+  const cls = defaultPathMatcher.classify(p, real);
+  if (cls) return `it is ${cls === 'quarantined' ? 'a quarantined credential path' : 'on the read-approve list'} (${real}), so it is never read as instructions`;
   if (c.scope === 'project' && !inside(realOr(top), real) && !(inside(realOr(path.join(home, '.contenox')), real) && real.toLowerCase().endsWith('.md'))) {
     return `it links outside the project (to ${real}), so it is never read as instructions; replace the link with the file itself`;
   }
-  const cls = defaultPathMatcher.classify(p, real);
-  if (cls) return `it is ${cls === 'quarantined' ? 'a quarantined credential path' : 'on the read-approve list'} (${real}), so it is never read as instructions`;
   if (!st.isFile()) return 'it is not a regular file';
   const twin = defaultIdentityIndex.lookup(st, root);
   if (twin) return `it is another name of the protected ${twin.path}, so it is never read as instructions`;
