@@ -97,9 +97,11 @@ class Binder {
 
   add(p: string, absentToo: boolean): void {
     const abs = path.resolve(this.root, p);
+    // stat first, without throwing for a path that is not there (most PATH places are not):
+    // an exception per look-up was most of the cost
     let real: string | undefined;
     try {
-      real = fs.realpathSync.native(abs);
+      if (statQuiet(abs)) real = fs.realpathSync.native(abs);
     } catch {
       real = undefined;
     }
@@ -120,11 +122,11 @@ class Binder {
   }
 }
 
-function isFile(p: string): boolean {
+function statQuiet(p: string): fs.Stats | undefined {
   try {
-    return fs.statSync(p).isFile();
+    return fs.statSync(p, { throwIfNoEntry: false });
   } catch {
-    return false;
+    return undefined; // ENOTDIR, EACCES: not there for us
   }
 }
 
@@ -153,13 +155,13 @@ function bindServer(b: Binder, spec: Table): void {
   const env = isTable(spec.env) ? Object.fromEntries(Object.entries(spec.env).filter((e): e is [string, string] => typeof e[1] === 'string')) : {};
   if (command.includes('/')) b.add(command, true);
   else {
-    // the program is looked up on the PATH the server gets: every place inside the project
-    // that comes before (or is) where it is found now would run instead once a file is there
+    // the program is looked up on the PATH the server gets: a place inside the project on it
+    // (`./bin`, `.`) would run a file put there instead, so each such place is bound, as what is
+    // there or as absent. Places outside are not looked at (no stat each: this runs at every start).
     const search = env.PATH ?? process.env.PATH ?? '';
     for (const entry of search.split(path.delimiter)) {
-      const candidate = path.join(path.resolve(b.root, entry || '.'), command);
-      b.add(candidate, true);
-      if (isFile(candidate)) break;
+      const dir = path.resolve(b.root, entry || '.');
+      if (dir === b.root || within(b.root, dir)) b.add(path.join(dir, command), true);
     }
   }
   args.forEach((a, i) => {
