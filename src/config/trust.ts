@@ -118,8 +118,12 @@ function namedChains(dir: string, doc: Record<string, unknown>): string[] {
   return chains.filter((c): c is string => typeof c === 'string' && c !== '').map((c) => path.relative(dir, path.resolve(base, c)));
 }
 
-/** The project's configuration files as they are now, or null when the folder has none. */
-export function projectMaterial(dir: string): ProjectMaterial | null {
+/**
+ * The project's configuration files as they are now, or null when the folder has none. `bind`:
+ * also what it starts from the folder (not for the home folder, whose configuration is the
+ * person's own and never asked about).
+ */
+export function projectMaterial(dir: string, bind = true): ProjectMaterial | null {
   const real = realDir(dir);
   const files: Record<string, string> = {};
   let runs: Record<string, string> = {};
@@ -131,7 +135,7 @@ export function projectMaterial(dir: string): ProjectMaterial | null {
       const t = readText(path.join(real, rel));
       files[rel] = t ?? '\u0000missing';
     }
-    if (doc) runs = boundFiles(real, doc);
+    if (doc && bind) runs = boundFiles(real, doc);
   }
   const commands = path.join(real, '.contenox', 'commands');
   let names: string[] = [];
@@ -207,9 +211,10 @@ export interface TrustOptions {
 
 /** Whether a folder's project configuration may apply, and what it is. */
 export function projectTrust(dir: string, o: TrustOptions): ProjectTrust {
-  const material = projectMaterial(dir);
+  const own = realDir(dir) === realDir(o.home);
+  const material = projectMaterial(dir, !own);
   if (!material) return { state: 'none', material: null };
-  if (material.dir === realDir(o.home)) return { state: 'own', material };
+  if (own) return { state: 'own', material };
   const record = readStore(o.home).folders[material.dir];
   if (record && record.hash === material.hash) return { state: 'trusted', material, record };
   if (o.forRun) return { state: 'trusted-for-run', material, ...(record ? { record } : {}) };
