@@ -2,10 +2,12 @@
 // each, called in order by agentSetup: the project configurations, the envelopes (ACP modes), the
 // model-request timeouts, the model provider, the context window, the turn limit, the session
 // store, and the factory for a session's tools (client-backed for ACP, workspace-backed for runs).
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { BUILTIN, ConfigError, formatIssue, loadConfig, projectConfig, type EffectiveConfig } from '../config/load.ts';
 import type { CompiledEnvelope } from '../core/envelope/index.ts';
-import { untrustedNotice } from '../config/trust.ts';
+import { applies, untrustedNotice } from '../config/trust.ts';
 import { DEFAULT_MEMORY_FILES, MemoryCache, type Memory } from '../config/memory.ts';
 import { loadCommands, type LoadedCommands } from '../config/commands.ts';
 import { loadChain, taskPolicies, type ChainTask } from '../config/chain.ts';
@@ -144,7 +146,6 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
   const vars: Record<string, string> = provider ? { provider: provider.name, model: provider.model } : {};
   const data = dataDir(o.env);
   const store = new SessionStore(data);
-  const factory = new SessionToolsFactory(configs, vars, mcpTimeouts(o.env), o.env);
   const memories = new MemoryCache({ home: o.env.HOME });
   const memoryOf = (cwd: string) => {
     let names: readonly string[] = DEFAULT_MEMORY_FILES;
@@ -155,6 +156,9 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
     }
     return { memory: memories.get(cwd, names), names };
   };
+  // a memory file left out (a link out of the project, a protected file) is said when the session starts
+  const skippedMemory = (cwd: string) => memoryOf(cwd).memory.skipped.map((s) => `Memory file ${s.path} is not read: ${s.why}.`);
+  const factory = new SessionToolsFactory(configs, vars, mcpTimeouts(o.env), o.env, skippedMemory);
 
   const configOf = (cwd: string): EffectiveConfig => {
     try {
@@ -241,6 +245,16 @@ class ProjectConfigs {
     return cfg.agents.includes('run') ? loadConfig({ ...opts, agent: 'run' }) : cfg;
   }
 
+  /**
+   * Why the project's own configuration no longer applies in `cwd` (changed since it was
+   * trusted: its agents.toml, or a script one of its MCP servers runs), or undefined when it does.
+   * Asked again right before a project's MCP server is spawned.
+   */
+  lapsed(cwd: string): string | undefined {
+    const project = projectConfig({ cwd, home: this.env.HOME, env: this.env, trustProject: this.trustProject });
+    return applies(project.state) ? undefined : (untrustedNotice(project) ?? `This folder's own configuration is ${project.state}.`);
+  }
+
   for(cwd: string): EffectiveConfig {
     const base = { cwd, home: this.env.HOME, env: this.env, trustProject: this.trustProject };
     const project = projectConfig(base);
@@ -325,8 +339,26 @@ function taskFor(cfg: EffectiveConfig, vars: Record<string, string>): { task: Ch
   return { task, policies };
 }
 
-function configServers(c: EffectiveConfig): McpServerConfig[] {
-  return Object.entries(c.data.mcp_servers ?? {}).map(([name, s]) => ({ name, command: s.command, args: s.args, env: s.env, url: s.url }));
+/** Whether `key` (and everything under it) came from the project's own file. */
+function fromProject(c: EffectiveConfig, key: string): boolean {
+  if (!c.project.file) return false;
+  for (const [k, src] of c.sources) if ((k === key || k.startsWith(`${key}.`)) && src.replace(/ \[agents\.[^\]]*\]$/, '') === c.project.file) return true;
+  return false;
+}
+
+/**
+ * The configuration's MCP servers; a project's own is checked once more right before it is
+ * spawned (`lapsed`), so a script replaced since the configuration was read does not run.
+ */
+function configServers(c: EffectiveConfig, lapsed?: (cwd: string) => string | undefined, cwd?: string): McpServerConfig[] {
+  return Object.entries(c.data.mcp_servers ?? {}).map(([name, s]) => {
+    const check = lapsed && cwd !== undefined && s.command !== undefined && fromProject(c, `mcp_servers.${name}`);
+    const verify = check ? () => {
+      const why = lapsed(cwd);
+      return why === undefined ? undefined : `MCP server ${name} (from this folder's own configuration) is not started. ${why}`;
+    } : undefined;
+    return { name, command: s.command, args: s.args, env: s.env, url: s.url, ...(verify ? { verify } : {}) };
+  });
 }
 
 interface SessionToolsInput {
@@ -341,7 +373,8 @@ interface SessionToolsInput {
   io: 'workspace' | ClientFileIO;
   /** where commands run: this machine, or the client's terminals */
   host: TerminalHost | 'local';
-  mcp: McpServerConfig[];
+  /** the MCP servers the client attached (they win over configured ones of the same name) */
+  clientMcp: McpServerConfig[];
   notice: (text: string) => void;
   approvalsPossible: boolean;
   hooks: HookRef;
@@ -361,6 +394,7 @@ class SessionToolsFactory {
     private readonly vars: Record<string, string>,
     private readonly timeouts: { startTimeoutMs?: number; callTimeoutMs?: number },
     private readonly env: Record<string, string | undefined> = {},
+    private readonly skippedMemory: (cwd: string) => string[] = () => [],
   ) {}
 
   forClient(ctx: ToolContext): Promise<SessionTools> {
@@ -368,7 +402,6 @@ class SessionToolsFactory {
     const acpServers = fromAcp(ctx.mcpServers as unknown as Array<Record<string, unknown>>);
     const notice = (t: string) => void ctx.notice(t).catch(() => {});
     for (const s of acpServers.skipped) notice(s);
-    const names = new Set(acpServers.configs.map((c) => c.name));
     return this.build({
       sessionId: ctx.sessionId,
       cwd: ctx.cwd,
@@ -377,7 +410,7 @@ class SessionToolsFactory {
       allows: ctx.allows,
       io: clientFileIO(ctx),
       host: clientTerminalHost(ctx, hooks),
-      mcp: [...configServers(this.configs.for(ctx.cwd)).filter((c) => !names.has(c.name)), ...acpServers.configs],
+      clientMcp: acpServers.configs,
       notice,
       approvalsPossible: true,
       hooks,
@@ -396,7 +429,7 @@ class SessionToolsFactory {
       ...(u.ceiling !== undefined ? { ceiling: u.ceiling } : {}),
       io: 'workspace',
       host: 'local',
-      mcp: configServers(this.configs.for(cwd)),
+      clientMcp: [],
       notice: u.notice,
       approvalsPossible: true,
       hooks: {},
@@ -415,7 +448,7 @@ class SessionToolsFactory {
       allows: l.allows,
       io: 'workspace',
       host: 'local',
-      mcp: configServers(this.configs.for(cwd)),
+      clientMcp: [],
       notice: l.notice,
       approvalsPossible: l.approvals,
       hooks: {},
@@ -432,6 +465,7 @@ class SessionToolsFactory {
     const scfg = this.configs.for(b.cwd);
     const untrusted = untrustedNotice(scfg.project);
     if (untrusted) b.notice(untrusted);
+    for (const m of this.skippedMemory(b.cwd)) b.notice(m);
     const { task, policies } = taskFor(scfg, this.vars);
     // each warning once: local_fs's policy is read for the remote tools' output cap too
     const said = new Set<string>();
@@ -442,7 +476,8 @@ class SessionToolsFactory {
     };
     const outputCap = parseFsPolicy(policies.local_fs);
     outputCap.warnings.forEach(warn);
-    const allows = SessionAllows.fromJSON(b.allows);
+    // an allow answers only in the folder it was given in (a session loaded elsewhere asks again)
+    const allows = SessionAllows.fromJSON(b.allows, realDir(b.cwd));
     const ledger = restoreLedger(b.ledger, b.sessionId);
     const toolsets: Toolset[] = [];
     // a toolset that confines itself (local_fs's _allowed_dir) moves the root of those after it
@@ -465,7 +500,10 @@ class SessionToolsFactory {
       toolsets.push(opened.toolset);
       root = opened.root ?? root;
     }
-    const [mcp, remote] = await Promise.all([this.startMcp(b), this.startRemote(b, scfg, outputCap.policy.maxOutputBytes)]);
+    // the servers of the configuration just read (its trust checked now), not of an earlier read
+    const names = new Set(b.clientMcp.map((c) => c.name));
+    const servers = [...configServers(scfg, (cwd) => this.configs.lapsed(cwd), b.cwd).filter((c) => !names.has(c.name)), ...b.clientMcp];
+    const [mcp, remote] = await Promise.all([this.startMcp(b, servers), this.startRemote(b, scfg, servers, outputCap.policy.maxOutputBytes)]);
     toolsets.push(...remote);
     const tools = createSessionTools({ toolsets, mcp, config: scfg, mode: b.mode, ...(b.ceiling !== undefined ? { ceiling: b.ceiling } : {}), ledger, allows, hooks: b.hooks, root: b.cwd, approvalsPossible: b.approvalsPossible, missing: b.missing, askTimeoutMs: b.askTimeoutMs, nobodyHint: b.nobodyHint });
     this.#open.add(tools);
@@ -478,10 +516,10 @@ class SessionToolsFactory {
   }
 
   /** [remote_tools.*]: the OpenAPI parser is imported only when a service is configured. */
-  private async startRemote(b: SessionToolsInput, cfg: EffectiveConfig, maxOutputBytes: number): Promise<Toolset[]> {
+  private async startRemote(b: SessionToolsInput, cfg: EffectiveConfig, servers: McpServerConfig[], maxOutputBytes: number): Promise<Toolset[]> {
     if (!Object.keys(cfg.data.remote_tools ?? {}).length) return [];
     const { loadRemoteTools, remoteConfigs } = await import('./tools/remote/toolset.ts');
-    const mcpNames = new Set(b.mcp.map((m) => m.name));
+    const mcpNames = new Set(servers.map((m) => m.name));
     const configs = remoteConfigs(cfg.data.remote_tools, cfg.sources).filter((c) => {
       if (!mcpNames.has(c.name)) return true;
       b.notice(`remote tools ${c.name}: the client attached an MCP server of the same name, which keeps it; the remote tools ${c.name} are left out.`);
@@ -493,14 +531,22 @@ class SessionToolsFactory {
   }
 
   /** Started side by side: one slow or hung server costs its own start timeout, not everyone's. */
-  private async startMcp(b: SessionToolsInput): Promise<McpToolset[]> {
-    const started = await Promise.allSettled(b.mcp.map((m) => McpToolset.start({ ...m, cwd: m.cwd ?? b.cwd }, { ...this.timeouts, onProblem: b.notice })));
+  private async startMcp(b: SessionToolsInput, servers: McpServerConfig[]): Promise<McpToolset[]> {
+    const started = await Promise.allSettled(servers.map((m) => McpToolset.start({ ...m, cwd: m.cwd ?? b.cwd }, { ...this.timeouts, onProblem: b.notice })));
     const mcp: McpToolset[] = [];
     for (const r of started) {
       if (r.status === 'fulfilled') mcp.push(r.value);
       else b.notice(r.reason instanceof Error ? r.reason.message : String(r.reason));
     }
     return mcp;
+  }
+}
+
+function realDir(dir: string): string {
+  try {
+    return fs.realpathSync.native(dir);
+  } catch {
+    return path.resolve(dir);
   }
 }
 

@@ -17,7 +17,8 @@ const HELP = `Usage: cxl trust [DIR]            show what DIR's configuration ch
 A folder's own configuration (.contenox/agents.toml, the chain it names, .contenox/commands/)
 applies only once the folder is trusted: until then cxl starts none of its MCP servers, fills
 none of its {{env:...}} values and decides by your own configuration. Trust is bound to the
-content: when the configuration changes, cxl asks again. DIR defaults to the current directory.
+content, and to the project files the configuration runs (an MCP server's script): when any of
+them changes, cxl asks again. DIR defaults to the current directory.
 For automation, --trust-project or CXL_TRUST_PROJECT=1 trusts a folder for one run.`;
 
 export async function main(argv: string[]): Promise<number> {

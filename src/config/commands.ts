@@ -3,8 +3,9 @@
 // description and an argument hint; `$ARGUMENTS` is what follows the command, `$1`..`$9` its
 // words. A project's commands come from the workspace, which may be a cloned repository: they
 // are part of what the person trusts (trust.ts hashes them), so they load only from a trusted
-// folder, and then from the very text that was trusted. A project command of the same name
-// replaces the person's own; no command may take a built-in command's name.
+// folder, and then from the very text that was trusted; one that links outside the project is
+// not read at all. A project command of the same name replaces the person's own; no command may
+// take a built-in command's name.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ProjectTrust } from './trust.ts';
@@ -87,12 +88,17 @@ function userCommands(home: string, problems: string[]): CustomCommand[] {
   return out;
 }
 
-/** The project's commands, from the texts its trust was given for. */
-function projectCommands(project: Pick<ProjectTrust, 'state' | 'material'>): { commands: CustomCommand[]; heldBack: number } {
+/** The project's commands, from the texts its trust was given for (a file that was not read, a link out of the project, is none). */
+function projectCommands(project: Pick<ProjectTrust, 'state' | 'material'>, problems: string[]): { commands: CustomCommand[]; heldBack: number } {
   const files = Object.entries(project.material?.files ?? {}).filter(([rel]) => rel.startsWith('.contenox/commands/') && rel.endsWith('.md'));
   if (!applies(project.state)) return { commands: [], heldBack: files.length };
   const dir = project.material?.dir ?? '';
-  return { commands: files.map(([rel, text]) => fromText(path.basename(rel).slice(0, -3), text, 'project', path.join(dir, rel))), heldBack: 0 };
+  const commands: CustomCommand[] = [];
+  for (const [rel, text] of files) {
+    if (text.startsWith('\u0000')) problems.push(`${path.join(dir, rel)}: ${text.slice(1)}, so it is no command`);
+    else commands.push(fromText(path.basename(rel).slice(0, -3), text, 'project', path.join(dir, rel)));
+  }
+  return { commands, heldBack: 0 };
 }
 
 /**
@@ -102,7 +108,7 @@ function projectCommands(project: Pick<ProjectTrust, 'state' | 'material'>): { c
 export function loadCommands(o: { home: string; project: Pick<ProjectTrust, 'state' | 'material'>; reserved: readonly string[] }): LoadedCommands {
   const problems: string[] = [];
   const byName = new Map<string, CustomCommand>();
-  const project = projectCommands(o.project);
+  const project = projectCommands(o.project, problems);
   for (const c of [...userCommands(o.home, problems), ...project.commands]) {
     if (!NAME.test(c.name)) {
       problems.push(`${c.file}: \`${c.name}\` is no command name (a letter, then letters, digits, _ and -)`);

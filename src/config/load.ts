@@ -224,7 +224,9 @@ export function loadConfig(opts: LoadOptions = {}): EffectiveConfig {
   const issues: ConfigIssue[] = [];
   for (const f of files) {
     try {
-      layers.push([f, readConfigFile(f)]);
+      // the project's file is read as the text its trust was checked on, not read again
+      const trusted = f === project.file ? project.material?.files['.contenox/agents.toml'] : undefined;
+      layers.push([f, readConfigFile(f, trusted)]);
     } catch (err) {
       if (err instanceof ConfigError) issues.push(...err.issues);
       else throw err;

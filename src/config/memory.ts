@@ -3,8 +3,9 @@
 // with a .git above the session's directory) down to that directory, nearest last, after the
 // user's own ~/.contenox/AGENTS.md. They are text for the model and nothing more (they start no
 // program and change no rule), so they are read whether or not the folder is trusted, as every
-// agent that reads them does. A file on the quarantine or the read-approve list (a symlink to a
-// key, a second name of one) is never read this way; everything is size-capped.
+// agent that reads them does. A project's file that resolves outside the project (a symlink to
+// another place) is not read, nor is one on the quarantine or the read-approve list (a symlink to
+// a key, a second name of one); everything is size-capped.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -81,8 +82,27 @@ export function memoryPaths(o: MemoryOptions): Array<{ path: string; scope: 'use
   return out;
 }
 
-/** Why a file is not read this way, or undefined when it may be. */
-function refusal(p: string, root: string): string | undefined {
+function realOr(p: string): string {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+function inside(dir: string, p: string): boolean {
+  const r = path.relative(dir, p);
+  return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
+}
+
+/**
+ * Why a file is not read this way, or undefined when it may be. A project's file must resolve
+ * inside the project (`top`) or be a Markdown file of the person's own ~/.contenox: a link out
+ * (to ~/.ssh/id_rsa, to another checkout) would send that file to the model with every request.
+ * The person's own ~/.contenox/AGENTS.md is theirs wherever it points (no project writes there).
+ */
+function refusal(c: { path: string; scope: 'user' | 'project' }, root: string, top: string, home: string): string | undefined {
+  const p = c.path;
   let real: string;
   let st: fs.Stats;
   try {
@@ -93,6 +113,9 @@ function refusal(p: string, root: string): string | undefined {
   }
   const cls = defaultPathMatcher.classify(p, real);
   if (cls) return `it is ${cls === 'quarantined' ? 'a quarantined credential path' : 'on the read-approve list'} (${real}), so it is never read as instructions`;
+  if (c.scope === 'project' && !inside(realOr(top), real) && !(inside(realOr(path.join(home, '.contenox')), real) && real.toLowerCase().endsWith('.md'))) {
+    return `it links outside the project (to ${real}), so it is never read as instructions; replace the link with the file itself`;
+  }
   if (!st.isFile()) return 'it is not a regular file';
   const twin = defaultIdentityIndex.lookup(st, root);
   if (twin) return `it is another name of the protected ${twin.path}, so it is never read as instructions`;
@@ -147,8 +170,9 @@ export function readMemory(o: MemoryOptions): Memory {
   const files: MemoryFile[] = [];
   const skipped: MemorySkip[] = [];
   let total = 0;
+  const top = projectTop(path.resolve(o.cwd), home);
   for (const c of memoryPaths(o)) {
-    const why = refusal(c.path, path.resolve(o.cwd));
+    const why = refusal(c, path.resolve(o.cwd), top, home);
     if (why) {
       skipped.push({ path: c.path, why });
       continue;

@@ -1,10 +1,11 @@
 // What trusting a folder would change, shown before anyone trusts it: the effective
 // configuration without and with the project's own file, as a unified diff of `key = value`
 // lines; and, for a folder trusted before whose configuration changed since, the change itself,
-// file by file, against the text that was trusted.
+// file by file (the scripts its MCP servers run included), against the text that was trusted.
 import { createTwoFilesPatch } from 'diff';
 import { effectiveLines } from './describe.ts';
 import { ConfigError, formatIssue, loadConfig, type LoadOptions, type ProjectConfig } from './load.ts';
+import { changedFiles } from './trust.ts';
 
 export interface TrustPreview {
   project: ProjectConfig;
@@ -14,6 +15,12 @@ export interface TrustPreview {
   changes: string;
   /** why the project's configuration would not load even when trusted (trusting it would not help) */
   problems: string[];
+}
+
+/** A text as shown: one that stands for a file (absent, binary, not read) in words. */
+function shownText(t: string | undefined): string {
+  if (t === undefined) return '';
+  return t.startsWith('\u0000') ? `(${t.slice(1)})\n` : t;
 }
 
 /** Lines of a unified diff with the `Index:` and `===` header lines left out. */
@@ -35,12 +42,10 @@ export function trustPreview(opts: Pick<LoadOptions, 'cwd' | 'home' | 'agent'>):
     preview.problems = err.issues.map(formatIssue);
   }
   if (project.state === 'changed' && project.record) {
-    const names = [...new Set([...Object.keys(project.record.files), ...Object.keys(project.material.files)])].sort();
-    preview.changes = names
+    preview.changes = changedFiles(project.record, project.material)
       .map((n) => {
         const was = project.record!.files[n];
-        const now = project.material!.files[n] ?? '';
-        return was === null ? `changed: ${n} (too large to show the change)` : patch(n, was ?? '', now);
+        return was === null ? `changed: ${n} (too large to show the change)` : patch(n, shownText(was), shownText(project.material!.files[n]));
       })
       .filter(Boolean)
       .join('\n');
@@ -51,8 +56,10 @@ export function trustPreview(opts: Pick<LoadOptions, 'cwd' | 'home' | 'agent'>):
 /** The preview as text for a terminal or a notice. */
 export function describePreview(p: TrustPreview): string[] {
   const out: string[] = [];
-  const files = Object.keys(p.project.material?.files ?? {});
+  const runs = new Set(p.project.material?.runs ?? []);
+  const files = Object.keys(p.project.material?.files ?? {}).filter((f) => !runs.has(f));
   out.push(`Project configuration in ${p.project.dir}: ${files.join(', ') || '(none)'}`);
+  if (runs.size) out.push(`What it starts or reads from the folder (trust is bound to their content too): ${[...runs].join(', ')}`);
   if (p.changes) out.push('', 'Changed since you trusted it:', p.changes);
   if (p.problems.length) out.push('', 'It does not load, so trusting it would not apply it:', ...p.problems.map((x) => `  ${x}`));
   else if (p.effect) out.push('', 'Trusting it changes the effective configuration:', p.effect);

@@ -79,3 +79,15 @@ test("a link in the person's commands folder is no command (it could lead anywhe
   assert.deepEqual(r.commands.map((c) => c.name), ['ok']);
   assert.match(r.problems[0], /leak\.md: not a regular file/);
 });
+
+test("a project command that links outside the project is not read, not even once the folder is trusted; one inside it is", () => {
+  const w = world({ 'outside/secret.txt': 'OUTSIDE-SECRET-9d1e', 'project/.contenox/commands/ok.md': 'Review $ARGUMENTS.', 'project/docs/howto.md': 'How we work.' });
+  symlinkSync(path.join(w.root, 'outside/secret.txt'), path.join(w.project, '.contenox/commands/leak.md'));
+  symlinkSync(path.join(w.project, 'docs/howto.md'), path.join(w.project, '.contenox/commands/howto.md'));
+  const material = projectTrust(w.project, { home: w.home }).material!;
+  assert.doesNotMatch(JSON.stringify(material.files), /OUTSIDE-SECRET/, 'its text is neither hashed nor kept in the trust record');
+  trustFolder(w.project, w.home);
+  const r = loadCommands({ home: w.home, project: projectTrust(w.project, { home: w.home }), reserved: [] });
+  assert.deepEqual(r.commands.map((c) => [c.name, c.body]), [['howto', 'How we work.'], ['ok', 'Review $ARGUMENTS.']]);
+  assert.match(r.problems.join('\n'), /leak\.md: not read: it links outside the project \(to .*outside\/secret\.txt\)/);
+});

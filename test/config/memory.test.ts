@@ -98,3 +98,30 @@ test('a file is cut at its cap and the prompt says so; the cache reads again onl
   writeFileSync(path.join(root, 'CLAUDE.md'), 'x');
   assert.deepEqual(memoryPaths({ cwd: root, home: path.join(root, 'h') }).map((p) => path.basename(p.path)), ['AGENTS.md']);
 });
+
+test("a project's memory file that links outside the project is not read and says where it points; one linking inside it, or to ~/.contenox, is read", () => {
+  const root = tree({ 'outside/notes.md': 'OUTSIDE-SECRET-41c2', 'repo/.git/': '', 'repo/docs/agents.md': 'inside rule', 'repo/sub/': '', 'home/.contenox/shared.md': 'shared rule' });
+  const home = path.join(root, 'home');
+  symlinkSync(path.join(root, 'outside/notes.md'), path.join(root, 'repo/AGENTS.md'));
+  const m = readMemory({ cwd: path.join(root, 'repo'), home });
+  assert.deepEqual(m.files, []);
+  assert.match(m.skipped[0].why, new RegExp(`links outside the project \\(to ${path.join(root, 'outside/notes.md').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)`));
+  assert.doesNotMatch(m.prompt, /OUTSIDE-SECRET/);
+  assert.match(describeMemory(m, path.join(root, 'repo'), home), /skipped AGENTS\.md: it links outside the project/);
+  // controls: a link to another file of the project (from a sub folder to the top's docs), and one to the person's own ~/.contenox
+  symlinkSync(path.join(root, 'repo/docs/agents.md'), path.join(root, 'repo/sub/AGENTS.md'));
+  symlinkSync(path.join(home, '.contenox/shared.md'), path.join(root, 'repo/sub/CLAUDE.md'));
+  const sub = readMemory({ cwd: path.join(root, 'repo/sub'), home });
+  assert.deepEqual(sub.files.map((f) => f.text), ['inside rule']);
+  const shared = readMemory({ cwd: path.join(root, 'repo/sub'), home, names: ['CLAUDE.md'] });
+  assert.deepEqual(shared.files.map((f) => f.text), ['shared rule']);
+  // ~/.contenox's Markdown only: its agents.toml is no instruction for the model
+  writeFileSync(path.join(home, '.contenox/agents.toml'), '[mcp_servers.x]\nenv = { TOKEN = "HOME-TOKEN-77" }\n');
+  symlinkSync(path.join(home, '.contenox/agents.toml'), path.join(root, 'repo/sub/GEMINI.md'));
+  const toml = readMemory({ cwd: path.join(root, 'repo/sub'), home, names: ['GEMINI.md'] });
+  assert.doesNotMatch(toml.prompt, /HOME-TOKEN/);
+  assert.match(toml.skipped[0].why, /links outside the project/);
+  // the person's own file in ~/.contenox is theirs wherever it points
+  symlinkSync(path.join(root, 'outside/notes.md'), path.join(home, '.contenox/AGENTS.md'));
+  assert.deepEqual(readMemory({ cwd: path.join(root, 'repo/sub'), home }).files.map((f) => f.scope), ['user', 'project']);
+});

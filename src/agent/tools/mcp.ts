@@ -21,6 +21,11 @@ export interface McpServerConfig {
   headers?: Record<string, string>;
   /** where the stdio server starts */
   cwd?: string;
+  /**
+   * Asked right before the server is spawned: why it must not start now (a project's server whose
+   * trust no longer holds), or undefined to start it.
+   */
+  verify?: () => string | undefined;
 }
 
 export interface McpOptions {
@@ -110,6 +115,8 @@ export class McpToolset implements Toolset {
   private async connect(): Promise<void> {
     const timeout = this.opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
     const sdk = await import('./mcp_sdk.ts');
+    const stale = this.config.verify?.();
+    if (stale !== undefined) throw new ToolError('stale', stale);
     const client = new sdk.Client({ name: 'cxl', version: '0.1.0' });
     const transport = this.transport(sdk);
     const stderrTail = this.stderrTail;

@@ -1,6 +1,8 @@
 // The session's "allow for this session" answers (core/contract/session_scope.ts says what one
 // is), kept with the session (serialisable) and listable. No session allow ever overrides a
-// deny: it only answers an ask.
+// deny: it only answers an ask. Each is bound to the folder it was given in (`root`): an allow
+// of `write a.txt` or `run rm …` given in one folder is no answer in another, so a session loaded
+// or forked into another folder keeps them aside, unused, until it is back where they were given.
 import { commandScope, describeAllow, type SessionAllow } from '../contract/session_scope.ts';
 
 export { commandScope, describeAllow, type SessionAllow };
@@ -14,8 +16,14 @@ function sameArgv(a: readonly string[] | undefined, b: readonly string[] | undef
 
 export class SessionAllows {
   #items = new Map<string, SessionAllow>();
+  /** allows given in other folders, kept as they were saved */
+  #elsewhere: unknown[] = [];
 
-  constructor(items: readonly SessionAllow[] = []) {
+  /** `root`: the folder these allows are given in (a real path); saved with each of them. */
+  constructor(
+    items: readonly SessionAllow[] = [],
+    readonly root?: string,
+  ) {
     for (const a of items) this.add(a);
   }
 
@@ -70,13 +78,21 @@ export class SessionAllows {
     return false;
   }
 
-  toJSON(): SessionAllow[] {
-    return this.list();
+  /** The allows, each with the folder it was given in, and those of other folders as they were. */
+  toJSON(): Array<SessionAllow & { root?: string }> {
+    const own = this.list().map((a) => (this.root === undefined ? a : { ...a, root: this.root }));
+    return [...own, ...(this.#elsewhere as Array<SessionAllow & { root: string }>)];
   }
 
-  static fromJSON(items: unknown): SessionAllows {
-    if (!Array.isArray(items)) return new SessionAllows();
-    const ok = items.filter((a): a is SessionAllow => {
+  /**
+   * The saved allows that apply in `root`: those given there. Those of another folder are kept
+   * aside (saved again, never consulted); one saved with no folder (before allows were bound to
+   * one) is dropped, since nobody can say where it was given. Without `root`, folders are not
+   * looked at.
+   */
+  static fromJSON(items: unknown, root?: string): SessionAllows {
+    if (!Array.isArray(items)) return new SessionAllows([], root);
+    const valid = items.filter((a): a is SessionAllow & { root?: unknown } => {
       if (typeof a !== 'object' || a === null) return false;
       const x = a as Record<string, unknown>;
       if (x.kind === 'file') return (x.axis === 'files.read' || x.axis === 'files.write') && typeof x.path === 'string';
@@ -87,6 +103,10 @@ export class SessionAllows {
       if (x.kind === 'tool') return typeof x.tool === 'string' && x.tool.includes('.');
       return false;
     });
-    return new SessionAllows(ok);
+    if (root === undefined) return new SessionAllows(valid.map(({ root: _r, ...a }) => a as SessionAllow));
+    const here = valid.filter((a) => a.root === root).map(({ root: _r, ...a }) => a as SessionAllow);
+    const out = new SessionAllows(here, root);
+    out.#elsewhere = valid.filter((a) => typeof a.root === 'string' && a.root !== root);
+    return out;
   }
 }

@@ -71,6 +71,22 @@ test('a server that fails to start says so and how to fix it', async () => {
   }
 });
 
+test('a server whose check right before the spawn says it must not start is not spawned; one whose check passes is', async () => {
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-mcp-verify-')));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const refused = path.join(dir, 'refused.pid');
+  await assert.rejects(
+    McpToolset.start({ name: 'stale', command: cmd, args: cmdArgs, env: { MCP_FIXTURE_PIDFILE: refused }, verify: () => 'its trust no longer holds; run `cxl trust`.' }),
+    (e: { code: string; message: string }) => e.code === 'stale' && /cxl trust/.test(e.message),
+  );
+  assert.equal(existsSync(refused), false, 'the server was never spawned');
+  // control: the same server with a check that passes starts
+  const started = path.join(dir, 'started.pid');
+  const ts = await McpToolset.start({ name: 'fresh', command: cmd, args: cmdArgs, env: { MCP_FIXTURE_PIDFILE: started }, verify: () => undefined });
+  cleanups.push(() => ts.close());
+  assert.equal(existsSync(started), true);
+});
+
 // ── through the agent ──────────────────────────────────────────────────────────────────────
 
 async function agentWorld(script: Reply[], o: { toml?: string; acpServer?: boolean; permission?: (r: acp.RequestPermissionRequest) => string } = {}) {

@@ -427,3 +427,19 @@ test('the shipped command policy lets every program the envelope would ask about
   }
   assert.equal(approver.requests.length, 6, 'nobody is asked about what the policy refuses');
 });
+
+test('session allows are saved with their folder: restored only there, kept aside elsewhere, and one saved with no folder is dropped', () => {
+  const a = new SessionAllows([], '/work/A');
+  a.add({ kind: 'file', axis: 'files.write', path: 'a.txt' });
+  a.add({ kind: 'command', program: 'rm' });
+  const saved = [...JSON.parse(JSON.stringify(a.toJSON())), { kind: 'tool', tool: 'notes.search' }];
+  const inB = SessionAllows.fromJSON(saved, '/work/B');
+  assert.equal(inB.hasFile('files.write', 'a.txt'), false);
+  assert.equal(inB.coversArgv(['rm', 'x']), false);
+  assert.equal(inB.hasTool('notes.search'), false, 'an allow saved with no folder answers nowhere');
+  inB.add({ kind: 'tool', tool: 'notes.search' });
+  const back = SessionAllows.fromJSON(JSON.parse(JSON.stringify(inB.toJSON())), '/work/A');
+  assert.equal(back.hasFile('files.write', 'a.txt'), true, "A's allows came through B unchanged");
+  assert.equal(back.coversArgv(['rm', 'x']), true);
+  assert.equal(back.hasTool('notes.search'), false, "B's allow is B's");
+});
