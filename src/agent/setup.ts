@@ -87,8 +87,8 @@ export interface AgentSetup {
   providerProblem?: string;
   /** the model-request timeouts and retries */
   http: HttpSettings;
-  /** the context window: asked of the server once, on first use */
-  window(): Promise<WindowChoice>;
+  /** the context window of `provider`'s model (default: the agent's): asked of the server once per model, on first use */
+  window(provider?: Provider | null): Promise<WindowChoice>;
   /** a session's context budget (compaction, usage), reporting through `hooks` */
   newContext(hooks: ContextHooks): SessionContext;
   maxTurns: number;
@@ -255,11 +255,19 @@ function sessionModes(cfg: EffectiveConfig, envelope: string | undefined): { mod
 
 // ── step: the context window ────────────────────────────────────────────────────────────────
 
-/** The window, found once (the server is asked on first use, not at startup), and the sessions' budgets over it. */
-function contextWindow(cfg: EffectiveConfig, o: SetupOptions, provider: Provider | null): { window: () => Promise<WindowChoice>; newContext: (hooks: ContextHooks) => SessionContext } {
+/**
+ * The window, found once per model (the server is asked on first use, not at startup: a session
+ * switched to another model asks for that one's), and the sessions' budgets over it.
+ */
+function contextWindow(cfg: EffectiveConfig, o: SetupOptions, provider: Provider | null): { window: (p?: Provider | null) => Promise<WindowChoice>; newContext: (hooks: ContextHooks) => SessionContext } {
   const settings = windowSettings(cfg, o.contextWindow);
-  let found: Promise<WindowChoice> | undefined;
-  const window = () => (found ??= findWindow(provider, settings));
+  const found = new Map<string, Promise<WindowChoice>>();
+  const window = (p: Provider | null = provider) => {
+    const key = p ? `${p.name} ${p.endpoint} ${p.model}` : '';
+    let w = found.get(key);
+    if (!w) found.set(key, (w = findWindow(p, settings)));
+    return w;
+  };
   const meter = new TokenMeter();
   const threshold = cfg.data.compact_threshold;
   return { window, newContext: (hooks) => new SessionContext({ ...hooks, provider, window, meter, threshold }) };
