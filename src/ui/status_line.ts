@@ -78,24 +78,37 @@ export function statusRow(s: ClientState, width: number, home = shortPath): Row 
   const head = truncate(name, Math.max(8, Math.floor(width / 3)));
   // the mode in the colour of how much it lets the agent do unasked
   const risk = modeRisk(s.modes.find((m) => m.id === (s.mode ?? s.envelope)) ?? { id: s.mode ?? s.envelope ?? '', name: '' });
-  const modeSpans: Span[] = mode ? [{ text: ' · ', color: 'muted' }, { text: mode, color: RISK_COLOR[risk], bold: risk === 'high' }] : [];
+  let terse = false;
+  // narrow: `model ` and `envelope ` go before the id is cut (what they name reads without them)
+  const word = (t: string) => (terse ? t.replace(/^(model|envelope|mode) /, '') : t);
+  const modeSpans = (): Span[] => (mode ? [{ text: ' · ', color: 'muted' }, { text: word(mode), color: RISK_COLOR[risk], bold: risk === 'high' }] : []);
   const row = (): Row => [
     { text: head, color: 'accent', bold: true },
     agentState,
-    ...(before.length ? [{ text: ` · ${before.join(' · ')}`, color: 'muted' }] : []),
+    ...(before.length ? [{ text: ` · ${before.map(word).join(' · ')}`, color: 'muted' }] : []),
     // the fix is in the notice above; the status line keeps saying it until a model answers
     ...(s.modelProblem && !s.modelPick ? [{ text: ' · ', color: 'muted' }, { text: 'no model: see above', color: 'warn', bold: true }] : []),
     // the server answered with models: one is to be picked
     ...(s.modelPick ? [{ text: ' · ', color: 'muted' }, { text: 'model: pick one (/model)', color: 'warn', bold: true }] : []),
-    ...modeSpans,
+    ...modeSpans(),
     { text: ` · ${after.filter((x) => x !== '').join(' · ')}`, color: 'muted' },
   ];
-  // too long: the directory gives up its start (its end names it), then goes, then the sandbox's
-  // word; the session id at the end stays whole as long as anything else can give way
-  const over = rowWidth(row()) - width;
-  if (over > 0) after[cwdAt] = elideStart(after[cwdAt], over);
-  if (rowWidth(row()) > width) after[cwdAt] = '';
-  if (rowWidth(row()) > width && sandboxAt >= 0) after[sandboxAt] = '';
+  // too long: the session id at the end stays whole as long as anything else can give way. The
+  // directory gives up its start (its end names it); a sandbox that works as it should goes (one
+  // that does not is news, and stays longer); then the directory; then the sandbox
+  const fit = () => {
+    const over = rowWidth(row()) - width;
+    if (over > 0 && after[cwdAt] !== '') after[cwdAt] = elideStart(home(s.cwd), over);
+    return rowWidth(row()) <= width;
+  };
+  const working = s.sandbox?.state === 'bubblewrap' || s.sandbox?.state === 'seatbelt';
+  if (!fit() && working && sandboxAt >= 0) {
+    after[sandboxAt] = '';
+    after[cwdAt] = home(s.cwd);
+  }
+  if (!fit()) after[cwdAt] = '';
+  if (!fit() && sandboxAt >= 0) after[sandboxAt] = '';
+  if (!fit()) terse = true;
   return truncateRow(row(), width);
 }
 
