@@ -5,6 +5,7 @@
 import os from 'node:os';
 import { ConfigError, formatIssue, loadConfig, projectConfig, type EffectiveConfig } from '../config/load.ts';
 import { untrustedNotice } from '../config/trust.ts';
+import { META_TRUST_PROMPT } from '../core/protocol_names.ts';
 import { DEFAULT_MEMORY_FILES, MemoryCache, type Memory } from '../config/memory.ts';
 import { loadCommands, type LoadedCommands } from '../config/commands.ts';
 import { loadChain, taskPolicies, type ChainTask } from '../config/chain.ts';
@@ -320,6 +321,8 @@ interface SessionToolsInput {
   askTimeoutMs?: number;
   /** the session's checkpoints (ACP sessions): writes and commands are recorded */
   checkpoints?: SessionCheckpoints;
+  /** the client offers to trust the folder itself (META_TRUST_PROMPT) */
+  trustPrompt?: boolean;
 }
 
 /** Builds each session's toolsets (local_fs, local_shell, remote tools, MCP) behind its gate, and closes them all on the way out. */
@@ -353,6 +356,7 @@ class SessionToolsFactory {
       missing: (spec) => missingCapability(spec, ctx.capabilities),
       ...(ctx.mission ? { mission: ctx.mission } : {}),
       ...(ctx.checkpoints ? { checkpoints: ctx.checkpoints } : {}),
+      trustPrompt: (ctx.capabilities._meta as Record<string, unknown> | undefined)?.[META_TRUST_PROMPT] === true,
     });
   }
 
@@ -394,7 +398,8 @@ class SessionToolsFactory {
   private async build(b: SessionToolsInput): Promise<SessionTools> {
     const scfg = this.configs.for(b.cwd);
     const untrusted = untrustedNotice(scfg.project);
-    if (untrusted) b.notice(untrusted);
+    // a client with its own trust prompt says it (once, with what trusting would change)
+    if (untrusted && !b.trustPrompt) b.notice(untrusted);
     const { task, policies } = taskFor(scfg, this.vars);
     // each warning once: local_fs's policy is read for the remote tools' output cap too
     const said = new Set<string>();

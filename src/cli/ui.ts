@@ -164,7 +164,7 @@ export async function main(argv: string[]): Promise<number> {
     ]);
     mcp = configured;
     // the built-in agent holds back this folder's own configuration until it is trusted: offer to
-    const trust = values.agent === undefined && values['trust-project'] !== true ? trustOfferFor(root, agentEnv) : undefined;
+    const trust = values.agent === undefined && values['trust-project'] !== true ? trustOfferFor(root, agentEnv, { provider: values.provider as string | undefined, model }) : undefined;
     client = new AcpClient({ argv: agentArgv, label, builtin: values.agent === undefined, cwd, model, envelope, env: agentEnv, resume, process: agent, trust, mcpServers: mcp.servers });
   } catch (err) {
     agent.kill('SIGKILL');

@@ -7,7 +7,7 @@
 import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
 import pkg from '../../package.json' with { type: 'json' };
-import { META_SANDBOX, META_SHELL_CONTEXT, META_SHELL_RUN, METHOD_CHECKPOINTS, METHOD_REWIND, METHOD_REWIND_PREVIEW, METHOD_SHELL_RUN, OPTION_READ_ALLOW, OPTION_READ_REFUSE, type CheckpointsMeta, type RestoreMeta, type RewindMeta, type ShellRunMeta } from '../core/protocol_names.ts';
+import { META_SANDBOX, META_SHELL_CONTEXT, META_SHELL_RUN, META_TRUST_PROMPT, METHOD_CHECKPOINTS, METHOD_REWIND, METHOD_REWIND_PREVIEW, METHOD_SHELL_RUN, OPTION_READ_ALLOW, OPTION_READ_REFUSE, type CheckpointsMeta, type RestoreMeta, type RewindMeta, type ShellRunMeta } from '../core/protocol_names.ts';
 import { AgentProcess } from './agent_process.ts';
 import { authMethodsOf, type AuthMethodView, type AuthOffer } from './auth.ts';
 import { acceptTrust, type TrustOffer } from './trust_offer.ts';
@@ -120,7 +120,8 @@ export class AcpClient {
     this.#forms = new ElicitationAnswers(this.store);
     this.#env = opts.env ?? process.env;
     if (opts.trust) {
-      this.store.info(opts.trust.changed ? 'This folder\'s own configuration changed since you trusted it: not applied' : 'This folder\'s own configuration is not applied: the folder is not trusted', opts.trust.preview);
+      // what trusting would change; why it is held back and what to do is the trust prompt's, once
+      this.store.info(`What trusting ${opts.trust.dir} would change`, opts.trust.preview);
       this.store.setTrust(opts.trust);
     }
   }
@@ -289,7 +290,8 @@ export class AcpClient {
     try {
       const asked: Promise<acp.InitializeResponse> = conn.agent.request(acp.methods.agent.initialize, {
         protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { notices: {}, compaction: {} }, ...ELICITATION_CAPS, _meta: { [META_SANDBOX]: sandbox } },
+        // the trust prompt is this client's: the built-in agent need not say the folder is untrusted as well
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { notices: {}, compaction: {} }, ...ELICITATION_CAPS, _meta: { [META_SANDBOX]: sandbox, ...(this.opts.builtin ? { [META_TRUST_PROMPT]: true } : {}) } },
         clientInfo: { name: 'cxl', version: pkg.version },
       });
       this.#sent();

@@ -11,6 +11,11 @@
  * session/load answers a {@link SandboxMeta}; on terminal/create the call's {@link SandboxProfileMeta}.
  */
 export const META_SANDBOX = 'cxl/sandbox';
+/**
+ * initialize's `clientCapabilities._meta`: `true` when the client itself offers to trust a folder
+ * whose own configuration is held back (the cxl UI's trust prompt), so the agent does not say so too.
+ */
+export const META_TRUST_PROMPT = 'cxl/trustPrompt';
 /** terminal/create: whether the command may use the network ({@link NetworkMeta}) */
 export const META_NETWORK = 'cxl/network';
 /** session/new and session/load answers: whether the session can be resumed later ({@link PersistenceMeta}) */
