@@ -162,7 +162,7 @@ async function runDirect(o: TurnOptions, turn: PromptTurn, direct: DirectCommand
       direct.kind === 'shell'
         ? await runToolCall(turn, 'local_shell', { command: direct.command })
         : direct.kind === 'mission'
-          ? await runToolCall(turn, 'mission_start', missionArgs(o, direct))
+          ? await runToolCall(turn, 'mission_start', missionArgs(o, direct), undefined, { typed: true })
           : await runToolCall(turn, direct.name, direct.args);
     // the model sees what the user did, so a later prompt can refer to it
     s.stored.history.push({ role: 'assistant', content: `(direct command result) ${r.forModel.slice(0, 8000)}`, ...(r.reads.length ? { reads: r.reads } : {}) });

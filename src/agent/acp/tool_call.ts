@@ -7,6 +7,7 @@ import type { ToolError } from '../../core/errors.ts';
 import { qualifiedName, type ToolSpec } from '../../core/tool.ts';
 import { checkCall, runChecked, type CallOutcome } from '../loop/model_call.ts';
 import { PermissionRequest } from './permission.ts';
+import type { ApprovalAnswer } from '../../core/gate/gate.ts';
 import type { LiveSession } from './session.ts';
 import { callView, cutNote, diffContent, locationsAt, textContent } from './tool_report.ts';
 import type { ToolOutput } from '../tools/contract.ts';
@@ -108,7 +109,7 @@ function toolCallId(modelCallId: string | undefined, n: number): string {
 }
 
 /** One reported tool call: announce, check, gate (maybe ask), run, report the result. Never throws for the tool's sake. */
-export async function runToolCall(turn: CallTurn, name: string, rawArgs: string | Record<string, unknown>, modelCallId?: string): Promise<CallOutcome> {
+export async function runToolCall(turn: CallTurn, name: string, rawArgs: string | Record<string, unknown>, modelCallId?: string, o: { typed?: boolean } = {}): Promise<CallOutcome> {
   const s = turn.session;
   const id = toolCallId(modelCallId, ++s.nextCall);
   const checked = checkCall(s.tools.specs(), name, rawArgs);
@@ -123,7 +124,10 @@ export async function runToolCall(turn: CallTurn, name: string, rawArgs: string 
   }
   await call.running();
   const permission = new PermissionRequest({ client: turn.client, sessionId: s.stored.sessionId, toolCallId: id, name: shownName, title, kind, locations, args, cwd: s.stored.cwd, signal: turn.signal });
-  const r = await runChecked(s.tools, checked.spec, args, { signal: turn.signal, approve: permission.approve, onTerminal: call.onTerminal }, 'Cancelled by the user.', async (out) => {
+  // `typed`: the person typed this very call (/mission): that is its approval, as a `!` line's is;
+  // what the envelope denies stays denied (the gate asks an approver only where it would ask)
+  const approve = o.typed ? async (): Promise<ApprovalAnswer> => ({ outcome: 'allow_once' }) : permission.approve;
+  const r = await runChecked(s.tools, checked.spec, args, { signal: turn.signal, approve, onTerminal: call.onTerminal }, 'Cancelled by the user.', async (out) => {
     await call.completed(out, { diff: permission.diffShown, locations: permission.locationsShown }, s.stored.cwd);
     return out.forModel;
   });
