@@ -21,7 +21,7 @@ import { promptBlocks } from './mentions.ts';
 import { matchModel, modelLabel, modelNames, modelStateOf } from './models.ts';
 import { errorDetail, errorText, isAuthRequired } from './request_errors.ts';
 import { PermissionAnswers } from './permission_answers.ts';
-import { newestSession, sandboxOf } from './session_meta.ts';
+import { newestSession, pickerOrder, sandboxOf } from './session_meta.ts';
 import { ClientStore, type SandboxView } from './state.ts';
 import { noiseExplained, StdoutNoise } from './stdout_noise.ts';
 import { TerminalHost } from './terminal_host.ts';
@@ -454,7 +454,7 @@ export class AcpClient {
         return void (await this.#newSession());
       }
       // The picker's answer opens a session (loadSession) or a new one (newSession).
-      this.store.offerSessions({ sessions, startup: true });
+      this.store.offerSessions({ sessions: pickerOrder(sessions), startup: true });
       return;
     }
     const newest = newestSession(sessions);
@@ -511,7 +511,7 @@ export class AcpClient {
       this.store.notice('info', `No other session in ${this.fsHost.root} to resume.`);
       return;
     }
-    this.store.offerSessions({ sessions: others, startup: false });
+    this.store.offerSessions({ sessions: pickerOrder(others), startup: false });
   }
 
   /** The picker closed without a choice: at startup that means a new session. */

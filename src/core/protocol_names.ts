@@ -16,6 +16,8 @@ export const META_SANDBOX = 'cxl/sandbox';
  * whose own configuration is held back (the cxl UI's trust prompt), so the agent does not say so too.
  */
 export const META_TRUST_PROMPT = 'cxl/trustPrompt';
+/** session/list's entries: `true` for a session an unattended run or mission unit wrote (`cxl run`, `/mission`), not a person's */
+export const META_UNATTENDED = 'cxl/unattended';
 /** terminal/create: whether the command may use the network ({@link NetworkMeta}) */
 export const META_NETWORK = 'cxl/network';
 /** session/new and session/load answers: whether the session can be resumed later ({@link PersistenceMeta}) */
