@@ -896,7 +896,9 @@ export class AcpClient {
     const text = view.prompts.find((p) => p.n === plan.n)?.text;
     const rewound = done.conversation !== undefined && !done.conversation.cannot;
     if (rewound) await this.loadSession(sessionId);
-    this.store.notice('info', rewindSummary(done, text), (done.skipped ?? []).map((k) => `kept ${k.path}: ${k.why}`));
+    // a file changed since is kept unless `o` overwrote it: the way to do that is this screen's key
+    const changed = new Set(plan.files.filter((f) => f.changedSince).map((f) => f.path));
+    this.store.notice('info', rewindSummary(done, text), (done.skipped ?? []).map((k) => `kept ${k.path}: ${k.why}${changed.has(k.path) ? '; `o` in the preview goes back overwriting it' : ''}`));
     return rewound ? text : undefined;
   }
 

@@ -16,6 +16,11 @@ export const META_SANDBOX = 'cxl/sandbox';
  * whose own configuration is held back (the cxl UI's trust prompt), so the agent does not say so too.
  */
 export const META_TRUST_PROMPT = 'cxl/trustPrompt';
+/**
+ * `_meta` of a replayed `tool_call`: `true` when the person was asked about it (its diff was on
+ * screen then), so a replay shows it collapsed as the live screen did, and a change made unasked in full.
+ */
+export const META_ASKED = 'cxl/asked';
 /** session/list's entries: `true` for a session an unattended run or mission unit wrote (`cxl run`, `/mission`), not a person's */
 export const META_UNATTENDED = 'cxl/unattended';
 /** terminal/create: whether the command may use the network ({@link NetworkMeta}) */

@@ -8,6 +8,7 @@ import { qualifiedName, type ToolSpec } from '../../core/tool.ts';
 import { checkCall, runChecked, type CallOutcome } from '../loop/model_call.ts';
 import { PermissionRequest } from './permission.ts';
 import type { ApprovalAnswer } from '../../core/gate/gate.ts';
+import { META_ASKED } from '../../core/protocol_names.ts';
 import type { LiveSession } from './session.ts';
 import { callView, cutNote, diffContent, locationsAt, textContent } from './tool_report.ts';
 import type { ToolOutput } from '../tools/contract.ts';
@@ -62,11 +63,14 @@ class ReportedCall {
     await this.turn.send({ sessionUpdate: 'tool_call_update', toolCallId: this.shown.toolCallId, content: [...this.terminals] });
   };
 
+  /** The person was asked about the call: its replay shows it as the live screen did after the answer (collapsed). */
+  asked = false;
+
   /** The replay has no terminals (they are gone): `replayContent` stands in for them. */
   final(status: 'completed' | 'failed', content: acp.ToolCallContent[], rawOutput?: unknown, replayContent: acp.ToolCallContent[] = content.filter((c) => c.type !== 'terminal')): Promise<void> {
     const { toolCallId, name, title, kind, locations, rawInput } = this.shown;
     this.turn.keepSaid();
-    this.turn.session.stored.replay.push({ sessionUpdate: 'tool_call', toolCallId, name, title, kind, status, locations, rawInput, content: replayContent });
+    this.turn.session.stored.replay.push({ sessionUpdate: 'tool_call', toolCallId, name, title, kind, status, locations, rawInput, content: replayContent, ...(this.asked ? { _meta: { [META_ASKED]: true } } : {}) });
     return this.turn.send({ sessionUpdate: 'tool_call_update', toolCallId, status, content, locations, ...(rawOutput !== undefined ? { rawOutput: rawOutput as Record<string, unknown> } : {}) });
   }
 
@@ -126,7 +130,9 @@ export async function runToolCall(turn: CallTurn, name: string, rawArgs: string 
   const permission = new PermissionRequest({ client: turn.client, sessionId: s.stored.sessionId, toolCallId: id, name: shownName, title, kind, locations, args, cwd: s.stored.cwd, signal: turn.signal });
   // `typed`: the person typed this very call (/mission): that is its approval, as a `!` line's is;
   // what the envelope denies stays denied (the gate asks an approver only where it would ask)
-  const approve = o.typed ? async (): Promise<ApprovalAnswer> => ({ outcome: 'allow_once' }) : permission.approve;
+  const approve = o.typed
+    ? async (): Promise<ApprovalAnswer> => ({ outcome: 'allow_once' })
+    : (...a: Parameters<PermissionRequest['approve']>) => ((call.asked = true), permission.approve(...a));
   const r = await runChecked(s.tools, checked.spec, args, { signal: turn.signal, approve, onTerminal: call.onTerminal }, 'Cancelled by the user.', async (out) => {
     await call.completed(out, { diff: permission.diffShown, locations: permission.locationsShown }, s.stored.cwd);
     return out.forModel;
