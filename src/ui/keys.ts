@@ -166,7 +166,7 @@ export const BINDINGS: Binding[] = [
   { action: 'undo', keys: ['ctrl+_', 'ctrl+z'], label: 'Ctrl+_/Ctrl+Z', help: 'undo', focus: ['composer', 'completion'], footer: false },
   { action: 'clear_draft', keys: ['ctrl+c'], label: 'Ctrl+C', help: 'clear the prompt (empty: cancel the turn)', focus: ['composer', 'completion'], footer: false },
   { action: 'expand_paste', keys: ['ctrl+o'], label: 'Ctrl+O', help: 'print the last pasted prompt in full', focus: ['composer'], footer: false },
-  { action: 'keys_help', keys: ['?'], label: '?', help: 'keys', focus: ['composer'] },
+  { action: 'keys_help', keys: ['?'], label: '?', help: 'keys', focus: ['composer', 'tools'] },
   { action: 'focus_next', keys: ['tab'], label: 'Tab', help: 'tool list', focus: ['composer'] },
   { action: 'search_older', keys: ['ctrl+r', 'up'], label: 'Ctrl+R/↑', help: 'older match', focus: ['search'] },
   { action: 'search_newer', keys: ['ctrl+s', 'down'], label: 'Ctrl+S/↓', help: 'newer match', focus: ['search'] },

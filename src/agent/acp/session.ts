@@ -111,7 +111,7 @@ export class SessionNotices {
     const [first, ...rest] = text.split('\n');
     const update: acp.SessionUpdate = this.asNotice
       ? { sessionUpdate: 'notice', severity: n.severity ?? 'warning', title: n.title ?? first, ...(n.title ? { description: text } : rest.length ? { description: rest.join('\n') } : {}) }
-      : { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${text}\n` } };
+      : { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${n.title ? `${n.title}\n` : ''}${text}\n` } };
     const p = this.client.notify(acp.methods.client.session.update, { sessionId: this.sessionId, update }).finally(() => this.inflight.delete(p));
     this.inflight.add(p);
     return p;
@@ -286,7 +286,7 @@ export class LiveSession {
     // the direct commands and the custom ones, as slash commands the client can offer
     await this.refreshCommands();
     // notices are live events; only the fallback messages belong to the replayed history
-    if (early.length && !this.notices.asNotice) this.stored.replay.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${early.map(([t]) => t).join('\n')}\n` } });
+    if (early.length && !this.notices.asNotice) this.stored.replay.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${early.map(([t, n]) => (n?.title ? `${n.title}\n${t}` : t)).join('\n')}\n` } });
     for (const n of early) await this.notices.notify(...n);
     void this.#checkModel().catch((e) => this.o.log(String(e)));
   }
