@@ -77,10 +77,14 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
     args: '[NAME]',
     description: "pick one of the agent's models (or name it) for this session",
     run: (ctx, arg) => {
-      if (ctx.controller.model) return ctx.controller.model(arg);
+      if (ctx.controller.model) return void ctx.controller.model(arg);
       const m = ctx.state.model;
       ctx.hint(m ? `Model: ${m}. This agent's model is set when it starts (--model NAME).` : 'This agent does not say which model it uses.');
     },
+    complete: (state, partial) =>
+      (state.models?.available ?? [])
+        .filter((m) => m.id.toLowerCase().startsWith(partial.toLowerCase()) || m.name.toLowerCase().startsWith(partial.toLowerCase()))
+        .map((m) => ({ value: m.id, detail: [m.id === state.models?.current ? 'in use' : '', m.name !== m.id ? m.name : ''].filter(Boolean).join(' · ') })),
   },
   {
     name: 'config',
