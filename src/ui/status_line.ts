@@ -87,25 +87,20 @@ export function statusRow(s: ClientState, width: number, home = shortPath): Row 
     agentState,
     ...(before.length ? [{ text: ` · ${before.map(word).join(' · ')}`, color: 'muted' }] : []),
     // the fix is in the notice above; the status line keeps saying it until a model answers
-    ...(s.modelProblem && !s.modelPick ? [{ text: ' · ', color: 'muted' }, { text: 'no model: see above', color: 'warn', bold: true }] : []),
+    ...(s.modelProblem && !s.modelPick ? [{ text: ' · ', color: 'muted' }, { text: terse ? 'no model' : 'no model: see above', color: 'warn', bold: true }] : []),
     // the server answered with models: one is to be picked
-    ...(s.modelPick ? [{ text: ' · ', color: 'muted' }, { text: 'model: pick one (/model)', color: 'warn', bold: true }] : []),
+    ...(s.modelPick ? [{ text: ' · ', color: 'muted' }, { text: terse ? 'pick a model' : 'model: pick one (/model)', color: 'warn', bold: true }] : []),
     ...modeSpans(),
     { text: ` · ${after.filter((x) => x !== '').join(' · ')}`, color: 'muted' },
   ];
   // too long: the session id at the end stays whole as long as anything else can give way. The
-  // directory gives up its start (its end names it); a sandbox that works as it should goes (one
-  // that does not is news, and stays longer); then the directory; then the sandbox
+  // directory gives up its start at a `/` (its end names it), then goes (it is where cxl was
+  // started); then the sandbox's word
   const fit = () => {
     const over = rowWidth(row()) - width;
     if (over > 0 && after[cwdAt] !== '') after[cwdAt] = elideStart(home(s.cwd), over);
     return rowWidth(row()) <= width;
   };
-  const working = s.sandbox?.state === 'bubblewrap' || s.sandbox?.state === 'seatbelt';
-  if (!fit() && working && sandboxAt >= 0) {
-    after[sandboxAt] = '';
-    after[cwdAt] = home(s.cwd);
-  }
   if (!fit()) after[cwdAt] = '';
   if (!fit() && sandboxAt >= 0) after[sandboxAt] = '';
   if (!fit()) terse = true;

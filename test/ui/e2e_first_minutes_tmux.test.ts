@@ -63,7 +63,7 @@ test(`first minutes (${runtimeName}): a server with two models is "pick one"; /m
   const w = await world();
   const { tmux, rcFile } = cxl(w, []);
   try {
-    let screen = await tmux.waitFor(/Pick a model[\s\S]*cxl · .*session [0-9a-f]/, 'the pick-one notice and the session');
+    let screen = await tmux.waitFor(/Pick a model[\s\S]*cxl · model: pick one \(\/model\) · .*session [0-9a-f]/, 'the pick-one notice and the status line');
     assert.match(screen, /Pick a model: the server at http:\/\/127\.0\.0\.1:\d+\/v1 offers 2 models and none is chosen/);
     assert.match(screen, /Its models: small-16k, big-32k\./);
     assert.doesNotMatch(screen, /No model is reachable|ollama serve|ollama pull/, 'the server answered: no unreachable, no Ollama advice');
@@ -229,7 +229,32 @@ test(`first minutes (${runtimeName}): the trust screen says its paragraph once, 
     const joined = tmux.run('capture-pane', '-p', '-J', '-S', '-300', '-t', 'cxl');
     for (const l of joined.split('\n').filter((x) => /^[-+ ][a-z_.]+ = /.test(x))) assert.ok(l.length <= 100, `a diff row wider than 100 columns: ${l}`);
     assert.match(screen, /t trust this folder · n\/Esc not now/);
-    tmux.keys('Escape');
+    tmux.keys('C-d');
+    assert.equal(await exitCode(rcFile), '0');
+  } finally {
+    tmux.kill();
+    await w.cleanup();
+  }
+});
+
+test(`first minutes (${runtimeName}): with no server answering, the advice is printed once, and a prompt says so in one line`, { timeout: 90_000 }, async () => {
+  const w = await world();
+  const gone = await startFakeOpenAI(() => ({ text: '' }));
+  const url = gone.url;
+  await gone.close();
+  const env = w.env.map((e) => (e.startsWith('OPENAI_BASE_URL=') ? `OPENAI_BASE_URL=${url}` : e));
+  const tmux = new Tmux();
+  const rcFile = path.join(w.dir, '.rc');
+  tmux.start(w.dir, [...cxlCommand(), '--model', 'm'], env, rcFile, 100, 40);
+  try {
+    await tmux.waitFor(/No model is reachable[\s\S]*cxl · .*no model: see above/, 'the notice and the status line');
+    tmux.type('hello?');
+    await tmux.waitFor(/› hello\?/, 'the typed prompt');
+    tmux.keys('Enter');
+    await tmux.waitFor(/The model did not answer: [\s\S]*ECONNREFUSED[\s\S]* The notice when the session opened says how to set one up\./, 'the short answer');
+    const all = tmux.scrollback();
+    assert.equal(count(all, /To use a model, either:/), 1, `the advice once:\n${all}`);
+    assert.equal(count(all, /ollama serve/), 1);
     tmux.keys('C-d');
     assert.equal(await exitCode(rcFile), '0');
   } finally {
