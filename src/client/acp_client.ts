@@ -787,11 +787,6 @@ export class AcpClient {
     }
   }
 
-  /** The model picker closed without a choice. */
-  dismissModels(): void {
-    this.store.offerModels(undefined);
-  }
-
   /**
    * `--model` with `--continue` or `--resume`: the flag wins over the model the session was left
    * on, and the screen says so. The built-in agent was started with it (its own model, set by
