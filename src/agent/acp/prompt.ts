@@ -6,6 +6,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { modelCall, toolDefinitions } from '../loop/model_call.ts';
 import type { StopReason } from '../loop/turn.ts';
 import { howToConfigure } from '../providers/select.ts';
+import { SERVER_MODEL } from '../providers/openai.ts';
 import type { Provider, ProviderError } from '../providers/types.ts';
 import { modelName } from '../tools/tool_names.ts';
 import os from 'node:os';
@@ -222,7 +223,10 @@ async function askModel(o: TurnOptions, provider: Provider, turn: PromptTurn, te
  */
 function modelFailure(s: LiveSession, error: string, failure: ProviderError | undefined): string {
   if (!failure || !s.modelSaid) return error;
-  if (failure.models?.length) return `No model is chosen: pick one with /model (${failure.models.slice(0, 8).join(', ')}${failure.models.length > 8 ? ', …' : ''}), then send the prompt again.`;
+  if (failure.models?.length) {
+    const which = s.provider?.model === SERVER_MODEL ? 'No model is chosen' : `The server has no model \`${s.provider?.model}\``;
+    return `${which}: pick one with /model (${failure.models.slice(0, 8).join(', ')}${failure.models.length > 8 ? ', …' : ''}), then send the prompt again.`;
+  }
   if (failure.kind === 'unreachable' || failure.kind === 'model_not_found') return `The model did not answer: ${failure.message} The notice when the session opened says how to set one up.`;
   return error;
 }
