@@ -2,7 +2,7 @@
 //   edit_file of one line, checkpointed (a new prompt each time, so the content it replaces is
 //   kept anew), in a 50 MB file and in a 1 KB file             vs the same edit_file without
 //   going back to before a prompt that changed 100 files (the plan with its diffs, then the
-//   restore)                                                   vs copying the 100 files back
+//   restore, each path checked as a write)                     vs copying the 100 files back
 //                                                              and vs copying them durably (as the
 //                                                              restore writes: fdatasync each)
 import fs from 'node:fs';
@@ -13,6 +13,8 @@ import { BlobStore, sha256 } from '../src/agent/checkpoints/blob_store.ts';
 import { SessionCheckpoints } from '../src/agent/checkpoints/recorder.ts';
 import { applyFiles, planRewind } from '../src/agent/checkpoints/rewind.ts';
 import { CheckpointedIO } from '../src/agent/checkpoints/wrappers.ts';
+import { buildEnvelope } from '../src/core/envelope/index.ts';
+import { FLOOR_RULES, SHIPPED_ENVELOPES } from '../src/core/envelope/shipped.ts';
 import { DEFAULT_CHAIN_LOCAL_FS, parseFsPolicy } from '../src/core/local_fs/policy.ts';
 import { LocalFsToolset } from '../src/core/local_fs/toolset.ts';
 import { pairMs, report } from './report.ts';
@@ -84,6 +86,8 @@ try {
     }
   }
   const rw = checkpoints('bench-rewind');
+  // a restore is decided by the session's envelope, as a write is
+  const checks = { envelope: buildEnvelope('default', SHIPPED_ENVELOPES, FLOOR_RULES) };
   /** A prompt that rewrites every file (one line each), recorded as the file tools record it. */
   const change = async (round: number) => {
     const cp = rw.begin({ text: `round ${round}`, history: 0, replay: 0 });
@@ -101,9 +105,9 @@ try {
   for (let round = 0; round < 8; round++) {
     const n = await change(round);
     let t = performance.now();
-    const plan = planRewind(rw, n, 'files');
+    const plan = await planRewind(rw, n, 'files', checks);
     const planned = performance.now() - t;
-    const done = applyFiles(rw, plan, new Set());
+    const done = await applyFiles(rw, plan, new Set(), checks);
     rw.dropFrom(n);
     const whole = performance.now() - t;
     if (done.restored.length !== N || done.skipped.length) throw new Error(`rewind restored ${done.restored.length}, skipped ${JSON.stringify(done.skipped)}`);

@@ -43,7 +43,7 @@ const provider = new OpenAIProvider({ baseUrl: base, model: 'bench' });
 // the real system prompt and tool definitions
 const dir = mkdtempSync(path.join(tmpdir(), 'cxl-bench-ctx-'));
 const setup = await agentSetup({ cwd: dir, env: { HOME: dir, OPENAI_BASE_URL: base }, provider: 'openai', model: 'bench', command: 'bench' });
-const sessionTools = await setup.buildLocalTools('default', () => {});
+const sessionTools = await setup.buildLocalTools({ sessionId: 'bench', mode: 'default', notice: () => {}, approvals: false });
 const tools: ToolDefinition[] = sessionTools.specs().map((t) => ({ name: modelName(t), description: t.description, parameters: t.inputSchema }));
 const system = setup.systemPrompt(dir);
 

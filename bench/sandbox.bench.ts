@@ -18,7 +18,7 @@ import { probeSandbox } from '../src/core/shell/sandbox/probe.ts';
 import { sandboxesAheadCounts, stopSandboxesAhead } from '../src/core/shell/local_terminal.ts';
 import { WorkspaceScanner } from '../src/core/protect/scan.ts';
 import { protectedNow } from '../src/core/shell/sandbox/left_behind.ts';
-import { findOnPath } from '../src/core/shell/sandbox/probe.ts';
+import { findOnPath, pathDirectories } from '../src/core/platform/program_path.ts';
 import { prlimitArgs, UNASKED_LIMITS } from '../src/core/shell/sandbox/limits.ts';
 import { buildView } from '../src/core/shell/sandbox/view.ts';
 import { median, report } from './report.ts';
@@ -163,7 +163,7 @@ try {
   report({ name: 'warm scan per directory, 10 000 vs 100 directories', ours: perDir[10_000].warm * 1000, reference: perDir[100].warm * 1000, unit: 'us/dir', against: 'the same at 100 directories', target: 'ratio <= 2 (linear)' });
 
   // 4. an unasked `npm test` of a small real project: node's test runner over 4 files
-  if (findOnPath('npm', process.env.PATH)) {
+  if (findOnPath('npm', pathDirectories(process.env.PATH))) {
     const proj = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'cxl-bench-npm-')));
     roots.push(proj);
     writeFileSync(path.join(proj, 'package.json'), JSON.stringify({ name: 'p', version: '1.0.0', private: true, scripts: { test: 'node --test test/' } }));

@@ -30,10 +30,15 @@ test('a mistyped subcommand exits 2 and names the one meant; any other word is a
   assert.match(prompt.stderr, /the UI needs a terminal/);
 });
 
-test('cxl -p is cxl run', async () => {
-  const r = await runCxl(['-p', '--help']);
-  assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /^(Usage: )?cxl run\b/);
+test('cxl -p is a one-shot conversation with its own usage, first or after other flags (--print too)', async () => {
+  for (const argv of [['-p', '--help'], ['--print', '--help'], ['--model', 'm', '-p', '--help']]) {
+    const r = await runCxl(argv);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^cxl -p: one prompt, one answer, no UI/, argv.join(' '));
+  }
+  // a subcommand keeps its own flags: -p is not one of cxl run's
+  const run = await runCxl(['run', '-p', 'x']);
+  assert.equal(run.code, 2);
 });
 
 test('an unknown top-level flag exits 2 and names it', async () => {

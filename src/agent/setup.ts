@@ -3,7 +3,8 @@
 // model-request timeouts, the model provider, the context window, the turn limit, the session
 // store, and the factory for a session's tools (client-backed for ACP, workspace-backed for runs).
 import os from 'node:os';
-import { ConfigError, formatIssue, loadConfig, projectConfig, type EffectiveConfig } from '../config/load.ts';
+import { BUILTIN, ConfigError, formatIssue, loadConfig, projectConfig, type EffectiveConfig } from '../config/load.ts';
+import type { CompiledEnvelope } from '../core/envelope/index.ts';
 import { untrustedNotice } from '../config/trust.ts';
 import { META_TRUST_PROMPT } from '../core/protocol_names.ts';
 import { DEFAULT_MEMORY_FILES, MemoryCache, type Memory } from '../config/memory.ts';
@@ -68,6 +69,8 @@ export interface SetupOptions {
 export interface MissionSettings {
   /** `default_mission_envelope`, when set */
   defaultEnvelope?: string;
+  /** the file that set it */
+  defaultEnvelopeFrom?: string;
   /** `fleet_max_parallel` (0: no cap) */
   fleetMax: number;
   /** the agents `cxl mission fire` may name: `run` and every [agents.<name>] */
@@ -83,7 +86,11 @@ export interface AgentSetup {
   store: SessionStore;
   modes: SessionMode[];
   defaultMode: string;
+  /** `default_envelope` when a configuration file sets it (not the built-in default), and that file */
+  configuredEnvelope?: { name: string; from: string };
   modesFor(cwd: string): { modes: SessionMode[]; current: string };
+  /** an envelope of the configuration of a session rooted at `cwd`, compiled (throws for an unknown name) */
+  envelopeFor(cwd: string, name: string): CompiledEnvelope;
   provider: Provider | null;
   providerProblem?: string;
   /** the model-request timeouts and retries */
@@ -100,12 +107,29 @@ export interface AgentSetup {
   /** the custom commands of a session rooted at `cwd` (the project's only when it is trusted); `reserved`: built-in names */
   commands(cwd: string, reserved: readonly string[]): LoadedCommands;
   buildAcpTools(ctx: ToolContext): Promise<SessionTools>;
-  /** `notice`: what goes wrong while the tools are built or run (a server that fails or dies) */
-  buildLocalTools(mode: string, notice: (text: string) => void): Promise<SessionTools>;
+  /** a one-shot conversation's tools (`cxl -p`): the workspace's local_fs and local_shell, no mission tools */
+  buildLocalTools(o: LocalToolsOptions): Promise<SessionTools>;
   /** a unit's tools: the workspace's local_fs and local_shell, its mission tools, asks stored and waited on */
   buildUnitTools(o: UnitToolsOptions): Promise<SessionTools>;
   missions: MissionSettings;
   closeAll(): Promise<void>;
+}
+
+/** What a one-shot conversation's tools are built with (`cxl -p`, agent/one_shot.ts). */
+export interface LocalToolsOptions {
+  sessionId: string;
+  mode: string;
+  /** the stored session's read ledger and session-scoped allows, when it continues one */
+  ledger?: unknown;
+  allows?: unknown;
+  /** what goes wrong while the tools are built or run (a server that fails or dies) */
+  notice(text: string): void;
+  /** true: each call brings its approver (durable asks); false: an ask is refused at once */
+  approvals: boolean;
+  /** what a refused ask tells the model and the person to do instead */
+  nobodyHint?: string;
+  /** how long an ask waits when the envelope's rule names no timeout */
+  askTimeoutMs?: number;
 }
 
 export const DEFAULT_MAX_TURNS = 25;
@@ -133,25 +157,30 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
     return { memory: memories.get(cwd, names), names };
   };
 
+  const configOf = (cwd: string): EffectiveConfig => {
+    try {
+      return configs.for(cwd);
+    } catch {
+      return cfg;
+    }
+  };
+
   return {
     cwd: o.cwd,
     dataDir: data,
     store,
     modes,
     defaultMode,
+    ...configuredDefault(cfg, 'default_envelope', (name, from) => ({ configuredEnvelope: { name, from } })),
     modesFor: (cwd) => {
-      let c: EffectiveConfig;
-      try {
-        c = configs.for(cwd);
-      } catch {
-        c = cfg;
-      }
+      const c = configOf(cwd);
       const m = modesOf(c);
       // --envelope wins; else the default of this folder's configuration as it is now (a folder
       // trusted since the agent started has its own default)
       const current = o.envelope !== undefined && m.some((x) => x.id === o.envelope) ? o.envelope : c.defaultEnvelope;
       return { modes: m, current };
     },
+    envelopeFor: (cwd, name) => configOf(cwd).envelope(name),
     provider,
     providerProblem,
     http,
@@ -178,10 +207,10 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
       return loadCommands({ home: o.env.HOME || os.homedir(), project, reserved });
     },
     buildAcpTools: (ctx) => factory.forClient(ctx),
-    buildLocalTools: (mode, notice) => factory.forWorkspace(o.cwd, mode, notice),
+    buildLocalTools: (l) => factory.forWorkspace(o.cwd, l),
     buildUnitTools: (u) => factory.forUnit(o.cwd, u),
     missions: {
-      ...(cfg.data.default_mission_envelope ? { defaultEnvelope: cfg.data.default_mission_envelope } : {}),
+      ...configuredDefault(cfg, 'default_mission_envelope', (name, from) => ({ defaultEnvelope: name, defaultEnvelopeFrom: from })),
       fleetMax: cfg.data.fleet_max_parallel ?? DEFAULT_FLEET_MAX,
       agents: ['run', ...cfg.agents.filter((a) => a !== 'run')],
       agent: o.agent ?? cfg.agent ?? 'run',
@@ -254,6 +283,13 @@ function sessionModes(cfg: EffectiveConfig, envelope: string | undefined): { mod
   return { modes, defaultMode };
 }
 
+/** A default envelope a configuration file sets (the built-in `default_envelope` is not one), as `make` shapes it. */
+function configuredDefault<T>(cfg: EffectiveConfig, key: 'default_envelope' | 'default_mission_envelope', make: (name: string, from: string) => T): T | Record<string, never> {
+  const name = cfg.data[key];
+  const from = cfg.sources.get(key);
+  return name && from && from !== BUILTIN ? make(name, from) : {};
+}
+
 // ── step: the context window ────────────────────────────────────────────────────────────────
 
 /**
@@ -306,6 +342,8 @@ interface SessionToolsInput {
   sessionId: string;
   cwd: string;
   mode: string;
+  /** a unit's ceiling: the envelope of the session whose model fired it */
+  ceiling?: string;
   ledger?: unknown;
   allows?: unknown;
   /** the content half: the workspace itself, or the client's fs/* */
@@ -323,6 +361,7 @@ interface SessionToolsInput {
   checkpoints?: SessionCheckpoints;
   /** the client offers to trust the folder itself (META_TRUST_PROMPT) */
   trustPrompt?: boolean;
+  nobodyHint?: string;
 }
 
 /** Builds each session's toolsets (local_fs, local_shell, remote tools, MCP) behind its gate, and closes them all on the way out. */
@@ -366,6 +405,7 @@ class SessionToolsFactory {
       sessionId: u.sessionId,
       cwd,
       mode: u.mode,
+      ...(u.ceiling !== undefined ? { ceiling: u.ceiling } : {}),
       io: 'workspace',
       host: 'local',
       mcp: configServers(this.configs.for(cwd)),
@@ -377,17 +417,22 @@ class SessionToolsFactory {
     });
   }
 
-  forWorkspace(cwd: string, mode: string, notice: (text: string) => void): Promise<SessionTools> {
+  /** A one-shot conversation's: the workspace itself, commands here, no mission tools. */
+  forWorkspace(cwd: string, l: LocalToolsOptions): Promise<SessionTools> {
     return this.build({
-      sessionId: `run-${Date.now()}`,
+      sessionId: l.sessionId,
       cwd,
-      mode,
+      mode: l.mode,
+      ledger: l.ledger,
+      allows: l.allows,
       io: 'workspace',
       host: 'local',
       mcp: configServers(this.configs.for(cwd)),
-      notice,
-      approvalsPossible: false,
+      notice: l.notice,
+      approvalsPossible: l.approvals,
       hooks: {},
+      ...(l.nobodyHint ? { nobodyHint: l.nobodyHint } : {}),
+      ...(l.askTimeoutMs !== undefined ? { askTimeoutMs: l.askTimeoutMs } : {}),
     });
   }
 
@@ -435,7 +480,7 @@ class SessionToolsFactory {
     }
     const [mcp, remote] = await Promise.all([this.startMcp(b), this.startRemote(b, scfg, outputCap.policy.maxOutputBytes)]);
     toolsets.push(...remote);
-    const tools = createSessionTools({ toolsets, mcp, config: scfg, mode: b.mode, ledger, allows, hooks: b.hooks, root: b.cwd, approvalsPossible: b.approvalsPossible, missing: b.missing, askTimeoutMs: b.askTimeoutMs });
+    const tools = createSessionTools({ toolsets, mcp, config: scfg, mode: b.mode, ...(b.ceiling !== undefined ? { ceiling: b.ceiling } : {}), ledger, allows, hooks: b.hooks, root: b.cwd, approvalsPossible: b.approvalsPossible, missing: b.missing, askTimeoutMs: b.askTimeoutMs, nobodyHint: b.nobodyHint });
     this.#open.add(tools);
     const close = tools.close.bind(tools);
     tools.close = async () => {

@@ -73,6 +73,7 @@ export async function main(argv: string[]): Promise<number> {
       ...(setup.missions.defaultEnvelope ? { defaultEnvelope: setup.missions.defaultEnvelope } : {}),
       fleetMax: setup.missions.fleetMax,
       agents: setup.missions.agents,
+      envelope: setup.envelopeFor,
       log,
     }),
   });

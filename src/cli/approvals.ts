@@ -63,13 +63,13 @@ async function list(argv: string[]): Promise<number> {
   if (swept.expired) out(`Swept ${swept.expired} expired ask${swept.expired === 1 ? '' : 's'} to their on-timeout verdict (deny).\n`);
   for (const m of swept.reclaimed) out(`Reclaimed mission ${m.id} as abandoned: ${m.reason}.\n`);
   if (!pending.length) {
-    out('No pending asks. An unattended mission\'s gated calls and questions land here while it waits.\n');
+    out('No pending asks. An unattended mission\'s gated calls and questions (and those of cxl -p --wait-for-approvals) land here while it waits.\n');
     return 0;
   }
   const now = Date.now();
   const rows = [['ID', 'KIND', 'TOOL', 'MISSION', 'AGE', 'EXPIRES', 'SUMMARY']];
   for (const a of pending) {
-    rows.push([a.id, a.kind, a.toolset ? `${a.toolset}.${a.tool}` : '-', a.missionId ?? '-', ago(a.createdAt, now), a.expiresAt ? `in ${span(Date.parse(a.expiresAt) - now)}` : 'never', a.summary]);
+    rows.push([a.id, a.kind, a.toolset ? `${a.toolset}.${a.tool}` : '-', a.missionId ?? (a.sessionId ? 'cxl -p' : '-'), ago(a.createdAt, now), a.expiresAt ? `in ${span(Date.parse(a.expiresAt) - now)}` : 'never', a.summary]);
   }
   const blocks = pending.map((a) => shown(a).join('\n'));
   out(`${table(rows)}\n\n${blocks.join('\n\n')}\n\nAnswer with \`cxl approvals respond ID --approve\` or \`--deny\`, or \`--answer "…"\` for a question.\n`);

@@ -180,7 +180,7 @@ export async function main(argv: string[]): Promise<number> {
     };
     const { createInterface } = await import('node:readline'); // only --batch reads lines
     const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
-    const host = new LocalTerminalHost();
+    const host = new LocalTerminalHost({ probe: { roots: [process.cwd()] } });
     for await (const raw of rl) {
       if (raw.trim() === '') continue;
       let v: Verdict;
@@ -218,7 +218,7 @@ export async function main(argv: string[]): Promise<number> {
   // ask, so what needs a human is its question, not the policy's refusal.
   const { env, shown: envelope } = loadEnvelope(values.envelope as string | undefined, values['trust-project'] === true);
   const v = checkInput({ cmd: line, policy: base, cwd, askable: true });
-  const cv = v.verdict === 'allow' ? lineVerdict(env, line, v, v.allowedDir ?? v.startDir, sandboxUnder(env, new LocalTerminalHost())) : undefined;
+  const cv = v.verdict === 'allow' ? lineVerdict(env, line, v, v.allowedDir ?? v.startDir, sandboxUnder(env, new LocalTerminalHost({ probe: { roots: [process.cwd()] } }))) : undefined;
   const d = cv?.decision;
   const ej = d ? { envelope: decisionJson(d) } : {};
   const et = d ? `envelope ${envelope}: ${d.sentence}` : `envelope ${envelope}: not consulted (the command policy refused the line)`;

@@ -1,10 +1,12 @@
 // `cxl config`: the effective configuration, each value with where it came from, and the table
 // of protected paths every envelope carries; `cxl config --check FILE`: validate one agents.toml
 // (over the built-in defaults).
+import path from 'node:path';
 import process from 'node:process';
 import { FLOOR_RULES, QUARANTINE_REASON } from '../core/envelope/shipped.ts';
 import { FOUND_ON_DISK, PROTECTED_PATHS, RUNTIME_DIR_ROW, SERVICE_SOCKETS, shownPattern } from '../core/protect/table.ts';
 import { LocalTerminalHost } from '../core/shell/local_terminal.ts';
+import { launchChoices, noteWorkspaces } from '../core/shell/sandbox/launch_programs.ts';
 import { describeSandbox, envelopeSandbox } from '../core/shell/sandbox/settings.ts';
 import { loadChain, taskPolicies } from '../config/chain.ts';
 import { BUILTIN, ConfigError, formatIssue, loadConfig, mergeLayers, readConfigFile, type EffectiveConfig } from '../config/load.ts';
@@ -92,8 +94,9 @@ export function describeConfig(cfg: EffectiveConfig, vars: Record<string, string
   try {
     const env = cfg.envelope(cfg.defaultEnvelope);
     const { mode, network } = envelopeSandbox(env.resolved.shell);
-    const state = mode === 'off' ? { state: 'off' as const } : new LocalTerminalHost().sandboxState(network);
+    const state = mode === 'off' ? { state: 'off' as const } : new LocalTerminalHost({ probe: { roots: [process.cwd()] } }).sandboxState(network);
     lines.push(`# sandbox for commands (envelope ${env.name}): ${describeSandbox(mode, network, state)}`);
+    lines.push(...launchLines());
   } catch (err) {
     lines.push(`# sandbox for commands: the default envelope cannot be built (${(err as Error).message})`);
   }
@@ -114,6 +117,18 @@ export function describeConfig(cfg: EffectiveConfig, vars: Record<string, string
   }
   lines.push('', ...describeProtectedPaths());
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The programs cxl starts for the sandbox and its toolsets, as chosen here: from PATH entries
+ * outside the workspace (this directory) and every directory a command may write.
+ */
+function launchLines(): string[] {
+  noteWorkspaces([process.cwd()]);
+  const choices = launchChoices(process.env.PATH);
+  const lines = [`# programs cxl starts (from PATH outside the workspace and anything else a command may write): ${choices.map((c) => `${c.name} ${c.program ?? '(none)'}`).join(', ')}`];
+  for (const c of choices) for (const s of c.skipped) lines.push(`#   ${c.name}: ${path.join(s.dir, c.name)} passed over (${s.why})`);
+  return lines;
 }
 
 /** The built-in toolsets a task offers and their gating under the default envelope. */

@@ -12,9 +12,13 @@ const HELP = `cxl ${pkg.version}: a coding agent with confined local file and sh
 Usage:
   cxl [flags]                 the terminal UI (spawns the built-in agent, or --agent "<command>")
   cxl [flags] "<prompt>"      the terminal UI, with this prompt sent first
-  cxl -p "<prompt>" [flags]   as cxl run (for people used to claude -p and gemini -p)
+  cxl -p "<prompt>" [flags]   one answer on stdout, no UI (as claude -p): exit 0 when the model
+                              answered; read_only unless --envelope or default_envelope says
+                              otherwise; an ask is refused at once (cxl -p --help)
   cxl acp [flags]             run as an ACP agent on stdio (for Zed and any ACP client)
-  cxl run "<task>" [flags]    an unattended mission: workspace files, local shell, a verdict
+  cxl run "<task>" [flags]    an unattended mission with a verdict and exit code (0 only when it
+                              lands); read_only unless --envelope or default_mission_envelope
+                              says otherwise; asks wait for cxl approvals (cxl run --help)
   cxl mission <command>       mission records: list, show, reports, stop; fire a named agent
   cxl approvals <command>     the asks unattended missions wait on: list, respond
   cxl tool <name> [json]      run one tool call through the policies, envelope and ledger
@@ -53,9 +57,11 @@ export async function main(argv: string[], subcommands: Subcommands): Promise<nu
   const known = ['acp', 'run', 'mission', 'approvals', 'tool', 'check', 'config', 'trust'];
   let name = 'ui';
   let args = argv;
-  if (first === '-p' || first === '--print') {
-    name = 'run';
-    args = rest;
+  // -p among the UI's words, first or not (`cxl --model m -p "…"`, as claude takes it): one answer, no UI
+  const print = argv.findIndex((a) => a === '-p' || a === '--print');
+  if (print >= 0 && (first === undefined || first.startsWith('-') || !known.includes(first))) {
+    name = 'print';
+    args = argv.filter((_, i) => i !== print);
   } else if (first !== undefined && !first.startsWith('-')) {
     const near = known.find((k) => editDistance(k, first) <= 2);
     if (!known.includes(first) && near && !/\s/.test(first)) {

@@ -10,6 +10,8 @@ const SUBCOMMANDS: Subcommands = {
   config: () => import('./config.ts'),
   acp: () => import('./acp.ts'),
   run: () => import('./run.ts'),
+  // `cxl -p` (entry.ts maps it here)
+  print: () => import('./print.ts'),
   trust: () => import('./trust.ts'),
   mission: () => import('./mission.ts'),
   approvals: () => import('./approvals.ts'),

@@ -74,7 +74,7 @@ async function list(argv: string[]): Promise<number> {
     return 0;
   }
   if (!all.length) {
-    out('No missions recorded. Start one with `cxl run "<task>" --envelope NAME`, `cxl mission fire [agent] "<intent>" --wait`, or /mission in a session.\n');
+    out('No missions recorded. Start one with `cxl run "<task>"`, `cxl mission fire [agent] "<intent>" --wait`, or /mission in a session.\n');
     return 0;
   }
   const rows = [['ID', 'AGENT', 'ENVELOPE', 'STATUS', 'AGE', 'INTENT'], ...all.map((m) => [m.id, m.agent, m.envelope, m.status, ago(m.createdAt), m.intent.slice(0, 80)])];
@@ -121,7 +121,7 @@ async function show(argv: string[]): Promise<number> {
     `Mission:   ${m.id}`,
     `Intent:    ${m.intent}`,
     `Agent:     ${m.agent}`,
-    `Envelope:  ${m.envelope}`,
+    `Envelope:  ${m.envelope}${m.ceiling ? ` (ceiling: ${m.ceiling}, the envelope of the session whose model fired it)` : ''}`,
     `Status:    ${m.status}${m.reason ? ` (${m.reason})` : ''}`,
     `Workspace: ${m.cwd}`,
     `Session:   ${m.sessionId ?? '-'}${m.parentSessionId ? ` (fired by session ${m.parentSessionId})` : ''}`,

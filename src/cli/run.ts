@@ -1,7 +1,8 @@
 // `cxl run "<task>"`: one unattended mission of the built-in `run` agent (docs/missions.md). It
-// runs here, on the workspace's local_fs and local_shell and its mission tools, under the
-// envelope it names; a call the envelope asks about is stored as an ask and waits for
-// `cxl approvals respond` (30 minutes unless the rule says otherwise) instead of being refused.
+// runs here, on the workspace's local_fs and local_shell and its mission tools, under --envelope,
+// else default_mission_envelope, else read_only (said on stderr); a call the envelope asks about
+// is stored as an ask and waits for `cxl approvals respond` (30 minutes unless the rule says
+// otherwise) instead of being refused. For one answer with no verdict, `cxl -p` (print.ts).
 import { MODEL_FLAGS_HELP } from './agent_setup.ts';
 import { runUnattendedCommand } from './unattended_run.ts';
 
@@ -13,9 +14,11 @@ Usage: cxl run "<task>" [--envelope NAME] [--cwd DIR] [--output-format text|json
                         [--connect-timeout D] [--first-byte-timeout D] [--idle-timeout D]
 
   The task is a mission of the built-in \`run\` agent: the unit plans, reports and finishes with
-  a verdict through its mission tools. "-" reads the task from stdin; anything else piped in is
-  appended to the task between "--- begin piped stdin ---" and "--- end piped stdin ---".
-  --envelope       the envelope the mission runs under (else default_mission_envelope; required)
+  a verdict through its mission tools (for one answer and no verdict: cxl -p). "-" reads the task
+  from stdin; anything else piped in is appended to the task between "--- begin piped stdin ---"
+  and "--- end piped stdin ---".
+  --envelope       the envelope the mission runs under (else default_mission_envelope of
+                   agents.toml, else read_only: reads only, no writes or commands); stderr says which
   --cwd            the workspace (default: the current directory)
   --output-format  text (default), json (one object at the end), stream-json (one event per line)
   --timeout        bound on the whole run: 30s, 5m, 1m30s, 1h, or seconds (default: none)

@@ -22,8 +22,8 @@ const HELP = `cxl: the terminal UI (an ACP client)
 Usage: cxl [--agent "<command line>"] [--cwd DIR] [--envelope NAME] [--provider ollama|openai] [--model NAME]
            [--continue | --resume [ID]] [--trust-project] ["<prompt>"]
 
-  "<prompt>"   sent as the first prompt once the session is open (cxl -p "<prompt>" runs it
-               unattended instead, as cxl run)
+  "<prompt>"   sent as the first prompt once the session is open (cxl -p "<prompt>" prints
+               one answer instead, with no UI: cxl -p --help)
   --agent      any ACP agent on stdio, e.g. --agent "npx @agentclientprotocol/claude-agent-acp"
                (default: the built-in agent, cxl acp)
   --cwd        the session root (default: the current directory); files and commands the
@@ -152,7 +152,7 @@ export async function main(argv: string[]): Promise<number> {
   const agent = new AgentProcess(agentArgv, { cwd: root, env: agentEnv, adopt: values.agent === undefined ? adoptEarlyAgent(agentArgv, root, agentEnv) : undefined });
   // the sandbox probe the client tells the agent about at initialize (its terminal host's default:
   // with the network), started now so bwrap runs while the protocol's modules load
-  void import('../core/shell/sandbox/probe.ts').then((p) => p.probeSandboxAsync({ network: true })).catch(() => {});
+  void import('../core/shell/sandbox/probe.ts').then((p) => p.probeSandboxAsync({ network: true, roots: [root] })).catch(() => {});
   let client: InstanceType<Awaited<typeof import('../client/acp_client.ts')>['AcpClient']>;
   let mcp: { servers: ConfiguredMcpServer[]; problem?: string };
   try {

@@ -1,23 +1,25 @@
-// What `cxl run` and `cxl mission fire` share (docs/missions.md): the task (an argument, `-` for
-// stdin, piped input appended between markers), the workspace (--cwd), the agent and the
-// envelope the mission must name, a session to continue, the output format, and the exit code:
-// 0 landed, 1 derailed or stuck, 3 refused or unanswered calls, 2 usage, 124 --timeout, 129
-// SIGHUP, 130 SIGINT, 143 SIGTERM. A stop from outside is written into the mission record before exiting.
+// What `cxl run` and `cxl mission fire` share (docs/missions.md), and `cxl -p` of it: the task
+// (an argument, `-` for stdin, piped input appended between markers), the workspace (--cwd), the
+// agent and the envelope (--envelope, else default_mission_envelope, else read_only: said on
+// stderr), a session to continue, the output format, and the exit code: 0 landed, 1 derailed or
+// stuck, 3 refused or unanswered calls, 2 usage, 124 --timeout, 129 SIGHUP, 130 SIGINT, 143
+// SIGTERM. A stop from outside is written into the mission record before exiting.
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { runMission } from '../agent/unattended.ts';
 import type { AgentSetup } from '../agent/setup.ts';
-import { oneLine, type Mission } from '../agent/missions/records.ts';
+import type { Mission } from '../agent/missions/records.ts';
 import { EXIT } from '../agent/units/events.ts';
-import { missionEnvelope, missionStores } from '../agent/units/lifecycle.ts';
+import { missionStores } from '../agent/units/lifecycle.ts';
 import { isToolError } from '../core/errors.ts';
 import { parseDuration } from '../core/duration.ts';
-import { onTerminate, signalExitCode } from '../core/platform/runtime.ts';
 import { setupFromFlags, AGENT_FLAGS } from './agent_setup.ts';
 import { parseFlags, UsageError } from './args.ts';
+import { chooseEnvelope, type EnvelopeChoice } from './envelope_choice.ts';
 import { outputFormat, RunPrinter } from './run_output.ts';
-import { readStdin, stdinIsPiped, withPiped } from './stdin_text.ts';
+import { runStop } from './run_stop.ts';
+import { taskInput, taskLine } from './stdin_text.ts';
 
 export const UNATTENDED_FLAGS = {
   ...AGENT_FLAGS,
@@ -37,14 +39,15 @@ export interface Command {
 }
 
 /** --timeout in ms, read like every other duration in cxl (core/duration.ts). */
-function timeoutFlag(command: string, s: string): number {
+export function timeoutFlag(command: string, s: string): number {
   if (s.trim() === '0') return 0; // no bound, as when the flag is absent
   const ms = parseDuration(s);
   if (ms === undefined) throw new UsageError(`${command}: --timeout ${JSON.stringify(s)} is not a duration; use e.g. 30s, 5m, 1m30s, 1h or a number of seconds.`);
   return ms;
 }
 
-function workspace(command: string, v: unknown): string {
+/** --cwd as a real directory (default: the current one). */
+export function workspace(command: string, v: unknown): string {
   if (v === undefined) return process.cwd();
   const dir = path.resolve(String(v));
   let st: fs.Stats | undefined;
@@ -65,18 +68,13 @@ async function taskOf(c: Command, positionals: string[]): Promise<{ agent?: stri
     if (positionals.length > 2) throw new UsageError(`${c.name}: quote the intent: ${c.name} [agent] "<intent>" (got ${positionals.length} arguments).`);
     if (positionals.length === 2) [agent, ...words] = positionals;
   }
-  let task = words.join(' ').trim();
-  let piped = '';
-  if (task === '-') task = (await readStdin()).trim();
-  else if (stdinIsPiped()) piped = await readStdin();
-  if (!task) throw new UsageError(`${c.name}: give the task as an argument, e.g. ${c.name} "summarise README.md" (or - to read it from stdin). Run \`${c.name} --help\`.`);
-  const bytes = Buffer.byteLength(piped);
-  const intent = `${oneLine(task, 400)}${bytes ? ` (+ ${bytes} bytes piped stdin)` : ''}`;
-  return { ...(agent ? { agent } : {}), task: withPiped(task, piped), intent };
+  const t = await taskInput(words);
+  if (!t) throw new UsageError(`${c.name}: give the task as an argument, e.g. ${c.name} "summarise README.md" (or - to read it from stdin). Run \`${c.name} --help\`.`);
+  return { ...(agent ? { agent } : {}), task: t.text, intent: taskLine(t, 400) };
 }
 
 /** The stored session to continue: --resume ID, or --continue (this directory's newest). */
-async function resumed(command: string, setup: AgentSetup, values: Record<string, unknown>, cwd: string): Promise<string | undefined> {
+export async function resumed(command: string, setup: AgentSetup, values: Record<string, unknown>, cwd: string): Promise<string | undefined> {
   const id = values.resume as string | undefined;
   if (id !== undefined && values.continue) throw new UsageError(`${command}: --continue and --resume both pick the session to continue; give one of them.`);
   if (id !== undefined) {
@@ -117,12 +115,8 @@ export async function runUnattendedCommand(c: Command, argv: string[], extra: Re
   } else what = await taskOf(c, positionals);
   const setup = await setupFromFlags(c.name, { ...values, envelope: envelopeFlag }, { cwd, agent: what.agent ?? 'run' });
   try {
-    let envelope: string;
-    try {
-      envelope = missionEnvelope(envelopeFlag, setup.missions.defaultEnvelope, setup.modes.map((m) => m.id));
-    } catch (err) {
-      throw new UsageError(`${c.name}: ${isToolError(err) ? err.message : String(err)}`);
-    }
+    const { defaultEnvelope: name, defaultEnvelopeFrom: from } = setup.missions;
+    const envelope = chooseEnvelope(c.name, envelopeFlag, name && from ? { name, from } : undefined, 'default_mission_envelope', setup.modes.map((m) => m.id));
     const resume = await resumed(c.name, setup, values, cwd);
     return await drive(c, setup, { ...what, agent: setup.missions.agent, envelope, resume, missionId, format, timeoutMs, timeoutText: values.timeout as string | undefined });
   } finally {
@@ -134,7 +128,7 @@ interface Drive {
   agent: string;
   task: string;
   intent: string;
-  envelope: string;
+  envelope: EnvelopeChoice;
   resume?: string;
   missionId?: string;
   format: ReturnType<typeof outputFormat>;
@@ -143,28 +137,22 @@ interface Drive {
 }
 
 async function drive(c: Command, setup: AgentSetup, d: Drive): Promise<number> {
-  const printer = new RunPrinter(d.format, c.name);
-  const ctrl = new AbortController();
-  let why: 'timeout' | NodeJS.Signals | undefined;
-  const timer = d.timeoutMs > 0 ? setTimeout(() => ((why = 'timeout'), ctrl.abort()), d.timeoutMs) : undefined;
-  const off = onTerminate((signal) => {
-    why = signal;
-    ctrl.abort();
-  });
+  const printer = new RunPrinter(d.format, c.name, d.envelope.why ? { envelopeWhy: d.envelope.why } : {});
+  const stop = runStop(d.timeoutMs, d.timeoutText);
   try {
     const s = await runMission(setup, {
       task: d.task,
       intent: d.intent,
       agent: d.agent,
-      envelope: d.envelope,
+      envelope: d.envelope.name,
       ...(d.missionId ? { missionId: d.missionId } : {}),
       ...(d.resume ? { resume: d.resume } : {}),
-      signal: ctrl.signal,
-      stoppedBecause: () => (why === 'timeout' ? `--timeout ${d.timeoutText}` : why),
+      signal: stop.signal,
+      stoppedBecause: stop.because,
       emit: printer.event,
     });
-    const code = why === 'timeout' ? EXIT.timeout : why ? signalExitCode(why) : s.exit_code;
-    printer.finish({ ...s, exit_code: code }, why === 'timeout' ? `stopped after the --timeout of ${d.timeoutText}.` : why ? `stopped by ${why}.` : undefined);
+    const code = stop.code(s.exit_code);
+    printer.finish({ ...s, exit_code: code }, stop.said());
     return code;
   } catch (err) {
     if (isToolError(err) && (err.code === 'fleet_full' || err.code === 'conflict' || err.code === 'bad_args' || err.code === 'not_found')) {
@@ -173,7 +161,6 @@ async function drive(c: Command, setup: AgentSetup, d: Drive): Promise<number> {
     }
     throw err;
   } finally {
-    if (timer) clearTimeout(timer);
-    off();
+    stop.dispose();
   }
 }

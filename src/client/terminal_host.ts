@@ -9,7 +9,7 @@ import process from 'node:process';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { ToolError } from '../core/errors.ts';
 import { confine } from '../core/paths.ts';
-import { META_NETWORK, META_SANDBOX } from '../core/protocol_names.ts';
+import { META_NETWORK, META_OUTPUT_LIMIT, META_SANDBOX } from '../core/protocol_names.ts';
 import { childEnv } from '../core/shell/env.ts';
 import { LocalTerminalHost, type LocalTerminal } from '../core/shell/local_terminal.ts';
 import type { ProbeOptions } from '../core/shell/sandbox/probe.ts';
@@ -60,7 +60,8 @@ export class TerminalHost {
     private readonly onChange: (view: TerminalView) => void = () => {},
     private readonly opts: TerminalHostOptions = {},
   ) {
-    this.#local = new LocalTerminalHost({ probe: opts.probe });
+    // the programs the sandbox starts are chosen outside the directory its commands may write
+    this.#local = new LocalTerminalHost({ probe: { ...opts.probe, roots: [root] } });
   }
 
   /** The sandbox this client's terminals run in (what the status line and the agent are told). */
@@ -138,7 +139,8 @@ export class TerminalHost {
     const id = `term-${++this.#seq}`;
     let t: Term | undefined;
     const term = this.#local.createSync(
-      { command: cmd, args: argv, cwd, env: scrubbedEnv(p.env ?? []), outputByteLimit: limit, ...(sandbox ? { sandbox } : {}) },
+      // ending a command at the cap narrows what it may do: honoured when asked (cxl's agent asks)
+      { command: cmd, args: argv, cwd, env: scrubbedEnv(p.env ?? []), outputByteLimit: limit, ...(p._meta?.[META_OUTPUT_LIMIT] === true ? { endAtOutputLimit: true } : {}), ...(sandbox ? { sandbox } : {}) },
       { interleave: true, onChange: () => t && this.#publish(t, t.term.exit !== undefined) },
     );
     t = { id, term, command: [p.command, ...args].join(' ') };
@@ -154,9 +156,9 @@ export class TerminalHost {
     return { output: s.stdout, truncated: s.truncated, ...(exit ? { exitStatus: { exitCode: exit.exitCode, signal: exit.signal } } : {}) };
   }
 
-  async waitForExit(id: string): Promise<{ exitCode?: number | null; signal?: string | null }> {
+  async waitForExit(id: string): Promise<{ exitCode?: number | null; signal?: string | null; _meta?: Record<string, unknown> }> {
     const e = await this.#get(id).term.waitForExit();
-    return { exitCode: e.exitCode, signal: e.signal };
+    return { exitCode: e.exitCode, signal: e.signal, ...(e.outputLimit !== undefined ? { _meta: { [META_OUTPUT_LIMIT]: e.outputLimit } } : {}) };
   }
 
   kill(id: string): void {

@@ -81,7 +81,7 @@ export class UserShell {
     readonly root: string,
     private readonly opts: UserShellOptions = {},
   ) {
-    this.#local = new LocalTerminalHost({ probe: opts.probe });
+    this.#local = new LocalTerminalHost({ probe: { ...opts.probe, roots: [root] } });
   }
 
   /** The sandbox a line runs in (probed once). */

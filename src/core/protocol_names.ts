@@ -25,6 +25,12 @@ export const META_ASKED = 'cxl/asked';
 export const META_UNATTENDED = 'cxl/unattended';
 /** terminal/create: whether the command may use the network ({@link NetworkMeta}) */
 export const META_NETWORK = 'cxl/network';
+/**
+ * terminal/create: `true`, end the command once its output passes `outputByteLimit` (as
+ * `| head -c` would), not only cut what is kept; terminal/wait_for_exit's answer: the cap, in
+ * bytes, of a command that was ended so ({@link OutputLimitMeta}).
+ */
+export const META_OUTPUT_LIMIT = 'cxl/outputLimit';
 /** session/new and session/load answers: whether the session can be resumed later ({@link PersistenceMeta}) */
 export const META_PERSISTENCE = 'cxl/persistence';
 /** compaction_update: the context's size before and after, in tokens */
@@ -111,6 +117,9 @@ export type SandboxProfileMeta = 'read-only' | 'workspace-write';
 /** {@link META_NETWORK} on terminal/create. */
 export type NetworkMeta = boolean;
 
+/** {@link META_OUTPUT_LIMIT}: asked on terminal/create (`true`), said on wait_for_exit's answer (the cap it passed). */
+export type OutputLimitMeta = true | number;
+
 /** {@link META_PERSISTENCE}: a session that cannot be written works, but only in this process. */
 export type PersistenceMeta = { resumable: true } | { resumable: false; reason: string };
 
@@ -120,6 +129,8 @@ export interface DecisionMeta {
   reason: string;
   envelope?: string;
   scope?: string;
+  /** when the ask rejects itself (ISO 8601), for an envelope that sets a timeout; absent: it waits */
+  expiresAt?: string;
 }
 
 /** A plan entry as {@link MissionMeta} carries it. */
@@ -178,7 +189,8 @@ export type RestoreMeta = 'files' | 'conversation' | 'both';
 export interface RewindMeta {
   n: number;
   restore: RestoreMeta;
-  files: Array<{ path: string; action: 'restore' | 'delete' | 'recreate'; diff: string; changedSince?: string; cannot?: string }>;
+  /** `cannot`: why it may not be restored (a restore is a write: docs/tui.md, "Going back"); `alwaysAsk`: its path asks in every envelope, restored on the yes to this preview */
+  files: Array<{ path: string; action: 'restore' | 'delete' | 'recreate'; diff: string; changedSince?: string; cannot?: string; alwaysAsk?: string }>;
   conversation?: { prompts: number; cannot?: string };
   /** after a rewind: what was put back, and what was kept and why */
   restored?: string[];

@@ -6,7 +6,7 @@
 import type { PermissionOption, ToolCallContent } from '@agentclientprotocol/sdk';
 import type { PendingPermission, TerminalView } from '../client/state.ts';
 import { displayArgv } from '../core/argv_display.ts';
-import { META_STEPS, OPTION_REJECT_EXPLAIN } from '../core/protocol_names.ts';
+import { META_DECISION, META_STEPS, OPTION_REJECT_EXPLAIN } from '../core/protocol_names.ts';
 import { showControls } from '../core/terminal_text.ts';
 import { plainRow, textWidth, truncate, truncateRow, wrapLine, type Row } from './text_layout.ts';
 import { bodyRows, headerRow } from './tool_call_rows.ts';
@@ -49,6 +49,26 @@ export function commandSteps(p: PendingPermission): string[] {
   return Array.isArray(raw.args) ? [displayArgv([raw.command, ...raw.args.map(String)])] : [raw.command];
 }
 
+/**
+ * When the request rejects itself (epoch ms): only an envelope that sets a timeout gives one
+ * (cxl's agent sends it as `expiresAt` in the decision's _meta); otherwise it waits for the person.
+ */
+export function approvalDeadline(p: PendingPermission): number | undefined {
+  const d = p.meta?.[META_DECISION] as { expiresAt?: unknown } | undefined;
+  if (typeof d?.expiresAt !== 'string') return undefined;
+  const t = Date.parse(d.expiresAt);
+  return Number.isFinite(t) ? t : undefined;
+}
+
+/** `4:05`, `0:09`, `1:02:03`: the time left, to the second, rounded up so 0:00 is never shown early. */
+export function countdown(ms: number): string {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
 /** `$ step` rows: every character shown (controls as marks), wrapped, never cut. */
 function commandRows(steps: string[], width: number): Row[] {
   return steps.flatMap((step) =>
@@ -81,6 +101,8 @@ export interface ApprovalRowsOptions {
   draft?: string;
   /** Shown full screen (f): the indicator says how to go back. */
   full?: boolean;
+  /** Date.now() of this frame, for the countdown of a request that rejects itself */
+  now?: number;
 }
 
 export function optionRows(options: PermissionOption[], width: number, dim = false): Row[] {
@@ -155,7 +177,9 @@ export function approvalLayout(p: PendingPermission, o: ApprovalRowsOptions): Ap
   const head = headerRow(p.call, { cwd: o.cwd, width: o.width, expanded: true, terminals: o.terminals, awaiting: true });
   const body = approvalBody(p, o);
   const held = o.armed === false && o.reason === undefined;
+  const deadline = approvalDeadline(p);
   const notes: Row[] = [
+    ...(deadline !== undefined ? [truncateRow([{ text: `  ⏳ rejects itself in ${countdown(deadline - (o.now ?? Date.now()))} unless answered (the envelope's timeout)`, color: 'warn' }], o.width)] : []),
     ...(held ? [truncateRow([{ text: '  ⏸ keys held a moment: typing goes to your prompt', color: 'warn' }], o.width)] : []),
     ...(o.draft && o.draft.trim() !== '' ? [truncateRow([{ text: '  your prompt: ', color: 'muted' }, { text: tailOf(o.draft.replace(/\s+/g, ' '), o.width - 16), dim: true }], o.width)] : []),
   ];

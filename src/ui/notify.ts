@@ -8,6 +8,7 @@
 import { useEffect, useRef } from 'react';
 import type { ClientState } from '../client/state.ts';
 import { forTerminal } from '../core/terminal_text.ts';
+import { approvalDeadline, countdown } from './approval_rows.ts';
 import type { UiState } from './ui_state.ts';
 
 export const NOTIFY_MODES = ['auto', 'bell', 'off'] as const;
@@ -61,6 +62,16 @@ export class Notifier {
   }
 }
 
+/**
+ * When to remind the person of an approval that rejects itself at `deadline`: a minute before it
+ * does, or half way when less than two minutes are left; undefined when too little is left to matter.
+ */
+export function reminderAt(now: number, deadline: number): number | undefined {
+  const left = deadline - now;
+  if (left < 10_000) return undefined;
+  return left >= 120_000 ? deadline - 60_000 : now + left / 2;
+}
+
 /** Text for a title or a notification: one line, nothing a terminal would act on, not too long. */
 function oneLine(s: string): string {
   const flat = forTerminal(s).replace(/\s+/g, ' ').trim();
@@ -83,6 +94,15 @@ export function useNotifications(s: ClientState, ui: UiState, notifier: Notifier
   focused.current = ui.focused;
   useEffect(() => {
     if (notifier && head) notifier.alert(`waiting for approval: ${head.call.title}`, focused.current);
+  }, [notifier, head?.key]);
+  // an approval that rejects itself (an envelope's timeout) calls again before it does
+  useEffect(() => {
+    const deadline = head ? approvalDeadline(head) : undefined;
+    if (!notifier || !head || deadline === undefined) return;
+    const at = reminderAt(Date.now(), deadline);
+    if (at === undefined) return;
+    const t = setTimeout(() => notifier.alert(`approval rejects itself in ${countdown(deadline - Date.now())}: ${head.call.title}`, focused.current), at - Date.now());
+    return () => clearTimeout(t);
   }, [notifier, head?.key]);
   const wasRunning = useRef(s.running);
   useEffect(() => {

@@ -61,6 +61,7 @@ export function rewindPreviewRows(plan: RewindMeta, text: string | undefined, wi
     }
     const head = f.changedSince ? [{ text: '  ! ', color: 'warn', bold: true }, { text: `${ACTION[f.action]} ${f.path}`, bold: true }, { text: `  ${f.changedSince}: kept unless you press o`, color: 'warn' }] : [{ text: '  ', color: 'muted' }, { text: `${ACTION[f.action]} ${f.path}`, bold: true }];
     body.push(truncateRow(head, width));
+    if (f.alwaysAsk) body.push(...wrapText(`! always asked: ${f.alwaysAsk}`, width - 4).map((l) => plainRow(`    ${l}`, { color: 'warn' })));
     for (const l of f.diff.split('\n')) if (!/^(?:---|\+\+\+) /.test(l)) body.push(diffLineRow(l, width));
   }
   const room = Math.max(2, maxLines - 2);

@@ -3,6 +3,7 @@
 import { useStdout } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ClientState } from '../client/state.ts';
+import { approvalDeadline } from './approval_rows.ts';
 import type { ScreenSize } from './screen_rows.ts';
 import { initialUi, type UiState } from './ui_state.ts';
 
@@ -43,9 +44,13 @@ export function useUiState(initial?: Partial<UiState>): UiStateHandle {
   return { ui, current, setUi };
 }
 
-/** The spinners (of the calls running, and of the working line) turn, and its clock runs, while a turn runs. */
+/**
+ * The spinners (of the calls running, and of the working line) turn, and its clock runs, while a
+ * turn runs, and while an approval counts down to rejecting itself.
+ */
 export function useAnimation(animate: boolean, s: ClientState, setUi: (f: (u: UiState) => UiState) => void): void {
-  const spinning = animate && (s.running || s.turnCalls.some((id) => s.toolCalls[id]?.status === 'in_progress' && !s.toolCalls[id]?.leftPending));
+  const counting = s.permissions[0] !== undefined && approvalDeadline(s.permissions[0]) !== undefined;
+  const spinning = counting || (animate && (s.running || s.turnCalls.some((id) => s.toolCalls[id]?.status === 'in_progress' && !s.toolCalls[id]?.leftPending)));
   useEffect(() => {
     if (!spinning) return;
     setUi((u) => ({ ...u, now: Date.now() }));

@@ -8,9 +8,8 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { after, describe, test } from 'node:test';
-import { findOnPath } from '../../src/core/shell/sandbox/probe.ts';
 import { runCxl } from '../helpers/cxl.ts';
-import { hasBwrap } from '../helpers/system_tools.ts';
+import { findOnPath, hasBwrap } from '../helpers/system_tools.ts';
 import { tempRoot } from '../core/shell/helpers.ts';
 
 const { root: base, cleanup } = tempRoot('cxl-check-agrees-');

@@ -13,9 +13,8 @@ import path from 'node:path';
 import process from 'node:process';
 import { after, describe, test } from 'node:test';
 import { DEFAULT_PREFIX_ALLOWLIST, GIT_READ_PREFIXES } from '../../src/core/envelope/shipped.ts';
-import { findOnPath } from '../../src/core/shell/sandbox/probe.ts';
 import { runCxl } from '../helpers/cxl.ts';
-import { note } from '../helpers/system_tools.ts';
+import { findOnPath, note } from '../helpers/system_tools.ts';
 import { CASE_ALLOW, CASES, workspace, type ArgCase } from '../core/shell/argrules_cases.ts';
 import { tempRoot } from '../core/shell/helpers.ts';
 

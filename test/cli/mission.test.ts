@@ -1,10 +1,13 @@
 // `cxl mission` and the fleet cap, as a person at a terminal uses them next to running units:
 // fire a named agent and wait, read the records, stop a unit that is waiting (its process sees it
-// and ends), and a second unit refused while the fleet is full.
+// and ends), a second unit refused while the fleet is full, and a unit's ceiling (the envelope of
+// the session whose model fired it) deciding its calls with its own envelope.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { MissionStore } from '../../src/agent/missions/mission_store.ts';
+import type { Reply } from '../fixtures/fake_models.ts';
 import { background, messages, MODEL, pendingAsks, waitFor, workspace, type Workspace } from '../helpers/unattended.ts';
 
 function config(ws: Workspace, text: string): void {
@@ -29,7 +32,7 @@ test('mission fire [agent] "<intent>" --wait runs that agent\'s section; --wait 
     const words = await ws.cxl(['mission', 'fire', 'review', 'the', 'code', '--wait', ...MODEL]);
     assert.equal(words.code, 2);
     assert.match(words.stderr, /quote the intent/);
-    assert.equal((await ws.cxl(['mission', 'list'])).stdout, 'No missions recorded. Start one with `cxl run "<task>" --envelope NAME`, `cxl mission fire [agent] "<intent>" --wait`, or /mission in a session.\n');
+    assert.equal((await ws.cxl(['mission', 'list'])).stdout, 'No missions recorded. Start one with `cxl run "<task>"`, `cxl mission fire [agent] "<intent>" --wait`, or /mission in a session.\n');
     assert.equal(ws.srv.requests.length, 0);
 
     const r = await ws.cxl(['mission', 'fire', 'reviewer', 'review it', '--wait', ...MODEL, '--output-format', 'json']);
@@ -101,5 +104,46 @@ test('fleet_max_parallel: a second unit while one waits is refused with the cap 
     assert.equal(third.code, 0, third.stderr);
   } finally {
     await ws.close();
+  }
+});
+
+test('a unit whose record names a ceiling (the session whose model fired it) is decided by both envelopes: auto_edit under the ceiling default asks before its write, which a denial keeps from happening; the same record without a ceiling (a person named auto_edit) writes unasked (control)', { timeout: 120_000 }, async () => {
+  const unit = (body: Record<string, unknown>): Reply => {
+    const done = messages(body).filter((m) => m.role === 'tool').length;
+    return [
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] },
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'rewritten by the unit\n' } }] },
+      { toolCalls: [{ name: 'mission_finish', arguments: { status: 'landed' } }] },
+    ][done] ?? { text: 'done' };
+  };
+  for (const ceiling of ['default', undefined]) {
+    const ws = await workspace(unit);
+    try {
+      const m = await new MissionStore(ws.data).create({ intent: 'rewrite notes.txt', agent: 'run', envelope: 'auto_edit', ...(ceiling ? { ceiling } : {}), cwd: ws.dir });
+      const run = background(ws, ['mission', 'fire', '--mission', m.id, ...MODEL, '--output-format', 'json']);
+      if (ceiling) {
+        const [ask] = await waitFor(async () => ((await pendingAsks(ws)).length ? pendingAsks(ws) : undefined), 'the write\'s ask');
+        assert.equal(`${ask.toolset}.${ask.tool}`, 'local_fs.write_file');
+        assert.match(String(ask.summary), /notes\.txt/);
+        assert.match(String(ask.sentence), /files\.write is `approve` of envelope default; the ceiling of this unit/);
+        assert.equal(readFileSync(path.join(ws.dir, 'notes.txt'), 'utf8'), 'one\ntwo\n', 'nothing written while it waits');
+        const no = await ws.cxl(['approvals', 'respond', String(ask.id), '--deny']);
+        assert.equal(no.code, 0, no.stderr);
+      }
+      const end = await run.exited;
+      const out = JSON.parse(run.stdout());
+      assert.equal(end.code, 0, run.stderr());
+      if (ceiling) {
+        assert.equal(readFileSync(path.join(ws.dir, 'notes.txt'), 'utf8'), 'one\ntwo\n', 'the denied write never happened');
+        assert.deepEqual(out.refused.map((r: { tool: string; code: string }) => [r.tool, r.code]), [['local_fs.write_file', 'rejected']]);
+        const show = await ws.cxl(['mission', 'show', m.id]);
+        assert.match(show.stdout, /Envelope: {2}auto_edit \(ceiling: default, the envelope of the session whose model fired it\)/);
+      } else {
+        assert.equal(readFileSync(path.join(ws.dir, 'notes.txt'), 'utf8'), 'rewritten by the unit\n', 'auto_edit alone writes unasked');
+        assert.deepEqual(out.refused, []);
+      }
+    } finally {
+      await ws.close();
+    }
   }
 });

@@ -1,7 +1,7 @@
 // `cxl run` as a CI job uses it: a real child process against a scripted model on 127.0.0.1.
-// A run is a mission: exit 0 only when its unit lands; a silent unit is nudged once and its
-// silence recorded; what the envelope asks about waits for `cxl approvals respond` from another
-// process; the JSON and the event stream match docs/missions.schema.json.
+// A run is a mission: exit 0 only when its unit lands; a silent unit is nudged once and ends
+// stuck with its last answer in the record; what the envelope asks about waits for `cxl approvals
+// respond` from another process; the JSON and the event stream match docs/missions.schema.json.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -35,6 +35,8 @@ test('a unit that plans, reports and finishes lands: exit 0, the result on stdou
     // the model read the file, and was told it is unattended
     assert.match(toolResults(ws.srv.requests[2])[1], /one\ntwo/);
     assert.match(messages(ws.srv.requests[0]).at(-1)!.content, /UNATTENDED mission unit[\s\S]*Your mission:\nsummarise notes\.txt$/);
+    // told how to finish, so a model that would answer in prose knows which calls end it
+    assert.match(messages(ws.srv.requests[0]).at(-1)!.content, /To finish, call tools; do not reply in prose: mission_report with kind "result", your answer as its summary[^\n]*then mission_finish with status "landed"/);
     // the in-process toolsets and local_fs, local_shell served by this process, beside the unit's own tools
     const offered = (ws.srv.requests[0].tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
     for (const name of ['read_file', 'local_shell', 'jq_query', 'mission_plan', 'mission_report', 'mission_ask_attention', 'mission_finish']) assert.ok(offered.includes(name), `${name} offered: ${offered.join(', ')}`);
@@ -93,7 +95,7 @@ test('--output-format json: one object at the end that validates against docs/mi
   }
 });
 
-test('a unit that never calls the mission tools is nudged once, its silence is a blocker, exit 1', async () => {
+test('a unit that never calls the mission tools is nudged once, then ends stuck (exit 1) with a record that says so plainly: its last answer, no blocker report', async () => {
   const ws = await workspace([{ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] }, { text: 'Renamed everything and ran it.' }, { text: 'All good, trust me.' }]);
   try {
     const r = await ws.cxl([...RUN, '--envelope', 'default', '--output-format', 'json', 'rename things']);
@@ -102,15 +104,16 @@ test('a unit that never calls the mission tools is nudged once, its silence is a
     assert.equal(schema().summary(out), undefined);
     assert.equal(out.status, 'stuck');
     assert.equal(out.is_error, true);
+    assert.equal(out.exit_code, 1, 'stuck with no refused call: exit 1, as docs/missions.md says');
     assert.equal(ws.srv.requests.length, 3, 'the first turn (two requests) and one nudge, never a third turn');
     assert.match(messages(ws.srv.requests[2]).at(-1)!.content, /^Your last turn ended without reaching outside this session/);
-    const blocker = out.reports.at(-1);
-    assert.equal(blocker.kind, 'blocker');
-    assert.equal(blocker.by, 'runtime');
-    assert.equal(blocker.summary, 'unit ended two turns without reporting: last said: All good, trust me.');
+    assert.equal(out.reason, 'ended without a verdict: its last answer was "All good, trust me."; it never used the mission tools, even after one nudge');
+    assert.deepEqual(out.reports, [], 'no blocker report: the reason says it');
     // the model's claim is not the result of a mission that did not land: it is its last message only
     assert.equal(out.result, 'All good, trust me.');
     assert.match(r.stderr, /nudged once/);
+    const show = await ws.cxl(['mission', 'show', out.mission_id]);
+    assert.match(show.stdout, /Status: +stuck \(ended without a verdict: its last answer was "All good, trust me\."; it never used the mission tools, even after one nudge\)/);
   } finally {
     await ws.close();
   }
@@ -337,20 +340,23 @@ test('--output-format stream-json: each line parses and matches the schema, and 
   }
 });
 
-test('no envelope is a clear refusal (exit 2); default_mission_envelope names one; an unknown one is refused too', async () => {
-  const ws = await workspace([{ toolCalls: [{ name: 'mission_finish', arguments: { status: 'landed' } }] }, { text: 'ok' }]);
+test('with no --envelope a run is read_only and says so on stderr; default_mission_envelope names another; an unknown one is refused', async () => {
+  const ws = await workspace((body) => (messages(body).at(-1)!.role === 'tool' ? { text: 'ok' } : { toolCalls: [{ name: 'mission_finish', arguments: { status: 'landed' } }] }));
   try {
-    const none = await ws.cxl([...RUN, 'do it']);
-    assert.equal(none.code, 2);
-    assert.match(none.stderr, /^cxl run: no mission envelope: pass --envelope NAME, or set default_mission_envelope = "NAME" in agents\.toml/);
-    assert.equal(ws.srv.requests.length, 0);
-    assert.deepEqual((JSON.parse((await ws.cxl(['mission', 'list', '--json'])).stdout) as { missions: unknown[] }).missions, [], 'no record for a refused run');
+    const none = await ws.cxl([...RUN, '--output-format', 'json', 'do it']);
+    assert.equal(none.code, 0, none.stderr);
+    assert.equal(JSON.parse(none.stdout).envelope, 'read_only');
+    assert.match(none.stderr, /^cxl run: envelope read_only: no --envelope and no default_mission_envelope set: reads only, no writes or commands; --envelope NAME for more\ncxl run: mission m-\w+ \(agent run, envelope read_only,/);
+    const named = await ws.cxl([...RUN, '--envelope', 'default', 'do it']);
+    assert.equal(named.code, 0, named.stderr);
+    assert.doesNotMatch(named.stderr, /cxl run: envelope /, 'an envelope named on the command line needs no word about it');
     mkdirSync(path.join(ws.dir, '.contenox'));
     writeFileSync(path.join(ws.dir, '.contenox', 'agents.toml'), 'default_mission_envelope = "auto_edit"\n');
     const configured = await ws.cxl([...RUN, '--output-format', 'json', 'do it'], { env: { HOME: path.join(ws.dir, '.contenox', '..') } });
     // the file above is the user's own (HOME is the workspace): no trust needed
     assert.equal(configured.code, 0, configured.stderr);
     assert.equal(JSON.parse(configured.stdout).envelope, 'auto_edit');
+    assert.match(configured.stderr, /^cxl run: envelope auto_edit: default_mission_envelope in .*agents\.toml\n/);
     const bad = await ws.cxl([...RUN, '--envelope', 'nope', 'do it']);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /no envelope named `nope`; envelopes: ask_always, auto_edit, default, read_only, strict/);

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { Ajv } from 'ajv';
-import { startFakeOpenAI, type FakeServer, type Reply } from '../fixtures/fake_models.ts';
+import { startFakeOpenAI, type FakeOptions, type FakeServer, type Reply } from '../fixtures/fake_models.ts';
 import { cxlCommand, repoRoot, runCxl, type RunResult } from './cxl.ts';
 
 export interface Workspace {
@@ -23,13 +23,13 @@ export interface Workspace {
 
 type Script = Reply[] | ((body: Record<string, unknown>, n: number) => Reply);
 
-export async function workspace(script: Script, files: Record<string, string> = { 'notes.txt': 'one\ntwo\n' }): Promise<Workspace> {
+export async function workspace(script: Script, files: Record<string, string> = { 'notes.txt': 'one\ntwo\n' }, serverOptions: FakeOptions = {}): Promise<Workspace> {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cxl-mission-')));
   for (const [f, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
     fs.writeFileSync(path.join(dir, f), text);
   }
-  const srv = await startFakeOpenAI(script);
+  const srv = await startFakeOpenAI(script, serverOptions);
   const env = { HOME: dir, XDG_DATA_HOME: path.join(dir, 'data'), OPENAI_BASE_URL: srv.url, OPENAI_API_KEY: 'k' };
   return {
     dir,
@@ -101,8 +101,13 @@ export async function pendingAsks(ws: Workspace): Promise<Array<Record<string, u
   return (JSON.parse(r.stdout) as { asks: Array<Record<string, unknown>> }).asks;
 }
 
-/** The schema docs/missions.schema.json documents, compiled: `summary` for json, `event` for stream-json lines. */
-export function schema(): { summary: (x: unknown) => string | undefined; event: (x: unknown) => string | undefined } {
+type Check = (x: unknown) => string | undefined;
+
+/**
+ * The schema docs/missions.schema.json documents, compiled: `summary` for a mission's json,
+ * `event` for its stream-json lines; `oneShotSummary` and `oneShotEvent` for cxl -p's.
+ */
+export function schema(): { summary: Check; event: Check; oneShotSummary: Check; oneShotEvent: Check } {
   const doc = JSON.parse(fs.readFileSync(path.join(repoRoot, 'docs', 'missions.schema.json'), 'utf8'));
   const ajv = new Ajv({ allErrors: true, formats: { 'date-time': (s: string) => !Number.isNaN(Date.parse(s)) } });
   ajv.addSchema(doc, 'missions');
@@ -110,7 +115,7 @@ export function schema(): { summary: (x: unknown) => string | undefined; event: 
     const v = ajv.getSchema(`missions#/definitions/${ref}`)!;
     return (x: unknown) => (v(x) ? undefined : ajv.errorsText(v.errors));
   };
-  return { summary: check('summary'), event: check('event') };
+  return { summary: check('summary'), event: check('event'), oneShotSummary: check('oneShotSummary'), oneShotEvent: check('oneShotEvent') };
 }
 
 /** Messages of one model request, as the server received them. */

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { NOTIFY_VALUES } from '../../src/config/schema.ts';
 import { parseConfigText } from '../../src/config/load.ts';
 import { App } from '../../src/ui/App.tsx';
-import { Notifier, NOTIFY_MODES, notifySettings, type NotifySettings } from '../../src/ui/notify.ts';
+import { Notifier, NOTIFY_MODES, notifySettings, reminderAt, type NotifySettings } from '../../src/ui/notify.ts';
 import { NO_ARMING, renderAt, tick } from './harness.ts';
 import * as states from './states.ts';
 
@@ -104,4 +104,35 @@ test('after the terminal was lent to an editor (its title restored), the title i
   quiet.title('working');
   quiet.retitle();
   assert.deepEqual(none, []);
+});
+
+test('an approval with a deadline counts down on screen and calls again before it rejects itself; one without a deadline shows no clock', async () => {
+  const { r, store, out } = mount();
+  await tick();
+  store.beginTurn('fix it');
+  void ask(store, 'plain');
+  await tick();
+  assert.doesNotMatch(r.lastFrame() ?? '', /rejects itself/, 'no envelope timeout: no clock');
+  states.permissionAnswers(store).answer(store.getState().permissions[0].key, { outcome: 'selected', optionId: 'allow_once' });
+  await tick();
+  // 12 s left: the reminder comes half way (6 s); the clock shows the time left and ticks down
+  const expiresAt = new Date(Date.now() + 12_000).toISOString();
+  void states.permissionAnswers(store).ask('a1b2c3d4e5f6', { toolCallId: 't', title: 'Edit src/t.ts', kind: 'edit', status: 'pending', content: [states.DIFF], _meta: { cxl: { rule: 'files.write', reason: 'asks', expiresAt } } }, states.OPTIONS);
+  await tick();
+  const first = /rejects itself in 0:(\d\d) unless answered/.exec(r.lastFrame() ?? '');
+  assert.ok(first, r.lastFrame());
+  assert.ok(Number(first[1]) >= 10 && Number(first[1]) <= 12, first[0]);
+  await tick(2100);
+  const later = /rejects itself in 0:(\d\d)/.exec(r.lastFrame() ?? '');
+  assert.ok(later && Number(later[1]) <= Number(first[1]) - 2, `the clock ticked: ${first[0]} then ${later?.[0]}`);
+  assert.doesNotMatch(out(), /approval rejects itself in/, 'no reminder yet');
+  await tick(4500);
+  assert.match(out(), /\u001B\]9;approval rejects itself in 0:0\d: Edit src\/t\.ts\u0007/);
+  r.unmount();
+});
+
+test('the reminder comes a minute before a long deadline, half way through a short one, and not for one nearly gone', () => {
+  assert.equal(reminderAt(0, 300_000), 240_000);
+  assert.equal(reminderAt(0, 60_000), 30_000);
+  assert.equal(reminderAt(0, 5_000), undefined);
 });

@@ -85,7 +85,7 @@ export function createAgent(o: AgentOptions): Agent {
     })
     // checkpoints: cxl's own methods (its client's /rewind, /undo)
     .onRequest(METHOD_CHECKPOINTS, parseSessionOnly, ({ params }) => sessions.get(params.sessionId).checkpointList())
-    .onRequest(METHOD_REWIND_PREVIEW, parseRewind, ({ params }) => rewindMeta(sessions.get(params.sessionId).rewindPlan(params.n, params.restore)))
+    .onRequest(METHOD_REWIND_PREVIEW, parseRewind, async ({ params }) => rewindMeta(await sessions.get(params.sessionId).rewindPlan(params.n, params.restore)))
     .onRequest(METHOD_REWIND, parseRewind, async ({ params }) => rewindMeta(await sessions.get(params.sessionId).rewind(params.n, params.restore, params.overwrite)))
     // the person's own `!line`, run by the client: kept with the session, read with the next prompt
     .onRequest(METHOD_SHELL_RUN, parseShellRun, async ({ params }) => {

@@ -1,17 +1,19 @@
 // Units a session fires (`/mission`, the mission_start tool): each is a mission recorded here
-// (the sweep, the fleet cap, the envelope it must name) and run by a process of its own,
-// `cxl mission fire --mission ID`, started detached from this one with its output in the
-// mission's unit.log. So a unit outlives the session and the UI that fired it: its asks wait in
-// `cxl approvals` when nobody here is left to answer them. A unit process that dies before it
-// takes its record over has the record finished `derailed`, saying where its log is.
+// (the sweep, the fleet cap, the envelope it must name, and the session's envelope as its ceiling
+// unless a person named one) and run by a process of its own, `cxl mission fire --mission ID`,
+// started detached from this one with its output in the mission's unit.log. So a unit outlives
+// the session and the UI that fired it: its asks wait in `cxl approvals` when nobody here is left
+// to answer them. A unit process that dies before it takes its record over has the record
+// finished `derailed`, saying where its log is.
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
+import type { CompiledEnvelope } from '../../core/envelope/index.ts';
 import { ToolError } from '../../core/errors.ts';
 import { childProcess } from '../../core/platform/runtime.ts';
 import type { Mission } from '../missions/records.ts';
 import type { FireRequest, SupervisorBinding } from '../tools/mission/binding.ts';
-import { missionEnvelope, startMission, type MissionStores } from '../units/lifecycle.ts';
+import { missionEnvelope, startMission, withinCeiling, type MissionStores } from '../units/lifecycle.ts';
 
 export interface FleetOptions {
   stores: MissionStores;
@@ -23,6 +25,8 @@ export interface FleetOptions {
   fleetMax: number;
   /** the agents a unit may be: run and every [agents.<name>] */
   agents: string[];
+  /** an envelope of the configuration of a session rooted at `cwd`, by name (throws for an unknown one) */
+  envelope(cwd: string, name: string): CompiledEnvelope;
   log(msg: string): void;
 }
 
@@ -56,7 +60,14 @@ export class Fleet {
     const agent = req.agent ?? 'run';
     if (!this.o.agents.includes(agent)) throw new ToolError('bad_args', `no agent "${agent}"; the agents are ${this.o.agents.join(', ')} (an [agents.<name>] section of agents.toml is one).`);
     const envelope = missionEnvelope(req.envelope, this.o.defaultEnvelope, from.envelopes, from.envelope);
-    const m = await startMission(this.o.stores, { intent: req.intent, agent, envelope, cwd: from.cwd, parentSessionId: from.sessionId }, this.o.fleetMax);
+    // the person who types `/mission --envelope X` grants X; what the model asks for, or what
+    // nobody named, gets at most the session's envelope, which stays the unit's ceiling
+    const ceiling = req.by === 'person' && req.envelope !== undefined ? undefined : from.envelope;
+    if (ceiling !== undefined) {
+      const how = req.by === 'person' ? `name it yourself (/mission --envelope ${envelope} …) to grant it` : `ask the user to fire it themselves (/mission --envelope ${envelope} …)`;
+      withinCeiling(envelope, ceiling, from.envelopes, (name) => this.o.envelope(from.cwd, name), how);
+    }
+    const m = await startMission(this.o.stores, { intent: req.intent, agent, envelope, ...(ceiling !== undefined ? { ceiling } : {}), cwd: from.cwd, parentSessionId: from.sessionId }, this.o.fleetMax);
     this.#start(m);
     return m;
   }

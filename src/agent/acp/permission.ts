@@ -63,7 +63,8 @@ function permissionOptions(req: ApprovalRequest, scope: string): acp.PermissionO
 }
 
 function decisionMeta(req: ApprovalRequest, scope: string): DecisionMeta {
-  return { rule: req.decision.rule, reason: req.decision.sentence, envelope: req.decision.envelope, ...(scope ? { scope } : {}) };
+  const expires = Number.isFinite(req.timeoutMs) ? { expiresAt: new Date(Date.now() + req.timeoutMs).toISOString() } : {};
+  return { rule: req.decision.rule, reason: req.decision.sentence, envelope: req.decision.envelope, ...(scope ? { scope } : {}), ...expires };
 }
 
 /** Asks the client about one call; remembers what the answer means for the call's report. */

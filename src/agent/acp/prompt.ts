@@ -161,10 +161,10 @@ async function runDirect(o: TurnOptions, turn: PromptTurn, direct: DirectCommand
   else if (direct.kind === 'shell' || direct.kind === 'tool' || direct.kind === 'mission') {
     const r =
       direct.kind === 'shell'
-        ? await runToolCall(turn, 'local_shell', { command: direct.command })
+        ? await runToolCall(turn, 'local_shell', { command: direct.command }, undefined, true)
         : direct.kind === 'mission'
-          ? await runToolCall(turn, 'mission_start', missionArgs(o, direct), undefined, { typed: true })
-          : await runToolCall(turn, direct.name, direct.args);
+          ? await runToolCall(turn, 'mission_start', missionArgs(o, direct), undefined, true, true)
+          : await runToolCall(turn, direct.name, direct.args, undefined, true);
     // the model sees what the user did, so a later prompt can refer to it
     s.stored.history.push({ role: 'assistant', content: `(direct command result) ${r.forModel.slice(0, 8000)}`, ...(r.reads.length ? { reads: r.reads } : {}) });
   }
@@ -185,7 +185,7 @@ function missionHelp(o: TurnOptions, cwd: string, mode: string): string {
   return [
     'Usage: /mission [--envelope E] [agent] <intent>',
     'Fires an unattended unit here: it plans, works and finishes with a verdict; its plan and reports arrive as rows, its approvals come to you (and wait in `cxl approvals list` once this session is gone).',
-    `Agents: ${f.agents.join(', ')} (default: run). Envelope: --envelope, else ${f.defaultEnvelope ? `default_mission_envelope (${f.defaultEnvelope})` : `this session's (${mode})`}.`,
+    `Agents: ${f.agents.join(', ')} (default: run). Envelope: --envelope, else ${f.defaultEnvelope ? `default_mission_envelope (${f.defaultEnvelope}), no wider than this session's (${mode})` : `this session's (${mode})`}. An envelope you name with --envelope is yours to grant, even a wider one; one this session's model names is at most this session's.`,
     `Envelopes: ${envelopes.join(', ')}. This session's missions.fire decides whether it may fire at all.`,
   ].join('\n');
 }

@@ -18,7 +18,7 @@ import type { Fleet, FiringSession } from './fleet.ts';
 import { MissionRelay } from './mission_relay.ts';
 import { BlobStore } from '../checkpoints/blob_store.ts';
 import { SessionCheckpoints } from '../checkpoints/recorder.ts';
-import { applyFiles, planRewind, type RestoreWhat, type RewindPlan, type RewindResult } from '../checkpoints/rewind.ts';
+import { applyFiles, planRewind, type RestoreChecks, type RestoreWhat, type RewindPlan, type RewindResult } from '../checkpoints/rewind.ts';
 import { canonicalRoot } from '../../core/paths.ts';
 import type { LoadedCommands } from '../../config/commands.ts';
 import type { Memory } from '../../config/memory.ts';
@@ -454,12 +454,17 @@ export class LiveSession {
     return { prompts };
   }
 
+  /** A restore is a write: decided by the session's envelope as it is now. */
+  #restoreChecks(): RestoreChecks {
+    return { envelope: this.tools.envelope() };
+  }
+
   /** What going back to before prompt `n` would do (the files' diffs, what is kept and why), without doing it. */
-  rewindPlan(n: number, restore: RestoreWhat): RewindPlan {
+  async rewindPlan(n: number, restore: RestoreWhat): Promise<RewindPlan> {
     if (!this.checkpoints) throw noCheckpoints();
     if (this.turn) throw turnRunning();
     try {
-      return planRewind(this.checkpoints, n, restore);
+      return await planRewind(this.checkpoints, n, restore, this.#restoreChecks());
     } catch (err) {
       throw acp.RequestError.invalidParams({ n }, (err as Error).message);
     }
@@ -470,10 +475,10 @@ export class LiveSession {
    * in `overwrite`), the conversation, or both. The records of that prompt and later ones go.
    */
   async rewind(n: number, restore: RestoreWhat, overwrite: readonly string[]): Promise<RewindPlan & RewindResult> {
-    const plan = this.rewindPlan(n, restore);
+    const plan = await this.rewindPlan(n, restore);
     const cps = this.checkpoints!;
     const at = cps.prompts().find((p) => p.n === n)!;
-    const result: RewindResult = restore === 'conversation' ? { restored: [], skipped: [] } : applyFiles(cps, plan, new Set(overwrite));
+    const result: RewindResult = restore === 'conversation' ? { restored: [], skipped: [] } : await applyFiles(cps, plan, new Set(overwrite), this.#restoreChecks());
     // the model has not seen what is there now: a write needs a fresh read
     if (result.restored.length) this.tools.forgetReads(result.restored.map((rel) => `${cps.root}/${rel}`));
     if (plan.conversation && !plan.conversation.cannot && at.history !== null) {

@@ -112,8 +112,14 @@ function toolCallId(modelCallId: string | undefined, n: number): string {
   return `${modelCallId ? modelCallId.replace(/[^A-Za-z0-9_-]/g, '') || 'call' : 'direct'}-${n}`;
 }
 
-/** One reported tool call: announce, check, gate (maybe ask), run, report the result. Never throws for the tool's sake. */
-export async function runToolCall(turn: CallTurn, name: string, rawArgs: string | Record<string, unknown>, modelCallId?: string, o: { typed?: boolean } = {}): Promise<CallOutcome> {
+/**
+ * One reported tool call: announce, check, gate (maybe ask), run, report the result. Never throws
+ * for the tool's sake. `direct`: the person typed it (a direct command), the model did not ask for
+ * it. `approved`: typing it was its approval too (/mission, as a `!` line's), so the gate's ask is
+ * answered yes; what the envelope denies stays denied (the gate asks an approver only where it
+ * would ask).
+ */
+export async function runToolCall(turn: CallTurn, name: string, rawArgs: string | Record<string, unknown>, modelCallId?: string, direct = false, approved = false): Promise<CallOutcome> {
   const s = turn.session;
   const id = toolCallId(modelCallId, ++s.nextCall);
   const checked = checkCall(s.tools.specs(), name, rawArgs);
@@ -128,12 +134,10 @@ export async function runToolCall(turn: CallTurn, name: string, rawArgs: string 
   }
   await call.running();
   const permission = new PermissionRequest({ client: turn.client, sessionId: s.stored.sessionId, toolCallId: id, name: shownName, title, kind, locations, args, cwd: s.stored.cwd, signal: turn.signal });
-  // `typed`: the person typed this very call (/mission): that is its approval, as a `!` line's is;
-  // what the envelope denies stays denied (the gate asks an approver only where it would ask)
-  const approve = o.typed
+  const approve = approved
     ? async (): Promise<ApprovalAnswer> => ({ outcome: 'allow_once' })
     : (...a: Parameters<PermissionRequest['approve']>) => ((call.asked = true), permission.approve(...a));
-  const r = await runChecked(s.tools, checked.spec, args, { signal: turn.signal, approve, onTerminal: call.onTerminal }, 'Cancelled by the user.', async (out) => {
+  const r = await runChecked(s.tools, checked.spec, args, { signal: turn.signal, approve, onTerminal: call.onTerminal, ...(direct ? { direct: true as const } : {}) }, 'Cancelled by the user.', async (out) => {
     await call.completed(out, { diff: permission.diffShown, locations: permission.locationsShown }, s.stored.cwd);
     return out.forModel;
   });

@@ -2,16 +2,27 @@
 // it had before the first of them (or its absence), with the diff from what is there now. A file
 // someone else changed since the session last did (an editor, a `!` line, another program) is
 // listed as such and kept unless the person names it; a file whose old content was not kept is
-// listed as lost. Restoring goes through the same confinement as the file tools: a path that now
-// leads out of the workspace (a directory swapped for a link), into the credential quarantine or
-// into git's own files is refused, whatever the checkpoint says.
+// listed as lost. A restore is a write (docs/tui.md, "Going back"): each path is resolved when it
+// is restored, through the same gate as the file tools' writes (confinement, the credential
+// quarantine with a hard link counted as the file it links to, the read-approve list), put back
+// only where it was (never through a directory or a name that is a link now), decided by the
+// session's envelope as write_file would be (its floor: the write wall, git's own files and a git
+// dir by shape; its deny_paths and files.write), and written, or removed, by the workspace file IO
+// that writes for the tools (the directory checked to be itself at the rename, O_NOFOLLOW, the
+// content compared under the path's lock). What it may not restore is listed with why.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import { confine } from '../../core/paths.ts';
-import { replaceFileSync } from '../../core/platform/atomic_file.ts';
-import { gitWallFact } from '../../core/protect/git_dirs.ts';
-import { classifyPath } from '../../core/protect/matcher.ts';
+import { decide, type CallFacts, type CompiledEnvelope } from '../../core/envelope/index.ts';
+import { ToolError } from '../../core/errors.ts';
+import { gatePath } from '../../core/local_fs/context.ts';
+import { WorkspaceFileIO, type FileSnapshot } from '../../core/local_fs/file_io.ts';
+import { LOCAL_FS } from '../../core/local_fs/plan.ts';
+import { DEFAULT_FS_POLICY } from '../../core/local_fs/policy.ts';
+import type { ConfinedPath } from '../../core/paths.ts';
+import { gitWriteFact, hooksDirs, type HooksDir } from '../../core/protect/git_dirs.ts';
+import { identitiesChanged, type IdentityIndex } from '../../core/protect/identity.ts';
+import { defaultPathMatcher } from '../../core/protect/matcher.ts';
 import type { PromptCheckpoint, SessionCheckpoints } from './recorder.ts';
 import { sameStamp, stampAt, type Stamp } from './workspace_state.ts';
 
@@ -31,6 +42,12 @@ export interface RewindFile {
   changedSince?: string;
   /** it cannot be restored: why */
   cannot?: string;
+  /**
+   * Its path is in the always-ask tier (a hook, a file on PATH): the sentence, and the mode it
+   * gets back. It asks in every envelope, so it is restored only because the person said yes to
+   * this plan, which shows it.
+   */
+  alwaysAsk?: string;
 }
 
 export interface RewindPlan {
@@ -45,6 +62,12 @@ export interface RewindPlan {
 export interface RewindResult {
   restored: string[];
   skipped: Array<{ path: string; why: string }>;
+}
+
+/** What a restore is checked against: the session's envelope now, and the identities of protected files (default: the shared index). */
+export interface RestoreChecks {
+  envelope: CompiledEnvelope;
+  identity?: IdentityIndex;
 }
 
 /** For each path the prompts from `n` on touched: its first record (what to restore) and the last stamp the session left. */
@@ -65,15 +88,6 @@ function isBinary(b: Buffer): boolean {
   return b.subarray(0, 8192).includes(0);
 }
 
-function readNow(abs: string): Buffer | undefined {
-  try {
-    const st = fs.lstatSync(abs);
-    return st.isFile() ? fs.readFileSync(abs) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The diff from `now` to `then` for `rel`, or a line saying what changes when it cannot be shown as text. */
 export function rewindDiff(rel: string, now: Buffer | undefined, then: Buffer | undefined): string {
   const a = now ?? Buffer.alloc(0);
@@ -89,23 +103,68 @@ export function rewindDiff(rel: string, now: Buffer | undefined, then: Buffer | 
     .trimEnd();
 }
 
-/** Why a path may not be written back now, or undefined (with its real path) when it may. */
-function refusal(root: string, rel: string): { why: string } | { real: string } {
-  let real: string;
-  try {
-    real = confine(root, rel).real;
-  } catch (err) {
-    return { why: (err as Error).message };
+/** The first name along `rel` (under `root`) that is a symbolic link now, and where it points. */
+function linkAlong(root: string, rel: string): { at: string; to: string } | undefined {
+  const parts = rel.split('/');
+  for (let k = 1; k <= parts.length; k++) {
+    const at = parts.slice(0, k).join('/');
+    const st = fs.lstatSync(path.join(root, at), { throwIfNoEntry: false });
+    if (!st) return undefined;
+    if (st.isSymbolicLink()) {
+      let to = '?';
+      try {
+        to = fs.readlinkSync(path.join(root, at));
+      } catch {
+        /* gone meanwhile: the link is named all the same */
+      }
+      return { at, to };
+    }
   }
-  const cls = classifyPath(real, path.join(root, rel));
-  if (cls) return { why: `it is ${cls === 'quarantined' ? 'in the credential quarantine' : 'on the read-approve list'} now` };
-  const wall = gitWallFact(real, root);
-  if (wall) return { why: wall.why };
-  return { real };
+  return undefined;
 }
 
+/** Why the gate refused `rel`, in a restore's words. */
+function gateRefusal(err: unknown): string {
+  if (err instanceof ToolError && err.code === 'approval_required') return 'it is on the read-approve list (.env, *.pem, *.key), which a restore does not write: put it back by hand';
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Where `rel` may be written back now, or why not: the file tools' gate (confinement, the
+ * quarantine and hard links to it, the read-approve list), the path as it was (no link along it
+ * now), and the envelope's decision on a write_file of it (deny refuses; an always-ask path is
+ * said, and the person's yes to the plan answers it).
+ */
+async function restoreTarget(root: string, rel: string, checks: RestoreChecks, hooks: readonly HooksDir[]): Promise<{ why: string } | { file: ConfinedPath; alwaysAsk?: string }> {
+  let file: ConfinedPath;
+  try {
+    file = await gatePath({ root, policy: DEFAULT_FS_POLICY, matcher: defaultPathMatcher, approvals: 'refuse', ...(checks.identity ? { identity: checks.identity } : {}) }, 'write_file', rel);
+  } catch (err) {
+    const link = linkAlong(root, rel);
+    return { why: `${gateRefusal(err)}${link ? ` (\`${link.at}\` is a symbolic link now, to \`${link.to}\`)` : ''}` };
+  }
+  if (file.rel !== file.requestedRel) {
+    const link = linkAlong(root, rel);
+    return { why: `${link ? `\`${link.at}\` is a symbolic link now (to \`${link.to}\`)` : 'a name along it is a link now'}: restoring ${rel} would write ${file.rel} instead, and a restore puts a file back only where it was` };
+  }
+  const facts: CallFacts = { toolset: LOCAL_FS, tool: 'write_file', axis: 'files.write', paths: [file.requestedRel], resolved: [file.rel], absolute: [file.lexical, file.real] };
+  const fact = gitWriteFact(file.real, root, undefined, hooks);
+  if (fact) facts.protected = [fact];
+  const d = decide(checks.envelope, facts);
+  if (d.action === 'deny') return { why: `the session's envelope refuses writing it: ${d.sentence}` };
+  return d.rule === 'always_ask' ? { file, alwaysAsk: d.sentence } : { file };
+}
+
+/** The file now, read as the file tools read it (no link followed, the inode checked); undefined when there is none. */
+async function readNow(io: WorkspaceFileIO, file: ConfinedPath, hashing: boolean): Promise<FileSnapshot | undefined> {
+  if (!file.exists) return undefined;
+  return io.read(file, { maxBytes: Number.MAX_SAFE_INTEGER, hashing });
+}
+
+const octal = (m: number) => `0${m.toString(8).padStart(3, '0')}`;
+
 /** What going back to before prompt `n` would do, without doing it. */
-export function planRewind(cp: SessionCheckpoints, n: number, restore: RestoreWhat): RewindPlan {
+export async function planRewind(cp: SessionCheckpoints, n: number, restore: RestoreWhat, checks: RestoreChecks): Promise<RewindPlan> {
   const prompts = cp.prompts();
   const at = prompts.find((p) => p.n === n);
   if (!at) throw new Error(`there is no prompt ${n} to go back to (prompts: ${prompts.map((p) => p.n).join(', ') || 'none'})`);
@@ -115,6 +174,12 @@ export function planRewind(cp: SessionCheckpoints, n: number, restore: RestoreWh
     plan.conversation = at.history === null ? { prompts: dropped, cannot: 'the conversation was compacted since that prompt, so it cannot go back to before it (its files still can)' } : { prompts: dropped };
   }
   if (restore === 'conversation') return plan;
+  // a build step, an editor, another program may have made new names since the last scan (a hard
+  // link to a key): looked up afresh, which costs a scan only when a file has a second name
+  identitiesChanged();
+  const io = new WorkspaceFileIO(cp.root);
+  // the hooks dirs git config names, read once for every path
+  const hooks = hooksDirs(cp.root);
   for (const [rel, t] of targets(prompts, n)) {
     const abs = path.join(cp.root, rel);
     const now = stampAt(abs);
@@ -133,13 +198,26 @@ export function planRewind(cp: SessionCheckpoints, n: number, restore: RestoreWh
       plan.files.push(file);
       continue;
     }
-    const current = readNow(abs);
+    // what is there now is read only where a restore may write: a path that leads elsewhere now is not read
+    const target = await restoreTarget(cp.root, rel, checks, hooks);
+    if ('why' in target) {
+      file.cannot = target.why;
+      plan.files.push(file);
+      continue;
+    }
+    let current: Buffer | undefined;
+    try {
+      current = (await readNow(io, target.file, false))?.bytes;
+    } catch (err) {
+      file.cannot = `it cannot be read as a file now: ${(err as Error).message}`;
+      plan.files.push(file);
+      continue;
+    }
     if (then !== undefined && current !== undefined && then.equals(current)) continue; // already as it was
     if (!sameStamp(now, t.expected)) {
       file.changedSince = now === null ? 'it was deleted since the session last changed it' : t.expected === null ? 'it was created again since the session deleted it' : 'it was changed since the session last changed it';
     }
-    const refused = refusal(cp.root, rel);
-    if ('why' in refused) file.cannot = refused.why;
+    if (target.alwaysAsk) file.alwaysAsk = `${target.alwaysAsk}${then !== undefined && t.mode !== undefined ? `; restored with mode ${octal(t.mode)}` : ''}`;
     file.diff = rewindDiff(rel, current, then);
     plan.files.push(file);
   }
@@ -147,12 +225,16 @@ export function planRewind(cp: SessionCheckpoints, n: number, restore: RestoreWh
 }
 
 /**
- * Puts the files of `plan` back: each one safe to write (and, when changed by someone else since,
- * named in `overwrite`) is restored, deleted or created again; the rest are listed with why.
+ * Puts the files of `plan` back: each one safe to write now (and, when changed by someone else
+ * since, named in `overwrite`) is restored, deleted or created again through the same checks as
+ * the plan, made again at the moment of the write; the rest are listed with why.
  */
-export function applyFiles(cp: SessionCheckpoints, plan: RewindPlan, overwrite: ReadonlySet<string>): RewindResult {
+export async function applyFiles(cp: SessionCheckpoints, plan: RewindPlan, overwrite: ReadonlySet<string>, checks: RestoreChecks): Promise<RewindResult> {
   const out: RewindResult = { restored: [], skipped: [] };
   const t = targets(cp.prompts(), plan.n);
+  const io = new WorkspaceFileIO(cp.root);
+  identitiesChanged();
+  const hooks = hooksDirs(cp.root);
   for (const f of plan.files) {
     if (f.cannot) {
       out.skipped.push({ path: f.path, why: f.cannot });
@@ -163,23 +245,21 @@ export function applyFiles(cp: SessionCheckpoints, plan: RewindPlan, overwrite: 
       continue;
     }
     const target = t.get(f.path);
-    const ok = refusal(cp.root, f.path);
-    if (!target || 'why' in ok) {
-      out.skipped.push({ path: f.path, why: target ? (ok as { why: string }).why : 'no record of it' });
+    if (!target) {
+      out.skipped.push({ path: f.path, why: 'no record of it' });
       continue;
     }
     try {
+      // resolved again now: the plan was made a moment (or a minute) ago
+      const ok = await restoreTarget(cp.root, f.path, checks, hooks);
+      if ('why' in ok) throw new Error(ok.why);
+      const now = await readNow(io, ok.file, true);
       if (target.before === null) {
-        const st = fs.lstatSync(ok.real, { throwIfNoEntry: false });
-        if (st?.isFile() || st?.isSymbolicLink()) fs.unlinkSync(ok.real);
+        if (now) await io.remove(ok.file, { expectSha256: now.sha256, expectBytes: now.bytes });
       } else {
         const data = cp.store.get(target.before);
         if (!data) throw new Error('its kept content is gone');
-        fs.mkdirSync(path.dirname(ok.real), { recursive: true });
-        // the directories made may have moved the path: confined again before the write
-        const again = refusal(cp.root, f.path);
-        if ('why' in again) throw new Error(again.why);
-        replaceFileSync(again.real, data, target.mode !== undefined ? { mode: target.mode } : {});
+        await io.write(ok.file, data, { expectSha256: now ? now.sha256 : null, ...(now ? { expectBytes: now.bytes } : {}), ...(target.mode !== undefined ? { mode: target.mode } : {}) });
       }
       out.restored.push(f.path);
     } catch (err) {

@@ -1,6 +1,7 @@
 // Where checkpoints hear of changes: the file tools' IO (every local_fs write passes through it,
-// with the content it replaces in hand) and a toolset whose calls run commands (the workspace is
-// compared before and after each run). Decorators only: the tools and the gate do not know.
+// with the content it replaces in hand) and a toolset whose calls run commands or change the
+// working tree otherwise (local_shell, native-git: the workspace is compared before and after
+// each run that is not a read). Decorators only: the tools and the gate do not know.
 import type { CallPlan, PlanContext, RunContext, Toolset } from '../../core/contract/toolset.ts';
 import type { FileIO, FileSnapshot, ReadOptions, WriteGuard } from '../../core/local_fs/file_io.ts';
 import type { ConfinedPath } from '../../core/paths.ts';
@@ -33,7 +34,10 @@ export class CheckpointedIO implements FileIO {
   }
 }
 
-/** A toolset whose calls may change any file (commands): the workspace is compared around each run. */
+/**
+ * A toolset whose calls may change any file (commands, native-git's checkout and restore): the
+ * workspace is compared around each run that is not a read.
+ */
 export function checkpointedCommands(inner: Toolset, checkpoints: SessionCheckpoints): Toolset {
   const around = async <T>(run: () => Promise<T>): Promise<T> => {
     const before = await checkpoints.beforeCommand();
@@ -54,6 +58,8 @@ export function checkpointedCommands(inner: Toolset, checkpoints: SessionCheckpo
   if (inner.plan) {
     wrapped.plan = async (tool: string, args: Record<string, unknown>, ctx: PlanContext): Promise<CallPlan> => {
       const plan = await inner.plan!(tool, args, ctx);
+      // a call on the files.read axis changes nothing: no comparison around it (native-git's reads)
+      if (plan.facts.axis === 'files.read') return plan;
       return { ...plan, run: (rc: RunContext) => around(() => plan.run(rc)) };
     };
   }

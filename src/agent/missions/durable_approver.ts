@@ -1,15 +1,17 @@
-// The gate's approver for an unattended unit: instead of refusing what the envelope asks about,
-// it stores the ask with everything a person needs to decide (the diff, the steps, the request)
-// and waits for a verdict from `cxl approvals respond`, the UI that fired the unit, or the ask's
-// deadline, whichever comes first, each recorded exactly once (ask_store.ts). It keeps its own
-// time, so the deadline is the ask's stored `expiresAt`, the same one `cxl approvals` shows.
+// The gate's approver for an unattended unit (and `cxl -p --wait-for-approvals`): instead of
+// refusing what the envelope asks about, it stores the ask with everything a person needs to
+// decide (the diff, the steps, the request) and waits for a verdict from `cxl approvals
+// respond`, the UI that fired the unit, or the ask's deadline, whichever comes first, each
+// recorded exactly once (ask_store.ts). It keeps its own time, so the deadline is the ask's
+// stored `expiresAt`, the same one `cxl approvals` shows.
 import type { Approver, ApprovalAnswer, ApprovalRequest } from '../../core/gate/gate.ts';
 import type { Ask, AskStore, NewAsk, Verdict } from './ask_store.ts';
 import { oneLine } from './records.ts';
 
 export interface DurableAskContext {
   asks: AskStore;
-  missionId: string;
+  /** the unit's mission; none for a conversation that waits for approvals (`cxl -p --wait-for-approvals`) */
+  missionId?: string;
   sessionId?: string;
   agent: string;
   envelope: string;
@@ -23,7 +25,7 @@ export interface DurableAskContext {
 export function askOfRequest(c: DurableAskContext, req: ApprovalRequest): NewAsk {
   return {
     kind: 'permission',
-    missionId: c.missionId,
+    ...(c.missionId ? { missionId: c.missionId } : {}),
     ...(c.sessionId ? { sessionId: c.sessionId } : {}),
     agent: c.agent,
     envelope: c.envelope,

@@ -22,6 +22,8 @@ export interface NewMission {
   intent: string;
   agent: string;
   envelope: string;
+  /** the firing session's envelope, when its model fired the unit */
+  ceiling?: string;
   cwd: string;
   sessionId?: string;
   parentSessionId?: string;
@@ -161,6 +163,7 @@ export class MissionStore {
         intent: n.intent,
         agent: n.agent,
         envelope: n.envelope,
+        ...(n.ceiling ? { ceiling: n.ceiling } : {}),
         cwd: n.cwd,
         status: 'open',
         ...(n.sessionId ? { sessionId: n.sessionId } : {}),

@@ -23,6 +23,12 @@ export interface Mission {
   intent: string;
   agent: string;
   envelope: string;
+  /**
+   * The envelope of the session whose model fired it (docs/missions.md, "The ceiling"): every
+   * call of the unit is decided by both envelopes, the stricter wins. Absent when a person named
+   * the envelope (`cxl run`, `cxl mission fire`, `/mission --envelope`).
+   */
+  ceiling?: string;
   cwd: string;
   status: MissionStatus;
   /** why it finished so (or was reclaimed) */

@@ -1,6 +1,7 @@
 // What time and dead processes decide, applied lazily by whoever looks (`cxl mission list|show`,
 // `cxl approvals list`, the fleet cap): an ask past its deadline gets its on-timeout verdict
-// (deny), and an open mission whose process is gone is finished `abandoned` with a blocker report
+// (deny), an ask of no mission (`cxl -p --wait-for-approvals`) whose process is gone is denied,
+// and an open mission whose process is gone is finished `abandoned` with a blocker report
 // saying so, its pending asks closed. A process on this host that no longer exists is gone at
 // once; one elsewhere after HEARTBEAT_STALE_MS without a heartbeat, widened to its longest
 // pending ask (an ask that waits `never` keeps it).
@@ -23,6 +24,9 @@ export async function sweep(missions: MissionStore, asks: AskStore, now = Date.n
   for (const a of asks.pending()) {
     if (a.expiresAt && Date.parse(a.expiresAt) <= now) {
       if (asks.respond(a.id, { verdict: 'deny', by: 'expired' }).recorded) expired++;
+    } else if (!a.missionId && ownerGone(a.owner) === true) {
+      // nobody waits for its verdict any more; a mission's asks are closed with their mission below
+      asks.respond(a.id, { verdict: 'deny', by: 'reclaimed', reason: `reclaimed: its process (pid ${a.owner.pid}) is gone` });
     } else waiting.push(a);
   }
   const reclaimed: Mission[] = [];

@@ -4,6 +4,7 @@
 // per session by setup.ts from the built-in toolsets (builtin.ts), MCP servers and remote tools.
 import type { ApprovalAnswer, ApprovalRequest } from '../../core/gate/gate.ts';
 import type { CallView, ToolOutput } from '../../core/contract/toolset.ts';
+import type { CompiledEnvelope } from '../../core/envelope/index.ts';
 import type { SandboxState } from '../../core/shell/sandbox/settings.ts';
 import type { ToolSpec } from '../../core/tool.ts';
 
@@ -13,12 +14,14 @@ export type Approver = (req: ApprovalRequest, signal: AbortSignal) => Promise<Ap
 
 export interface CallHooks {
   signal: AbortSignal;
-  /** absent when nobody can answer (`cxl run`): an ask then counts as a deny (approval_required) */
+  /** absent when nobody can answer: an ask then counts as a deny (approval_required) */
   approve?: Approver;
   /** a client terminal was created for a step of this call */
   onTerminal?: (terminalId: string) => Promise<void>;
   /** the call recorded a read or a write of this real path in the session's ledger */
   onLedger?: (realPath: string, how: 'read' | 'write') => void;
+  /** a person's own direct command (`/mission`, `!cmd`), not the model's call */
+  direct?: true;
 }
 
 export interface SessionTools {
@@ -29,6 +32,8 @@ export interface SessionTools {
   call(spec: ToolSpec, args: Record<string, unknown>, hooks: CallHooks): Promise<ToolOutput>;
   /** switch the envelope (ACP mode) for the calls that follow */
   setMode(mode: string): void;
+  /** the envelope calls are decided by now (a restore of a checkpoint is decided by it too) */
+  envelope(): CompiledEnvelope;
   /** the read ledger, serialised for the session store */
   saveLedger(): unknown;
   /** the model can no longer see these files' content (compaction): a write needs a fresh read */

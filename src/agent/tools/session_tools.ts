@@ -4,6 +4,7 @@
 // client capability is missing is refused before anything is asked.
 import { plainOutput, schemaView } from '../../core/contract/schema_plan.ts';
 import type { Toolset } from '../../core/contract/toolset.ts';
+import { withCeiling } from '../../core/envelope/index.ts';
 import { Gate, type Approver } from '../../core/gate/gate.ts';
 import { envelopeSandbox } from '../../core/shell/sandbox/settings.ts';
 import type { ToolError } from '../../core/errors.ts';
@@ -24,13 +25,17 @@ export interface SessionToolsOptions {
   mcp: McpToolset[];
   config: EffectiveConfig;
   mode: string;
+  /** a unit's ceiling (docs/missions.md, "The ceiling"): the envelope of the session whose model fired it */
+  ceiling?: string;
   ledger: ReadLedger;
   allows: SessionAllows;
   hooks: HookRef;
   /** the workspace root shell words resolve from when the command policy names no dir */
   root: string;
-  /** false for `cxl run`: nobody answers, so approve counts as deny */
+  /** false for `cxl -p`: nobody answers, so approve counts as deny at once */
   approvalsPossible: boolean;
+  /** what such a refusal tells the model and the person to do instead */
+  nobodyHint?: string;
   /** a capability the client lacks for this tool: refused before anything else is asked */
   missing?: (spec: ToolSpec) => ToolError | undefined;
   /** how long an ask waits when the envelope's rule names no timeout (an unattended unit's: 30 min) */
@@ -41,7 +46,9 @@ export interface SessionToolsOptions {
 const nobody: Approver = async () => ({ outcome: 'reject', reason: 'nobody is there to answer' });
 
 export function createSessionTools(o: SessionToolsOptions): SessionTools {
-  const gate = new Gate({ envelope: o.config.envelope(o.mode), session: o.allows, root: o.root, ...(o.askTimeoutMs !== undefined ? { defaultTimeoutMs: o.askTimeoutMs } : {}) });
+  // a unit's calls are decided by its envelope and its ceiling both (the stricter wins)
+  const envelopeOf = (mode: string) => (o.ceiling === undefined ? o.config.envelope(mode) : withCeiling(o.config.envelope(mode), o.config.envelope(o.ceiling)));
+  const gate = new Gate({ envelope: envelopeOf(o.mode), session: o.allows, root: o.root, ...(o.askTimeoutMs !== undefined ? { defaultTimeoutMs: o.askTimeoutMs } : {}), ...(o.nobodyHint ? { nobodyHint: o.nobodyHint } : {}) });
   const all: Toolset[] = [...o.toolsets, ...o.mcp];
   for (const t of all) gate.add(t);
   const byName = (name: string) => all.find((t) => t.name === name);
@@ -50,15 +57,16 @@ export function createSessionTools(o: SessionToolsOptions): SessionTools {
     specs: () => all.flatMap((t) => t.list()),
     view: (spec, args) => byName(spec.toolset)?.view?.(spec.name, args) ?? schemaView(spec, args),
     setMode(m: string) {
-      gate.envelope = o.config.envelope(m);
+      gate.envelope = envelopeOf(m);
     },
+    envelope: () => gate.envelope,
     async call(spec, args, hooks) {
       const lacking = o.missing?.(spec);
       if (lacking) throw lacking;
       o.hooks.current = hooks;
       try {
         const approver = o.approvalsPossible ? (hooks.approve ?? nobody) : undefined;
-        const r = await gate.call(`${spec.toolset}.${spec.name}`, args, { signal: hooks.signal, ...(approver ? { approver } : {}) });
+        const r = await gate.call(`${spec.toolset}.${spec.name}`, args, { signal: hooks.signal, ...(approver ? { approver } : {}), ...(hooks.direct ? { direct: true as const } : {}) });
         return byName(spec.toolset)?.output?.(spec.name, r.result) ?? plainOutput(r.result);
       } finally {
         o.hooks.current = undefined;

@@ -1,8 +1,8 @@
 // One unit's run (docs/missions.md, "A unit's run"): its session stored (new, or the one it
 // continues), its tools built for its mission's envelope with asks stored and waited on, the
 // preamble and its intent as the first turn, at most one nudge when a turn ends with the mission
-// still open, a blocker report when it stayed silent, and a verdict whatever happens: a turn that
-// fails is `derailed`, a unit that ends without one is `stuck`. Every step is an event.
+// still open, and a verdict whatever happens: a turn that fails is `derailed`, a unit that ends
+// without one is `stuck` with its last answer in the reason. Every step is an event.
 import type { ToolError } from '../../core/errors.ts';
 import type { ChatMessage, ModelToolCall, Provider } from '../providers/types.ts';
 import { describeCompaction, type ContextHooks, type SessionContext } from '../context/session_context.ts';
@@ -23,6 +23,8 @@ import { NUDGE_OPEN, NUDGE_SILENT, unitPrompt } from './preamble.ts';
 /** What a unit's tools are built with. */
 export interface UnitToolsOptions {
   mode: string;
+  /** the envelope of the session whose model fired the unit: every call is decided by both */
+  ceiling?: string;
   sessionId: string;
   mission: UnitBinding;
   /** how long an ask waits when the envelope's rule names no timeout */
@@ -143,31 +145,26 @@ export async function runUnit(run: UnitRun): Promise<UnitOutcome> {
   let tools: SessionTools | undefined;
   let driver: Turns | undefined;
   try {
-    tools = await setup.buildUnitTools({ mode: o.mission.envelope, sessionId: session.sessionId, mission: binding, askTimeoutMs: o.askTimeoutMs, notice });
+    tools = await setup.buildUnitTools({ mode: o.mission.envelope, ...(o.mission.ceiling ? { ceiling: o.mission.ceiling } : {}), sessionId: session.sessionId, mission: binding, askTimeoutMs: o.askTimeoutMs, notice });
     const approver = durableApprover({ asks, missionId: id, sessionId: session.sessionId, agent: o.mission.agent, envelope: o.mission.envelope, onAsk: binding.events!.onAsk, onVerdict: binding.events!.onVerdict });
     o.emit({ type: 'init', mission_id: id, session_id: session.sessionId, agent: o.mission.agent, envelope: o.mission.envelope, cwd: o.mission.cwd, model: setup.provider?.model ?? null, tools: tools.specs().map(modelName), resumed: !!o.resume });
     driver = new Turns(o, tools, approver, log);
     if (!setup.provider) {
       await fail(o, `no model: ${howToConfigure(undefined, setup.providerProblem ?? 'no model provider is configured.')}`);
-      return driver.outcome();
+      return driver.outcome(o);
     }
     if (session.history[0]?.role !== 'system') session.history.unshift({ role: 'system', content: setup.systemPrompt(o.mission.cwd) });
     session.history.push({ role: 'user', content: unitPrompt(o.task) });
     session.replay.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: o.task } });
     const first = await driver.turn(setup.provider);
-    if (await settled(o, first, setup.maxTurns)) return driver.outcome();
+    if (await settled(o, first, setup.maxTurns)) return driver.outcome(o);
     const silent = !reached;
     session.history.push({ role: 'user', content: silent ? NUDGE_SILENT : NUDGE_OPEN });
     notice(silent ? 'the unit ended its turn without reaching out: nudged once' : 'the unit ended its turn with the mission open: nudged once');
     const second = await driver.turn(setup.provider);
-    if (await settled(o, second, setup.maxTurns)) return driver.outcome();
-    if (!reached) {
-      const said = excerpt(driver.answer);
-      const report = await missions.addReport(id, { kind: 'blocker', summary: `unit ended two turns without reporting: ${said ? `last said: ${said}` : `attach to session ${session.sessionId}`}`, by: 'runtime' });
-      o.emit({ type: 'report', report });
-    }
-    await missions.finish(id, 'stuck', reached ? 'the unit ended without a verdict (mission_finish)' : 'the unit never reached out: no plan, report or verdict after one nudge').catch(() => {});
-    return driver.outcome();
+    if (await settled(o, second, setup.maxTurns)) return driver.outcome(o);
+    await missions.finish(id, 'stuck', endedWithoutVerdict(driver.answer, reached, session.sessionId)).catch(() => {});
+    return driver.outcome(o);
   } finally {
     unwatch();
     await tools?.close();
@@ -175,6 +172,16 @@ export async function runUnit(run: UnitRun): Promise<UnitOutcome> {
     if (driver?.answer) session.replay.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: driver.answer } });
     await log.close({ endOfTurn: true });
   }
+}
+
+/**
+ * Why a unit whose turns ended with its mission open is `stuck`, in plain words: what it last
+ * answered (the run's result, too), and whether it never used its mission tools at all.
+ */
+function endedWithoutVerdict(answer: string, reached: boolean, sessionId: string): string {
+  const said = excerpt(answer);
+  const last = said ? `its last answer was "${said}"` : `it answered nothing (attach to session ${sessionId})`;
+  return `ended without a verdict: ${last}; ${reached ? 'it never called mission_finish' : 'it never used the mission tools'}, even after one nudge`;
 }
 
 /** A failed turn: a blocker saying why, and the verdict `derailed`. */
@@ -201,8 +208,18 @@ async function settled(o: UnitRun, res: ModelCallResult, maxTurns: number): Prom
   return false;
 }
 
-/** The unit's turns: model calls over one history, each call reported as events, refusals counted. */
-class Turns {
+/** What a run's turns need of it: its model settings, its stop signal, where its events go. */
+export interface TurnsHost {
+  setup: Pick<UnitSetup, 'newContext' | 'maxTurns'>;
+  signal: AbortSignal;
+  emit(e: RunEvent): void;
+}
+
+/**
+ * A run's turns with no client (a unit's, `cxl -p`'s): model calls over one history, each call
+ * reported as events, refusals counted.
+ */
+export class Turns {
   answer = '';
   usage: RunUsage = EMPTY_USAGE;
   readonly refused: RefusedCall[] = [];
@@ -210,7 +227,7 @@ class Turns {
   readonly #context: SessionContext;
 
   constructor(
-    private readonly o: UnitRun,
+    private readonly o: TurnsHost,
     private readonly tools: SessionTools,
     private readonly approver: Approver,
     private readonly log: SessionLog,
@@ -275,8 +292,7 @@ class Turns {
     return { forModel: r.value, reads: r.reads };
   }
 
-  outcome(): UnitOutcome {
-    const o = this.o;
+  outcome(o: UnitRun): UnitOutcome {
     return { mission: o.missions.require(o.mission.id), answer: this.answer, reports: o.missions.reports(o.mission.id), refused: this.refused, usage: this.usage, sessionId: this.log.session.sessionId };
   }
 }

@@ -128,6 +128,11 @@ export type ApprovedBy = 'human' | 'human-session' | 'session' | 'yes';
 
 export interface RunContext {
   signal?: AbortSignal;
+  /**
+   * The call is a person's own direct command (a line they typed: `/mission`, `!cmd`), not the
+   * model's: set by the caller that read the person's input, never from a call's arguments.
+   */
+  direct?: true;
   /** who let an approve through; absent when the envelope allowed the call */
   approvedBy?: ApprovedBy;
   decision: Decision;

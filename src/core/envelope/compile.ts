@@ -39,6 +39,11 @@ export interface CompiledEnvelope {
   readonly blacklist?: CompiledList<Set<string>>;
   readonly askAlways?: CompiledList<Set<string>>;
   readonly prefixes?: CompiledList<string[][]>;
+  /**
+   * A mission unit's: the envelope of the session that fired it. Every decision is the stricter
+   * of this envelope's and the ceiling's (ceiling.ts).
+   */
+  readonly ceiling?: CompiledEnvelope;
 }
 
 export interface DenyGroup {

@@ -2,6 +2,7 @@
 // caller passes (paths requested and resolved, the checked steps of a shell line). Pure and
 // synchronous: nothing here touches the disk.
 import { normalizeForMatch, widenForDeny } from './glob_lists.ts';
+import { meetDecisions } from './meet.ts';
 import type { CompiledEnvelope, CompiledRule, DenyGroup } from './compile.ts';
 import type { Sourced } from './resolve.ts';
 import { axisOfCall, type ArgNote, type Axis, type CallFacts, type Decision, type Grant, type GrantSpec, type RuleId, type ShellStep } from './spec.ts';
@@ -163,9 +164,16 @@ function outFor(env: CompiledEnvelope) {
 
 /**
  * The envelope's decision on one call. The always-ask tier (its floor rules and `always_ask`
- * facts) turns any decision that is not a deny into an ask, whatever allowed it.
+ * facts) turns any decision that is not a deny into an ask, whatever allowed it. An envelope with
+ * a ceiling (a mission unit's: ceiling.ts) decides the stricter of its own decision and the
+ * ceiling's.
  */
 export function decide(env: CompiledEnvelope, call: CallFacts): Decision {
+  const own = decideOwn(env, call);
+  return env.ceiling ? meetDecisions(own, decide(env.ceiling, call)) : own;
+}
+
+function decideOwn(env: CompiledEnvelope, call: CallFacts): Decision {
   const p = prepare(call);
   const d = decideRules(env, call, p);
   if (d.action === 'deny') return d;

@@ -248,4 +248,6 @@ export interface Decision {
   argRule?: { rule: string; why: string; step: string };
   /** an approve that only the paths asked for (approve_paths): every other rule would allow */
   pathOnly?: true;
+  /** a mission unit's ceiling decided (the envelope of the session that fired it, named here): its own envelope would have let the call through further */
+  ceiling?: string;
 }

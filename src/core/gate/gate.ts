@@ -21,8 +21,12 @@ import { SessionAllows, type SessionAllow } from './session_allows.ts';
 export type { ApprovalDiff, ApprovedBy, CallVerdict };
 export { decideCall, lineVerdict, shellDecision } from './decision.ts';
 
-/** How long an ask waits when the envelope names no timeout. */
-export const DEFAULT_ASK_TIMEOUT_MS = 5 * 60 * 1000;
+/**
+ * How long an ask waits when the envelope names no timeout: until it is answered. A person who
+ * steps away finds the question still there, not a rejection they never made (an unattended
+ * unit's asks have their own default, units/lifecycle.ts).
+ */
+export const DEFAULT_ASK_TIMEOUT_MS = Infinity;
 
 export interface ApprovalRequest {
   id: string;
@@ -92,6 +96,8 @@ export interface GateOptions {
   approver?: Approver;
   /** approve counts as allow-once without asking (`cxl tool --yes`); deny still denies */
   autoApprove?: boolean;
+  /** what a call that needs approval is told when nobody can answer, after why (default: rerun with --yes) */
+  nobodyHint?: string;
   /** the session's scoped allows (restored from the session store when resuming) */
   session?: SessionAllows;
   defaultTimeoutMs?: number;
@@ -102,6 +108,8 @@ export interface GateOptions {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** a person's own direct command, not the model's call (RunContext.direct) */
+  direct?: true;
   /** who answers this call's asks (the agent brings one per call); default: the gate's */
   approver?: Approver;
 }
@@ -202,7 +210,7 @@ export class Gate {
     const answer: Answered = v.decision.action === 'approve' ? await this.#approve(p, v, args, approver, opts.signal) : {};
     try {
       const ask = this.#runAsk(answer.approvedBy, approver, opts.signal, p.toolset.name);
-      const result = await p.plan.run({ signal: opts.signal, decision: v.decision, readOnly: v.readOnly, ...answer, ask });
+      const result = await p.plan.run({ signal: opts.signal, decision: v.decision, readOnly: v.readOnly, ...answer, ask, ...(opts.direct ? { direct: true as const } : {}) });
       return answer.approvedBy ? { result, decision: v.decision, approvedBy: answer.approvedBy } : { result, decision: v.decision };
     } finally {
       // a command or another toolset's tool may have made new names for files (`ln`, `tar x`):
@@ -226,7 +234,7 @@ export class Gate {
     if (v.sessionable && this.#covers(scope)) return { approvedBy: 'session' };
     if (this.#opts.autoApprove) return { approvedBy: 'yes' };
     if (!approver) {
-      throw new ToolError('approval_required', `${qualified(p.toolset.name, p.tool)} needs a human's approval (${decision.sentence}) and nobody can answer here. Rerun with --yes to approve it, or choose an envelope that allows it.`, {
+      throw new ToolError('approval_required', `${qualified(p.toolset.name, p.tool)} needs a human's approval (${decision.sentence}) and nobody can answer here. ${this.#opts.nobodyHint ?? 'Rerun with --yes to approve it, or choose an envelope that allows it.'}`, {
         rule: decision.rule,
         envelope: decision.envelope,
       });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { ToolError } from '../errors.ts';
 import { nodeCrypto } from '../platform/runtime.ts';
 import { isWithin, type ConfinedPath } from '../paths.ts';
-import { AtomicFile } from '../platform/atomic_file.ts';
+import { AtomicFile, syncDir } from '../platform/atomic_file.ts';
 import { serialised, withFileLock } from '../platform/write_lock.ts';
 
 /** What a read returns: the bytes and their hash (computed on first use). */
@@ -114,7 +114,7 @@ export interface WriteGuard {
    * throwing aborts the write (the temp file is removed). Lets a caller check while data goes out.
    */
   beforeCommit?: () => void;
-  /** the mode an existing file gets (default: its own); a client-backed write cannot set one */
+  /** the mode the file gets (default: an existing file's own, a new file's from the umask); a client-backed write cannot set one */
   mode?: number;
   /**
    * The snapshot's early temp file (FileSnapshot.early) and the shape of the change `data` makes
@@ -367,10 +367,10 @@ export class WorkspaceFileIO implements FileIO {
     }
   }
 
-  /** The directory `file` is in, checked to be itself and inside the root (created when missing). */
-  #checkedDir(file: ConfinedPath): string {
+  /** The directory `file` is in, checked to be itself and inside the root (created when missing, unless `create` is false). */
+  #checkedDir(file: ConfinedPath, create = true): string {
     const dir = path.dirname(file.real);
-    fs.mkdirSync(dir, { recursive: true });
+    if (create) fs.mkdirSync(dir, { recursive: true });
     // a directory swapped for a symlink while we created parents must not take the write outside
     let realDir: string;
     try {
@@ -402,7 +402,7 @@ export class WorkspaceFileIO implements FileIO {
         if (st.isSymbolicLink()) throw becameLink(file);
         if (!st.isFile()) throw new ToolError('not_regular', `${file.rel} is no longer a regular file; refused.`);
         mode = opts.mode ?? st.mode & 0o7777;
-      }
+      } else mode = opts.mode;
     } catch (err) {
       early?.discard();
       throw err;
@@ -440,6 +440,25 @@ export class WorkspaceFileIO implements FileIO {
       // at this close, on a worker thread, not inside the rename the caller waits for
       if (replaced !== undefined) fs.close(replaced, () => {});
     }
+  }
+
+  /**
+   * Removes `file`, but only while it is still the version the caller read (`expectSha256`, its
+   * bytes in `expectBytes`): otherwise `stale`, nothing removed. The same checks as a write: its
+   * directory still itself inside the root, the file opened without following a link, compared
+   * and unlinked under the path's lock. A restore (checkpoints) removes what a prompt created so.
+   */
+  async remove(file: ConfinedPath, opts: Pick<WriteGuard, 'expectBytes'> & { expectSha256: string }): Promise<void> {
+    this.#checkedDir(file, false);
+    await withFileLock(file.real, file.rel, () => {
+      const fd = this.#verify(file, opts);
+      try {
+        fs.unlinkSync(file.real);
+      } finally {
+        if (fd !== undefined) fs.closeSync(fd);
+      }
+    });
+    syncDir(path.dirname(file.real));
   }
 
   /**

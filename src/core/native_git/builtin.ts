@@ -12,9 +12,11 @@ export const NATIVE_GIT_BUILTIN = Object.freeze({
   /** offered to the model only in a git repository (a `.git` in the session root or above it): elsewhere its tools cost the context window and answer nothing */
   offeredIn: (root: string) => foundUpwards(root, ['.git']),
   fromFlags: (flat: Readonly<Record<string, string>>) => toolsetFlags(flat, NATIVE_GIT),
-  open(site: { root: string; warn(text: string): void }, policy: Record<string, string> | undefined): { toolset: Toolset } {
+  /** `wrapCommands`: a session's checkpoints, which compare the workspace around a call that changes it (git_restore, git_checkout_branch) */
+  open(site: { root: string; warn(text: string): void; wrapCommands?(t: Toolset): Toolset }, policy: Record<string, string> | undefined): { toolset: Toolset } {
     const parsed = parseGitPolicy(policy);
     parsed.warnings.forEach(site.warn);
-    return { toolset: new NativeGitToolset({ root: site.root, policy: parsed.policy }) };
+    const git = new NativeGitToolset({ root: site.root, policy: parsed.policy });
+    return { toolset: site.wrapCommands ? site.wrapCommands(git) : git };
   },
 });

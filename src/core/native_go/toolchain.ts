@@ -3,7 +3,9 @@
 // (GOTOOLCHAIN=local), no module download (GOPROXY=off, -mod=readonly), no cgo, and inside the
 // OS sandbox's read-only view of the machine when one works (the workspace and cxl's cache
 // visible read-only, a private /tmp holding go's build cache for that one run, no network), so
-// what a module's files make go do cannot write anything that outlives it or reach out.
+// what a module's files make go do cannot write anything that outlives it or reach out. `go`
+// itself is found outside every workspace (shell/sandbox/launch_programs.ts): a `go` a
+// repository put first on PATH (node_modules/.bin, a virtualenv's bin) is never the one started.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,8 +13,9 @@ import process from 'node:process';
 import { ToolError } from '../errors.ts';
 import { childProcess } from '../platform/runtime.ts';
 import { childEnv } from '../shell/env.ts';
-import { sandboxLaunch } from '../shell/sandbox/launcher.ts';
-import { findOnPath, probeSandbox } from '../shell/sandbox/probe.ts';
+import { describeSkipped, launchProgram, noteWorkspaces } from '../shell/sandbox/launch_programs.ts';
+import { feedSeccomp, sandboxLaunch, SECCOMP_FD } from '../shell/sandbox/launcher.ts';
+import { probeSandbox } from '../shell/sandbox/probe.ts';
 
 export interface Toolchain {
   go: string;
@@ -20,23 +23,30 @@ export interface Toolchain {
   version: string;
 }
 
-let probed: Toolchain | null | undefined;
+// the answer of `go version` per go binary (its real path), asked of the system once
+const versions = new Map<string, string | null>();
 
-/** The go toolchain on PATH, or null; asked of the system once. */
+/** The go toolchain on PATH outside every workspace, or null; each binary asked for its version once. */
 export function toolchain(pathEnv: string | undefined = process.env.PATH): Toolchain | null {
-  if (probed !== undefined) return probed;
-  const go = findOnPath('go', pathEnv);
-  if (!go) return (probed = null);
-  const r = childProcess().spawnSync(go, ['version'], { encoding: 'utf8', timeout: 15000, env: { ...childEnv(process.env), GOTOOLCHAIN: 'local' } });
-  const m = /go version (\S+ \S+)/.exec(r.stdout ?? '');
-  return (probed = m ? { go, version: m[1] } : null);
+  const go = launchProgram('go', pathEnv).program;
+  if (!go) return null;
+  let version = versions.get(go);
+  if (version === undefined) {
+    const r = childProcess().spawnSync(go, ['version'], { encoding: 'utf8', timeout: 15000, env: { ...childEnv(process.env), GOTOOLCHAIN: 'local' } });
+    version = /go version (\S+ \S+)/.exec(r.stdout ?? '')?.[1] ?? null;
+    versions.set(go, version);
+  }
+  return version ? { go, version } : null;
 }
 
-/** The toolchain, or the refusal that says what to install. */
-export function requireToolchain(): Toolchain {
-  const t = toolchain();
-  if (!t) throw new ToolError('not_found', 'native-go: no go toolchain: the go binary is not on PATH. The native-go tools read the module with `go list` and Go\'s own type checker, so Go must be installed for any of them to answer (e.g. `apt-get install golang-go`, or https://go.dev/dl). Until then, read Go files with read_file and grep.');
-  return t;
+/** The toolchain for a toolset in `workspace`, or the refusal that says what to install. */
+export function requireToolchain(workspace?: string, pathEnv: string | undefined = process.env.PATH): Toolchain {
+  if (workspace) noteWorkspaces([workspace]);
+  const t = toolchain(pathEnv);
+  if (t) return t;
+  const { skipped } = launchProgram('go', pathEnv);
+  if (skipped.length) throw new ToolError('not_found', `native-go: no go toolchain outside the workspace: ${describeSkipped('go', skipped)}. cxl starts go only from a PATH directory no command can write; install Go system-wide (e.g. \`apt-get install golang-go\`) or put its bin directory on PATH.`);
+  throw new ToolError('not_found', 'native-go: no go toolchain: the go binary is not on PATH. The native-go tools read the module with `go list` and Go\'s own type checker, so Go must be installed for any of them to answer (e.g. `apt-get install golang-go`, or https://go.dev/dl). Until then, read Go files with read_file and grep.');
 }
 
 /** Where cxl keeps the go build cache and its helper. */
@@ -63,12 +73,12 @@ export function goEnv(gocache = path.join(cacheDir(), 'go-build')): Record<strin
 
 /** Runs `command args` in `cwd` (inside `workspace`), in the read-only sandbox when one works; stdin optional. */
 export function runGo(command: string, args: string[], cwd: string, workspace: string, input?: string, timeoutMs = 120000): Promise<GoRun> {
-  const probe = probeSandbox({ network: false });
+  const probe = probeSandbox({ network: false, roots: [workspace, cacheDir()] });
   let env = goEnv();
   let cmd = command;
   let argv = args;
   let sandboxed = false;
-  let launchFilter: { seccompFile?: string; cleanup?: () => void } | undefined;
+  let launchFilter: { seccomp?: Uint8Array; cleanup?: () => void } | undefined;
   if (probe.state === 'bubblewrap' || probe.state === 'seatbelt') {
     // read-only: the workspace and cxl's cache stay visible, nothing of them writable; go's
     // build cache goes to the sandbox's private /tmp
@@ -80,15 +90,12 @@ export function runGo(command: string, args: string[], cwd: string, workspace: s
     sandboxed = true;
   }
   return new Promise((resolve, reject) => {
-    // a fourth pipe: bwrap reports its child's pid on fd 3; the fifth slot carries the unix-socket
-    // filter bwrap reads (--seccomp), opened for this spawn only
-    const filter = launchFilter?.seccompFile !== undefined ? fs.openSync(launchFilter.seccompFile, 'r') : undefined;
-    let child;
-    try {
-      child = childProcess().spawn(cmd, argv, { cwd, env, stdio: filter === undefined ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe', 'pipe', filter], timeout: timeoutMs });
-    } finally {
-      if (filter !== undefined) fs.closeSync(filter);
-    }
+    // a fourth pipe: bwrap reports its child's pid on fd 3; the fifth carries the unix-socket
+    // filter bwrap reads (--seccomp), written from memory for this spawn
+    const stdio = ['pipe', 'pipe', 'pipe', 'pipe'];
+    if (launchFilter?.seccomp) stdio[SECCOMP_FD] = 'pipe';
+    const child = childProcess().spawn(cmd, argv, { cwd, env, stdio: stdio as ('pipe')[], timeout: timeoutMs });
+    if (launchFilter && child.pid !== undefined) feedSeccomp(launchFilter, child.stdio as unknown[]);
     let stdout = '';
     let stderr = '';
     child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));

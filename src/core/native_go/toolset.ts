@@ -14,6 +14,7 @@ import type { GoPackage } from './helper.ts';
 import { findModule, listPackages, packageOf } from './module.ts';
 import { capOf, GO_CAPS, NATIVE_GO, type GoPolicy } from './policy.ts';
 import { goDefinition, goDescribe, goDiagnostics, goImplementations, goReferences, goSymbols, passesOf, type GoCtx, type GoResult } from './queries.ts';
+import { noteWorkspaces } from '../shell/sandbox/launch_programs.ts';
 import { probeSandbox } from '../shell/sandbox/probe.ts';
 import { requireToolchain } from './toolchain.ts';
 import { GO_TOOLS } from './tools.ts';
@@ -35,6 +36,8 @@ export class NativeGoToolset implements Toolset {
 
   constructor(o: NativeGoOptions) {
     this.root = canonicalRoot(o.root);
+    // go is started from outside it (shell/sandbox/launch_programs.ts)
+    noteWorkspaces([this.root]);
     this.policy = o.policy ?? { maxReferences: GO_CAPS.references.ceiling, maxSymbols: GO_CAPS.symbols.ceiling, maxDiagnostics: GO_CAPS.diagnostics.ceiling };
   }
 
@@ -73,12 +76,12 @@ export class NativeGoToolset implements Toolset {
   }
 
   async #ctx(dir: string): Promise<GoCtx> {
-    const tc = requireToolchain();
+    const tc = requireToolchain(this.root);
     const mod = findModule(this.root, dir);
     const pkgs = await listPackages(tc, mod, this.root);
     const real = confine(this.root, dir).real;
     const at = fs.existsSync(real) && fs.statSync(real).isFile() ? path.dirname(real) : real;
-    const sandboxed = ['bubblewrap', 'seatbelt'].includes(probeSandbox({ network: false }).state);
+    const sandboxed = ['bubblewrap', 'seatbelt'].includes(probeSandbox({ network: false, roots: [this.root] }).state);
     return { tc, mod, pkgs, base: this.root, dir: at, sandboxed };
   }
 

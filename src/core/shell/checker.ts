@@ -4,10 +4,11 @@
 // programs, path words from every directory the step may start in): no cap after which checking
 // stops. The steps it returns are exactly what the runner executes (argv, resolved program path,
 // cwd), so what was checked is what runs.
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { withinAsWritten } from '../paths.ts';
+import { findOnPath, isExecutableFile, pathDirectories } from '../platform/program_path.ts';
 import { isInside, realDirectory, ResolveError, resolveDirectory } from './confine.ts';
 import { lex, type Operator, type Token, type WordToken } from './lexer.ts';
 import { newStepCache, policyProblem, stepArgs, type StepArgs, type StepCache } from './step_args.ts';
@@ -228,34 +229,6 @@ function compileNow(policy: ShellPolicy): CompiledPolicy {
   return { allowNames, allowAbs, allowSubs, denyNames, denyReal, allowedDir };
 }
 
-function executable(p: string): boolean {
-  try {
-    // throwIfNoEntry: a miss is the common case on PATH, and exceptions cost more than the stat
-    const st = statSync(p, { throwIfNoEntry: false });
-    if (!st || !st.isFile()) return false;
-    accessSync(p, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The absolute directories of a PATH string, in order, without duplicates or relative entries. */
-export function pathDirectories(pathEnv: string): string[] {
-  const out: string[] = [];
-  for (const d of pathEnv.split(':')) if (d && path.isAbsolute(d) && !out.includes(d)) out.push(d);
-  return out;
-}
-
-/** Finds `name` on the PATH directories: the first executable regular file, or null. */
-export function findOnPath(name: string, dirs: string[]): string | null {
-  for (const d of dirs) {
-    const p = path.join(d, name);
-    if (executable(p)) return p;
-  }
-  return null;
-}
-
 class Refusal {
   constructor(
     readonly rule: string,
@@ -318,7 +291,7 @@ function checkProgramName(name: string, at: number, pol: CompiledPolicy, dirs: s
         `\`${name}\` at offset ${at} names a program by a relative path; the policy vouches for names on PATH and absolute paths on _allowed_commands only.`,
       );
     }
-    if (!executable(name)) return new Refusal('not-found', name, at, `\`${name}\` at offset ${at} is not an executable file.`);
+    if (!isExecutableFile(name)) return new Refusal('not-found', name, at, `\`${name}\` at offset ${at} is not an executable file.`);
     resolved = name;
     byPath = true;
   } else {

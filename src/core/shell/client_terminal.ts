@@ -2,7 +2,7 @@
 // The client is injected as a plain object so this module stays free of the protocol SDK; the
 // agent side wires it to its connection. The client interleaves stdout and stderr and truncates
 // from the start when over the byte limit.
-import { META_NETWORK, META_SANDBOX } from '../protocol_names.ts';
+import { META_NETWORK, META_OUTPUT_LIMIT, META_SANDBOX } from '../protocol_names.ts';
 import type { SandboxState } from './sandbox/settings.ts';
 import type { Terminal, TerminalExit, TerminalHost, TerminalOutput, TerminalRequest } from './terminal.ts';
 
@@ -25,7 +25,7 @@ export interface AcpTerminalClient {
     truncated: boolean;
     exitStatus?: { exitCode?: number | null; signal?: string | null } | null;
   }>;
-  waitForExit(params: { sessionId: string; terminalId: string }): Promise<{ exitCode?: number | null; signal?: string | null }>;
+  waitForExit(params: { sessionId: string; terminalId: string }): Promise<{ exitCode?: number | null; signal?: string | null; _meta?: Record<string, unknown> | null }>;
   kill(params: { sessionId: string; terminalId: string }): Promise<unknown>;
   release(params: { sessionId: string; terminalId: string }): Promise<unknown>;
 }
@@ -71,17 +71,19 @@ export class ClientTerminalHost implements TerminalHost {
       env,
       cwd: req.cwd,
       outputByteLimit: req.outputByteLimit > 0 ? req.outputByteLimit : DEFAULT_CLIENT_OUTPUT_LIMIT,
-      // the client honours a hint only when it narrows (read-only, no network)
-      ...(req.sandbox ? { _meta: { [META_SANDBOX]: req.sandbox.profile, [META_NETWORK]: req.sandbox.network } } : {}),
+      // the client honours a hint only when it narrows (read-only, no network, ended at the cap)
+      ...(req.sandbox || req.endAtOutputLimit
+        ? { _meta: { ...(req.sandbox ? { [META_SANDBOX]: req.sandbox.profile, [META_NETWORK]: req.sandbox.network } : {}), ...(req.endAtOutputLimit ? { [META_OUTPUT_LIMIT]: true } : {}) } }
+        : {}),
     });
     return new ClientTerminal(this.client, this.opts.sessionId, terminalId);
   }
 }
 
-const toExit = (e: { exitCode?: number | null; signal?: string | null }): TerminalExit => ({
-  exitCode: e.exitCode ?? null,
-  signal: e.signal ?? null,
-});
+const toExit = (e: { exitCode?: number | null; signal?: string | null; _meta?: Record<string, unknown> | null }): TerminalExit => {
+  const limit = e._meta?.[META_OUTPUT_LIMIT];
+  return { exitCode: e.exitCode ?? null, signal: e.signal ?? null, ...(typeof limit === 'number' ? { outputLimit: limit } : {}) };
+};
 
 class ClientTerminal implements Terminal {
   private released = false;

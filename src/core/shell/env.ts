@@ -2,7 +2,10 @@
 // toolchains need (PATH, HOME, the locale, the terminal, temp dirs, certificate bundles, proxies,
 // and the variables that say where Go, Rust, Node, Python, Java, Ruby and C toolchains live),
 // plus what the person's configuration adds (`shell.env`), minus any value that carries a URL
-// with credentials in it. A denylist of secret-looking names let `DB_PASS`, `MYSQL_PWD` and
+// with credentials in it, a proxy with a user and password (with or without a scheme), or a
+// JVM option setting a password. Such a variable is dropped, not stripped: a proxy without its
+// login fails at once with a 407 that names the proxy, where a stripped one would look like a
+// network fault. A denylist of secret-looking names let `DB_PASS`, `MYSQL_PWD` and
 // `DATABASE_URL=postgres://app:PASS@…` through; an allowlist passes only what is known to be
 // needed. Plus settings that stop tools from waiting on a terminal nobody is watching.
 
@@ -49,13 +52,32 @@ export function isAllowedName(name: string): boolean {
   return ALLOWED.has(name) || ALLOWED_PREFIXES.some((p) => name.startsWith(p));
 }
 
-/** A URL with userinfo (`scheme://user:pass@host`, `https://TOKEN@host`), anywhere in a value. */
+/** A URL with userinfo (`scheme://user:pass@host`, `https://TOKEN@host`, percent-encoded or not), anywhere in a value. */
 const URL_WITH_CREDENTIALS = /[a-z][a-z0-9+.-]*:\/\/[^/\s@]+@/i;
 
 /** True when a value holds a URL with credentials: never passed, whatever its name. */
 export function holdsCredentialUrl(value: string): boolean {
   return URL_WITH_CREDENTIALS.test(value);
 }
+
+/**
+ * Variables whose value is a proxy or a list of hosts and URLs (HTTP_PROXY, https_proxy,
+ * ALL_PROXY, NO_PROXY, GOPROXY, npm_config_proxy, …): curl, git, pip, npm and Go take
+ * `user:pass@proxy:3128` there without a scheme, so an `@` before the host is userinfo there.
+ */
+const PROXY_NAME = /proxy$/i;
+
+/** A proxy value with userinfo, with or without a scheme, in any element of a list (`,`, `|` or spaces between). */
+export function holdsProxyCredentials(value: string): boolean {
+  return value.split(/[\s,|]+/).some((el) => /^[^/?#]*@/.test(el.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')));
+}
+
+/**
+ * JVM options (MAVEN_OPTS, GRADLE_OPTS, JAVA_TOOL_OPTIONS): a system property holding a password
+ * or a token (`-Dhttp.proxyPassword=…`, `-Dorg.gradle.project.repoPassword=…`) is a secret in plain sight.
+ */
+const JVM_OPTS_NAME = /_OPT(ION)?S$/;
+const SECRET_PROPERTY = /-D[^=\s]*(password|passwd|secret|token)[^=\s]*=/i;
 
 function matches(patterns: readonly string[], name: string): boolean {
   return patterns.some((p) => (p.endsWith('*') ? name.startsWith(p.slice(0, -1)) : p === name));
@@ -70,10 +92,14 @@ export interface EnvOptions {
   extra?: Record<string, string>;
 }
 
+export type DropReason = 'not allowlisted' | 'credentials in a URL' | 'credentials in a proxy' | 'a secret in a JVM option';
+
 /** What a variable is dropped for, or undefined when it is passed. */
-export function dropReason(name: string, value: string, opts: Pick<EnvOptions, 'allow'> = {}): 'not allowlisted' | 'credentials in a URL' | undefined {
+export function dropReason(name: string, value: string, opts: Pick<EnvOptions, 'allow'> = {}): DropReason | undefined {
   if (!isAllowedName(name) && !matches(opts.allow ?? [], name)) return 'not allowlisted';
   if (holdsCredentialUrl(value)) return 'credentials in a URL';
+  if (PROXY_NAME.test(name) && holdsProxyCredentials(value)) return 'credentials in a proxy';
+  if (JVM_OPTS_NAME.test(name) && SECRET_PROPERTY.test(value)) return 'a secret in a JVM option';
   return undefined;
 }
 

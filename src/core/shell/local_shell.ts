@@ -22,6 +22,7 @@ import { LOCAL_SHELL, planShellCall, shellOutput, shellView, type ShellCallOptio
 import { DEFAULT_SANDBOX_CALL, INSTALL_HINT, isWorking, type SandboxCall, type SandboxMode, type SandboxReport, type SandboxState, type TerminalSandbox } from './sandbox/settings.ts';
 import { parseShellPolicy } from './shell_policy.ts';
 import { runtimeDirsOf } from './sandbox/launcher.ts';
+import { noteWorkspaces } from './sandbox/launch_programs.ts';
 import { describeLeftBehind, protectedNow, settle, type LeftBehind, type Snapshot } from './sandbox/left_behind.ts';
 import { describeLimits, UNASKED_LIMITS, type Limits } from './sandbox/limits.ts';
 import { dataDir } from '../platform/data_dir.ts';
@@ -140,6 +141,8 @@ export class LocalShell implements Toolset {
     this.root = path.resolve(opts.root);
     this.policy = parseShellPolicy(opts.policy, this.root);
     this.host = opts.host ?? new LocalTerminalHost();
+    // what its commands may write: the programs the sandbox starts are chosen outside it
+    noteWorkspaces(this.writableRoots);
     this.identity = opts.identity ?? defaultIdentityIndex;
   }
 

@@ -6,12 +6,11 @@
 // sandbox started ahead with that same view on the same files is taken instead (sandbox/ahead.ts).
 // The client's terminal host (client/terminal_host.ts) is a thin layer over this file.
 import type { ChildProcess, StdioOptions } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
 import process from 'node:process';
 import { childProcess, killProcessGroup, onTerminate, signalExitCode } from '../platform/runtime.ts';
 import { HeadTailBuffer, TailBuffer } from './output_limit.ts';
-import { AheadPool, mountMarks, type Ahead } from './sandbox/ahead.ts';
-import { bwrapFailure, CONTROL_FD, INFO_FD, sandboxLaunch, SECCOMP_FD, type Launch } from './sandbox/launcher.ts';
+import { AheadPool, launchMarks, type Ahead } from './sandbox/ahead.ts';
+import { bwrapFailure, CONTROL_FD, feedSeccomp, INFO_FD, sandboxLaunch, SECCOMP_FD, type Launch } from './sandbox/launcher.ts';
 import { probeSandbox, probeSandboxAsync, type Probe, type ProbeOptions } from './sandbox/probe.ts';
 import type { SandboxState } from './sandbox/settings.ts';
 import type { Terminal, TerminalExit, TerminalHost, TerminalOutput, TerminalRequest } from './terminal.ts';
@@ -54,13 +53,13 @@ function signalPid(pid: number): void {
   }
 }
 
-/** stdin closed, stdout and stderr piped; bwrap's info pipe, its seccomp filter and the command's line in their slots. */
-function stdioOf(launch: Launch | undefined, filter: number | undefined): StdioOptions {
-  const stdio: (string | number)[] = ['ignore', 'pipe', 'pipe'];
+/** stdin closed, stdout and stderr piped; bwrap's info pipe, its seccomp filter's pipe and the command's line in their slots. */
+function stdioOf(launch: Launch | undefined): StdioOptions {
+  const stdio: string[] = ['ignore', 'pipe', 'pipe'];
   if (launch?.infoFd === INFO_FD) stdio[INFO_FD] = 'pipe';
-  if (filter !== undefined) {
+  if (launch?.seccomp !== undefined) {
     stdio[INFO_FD] ??= 'ignore';
-    stdio[SECCOMP_FD] = filter;
+    stdio[SECCOMP_FD] = 'pipe';
   }
   if (launch?.line !== undefined) {
     stdio[INFO_FD] ??= 'ignore';
@@ -72,18 +71,16 @@ function stdioOf(launch: Launch | undefined, filter: number | undefined): StdioO
 
 /** The sandbox (or, with no launch, the command itself), the leader of its own process group. */
 function spawnLaunch(launch: Launch | undefined, req: Pick<TerminalRequest, 'command' | 'args' | 'cwd' | 'env'>): ChildProcess {
-  const filter = launch?.seccompFile !== undefined ? openSync(launch.seccompFile, 'r') : undefined;
-  try {
-    return childProcess().spawn(launch?.command ?? req.command, launch?.args ?? req.args, {
-      cwd: req.cwd,
-      env: req.env,
-      detached: true,
-      stdio: stdioOf(launch, filter),
-      shell: false,
-    });
-  } finally {
-    if (filter !== undefined) closeSync(filter);
-  }
+  const child = childProcess().spawn(launch?.command ?? req.command, launch?.args ?? req.args, {
+    cwd: req.cwd,
+    env: req.env,
+    detached: true,
+    stdio: stdioOf(launch),
+    shell: false,
+  });
+  // a spawn that failed has no pipes: its 'error' event says why
+  if (launch && child.pid !== undefined) feedSeccomp(launch, child.stdio as unknown[]);
+  return child;
 }
 
 /** bwrap's `{"child-pid": N, …}` on its info pipe: the host pid of the sandbox's init, once. */
@@ -215,8 +212,8 @@ export interface LocalTerminalOptions {
   onChange?: () => void;
 }
 
-/** A probe as the client and agent are told it: without the program's path. */
-function stateOf({ program: _program, ...state }: Probe): SandboxState {
+/** A probe as the client and agent are told it: without the programs' paths and the filter. */
+function stateOf({ program: _program, seccomp: _seccomp, prlimit: _prlimit, ...state }: Probe): SandboxState {
   return state;
 }
 
@@ -235,8 +232,8 @@ export class LocalTerminalHost implements TerminalHost {
     return stateOf(await probeSandboxAsync({ ...this.opts.probe, network }));
   }
 
-  #probe(network: boolean): Probe {
-    return probeSandbox({ ...this.opts.probe, network });
+  #probe(network: boolean, roots?: readonly string[]): Probe {
+    return probeSandbox({ ...this.opts.probe, network, ...(roots ? { roots } : {}) });
   }
 
   async create(req: TerminalRequest, opts: LocalTerminalOptions = {}): Promise<LocalTerminal> {
@@ -247,7 +244,8 @@ export class LocalTerminalHost implements TerminalHost {
   createSync(req: TerminalRequest, opts: LocalTerminalOptions = {}): LocalTerminal {
     if (!req.sandbox) return new LocalTerminal(req, `local-${process.pid}-${++counter}`, undefined, opts);
     const { sandbox } = req;
-    const probe = this.#probe(sandbox.network);
+    // the programs the sandbox starts come from outside the directories this command may write
+    const probe = this.#probe(sandbox.network, sandbox.roots);
     const launch = sandboxLaunch(probe, req, sandbox, { byLine: true });
     const started = ahead.take(launch) as StartedSandbox | undefined;
     // the one taken brings its own launch (and pids group): the one just built was for comparing
@@ -266,7 +264,7 @@ export class LocalTerminalHost implements TerminalHost {
               next.cleanup?.();
               return undefined; // the workspace changed meanwhile: the next command builds its own
             }
-            return new StartedSandbox(next, mountMarks(next.view), req);
+            return new StartedSandbox(next, launchMarks(next), req);
           });
         }, 0);
         (timer as Handle).unref?.();
@@ -288,6 +286,8 @@ export class LocalTerminal implements Terminal {
   // bwrap's init, once bwrap reported it; a kill asked for before that waits for it
   private sandboxPid?: number;
   private killWanted?: ReturnType<typeof setTimeout>;
+  // the command was ended because its output passed the cap (endAtOutputLimit)
+  private endedAtLimit = false;
 
   constructor(
     private readonly req: TerminalRequest,
@@ -311,12 +311,14 @@ export class LocalTerminal implements Terminal {
     const changed = () => this.opts.onChange?.();
     this.child.stdout!.on('data', (c: Uint8Array) => {
       this.out.push(c);
+      this.#overLimit(this.out);
       changed();
     });
     this.child.stderr!.on('data', (c: Uint8Array) => {
       if (this.errHead.length < 1024) this.errHead += new TextDecoder().decode(c.subarray(0, 1024));
-      if (opts.interleave) this.out.push(c);
-      else this.err.push(c);
+      const into = opts.interleave ? this.out : this.err;
+      into.push(c);
+      this.#overLimit(into);
       changed();
     });
     this.exited = new Promise<TerminalExit>((resolve) => {
@@ -341,7 +343,7 @@ export class LocalTerminal implements Terminal {
         clearTimeout(this.killWanted);
         if (this.sandboxPid !== undefined) liveSandboxes.delete(this.sandboxPid);
         if (this.child.pid !== undefined) live.delete(this.child.pid);
-        const exit = { exitCode: code, signal: signal ?? null };
+        const exit: TerminalExit = { exitCode: code, signal: signal ?? null, ...(this.endedAtLimit ? { outputLimit: req.outputByteLimit } : {}) };
         const timer = setTimeout(() => {
           this.child.stdout?.destroy();
           this.child.stderr?.destroy();
@@ -359,6 +361,13 @@ export class LocalTerminal implements Terminal {
       control?.on('error', () => {}); // a sandbox that failed to start reads nothing: its exit says why
       control?.end(launch.line);
     }
+  }
+
+  /** A stream past the cap ends the command, when the request says so: once, the way a timeout does. */
+  #overLimit(buf: HeadTailBuffer | TailBuffer): void {
+    if (!this.req.endAtOutputLimit || this.endedAtLimit || this.req.outputByteLimit <= 0 || buf.totalBytes <= this.req.outputByteLimit || this.exitSeen) return;
+    this.endedAtLimit = true;
+    this.killGroup();
   }
 
   /** bwrap's own failure (the command never ran) reported in the command's words. */

@@ -164,6 +164,11 @@ export class TailBuffer {
     }
   }
 
+  /** bytes seen in total */
+  get totalBytes(): number {
+    return this.#dropped + this.#len;
+  }
+
   text(): string {
     const buf = concat(this.#chunks, this.#len);
     const start = this.truncated ? tailBoundary(buf) : 0;

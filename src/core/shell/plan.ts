@@ -15,6 +15,7 @@ import { addShellPaths, approvePaths, factsOfVerdict, factsWithoutPolicy, type S
 import { displayArgv, type ShellResult } from './runner.ts';
 import type { LeftBehind } from './sandbox/left_behind.ts';
 import { envelopeSandbox, type SandboxCall, type SandboxMode, type SandboxState } from './sandbox/settings.ts';
+import { failedOnReadOnly, retryWritable, writableRetryQuestion } from './read_only_retry.ts';
 import { policyRefusal } from './shell_policy.ts';
 
 export const LOCAL_SHELL = 'local_shell';
@@ -124,12 +125,20 @@ export function planShellCall(sh: ShellParts, args: Record<string, unknown>, ctx
   const call = shellCallOf(sh, args, root, ctx.askable);
   const { mode, network } = envelopeSandbox(ctx.envelope.resolved.shell);
   const line = lineFacts(call, root, sh.identity, { mode, network, state: sh.sandboxState(mode, network) });
+  const scope = scopeOf(call.facts, line.readApprove);
   return {
     ...line,
-    scope: scopeOf(call.facts, line.readApprove),
+    scope,
     locations: line.readApprove,
     approval: async () => ({ title: `${LOCAL_SHELL}: ${commandText(args)}`, steps: call.shown }),
-    run: (rc) => runLine(sh, args, line.facts, { mode, network }, ctx.envelope.resolved.shell.env?.value ?? [], rc),
+    run: async (rc) => {
+      const env = ctx.envelope.resolved.shell.env?.value ?? [];
+      const first = await runLine(sh, args, line.facts, { mode, network }, env, rc);
+      if (!rc.readOnly || !failedOnReadOnly(first)) return first;
+      // a line the allowlist ran read-only that failed writing: asked again, never a silent EROFS
+      const ask = () => rc.ask(writableRetryQuestion(commandText(args), args, scope.whole));
+      return retryWritable(first as object, ask, () => runLine(sh, args, line.facts, { mode, network }, env, { ...rc, readOnly: false, approvedBy: 'human' }) as Promise<object>);
+    },
   };
 }
 

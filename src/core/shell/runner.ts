@@ -145,12 +145,21 @@ async function runOnce(
     if (done.sandboxError !== undefined) {
       throw new ToolError('sandbox_unavailable', `The sandbox could not start \`${label}\` (${done.sandboxError}); it did not run. Retry it; if this persists, report it with the message.`, { stdout: collected.stdout.join(''), stderr: collected.stderr.join(''), steps: collected.steps, command: label });
     }
+    if (done.outputLimit !== undefined) {
+      collected.truncated = true;
+      collected.stderr.push(`${endedNote(label, done.outputLimit)}\n`);
+    }
     return done;
   } finally {
     if (timer) clearTimeout(timer);
     if (onAbort) opts.signal?.removeEventListener('abort', onAbort);
     await term.release().catch(() => {});
   }
+}
+
+/** What a step ended at the output cap says (runOnce). */
+export function endedNote(label: string, limit: number): string {
+  return `cxl: \`${label}\` was ended once its output passed ${limit} bytes (the cap): the output is cut, and nothing it started is left running. Narrow what it prints (a filter, a quieter flag, a log file read in parts).`;
 }
 
 function finish(command: string, started: number, collected: Collected, lastExit: number | null, lastSignal: string | null, multi: boolean, limit: number): ShellResult {
@@ -214,7 +223,7 @@ export async function runSteps(verdict: Allowed, line: string, opts: RunOptions)
     const argv = git ? hardenGitArgv(step.argv, git) : step.argv;
     const env = git?.repos[0] ? hardenGitEnv(opts.env, git.repos[0]) : opts.env;
     const exit = await runTerminal(
-      { command: step.resolved, args: argv.slice(1), cwd, env, outputByteLimit: opts.outputLimit, ...forced(opts, git ? GIT_READ_ONLY_ENV : []) },
+      { command: step.resolved, args: argv.slice(1), cwd, env, outputByteLimit: opts.outputLimit, endAtOutputLimit: true, ...forced(opts, git ? GIT_READ_ONLY_ENV : []) },
       opts,
       deadline,
       collected,
@@ -247,7 +256,7 @@ export async function runArgv(program: string, args: string[], cwd: string, opts
   const started = Date.now();
   const collected: Collected = { stdout: [], stderr: [], steps: [], truncated: false };
   const deadline = opts.timeoutMs > 0 ? started + opts.timeoutMs : 0;
-  const exit = await runTerminal({ command: program, args, cwd, env: opts.env, outputByteLimit: opts.outputLimit, ...forced(opts, []) }, opts, deadline, collected, label, started);
+  const exit = await runTerminal({ command: program, args, cwd, env: opts.env, outputByteLimit: opts.outputLimit, endAtOutputLimit: true, ...forced(opts, []) }, opts, deadline, collected, label, started);
   return finish(label, started, collected, exit.exitCode, exit.signal, false, opts.outputLimit);
 }
 

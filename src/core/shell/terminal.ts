@@ -15,6 +15,11 @@ export interface TerminalRequest {
   forceEnv?: readonly string[];
   /** cap on kept output bytes per stream (head and tail kept); <= 0 = unlimited */
   outputByteLimit: number;
+  /**
+   * end the command once a stream's output passes `outputByteLimit` (as `| head -c` would):
+   * what nobody reads is not worth running for (`cat /dev/zero` ran until its CPU limit)
+   */
+  endAtOutputLimit?: boolean;
   /** run inside the OS sandbox with this view; absent = unsandboxed */
   sandbox?: TerminalSandbox;
 }
@@ -25,6 +30,8 @@ export interface TerminalExit {
   signal: string | null;
   /** the sandbox could not start the command: nothing ran */
   sandboxError?: string;
+  /** the command was ended when its output passed this many bytes (endAtOutputLimit) */
+  outputLimit?: number;
 }
 
 export interface TerminalOutput {

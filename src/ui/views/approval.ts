@@ -74,6 +74,7 @@ function modalRows(s: ClientState, ui: UiState, width: number, maxLines: number)
     armed: on?.armed ?? false,
     draft: ui.composer.text,
     full: on?.full === true,
+    now: ui.now || Date.now(),
   });
   if (laidOut.size > 64) laidOut.clear();
   laidOut.set(p.key, { window: layout.window, total: layout.total });

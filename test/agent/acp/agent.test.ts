@@ -22,11 +22,11 @@ interface World {
   newSession: acp.NewSessionResponse;
 }
 
-async function world(script: Reply[] | ((body: Record<string, unknown>, n: number) => Reply), opts: HarnessOptions & { ollama?: boolean; files?: Record<string, string>; agentArgs?: string[] } = {}): Promise<World> {
+async function world(script: Reply[] | ((body: Record<string, unknown>, n: number) => Reply), opts: HarnessOptions & { ollama?: boolean; files?: Record<string, string>; homeFiles?: Record<string, string>; agentArgs?: string[] } = {}): Promise<World> {
   const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-acp-')));
   const project = path.join(dir, 'project');
-  for (const [rel, text] of Object.entries({ 'a.txt': 'alpha\nbeta\ngamma\n', ...opts.files })) {
-    const f = path.join(project, rel);
+  const files = [...Object.entries({ 'a.txt': 'alpha\nbeta\ngamma\n', ...opts.files }).map(([r, t]) => [path.join(project, r), t]), ...Object.entries(opts.homeFiles ?? {}).map(([r, t]) => [path.join(dir, r), t])];
+  for (const [f, text] of files) {
     (await import('node:fs')).mkdirSync(path.dirname(f), { recursive: true });
     writeFileSync(f, text);
   }
@@ -114,6 +114,8 @@ test('an edit asks with the diff and the four options; allow once writes through
     ['reject_explain', 'reject_once'],
   ]);
   assert.match(p.options[1].name, /a\.txt/);
+  // no envelope timeout: the ask waits for the person, and says no deadline
+  assert.equal((p.toolCall._meta?.cxl as { expiresAt?: string } | undefined)?.expiresAt, undefined);
   assert.equal(p.toolCall.kind, 'edit');
   assert.equal(p.toolCall.title, 'local_fs.edit_file: a.txt');
   const diff = (p.toolCall.content ?? []).find((c) => c.type === 'diff') as { path: string; oldText: string; newText: string };
@@ -124,6 +126,19 @@ test('an edit asks with the diff and the four options; allow once writes through
   assert.deepEqual(w.h.fsWrites, [path.join(w.dir, 'a.txt')]);
   const done = w.h.toolUpdates().filter((u) => u.status === 'completed').at(-1)!;
   assert.ok((done.content as acp.ToolCallContent[]).some((c) => c.type === 'diff'), 'the completed edit carries its diff');
+});
+
+test('an envelope timeout on an ask: the request says when it rejects itself, and it does then', async () => {
+  const toml = '[envelopes.quick]\nextends = "default"\n\n[envelopes.quick.files]\nwrite = { grant = "approve", timeout = "2s" }\n';
+  const w = await world(editScript, { agentArgs: ['--envelope', 'quick'], homeFiles: { '.contenox/agents.toml': toml }, permission: () => new Promise<string>(() => {}) });
+  const t0 = Date.now();
+  const res = await w.h.prompt(w.sessionId, 'uppercase beta');
+  assert.equal(res.stopReason, 'end_turn');
+  const meta = w.h.permissions[0].toolCall._meta?.cxl as { expiresAt?: string };
+  const at = Date.parse(meta.expiresAt ?? '');
+  assert.ok(at - t0 > 1000 && at - t0 < 4000, `expiresAt ${meta.expiresAt} about 2 s after the prompt`);
+  assert.ok(Date.now() - t0 >= 1500, 'the turn waited for the timeout');
+  assert.equal(readFileSync(path.join(w.dir, 'a.txt'), 'utf8'), 'alpha\nbeta\ngamma\n');
 });
 
 const FIFTY = Array.from({ length: 50 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';

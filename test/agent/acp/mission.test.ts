@@ -45,11 +45,11 @@ interface World {
   h: Harness;
 }
 
-async function world(unit: (body: Record<string, unknown>, n: number) => Reply, session: (body: Record<string, unknown>, n: number) => Reply = () => ({ text: 'ok' }), mode = 'boss'): Promise<World> {
+async function world(unit: (body: Record<string, unknown>, n: number) => Reply, session: (body: Record<string, unknown>, n: number) => Reply = () => ({ text: 'ok' }), mode = 'boss', config = CONFIG): Promise<World> {
   const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-acp-mission-')));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   mkdirSync(path.join(dir, '.contenox'));
-  writeFileSync(path.join(dir, '.contenox', 'agents.toml'), CONFIG);
+  writeFileSync(path.join(dir, '.contenox', 'agents.toml'), config);
   writeFileSync(path.join(dir, 'notes.txt'), 'one\n');
   let u = 0;
   let s = 0;
@@ -161,4 +161,79 @@ test('missions.answer is enforced: under deny the model\'s mission_answer is ref
   const done = await waitFor(() => rows(w.h).find((m) => m.event === 'finished'), 'the verdict row', 60_000);
   assert.ok(done.event === 'finished' && done.status === 'landed');
   assert.ok(rows(w.h).some((m) => m.event === 'report' && m.summary === 'told: blue'), JSON.stringify(rows(w.h)));
+});
+
+test('the ceiling: under boss (missions.fire = "allow") the model\'s mission_start naming auto_edit is refused with the calls it would widen, and nothing is recorded; naming read_only or boss fires, the record keeping boss as the ceiling (control); a person-only argument from the model is refused by the schema', { timeout: 90_000 }, async () => {
+  const fires: Record<string, Record<string, unknown>> = {
+    'fire wide': { intent: 'rewrite notes.txt', envelope: 'auto_edit', wait: false },
+    'fire as a person': { intent: 'rewrite notes.txt', envelope: 'auto_edit', wait: false, direct: true },
+    'fire narrow': { intent: 'read notes.txt', envelope: 'read_only', wait: false },
+    'fire equal': { intent: 'look at notes.txt', envelope: 'boss', wait: false },
+  };
+  const session = (b: Record<string, unknown>): Reply => {
+    const last = msgs(b).at(-1)!;
+    return last.role === 'user' && fires[last.content] ? { toolCalls: [{ name: 'mission_start', arguments: fires[last.content] }] } : { text: 'ok' };
+  };
+  const w = await world(() => ({ toolCalls: [{ name: 'mission_finish', arguments: { status: 'landed' } }] }), session);
+  const ns = await w.h.newSession(w.dir);
+  const missions = async () => JSON.parse((await runCxl(['mission', 'list', '--json'], { cwd: w.dir, env: w.env })).stdout).missions as Array<{ id: string; envelope: string }>;
+  const failed = () => w.h.toolUpdates().filter((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'failed');
+
+  await w.h.prompt(ns.sessionId, 'fire wide');
+  const refusal = JSON.stringify(failed().at(-1));
+  assert.match(refusal, /envelope_denied/);
+  assert.match(refusal, /envelope `auto_edit` is wider than this session's envelope `boss`/);
+  assert.match(refusal, /local_fs\.write_file on file\.txt: allow, where the session's envelope says ask/);
+  assert.match(refusal, /ask the user to fire it themselves \(\/mission --envelope auto_edit/);
+  // what the model read back says the same
+  const told = msgs(w.srv.requests.at(-1)!).filter((m) => m.role === 'tool').at(-1)!.content;
+  assert.match(told, /"code":"envelope_denied".*wider than this session's envelope `boss`/);
+  await w.h.prompt(ns.sessionId, 'fire as a person');
+  assert.match(JSON.stringify(failed().at(-1)), /bad_args/);
+  assert.deepEqual(await missions(), [], 'neither fired a unit');
+  assert.equal(readFileSync(path.join(w.dir, 'notes.txt'), 'utf8'), 'one\n');
+
+  for (const p of ['fire narrow', 'fire equal']) await w.h.prompt(ns.sessionId, p);
+  const fired = await missions();
+  assert.deepEqual(fired.map((m) => m.envelope).sort(), ['boss', 'read_only']);
+  for (const m of fired) {
+    const show = JSON.parse((await runCxl(['mission', 'show', m.id, '--json'], { cwd: w.dir, env: w.env })).stdout);
+    assert.equal(show.mission.ceiling, 'boss', `${m.envelope}: the session's envelope is its ceiling`);
+  }
+});
+
+test('the person\'s own /mission --envelope may name a wider envelope than the session\'s: it fires with no ceiling; /mission with no envelope takes the session\'s as its ceiling', { timeout: 90_000 }, async () => {
+  const w = await world(() => ({ toolCalls: [{ name: 'mission_finish', arguments: { status: 'landed' } }] }));
+  const ns = await w.h.newSession(w.dir);
+  await w.h.prompt(ns.sessionId, '/mission --envelope auto_edit tidy notes.txt');
+  await w.h.prompt(ns.sessionId, '/mission look at notes.txt');
+  const fired = await waitFor(() => {
+    const f = rows(w.h).filter((m) => m.event === 'fired');
+    return f.length === 2 ? f : undefined;
+  }, 'both fired rows');
+  const byIntent = Object.fromEntries(fired.map((f) => [f.event === 'fired' ? f.intent : '', f]));
+  for (const [intent, envelope, ceiling] of [['tidy notes.txt', 'auto_edit', undefined], ['look at notes.txt', 'boss', 'boss']] as const) {
+    const f = byIntent[intent];
+    assert.ok(f?.event === 'fired' && f.envelope === envelope, intent);
+    const show = JSON.parse((await runCxl(['mission', 'show', f.missionId, '--json'], { cwd: w.dir, env: w.env })).stdout);
+    assert.equal(show.mission.ceiling, ceiling, `${intent}: ceiling`);
+  }
+});
+
+test('a default_mission_envelope wider than the session\'s is capped too: the model\'s mission_start and a /mission naming no envelope are refused, a /mission naming it fires (the person grants it)', { timeout: 90_000 }, async () => {
+  const session = (b: Record<string, unknown>): Reply => {
+    const last = msgs(b).at(-1)!;
+    return last.role === 'user' && last.content === 'fire one' ? { toolCalls: [{ name: 'mission_start', arguments: { intent: 'tidy notes.txt', wait: false } }] } : { text: 'ok' };
+  };
+  const w = await world(() => ({ toolCalls: [{ name: 'mission_finish', arguments: { status: 'landed' } }] }), session, 'boss', `default_mission_envelope = "auto_edit"\n${CONFIG}`);
+  const ns = await w.h.newSession(w.dir);
+  const failed = () => JSON.stringify(w.h.toolUpdates().filter((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'failed').at(-1));
+  await w.h.prompt(ns.sessionId, 'fire one');
+  assert.match(failed(), /envelope `auto_edit` is wider than this session's envelope `boss`.*ask the user to fire it themselves/);
+  await w.h.prompt(ns.sessionId, '/mission tidy notes.txt');
+  assert.match(failed(), /envelope `auto_edit` is wider than this session's envelope `boss`.*name it yourself \(\/mission --envelope auto_edit …\) to grant it/);
+  assert.deepEqual(JSON.parse((await runCxl(['mission', 'list', '--json'], { cwd: w.dir, env: w.env })).stdout).missions, []);
+  await w.h.prompt(ns.sessionId, '/mission --envelope auto_edit tidy notes.txt');
+  const fired = await waitFor(() => rows(w.h).find((m) => m.event === 'fired'), 'the fired row');
+  assert.ok(fired.event === 'fired' && fired.envelope === 'auto_edit');
 });

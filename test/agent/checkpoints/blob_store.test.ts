@@ -10,6 +10,8 @@ import { after, test } from 'node:test';
 import { BlobStore, pruneOrphans, sha256 } from '../../../src/agent/checkpoints/blob_store.ts';
 import { SessionCheckpoints } from '../../../src/agent/checkpoints/recorder.ts';
 import { applyFiles, planRewind } from '../../../src/agent/checkpoints/rewind.ts';
+import { buildEnvelope } from '../../../src/core/envelope/index.ts';
+import { FLOOR_RULES, SHIPPED_ENVELOPES } from '../../../src/core/envelope/shipped.ts';
 
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cxl-blobs-')));
 after(() => fs.rmSync(base, { recursive: true, force: true }));
@@ -62,12 +64,12 @@ test('a file over the per-file cap, or past the session cap, is recorded as lost
   assert.match(files['big.txt'].lost ?? '', /200 bytes, over the 100 a checkpoint keeps of one file/);
   assert.match(files['later.txt'].lost ?? '', /already hold 50 bytes \(the cap is 130\)/);
 
-  const plan = planRewind(cps, 1, 'files');
+  const plan = await planRewind(cps, 1, 'files', { envelope: buildEnvelope('default', SHIPPED_ENVELOPES, FLOOR_RULES) });
   const byPath = Object.fromEntries(plan.files.map((f) => [f.path, f]));
   assert.equal(byPath['small.txt'].cannot, undefined);
   assert.match(byPath['big.txt'].cannot ?? '', /its content before was not kept/);
   assert.match(byPath['later.txt'].cannot ?? '', /its content before was not kept/);
-  const done = applyFiles(cps, plan, new Set());
+  const done = await applyFiles(cps, plan, new Set(), { envelope: buildEnvelope('default', SHIPPED_ENVELOPES, FLOOR_RULES) });
   assert.deepEqual(done.restored, ['small.txt']);
   assert.deepEqual(done.skipped.map((s) => s.path).sort(), ['big.txt', 'later.txt']);
   assert.equal(fs.readFileSync(path.join(ws, 'small.txt'), 'utf8'), before['small.txt']);

@@ -30,7 +30,7 @@ async function world(url: string): Promise<World> {
   dirs.push(dir);
   writeFileSync(path.join(dir, 'a.txt'), 'alpha\n');
   const setup = await agentSetup({ cwd: dir, env: { HOME: dir, OPENAI_BASE_URL: url }, provider: 'openai', model: 'm', command: 'cxl run' });
-  const tools = await setup.buildLocalTools(setup.defaultMode, () => {});
+  const tools = await setup.buildLocalTools({ sessionId: 'model-call', mode: setup.defaultMode, notice: () => {}, approvals: false });
   return {
     dir,
     setup,

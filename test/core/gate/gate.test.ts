@@ -215,6 +215,18 @@ describe('the approval pipeline', () => {
     assert.equal(approver.signals[0].aborted, true);
     assert.equal(fs.existsSync(path.join(root, 'n.txt')), false);
   });
+  test('an ask whose envelope sets no timeout waits for its answer (no deadline), and a late answer counts', async () => {
+    const root = workspace();
+    const requests: ApprovalRequest[] = [];
+    const approver: Approver = (req) => {
+      requests.push(req);
+      return new Promise((resolve) => setTimeout(() => resolve({ outcome: 'allow_once' }), 300));
+    };
+    const r = await gateFor(root, { approver }).call('write_file', { path: 'n.txt', content: 'x' });
+    assert.equal(r.approvedBy, 'human');
+    assert.equal(requests[0].timeoutMs, Infinity);
+    assert.equal(fs.readFileSync(path.join(root, 'n.txt'), 'utf8'), 'x');
+  });
   test('without an approver, approve refuses; --yes approves; deny denies whatever', async () => {
     const root = workspace();
     assert.equal(await code(gateFor(root).call('write_file', { path: 'n.txt', content: 'x' })), 'approval_required');

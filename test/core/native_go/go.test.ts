@@ -12,9 +12,8 @@ import { after, test } from 'node:test';
 import { isToolError } from '../../../src/core/errors.ts';
 import { parseGoPolicy } from '../../../src/core/native_go/policy.ts';
 import { NativeGoToolset } from '../../../src/core/native_go/toolset.ts';
-import { findOnPath } from '../../../src/core/shell/sandbox/probe.ts';
 import { runCxl } from '../../helpers/cxl.ts';
-import { note } from '../../helpers/system_tools.ts';
+import { findOnPath, note } from '../../helpers/system_tools.ts';
 
 const hasGo = (what: string): boolean => {
   if (findOnPath('go', process.env.PATH)) return true;
@@ -197,4 +196,41 @@ test('without go on PATH every native-go tool says so, through cxl tool', async 
     assert.equal(out.code, 'not_found');
     assert.match(out.error, /native-go: no go toolchain: the go binary is not on PATH.*apt-get install golang-go/);
   }
+});
+
+// The go native-go starts runs with cxl's own rights before any sandbox (`go version`, the
+// helper's build): a `go` the repository put first on PATH (node_modules/.bin, as `npx` runs
+// cxl) must never be it. The fake writes a marker outside the workspace; its control, the same
+// fake in a directory outside the workspace, does run (the fake is real).
+test('a go planted in the workspace, first on PATH, is never started; the real one answers', async () => {
+  if (!hasGo('the planted-go test')) return;
+  const real = fs.realpathSync(findOnPath('go')!);
+  const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cxl-go-planted-')));
+  const marks = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cxl-go-marker-')));
+  after(() => {
+    fs.rmSync(ws, { recursive: true, force: true });
+    fs.rmSync(marks, { recursive: true, force: true });
+  });
+  fs.writeFileSync(path.join(ws, 'go.mod'), 'module example.com/planted\n\ngo 1.19\n');
+  fs.writeFileSync(path.join(ws, 'p.go'), 'package planted\n\n// Answer is the answer.\nconst Answer = 42\n');
+  const fakeGo = (dir: string, marker: string) => {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'go'), `#!/bin/sh\necho "go ran: $*" >> '${marker}'\necho 'go version go1.99.0 linux/amd64'\n`, { mode: 0o755 });
+  };
+  const marker = path.join(marks, 'planted');
+  const bin = path.join(ws, 'node_modules', '.bin');
+  fakeGo(bin, marker);
+  const r = await runCxl(['tool', 'native-go.go_symbols', '{}'], { cwd: ws, env: { PATH: `${bin}:${process.env.PATH}` }, timeoutMs: 120_000 });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.equal(fs.existsSync(marker), false, `the planted go ran: ${fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : ''}`);
+  const out = (JSON.parse(r.stdout) as { result: { toolchain: string; text: string } }).result;
+  assert.match(out.text, /const Answer/);
+  assert.doesNotMatch(out.toolchain, /go1\.99\.0/);
+  // control: outside the workspace the same fake is the go started
+  const outside = path.join(marks, 'bin');
+  const ran = path.join(marks, 'outside');
+  fakeGo(outside, ran);
+  await runCxl(['tool', 'native-go.go_symbols', '{}'], { cwd: ws, env: { PATH: `${outside}:${process.env.PATH}` }, timeoutMs: 120_000 });
+  assert.match(fs.readFileSync(ran, 'utf8'), /go ran: version/);
+  assert.ok(real !== path.join(outside, 'go'));
 });

@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { isToolError } from '../../../src/core/errors.ts';
+import { META_OUTPUT_LIMIT } from '../../../src/core/protocol_names.ts';
 import { ClientTerminalHost, DEFAULT_CLIENT_OUTPUT_LIMIT, type AcpTerminalClient } from '../../../src/core/shell/client_terminal.ts';
 import { createLocalShell } from '../../../src/core/shell/local_shell.ts';
 import type { ShellResult } from '../../../src/core/shell/runner.ts';
@@ -95,6 +96,8 @@ test('a two-step line is two client terminals, created, awaited, read and releas
     ],
     cwd: path.join(ROOT, 'sub'),
     outputByteLimit: DEFAULT_CLIENT_OUTPUT_LIMIT,
+    // end it at the cap (output_cap_end.test.ts): the client honours it because it narrows
+    _meta: { [META_OUTPUT_LIMIT]: true },
   });
 });
 

@@ -236,7 +236,7 @@ describe('timeouts and cancels kill the whole process group', () => {
   });
 });
 
-test('a command printing 50 MB is truncated to the cap without holding it in memory', async () => {
+test('a command printing 50 MB is ended once it passes the cap, without holding its output in memory', async () => {
   const limit = 256 * 1024;
   const { run } = shell({ outputLimit: limit, policy: undefined });
   const producer = (bytes: number) => `yes 0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLM | head -c ${bytes}`;
@@ -246,18 +246,18 @@ test('a command printing 50 MB is truncated to the cap without holding it in mem
   const probe = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
   const r = await run({ command: producer(50_000_000) });
   clearInterval(probe);
-  assert.equal(r.exit_code, 0);
+  assert.equal(r.exit_code, null);
+  assert.equal(r.signal, 'SIGKILL');
   assert.equal(r.truncated, true);
+  assert.match(r.stderr, new RegExp(`was ended once its output passed ${limit} bytes`));
   const kept = Buffer.byteLength(r.stdout);
   assert.ok(kept <= limit + 200, `kept ${kept} bytes`);
   const cut = Number(/\[\.\.\. (\d+) bytes of output cut/.exec(r.stdout)?.[1]);
-  assert.ok(cut >= 50_000_000 - limit && cut <= 50_000_000, `cut ${cut}`);
+  // what was read past the cap before the end took hold (a pipe's worth or a few), not the 50 MB
+  assert.ok(cut > 0 && cut < 10_000_000, `cut ${cut}`);
   assert.ok(r.stdout.startsWith('0123456789abc'));
-  assert.ok(r.stdout.endsWith('\n') || /[0-9A-Za-z]$/.test(r.stdout));
-  // Holding the output would cost the 50 MB of bytes plus a 50 M-character string; what is
-  // measured is garbage awaiting collection (the retained bound is proven in output_limit.test.ts).
   const grew = (peak - before) / 1e6;
-  assert.ok(grew < 75, `rss grew ${grew.toFixed(1)} MB while 50 MB streamed through`);
+  assert.ok(grew < 75, `rss grew ${grew.toFixed(1)} MB`);
 });
 
 test('the environment is an allowlist, widened by envAllow, or whole with keepSecrets', async () => {

@@ -17,11 +17,10 @@ import { isToolError, type ToolError } from '../../../src/core/errors.ts';
 import { Gate, type ApprovalAnswer, type ApprovalRequest, type Approver } from '../../../src/core/gate/gate.ts';
 import { LocalShell } from '../../../src/core/shell/local_shell.ts';
 import { LocalTerminalHost } from '../../../src/core/shell/local_terminal.ts';
-import { findOnPath } from '../../../src/core/shell/sandbox/probe.ts';
 import type { SandboxCall } from '../../../src/core/shell/sandbox/settings.ts';
 import type { ShellResult } from '../../../src/core/shell/runner.ts';
 import { DEFAULT_SHELL_POLICY } from '../../../src/core/shell/shell_policy.ts';
-import { hasBwrap } from '../../helpers/system_tools.ts';
+import { findOnPath, hasBwrap } from '../../helpers/system_tools.ts';
 import { eventually, processesWith, uniqueSleep } from './helpers.ts';
 
 const KEY = '-----BEGIN OPENSSH PRIVATE KEY----- sandbox-test-key';

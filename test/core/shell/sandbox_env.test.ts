@@ -33,6 +33,15 @@ const planted = {
   CUSTOM_DEPLOY_THING: 'deploy-env-test',
   MYAPP_MODE: 'fast',
   HTTPS_PROXY: 'http://proxy-user:proxy-env-test@proxy.internal:3128',
+  // curl, git, pip and npm take a proxy's login without a scheme too
+  HTTP_PROXY: 'proxy-user:noscheme-env-test@proxy.internal:3128',
+  all_proxy: 'us%40er:pct-env-test@proxy.internal:1080',
+  GOPROXY: 'https://proxy.golang.org,athens:goproxy-env-test@athens.internal|direct',
+  MAVEN_OPTS: '-Xmx1g -Dhttps.proxyPassword=maven-env-test',
+  // the same kinds without a secret: passed
+  http_proxy: 'http://proxy.internal:3128',
+  NO_PROXY: 'localhost,.internal',
+  GRADLE_OPTS: '-Xmx2g -Dhttps.proxyHost=proxy.internal',
   GOPATH: path.join(base, 'go'),
   LANG: 'C.UTF-8',
   LC_ALL: 'C.UTF-8',
@@ -53,9 +62,12 @@ async function seen(envelopeToml: string): Promise<Map<string, string>> {
 
 test('an unasked test run gets the allowlist only: no agent sockets, no display, no secrets by other names, no URL with credentials', async () => {
   const vars = await seen('');
-  for (const name of ['DB_PASS', 'MYSQL_PWD', 'DATABASE_URL', 'SSH_AUTH_SOCK', 'GPG_AGENT_INFO', 'DBUS_SESSION_BUS_ADDRESS', 'DISPLAY', 'WAYLAND_DISPLAY', 'XDG_RUNTIME_DIR', 'GITHUB_TOKEN', 'CUSTOM_DEPLOY_THING', 'MYAPP_MODE', 'HTTPS_PROXY']) {
+  for (const name of ['DB_PASS', 'MYSQL_PWD', 'DATABASE_URL', 'SSH_AUTH_SOCK', 'GPG_AGENT_INFO', 'DBUS_SESSION_BUS_ADDRESS', 'DISPLAY', 'WAYLAND_DISPLAY', 'XDG_RUNTIME_DIR', 'GITHUB_TOKEN', 'CUSTOM_DEPLOY_THING', 'MYAPP_MODE', 'HTTPS_PROXY', 'HTTP_PROXY', 'all_proxy', 'GOPROXY', 'MAVEN_OPTS']) {
     assert.equal(vars.has(name), false, `${name} reached the command`);
   }
+  assert.equal(vars.get('http_proxy'), planted.http_proxy, 'a proxy without a login passes');
+  assert.equal(vars.get('NO_PROXY'), planted.NO_PROXY);
+  assert.equal(vars.get('GRADLE_OPTS'), planted.GRADLE_OPTS);
   assert.doesNotMatch([...vars.values()].join('\n'), /env-test/);
   assert.equal(vars.get('HOME'), home);
   assert.equal(vars.get('GOPATH'), planted.GOPATH);

@@ -17,8 +17,7 @@ import { Gate } from '../../../src/core/gate/gate.ts';
 import type { ShellResult } from '../../../src/core/shell/runner.ts';
 import { LocalShell } from '../../../src/core/shell/local_shell.ts';
 import { prlimitArgs, ulimitLines, UNASKED_LIMITS, type Limits } from '../../../src/core/shell/sandbox/limits.ts';
-import { findOnPath } from '../../../src/core/shell/sandbox/probe.ts';
-import { hasBwrap } from '../../helpers/system_tools.ts';
+import { findOnPath, hasBwrap } from '../../helpers/system_tools.ts';
 import { processesWith } from './helpers.ts';
 
 const ws = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'cxl-limits-')));

@@ -5,7 +5,7 @@
 // own `git status`, run outside cxl, must run nothing: its fsmonitor marker never appears.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
@@ -16,6 +16,7 @@ import { Gate, type ApprovalAnswer, type ApprovalRequest, type Approver } from '
 import { entriesOf, type ProtectionTier } from '../../../src/core/protect/table.ts';
 import type { ShellResult } from '../../../src/core/shell/runner.ts';
 import { LocalShell } from '../../../src/core/shell/local_shell.ts';
+import { protectedNow, settle } from '../../../src/core/shell/sandbox/left_behind.ts';
 import { hasBwrap } from '../../helpers/system_tools.ts';
 
 const dirs: string[] = [];
@@ -227,5 +228,80 @@ describe('every git dir in the workspace', () => {
     assert.deepEqual(a.asked.map((q) => q.locations[0]), [path.join(root, 'inner/.git')]);
     assert.equal(existsSync(path.join(root, 'inner/.git')), false);
     assert.match((r.result as ShellResult).stderr, /removed .*inner\/\.git.*a new git repository/);
+  });
+});
+
+/** A gate whose shell's $HOME is `home` (the workspace may be the home itself). */
+function gateAtHome(root: string, home: string, a: Approver): Gate {
+  const gate = new Gate({ envelope: buildEnvelope('default', SHIPPED_ENVELOPES, FLOOR_RULES), approver: a });
+  gate.add(new LocalShell({ root, env: { ...process.env, HOME: home, XDG_DATA_HOME: dataHome } }));
+  return gate;
+}
+
+describe('every tier, the credential quarantine included', () => {
+  test('the workspace is the home with no .ssh: an approved step that makes .ssh/authorized_keys has it moved aside and reported; build/out.txt beside it stays', async () => {
+    if (!haveBwrap) return;
+    const home = tempDir();
+    const a = approver(() => true);
+    // a build step whose script does it (a line naming .ssh would be refused before it ran)
+    writeFileSync(path.join(home, 'build.sh'), 'mkdir -p .ssh build && printf ssh-ed25519-marker > .ssh/authorized_keys && printf built > build/out.txt\n');
+    const r = await gateAtHome(home, home, a).call('local_shell', { command: 'sh build.sh' });
+    const res = r.result as ShellResult;
+    assert.equal(res.sandbox?.profile, 'workspace-write');
+    assert.equal(res.exit_code, 0, res.stderr);
+    assert.equal(existsSync(path.join(home, '.ssh')), false, '.ssh/authorized_keys was left behind');
+    assert.equal(readFileSync(path.join(home, 'build/out.txt'), 'utf8'), 'built', 'the ordinary output stays');
+    const left = res.left_behind ?? [];
+    assert.deepEqual(left.map((l) => [l.path, l.tier, l.outcome]), [[path.join(home, '.ssh'), 'quarantine', 'removed']]);
+    assert.match(res.stderr, /cxl: removed .*\/\.ssh, which the command created: it is in the credential quarantine/);
+    assert.equal(readFileSync(path.join(left[0].movedTo!, 'authorized_keys'), 'utf8'), 'ssh-ed25519-marker', 'nothing is lost: it is in the data dir');
+    assert.ok(left[0].movedTo!.startsWith(path.join(dataHome, 'cxl', 'left-behind') + path.sep));
+    assert.equal(a.asked.length, 0, 'the quarantine is not a question');
+  });
+
+  test("each of the quarantine's names, and its glob-only ones (a key anywhere), made by an approved command: each is moved aside; an ordinary file beside them stays", async () => {
+    if (!haveBwrap) return;
+    const root = tempDir();
+    const names: [string, boolean][] = [...namesOf('quarantine'), ['keys/id_rsa', false], ['deploy/id_ed25519.pub', false], ['vault.kdbx', false], ['tools/putty.ppk', false], ['src/ok.txt', false]];
+    const a = approver(() => true);
+    const r = await gateFor(root, a).call('local_shell', { command: planter(root, names) });
+    const res = r.result as ShellResult;
+    const created = [...res.stdout.matchAll(/^CREATED (.*)$/gm)].map((m) => m[1]);
+    for (const n of ['.aws', '.netrc', '.npmrc', '.docker', '.kube', 'keys/id_rsa', 'src/ok.txt']) assert.ok(created.includes(n), `${n} was really created inside: ${res.stdout}`);
+    for (const [n] of names.slice(0, -1)) assert.equal(existsSync(path.join(root, n)), false, `${n} was left behind`);
+    assert.equal(existsSync(path.join(root, 'src/ok.txt')), true, 'the control stays');
+    const removed = (res.left_behind ?? []).filter((l) => l.outcome === 'removed').map((l) => l.path);
+    for (const n of created.filter((c) => c !== 'src/ok.txt')) assert.ok(removed.some((p) => path.join(root, n) === p || path.join(root, n).startsWith(`${p}/`)), `${n} is reported as removed`);
+    // `.claude/.credentials.json` goes with `.claude`, a wall
+    assert.ok((res.left_behind ?? []).every((l) => l.outcome === 'removed' && (l.tier === 'quarantine' || l.tier === 'write_wall')), JSON.stringify(res.left_behind));
+    assert.ok((res.left_behind ?? []).filter((l) => l.tier === 'quarantine').length >= 40);
+    assert.equal(a.asked.length, 0);
+  });
+
+  test('read-approve names an approved command makes (.env, a .pem) are its own: kept, reported in one line, nothing asked', async () => {
+    if (!haveBwrap) return;
+    const root = tempDir();
+    const a = approver(() => false);
+    const r = await gateFor(root, a).call('local_shell', { command: planter(root, [['.env', false], ['certs/dev.pem', false]]) });
+    const res = r.result as ShellResult;
+    assert.ok(existsSync(path.join(root, '.env')) && existsSync(path.join(root, 'certs/dev.pem')));
+    assert.deepEqual((res.left_behind ?? []).map((l) => `${path.relative(root, l.path)} ${l.tier} ${l.outcome}`).sort(), ['.env read_approve kept', 'certs/dev.pem read_approve kept']);
+    assert.match(res.stderr, /cxl: the command created 2 files under read-approve names .*: kept, and hidden from later commands unless an approval names them/);
+    assert.equal(a.asked.length, 0);
+  });
+});
+
+describe('settling what a command left', () => {
+  test("a quarantined dir that holds cxl's own stash (its data dir, made by the command) is moved whole, not into itself", async () => {
+    const root = tempDir();
+    const before = protectedNow([root]);
+    mkdirSync(path.join(root, '.aws'));
+    writeFileSync(path.join(root, '.aws', 'credentials'), 'planted\n');
+    const left = await settle(before, [root], async () => true, path.join(root, '.aws', 'left-behind'));
+    assert.equal(left.length, 1);
+    assert.equal(left[0].tier, 'quarantine');
+    assert.ok(left[0].movedTo!.startsWith(path.join(root, '.aws', 'left-behind') + path.sep), left[0].movedTo);
+    assert.equal(readFileSync(path.join(left[0].movedTo!, 'credentials'), 'utf8'), 'planted\n');
+    assert.deepEqual(readdirSync(root).sort(), ['.aws'], 'nothing is left beside it');
   });
 });

@@ -13,8 +13,7 @@ import { after, describe, test } from 'node:test';
 import { LocalShell } from '../../../src/core/shell/local_shell.ts';
 import { LocalTerminalHost } from '../../../src/core/shell/local_terminal.ts';
 import type { ShellResult } from '../../../src/core/shell/runner.ts';
-import { findOnPath } from '../../../src/core/shell/sandbox/probe.ts';
-import { hasBwrap } from '../../helpers/system_tools.ts';
+import { findOnPath, hasBwrap } from '../../helpers/system_tools.ts';
 
 const dirs: string[] = [];
 after(() => {

@@ -2,7 +2,7 @@
 // re-reads only where something changed), which paths are hidden or walled from the one table
 // of protected paths, the bubblewrap mount order, and the macOS Seatbelt profile text.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -159,9 +159,36 @@ describe('the view', () => {
     const ro = buildView({ profile: 'read-only', network: true, roots: [tempDir()], homes: [home] });
     assert.deepEqual(ro.maskedHomes, [home]);
     const kept = [...ro.hideDirs, ...ro.hideFiles].map((p) => path.relative(home, p));
-    for (const n of ['.cargo/credentials.toml', '.m2/settings.xml', '.gradle/gradle.properties', '.config/git/credentials', '.gem/credentials']) assert.ok(kept.includes(n), `~/${n} stays hidden inside a kept toolchain dir`);
+    for (const n of ['.cargo/credentials.toml', '.m2/settings.xml', '.gradle/gradle.properties', '.gem/credentials', '.ivy2/.credentials', '.sbt/.credentials', '.stack/upload/credentials.json', '.local/share/uv/credentials', '.julia/servers']) assert.ok(kept.includes(n), `~/${n} stays hidden inside a kept toolchain dir`);
     assert.ok(!kept.includes('.ssh') && !kept.includes('.aws'), 'nothing mounted for what the mask already hides');
-    for (const k of ['.cargo', '.m2', '.gradle', '.config/git', '.gem']) assert.ok(ro.homeKeep.includes(path.join(home, k)), k);
+    for (const k of ['.cargo', '.m2', '.gradle', '.gem', '.ivy2', '.sbt', '.stack', '.julia']) assert.ok(ro.homeKeep.includes(path.join(home, k)), k);
+    // git's XDG dir comes back by file (config, ignore, attributes): its credential store never does
+    assert.ok(!ro.homeKeep.includes(path.join(home, '.config/git')) && !kept.includes('.config/git/credentials'));
+  });
+
+  test('unasked, a config file with a token is bound as a copy without it, after the roots (so a workspace that is the home shows the copy too); approved, it is not; Seatbelt hides it whole', () => {
+    const home = tempDir('/var/tmp');
+    put(home, '.gitconfig', '[user]\n\tname = Jane\n[url "https://TOKEN@github.com/"]\n\tinsteadOf = https://github.com/\n');
+    put(home, '.cargo/config.toml', '[build]\njobs = 2\n'); // nothing to leave out: bound as it is
+    put(home, '.gradle/init.d/repos.gradle');
+    for (const roots of [[tempDir()], [home]]) {
+      const v = buildView({ profile: 'read-only', network: true, roots, homes: [home] });
+      assert.deepEqual(v.homeScrubbed?.map((s) => s.path), [path.join(home, '.gitconfig')]);
+      const copy = v.homeScrubbed![0].copy;
+      assert.equal(readFileSync(copy, 'utf8'), '[user]\n\tname = Jane\n');
+      assert.ok(!copy.startsWith(home), 'the copy lives outside the home');
+      assert.ok(v.hideDirs.includes(path.join(home, '.gradle/init.d')), 'init scripts are withheld');
+      const args = bwrapArgs(v, home, '/bin/true', []);
+      const bind = args.findIndex((a, i) => a === '--ro-bind' && args[i + 1] === copy && args[i + 2] === path.join(home, '.gitconfig'));
+      const root = args.findIndex((a, i) => a === '--ro-bind' && args[i + 1] === roots[0] && args[i + 2] === roots[0]);
+      assert.ok(bind > root && root > 0, `${args.join(' ')}`);
+      const prof = seatbeltProfile(v);
+      const denied = prof.slice(prof.indexOf('(deny file-read* file-write*'), prof.indexOf('(deny process-info'));
+      assert.ok(denied.includes(`(literal ${sbString(path.join(home, '.gitconfig'))})`), prof);
+    }
+    const w = buildView({ profile: 'workspace-write', network: true, roots: [tempDir()], homes: [home] });
+    assert.deepEqual(w.homeScrubbed ?? [], []);
+    assert.ok(!w.hideDirs.includes(path.join(home, '.gradle/init.d')), 'an approved build keeps its init scripts');
   });
 
   test('a read-approve file the approval named stays visible; a quarantined one never does', () => {

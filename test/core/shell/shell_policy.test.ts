@@ -82,3 +82,31 @@ test('a value holding a URL with credentials is never passed, allowed or not', (
   }
   assert.equal(dropReason('HTTPS_PROXY', 'http://proxy:3128'), undefined);
 });
+
+test('a proxy holding a user and password is dropped with or without a scheme, in any case of name and any element of a list; JVM options setting a password too', () => {
+  for (const [n, v] of [
+    ['HTTP_PROXY', 'user:pass@proxy:3128'],
+    ['https_proxy', 'TOKEN@proxy.internal:8080'],
+    ['ALL_PROXY', 'us%40er:p%3Ass@proxy:1080'],
+    ['all_proxy', 'socks5h://user:pw@proxy:1080'],
+    ['GOPROXY', 'https://proxy.golang.org,user:pw@athens.internal|direct'],
+    ['NO_PROXY', 'localhost,u:p@weird'],
+    ['HTTPS_PROXY', 'user:pass@[::1]:3128'],
+  ]) {
+    assert.ok(dropReason(n, v) === 'credentials in a proxy' || dropReason(n, v) === 'credentials in a URL', `${n}=${v}`);
+  }
+  for (const [n, v] of [
+    ['HTTP_PROXY', 'proxy:3128'],
+    ['http_proxy', 'http://proxy.internal:3128/'],
+    ['NO_PROXY', 'localhost,127.0.0.1,.internal,*.example.com'],
+    ['GOPROXY', 'https://proxy.golang.org,direct'],
+    ['GONOPROXY', 'github.com/me/*'],
+    ['GIT_AUTHOR_EMAIL', 'me@example.com'],
+  ]) {
+    assert.equal(dropReason(n, v), undefined, `${n}=${v}`);
+  }
+  assert.equal(dropReason('MAVEN_OPTS', '-Xmx1g -Dhttps.proxyPassword=secret'), 'a secret in a JVM option');
+  assert.equal(dropReason('GRADLE_OPTS', '-Dorg.gradle.project.repoToken=t'), 'a secret in a JVM option');
+  assert.equal(dropReason('MAVEN_OPTS', '-Xmx1g -Dmaven.repo.local=/m2'), undefined);
+  assert.equal(dropReason('GRADLE_OPTS', '-Xmx2g -Dhttps.proxyHost=proxy -Dhttps.proxyPort=3128'), undefined);
+});

@@ -35,6 +35,12 @@ export interface FireRequest {
   intent: string;
   agent?: string;
   envelope?: string;
+  /**
+   * Who asks: the session's model (mission_start), or the person (/mission typed, a direct
+   * command: never a model argument). Only an envelope a person names may be wider than the
+   * session's (docs/missions.md, "The ceiling").
+   */
+  by: 'model' | 'person';
 }
 
 export interface SupervisorBinding {

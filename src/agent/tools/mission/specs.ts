@@ -65,7 +65,7 @@ export const START_TOOL: ToolSpec = spec(
   {
     intent: { type: 'string' },
     agent: { type: 'string', description: 'a [agents.<name>] of the configuration (default: run)' },
-    envelope: { type: 'string', description: 'the envelope the unit runs under (default: default_mission_envelope, else this session’s)' },
+    envelope: { type: 'string', description: 'the envelope the unit runs under, no wider than this session’s: a wider one is refused (default: default_mission_envelope, else this session’s)' },
     wait: { type: 'boolean', description: 'wait for the verdict (default true)' },
   },
   ['intent'],

@@ -4,7 +4,7 @@
 import { ToolError } from '../../../core/errors.ts';
 import { answerAsk } from '../../missions/answer.ts';
 import { oneLine, type Mission, type Report } from '../../missions/records.ts';
-import type { SupervisorBinding } from './binding.ts';
+import type { FireRequest, SupervisorBinding } from './binding.ts';
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -21,14 +21,16 @@ export function ownMissions(b: SupervisorBinding, limit = 20): Mission[] {
   return b.missions.list(200).filter((m) => m.parentSessionId === b.sessionId).slice(0, limit);
 }
 
-export async function missionStart(b: SupervisorBinding, args: Record<string, unknown>, signal: AbortSignal): Promise<string> {
+/** `by`: the session's model, or the person who typed /mission (docs/missions.md, "The ceiling"). */
+export async function missionStart(b: SupervisorBinding, args: Record<string, unknown>, signal: AbortSignal, by: FireRequest['by']): Promise<string> {
   if (typeof args.intent !== 'string' || !args.intent.trim()) throw new ToolError('bad_args', 'mission_start requires an `intent`: what the unit is to do, in words it can finish alone.');
   const m = await b.fire({
     intent: oneLine(args.intent, 2000),
     ...(typeof args.agent === 'string' && args.agent ? { agent: args.agent } : {}),
     ...(typeof args.envelope === 'string' && args.envelope ? { envelope: args.envelope } : {}),
+    by,
   });
-  if (args.wait === false) return JSON.stringify({ missionId: m.id, agent: m.agent, envelope: m.envelope, intent: m.intent, status: 'running', note: 'Its plan and reports arrive in this session; mission_list shows where it is.' });
+  if (args.wait === false) return JSON.stringify({ missionId: m.id, agent: m.agent, envelope: m.envelope, ...(m.ceiling ? { ceiling: m.ceiling } : {}), intent: m.intent, status: 'running', note: 'Its plan and reports arrive in this session; mission_list shows where it is.' });
   const deadline = Date.now() + b.waitMs;
   let cur = m;
   while (cur.status === 'open' && Date.now() < deadline && !signal.aborted) {
@@ -41,6 +43,7 @@ export async function missionStart(b: SupervisorBinding, args: Record<string, un
     missionId: m.id,
     agent: m.agent,
     envelope: m.envelope,
+    ...(m.ceiling ? { ceiling: m.ceiling } : {}),
     intent: m.intent,
     status: running ? 'running' : cur.status,
     ...(cur.reason ? { reason: cur.reason } : {}),

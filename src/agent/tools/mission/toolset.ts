@@ -88,7 +88,7 @@ export class MissionToolset implements Toolset {
       locations: [],
       keepsNames: true,
       approval: async () => ({ title: this.view(tool, args).title, detail: this.#shown(tool, args) }),
-      run: (ctx) => this.call(tool, checked, { signal: ctx.signal }),
+      run: (ctx) => this.call(tool, checked, { signal: ctx.signal, ...(ctx.direct ? { direct: true as const } : {}) }),
     };
   }
 
@@ -108,7 +108,8 @@ export class MissionToolset implements Toolset {
     return [JSON.stringify(args)];
   }
 
-  async call(tool: string, args: Record<string, unknown>, opts: { signal?: AbortSignal } = {}): Promise<unknown> {
+  /** `direct`: a person typed it (/mission), so the envelope it names is theirs to grant. */
+  async call(tool: string, args: Record<string, unknown>, opts: { signal?: AbortSignal; direct?: true } = {}): Promise<unknown> {
     this.#spec(tool);
     const { unit, sup } = this.#bound(tool);
     const signal = opts.signal ?? new AbortController().signal;
@@ -123,7 +124,7 @@ export class MissionToolset implements Toolset {
         return missionFinish(unit!, args);
       case 'mission_start':
         this.#fired = true;
-        return missionStart(sup!, args, signal);
+        return missionStart(sup!, args, signal, opts.direct ? 'person' : 'model');
       case 'mission_list':
         return missionList(sup!);
       default:

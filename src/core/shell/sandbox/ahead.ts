@@ -9,16 +9,20 @@
 // - every path the view mounts on is still the file or directory it was when the sandbox was
 //   started. A mount sits on what was there: a `.env` replaced by a rename in the workspace would
 //   take the /dev/null bound over it away (the kernel detaches a mount whose file is renamed
-//   over) and show the new one, while the view, built from names, reads the same.
+//   over) and show the new one, while the view, built from names, reads the same;
+// - the programs it was started with (bwrap, the shell, prlimit: chosen outside every workspace,
+//   launch_programs.ts) are still the same files (device, inode, size, change time). The filter
+//   needs no check: it comes from this process's memory, through a pipe, at each start.
 // Anything else: the one held is stopped and the command starts its own sandbox, as before.
 import { lstatSync } from 'node:fs';
+import { programMark } from './launch_programs.ts';
 import type { Launch } from './launcher.ts';
 import type { SandboxView } from './view.ts';
 
 /** A started sandbox as the pool holds it; what runs it (local_terminal.ts) says how to stop it. */
 export interface Ahead {
   launch: Launch;
-  /** mountMarks() of the view, read before the sandbox was started */
+  /** launchMarks() of its launch, read before the sandbox was started */
   marks: string[];
   /** it ended before any command took it (bwrap failed, or was killed) */
   gone(): boolean;
@@ -28,11 +32,16 @@ export interface Ahead {
 
 /** Every path the view mounts on, as the (device, inode) it is now; '-' for one that is gone. */
 export function mountMarks(view: SandboxView): string[] {
-  const paths = [...view.maskedHomes, ...view.homeKeep, ...view.roots, ...view.readOnly, ...view.hideDirs, ...view.hideFiles];
+  const paths = [...view.maskedHomes, ...view.homeKeep, ...view.roots, ...view.readOnly, ...(view.homeScrubbed ?? []).map((s) => s.path), ...view.hideDirs, ...view.hideFiles];
   return paths.map((p) => {
     const st = lstatSync(p, { throwIfNoEntry: false, bigint: true });
     return st ? `${st.dev}:${st.ino}` : '-';
   });
+}
+
+/** mountMarks() of the launch's view, then what each program it starts is now. */
+export function launchMarks(launch: Pick<Launch, 'view' | 'programs'>): string[] {
+  return [...mountMarks(launch.view), ...(launch.programs ?? []).map(programMark)];
 }
 
 function sameMarks(a: readonly string[], b: readonly string[]): boolean {
@@ -65,7 +74,7 @@ export class AheadPool {
     if (!held) return undefined;
     this.#held.delete(launch.key);
     clearTimeout(held.timer);
-    if (held.ahead.gone() || !sameMarks(held.ahead.marks, mountMarks(launch.view))) {
+    if (held.ahead.gone() || !sameMarks(held.ahead.marks, launchMarks(launch))) {
       this.counts.refused++;
       held.ahead.stop();
       return undefined;

@@ -22,6 +22,9 @@ export function bwrapArgs(view: SandboxView, cwd: string, command: string, args:
   const write = view.profile === 'workspace-write';
   for (const r of view.roots) out.push(write ? '--bind' : '--ro-bind', r, r);
   if (write) for (const p of view.readOnly) out.push('--ro-bind', p, p);
+  // config files read through a copy without their credential lines (home_view.ts): after the
+  // roots, so a workspace that is the home shows the copy too
+  for (const s of view.homeScrubbed ?? []) out.push('--ro-bind', s.copy, s.path);
   // An empty tmpfs, then made read-only: writes there fail instead of vanishing with the sandbox.
   for (const d of view.hideDirs) out.push('--tmpfs', d, '--remount-ro', d);
   // /dev/null bound without device access: opening the file fails (EACCES), reading shows nothing.

@@ -8,6 +8,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
+import { LAUNCH_SHELL } from './launch_programs.ts';
 
 export interface PidsGroup {
   /** the group's cgroup.procs: a process written there moves in, with what it starts later */
@@ -146,5 +147,5 @@ export function pidsGroup(max: number): PidsGroup | undefined {
 export function inGroup(group: PidsGroup, command: string, args: readonly string[], prelude?: string): { command: string; args: string[] } {
   const enter = 'echo $$ 2>/dev/null > "$0" || { echo "cxl-sandbox: cannot enter the pids cgroup $0" >&2; exit 1; }';
   const limit = prelude ? ` ${prelude} || { echo "cxl-sandbox: cannot set the limits of an unasked command" >&2; exit 1; };` : '';
-  return { command: '/bin/sh', args: ['-c', `${enter};${limit} exec "$@"`, group.procs, command, ...args] };
+  return { command: LAUNCH_SHELL, args: ['-c', `${enter};${limit} exec "$@"`, group.procs, command, ...args] };
 }

@@ -6,8 +6,10 @@ import path from 'node:path';
 import process from 'node:process';
 import type { TerminalRequest } from '../terminal.ts';
 import { dataDir } from '../../platform/data_dir.ts';
+import { isWithin } from '../../paths.ts';
 import { bwrapArgs } from './bwrap.ts';
 import { inGroup, pidsGroup } from './cgroup.ts';
+import { LAUNCH_SHELL, noteWorkspaces } from './launch_programs.ts';
 import { prlimitArgs, ulimitLines, UNASKED_LIMITS, type Limits } from './limits.ts';
 import type { Probe } from './probe.ts';
 import { seatbeltArgs } from './seatbelt.ts';
@@ -21,8 +23,10 @@ export interface Launch {
   kind: 'bubblewrap' | 'seatbelt';
   /** the child fd bwrap reports its init's pid on (a fourth stdio pipe) */
   infoFd?: number;
-  /** the seccomp program bwrap reads on SECCOMP_FD (opened afresh for each spawn) */
-  seccompFile?: string;
+  /** the seccomp program bwrap reads on SECCOMP_FD: the spawner pipes that slot and writes it (feedSeccomp) */
+  seccomp?: Uint8Array;
+  /** the programs cxl starts for this launch, outside the sandbox or in front of the command (bwrap, sh, prlimit) */
+  programs?: string[];
   /** the bounds of an unasked command, when applied (limits.ts) */
   limits?: Limits;
   /** run once the command is gone (removes its pids cgroup) */
@@ -38,7 +42,7 @@ export interface Launch {
 
 /** stdio slot of the pipe bwrap writes `{"child-pid": N}` to. */
 export const INFO_FD = 3;
-/** stdio slot bwrap reads the seccomp filter from. */
+/** stdio slot bwrap reads the seccomp filter from: a pipe, filled from memory for each start. */
 export const SECCOMP_FD = 4;
 /** how TRAMPOLINE says the command could not be run (its exit code, then why) */
 const EXEC_FAILED = 'cxl-sandbox-exec: ';
@@ -110,10 +114,12 @@ export function sandboxLaunch(probe: Probe, req: TerminalRequest, sandbox: Termi
   if (!probe.program || (probe.state !== 'bubblewrap' && probe.state !== 'seatbelt')) {
     throw new Error(`no working sandbox to launch in: ${probe.reason ?? probe.state}`);
   }
+  // whatever chose the probe's programs, these roots are where this command may write
+  noteWorkspaces(sandbox.roots);
   const hidden = [...(sandbox.hidden ?? []), dataDir(req.env), dataDir(process.env)];
   const view = buildView({ ...sandbox, roots: [...sandbox.roots], homes: homesOf(req.env), runtimeDirs: runtimeDirsOf(req.env), hidden });
   if (probe.state === 'bubblewrap') {
-    if (!probe.seccompFile) throw new Error('no seccomp filter to launch with: the probe found none');
+    if (!probe.seccomp) throw new Error('no seccomp filter to launch with: the probe found none');
     // nobody approved a read-only command: it runs bounded. uid 0 (whom the kernel never holds to
     // RLIMIT_NPROC) counts its processes in a pids cgroup, entered by a `sh` that sets the other
     // limits too; anyone else gets prlimit inside the sandbox.
@@ -121,21 +127,38 @@ export function sandboxLaunch(probe: Probe, req: TerminalRequest, sandbox: Termi
     const group = limits && process.getuid?.() === 0 ? pidsGroup(limits.processes + GROUP_SLACK) : undefined;
     const line = opts.byLine === true ? commandLine(req.command, req.args) : '';
     const ahead = line !== '' && new TextEncoder().encode(line).length <= LINE_MAX;
-    const target = ahead ? ['/bin/sh', '-c', TRAMPOLINE] : [req.command, ...req.args];
+    const target = ahead ? [LAUNCH_SHELL, '-c', TRAMPOLINE] : [req.command, ...req.args];
     const inner = limits && !group && probe.prlimit ? [...prlimitArgs(probe.prlimit, limits), ...target] : target;
     const args = bwrapArgs(view, req.cwd, inner[0], inner.slice(1), { infoFd: INFO_FD, seccompFd: SECCOMP_FD });
-    const launch: Launch = { command: probe.program, args, view, kind: 'bubblewrap', infoFd: INFO_FD, seccompFile: probe.seccompFile, ...(limits ? { limits } : {}) };
+    const programs = [probe.program, LAUNCH_SHELL, ...(probe.prlimit ? [probe.prlimit] : [])];
+    // a probe made before these roots were noted may have chosen a program inside them: never run it
+    const planted = programs.find((p) => view.roots.some((r) => isWithin(r, p)));
+    if (planted) throw new Error(`${planted} lies inside ${view.roots.join(', ')}, where a command may write: cxl does not start it (probe the sandbox again with these roots)`);
+    const launch: Launch = { command: probe.program, args, view, kind: 'bubblewrap', infoFd: INFO_FD, seccomp: probe.seccomp, programs, ...(limits ? { limits } : {}) };
     if (ahead) {
       launch.line = line;
-      // the pids group's own path is not part of it: each launch makes its own group
+      // the pids group's own path is not part of it: each launch makes its own group. The filter
+      // is the process's one program, held in memory: nothing a command does changes it.
       const env = Object.entries(req.env).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      launch.key = JSON.stringify([probe.program, probe.seccompFile, args, env, limits ?? null, group ? 'group' : 'no group']);
+      launch.key = JSON.stringify([programs, args, env, limits ?? null, group ? 'group' : 'no group']);
     }
     if (!group || !limits) return launch;
     return { ...launch, ...inGroup(group, probe.program, args, ulimitLines(limits)), cleanup: group.remove };
   }
   const tmp = [req.env.TMPDIR, process.env.TMPDIR, '/private/tmp'].filter((t): t is string => !!t);
   return { command: probe.program, args: seatbeltArgs(view, req.command, req.args, { tempDirs: [...new Set(tmp)] }), view, kind: 'seatbelt' };
+}
+
+/**
+ * Writes the launch's filter into the pipe the spawner put on SECCOMP_FD (bwrap reads it to EOF
+ * before starting anything). A bwrap that died before reading it breaks the pipe: its exit says why.
+ */
+export function feedSeccomp(launch: Pick<Launch, 'seccomp'>, stdio: readonly unknown[]): void {
+  if (!launch.seccomp) return;
+  const pipe = stdio[SECCOMP_FD] as NodeJS.WritableStream | null | undefined;
+  if (!pipe) throw new Error('the sandbox was spawned without a pipe for its seccomp filter');
+  pipe.on('error', () => {});
+  pipe.end(launch.seccomp);
 }
 
 export interface SandboxFailure {

@@ -1,17 +1,17 @@
 // Finds the OS sandbox this machine offers and proves it starts, once per process and program:
-// bubblewrap (`bwrap` on PATH) on Linux, `sandbox-exec` on macOS. A sandbox that cannot start
-// (user namespaces restricted, /proc not mountable in a container, a broken install) is reported
-// with the reason it gave, never assumed. Starting is not enough: inside, the probe checks what
+// bubblewrap (`bwrap` on PATH, from an entry no command can write: launch_programs.ts) on Linux,
+// `sandbox-exec` on macOS. A sandbox that cannot start (user namespaces restricted, /proc not
+// mountable in a container, a broken install) is reported with the reason it gave, never assumed. Starting is not enough: inside, the probe checks what
 // the sandbox relies on (kernel settings under /proc/sys read-only, the unix-socket filter in
 // force, no capability left), since a kernel or runtime may ignore a mount or an option without
 // an error (gVisor leaves /proc/sys writable; bubblewrap run as root skipped covering it). A
 // sandbox that does not hold is reported unavailable, with what failed.
-import { accessSync, closeSync, constants, openSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { childProcess } from '../../platform/runtime.ts';
 import { bwrapArgs } from './bwrap.ts';
-import { socketFilterFile } from './seccomp.ts';
+import { describeSkipped, LAUNCH_SHELL, launchProgram, launchShell, noteWorkspaces, notFoundReason, workspaceGeneration } from './launch_programs.ts';
+import { seccompProgram } from './seccomp.ts';
 import type { SandboxState } from './settings.ts';
 import type { SandboxView } from './view.ts';
 
@@ -22,19 +22,25 @@ export interface ProbeOptions {
   platform?: string;
   /** probe with the network turned off as well (`--unshare-net`) */
   network?: boolean;
+  /** directories commands will write: the programs the sandbox starts are taken from outside them (launch_programs.ts) */
+  roots?: readonly string[];
 }
 
 export interface Probe extends SandboxState {
-  /** the program that wraps commands (an absolute path), when it works */
+  /** the program that wraps commands (its real path, found outside every workspace), when it works */
   program?: string;
-  /** bubblewrap: the unix-socket filter every command is started with (seccomp.ts) */
-  seccompFile?: string;
+  /** bubblewrap: the unix-socket filter every command is started with (seccomp.ts), written to a pipe for each start */
+  seccomp?: Uint8Array;
   /** util-linux prlimit, which bounds unasked commands inside the sandbox (limits.ts); absent: not installed */
   prlimit?: string;
 }
 
-/** The stdio slot the probe hands bwrap the filter on (the launcher's SECCOMP_FD). */
-const PROBE_SECCOMP_FD = 4;
+/**
+ * The stdio slot the probe hands bwrap the filter on: stdin, a pipe filled from memory like the
+ * launcher's SECCOMP_FD. The blocking probe (spawnSync) can write only its child's stdin, and the
+ * probe's shell reads nothing (bwrap closes the descriptor once it has read the filter).
+ */
+const PROBE_SECCOMP_FD = 0;
 
 /**
  * Run inside the sandbox by the probe; exit 3 with `cxl-probe: …` on stderr when something the
@@ -57,22 +63,6 @@ function probeView(network: boolean): SandboxView {
 
 const cache = new Map<string, Probe>();
 
-/** The first executable regular file named `name` on the absolute entries of `pathEnv`. */
-export function findOnPath(name: string, pathEnv: string | undefined): string | undefined {
-  for (const dir of (pathEnv ?? '').split(':')) {
-    if (!dir.startsWith('/')) continue; // relative entries could find a program planted in the workspace
-    const p = path.join(dir, name);
-    try {
-      if (!statSync(p).isFile()) continue;
-      accessSync(p, constants.X_OK);
-      return p;
-    } catch {
-      continue;
-    }
-  }
-  return undefined;
-}
-
 function firstLine(s: string): string {
   return s.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? '';
 }
@@ -93,51 +83,32 @@ function explain(program: string, stderr: string, status: number | null, error?:
 
 type RunResult = { ok: boolean; reason?: string };
 
-/** The probe's stdio: stderr read for the reason, the filter on PROBE_SECCOMP_FD; or why the filter cannot be opened. */
-function probeStdio(seccompFile: string | undefined): { stdio: ('ignore' | 'pipe' | number)[]; fd?: number } | { failed: RunResult } {
-  if (seccompFile === undefined) return { stdio: ['ignore', 'ignore', 'pipe'] };
-  let fd: number;
-  try {
-    fd = openSync(seccompFile, 'r');
-  } catch (e) {
-    return { failed: { ok: false, reason: `the unix-socket filter cannot be read: ${(e as Error).message}` } };
-  }
-  return { stdio: ['ignore', 'ignore', 'pipe', 'ignore', fd], fd };
-}
-
 function outcome(program: string, stderr: string, status: number | null, error?: Error): RunResult {
   if (error) return { ok: false, reason: explain(program, '', null, error) };
   if (status !== 0) return { ok: false, reason: explain(program, stderr, status) };
   return { ok: true };
 }
 
-function run(program: string, args: string[], seccompFile?: string): RunResult {
-  const io = probeStdio(seccompFile);
-  if ('failed' in io) return io.failed;
-  let r;
-  try {
-    r = childProcess().spawnSync(program, args, { stdio: io.stdio, timeout: 10_000, encoding: 'utf8' });
-  } finally {
-    if (io.fd !== undefined) closeSync(io.fd);
-  }
+/** Runs the probe; `filter`, when given, on its stdin (PROBE_SECCOMP_FD). */
+function run(program: string, args: string[], filter?: Uint8Array): RunResult {
+  const r = childProcess().spawnSync(program, args, { stdio: [filter ? 'pipe' : 'ignore', 'ignore', 'pipe'], ...(filter ? { input: filter } : {}), timeout: 10_000, encoding: 'utf8' });
   return outcome(program, r.stderr ?? '', r.status, r.error);
 }
 
 /** run() without blocking this thread while the sandbox starts. */
-function runAsync(program: string, args: string[], seccompFile?: string): Promise<RunResult> {
-  const io = probeStdio(seccompFile);
-  if ('failed' in io) return Promise.resolve(io.failed);
+function runAsync(program: string, args: string[], filter?: Uint8Array): Promise<RunResult> {
   return new Promise((resolve) => {
     let stderr = '';
     let child;
     try {
-      child = childProcess().spawn(program, args, { stdio: io.stdio, timeout: 10_000 });
+      child = childProcess().spawn(program, args, { stdio: [filter ? 'pipe' : 'ignore', 'ignore', 'pipe'], timeout: 10_000 });
     } catch (e) {
       resolve(outcome(program, '', null, e as Error));
       return;
-    } finally {
-      // the child holds its own copy of the filter's descriptor from here on
-      if (io.fd !== undefined) closeSync(io.fd);
+    }
+    if (filter) {
+      child.stdin?.on('error', () => {}); // a bwrap that failed before reading it: its exit says why
+      child.stdin?.end(filter);
     }
     child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.once('error', (e) => resolve(outcome(program, '', null, e)));
@@ -146,8 +117,8 @@ function runAsync(program: string, args: string[], seccompFile?: string): Promis
   });
 }
 
-/** What a probe's answer is remembered under: the network setting and the PATH searched. */
-const probeKey = (pathEnv: string | undefined, network: boolean) => `${network ? 'net' : 'nonet'}\0${pathEnv ?? ''}`;
+/** What a probe's answer is remembered under: the network setting, the PATH searched and the workspaces it avoids. */
+const probeKey = (pathEnv: string | undefined, network: boolean) => `${network ? 'net' : 'nonet'}\0${workspaceGeneration()}\0${pathEnv ?? ''}`;
 
 // PATH → answer, so a command pays a map lookup, not a PATH search, after the first probe
 const byPath = new Map<string, Probe>();
@@ -190,31 +161,28 @@ function probeBwrapAsync(pathEnv: string | undefined, network: boolean): Promise
  * `base`: the answer with the network on, asked first when probing with it off (only worth
  * asking once the sandbox itself starts).
  */
-function bwrapPlan(pathEnv: string | undefined, network: boolean, base: Probe | undefined): { probe: Probe } | { program: string; args: string[]; filter?: string; finish: (r: RunResult) => Probe } {
-  const found = findOnPath('bwrap', pathEnv);
-  if (!found) return { probe: { state: 'unavailable', reason: 'bwrap (bubblewrap) is not on PATH' } };
-  let program = found;
-  try {
-    program = realpathSync.native(found);
-  } catch {
-    /* use the name found */
-  }
+function bwrapPlan(pathEnv: string | undefined, network: boolean, base: Probe | undefined): { probe: Probe } | { program: string; args: string[]; filter?: Uint8Array; finish: (r: RunResult) => Probe } {
+  const found = launchProgram('bwrap', pathEnv);
+  if (!found.program) return { probe: { state: 'unavailable', reason: notFoundReason('bwrap', 'bwrap (bubblewrap)', found) } };
+  const program = found.program;
   if (!network && base && base.state !== 'bubblewrap') return { probe: base };
-  const key = `bwrap\0${program}\0${network ? 'net' : 'nonet'}`;
+  const sh = launchShell();
+  if (!sh.program) return { probe: { state: 'unavailable', reason: `${LAUNCH_SHELL} cannot be started for the sandbox: ${sh.skipped.length ? describeSkipped('sh', sh.skipped) : 'not there'}` } };
+  const prlimit = launchProgram('prlimit', pathEnv).program;
+  const key = `bwrap\0${program}\0${prlimit ?? ''}\0${network ? 'net' : 'nonet'}`;
   const hit = cache.get(key);
   if (hit) return { probe: hit };
-  const filter = socketFilterFile();
+  const filter = seccompProgram();
   if ('unsupported' in filter) return { probe: { state: 'unavailable', reason: filter.unsupported } };
   // The same mounts and options every command gets (bwrap.ts), running the checks of what they promise.
-  const args = bwrapArgs(probeView(network), '/', '/bin/sh', ['-c', HOLDS_SCRIPT], { seccompFd: PROBE_SECCOMP_FD });
+  const args = bwrapArgs(probeView(network), '/', LAUNCH_SHELL, ['-c', HOLDS_SCRIPT], { seccompFd: PROBE_SECCOMP_FD });
   return {
     program,
     args,
-    filter: filter.file,
+    filter: filter.program,
     finish: (r) => {
-      const prlimit = findOnPath('prlimit', pathEnv);
       const probe: Probe = r.ok
-        ? { state: 'bubblewrap', program, reason: prlimit ? program : `${program}; prlimit (util-linux) is not on PATH, so unasked commands run without process, memory and CPU limits`, seccompFile: filter.file, ...(prlimit ? { prlimit } : {}) }
+        ? { state: 'bubblewrap', program, reason: prlimit ? program : `${program}; prlimit (util-linux) is not on PATH, so unasked commands run without process, memory and CPU limits`, seccomp: filter.program, ...(prlimit ? { prlimit } : {}) }
         : { state: 'unavailable', reason: network ? r.reason : `the network cannot be turned off: ${r.reason}` };
       cache.set(key, probe);
       return probe;
@@ -238,12 +206,14 @@ function probeSeatbelt(): Probe {
  * work meanwhile (the UI loads its screen during the probe); remembered the same way.
  */
 export async function probeSandboxAsync(opts: ProbeOptions = {}): Promise<Probe> {
+  if (opts.roots) noteWorkspaces(opts.roots);
   if ((opts.platform ?? process.platform) === 'linux') return probeBwrapAsync(opts.pathEnv ?? process.env.PATH, opts.network !== false);
   return probeSandbox(opts);
 }
 
 /** The sandbox this process can run commands in, probed on first use and remembered. */
 export function probeSandbox(opts: ProbeOptions = {}): Probe {
+  if (opts.roots) noteWorkspaces(opts.roots);
   const platform = opts.platform ?? process.platform;
   if (platform === 'linux') return probeBwrap(opts.pathEnv ?? process.env.PATH, opts.network !== false);
   if (platform === 'darwin') return probeSeatbelt();

@@ -39,8 +39,9 @@ export function seatbeltProfile(view: SandboxView, opts: SeatbeltOptions = {}): 
     const back = [...view.homeKeep.map(subpath), ...view.roots.filter((r) => view.maskedHomes.some((h) => r.startsWith(`${h}/`))).map(subpath)];
     if (back.length) lines.push(`(allow file-read*\n  ${back.join('\n  ')})`);
   }
-  // hidden: neither read nor written (subpath covers a file as well as a directory)
-  const hidden = [...view.hideDirs.map(subpath), ...view.hideFiles.map(literal)];
+  // hidden: neither read nor written (subpath covers a file as well as a directory); Seatbelt
+  // cannot show a scrubbed copy in a file's place, so such a config file is hidden whole
+  const hidden = [...view.hideDirs.map(subpath), ...view.hideFiles.map(literal), ...(view.homeScrubbed ?? []).map((s) => literal(s.path))];
   if (hidden.length) lines.push(`(deny file-read* file-write*\n  ${hidden.join('\n  ')})`);
   // other processes: no environment, arguments or memory of theirs
   lines.push('(deny process-info* (target others))');

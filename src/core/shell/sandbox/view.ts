@@ -28,6 +28,8 @@ export interface SandboxView {
   maskedHomes: string[];
   /** …and the toolchain paths under them bound back read-only */
   homeKeep: string[];
+  /** read-only profile: config files in a home shown as a copy without their credential lines (`copy` bound over `path`); absent: none */
+  homeScrubbed?: { path: string; copy: string }[];
   /** what the view could not cover, for the tool result */
   notes: string[];
 }
@@ -144,8 +146,13 @@ export function buildView(input: ViewInput): SandboxView {
     }
   }
 
-  // 4. the read-only profile sees the home through its toolchain allowlist: what is masked needs no hiding
-  const home = input.profile === 'read-only' ? homeView(input.homes, roots, privateTmp) : { masked: [], keep: [] };
+  // 4. the read-only profile sees the home through its toolchain allowlist: what is masked needs
+  // no hiding; what is kept comes back without the code that may carry credentials
+  const home = input.profile === 'read-only' ? homeView(input.homes, roots, privateTmp) : { masked: [], keep: [], scrubbed: [], withheld: [] };
+  for (const w of home.withheld) {
+    const r = real(w.path);
+    if (r) hide(r, w.dir);
+  }
   const masked = new Set(home.masked);
   const shown = new Set([...home.keep, ...roots]);
   const needed = (p: string) => !coveredBy(masked, p) || coveredBy(shown, p);
@@ -154,5 +161,6 @@ export function buildView(input: ViewInput): SandboxView {
   const hidden = new Set(hideDirs);
   const hideFiles = [...files].filter((f) => !coveredBy(hidden, f) && needed(f)).sort();
   const readOnly = outermost(ro).filter((p) => !coveredBy(hidden, p) && !files.has(p));
-  return { profile: input.profile, network: input.network, roots, readOnly, hideDirs, hideFiles, privateTmp, maskedHomes: home.masked, homeKeep: home.keep, notes };
+  const homeScrubbed = home.scrubbed.filter((s) => !coveredBy(hidden, s.path) && !files.has(s.path));
+  return { profile: input.profile, network: input.network, roots, readOnly, hideDirs, hideFiles, privateTmp, maskedHomes: home.masked, homeKeep: home.keep, homeScrubbed, notes };
 }
