@@ -8,6 +8,7 @@ import path from 'node:path';
 import { BUILTIN, ConfigError, formatIssue, loadConfig, projectConfig, type EffectiveConfig } from '../config/load.ts';
 import type { CompiledEnvelope } from '../core/envelope/index.ts';
 import { applies, untrustedNotice } from '../config/trust.ts';
+import { META_TRUST_PROMPT } from '../core/protocol_names.ts';
 import { DEFAULT_MEMORY_FILES, MemoryCache, type Memory } from '../config/memory.ts';
 import { loadCommands, type LoadedCommands } from '../config/commands.ts';
 import { loadChain, taskPolicies, type ChainTask } from '../config/chain.ts';
@@ -96,8 +97,8 @@ export interface AgentSetup {
   providerProblem?: string;
   /** the model-request timeouts and retries */
   http: HttpSettings;
-  /** the context window: asked of the server once, on first use */
-  window(): Promise<WindowChoice>;
+  /** the context window of `provider`'s model (default: the agent's): asked of the server once per model, on first use */
+  window(provider?: Provider | null): Promise<WindowChoice>;
   /** a session's context budget (compaction, usage), reporting through `hooks` */
   newContext(hooks: ContextHooks): SessionContext;
   maxTurns: number;
@@ -305,11 +306,19 @@ function configuredDefault<T>(cfg: EffectiveConfig, key: 'default_envelope' | 'd
 
 // ── step: the context window ────────────────────────────────────────────────────────────────
 
-/** The window, found once (the server is asked on first use, not at startup), and the sessions' budgets over it. */
-function contextWindow(cfg: EffectiveConfig, o: SetupOptions, provider: Provider | null): { window: () => Promise<WindowChoice>; newContext: (hooks: ContextHooks) => SessionContext } {
+/**
+ * The window, found once per model (the server is asked on first use, not at startup: a session
+ * switched to another model asks for that one's), and the sessions' budgets over it.
+ */
+function contextWindow(cfg: EffectiveConfig, o: SetupOptions, provider: Provider | null): { window: (p?: Provider | null) => Promise<WindowChoice>; newContext: (hooks: ContextHooks) => SessionContext } {
   const settings = windowSettings(cfg, o.contextWindow);
-  let found: Promise<WindowChoice> | undefined;
-  const window = () => (found ??= findWindow(provider, settings));
+  const found = new Map<string, Promise<WindowChoice>>();
+  const window = (p: Provider | null = provider) => {
+    const key = p ? `${p.name} ${p.endpoint} ${p.model}` : '';
+    let w = found.get(key);
+    if (!w) found.set(key, (w = findWindow(p, settings)));
+    return w;
+  };
   const meter = new TokenMeter();
   const threshold = cfg.data.compact_threshold;
   return { window, newContext: (hooks) => new SessionContext({ ...hooks, provider, window, meter, threshold }) };
@@ -383,6 +392,8 @@ interface SessionToolsInput {
   askTimeoutMs?: number;
   /** the session's checkpoints (ACP sessions): writes and commands are recorded */
   checkpoints?: SessionCheckpoints;
+  /** the client offers to trust the folder itself (META_TRUST_PROMPT) */
+  trustPrompt?: boolean;
   nobodyHint?: string;
 }
 
@@ -417,6 +428,7 @@ class SessionToolsFactory {
       missing: (spec) => missingCapability(spec, ctx.capabilities),
       ...(ctx.mission ? { mission: ctx.mission } : {}),
       ...(ctx.checkpoints ? { checkpoints: ctx.checkpoints } : {}),
+      trustPrompt: (ctx.capabilities._meta as Record<string, unknown> | undefined)?.[META_TRUST_PROMPT] === true,
     });
   }
 
@@ -464,7 +476,8 @@ class SessionToolsFactory {
   private async build(b: SessionToolsInput): Promise<SessionTools> {
     const scfg = this.configs.for(b.cwd);
     const untrusted = untrustedNotice(scfg.project);
-    if (untrusted) b.notice(untrusted);
+    // a client with its own trust prompt says it (once, with what trusting would change)
+    if (untrusted && !b.trustPrompt) b.notice(untrusted);
     for (const m of this.skippedMemory(b.cwd)) b.notice(m);
     const { task, policies } = taskFor(scfg, this.vars);
     // each warning once: local_fs's policy is read for the remote tools' output cap too

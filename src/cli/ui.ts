@@ -164,7 +164,7 @@ export async function main(argv: string[]): Promise<number> {
     ]);
     mcp = configured;
     // the built-in agent holds back this folder's own configuration until it is trusted: offer to
-    const trust = values.agent === undefined && values['trust-project'] !== true ? trustOfferFor(root, agentEnv) : undefined;
+    const trust = values.agent === undefined && values['trust-project'] !== true ? trustOfferFor(root, agentEnv, { provider: values.provider as string | undefined, model }) : undefined;
     client = new AcpClient({ argv: agentArgv, label, builtin: values.agent === undefined, cwd, model, envelope, env: agentEnv, resume, process: agent, trust, mcpServers: mcp.servers });
   } catch (err) {
     agent.kill('SIGKILL');
@@ -291,10 +291,10 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-/** The way back to the session just left, when the agent can resume sessions. */
-function resumeHint(client: { sessionId?: string; store: { getState(): { capabilities: { loadSession: boolean } } } }, agent: string | undefined, cwd: string): string | undefined {
+/** The way back to the session just left, when it can be resumed (the agent loads sessions, and this one has something in it). */
+function resumeHint(client: { sessionId?: string; resumable: boolean }, agent: string | undefined, cwd: string): string | undefined {
   const id = client.sessionId;
-  if (!id || !client.store.getState().capabilities.loadSession) return undefined;
+  if (!id || !client.resumable) return undefined;
   const argv = ['cxl', '--resume', id, ...(agent !== undefined ? ['--agent', agent] : []), ...(cwd !== process.cwd() ? ['--cwd', cwd] : [])];
   return `Resume this session: ${displayArgv(argv)}`;
 }

@@ -7,7 +7,7 @@
 import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
 import pkg from '../../package.json' with { type: 'json' };
-import { META_SANDBOX, META_SHELL_CONTEXT, METHOD_CHECKPOINTS, METHOD_REWIND, METHOD_REWIND_PREVIEW, OPTION_READ_ALLOW, OPTION_READ_REFUSE, type CheckpointsMeta, type RestoreMeta, type RewindMeta } from '../core/protocol_names.ts';
+import { META_SANDBOX, META_SHELL_CONTEXT, META_SHELL_RUN, META_TRUST_PROMPT, METHOD_CHECKPOINTS, METHOD_REWIND, METHOD_REWIND_PREVIEW, METHOD_SHELL_RUN, OPTION_READ_ALLOW, OPTION_READ_REFUSE, type CheckpointsMeta, type RestoreMeta, type RewindMeta, type ShellRunMeta } from '../core/protocol_names.ts';
 import { AgentProcess } from './agent_process.ts';
 import { authMethodsOf, type AuthMethodView, type AuthOffer } from './auth.ts';
 import { acceptTrust, type TrustOffer } from './trust_offer.ts';
@@ -18,14 +18,14 @@ import { ElicitationAnswers } from './elicitation_answers.ts';
 import { FsHost } from './fs_host.ts';
 import { forwardMcp, type ConfiguredMcpServer } from './mcp_forward.ts';
 import { promptBlocks } from './mentions.ts';
-import { matchModel, modelLabel, modelLines, modelNames, modelStateOf } from './models.ts';
+import { matchModel, modelLabel, modelNames, modelStateOf } from './models.ts';
 import { errorDetail, errorText, isAuthRequired } from './request_errors.ts';
 import { PermissionAnswers } from './permission_answers.ts';
-import { newestSession, sandboxOf } from './session_meta.ts';
+import { newestSession, pickerOrder, sandboxOf } from './session_meta.ts';
 import { ClientStore, type SandboxView } from './state.ts';
 import { noiseExplained, StdoutNoise } from './stdout_noise.ts';
 import { TerminalHost } from './terminal_host.ts';
-import { shellContextText, UserShell } from './user_shell.ts';
+import { contextOf, shellContextText, UserShell, type ShellRunView } from './user_shell.ts';
 import { updateGuard, type UnknownUpdate } from './update_guard.ts';
 
 export interface ClientOptions {
@@ -101,6 +101,10 @@ export class AcpClient {
   /** Update kinds not understood in this session, each shown once. */
   #unknownKinds = new Set<string>();
   #mcpSaid = false;
+  /** The agent keeps the person's `!line` runs with the session (`_cxl/shell_run`). */
+  #keepsShell = false;
+  /** Something of this session is with the agent: a prompt sent, a `!line` kept, a model chosen, or it was resumed. */
+  #used = false;
   readonly #stdoutNoise = new StdoutNoise((line) => this.#proc?.note(`the agent wrote on stdout, not ACP: ${line}`));
 
   /** the environment the trust record and the agent see (HOME decides where ~/.contenox is) */
@@ -116,7 +120,8 @@ export class AcpClient {
     this.#forms = new ElicitationAnswers(this.store);
     this.#env = opts.env ?? process.env;
     if (opts.trust) {
-      this.store.info(opts.trust.changed ? 'This folder\'s own configuration changed since you trusted it: not applied' : 'This folder\'s own configuration is not applied: the folder is not trusted', opts.trust.preview);
+      // what trusting would change; why it is held back and what to do is the trust prompt's, once
+      this.store.info(`What trusting ${opts.trust.dir} would change`, opts.trust.preview);
       this.store.setTrust(opts.trust);
     }
   }
@@ -285,7 +290,8 @@ export class AcpClient {
     try {
       const asked: Promise<acp.InitializeResponse> = conn.agent.request(acp.methods.agent.initialize, {
         protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { notices: {}, compaction: {} }, ...ELICITATION_CAPS, _meta: { [META_SANDBOX]: sandbox } },
+        // the trust prompt is this client's: the built-in agent need not say the folder is untrusted as well
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { notices: {}, compaction: {} }, ...ELICITATION_CAPS, _meta: { [META_SANDBOX]: sandbox, ...(this.opts.builtin ? { [META_TRUST_PROMPT]: true } : {}) } },
         clientInfo: { name: 'cxl', version: pkg.version },
       });
       this.#sent();
@@ -297,6 +303,7 @@ export class AcpClient {
     this.#authMethods = authMethodsOf(init.authMethods ?? [], this.opts.argv, this.opts.env ?? process.env);
     const caps = init.agentCapabilities;
     this.#mcpCaps = caps?.mcpCapabilities ?? undefined;
+    this.#keepsShell = caps?._meta?.[META_SHELL_RUN] === true;
     // A new session is asked for before the store hears of the agent: each store change draws a
     // frame at once (15-25 ms at start), and the request would wait behind it. Its answer is still
     // handled after the store has heard (`told`), as if asked after.
@@ -387,6 +394,7 @@ export class AcpClient {
       return false;
     }
     this.#sessionId = res.sessionId;
+    this.#used = false;
     this.#unknownKinds.clear();
     this.store.setAuth(undefined);
     this.store.sessionRecovered();
@@ -446,7 +454,7 @@ export class AcpClient {
         return void (await this.#newSession());
       }
       // The picker's answer opens a session (loadSession) or a new one (newSession).
-      this.store.offerSessions({ sessions, startup: true });
+      this.store.offerSessions({ sessions: pickerOrder(sessions), startup: true });
       return;
     }
     const newest = newestSession(sessions);
@@ -503,7 +511,7 @@ export class AcpClient {
       this.store.notice('info', `No other session in ${this.fsHost.root} to resume.`);
       return;
     }
-    this.store.offerSessions({ sessions: others, startup: false });
+    this.store.offerSessions({ sessions: pickerOrder(others), startup: false });
   }
 
   /** The picker closed without a choice: at startup that means a new session. */
@@ -544,8 +552,10 @@ export class AcpClient {
       this.store.sessionStarted(id);
       const models = modelStateOf(res.configOptions, (res as { models?: unknown }).models);
       if (models) this.store.setModels(models);
+      this.#used = true;
       if (!replays) this.store.notice('info', `Resumed session ${id}. ${this.#agentName} resumes without replaying it, so its earlier conversation is not shown here; the agent still has it.`);
       if (atStartup) await this.#askedMode();
+      if (atStartup && this.opts.model) await this.#modelFlag(this.opts.model);
       this.#drain();
       return true;
     } catch (err) {
@@ -746,12 +756,16 @@ export class AcpClient {
     try {
       if (state.source === 'config_option' && state.configId) {
         const r = await conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: state.configId, value: hit.id });
-        this.store.setModels(modelStateOf(r.configOptions) ?? { ...state, current: hit.id });
+        this.store.setConfigOptions(r.configOptions);
+        if (!modelStateOf(r.configOptions)) this.store.setModels({ ...state, current: hit.id });
       } else {
         // `models` agents take the unstable session/set_model (gone from the SDK's schema, still answered).
         await conn.agent.request('session/set_model', { sessionId, modelId: hit.id });
         this.store.setModels({ ...state, current: hit.id });
       }
+      // the status line names it at once; whether it answers, the agent says (cxl's checks it now)
+      this.store.modelChosen();
+      this.#used = true;
       return true;
     } catch (err) {
       this.store.notice('error', `${this.#agentName} did not switch to ${hit.id}: ${errorText(err)}. The session stays on ${keeping}.`, errorDetail(err));
@@ -759,13 +773,46 @@ export class AcpClient {
     }
   }
 
-  /** /model: list the models (no argument) or switch to one. */
+  /** /model: the picker over the session's models (no argument), or switch to the one named. */
   async model(arg: string): Promise<void> {
     const state = this.store.getState().models;
+    this.store.offerModels(undefined);
     if (this.#sessionId === undefined) return this.store.notice('warn', 'There is no session yet, so there is no model to choose.');
     if (!state || state.available.length === 0) return this.store.notice('info', `${this.#agentName} does not say which models it offers${this.store.getState().model ? ` (in use: ${this.store.getState().model})` : ''}.`);
-    if (arg.trim() === '') return this.store.notice('info', `Models of ${this.#agentName} (● in use). Switch with /model NAME.`, modelLines(state));
-    if (await this.#switchModel(arg)) this.store.notice('info', `Model: ${modelLabel(this.store.getState().models) ?? arg}.`);
+    if (arg.trim() === '') return this.store.offerModels({ models: state.available, current: state.current });
+    const was = modelLabel(state);
+    if (await this.#switchModel(arg)) {
+      const now = modelLabel(this.store.getState().models) ?? arg;
+      if (now !== was) this.store.notice('info', `Model: ${now}.`);
+    }
+  }
+
+  /**
+   * `--model` with `--continue` or `--resume`: the flag wins over the model the session was left
+   * on, and the screen says so. The built-in agent was started with it (its own model, set by
+   * name); another agent's is matched against what its session offers.
+   */
+  async #modelFlag(want: string): Promise<void> {
+    const conn = this.#conn;
+    const sessionId = this.#sessionId;
+    const state = this.store.getState().models;
+    if (!conn || !sessionId) return;
+    const was = modelLabel(state);
+    if (!state) return this.store.notice('warn', `${this.#agentName} does not say which models it offers, so --model ${want} was not passed; the session keeps its own.`);
+    const hit = this.opts.builtin ? state.available.find((c) => c.id === want) ?? { id: want, name: want } : matchModel(state, want).hit;
+    if (hit && hit.id === state.current) return;
+    let ok = false;
+    if (this.opts.builtin && state.configId) {
+      try {
+        const r = await conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: state.configId, value: want });
+        this.store.setConfigOptions(r.configOptions);
+        this.store.modelChosen();
+        ok = true;
+      } catch (err) {
+        this.store.notice('error', `${this.#agentName} did not switch to ${want} (--model): ${errorText(err)}. The session stays on ${was ?? 'its model'}.`, errorDetail(err));
+      }
+    } else ok = await this.#switchModel(want);
+    if (ok) this.store.notice('info', `Model: ${modelLabel(this.store.getState().models) ?? want}, as --model asks${was ? ` (the session was on ${was})` : ''}.`);
   }
 
   // ---- the way back: rewind, undo, fork ------------------------------------------------------
@@ -844,7 +891,9 @@ export class AcpClient {
     const text = view.prompts.find((p) => p.n === plan.n)?.text;
     const rewound = done.conversation !== undefined && !done.conversation.cannot;
     if (rewound) await this.loadSession(sessionId);
-    this.store.notice('info', rewindSummary(done, text), (done.skipped ?? []).map((k) => `kept ${k.path}: ${k.why}`));
+    // a file changed since is kept unless `o` overwrote it: the way to do that is this screen's key
+    const changed = new Set(plan.files.filter((f) => f.changedSince).map((f) => f.path));
+    this.store.notice('info', rewindSummary(done, text), (done.skipped ?? []).map((k) => `kept ${k.path}: ${k.why}${changed.has(k.path) ? '; `o` in the preview goes back overwriting it' : ''}`));
     return rewound ? text : undefined;
   }
 
@@ -884,7 +933,45 @@ export class AcpClient {
       this.store.notice('warn', `Not run: “${line.split('\n')[0]}”. A shell line is still running; Ctrl+C stops it.`);
       return;
     }
-    void this.userShell.run(line, (v) => this.store.shellUpdate(v)).catch((err) => this.store.notice('error', `Could not run “${line.split('\n')[0]}”: ${errorText(err)}.`));
+    void this.userShell
+      .run(line, (v) => this.store.shellUpdate(v))
+      .then((run) => this.#keepShellRun(run))
+      .catch((err) => this.store.notice('error', `Could not run “${line.split('\n')[0]}”: ${errorText(err)}.`));
+  }
+
+  /**
+   * A finished `!line` is part of the session: an agent that keeps them (cxl's) stores it, so
+   * `--continue` and `--resume` show it again and the model still gets its output with the next
+   * prompt, even in a new UI. Another agent gets the output with the next prompt only.
+   */
+  async #keepShellRun(run: ShellRunView): Promise<void> {
+    const conn = this.#conn;
+    const sessionId = this.#sessionId;
+    if (!conn || !sessionId || !this.#keepsShell || this.#exited) return;
+    const meta: ShellRunMeta = {
+      command: run.command,
+      output: run.output,
+      truncated: run.truncated,
+      ...(run.exitCode !== undefined ? { exitCode: run.exitCode } : {}),
+      ...(run.signal !== undefined ? { signal: run.signal } : {}),
+      sandbox: { state: run.sandbox.state, ...(run.sandbox.reason ? { reason: run.sandbox.reason } : {}) },
+      handed: run.handed,
+      ...(run.failed ? { failed: run.failed } : {}),
+    };
+    try {
+      await conn.agent.request(METHOD_SHELL_RUN, { sessionId, run: meta, ...(run.handed ? { context: contextOf(run) } : {}) });
+      if (this.#sessionId === sessionId) this.#used = true;
+    } catch (err) {
+      this.#proc?.note(`${METHOD_SHELL_RUN}: ${errorText(err)}`);
+    }
+  }
+
+  /**
+   * Whether the session can be resumed once this client leaves it: the agent loads sessions, and
+   * this one has something in it (an agent such as cxl's does not keep a session left unused).
+   */
+  get resumable(): boolean {
+    return this.#sessionId !== undefined && this.#used && this.store.getState().capabilities.loadSession;
   }
 
   /** The composer sent text: a prompt now, or queued behind the running turn. */
@@ -916,6 +1003,7 @@ export class AcpClient {
     const sessionId = this.#sessionId;
     if (!conn || !sessionId) return;
     this.store.beginTurn(text);
+    this.#used = true;
     const turn = new AbortController();
     this.#turn = turn;
     try {

@@ -69,11 +69,6 @@ export function modelLabel(state: ModelState | undefined): string | undefined {
   return state.available.find((c) => c.id === state.current)?.name ?? state.current;
 }
 
-/** One line per model, the current one marked, for a notice. */
-export function modelLines(state: ModelState): string[] {
-  return state.available.map((c) => `${c.id === state.current ? '●' : ' '} ${c.id}${c.name !== c.id ? ` (${c.name})` : ''}${c.description ? ` · ${c.description}` : ''}`);
-}
-
 /** Ids (and names, when different) in a sentence, for a message saying what there is. */
 export function modelNames(state: ModelState, max = 12): string {
   const names = state.available.slice(0, max).map((c) => (c.name !== c.id ? `${c.id} (${c.name})` : c.id));

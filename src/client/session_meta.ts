@@ -2,7 +2,7 @@
 // the standard `model` config option, by its display name), and the OS sandbox the agent runs
 // commands in (`_meta["cxl/sandbox"]`, sent by cxl acp). Foreign agents send neither or only the first.
 import type { SessionConfigOption, SessionInfo } from '@agentclientprotocol/sdk';
-import { isSandboxState, META_SANDBOX } from '../core/protocol_names.ts';
+import { isSandboxState, META_SANDBOX, META_UNATTENDED } from '../core/protocol_names.ts';
 import type { SandboxView } from './state.ts';
 
 /** The session's current model as a person reads it: the selected value's name, else the value. */
@@ -20,11 +20,23 @@ export function sandboxOf(meta: Record<string, unknown> | null | undefined): San
   return { state: v.state, ...(typeof v.reason === 'string' && v.reason !== '' ? { reason: v.reason } : {}) };
 }
 
+/** A session an unattended run or mission unit wrote (cxl acp marks them on session/list), not one a person had. */
+export function isUnattended(s: SessionInfo): boolean {
+  return s._meta?.[META_UNATTENDED] === true;
+}
+
+/** A person's sessions first, then the runs and units (each newest first): the picker shows them as two sections. */
+export function pickerOrder(sessions: SessionInfo[]): SessionInfo[] {
+  const byTime = [...sessions].sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? ''));
+  return [...byTime.filter((s) => !isUnattended(s)), ...byTime.filter(isUnattended)];
+}
+
 /**
- * The session `--continue` resumes: the newest one that has a title (cxl names a session after
- * its first prompt, so an untitled one was opened and left), else the newest.
+ * The session `--continue` resumes: the newest of the person's that has a title (cxl names a
+ * session after its first prompt or `!` line, so an untitled one was opened and left), else the
+ * newest of theirs; an unattended run's only when there is nothing else.
  */
 export function newestSession(sessions: SessionInfo[]): SessionInfo | undefined {
-  const byTime = [...sessions].sort((a, b) => (b.updatedAt ?? '').localeCompare(a.updatedAt ?? ''));
-  return byTime.find((s) => typeof s.title === 'string' && s.title.trim() !== '') ?? byTime[0];
+  const byTime = pickerOrder(sessions);
+  return byTime.find((s) => !isUnattended(s) && typeof s.title === 'string' && s.title.trim() !== '') ?? byTime.find((s) => !isUnattended(s)) ?? byTime[0];
 }

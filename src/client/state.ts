@@ -16,13 +16,13 @@ import type {
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
 import type { CheckpointsMeta, RewindMeta } from '../core/protocol_names.ts';
-import { META_MISSION, META_MODEL, META_SHELL_CONTEXT, META_TOKENS_AFTER, META_TOKENS_BEFORE, META_TURN_ENDED, type MissionMeta } from '../core/protocol_names.ts';
+import { META_MISSION, META_MODEL, META_SHELL_CONTEXT, META_SHELL_RUN, META_TOKENS_AFTER, META_TOKENS_BEFORE, META_TURN_ENDED, type MissionMeta, type ShellRunMeta } from '../core/protocol_names.ts';
 import type { AgentExit } from './agent_process.ts';
 import type { AuthOffer } from './auth.ts';
 import { formOf, initialValues, type FieldValue, type FormView } from './elicitation.ts';
 import { modesOf, withCurrentMode, type ModeSource } from './config_options.ts';
 import type { TrustOffer } from './trust_offer.ts';
-import { modelLabel, modelStateOf, type ModelState } from './models.ts';
+import { modelLabel, modelStateOf, type ModelChoice, type ModelState } from './models.ts';
 import { type ToolCallView } from './tool_call.ts';
 import { closeUnfinished, finishedPrefix, placeCall } from './turn_model.ts';
 import { contextOf, type ShellRunView } from './user_shell.ts';
@@ -80,6 +80,12 @@ export type RewindView =
 export interface SessionChoices {
   sessions: SessionInfo[];
   startup: boolean;
+}
+
+/** The model picker (/model): the session's models as offered when it opened, and the one in use. */
+export interface ModelChoices {
+  models: ModelChoice[];
+  current?: string;
 }
 
 /** The workspace's files for @-mentions, as listed once (paths relative to the session root). */
@@ -163,6 +169,10 @@ export interface ClientState {
   agentLog: string[];
   /** Why no model answers, as the agent found when the session opened (cxl acp's `_meta["cxl/model"]`); gone once one does. */
   modelProblem?: string;
+  /** The server answered with models and one is still to be picked (cxl acp's `_meta["cxl/model"].pick`): its list; gone once one is chosen. */
+  modelPick?: string[];
+  /** The model picker, while open. */
+  modelChoices?: ModelChoices;
   /** The person's own shell line running now (`!line`). */
   shell?: ShellRunView;
   /** What the person ran in their shell since the last prompt, as the agent will read it with the next one. */
@@ -226,6 +236,22 @@ export function userText(block: ContentBlock, cwd: string): string {
   if (!p.startsWith(root)) return contentText(block);
   const rel = p.slice(root.length);
   return ` ${/\s|"/.test(rel) ? `@"${rel}"` : `@${rel}`}`;
+}
+
+/** A replayed `!line` (`_meta["cxl/shellRun"]`), when it is one. */
+function shellRunOf(v: unknown): Omit<ShellRunView, 'key' | 'done'> | undefined {
+  const r = v as Partial<ShellRunMeta> | undefined;
+  if (!r || typeof r !== 'object' || typeof r.command !== 'string' || !r.sandbox || typeof r.sandbox.state !== 'string') return undefined;
+  return {
+    command: r.command,
+    output: typeof r.output === 'string' ? r.output : '',
+    truncated: r.truncated === true,
+    ...(r.exitCode !== undefined ? { exitCode: r.exitCode } : {}),
+    ...(r.signal !== undefined ? { signal: r.signal } : {}),
+    sandbox: { state: r.sandbox.state as ShellRunView['sandbox']['state'], ...(typeof r.sandbox.reason === 'string' ? { reason: r.sandbox.reason } : {}) } as ShellRunView['sandbox'],
+    handed: r.handed === true,
+    ...(typeof r.failed === 'string' ? { failed: r.failed } : {}),
+  };
 }
 
 export class ClientStore {
@@ -340,6 +366,16 @@ export class ClientStore {
 
   setSandbox(sandbox: SandboxView | undefined): void {
     this.set({ sandbox });
+  }
+
+  /** The model picker: open with the session's models, or closed (undefined). */
+  offerModels(choices: ModelChoices | undefined): void {
+    if (choices !== this.state.modelChoices) this.set({ modelChoices: choices });
+  }
+
+  /** A model was switched to: the status line names it at once, without the problem said of the one before. */
+  modelChosen(): void {
+    this.set({ modelProblem: undefined, modelPick: undefined });
   }
 
   offerSessions(choices: SessionChoices | undefined): void {
@@ -607,7 +643,13 @@ export class ClientStore {
       case 'agent_thought_chunk':
         return this.appendText('thought', contentText(update.content));
       case 'user_message_chunk': {
-        // a resumed session's shell output, as it was sent with its prompt
+        // a resumed session's `!line`, as the screen showed it when it ran
+        const run = update.content.type === 'text' ? shellRunOf(update.content._meta?.[META_SHELL_RUN]) : undefined;
+        if (run) {
+          this.flush(true);
+          return this.pushHistory({ kind: 'shell', key: this.key('s'), run: { ...run, key: this.key('sh'), done: true } });
+        }
+        // a resumed session's shell output, as it was sent with its prompt (sessions kept before each run was)
         if (update.content.type === 'text' && update.content._meta?.[META_SHELL_CONTEXT] !== undefined) {
           this.flush(true);
           return this.pushHistory({ kind: 'shell', key: this.key('s'), sent: update.content.text });
@@ -632,8 +674,9 @@ export class ClientStore {
         if (typeof update.title === 'string') this.set({ title: update.title });
         // cxl acp says when no model answers (and the status line says so until one does)
         if (update._meta?.[META_MODEL] && typeof update._meta[META_MODEL] === 'object') {
-          const m = update._meta[META_MODEL] as { reachable?: boolean; problem?: string };
-          this.set({ modelProblem: m.reachable === false ? (m.problem ?? 'no model answers') : undefined });
+          const m = update._meta[META_MODEL] as { reachable?: boolean; problem?: string; pick?: unknown };
+          const pick = m.reachable !== false && Array.isArray(m.pick) ? m.pick.filter((x): x is string => typeof x === 'string') : [];
+          this.set({ modelProblem: m.reachable === false ? (m.problem ?? 'no model answers') : undefined, modelPick: pick.length ? pick : undefined });
         }
         // cxl acp's replay marks where a turn was cancelled
         if (update._meta?.[META_TURN_ENDED] === 'cancelled') {

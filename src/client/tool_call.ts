@@ -1,6 +1,7 @@
 // One tool call as the client knows it: the agent's `tool_call` joined with every later
 // `tool_call_update` (and a permission request's `toolCall`) by toolCallId.
 import type { ToolCall, ToolCallContent, ToolCallLocation, ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
+import { META_ASKED } from '../core/protocol_names.ts';
 
 /** ACP statuses plus `cancelled`, which the client sets when the user cancels the turn. */
 export type ToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
@@ -53,5 +54,7 @@ export function mergeToolCall(prev: ToolCallView | undefined, update: ToolCall |
   if (update.locations != null) next.locations = update.locations;
   if (update.rawInput !== undefined) next.rawInput = update.rawInput;
   if (update.rawOutput !== undefined) next.rawOutput = update.rawOutput;
+  // a replayed call the person was asked about (cxl acp says so): shown as it was after the answer
+  if (update._meta?.[META_ASKED] === true) next.asked = true;
   return next;
 }

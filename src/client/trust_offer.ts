@@ -19,12 +19,23 @@ export interface TrustOffer {
   dismissed?: boolean;
 }
 
-/** The offer for `cwd`, or undefined when its configuration applies already (or it has none). */
-export function trustOfferFor(cwd: string, env: Record<string, string | undefined>): TrustOffer | undefined {
+/**
+ * The provider and model the built-in agent runs when no configuration names them: the flags,
+ * else the environment (OPENAI_BASE_URL selects an OpenAI-compatible server, which is asked for
+ * its model when none is named), as the agent's provider selection reads them.
+ */
+export function environmentModel(flags: { provider?: string; model?: string }, env: Record<string, string | undefined>): { provider: string; model: string } {
+  const provider = (flags.provider ?? (env.OPENAI_BASE_URL ? 'openai' : 'ollama')).toLowerCase();
+  const model = flags.model ?? (provider === 'openai' ? env.OPENAI_MODEL || (env.OPENAI_BASE_URL ? "the server's model" : 'gpt-4o-mini') : env.OLLAMA_MODEL || 'qwen3:8b');
+  return { provider, model };
+}
+
+/** The offer for `cwd`, or undefined when its configuration applies already (or it has none). `flags`: --provider and --model, which the session runs. */
+export function trustOfferFor(cwd: string, env: Record<string, string | undefined>, flags: { provider?: string; model?: string } = {}): TrustOffer | undefined {
   const home = homeDir(env.HOME);
   const p = projectConfig({ cwd, home, env });
   if ((p.state !== 'untrusted' && p.state !== 'changed') || !p.material) return undefined;
-  const preview = trustPreview({ cwd, home });
+  const preview = trustPreview({ cwd, home }, environmentModel(flags, env));
   return { dir: p.material.dir, hash: p.material.hash, changed: p.state === 'changed', files: Object.keys(p.material.files), preview: describePreview(preview) };
 }
 

@@ -15,9 +15,9 @@ import { isWorking, type SandboxState } from '../core/shell/sandbox/settings.ts'
 
 /** Output kept for the screen (the tail past it). */
 export const SHELL_OUTPUT_BYTES = 1024 * 1024;
-/** Output handed to the agent per command (head and tail kept), and for all pending ones together. */
+/** Output handed to the agent per command (head and tail kept); all pending ones together: core/shell_context.ts. */
 export const CONTEXT_BYTES_PER_RUN = 8 * 1024;
-export const CONTEXT_BYTES_TOTAL = 32 * 1024;
+export { CONTEXT_BYTES_TOTAL, shellContextText } from '../core/shell_context.ts';
 
 export interface ShellRunView {
   key: string;
@@ -70,24 +70,6 @@ export function contextOf(run: Pick<ShellRunView, 'command' | 'output' | 'exitCo
   const end = run.signal ? `[killed by ${run.signal}]` : `[exit ${run.exitCode ?? '?'}]`;
   const out = capped(run.output.replace(/\n$/, ''), CONTEXT_BYTES_PER_RUN);
   return `$ ${run.command}\n${run.truncated ? '[the start of the output was cut]\n' : ''}${out}${out ? '\n' : ''}${end}`;
-}
-
-/**
- * The text block sent before the next prompt: what the person ran and saw, newest last, within
- * CONTEXT_BYTES_TOTAL (the oldest runs left out first, and the text says so).
- */
-export function shellContextText(runs: readonly string[]): string {
-  const kept: string[] = [];
-  let bytes = 0;
-  for (let i = runs.length - 1; i >= 0; i--) {
-    const n = Buffer.byteLength(runs[i]);
-    if (bytes + n > CONTEXT_BYTES_TOTAL && kept.length > 0) break;
-    kept.unshift(runs[i]);
-    bytes += n;
-  }
-  const dropped = runs.length - kept.length;
-  const head = `I ran ${kept.length === 1 ? 'this command' : 'these commands'} in my own shell (not tool calls of yours); the output is for you to see:`;
-  return [head, ...(dropped ? [`[${dropped} earlier command${dropped === 1 ? '' : 's'} left out: too much output]`] : []), ...kept].join('\n\n');
 }
 
 export class UserShell {

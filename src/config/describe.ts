@@ -54,14 +54,20 @@ function withHeadersHidden(data: ConfigData): ConfigData {
  * One line per effective value, with its source, aligned. `used`: the provider and model a session
  * would use when the environment (not a file) overrides the built-in defaults.
  */
-export function effectiveLines(cfg: Pick<EffectiveConfig, 'data' | 'sources'>, used?: { provider: string; model: string }): string[] {
+export function effectiveLines(
+  cfg: Pick<EffectiveConfig, 'data' | 'sources'>,
+  used?: { provider: string; model: string },
+  o: { padTo?: number; usedSource?: string; sourceShown?: (source: string) => string } = {},
+): string[] {
   const rows: [string, string][] = [];
   const sourceOf = (k: string) => cfg.sources.get(k.replace(/\."([^"]+)"/g, '.$1')) ?? BUILTIN;
   leaves(withHeadersHidden(cfg.data), '', rows, sourceOf);
   for (const key of ['provider', 'model'] as const) {
     const at = rows.findIndex(([l]) => l.startsWith(`${key} = `));
-    if (used && at !== -1 && sourceOf(key) === BUILTIN && cfg.data[key] !== used[key]) rows[at] = [`${key} = ${JSON.stringify(used[key])}`, 'the environment (see # model below)'];
+    if (used && at !== -1 && sourceOf(key) === BUILTIN && cfg.data[key] !== used[key]) rows[at] = [`${key} = ${JSON.stringify(used[key])}`, o.usedSource ?? 'the environment (see # model below)'];
   }
-  const width = Math.min(80, Math.max(...rows.map(([l]) => l.length)));
-  return rows.map(([l, s]) => `${l.padEnd(width)}  # ${s}`);
+  // the comments in one column, up to `padTo` (0: each right after its line, for narrow screens)
+  const width = Math.min(o.padTo ?? 80, Math.max(...rows.map(([l]) => l.length)));
+  const shown = o.sourceShown ?? ((x: string) => x);
+  return rows.map(([l, s]) => `${l.padEnd(width)}  # ${shown(s)}`);
 }

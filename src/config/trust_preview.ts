@@ -29,14 +29,22 @@ function patch(name: string, before: string, after: string): string {
   return createTwoFilesPatch(`a/${name}`, `b/${name}`, before, after, '', '', { context: 2 }).split('\n').filter((l) => !/^(?:Index:|={3,})/.test(l)).join('\n');
 }
 
-export function trustPreview(opts: Pick<LoadOptions, 'cwd' | 'home' | 'agent'>): TrustPreview {
+/**
+ * `used`: the provider and model the session really runs when the configuration leaves them to
+ * the environment (OPENAI_BASE_URL, --model), shown in their place rather than the built-in
+ * defaults. The lines are not padded into a column (a terminal narrower than the widest would
+ * wrap every one), and the project's files are named relative to the folder.
+ */
+export function trustPreview(opts: Pick<LoadOptions, 'cwd' | 'home' | 'agent'>, used?: { provider: string; model: string }): TrustPreview {
   const without = loadConfig({ ...opts, trustProject: false, env: {} });
   const project = without.project;
   const preview: TrustPreview = { project, effect: '', changes: '', problems: [] };
   if (!project.material) return preview;
+  const dir = project.material.dir;
+  const lines = (cfg: typeof without) => effectiveLines(cfg, used, { padTo: 0, usedSource: 'the environment or --model', sourceShown: (s) => (s.startsWith(`${dir}/`) ? s.slice(dir.length + 1) : s) });
   try {
     const trusted = loadConfig({ ...opts, trustProject: true, env: {} });
-    preview.effect = patch('effective configuration', `${effectiveLines(without).join('\n')}\n`, `${effectiveLines(trusted).join('\n')}\n`);
+    preview.effect = patch('effective configuration', `${lines(without).join('\n')}\n`, `${lines(trusted).join('\n')}\n`);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     preview.problems = err.issues.map(formatIssue);

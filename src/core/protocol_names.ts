@@ -11,6 +11,18 @@
  * session/load answers a {@link SandboxMeta}; on terminal/create the call's {@link SandboxProfileMeta}.
  */
 export const META_SANDBOX = 'cxl/sandbox';
+/**
+ * initialize's `clientCapabilities._meta`: `true` when the client itself offers to trust a folder
+ * whose own configuration is held back (the cxl UI's trust prompt), so the agent does not say so too.
+ */
+export const META_TRUST_PROMPT = 'cxl/trustPrompt';
+/**
+ * `_meta` of a replayed `tool_call`: `true` when the person was asked about it (its diff was on
+ * screen then), so a replay shows it collapsed as the live screen did, and a change made unasked in full.
+ */
+export const META_ASKED = 'cxl/asked';
+/** session/list's entries: `true` for a session an unattended run or mission unit wrote (`cxl run`, `/mission`), not a person's */
+export const META_UNATTENDED = 'cxl/unattended';
 /** terminal/create: whether the command may use the network ({@link NetworkMeta}) */
 export const META_NETWORK = 'cxl/network';
 /**
@@ -51,6 +63,12 @@ export const META_COMMAND_SOURCE = 'cxl/source';
  * they ran in their own shell (`!line`): the model reads it, a replay does not show it as typed.
  */
 export const META_SHELL_CONTEXT = 'cxl/shellContext';
+/**
+ * `_meta` of a replayed `user_message_chunk` that is a line the person ran in their own shell, as
+ * the client showed it ({@link ShellRunMeta}); on initialize's `agentCapabilities._meta`, `true`:
+ * the agent keeps such lines with the session ({@link METHOD_SHELL_RUN}).
+ */
+export const META_SHELL_RUN = 'cxl/shellRun';
 
 // ── cxl's own methods (ACP extension methods begin with `_`) ──────────────────────────────────
 
@@ -60,6 +78,12 @@ export const METHOD_CHECKPOINTS = '_cxl/checkpoints';
 export const METHOD_REWIND_PREVIEW = '_cxl/rewind_preview';
 /** Going back to before a prompt ({sessionId, n, restore, overwrite} → {@link RewindMeta} with what was done). */
 export const METHOD_REWIND = '_cxl/rewind';
+/**
+ * A line the person ran in their own shell (`!line`), finished, kept with the session: replayed
+ * by session/load, and its output (`context`) read by the model with the next prompt
+ * ({sessionId, run: {@link ShellRunMeta}, context?} → {}).
+ */
+export const METHOD_SHELL_RUN = '_cxl/shell_run';
 
 // ── permission option ids ─────────────────────────────────────────────────────────────────────
 
@@ -174,4 +198,23 @@ export interface RewindMeta {
 }
 
 /** What META_MODEL carries. */
-export type ModelMeta = { reachable: false; problem: string };
+export type ModelMeta =
+  /** nothing answers (or answers nothing usable): `problem` says why; a notice says how to fix it */
+  | { reachable: false; problem: string }
+  /** the server answers; `pick`: it lists these models and one is still to be chosen (`problem` says why) */
+  | { reachable: true; pick?: string[]; problem?: string };
+
+/** A finished `!line` as the client showed it ({@link META_SHELL_RUN}, {@link METHOD_SHELL_RUN}); `output` is its tail. */
+export interface ShellRunMeta {
+  command: string;
+  output: string;
+  truncated: boolean;
+  exitCode?: number | null;
+  signal?: string | null;
+  /** where it ran: the sandbox's state, or why none */
+  sandbox: { state: string; reason?: string };
+  /** its output went to the agent with the next prompt */
+  handed: boolean;
+  /** the sandbox could not start it */
+  failed?: string;
+}

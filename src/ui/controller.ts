@@ -21,8 +21,8 @@ export interface Controller {
   refreshFiles?(): void;
   /** /config: list the session's config options, or set one (`ID VALUE`). */
   config?(arg: string): void;
-  /** /model: list the agent's models (no argument) or switch to one. */
-  model?(arg: string): void;
+  /** /model: the model picker over the session's models (no argument, the store's modelChoices), or switch to one. */
+  model?(arg: string): void | Promise<void>;
   /** The login picker: a method was picked, or it was closed; /login opens it. */
   authenticate?(methodId: string): void;
   dismissLogin?(): void;

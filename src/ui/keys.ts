@@ -2,7 +2,7 @@
 // prints the rows for the current focus, and /keys, /help and docs/tui.md's key list are made from
 // it, so what is shown is what works. Key names come from key_parse.ts.
 
-export type Focus = 'approval' | 'reason' | 'form' | 'trust' | 'composer' | 'completion' | 'search' | 'tools' | 'transcript' | 'picker' | 'rewind' | 'auth';
+export type Focus = 'approval' | 'reason' | 'form' | 'trust' | 'composer' | 'completion' | 'search' | 'tools' | 'transcript' | 'picker' | 'models' | 'rewind' | 'auth' | 'keys';
 
 export type Action =
   | 'allow_once'
@@ -71,6 +71,15 @@ export type Action =
   | 'picker_next'
   | 'picker_pick'
   | 'picker_close'
+  | 'model_prev'
+  | 'model_next'
+  | 'model_pick'
+  | 'model_close'
+  | 'keys_up'
+  | 'keys_down'
+  | 'keys_page_up'
+  | 'keys_page_down'
+  | 'keys_close'
   | 'rewind_prev'
   | 'rewind_next'
   | 'rewind_both'
@@ -157,7 +166,7 @@ export const BINDINGS: Binding[] = [
   { action: 'undo', keys: ['ctrl+_', 'ctrl+z'], label: 'Ctrl+_/Ctrl+Z', help: 'undo', focus: ['composer', 'completion'], footer: false },
   { action: 'clear_draft', keys: ['ctrl+c'], label: 'Ctrl+C', help: 'clear the prompt (empty: cancel the turn)', focus: ['composer', 'completion'], footer: false },
   { action: 'expand_paste', keys: ['ctrl+o'], label: 'Ctrl+O', help: 'print the last pasted prompt in full', focus: ['composer'], footer: false },
-  { action: 'keys_help', keys: ['?'], label: '?', help: 'keys', focus: ['composer'] },
+  { action: 'keys_help', keys: ['?'], label: '?', help: 'keys', focus: ['composer', 'tools'] },
   { action: 'focus_next', keys: ['tab'], label: 'Tab', help: 'tool list', focus: ['composer'] },
   { action: 'search_older', keys: ['ctrl+r', 'up'], label: 'Ctrl+R/↑', help: 'older match', focus: ['search'] },
   { action: 'search_newer', keys: ['ctrl+s', 'down'], label: 'Ctrl+S/↓', help: 'newer match', focus: ['search'] },
@@ -182,6 +191,15 @@ export const BINDINGS: Binding[] = [
   { action: 'picker_next', keys: ['down', 'j'], label: '', help: '', focus: ['picker'] },
   { action: 'picker_pick', keys: ['return'], label: 'Enter', help: 'resume it', focus: ['picker'] },
   { action: 'picker_close', keys: ['escape'], label: 'Esc', help: 'cancel', focus: ['picker'] },
+  { action: 'model_prev', keys: ['up', 'k'], label: '↑/↓', help: 'select', focus: ['models'] },
+  { action: 'model_next', keys: ['down', 'j'], label: '', help: '', focus: ['models'] },
+  { action: 'model_pick', keys: ['return'], label: 'Enter', help: 'use this model', focus: ['models'] },
+  { action: 'model_close', keys: ['escape'], label: 'Esc', help: 'keep the model', focus: ['models'] },
+  { action: 'keys_up', keys: ['up', 'k'], label: '↑/↓', help: 'scroll', focus: ['keys'] },
+  { action: 'keys_down', keys: ['down', 'j'], label: '', help: '', focus: ['keys'] },
+  { action: 'keys_page_up', keys: ['pageup'], label: 'PgUp/PgDn', help: 'page', focus: ['keys'] },
+  { action: 'keys_page_down', keys: ['pagedown', 'space'], label: '', help: '', focus: ['keys'] },
+  { action: 'keys_close', keys: ['escape', '?', 'q', 'return'], label: 'Esc/?', help: 'close', focus: ['keys'] },
   { action: 'rewind_prev', keys: ['up', 'k'], label: '↑/↓', help: 'select a prompt', focus: ['rewind'] },
   { action: 'rewind_next', keys: ['down', 'j'], label: '', help: '', focus: ['rewind'] },
   { action: 'rewind_both', keys: ['return'], label: 'Enter', help: 'files and conversation', focus: ['rewind'] },

@@ -9,12 +9,14 @@ export const FOCUS_TITLE: Record<Focus, string> = {
   tools: 'Tool list (Tab)',
   transcript: 'Transcript (Ctrl+T)',
   picker: 'Session picker (/resume)',
+  models: 'Model picker (/model)',
   rewind: 'Rewind (/rewind, /undo, Esc Esc)',
   approval: 'Approval',
   reason: 'Rejection reason',
   form: 'A form the agent asks you to fill in',
   auth: 'Login picker',
   trust: 'Trust prompt (a folder with its own configuration)',
+  keys: 'Keys overlay (?)',
 };
 
 const NAMES: Record<string, string> = {

@@ -1,6 +1,7 @@
 // The session picker (/resume, `cxl --resume`): this directory's sessions, newest first, each
 // with its title (the first prompt, for cxl), how long ago it was used and its id.
 import type { SessionChoices } from '../client/state.ts';
+import { isUnattended } from '../client/session_meta.ts';
 import { shortSessionId } from './status_line.ts';
 import { plainRow, textWidth, truncate, truncateRow, type Row } from './text_layout.ts';
 
@@ -20,7 +21,10 @@ export function ago(iso: string | null | undefined, now = Date.now()): string {
 export function pickerRows(c: SessionChoices, selected: number, width: number, maxLines: number, now = Date.now()): Row[] {
   const label = ` resume a session (${c.sessions.length}) `;
   const rows: Row[] = [[{ text: `──${label}${'─'.repeat(Math.max(0, width - textWidth(label) - 2))}`, color: 'accent', bold: true }]];
-  const room = Math.max(1, maxLines - 2);
+  // the sessions come a person's first, then the unattended runs and units (pickerOrder): those
+  // have a heading of their own, so a person's few are not lost among them
+  const firstRun = c.sessions.findIndex(isUnattended);
+  const room = Math.max(1, maxLines - 2 - (firstRun >= 0 ? 1 : 0));
   const start = Math.max(0, Math.min(selected - Math.floor(room / 2), c.sessions.length - room));
   const shown = c.sessions.slice(start, start + room).map((x) => {
     const when = ago(x.updatedAt, now);
@@ -30,6 +34,7 @@ export function pickerRows(c: SessionChoices, selected: number, width: number, m
   const tailW = Math.max(0, ...shown.map((r) => textWidth(r.tail)));
   const titleW = Math.max(10, Math.min(Math.max(0, ...shown.map((r) => textWidth(r.title))), width - 2 - tailW));
   shown.forEach(({ title, tail }, k) => {
+    if (start + k === firstRun) rows.push(plainRow(`  unattended runs and mission units (${c.sessions.length - firstRun})`, { color: 'muted', bold: true }));
     const sel = start + k === selected;
     const t = truncate(title, titleW);
     rows.push(

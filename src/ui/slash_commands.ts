@@ -17,6 +17,8 @@ export interface SlashContext {
   hint(text: string): void;
   /** The prompt in $EDITOR (/edit). */
   editor?(): void;
+  /** The keys overlay (/keys, as `?`). */
+  keys?(): void;
 }
 
 export interface ArgChoice {
@@ -73,12 +75,16 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
   {
     name: 'model',
     args: '[NAME]',
-    description: "the agent's models, or switch to one",
+    description: "pick one of the agent's models (or name it) for this session",
     run: (ctx, arg) => {
-      if (ctx.controller.model) return ctx.controller.model(arg);
+      if (ctx.controller.model) return void ctx.controller.model(arg);
       const m = ctx.state.model;
       ctx.hint(m ? `Model: ${m}. This agent's model is set when it starts (--model NAME).` : 'This agent does not say which model it uses.');
     },
+    complete: (state, partial) =>
+      (state.models?.available ?? [])
+        .filter((m) => m.id.toLowerCase().startsWith(partial.toLowerCase()) || m.name.toLowerCase().startsWith(partial.toLowerCase()))
+        .map((m) => ({ value: m.id, detail: [m.id === state.models?.current ? 'in use' : '', m.name !== m.id ? m.name : ''].filter(Boolean).join(' · ') })),
   },
   {
     name: 'config',
@@ -132,7 +138,7 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
   {
     name: 'keys',
     description: 'every key, by what has the focus (? on an empty prompt)',
-    run: (ctx) => ctx.store.info('keys', keysHelp()),
+    run: (ctx) => (ctx.keys ? ctx.keys() : ctx.store.info('keys', keysHelp())),
   },
   {
     name: 'edit',

@@ -64,43 +64,60 @@ export function statusRow(s: ClientState, width: number, home = shortPath): Row 
               : { text: s.running ? ' (working)' : '', color: 'running' };
   const before: string[] = [];
   const after: string[] = [];
-  if (s.model && !s.modelProblem) before.push(`model ${s.model}`);
+  if (s.model && !s.modelProblem && !s.modelPick) before.push(`model ${s.model}`);
   const mode = modeLabel(s);
   if (s.usage) after.push(usageText(s.usage.used, s.usage.size));
   if (s.sandbox) after.push(`sandbox ${s.sandbox.state}`);
   // the person's MCP servers this agent could not be given (the notice says which and why)
   if (s.mcpSkipped.length) after.push(`${s.mcpSkipped.length} MCP server${s.mcpSkipped.length > 1 ? 's' : ''} not passed`);
+  const sandboxAt = s.sandbox ? after.length - 1 - (s.mcpSkipped.length ? 1 : 0) : -1;
   const cwdAt = after.push(home(s.cwd)) - 1;
-  // last, so a narrow terminal cuts it first: the id is for `cxl --resume ID`
+  // last: the id is for `cxl --resume ID`, and stays whole (the directory gives way first)
   after.push(s.loading ? 'resuming…' : s.sessionId ? `session ${shortSessionId(s.sessionId)}` : 'no session');
   const name = a.name ?? a.label;
   const head = truncate(name, Math.max(8, Math.floor(width / 3)));
   // the mode in the colour of how much it lets the agent do unasked
   const risk = modeRisk(s.modes.find((m) => m.id === (s.mode ?? s.envelope)) ?? { id: s.mode ?? s.envelope ?? '', name: '' });
-  const modeSpans: Span[] = mode ? [{ text: ' · ', color: 'muted' }, { text: mode, color: RISK_COLOR[risk], bold: risk === 'high' }] : [];
+  let terse = false;
+  // narrow: `model ` and `envelope ` go before the id is cut (what they name reads without them)
+  const word = (t: string) => (terse ? t.replace(/^(model|envelope|mode) /, '') : t);
+  const modeSpans = (): Span[] => (mode ? [{ text: ' · ', color: 'muted' }, { text: word(mode), color: RISK_COLOR[risk], bold: risk === 'high' }] : []);
   const row = (): Row => [
     { text: head, color: 'accent', bold: true },
     agentState,
-    ...(before.length ? [{ text: ` · ${before.join(' · ')}`, color: 'muted' }] : []),
+    ...(before.length ? [{ text: ` · ${before.map(word).join(' · ')}`, color: 'muted' }] : []),
     // the fix is in the notice above; the status line keeps saying it until a model answers
-    ...(s.modelProblem ? [{ text: ' · ', color: 'muted' }, { text: 'no model: see above', color: 'warn', bold: true }] : []),
-    ...modeSpans,
-    { text: ` · ${after.join(' · ')}`, color: 'muted' },
+    ...(s.modelProblem && !s.modelPick ? [{ text: ' · ', color: 'muted' }, { text: terse ? 'no model' : 'no model: see above', color: 'warn', bold: true }] : []),
+    // the server answered with models: one is to be picked
+    ...(s.modelPick ? [{ text: ' · ', color: 'muted' }, { text: terse ? 'pick a model' : 'model: pick one (/model)', color: 'warn', bold: true }] : []),
+    ...modeSpans(),
+    { text: ` · ${after.filter((x) => x !== '').join(' · ')}`, color: 'muted' },
   ];
-  // too long: when the directory giving up its start (its end names it) makes the row fit, it
-  // does; else the row is cut at its end
-  const over = rowWidth(row()) - width;
-  if (over > 0) {
-    const full = after[cwdAt];
-    after[cwdAt] = elideStart(full, over);
-    if (rowWidth(row()) > width) after[cwdAt] = full;
-  }
+  // too long: the session id at the end stays whole as long as anything else can give way. The
+  // directory gives up its start at a `/` (its end names it), then goes (it is where cxl was
+  // started); then the sandbox's word
+  const fit = () => {
+    const over = rowWidth(row()) - width;
+    if (over > 0 && after[cwdAt] !== '') after[cwdAt] = elideStart(home(s.cwd), over);
+    return rowWidth(row()) <= width;
+  };
+  if (!fit()) after[cwdAt] = '';
+  if (!fit() && sandboxAt >= 0) after[sandboxAt] = '';
+  if (!fit()) terse = true;
   return truncateRow(row(), width);
 }
 
-/** `p` shortened by `by` columns from its start (`…/src/app`), never below its last component. */
+/**
+ * `p` shortened by at least `by` columns from its start, at a directory boundary (`…/src/app`,
+ * never `…rc/app`), never below its last component.
+ */
 export function elideStart(p: string, by: number): string {
-  const last = p.slice(p.lastIndexOf('/'));
-  const keep = Math.max(p.length - by - 1, last.length);
-  return keep >= p.length ? p : `…${p.slice(p.length - keep)}`;
+  if (by <= 0) return p;
+  const last = p.lastIndexOf('/');
+  if (last <= 0) return p;
+  // the longest tail starting at a `/` that is `by` + 1 (the `…`) shorter than the whole
+  for (let i = p.indexOf('/', 1); i !== -1 && i <= last; i = p.indexOf('/', i + 1)) {
+    if (p.length - i + 1 <= p.length - by) return `…${p.slice(i)}`;
+  }
+  return `…${p.slice(last)}`;
 }

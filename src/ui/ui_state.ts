@@ -47,6 +47,10 @@ export interface UiState {
   transcript?: TranscriptState;
   /** The session picked in the session picker. */
   pickerIndex: number;
+  /** The model selected in the model picker (-1: the one in use, as it opens). */
+  modelIndex: number;
+  /** The keys overlay (`?`), while open: how far it is scrolled. */
+  keysOverlay?: { scroll: number };
   /** The prompt picked in the rewind picker (0: the newest). */
   rewindIndex: number;
   /** When Esc was pressed on an empty prompt (Date.now()): a second one soon after opens the rewind picker. */
@@ -103,6 +107,7 @@ export const initialUi: UiState = {
   pastes: new Map(),
   completionSel: { key: '', index: 0 },
   pickerIndex: 0,
+  modelIndex: -1,
   rewindIndex: 0,
   typedAt: 0,
   arming: APPROVAL_ARMING,

@@ -17,13 +17,14 @@ after(async () => {
   removeWorkdirs();
 });
 
-test('/model lists the server’s models, /model fake-mini switches, the next request names it, and a resumed session keeps it', async () => {
+test('/model opens the picker over the server’s models, /model fake-mini switches, the next request names it, a resumed session keeps it, and --model with --resume wins', async () => {
   const dir = workdir();
   const srv = await startFakeOpenAI(() => ({ text: 'ok' }), { models: [{ id: 'fake-coder', object: 'model' }, { id: 'fake-mini', object: 'model' }] });
   cleanups.push(() => srv.close());
   const env = { ...process.env, HOME: dir, XDG_DATA_HOME: path.join(dir, 'data'), OPENAI_BASE_URL: srv.url, OPENAI_API_KEY: 'sk-test' };
-  const open = async (resume?: string) => {
-    const c = new AcpClient({ argv: [...cxlCommand(), 'acp', '--provider', 'openai', '--model', 'fake-coder'], label: 'cxl acp', builtin: true, cwd: dir, env, settleMs: 5, model: 'fake-coder', ...(resume ? { resume: { kind: 'id' as const, id: resume } } : {}) });
+  // as `cxl [--model NAME] [--resume ID]` starts them: --model goes to the built-in agent and to the client
+  const open = async (resume?: string, model: string | undefined = resume ? undefined : 'fake-coder') => {
+    const c = new AcpClient({ argv: [...cxlCommand(), 'acp', '--provider', 'openai', ...(model ? ['--model', model] : [])], label: 'cxl acp', builtin: true, cwd: dir, env, settleMs: 5, model, ...(resume ? { resume: { kind: 'id' as const, id: resume } } : {}) });
     cleanups.push(() => c.close());
     await c.start();
     await waitFor(c, (s) => s.sessionId !== undefined && (s.models?.available.length ?? 0) === 2, 'the session and the server’s two models');
@@ -32,8 +33,7 @@ test('/model lists the server’s models, /model fake-mini switches, the next re
   const c = await open();
   await c.model('');
   let s = c.store.getState();
-  const listing = s.history.at(-1) as { kind: string; text: string; detail?: string[] };
-  assert.deepEqual(listing.detail, ['● fake-coder', '  fake-mini']);
+  assert.deepEqual(s.modelChoices, { models: [{ id: 'fake-coder', name: 'fake-coder' }, { id: 'fake-mini', name: 'fake-mini' }], current: 'fake-coder' }, 'the picker, the model in use marked');
   await c.model('fake-mini');
   s = await waitFor(c, (x) => x.models?.current === 'fake-mini', 'the switch');
   assert.equal(s.model, 'fake-mini', 'the status line names it');
@@ -52,6 +52,16 @@ test('/model lists the server’s models, /model fake-mini switches, the next re
   again.send('still you?');
   await waitFor(again, (x) => !x.running && srv.requests.length === 2, 'the turn of the resumed session');
   assert.equal(srv.requests[1].model, 'fake-mini');
+  await again.close();
+
+  // --model with --resume: the flag wins over the model the session was left on, and says so
+  const flagged = await open(id, 'fake-coder');
+  s = await waitFor(flagged, (x) => x.models?.current === 'fake-coder', 'the model --model names');
+  assert.equal(s.model, 'fake-coder', 'the status line names it');
+  assert.ok(s.history.some((h) => h.kind === 'notice' && /^Model: fake-coder, as --model asks \(the session was on fake-mini\)\.$/.test(h.text)), 'the screen says so');
+  flagged.send('and now?');
+  await waitFor(flagged, (x) => !x.running && srv.requests.length === 3, 'the turn');
+  assert.equal(srv.requests[2].model, 'fake-coder');
 });
 
 test('with Ollama the models come from /api/tags, and /model switches the next request to the one named', async () => {

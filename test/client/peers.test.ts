@@ -165,14 +165,16 @@ test('models: a switch the agent refuses keeps the session and the model; the re
   assert.deepEqual(lastNotice(s)!.detail, ["Model 'peer-large' not found for this account"]);
 });
 
-test('/model lists the models and switches; an agent without models says so', async () => {
+test('/model opens the picker over the models and switches; an agent without models says so', async () => {
   const c = legacyModels;
   await waitFor(c, (x) => x.models?.current === 'peer-large-2', 'the switch at start');
   void c.model('');
-  let s = await waitFor(c, (x) => /Models of Peer Agent/.test(lastNotice(x)?.text ?? ''), 'the list');
-  assert.deepEqual(lastNotice(s)!.detail, ['  peer-small (Peer Small) · fast', '  peer-large (Peer Large) · careful', '● peer-large-2 (Peer Large 2)']);
+  let s = await waitFor(c, (x) => x.modelChoices !== undefined, 'the picker');
+  assert.deepEqual(s.modelChoices!.models.map((m) => m.id), ['peer-small', 'peer-large', 'peer-large-2']);
+  assert.equal(s.modelChoices!.current, 'peer-large-2');
   void c.model('peer-large');
   s = await waitFor(c, (x) => x.model === 'Peer Large', 'the switch');
+  assert.equal(s.modelChoices, undefined, 'the picker closes');
   assert.match(lastNotice(s)!.text, /Model: Peer Large/);
   const bare = noModels;
   const b = await waitFor(bare, (x) => /does not say which models/.test(lastNotice(x)?.text ?? ''), 'the notice');

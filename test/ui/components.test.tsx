@@ -230,9 +230,26 @@ test('a long working directory gives up its start before the status line loses t
   assert.ok(full.includes(cwd) && full.endsWith('session a1b2c3d4e5f6'), full);
   const line = statusRow(s.getState(), 100).map((x) => x.text).join('');
   assert.ok(line.endsWith('session a1b2c3d4e5f6'), line);
-  assert.match(line, / · …[^ ]*\/inside\/app · session/);
+  // cut at a directory boundary, never inside a name
+  assert.match(line, / · …\/[^ ]*\/inside\/app · session/);
   assert.ok(line.length <= 100, `${line.length} columns`);
-  // too narrow for the row even so: the directory stays whole and the row is cut at its end, as before
+  // too narrow for the row even so: the directory goes, then the words `model` and `envelope`;
+  // the session id (for `cxl --resume ID`) stays whole
   const narrow = statusRow(s.getState(), 60).map((x) => x.text).join('');
-  assert.ok(narrow.endsWith('…') && narrow.includes(' · /srv/builds/'), narrow);
+  assert.equal(narrow, 'cxl · qwen3:8b · default · session a1b2c3d4e5f6');
+});
+
+test('at 100 columns the directory gives way (at a `/`, then whole) before the sandbox or the session id', () => {
+  const cwd = '/home/someone/src/the-app';
+  const s = new ClientStore({ label: 'cxl acp', builtin: true, cwd, model: 'qwen3:14b', envelope: 'default', settleMs: 0 });
+  s.agentReady({ name: 'cxl', version: '0.1.0' });
+  s.sessionStarted('0192f3a1-7b2c-7d3e-8f40-5a6b7c8d9c4e', { mode: 'default' });
+  s.applyUpdate({ sessionUpdate: 'usage_update', used: 13_000, size: 32_768 });
+  const line = statusRow(s.getState(), 100, (p) => p).map((x) => x.text).join('');
+  assert.ok(line.length <= 100, `${line.length} columns: ${line}`);
+  assert.ok(line.endsWith(' · …/src/the-app · session 0192f3a1…9c4e'), `cut at a directory boundary: ${line}`);
+  s.setSandbox({ state: 'bubblewrap' });
+  const boxed = statusRow(s.getState(), 100, (p) => p).map((x) => x.text).join('');
+  assert.ok(boxed.length <= 100, boxed);
+  assert.ok(boxed.endsWith(' · 40% of 32k · sandbox bubblewrap · session 0192f3a1…9c4e'), `the directory went, the sandbox and the id stay: ${boxed}`);
 });

@@ -151,13 +151,22 @@ test('Ctrl+G hands the prompt to the editor and takes back what it saved', async
   r.unmount();
 });
 
-test('? on an empty prompt prints every key; in a prompt it is a character', async () => {
+test('? on an empty prompt opens the keys overlay (nothing goes into the scrollback), ↓ scrolls it, Esc closes it; in a prompt it is a character', async () => {
   const s = states.idle();
   const r = mount(s);
   await tick();
+  const printed = s.getState().history.length;
   await r.press('?');
-  const info = s.getState().history.at(-1);
-  assert.ok(info?.kind === 'info' && info.lines.some((l) => /Ctrl\+W Alt\+Backspace\s+cut the word before/.test(l)), 'the keys list');
+  let frame = r.lastFrame() ?? '';
+  assert.match(frame, /── keys 1–\d+ of \d+ · ↑↓ PgUp PgDn scroll · Esc closes/, 'the overlay');
+  assert.match(frame, /Composer:\n\s+Enter\s+send/);
+  assert.equal(s.getState().history.length, printed, 'nothing printed into the scrollback');
+  await r.press(KEY.pageDown, KEY.pageDown, KEY.pageDown);
+  frame = r.lastFrame() ?? '';
+  assert.match(frame, /── keys 31–/, 'scrolled three pages');
+  assert.doesNotMatch(frame, /\n\s+Enter\s+send/);
+  await r.press(KEY.esc);
+  assert.doesNotMatch(r.lastFrame() ?? '', /── keys /, 'closed');
   await r.press('a', '?');
   assert.equal(prompt(r.lastFrame()), 'a?');
   r.unmount();

@@ -66,8 +66,8 @@ async function start(script: Reply[], o: { columns?: number; rows?: number; args
   ];
   tmux.start(dir, [...cxlCommand(), '--provider', 'openai', '--model', 'fake-model', ...(o.args ?? [])], env, rcFile, o.columns ?? 100, o.rows ?? 24);
   tmux.run('pipe-pane', '-o', '-t', 'cxl', `cat >> ${quote([pipe])}`);
-  // the status line names the model once the session is open (a narrow one cuts the session id)
-  await tmux.waitFor(/\ncxl · model fake-model/, "the built-in agent's session");
+  // the status line names the model once the session is open (a narrow one without the word `model`)
+  await tmux.waitFor(/\ncxl · (model )?fake-model · .*session [0-9a-f]/, "the built-in agent's session");
   return {
     dir,
     rcFile,

@@ -38,11 +38,13 @@ test(`cxl in tmux (${runtimeName}): /mission shows the unit's plan and reports a
     tmux.type('/mission change one to uno in notes.txt');
     await tmux.waitFor(/› \/mission change one/, 'the typed command');
     tmux.keys('Enter');
-    // missions.fire is unset under `default`: firing a unit is asked first
-    await tmux.waitFor(/── approval[\s\S]*mission\.mission_start: change one to uno in notes\.txt[\s\S]*Allow once {2}\(y\)/, 'the approval to fire');
-    await tmux.answer('y');
+    // missions.fire is unset under `default`, so a model's mission_start asks; the person typing
+    // /mission is the approval: they are not asked again
     const rows = await tmux.waitFor(/◆ m-\w+ plan, revision 1: 1\/2 done[\s\S]*\[x\] read notes\.txt[\s\S]*\[~\] change one to uno/, 'the unit\'s plan as rows', 40_000);
     assert.match(rows, /◆ m-\w+ fired \(agent run, envelope default\): change one to uno in notes\.txt/);
+    const fired = tmux.scrollback();
+    assert.match(fired, /✓ other mission\.mission_start: change one to uno/, 'the call, done');
+    assert.doesNotMatch(fired, /\? other mission\.mission_start/, 'firing it was not asked');
     // the unit's edit, asked of this UI with its diff
     await tmux.waitFor(/── approval[\s\S]*m-\w+: local_fs\.edit_file: notes\.txt[\s\S]*- one[\s\S]*\+ uno[\s\S]*Allow once {2}\(y\)/, 'the unit\'s ask with its diff', 40_000);
     assert.equal(readFileSync(path.join(dir, 'notes.txt'), 'utf8'), 'one\n', 'nothing written before the answer');

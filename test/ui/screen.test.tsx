@@ -94,11 +94,9 @@ test('a resize re-lays the live region at the new width', async () => {
   await r.resize(60, 20);
   const narrow = r.lastFrame().split('\n');
   r.unmount();
-  assert.match(narrow.at(-1)!, /^Ctrl\+C cancel \(twice quits\) · Ctrl\+D quit$/, 'the footer re-wraps at 60 columns');
-  assert.match(narrow.at(-2)!, /^Shift\+Tab next mode · Ctrl\+T transcript$/);
-  assert.match(narrow.at(-3)!, /^Ctrl\+R search history · \? keys · Tab tool list$/);
-  assert.match(narrow.at(-4)!, /^Enter send · Shift\/Alt\+Enter new line · ↑\/↓ lines, history$/);
-  assert.match(narrow.at(-5)!, /^cxl · .*…$/, 'the status line is cut at the new width');
+  // below 80 columns the footer is one row, ending with `?`, which opens every key
+  assert.match(narrow.at(-1)!, /^Enter send · .* · \? keys$/, 'one footer row at 60 columns');
+  assert.match(narrow.at(-2)!, /^cxl · .* · session a1b2c3d4e5f6$/, 'the status line keeps the session id whole');
   for (const line of narrow.slice(-6)) assert.ok([...line].length <= 60, `after resize, a live line is wider than 60: ${line}`);
 });
 

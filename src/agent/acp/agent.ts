@@ -5,8 +5,8 @@
 // is answered -32601 by the SDK, with the method named. Tools come from a per-session SessionTools (built
 // by the caller), the model from a Provider; both are injected so tests run the real thing.
 import * as acp from '@agentclientprotocol/sdk';
-import { METHOD_CHECKPOINTS, METHOD_REWIND, METHOD_REWIND_PREVIEW, type RewindMeta } from '../../core/protocol_names.ts';
-import { parseFork, parseRewind, parseSessionOnly, parseSetModel } from './params.ts';
+import { META_SHELL_RUN, METHOD_CHECKPOINTS, METHOD_REWIND, METHOD_REWIND_PREVIEW, METHOD_SHELL_RUN, type RewindMeta } from '../../core/protocol_names.ts';
+import { parseFork, parseRewind, parseSessionOnly, parseSetModel, parseShellRun } from './params.ts';
 import { noLoginMethods } from './errors.ts';
 import { runPrompt } from './prompt.ts';
 import type { AgentOptions } from './session.ts';
@@ -31,6 +31,8 @@ function initialized(version: string): acp.InitializeResponse {
       mcpCapabilities: { http: true },
       // fork is unstable in ACP: offered to the clients that look for it
       sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, fork: {} } as acp.SessionCapabilities,
+      // the person's own shell lines are kept with the session (_cxl/shell_run)
+      _meta: { [META_SHELL_RUN]: true },
     },
     agentInfo: { name: 'cxl', title: 'cxl', version },
     authMethods: [],
@@ -85,6 +87,11 @@ export function createAgent(o: AgentOptions): Agent {
     .onRequest(METHOD_CHECKPOINTS, parseSessionOnly, ({ params }) => sessions.get(params.sessionId).checkpointList())
     .onRequest(METHOD_REWIND_PREVIEW, parseRewind, async ({ params }) => rewindMeta(await sessions.get(params.sessionId).rewindPlan(params.n, params.restore)))
     .onRequest(METHOD_REWIND, parseRewind, async ({ params }) => rewindMeta(await sessions.get(params.sessionId).rewind(params.n, params.restore, params.overwrite)))
+    // the person's own `!line`, run by the client: kept with the session, read with the next prompt
+    .onRequest(METHOD_SHELL_RUN, parseShellRun, async ({ params }) => {
+      await sessions.get(params.sessionId).recordShellRun(params.run, params.context);
+      return {};
+    })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client, signal }) => {
       const s = sessions.get(params.sessionId);
       const running = runPrompt(o, s, client, params.prompt, signal);

@@ -64,13 +64,18 @@ function modeOption(modes: ModeChoice[], current: string): acp.SessionConfigOpti
   };
 }
 
-/** The model option: the server's models, the one in use first when the server did not list it. */
-function modelOption(current: string, listed: string[] | undefined): acp.SessionConfigOption {
+/**
+ * The model option: the server's models, the one in use first when the server did not list it.
+ * `unchosen`: none is chosen yet (the server lists several): the current value is empty, one of
+ * the listed ones is to be picked.
+ */
+function modelOption(current: string, listed: string[] | undefined, unchosen: boolean): acp.SessionConfigOption {
+  if (unchosen && listed?.length) return { type: 'select', id: CONFIG_MODEL, name: 'Model', category: 'model', currentValue: '', options: listed.map((v) => ({ value: v, name: v })) };
   const values = listed?.includes(current) ? listed : [current, ...(listed ?? [])];
   return { type: 'select', id: CONFIG_MODEL, name: 'Model', category: 'model', currentValue: current, options: values.map((v) => ({ value: v, name: v })) };
 }
 
 /** Every config option of a session, as session/new, load, resume and set_config_option answer. */
-export function configOptions(modes: ModeChoice[], mode: string, model: string | undefined, listed: string[] | undefined): acp.SessionConfigOption[] {
-  return [modeOption(modes, mode), ...(model !== undefined ? [modelOption(model, listed)] : [])];
+export function configOptions(modes: ModeChoice[], mode: string, model: string | undefined, listed: string[] | undefined, unchosen = false): acp.SessionConfigOption[] {
+  return [modeOption(modes, mode), ...(model !== undefined ? [modelOption(model, listed, unchosen)] : [])];
 }

@@ -6,12 +6,14 @@ import * as acp from '@agentclientprotocol/sdk';
 import { modelCall, toolDefinitions } from '../loop/model_call.ts';
 import type { StopReason } from '../loop/turn.ts';
 import { howToConfigure } from '../providers/select.ts';
-import type { Provider } from '../providers/types.ts';
+import { SERVER_MODEL } from '../providers/openai.ts';
+import type { Provider, ProviderError } from '../providers/types.ts';
 import { modelName } from '../tools/tool_names.ts';
 import os from 'node:os';
 import { describeMemory } from '../../config/memory.ts';
 import { expandCommand, matchCommand } from '../../config/commands.ts';
 import { META_SHELL_CONTEXT } from '../../core/protocol_names.ts';
+import { shellContextText } from '../../core/shell_context.ts';
 import { DIRECT_HELP, INIT_PROMPT, parseDirect, type DirectCommand } from './direct.ts';
 import { promptShown, Transcript, TURN_CANCELLED } from './replay.ts';
 import { parsePlan, PLAN_TOOL, PLAN_TOOL_NAME } from '../loop/plan_tool.ts';
@@ -161,7 +163,7 @@ async function runDirect(o: TurnOptions, turn: PromptTurn, direct: DirectCommand
       direct.kind === 'shell'
         ? await runToolCall(turn, 'local_shell', { command: direct.command }, undefined, true)
         : direct.kind === 'mission'
-          ? await runToolCall(turn, 'mission_start', missionArgs(o, direct), undefined, true)
+          ? await runToolCall(turn, 'mission_start', missionArgs(o, direct), undefined, true, true)
           : await runToolCall(turn, direct.name, direct.args, undefined, true);
     // the model sees what the user did, so a later prompt can refer to it
     s.stored.history.push({ role: 'assistant', content: `(direct command result) ${r.forModel.slice(0, 8000)}`, ...(r.reads.length ? { reads: r.reads } : {}) });
@@ -209,9 +211,24 @@ async function askModel(o: TurnOptions, provider: Provider, turn: PromptTurn, te
     // the plan is the client's to show, not a call on this machine
     runCall: async (call) => (call.name === PLAN_TOOL_NAME ? { forModel: await turn.updatePlan(call.arguments), reads: [] } : runToolCall(turn, call.name, call.arguments, call.id)),
   });
-  if (res.error !== undefined) await turn.say(`${turn.said && !turn.said.endsWith('\n') ? '\n' : ''}${res.error}\n`);
+  if (res.error !== undefined) await turn.say(`${turn.said && !turn.said.endsWith('\n') ? '\n' : ''}${modelFailure(s, res.error, res.failure)}\n`);
   else if (res.stopReason === 'max_turn_requests') await turn.say(`\n(Stopped after ${o.maxTurns} model requests in one turn. Send another prompt to continue.)\n`);
   return res.stopReason;
+}
+
+/**
+ * A failed model request in words. When the session's opening check already told the client why
+ * no model answers (a notice with the advice), the turn says so in one line rather than print the
+ * advice again.
+ */
+function modelFailure(s: LiveSession, error: string, failure: ProviderError | undefined): string {
+  if (!failure || !s.modelSaid) return error;
+  if (failure.models?.length) {
+    const which = s.provider?.model === SERVER_MODEL ? 'No model is chosen' : `The server has no model \`${s.provider?.model}\``;
+    return `${which}: pick one with /model (${failure.models.slice(0, 8).join(', ')}${failure.models.length > 8 ? ', …' : ''}), then send the prompt again.`;
+  }
+  if (failure.kind === 'unreachable' || failure.kind === 'model_not_found') return `The model did not answer: ${failure.message} The notice when the session opened says how to set one up.`;
+  return error;
 }
 
 /** The session is named after its first prompt; the client hears the title as `session_info_update`. */
@@ -235,13 +252,17 @@ export async function runPrompt(o: TurnOptions, s: LiveSession, client: acp.Agen
   request?.addEventListener('abort', onCancelRequest, { once: true });
   const turn = new PromptTurn(s, client, ctrl.signal, o.log);
   const text = promptText(blocks);
-  const context = shellContext(blocks);
+  // the person's `!line` output: as the client sent it, else (a client that no longer has it: the
+  // session resumed in a new UI) as the session kept it
+  const shell = s.takeShell();
+  const context = shellContext(blocks) || (shell.pending.length ? shellContextText(shell.pending) : '');
   const shown = promptShown(blocks.filter((b) => !isShellContext(b)));
   const direct = parseDirect(text);
   // every prompt that is part of the conversation is a place to go back to
   if (direct?.kind !== 'memory' && direct?.kind !== 'compact') s.checkpoints?.begin({ text: shown, history: s.stored.history.length, replay: s.stored.replay.length });
   // a resumed session shows the person's shell output where it was, as cxl's client showed it live
-  if (context) s.stored.replay.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: context, _meta: { [META_SHELL_CONTEXT]: true } } });
+  // (a client that kept each run with the session has its rows in the replay already)
+  if (context && shell.recorded === 0 && shell.pending.length === 0) s.stored.replay.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: context, _meta: { [META_SHELL_CONTEXT]: true } } });
   s.stored.replay.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: shown } });
   try {
     await nameSession(s, turn, shown);

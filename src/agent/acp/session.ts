@@ -4,10 +4,11 @@
 // resumed. Prompt turns (prompt.ts) work on it; the session manager opens and closes it.
 import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
-import { META_DESCRIPTION, META_MODEL, META_SANDBOX, META_TOKENS_AFTER, META_TOKENS_BEFORE, type ModelMeta, type SandboxMeta } from '../../core/protocol_names.ts';
+import { META_DESCRIPTION, META_MODEL, META_SANDBOX, META_SHELL_RUN, META_TOKENS_AFTER, META_TOKENS_BEFORE, type ModelMeta, type SandboxMeta, type ShellRunMeta } from '../../core/protocol_names.ts';
 import { describeCompaction, type CompactionPhase, type CompactionRecord, type ContextHooks, type SessionContext } from '../context/session_context.ts';
 import { sessionContext } from '../loop/model_call.ts';
-import { modelProblem } from '../providers/reachability.ts';
+import { checkModel } from '../providers/reachability.ts';
+import { SERVER_MODEL } from '../providers/openai.ts';
 import { howToConfigure } from '../providers/select.ts';
 import type { Provider } from '../providers/types.ts';
 import type { SessionLog, SessionStore, StoredSession } from '../sessions/store.ts';
@@ -110,7 +111,7 @@ export class SessionNotices {
     const [first, ...rest] = text.split('\n');
     const update: acp.SessionUpdate = this.asNotice
       ? { sessionUpdate: 'notice', severity: n.severity ?? 'warning', title: n.title ?? first, ...(n.title ? { description: text } : rest.length ? { description: rest.join('\n') } : {}) }
-      : { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${text}\n` } };
+      : { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${n.title ? `${n.title}\n` : ''}${text}\n` } };
     const p = this.client.notify(acp.methods.client.session.update, { sessionId: this.sessionId, update }).finally(() => this.inflight.delete(p));
     this.inflight.add(p);
     return p;
@@ -147,6 +148,8 @@ function nowIso(): string {
 
 /** The session's own model, kept with it so a load or resume asks the same one. */
 const EXTRA_MODEL = 'model';
+/** The person's `!line` output the model has not read yet (each run's text), kept so a resumed session still sends it. */
+const EXTRA_SHELL_PENDING = 'shellPending';
 
 export class LiveSession {
   /** the prompt turn running now, to cancel */
@@ -166,6 +169,10 @@ export class LiveSession {
   provider: Provider | null;
   /** the session was closed (session/close, delete): later requests find no session */
   closed = false;
+  /** `!line` runs recorded since the last prompt (their replay rows stand for the prompt's shell context) */
+  shellRuns = 0;
+  /** what the client was told about the model at open: none answers, or one is to be picked (undefined: nothing, or it answers) */
+  modelSaid: 'unreachable' | 'pick' | undefined;
 
   constructor(
     private readonly o: AgentOptions,
@@ -279,30 +286,79 @@ export class LiveSession {
     // the direct commands and the custom ones, as slash commands the client can offer
     await this.refreshCommands();
     // notices are live events; only the fallback messages belong to the replayed history
-    if (early.length && !this.notices.asNotice) this.stored.replay.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${early.map(([t]) => t).join('\n')}\n` } });
+    if (early.length && !this.notices.asNotice) this.stored.replay.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${early.map(([t, n]) => (n?.title ? `${n.title}\n${t}` : t)).join('\n')}\n` } });
     for (const n of early) await this.notices.notify(...n);
     void this.#checkModel().catch((e) => this.o.log(String(e)));
   }
 
   /**
-   * In the background as a session opens: is a model there? The client hears the model's real name
-   * (read from the server when only OPENAI_BASE_URL is set) and the server's models as the `model`
-   * option, or, when none answers, why and what to do: a notice, and `_meta[META_MODEL]` for its
-   * status line.
+   * In the background as a session opens (and after a model is switched): is a model there? The
+   * client hears the model's real name (read from the server when only OPENAI_BASE_URL is set) and
+   * the server's models as the `model` option; when the server answered with models to pick from,
+   * that one is to be picked (a notice, and `_meta[META_MODEL]` with the list); when none answers,
+   * why and what to do. `modelSaid` keeps what the client was told, so a prompt's failure does not
+   * print the same advice again.
    */
   async #checkModel(): Promise<void> {
     const provider = this.provider;
     if (!provider) return;
-    const problem = await modelProblem(provider, process.env.OPENAI_API_KEY);
-    if (problem === undefined) {
+    const c = await checkModel(provider, process.env.OPENAI_API_KEY);
+    // switched meanwhile: the switch checks the new one
+    if (this.closed || provider !== this.provider) return;
+    const was = this.modelSaid;
+    this.modelSaid = c.state === 'ok' ? undefined : c.state;
+    if (c.state !== 'unreachable') {
       // the server's models, listed once it answers: the client can offer them to switch to
       await this.catalog.refresh();
-      if (!this.closed) await this.send({ sessionUpdate: 'config_option_update', configOptions: this.configOptions() });
+      if (this.closed) return;
+      await this.send({ sessionUpdate: 'config_option_update', configOptions: this.configOptions() });
+    }
+    if (c.state === 'ok') {
+      if (was) await this.send({ sessionUpdate: 'session_info_update', _meta: { [META_MODEL]: { reachable: true } satisfies ModelMeta } });
+      return;
+    }
+    if (c.state === 'pick') {
+      const shown = c.models.slice(0, 12).join(', ') + (c.models.length > 12 ? `, … (${c.models.length} in all)` : '');
+      const env = provider.name === 'openai' ? ' (or OPENAI_MODEL=NAME)' : ' (or OLLAMA_MODEL=NAME)';
+      await this.notices.notify(`Its models: ${shown}.\nPick one with /model (a list to choose from), or start with --model NAME${env}.`, { severity: 'warning', title: `Pick a model: ${c.why}` });
+      await this.send({ sessionUpdate: 'session_info_update', _meta: { [META_MODEL]: { reachable: true, pick: c.models.slice(0, 200), problem: c.why } satisfies ModelMeta } });
       return;
     }
     // the title says what; the text under it, how to fix it (howToConfigure's first line is the title's)
-    await this.notices.notify(howToConfigure(provider, problem).split('\n').slice(2).join('\n'), { severity: 'warning', title: `No model is reachable: ${problem}` });
-    await this.send({ sessionUpdate: 'session_info_update', _meta: { [META_MODEL]: { reachable: false, problem } satisfies ModelMeta } });
+    await this.notices.notify(howToConfigure(provider, c.why).split('\n').slice(2).join('\n'), { severity: 'warning', title: `No model is reachable: ${c.why}` });
+    await this.send({ sessionUpdate: 'session_info_update', _meta: { [META_MODEL]: { reachable: false, problem: c.why } satisfies ModelMeta } });
+  }
+
+  /**
+   * `_cxl/shell_run`: a line the person ran in their own shell, kept with the session: replayed as
+   * the client showed it, and (`context`, when its output was handed to the agent) read by the
+   * model with the next prompt. A session of such lines only is a session to resume: the first
+   * names it.
+   */
+  async recordShellRun(run: ShellRunMeta, context: string | undefined): Promise<void> {
+    const text = `$ ${run.command}\n${run.output}`;
+    this.stored.replay.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text, _meta: { [META_SHELL_RUN]: run } } });
+    this.shellRuns++;
+    if (context !== undefined) this.log.put(EXTRA_SHELL_PENDING, [...this.pendingShell(), context]);
+    if (!this.stored.title) {
+      this.stored.title = `!${run.command.split('\n')[0]}`.replace(/\s+/g, ' ').trim().slice(0, 80);
+      await this.send({ sessionUpdate: 'session_info_update', title: this.stored.title, updatedAt: new Date().toISOString() });
+    }
+    await this.persist();
+  }
+
+  /** The `!line` runs the model has not read yet. */
+  pendingShell(): string[] {
+    const v = this.stored.extras?.[EXTRA_SHELL_PENDING];
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  }
+
+  /** A prompt arrived: the runs recorded since the last one (their count) and their pending text, taken. */
+  takeShell(): { recorded: number; pending: string[] } {
+    const out = { recorded: this.shellRuns, pending: this.pendingShell() };
+    this.shellRuns = 0;
+    if (out.pending.length) this.log.put(EXTRA_SHELL_PENDING, []);
+    return out;
   }
 
   /** session/set_mode; a client that follows config options hears of it as `config_option_update`. */
@@ -331,17 +387,33 @@ export class LiveSession {
     return this.configOptions();
   }
 
-  /** Another model of the same server, for the turns that follow; one the server does not list is refused. */
+  /**
+   * Another model of the same server, for the turns that follow; one the server does not list is
+   * refused (the agent's own model, from its configuration or --model, never is). The window is
+   * read again for it (a 16k model after a 32k one compacts at its own size), and the client hears
+   * the usage against it and whether the model answers.
+   */
   async #switchModel(model: string): Promise<void> {
     const base = this.o.provider;
     if (!base) throw noModelProvider(this.o.providerProblem);
     if (model === this.provider?.model) return;
-    const listed = await this.catalog.refresh();
-    if (!base.withModel || !listed?.includes(model)) throw unknownModel(model, listed, base.endpoint);
-    this.provider = model === base.model ? base : base.withModel(model);
+    const own = model === base.model && base.model !== SERVER_MODEL;
+    const listed = own ? this.catalog.known() : await this.catalog.refresh();
+    if (!own && (!base.withModel || !listed?.includes(model))) throw unknownModel(model, listed, base.endpoint);
+    this.provider = model === base.model ? base : base.withModel!(model);
     this.context.useProvider(this.provider);
     this.log.put(EXTRA_MODEL, model);
     await this.persist();
+    // after the answer: the client has the new option before it hears of the window and the check
+    setTimeout(() => void this.#modelSwitched().catch((e) => this.o.log(String(e))), 0);
+  }
+
+  /** The model just switched to: its window (usage against it), then whether it answers. */
+  async #modelSwitched(): Promise<void> {
+    const w = await this.context.window();
+    const last = this.context.last;
+    if (!this.closed && last) await this.send({ sessionUpdate: 'usage_update', used: last.used, size: w.tokens });
+    await this.#checkModel();
   }
 
   /** session/set_model (unstable, for clients that follow the older `models` field): as `model` through set_config_option, and config-option clients hear of it. */
@@ -352,7 +424,7 @@ export class LiveSession {
   }
 
   configOptions(): acp.SessionConfigOption[] {
-    return configOptions(this.o.modesFor(this.stored.cwd).modes, this.stored.mode, this.provider?.model, this.catalog.known());
+    return configOptions(this.o.modesFor(this.stored.cwd).modes, this.stored.mode, this.provider?.model, this.catalog.known(), this.provider?.model === SERVER_MODEL);
   }
 
   /** The modes, the config options, the sandbox and whether the session will resume: a session that could not be saved works, but the answer says so. */

@@ -6,10 +6,14 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { isToolError } from '../../core/errors.ts';
+import { META_UNATTENDED } from '../../core/protocol_names.ts';
 import type { SessionLog, StoredSession } from '../sessions/store.ts';
 import { BlobStore } from '../checkpoints/blob_store.ts';
 import { CHECKPOINT_KEY } from '../checkpoints/recorder.ts';
 import { ModelCatalog } from './config_options.ts';
+
+/** The ids of the sessions unattended runs and mission units write (agent/units/unit.ts names them `run-…` after their mission). */
+const UNIT_SESSION_PREFIX = 'run-';
 
 /** How long a session's answer waits for the server's list of models (a client replays its saved model against it at once). */
 const MODELS_WAIT_MS = 1000;
@@ -164,7 +168,7 @@ export class SessionManager {
 
   async list(params: acp.ListSessionsRequest): Promise<acp.ListSessionsResponse> {
     const list = await this.o.store.list(params.cwd ?? undefined);
-    return { sessions: list.map((s) => ({ sessionId: s.sessionId, cwd: s.cwd, title: s.title ?? null, updatedAt: s.updatedAt })) };
+    return { sessions: list.map((s) => ({ sessionId: s.sessionId, cwd: s.cwd, title: s.title ?? null, updatedAt: s.updatedAt, ...(s.sessionId.startsWith(UNIT_SESSION_PREFIX) ? { _meta: { [META_UNATTENDED]: true } } : {}) })) };
   }
 
   cancel(sessionId: string): void {

@@ -7,6 +7,8 @@ import type { ToolError } from '../../core/errors.ts';
 import { qualifiedName, type ToolSpec } from '../../core/tool.ts';
 import { checkCall, runChecked, type CallOutcome } from '../loop/model_call.ts';
 import { PermissionRequest } from './permission.ts';
+import type { ApprovalAnswer } from '../../core/gate/gate.ts';
+import { META_ASKED } from '../../core/protocol_names.ts';
 import type { LiveSession } from './session.ts';
 import { callView, cutNote, diffContent, locationsAt, textContent } from './tool_report.ts';
 import type { ToolOutput } from '../tools/contract.ts';
@@ -61,11 +63,14 @@ class ReportedCall {
     await this.turn.send({ sessionUpdate: 'tool_call_update', toolCallId: this.shown.toolCallId, content: [...this.terminals] });
   };
 
+  /** The person was asked about the call: its replay shows it as the live screen did after the answer (collapsed). */
+  asked = false;
+
   /** The replay has no terminals (they are gone): `replayContent` stands in for them. */
   final(status: 'completed' | 'failed', content: acp.ToolCallContent[], rawOutput?: unknown, replayContent: acp.ToolCallContent[] = content.filter((c) => c.type !== 'terminal')): Promise<void> {
     const { toolCallId, name, title, kind, locations, rawInput } = this.shown;
     this.turn.keepSaid();
-    this.turn.session.stored.replay.push({ sessionUpdate: 'tool_call', toolCallId, name, title, kind, status, locations, rawInput, content: replayContent });
+    this.turn.session.stored.replay.push({ sessionUpdate: 'tool_call', toolCallId, name, title, kind, status, locations, rawInput, content: replayContent, ...(this.asked ? { _meta: { [META_ASKED]: true } } : {}) });
     return this.turn.send({ sessionUpdate: 'tool_call_update', toolCallId, status, content, locations, ...(rawOutput !== undefined ? { rawOutput: rawOutput as Record<string, unknown> } : {}) });
   }
 
@@ -109,9 +114,12 @@ function toolCallId(modelCallId: string | undefined, n: number): string {
 
 /**
  * One reported tool call: announce, check, gate (maybe ask), run, report the result. Never throws
- * for the tool's sake. `direct`: the person typed it (a direct command), the model did not ask for it.
+ * for the tool's sake. `direct`: the person typed it (a direct command), the model did not ask for
+ * it. `approved`: typing it was its approval too (/mission, as a `!` line's), so the gate's ask is
+ * answered yes; what the envelope denies stays denied (the gate asks an approver only where it
+ * would ask).
  */
-export async function runToolCall(turn: CallTurn, name: string, rawArgs: string | Record<string, unknown>, modelCallId?: string, direct = false): Promise<CallOutcome> {
+export async function runToolCall(turn: CallTurn, name: string, rawArgs: string | Record<string, unknown>, modelCallId?: string, direct = false, approved = false): Promise<CallOutcome> {
   const s = turn.session;
   const id = toolCallId(modelCallId, ++s.nextCall);
   const checked = checkCall(s.tools.specs(), name, rawArgs);
@@ -126,7 +134,10 @@ export async function runToolCall(turn: CallTurn, name: string, rawArgs: string 
   }
   await call.running();
   const permission = new PermissionRequest({ client: turn.client, sessionId: s.stored.sessionId, toolCallId: id, name: shownName, title, kind, locations, args, cwd: s.stored.cwd, signal: turn.signal });
-  const r = await runChecked(s.tools, checked.spec, args, { signal: turn.signal, approve: permission.approve, onTerminal: call.onTerminal, ...(direct ? { direct: true as const } : {}) }, 'Cancelled by the user.', async (out) => {
+  const approve = approved
+    ? async (): Promise<ApprovalAnswer> => ({ outcome: 'allow_once' })
+    : (...a: Parameters<PermissionRequest['approve']>) => ((call.asked = true), permission.approve(...a));
+  const r = await runChecked(s.tools, checked.spec, args, { signal: turn.signal, approve, onTerminal: call.onTerminal, ...(direct ? { direct: true as const } : {}) }, 'Cancelled by the user.', async (out) => {
     await call.completed(out, { diff: permission.diffShown, locations: permission.locationsShown }, s.stored.cwd);
     return out.forModel;
   });

@@ -241,7 +241,7 @@ export async function applyFiles(cp: SessionCheckpoints, plan: RewindPlan, overw
       continue;
     }
     if (f.changedSince && !overwrite.has(f.path)) {
-      out.skipped.push({ path: f.path, why: `${f.changedSince}: kept as it is (name it to overwrite it)` });
+      out.skipped.push({ path: f.path, why: `${f.changedSince}: kept as it is (it was not among the files to overwrite)` });
       continue;
     }
     const target = t.get(f.path);

@@ -61,8 +61,8 @@ export interface ContextHooks {
 
 export interface ContextOptions extends ContextHooks {
   provider: Provider | null;
-  /** resolved once, on first use */
-  window: () => Promise<WindowChoice>;
+  /** resolved once per provider (its model), on first use */
+  window: (provider?: Provider | null) => Promise<WindowChoice>;
   /** shared by the sessions of one provider: its calibration is the provider's */
   meter: TokenMeter;
   /** share of the window (0.1–0.95) past which a request is compacted */
@@ -93,10 +93,18 @@ export class SessionContext {
   /** The session asks another model now: its summaries are written by that one too. */
   useProvider(provider: Provider | null): void {
     this.o = { ...this.o, provider };
+    // its window is its own: read again on next use
+    this.#window = undefined;
   }
 
   async window(): Promise<WindowChoice> {
-    if (!this.#window) this.#window = await this.o.window();
+    if (!this.#window) {
+      const provider = this.o.provider;
+      const w = await this.o.window(provider);
+      // a switch while it was read asks again
+      if (provider !== this.o.provider) return this.window();
+      this.#window = w;
+    }
     return this.#window;
   }
 

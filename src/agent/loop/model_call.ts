@@ -127,11 +127,15 @@ export interface ModelCallResult {
   stopReason: StopReason;
   /** the provider failure that ended the turn, in words the user can act on */
   error?: string;
+  /** that failure as the provider raised it (a client already told why no model answers can say less) */
+  failure?: ProviderError;
   usage: RunUsage;
 }
 
 /** A provider failure as the user reads it: how to set a model up when none answers. */
 export function providerProblem(provider: Provider, e: ProviderError): string {
+  // a server that answered with its models: the message lists them and says how to choose; no setup advice
+  if (e.models?.length) return e.message;
   return e.kind === 'unreachable' || e.kind === 'model_not_found' ? howToConfigure(provider, e.message) : e.message;
 }
 
@@ -160,5 +164,5 @@ export async function modelCall(o: ModelCallOptions): Promise<ModelCallResult> {
     shouldStop: () => stopped,
   });
   const usage: RunUsage = { last: o.context.last, ...o.context.totals };
-  return { stopReason: res.stopReason, ...(res.error ? { error: providerProblem(o.provider, res.error) } : {}), usage };
+  return { stopReason: res.stopReason, ...(res.error ? { error: providerProblem(o.provider, res.error), failure: res.error } : {}), usage };
 }

@@ -65,7 +65,7 @@ export class OllamaProvider implements Provider {
     const names = await this.listModels(signal);
     if (!names) return new ProviderError('model_not_found', `${err.message} ${WRONG_URL}`);
     const has = names.length ? `It has: ${names.slice(0, 20).join(', ')}${names.length > 20 ? `, … (${names.length} in all)` : ''}. Pick one with --model, or` : 'It has no models yet:';
-    return new ProviderError('model_not_found', `ollama: the server at ${this.baseUrl} has no model \`${this.model}\`. ${has} fetch it with \`ollama pull ${this.model}\`.`);
+    return new ProviderError('model_not_found', `ollama: the server at ${this.baseUrl} has no model \`${this.model}\`. ${has} fetch it with \`ollama pull ${this.model}\`.`, names.length ? { models: names } : {});
   }
 
   async *chat(req: ChatRequest): AsyncGenerator<ChatEvent> {

@@ -65,7 +65,7 @@ export class OpenAIProvider implements Provider {
     if (ids.length === 1) return (this.#model = ids[0]);
     if (ids.length === 0) throw new ProviderError('model_not_found', `openai: the server at ${this.baseUrl} lists no models at /models; choose one with --model NAME (or OPENAI_MODEL). ${WRONG_URL}`);
     const shown = ids.slice(0, 20).join(', ') + (ids.length > 20 ? `, … (${ids.length} in all)` : '');
-    throw new ProviderError('model_not_found', `openai: the server at ${this.baseUrl} has several models: ${shown}. Choose one with --model NAME (or OPENAI_MODEL=NAME).`);
+    throw new ProviderError('model_not_found', `openai: the server at ${this.baseUrl} has several models: ${shown}. Choose one with --model NAME (or OPENAI_MODEL=NAME).`, { models: ids });
   }
 
   private headers(): Record<string, string> {
@@ -106,7 +106,7 @@ export class OpenAIProvider implements Provider {
     const ids = (await this.listModels(signal)) ?? [];
     if (!ids.length) return new ProviderError('model_not_found', `${err.message} ${WRONG_URL}`);
     const shown = ids.slice(0, 20).join(', ') + (ids.length > 20 ? `, … (${ids.length} in all)` : '');
-    return new ProviderError('model_not_found', `openai: the server at ${this.baseUrl} has no model \`${this.model}\`. It has: ${shown}. Pick one with --model.`);
+    return new ProviderError('model_not_found', `openai: the server at ${this.baseUrl} has no model \`${this.model}\`. It has: ${shown}. Pick one with --model.`, { models: ids });
   }
 
   async serverWindow(signal?: AbortSignal): Promise<ServerWindow | undefined> {

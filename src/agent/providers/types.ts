@@ -97,7 +97,9 @@ export class ProviderError extends Error {
   readonly stage?: TimeoutStage;
   /** bad_stream: nothing at all had been received when it broke (a resend repeats nothing) */
   readonly beforeAnything?: boolean;
-  constructor(kind: ProviderErrorKind, message: string, extra: { retryAfter?: number; limit?: number; promptTokens?: number; stage?: TimeoutStage; beforeAnything?: boolean } | number = {}) {
+  /** model_not_found: the server answered and lists these models; the model is to be picked from them */
+  readonly models?: string[];
+  constructor(kind: ProviderErrorKind, message: string, extra: { retryAfter?: number; limit?: number; promptTokens?: number; stage?: TimeoutStage; beforeAnything?: boolean; models?: string[] } | number = {}) {
     super(message);
     this.name = 'ProviderError';
     this.kind = kind;
@@ -107,5 +109,6 @@ export class ProviderError extends Error {
     this.promptTokens = x.promptTokens;
     this.stage = x.stage;
     this.beforeAnything = x.beforeAnything;
+    if (x.models) this.models = x.models;
   }
 }

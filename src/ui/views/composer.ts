@@ -9,7 +9,7 @@ import { completionRows } from '../completion_rows.ts';
 import { composerRows, emptyComposer, expandPastes, insertPaste, insertText, pastesIn, showPastes, type ComposerState } from '../composer.ts';
 import * as edit from '../editing.ts';
 import type { Edit } from '../editing.ts';
-import { keysHelp } from '../keys_help.ts';
+import { openKeysOverlay } from './keys_overlay.ts';
 import { routePrompt, type SlashContext } from '../slash_commands.ts';
 import { plainRow, wrapText, type Row } from '../text_layout.ts';
 import { completionIndex, openCompletion, type UiState } from '../ui_state.ts';
@@ -29,6 +29,7 @@ function slashContext(ctx: ViewContext): SlashContext {
     controller: ctx.controller,
     hint: (text) => ctx.setUi((u) => ({ ...u, hint: text })),
     editor: () => openEditor(ctx),
+    keys: () => openKeysOverlay(ctx),
   };
 }
 
@@ -154,10 +155,10 @@ export function openEditor(ctx: ViewContext): void {
   });
 }
 
-/** `?` on an empty prompt: every key into the scrollback; otherwise it is a character. */
+/** `?` on an empty prompt: the keys overlay (nothing goes into the scrollback); otherwise it is a character. */
 function keysOrType(ctx: KeyContext): void {
   if (ctx.ui().composer.text !== '') return applyEdit(ctx, 'type', (s) => ({ composer: insertText(s, '?') }));
-  ctx.store.info('keys', keysHelp());
+  openKeysOverlay(ctx);
 }
 
 /** Two Esc presses this close together on an empty prompt open the rewind picker. */

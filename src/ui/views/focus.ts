@@ -13,6 +13,8 @@ import { reasonView } from './reason.ts';
 import { searchView } from './search.ts';
 import { rewindPickerView } from './rewind_picker.ts';
 import { sessionPickerView } from './session_picker.ts';
+import { modelPickerView } from './model_picker.ts';
+import { keysOverlayView } from './keys_overlay.ts';
 import { toolsView } from './tools.ts';
 import { transcriptView } from './transcript.ts';
 import { trustView } from './trust.ts';
@@ -27,8 +29,10 @@ const PRECEDENCE: readonly (readonly [View, Holds])[] = [
   [elicitationView, (s) => s.elicitations.length > 0],
   [trustView, (s) => s.trust !== undefined && !s.trust.dismissed],
   [sessionPickerView, (s) => s.sessionChoices !== undefined],
+  [modelPickerView, (s) => s.modelChoices !== undefined],
   [rewindPickerView, (s) => s.rewind !== undefined],
   [transcriptView, (_s, ui) => ui.transcript !== undefined],
+  [keysOverlayView, (_s, ui) => ui.keysOverlay !== undefined],
   [loginPickerView, (s) => s.auth !== undefined],
   [searchView, (_s, ui) => ui.search !== undefined],
   [completionView, (s, ui) => (openCompletion(s, ui)?.items.length ?? 0) > 0],

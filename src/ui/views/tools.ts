@@ -3,6 +3,7 @@
 // e opens or closes all, Ctrl+O prints the selected call's whole output; Tab or Esc go back, and
 // any other text typed goes back to the prompt with the focus.
 import { useEffect } from 'react';
+import { openKeysOverlay } from './keys_overlay.ts';
 import type { ClientState } from '../../client/state.ts';
 import { liveItemRows } from '../conversation_rows.ts';
 import { clipTail } from '../text_layout.ts';
@@ -55,6 +56,7 @@ export const toolsView: View = {
     full_output: printOutput,
     mode_next: cycleMode,
     transcript_open: openTranscript,
+    keys_help: openKeysOverlay,
   },
   // text typed here was meant for the prompt: it goes there, and the focus with it
   edit: (ctx) => {

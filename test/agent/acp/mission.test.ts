@@ -97,7 +97,7 @@ test('/mission fires a unit in a process of its own: its plan and reports arrive
   assert.notEqual(show.mission.owner.pid, w.h.child.pid, 'the unit ran in a process of its own');
 });
 
-test('missions.fire is enforced: read_only refuses /mission (no record), default asks first and a rejection fires nothing', { timeout: 60_000 }, async () => {
+test('missions.fire is enforced: read_only refuses /mission (no record); under default the model\'s mission_start asks first and a rejection fires nothing, while /mission typed by the person is not asked again', { timeout: 90_000 }, async () => {
   const w = await world(() => ({ text: 'never' }), undefined, 'read_only');
   const ns = await w.h.newSession(w.dir);
   await w.h.prompt(ns.sessionId, '/mission --envelope default do a thing');
@@ -105,17 +105,26 @@ test('missions.fire is enforced: read_only refuses /mission (no record), default
   assert.match(JSON.stringify(denied), /envelope_denied.*missions\.fire is `deny`/);
   assert.deepEqual(JSON.parse((await runCxl(['mission', 'list', '--json'], { cwd: w.dir, env: w.env })).stdout).missions, [], 'a denied fire records nothing');
 
-  const v = new Harness({ args: ['--provider', 'openai', '--model', 'm', '--envelope', 'default'], env: w.env, permission: () => 'reject' });
+  // the model fires one: asked under `default` (missions.fire unset), rejected, nothing fired
+  const w2 = await world(() => ({ text: 'never' }), (_b, n) => (n === 0 ? { toolCalls: [{ name: 'mission_start', arguments: { intent: 'do a thing', envelope: 'default', wait: false } }] } : { text: 'ok' }), 'default');
+  const v = new Harness({ args: ['--provider', 'openai', '--model', 'm', '--envelope', 'default'], env: w2.env, permission: () => 'reject' });
   cleanups.push(() => v.stop());
   await v.start();
-  const s2 = await v.newSession(w.dir);
-  await v.prompt(s2.sessionId, '/mission --envelope default do a thing');
+  const s2 = await v.newSession(w2.dir);
+  await v.prompt(s2.sessionId, 'fire one for me');
   assert.equal(v.permissions.length, 1);
   assert.match(v.permissions[0].toolCall.title ?? '', /^mission\.mission_start: do a thing/);
   assert.match(JSON.stringify(v.permissions[0].toolCall._meta), /missions\.fire|default_action/);
-  const list = JSON.parse((await runCxl(['mission', 'list', '--json'], { cwd: w.dir, env: w.env })).stdout);
+  const list = JSON.parse((await runCxl(['mission', 'list', '--json'], { cwd: w2.dir, env: w2.env })).stdout);
   assert.deepEqual(list.missions, [], 'a rejected fire records nothing');
-  assert.equal(w.srv.requests.filter(isUnit).length, 0, 'no unit ever asked the model');
+  assert.equal(w2.srv.requests.filter(isUnit).length, 0, 'no unit ever asked the model');
+
+  // the person types it: that is the approval (as a `!` line's), so nobody is asked and it fires
+  const s3 = await v.newSession(w2.dir);
+  await v.prompt(s3.sessionId, '/mission --envelope default do another thing');
+  assert.equal(v.permissions.length, 1, 'no second question');
+  const fired = JSON.parse((await runCxl(['mission', 'list', '--json'], { cwd: w2.dir, env: w2.env })).stdout).missions as Array<{ intent: string }>;
+  assert.deepEqual(fired.map((m) => m.intent), ['do another thing']);
 });
 
 test('missions.answer is enforced: under deny the model\'s mission_answer is refused and the question keeps waiting; under allow the unit gets the answer and lands', { timeout: 90_000 }, async () => {
