@@ -222,7 +222,8 @@ test('a multi-step shell line runs one client terminal per step and reports the 
   assert.equal(result.success, true);
   assert.match(result.stdout, /one[\s\S]*two/);
   assert.equal(ups.at(-1)!.status, 'completed');
-  assert.deepEqual(w.h.terminalMetas, [{ 'cxl/sandbox': 'read-only', 'cxl/network': true }, { 'cxl/sandbox': 'read-only', 'cxl/network': true }], 'each terminal asks for the read-only profile its decision gives');
+  const asked = { 'cxl/sandbox': 'read-only', 'cxl/network': true, 'cxl/outputLimit': true };
+  assert.deepEqual(w.h.terminalMetas, [asked, asked], 'each terminal asks for the read-only profile its decision gives, and to be ended at its output cap');
   assert.deepEqual(w.newSession._meta?.['cxl/sandbox'], { state: 'bubblewrap', reason: "the client's: /usr/bin/bwrap" });
 });
 
@@ -232,7 +233,7 @@ test('a client that reports no sandbox: session/new says so, and the prefix allo
   assert.equal((await w.h.prompt(w.sessionId, 'run it')).stopReason, 'end_turn');
   assert.equal(w.h.permissions.length, 1, 'echo is on the prefix allowlist, but nothing contains it here');
   assert.match(JSON.stringify(w.h.permissions[0].toolCall._meta), /no sandbox is working/);
-  assert.deepEqual(w.h.terminalMetas, [undefined], 'no sandbox hint to a client that has none');
+  assert.deepEqual(w.h.terminalMetas, [{ 'cxl/outputLimit': true }], 'no sandbox hint to a client that has none (the output cap is asked for)');
   assert.match(JSON.parse(toolMessages(w.srv, 1)[0]).stdout, /one/);
 });
 
