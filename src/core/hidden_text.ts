@@ -26,8 +26,8 @@
 // after an emoji). A ZWJ or ZWNJ in Persian or an Indic script is marked too: the cost of a mark
 // there, against a character that hides text anywhere else.
 
-const CANDIDATE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cs}\p{Cn}\p{Default_Ignorable_Code_Point}]/u;
-const CANDIDATES = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cs}\p{Cn}\p{Default_Ignorable_Code_Point}]/gu;
+/** The rule, for one code point: what is hidden unless an emoji is made of it. */
+const CANDIDATE = /^[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cs}\p{Cn}\p{Default_Ignorable_Code_Point}]$/u;
 const PICTOGRAPH = /^\p{Extended_Pictographic}$/u;
 const EMOJI = /^\p{Emoji}$/u;
 
@@ -87,26 +87,62 @@ function inEmoji(text: string, i: number, cp: number): boolean {
   return false;
 }
 
-/** Whether `text` holds any candidate at all (most text holds none: one test, no array, no walk). */
-const mayHide = (text: string) => CANDIDATE.test(text);
+// Every span of every frame is asked (terminal_text.ts): the rule's answer for each code point of
+// the BMP and of the emoji plane is kept once asked (0 not yet, 1 shown, 2 a candidate), so a
+// line costs a table lookup a character, not a walk of the Unicode property tables.
+const BMP = new Uint8Array(0x10000);
+const PLANE1 = new Uint8Array(0x10000);
+
+function isCandidate(cp: number): boolean {
+  const table = cp < 0x10000 ? BMP : cp < 0x20000 ? PLANE1 : undefined;
+  if (!table) return CANDIDATE.test(String.fromCodePoint(cp));
+  const k = cp & 0xffff;
+  if (table[k] === 0) table[k] = CANDIDATE.test(String.fromCodePoint(cp)) ? 2 : 1;
+  return table[k] === 2;
+}
+
+/** The string index of the first candidate in `text` at or after `from`, or -1. */
+function nextCandidate(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x20 && c < 0x7f) continue;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const lo = text.charCodeAt(i + 1);
+      if (lo >= 0xdc00 && lo <= 0xdfff) {
+        if (isCandidate(((c - 0xd800) << 10) + (lo - 0xdc00) + 0x10000)) return i;
+        i++;
+        continue;
+      }
+    }
+    if (isCandidate(c)) return i;
+  }
+  return -1;
+}
+
+/** The hidden character at `i` (a candidate), unless the caller allows it or an emoji is made of it. */
+function hiddenAt(text: string, i: number, allow: string): HiddenChar | undefined {
+  const cp = text.codePointAt(i)!;
+  if (allow && allow.includes(String.fromCodePoint(cp))) return undefined;
+  return inEmoji(text, i, cp) ? undefined : { offset: i, codePoint: cp };
+}
 
 /** Every hidden character of `text`, in order; `allow` lists characters let through (e.g. "\n\t"). */
 export function findHidden(text: string, allow = ''): HiddenChar[] {
   const out: HiddenChar[] = [];
-  if (!mayHide(text)) return out;
-  CANDIDATES.lastIndex = 0;
-  for (let m = CANDIDATES.exec(text); m; m = CANDIDATES.exec(text)) {
-    if (allow && allow.includes(m[0])) continue;
-    const cp = m[0].codePointAt(0)!;
-    if (!inEmoji(text, m.index, cp)) out.push({ offset: m.index, codePoint: cp });
+  for (let i = nextCandidate(text, 0); i >= 0; i = nextCandidate(text, i + (text.codePointAt(i)! > 0xffff ? 2 : 1))) {
+    const h = hiddenAt(text, i, allow);
+    if (h) out.push(h);
   }
   return out;
 }
 
 /** The first hidden character of `text`, or undefined; `allow` as for findHidden. */
 export function firstHidden(text: string, allow = ''): HiddenChar | undefined {
-  if (!mayHide(text)) return undefined;
-  return findHidden(text, allow)[0];
+  for (let i = nextCandidate(text, 0); i >= 0; i = nextCandidate(text, i + (text.codePointAt(i)! > 0xffff ? 2 : 1))) {
+    const h = hiddenAt(text, i, allow);
+    if (h) return h;
+  }
+  return undefined;
 }
 
 /** Whether `text` holds a hidden character (`allow` as for findHidden). */
@@ -121,7 +157,8 @@ export function hiddenMark(cp: number): string {
 
 /** `text` with each hidden character (but those in `allow`) shown as its mark. */
 export function markHidden(text: string, allow = ''): string {
-  if (!mayHide(text)) return text;
+  // most text holds no candidate: no array, no copy
+  if (nextCandidate(text, 0) < 0) return text;
   const hits = findHidden(text, allow);
   if (!hits.length) return text;
   let out = '';
