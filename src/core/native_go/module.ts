@@ -15,6 +15,30 @@ export interface GoModule {
   root: string;
   /** module path */
   path: string;
+  /** the directories go.mod's replace directives name (`=> ../x`), absolute: where go would read them */
+  replacedBy: string[];
+}
+
+/** The local directories a go.mod's replace directives name (single and block form), absolute from `root`. */
+export function localReplacements(gomod: string, root: string): string[] {
+  const out: string[] = [];
+  let block = false;
+  for (const raw of gomod.split('\n')) {
+    const line = raw.replace(/\/\/.*$/, '').trim();
+    if (block && line === ')') {
+      block = false;
+      continue;
+    }
+    if (/^replace\s*\($/.test(line)) {
+      block = true;
+      continue;
+    }
+    const spec = block ? line : /^replace\s+(.*)$/.exec(line)?.[1];
+    const target = spec && /=>\s*("[^"]*"|\S+)/.exec(spec)?.[1].replace(/^"|"$/g, '');
+    // a local path starts with ./ or ../ or is absolute (go's rule); anything else is a module
+    if (target && /^(?:\.\.?\/|\/)/.test(target)) out.push(path.resolve(root, target));
+  }
+  return out;
 }
 
 /** The module holding `dir` (workspace-relative), rooted inside `base`. */
@@ -26,8 +50,9 @@ export function findModule(base: string, dir: string | undefined): GoModule {
     const mod = path.join(d, 'go.mod');
     if (fs.existsSync(mod)) {
       // a go.mod that is a link out of the workspace is not read (its module line is printed)
-      const m = /^\s*module\s+("?)([^\s"]+)\1/m.exec(fs.readFileSync(confine(base, relativeTo(base, mod)).real, 'utf8'));
-      return { root: d, path: m ? m[2] : relativeTo(base, d) };
+      const text = fs.readFileSync(confine(base, relativeTo(base, mod)).real, 'utf8');
+      const m = /^\s*module\s+("?)([^\s"]+)\1/m.exec(text);
+      return { root: d, path: m ? m[2] : relativeTo(base, d), replacedBy: localReplacements(text, d) };
     }
     if (d === base || !isWithin(base, d)) break;
     d = path.dirname(d);

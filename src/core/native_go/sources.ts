@@ -80,6 +80,24 @@ function refusal(base: string, abs: string): { why: string } | { file: SourceFil
 }
 
 /**
+ * Refuses a module whose go.mod replaces a dependency with a directory outside the workspace,
+ * before go reads anything of it (what go says about that directory could quote it).
+ */
+export function confineReplacements(base: string, replacedBy: readonly string[]): void {
+  for (const dir of replacedBy) {
+    const out = (why: string) =>
+      new ToolError('escape', `native-go: go.mod replaces a dependency with ${dir}, ${why}; native-go reads only the workspace, the standard library and the module cache. Start the agent in a directory that holds it, or remove the replace directive.`);
+    if (!isWithin(base, dir)) throw out('outside the workspace');
+    try {
+      confine(base, relativeTo(base, dir));
+    } catch (err) {
+      if (isToolError(err) && err.code === 'escape') throw out('a link that leads outside the workspace');
+      throw err;
+    }
+  }
+}
+
+/**
  * The module's packages as the helper may read them, from `go list -deps` (`listed`); refuses
  * the call when a dependency would be read from outside the workspace, GOROOT and the module cache.
  */

@@ -17,7 +17,7 @@ import { capOf, GO_CAPS, NATIVE_GO, type GoPolicy } from './policy.ts';
 import { goDefinition, goDescribe, goDiagnostics, goImplementations, goReferences, goSymbols, passesOf, type GoCtx, type GoResult } from './queries.ts';
 import { noteWorkspaces } from '../shell/sandbox/launch_programs.ts';
 import { probeSandbox } from '../shell/sandbox/probe.ts';
-import { confineSources, goPaths } from './sources.ts';
+import { confineReplacements, confineSources, goPaths } from './sources.ts';
 import { requireToolchain } from './toolchain.ts';
 import { GO_TOOLS } from './tools.ts';
 
@@ -80,6 +80,7 @@ export class NativeGoToolset implements Toolset {
   async #ctx(dir: string): Promise<GoCtx> {
     const tc = requireToolchain(this.root);
     const mod = findModule(this.root, dir);
+    confineReplacements(this.root, mod.replacedBy);
     const paths = goPaths(tc);
     const { pkgs, leftOut, unvetted } = confineSources(this.root, await listPackages(tc, mod, this.root), paths);
     const real = confine(this.root, dir).real;

@@ -10,6 +10,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { after, test } from 'node:test';
 import { isToolError } from '../../../src/core/errors.ts';
+import { localReplacements } from '../../../src/core/native_go/module.ts';
 import { parseGoPolicy } from '../../../src/core/native_go/policy.ts';
 import { NativeGoToolset } from '../../../src/core/native_go/toolset.ts';
 import { runCxl } from '../../helpers/cxl.ts';
@@ -308,7 +309,11 @@ test('a dependency go would read from outside the workspace refuses the call; on
   fs.writeFileSync(path.join(replaced, 'user/user.go'), USER);
   const said = await everything(replaced, ['user.U', 'user.U.Secret', 'user.Use'], ['user']);
   assert.doesNotMatch(said, /MARKER_\w+_8d2/);
-  assert.match(said, /the package example\.com\/dep would be read from outside the workspace/);
+  assert.match(said, /go\.mod replaces a dependency with \/var\/tmp\/cxl-go-outside-\w+\/dep, outside the workspace/);
+  // ... before go reads anything there (what go says about that directory's go.mod could quote it)
+  fs.writeFileSync(path.join(out, 'dep/go.mod'), 'MARKER_GOMOD_8d2\n');
+  assert.doesNotMatch(await everything(replaced, ['user.U'], ['user']), /MARKER_GOMOD_8d2/);
+  fs.writeFileSync(path.join(out, 'dep/go.mod'), 'module example.com/dep\n\ngo 1.19\n');
   // a package directory that is a link out (to a directory with no go.mod of its own), imported by the module
   fs.mkdirSync(path.join(out, 'lib'));
   fs.writeFileSync(path.join(out, 'lib/dep.go'), DEP);
@@ -356,4 +361,19 @@ test('the helper reads a file only if it is the one confinement checked: not ano
   // the control: the checked file by its real path is read
   const ok = await ask(tc, root, root, pkg([{ Name: 'shapes.go', Real: path.join(root, 'shapes/shapes.go') }]), { Op: 'symbols', Target: 'example.com/fixture/shapes' });
   assert.ok((ok.symbols as { name: string }[]).some((s) => s.name === 'Circle'));
+});
+
+test('the directories a go.mod replaces dependencies with: single and block form, quoted, versioned; module paths are not directories', () => {
+  const gomod = [
+    'module example.com/m',
+    'replace example.com/a => ../a // a sibling',
+    'replace example.com/b v1.2.3 => /abs/b',
+    'replace example.com/c => example.com/c2 v1.0.0',
+    'replace (',
+    '\texample.com/d => "./third party/d"',
+    '\texample.com/e v0.1.0 => ./e',
+    '\texample.com/f => example.com/f2 v0.2.0',
+    ')',
+  ].join('\n');
+  assert.deepEqual(localReplacements(gomod, '/ws/mod'), ['/ws/a', '/abs/b', '/ws/mod/third party/d', '/ws/mod/e']);
 });
