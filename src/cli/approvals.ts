@@ -10,7 +10,7 @@ import { MissionStore } from '../agent/missions/mission_store.ts';
 import { sweep } from '../agent/missions/sweep.ts';
 import { dataDir } from '../core/platform/data_dir.ts';
 import { isToolError } from '../core/errors.ts';
-import { forTerminal } from '../core/terminal_text.ts';
+import { forTerminal, showLine } from '../core/terminal_text.ts';
 import { parseFlags, UsageError } from './args.ts';
 import { ago, span, table } from './time_words.ts';
 
@@ -33,6 +33,9 @@ function stores() {
   return { missions: new MissionStore(dir), asks: new AskStore(dir) };
 }
 
+/** A line of what is asked about, shown, never cleaned: controls and hidden characters as marks (a CRLF ending is a line ending). */
+const asked = (line: string) => showLine(line.endsWith('\r') ? line.slice(0, -1) : line);
+
 /** What a person needs to see to answer an ask. */
 function shown(a: Ask): string[] {
   const lines: string[] = [];
@@ -42,10 +45,10 @@ function shown(a: Ask): string[] {
     return lines;
   }
   lines.push(`${a.kind === 'permission' ? 'Diff' : 'Detail'} for ${a.id} (${a.title}${a.sentence ? `; ${a.sentence}` : ''}):`);
-  if (a.diff) lines.push(...(a.diff.diff ?? `(no diff: ${a.diff.reason ?? 'unknown'})`).trimEnd().split('\n'));
+  if (a.diff) lines.push(...(a.diff.diff ?? `(no diff: ${a.diff.reason ?? 'unknown'})`).trimEnd().split('\n').map(asked));
   if (a.fileMode) lines.push(`(the file is executable, mode ${a.fileMode}; approving keeps that mode)`);
-  if (a.steps?.length) lines.push('Will run:', ...a.steps.map((s) => `  ${s}`));
-  if (a.request?.length) lines.push(...a.request);
+  if (a.steps?.length) lines.push('Will run:', ...a.steps.map((s) => `  ${asked(s)}`));
+  if (a.request?.length) lines.push(...a.request.map(asked));
   if (!a.diff && !a.steps?.length && !a.request?.length) lines.push(JSON.stringify(a.args ?? {}, null, 2));
   return lines;
 }

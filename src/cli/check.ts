@@ -10,6 +10,7 @@ import { ConfigError, formatIssue, loadConfig } from '../config/load.ts';
 import type { SandboxFacts } from '../core/contract/toolset.ts';
 import type { CompiledEnvelope, Decision } from '../core/envelope/index.ts';
 import { ToolError } from '../core/errors.ts';
+import { hasHidden, markHidden } from '../core/hidden_text.ts';
 import { lineVerdict, type CallVerdict } from '../core/gate/decision.ts';
 import { checkLine, type CheckedStep, type ShellPolicy, type Verdict } from '../core/shell/checker.ts';
 import { displayArgv } from '../core/shell/runner.ts';
@@ -90,7 +91,7 @@ function loadEnvelope(name: string | undefined, trustProject: boolean): { env: C
   }
 }
 
-const printable = (line: string) => !/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069]/.test(line);
+const printable = (line: string) => !hasHidden(line);
 
 /** The verdict in words, for a terminal. */
 export function renderVerdict(line: string, v: Verdict, policy: ShellPolicy): string {
@@ -114,7 +115,8 @@ export function renderVerdict(line: string, v: Verdict, policy: ShellPolicy): st
       out.push(`  ${line}`);
       out.push(`  ${' '.repeat(v.position)}^`);
     } else {
-      out.push(`  line (escaped): ${JSON.stringify(line.length > 240 ? `${line.slice(0, 240)}…` : line)}`);
+      // JSON escapes the controls; the bidi, zero-width and tag characters it leaves are marked
+      out.push(`  line (escaped): ${markHidden(JSON.stringify(line.length > 240 ? `${line.slice(0, 240)}…` : line))}`);
     }
     if (v.steps.length) {
       out.push('  steps allowed before it:');

@@ -5,7 +5,7 @@
 import { RequestError } from '@agentclientprotocol/sdk';
 import { ToolError } from '../core/errors.ts';
 import { WorkspaceFileIO } from '../core/local_fs/file_io.ts';
-import { classifyConfined } from '../core/local_fs/context.ts';
+import { classifyConfined } from '../core/protect/confined_class.ts';
 import { IdentityIndex } from '../core/protect/identity.ts';
 import { canonicalRoot, confine, type ConfinedPath } from '../core/paths.ts';
 import { defaultPathMatcher } from '../core/protect/matcher.ts';

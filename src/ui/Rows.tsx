@@ -2,6 +2,7 @@
 // history) with long words and code lines left whole for the terminal to wrap, so a copy of them
 // from the scrollback is one line.
 import { Box, Text } from 'ink';
+import { hasHidden } from '../core/hidden_text.ts';
 import { forTerminal } from '../core/terminal_text.ts';
 import { rowWidth, type Row, type Span } from './text_layout.ts';
 import { colorEnabled, hyperlinksEnabled, themeColor } from './theme.ts';
@@ -12,7 +13,8 @@ const LINKABLE = /^(?:https?|file|mailto):[^\s\u0000-\u001F\u007F-\u009F]+$/;
 /** The span's text, inside an OSC 8 hyperlink when it links somewhere a terminal may open. */
 function linked(s: Span): string {
   const text = forTerminal(s.text);
-  if (!s.link || !hyperlinksEnabled() || !LINKABLE.test(s.link)) return text;
+  // a target that hides a character goes nowhere: what opens would not be what is shown
+  if (!s.link || !hyperlinksEnabled() || !LINKABLE.test(s.link) || hasHidden(s.link)) return text;
   return `\u001B]8;;${s.link}\u001B\\${text}\u001B]8;;\u001B\\`;
 }
 

@@ -1,12 +1,14 @@
 // An ACP diff ({path, oldText, newText}) laid out as rows: a line-number gutter with the file's
 // own line numbers (a window around the change starts where `_meta["cxl/startLine"]` says), +/-
 // signs and colours, the words that changed inside a changed line highlighted (inverse, so
-// NO_COLOR shows them too), and a separator between hunks. Bidi and zero-width characters show as
-// marks. Diffs are computed once per content object, rows once per width.
+// NO_COLOR shows them too), and a separator between hunks. Control and hidden characters (bidi,
+// zero-width, tag characters: core/hidden_text.ts) show as marks, never removed: what a person
+// approves is what is written. A line's CRLF ending is a line ending, not a mark. Diffs are
+// computed once per content object, rows once per width.
 import path from 'node:path';
 import { diffWordsWithSpace, structuredPatch } from 'diff';
 import { META_START_LINE } from '../core/protocol_names.ts';
-import { forTerminal } from '../core/terminal_text.ts';
+import { showLine } from '../core/terminal_text.ts';
 import { textWidth, truncateRow, wrapLine, type Row, type Span } from './text_layout.ts';
 
 export interface DiffContent {
@@ -63,7 +65,7 @@ export function diffModel(d: DiffContent): DiffModel {
     const lines: DiffLine[] = [];
     for (const raw of h.lines) {
       const sign = raw[0];
-      const text = raw.slice(1);
+      const text = raw.endsWith('\r') ? raw.slice(1, -1) : raw.slice(1);
       if (sign === '+') {
         lines.push({ type: 'add', newLine: n++, text });
         added++;
@@ -199,7 +201,7 @@ export function diffRows(m: DiffModel, width: number): Row[] {
       const sign = l.type === 'add' ? '+' : l.type === 'del' ? '-' : ' ';
       const color = l.type === 'add' ? 'added' : l.type === 'del' ? 'removed' : undefined;
       // marks first: they take cells, so the line is wrapped as it will be drawn
-      const segs = (words.get(l) ?? [{ text: l.text, changed: false }]).map((s) => ({ text: forTerminal(s.text), changed: s.changed }));
+      const segs = (words.get(l) ?? [{ text: l.text, changed: false }]).map((s) => ({ text: showLine(s.text), changed: s.changed }));
       wrapSegments(segs, textW).forEach((part, pi) => {
         const text: Span[] = part.map((s) => (s.changed ? { text: s.text, color, bold: true, inverse: true } : { text: s.text, color }));
         rows.push(truncateRow([{ text: `${pi === 0 ? String(num ?? '').padStart(gw) : ' '.repeat(gw)} `, color: 'gutter' }, { text: `${sign} `, color, bold: l.type !== 'ctx' }, ...text], width));

@@ -1,6 +1,6 @@
 // Agent text as markdown, parsed by `marked` (GFM) and laid out as rows: headings, emphasis,
 // strikethrough, quotes, nested and task lists, tables laid out to the width, links (an OSC 8
-// hyperlink whose URL stays readable), rules, and code fences highlighted by language
+// hyperlink whose target is shown after any text that is not the target: link_target.ts), rules, and code fences highlighted by language
 // (highlight.ts) with no gutter. Two layouts: `soft` for history, where a word wider than the
 // screen (a URL, a long command) and every code line are left whole for the terminal to wrap, so a
 // copy from the scrollback is the text; and the live region's, where every row fits the width
@@ -11,6 +11,7 @@
 import type { Token, Tokens } from 'marked';
 import { highlightCode } from './highlight.ts';
 import { lateModule } from './late_module.ts';
+import { linkTarget } from './link_target.ts';
 import { forTerminal } from '../core/terminal_text.ts';
 import { textWidth, type Row, type Span } from './text_layout.ts';
 
@@ -55,15 +56,18 @@ function inlineSpans(tokens: readonly Token[] | undefined, style: Style): Span[]
         break;
       case 'link': {
         const l = t as Tokens.Link;
-        const label = inlineSpans(l.tokens, { ...style, color: 'link', underline: true, link: l.href });
-        out.push(...label);
-        // the URL stays readable where the terminal has no hyperlinks, and copies with the text
-        if (label.map((s) => s.text).join('') !== l.href && !l.href.startsWith('mailto:')) out.push({ ...style, text: ` (${l.href})`, color: 'muted', link: l.href });
+        const label = inlineSpans(l.tokens, { ...style, color: 'link', underline: true });
+        // the target is shown where the text does not say it (and stays readable where the
+        // terminal has no hyperlinks, copying with the text)
+        const shown = linkTarget(label.map((s) => s.text).join(''), l.href);
+        out.push(...label.map((s) => (shown.link ? { ...s, link: shown.link } : s)));
+        if (shown.note) out.push({ ...style, text: shown.note, color: 'muted', ...(shown.link ? { link: shown.link } : {}) });
         break;
       }
       case 'image': {
         const i = t as Tokens.Image;
-        out.push({ ...style, text: `[image: ${i.text || i.href}]`, color: 'muted', link: i.href });
+        const shown = linkTarget(i.text || i.href, i.href);
+        out.push({ ...style, text: `[image: ${i.text || i.href}]${shown.note ?? ''}`, color: 'muted', ...(shown.link ? { link: shown.link } : {}) });
         break;
       }
       case 'br':

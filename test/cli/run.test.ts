@@ -173,7 +173,8 @@ test('an edit that needs approval under `default` waits: the ask is in `cxl appr
 
 test('--deny ends it with exit 3: nothing written, the refusal in the JSON and the reason given to the model', async () => {
   const ws = await workspace([
-    { toolCalls: [{ name: 'write_file', arguments: { path: 'new.txt', content: 'x\n' } }] },
+    // text smuggled in tag characters, a carriage return and an escape: `cxl approvals list` marks them all
+    { toolCalls: [{ name: 'write_file', arguments: { path: 'new.txt', content: 'x\u{e0041}\u{e0042}\rshown\u001b[8m\n' } }] },
     { toolCalls: [{ name: 'mission_finish', arguments: { status: 'stuck', reason: 'the write was denied' } }] },
     { text: 'I could not write it.' },
   ]);
@@ -181,6 +182,7 @@ test('--deny ends it with exit 3: nothing written, the refusal in the JSON and t
     const run = background(ws, [...RUN, '--envelope', 'default', '--output-format', 'json', 'write new.txt']);
     const [ask] = await waitFor(async () => ((await pendingAsks(ws)).length ? pendingAsks(ws) : undefined), 'the ask');
     assert.match(String((ask.diff as { diff: string }).diff), /\+x/);
+    assert.ok((await ws.cxl(['approvals', 'list'])).stdout.includes('+x⟨U+E0041⟩⟨U+E0042⟩⟨U+000D⟩shown⟨U+001B⟩[8m\n'), 'every hidden character of the diff marked');
     const no = await ws.cxl(['approvals', 'respond', String(ask.id), '--deny', '--reason', 'not in this repo']);
     assert.equal(no.code, 0, no.stderr);
     const end = await run.exited;

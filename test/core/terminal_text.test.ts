@@ -2,7 +2,7 @@
 // a command's output: each escape class is removed, controls go, invisible characters are marked.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { forTerminal, markInvisible, stripControls } from '../../src/core/terminal_text.ts';
+import { forTerminal, stripControls } from '../../src/core/terminal_text.ts';
 
 const ESC = '\u001b';
 
@@ -27,8 +27,8 @@ test('escape sequences of every class are removed, the text around them kept', (
 
 test('bidi controls and zero-width characters are marked, so Trojan Source reads as what it is', () => {
   const trojan = 'if (isAdmin) { \u202E } \u2066// check later\u2069 {';
-  assert.equal(markInvisible(trojan), 'if (isAdmin) { ⟨U+202E⟩ } ⟨U+2066⟩// check later⟨U+2069⟩ {');
-  assert.equal(markInvisible('ad\u200Bmin\uFEFF'), 'ad⟨U+200B⟩min⟨U+FEFF⟩');
-  assert.equal(markInvisible('café 日本'), 'café 日本');
+  assert.equal(forTerminal(trojan), 'if (isAdmin) { ⟨U+202E⟩ } ⟨U+2066⟩// check later⟨U+2069⟩ {');
+  assert.equal(forTerminal('ad\u200Bmin\uFEFF'), 'ad⟨U+200B⟩min⟨U+FEFF⟩');
+  assert.equal(forTerminal('café 日本'), 'café 日本');
   assert.equal(forTerminal(`\u202E${ESC}]52;c;eA==\u0007x`), '⟨U+202E⟩x');
 });

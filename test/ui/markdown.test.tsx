@@ -133,3 +133,51 @@ test('history is printed for good only once marked (and, for a fence, the gramma
   assert.deepEqual(keys(printableHistory(history, { highlighter: false, markdown: true })), ['u1', 'a1', 'u2']);
   assert.deepEqual(keys(printableHistory(history, { highlighter: true, markdown: true })), ['u1', 'a1', 'u2', 'a2']);
 });
+
+/** The rows' text, and each span's text with the target it links to. */
+function linksOf(md: string): { text: string; links: [string, string | undefined][] } {
+  const rows = markdownRows(md, 200);
+  return { text: rows.map((r) => r.map((s) => s.text).join('')).join('\n'), links: rows.flat().map((s) => [s.text, s.link]) };
+}
+
+test('a link never hides where it goes: the target follows text that is not the target, the host as the resolver reads it', async () => {
+  // text that reads as one host, target another: the target is shown
+  for (const [md, shown] of [
+    ['[https://github.com/a](https://evil.example/a)', 'https://github.com/a (https://evil.example/a)'],
+    ['[github.com](https://evil.example)', 'github.com (https://evil.example)'],
+    ['[support@github.com](mailto:x@evil.example)', 'support@github.com (mailto:x@evil.example)'],
+    ['![https://github.com/logo.png](https://evil.example/logo.png)', '[image: https://github.com/logo.png] (https://evil.example/logo.png)'],
+    // user info before the host: the host is named
+    ['[https://github.com](https://github.com@evil.example/)', 'https://github.com (https://github.com@evil.example/, host evil.example)'],
+    // a Cyrillic а: the ASCII form of the host, and that is what is linked
+    ['[https://аpple.com](https://аpple.com)', 'https://аpple.com (https://xn--pple-43d.com/)'],
+    ['[http://0x7f.1/](http://0x7f.1/)', 'http://0x7f.1/ (http://127.0.0.1/)'],
+  ] as const) {
+    assert.equal(linksOf(md).text, shown, md);
+  }
+  assert.equal(linksOf('[https://аpple.com](https://аpple.com)').links[0][1], 'https://xn--pple-43d.com/');
+  // controls: a link written as its target, a plain address, a host only in other case
+  for (const md of ['<https://github.com/a>', 'write to support@github.com', '[https://GitHub.com/a](https://GitHub.com/a)']) {
+    assert.doesNotMatch(linksOf(md).text, /\(/, md);
+    assert.ok(linksOf(md).links.some(([, l]) => l !== undefined), `${md} is still a link`);
+  }
+  // a target holding a hidden character is shown marked and never linked
+  const bidi = linksOf('[github.com](https://github.com\u202e/moc.elgoog)');
+  assert.equal(bidi.text, 'github.com (https://github.com⟨U+202E⟩/moc.elgoog)');
+  assert.ok(bidi.links.every(([, l]) => l === undefined), 'no span links to it');
+  const saved = process.env.FORCE_COLOR;
+  process.env.FORCE_COLOR = '1';
+  try {
+    const r = renderAt(<RowLine row={markdownRows('[github.com](https://evil.example) and [x](https://github.com\u202e/y)', 200)[0]} />, 200);
+    await tick();
+    const frame = r.lastFrame();
+    r.unmount();
+    assert.ok(frame.includes('\u001B]8;;https://evil.example\u001B\\github.com\u001B]8;;\u001B\\'), 'the hyperlink');
+    assert.ok(frame.includes('(https://evil.example)'), 'with its target after it');
+    assert.ok(!frame.includes('\u202e') && !frame.includes(']8;;https://github.com⟨'), 'the marked target is not a hyperlink');
+  } finally {
+    if (saved === undefined) delete process.env.FORCE_COLOR;
+    else process.env.FORCE_COLOR = saved;
+    setTheme('dark');
+  }
+});

@@ -7,9 +7,10 @@ import { ToolError } from '../errors.ts';
 import type { FileIO } from './file_io.ts';
 import { deniedSubstring, type FsPolicy } from './policy.ts';
 import type { ReadLedger } from './ledger.ts';
-import { defaultIdentityIndex, shownIdentity, type IdentityIndex } from '../protect/identity.ts';
+import type { IdentityIndex } from '../protect/identity.ts';
+import { classifyConfined } from '../protect/confined_class.ts';
 import { confine, type ConfinedPath } from '../paths.ts';
-import type { PathClass, PathMatcher } from '../protect/matcher.ts';
+import type { PathMatcher } from '../protect/matcher.ts';
 
 /**
  * How read-approve paths (`.env`, `*.pem`, `*.key`) are answered: `allow` (a human said yes up
@@ -53,19 +54,6 @@ export interface GateOptions {
   ask?: AskApproval;
   /** default: the shared index over the user's home */
   identity?: IdentityIndex;
-}
-
-/**
- * The class of a confined path by name and, for a file with more than one link, by identity:
- * a second name of a quarantined or read-approve file is that file. `alias` names it.
- */
-export function classifyConfined(c: ConfinedPath, root: string, matcher: PathMatcher, identity: IdentityIndex = defaultIdentityIndex): { cls: PathClass; alias?: string } {
-  const cls = matcher.classify(c.lexical, c.real, c.requestedRel, c.rel);
-  if (cls === 'quarantined' || c.links === undefined || c.links <= 1) return { cls };
-  const hit = identity.lookup({ dev: c.dev!, ino: c.ino!, nlink: c.links, isFile: () => true }, root);
-  if (!hit) return { cls };
-  const alias = shownIdentity(hit.path, root, identity.home);
-  return { cls: hit.tier === 'quarantine' ? 'quarantined' : 'read_approve', alias };
 }
 
 /** The path gate shared by the tools (and usable alone by servers of fs/* requests). */

@@ -1,7 +1,7 @@
 // gointel (gointel/main.go), the part of native-go written in Go: built once per toolchain and
 // source into cxl's cache (only the standard library; the build is of cxl's own file, never of
-// the workspace) and run per question inside the sandbox, with the module's package list and the
-// question as JSON on stdin.
+// the workspace) and run per question inside the sandbox, with the module's package list (each
+// .go file as confinement let it through: sources.ts) and the question as JSON on stdin.
 import fs from 'node:fs';
 import path from 'node:path';
 import { ToolError } from '../errors.ts';
@@ -39,19 +39,33 @@ export function helper(tc: Toolchain): Promise<string> {
   return built;
 }
 
+/** A package as `go list -deps -json` lists it (the fields native-go asks for). */
 export interface GoPackage {
   ImportPath: string;
   Name: string;
   Dir: string;
   GoFiles?: string[];
-  Error?: { Err: string };
-  DepsErrors?: { Err: string }[];
+  /** of the standard library (read from GOROOT) */
+  Standard?: boolean;
+  /** not one of the module's own (`./...`): a dependency */
+  DepOnly?: boolean;
+  Module?: { Path: string; Main?: boolean };
+  /** the GoFiles confinement let through (sources.ts), with what each was: what the helper reads */
+  Files?: SourceFile[];
+}
+
+/** A .go file that passed confinement: its real path and identity, which the helper checks again on opening. */
+export interface SourceFile {
+  Name: string;
+  Real: string;
+  Dev: number;
+  Ino: number;
 }
 
 /** Asks the helper one question about `packages` of the module at `root`. */
 export async function ask(tc: Toolchain, root: string, workspace: string, packages: GoPackage[], q: Record<string, unknown>): Promise<Record<string, unknown>> {
   const bin = await helper(tc);
-  const req = { ...q, Root: root, Packages: packages.map((p) => ({ ImportPath: p.ImportPath, Name: p.Name, Dir: p.Dir, GoFiles: p.GoFiles ?? [] })) };
+  const req = { ...q, Root: root, Packages: packages.map((p) => ({ ImportPath: p.ImportPath, Name: p.Name, Dir: p.Dir, Files: p.Files ?? [] })) };
   const r = await runGo(bin, [], root, workspace, JSON.stringify(req));
   let out: Record<string, unknown>;
   try {

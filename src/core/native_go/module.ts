@@ -1,6 +1,8 @@
 // The Go module a call is about: found from `dir` (inside the workspace) walking up to the
-// workspace root, never above it; its packages as `go list -e -json ./...` lists them (tests
-// excluded, no build tags), read fresh for each call so an edit counts at once.
+// workspace root, never above it, its go.mod read only where it is confined to the workspace; its
+// packages and their dependencies as `go list -e -deps -json ./...` lists them (tests excluded,
+// no build tags), read fresh for each call so an edit counts at once (what of them may be read:
+// sources.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { ToolError } from '../errors.ts';
@@ -13,6 +15,30 @@ export interface GoModule {
   root: string;
   /** module path */
   path: string;
+  /** the directories go.mod's replace directives name (`=> ../x`), absolute: where go would read them */
+  replacedBy: string[];
+}
+
+/** The local directories a go.mod's replace directives name (single and block form), absolute from `root`. */
+export function localReplacements(gomod: string, root: string): string[] {
+  const out: string[] = [];
+  let block = false;
+  for (const raw of gomod.split('\n')) {
+    const line = raw.replace(/\/\/.*$/, '').trim();
+    if (block && line === ')') {
+      block = false;
+      continue;
+    }
+    if (/^replace\s*\($/.test(line)) {
+      block = true;
+      continue;
+    }
+    const spec = block ? line : /^replace\s+(.*)$/.exec(line)?.[1];
+    const target = spec && /=>\s*("[^"]*"|\S+)/.exec(spec)?.[1].replace(/^"|"$/g, '');
+    // a local path starts with ./ or ../ or is absolute (go's rule); anything else is a module
+    if (target && /^(?:\.\.?\/|\/)/.test(target)) out.push(path.resolve(root, target));
+  }
+  return out;
 }
 
 /** The module holding `dir` (workspace-relative), rooted inside `base`. */
@@ -23,8 +49,10 @@ export function findModule(base: string, dir: string | undefined): GoModule {
   for (;;) {
     const mod = path.join(d, 'go.mod');
     if (fs.existsSync(mod)) {
-      const m = /^\s*module\s+("?)([^\s"]+)\1/m.exec(fs.readFileSync(mod, 'utf8'));
-      return { root: d, path: m ? m[2] : relativeTo(base, d) };
+      // a go.mod that is a link out of the workspace is not read (its module line is printed)
+      const text = fs.readFileSync(confine(base, relativeTo(base, mod)).real, 'utf8');
+      const m = /^\s*module\s+("?)([^\s"]+)\1/m.exec(text);
+      return { root: d, path: m ? m[2] : relativeTo(base, d), replacedBy: localReplacements(text, d) };
     }
     if (d === base || !isWithin(base, d)) break;
     d = path.dirname(d);
@@ -37,9 +65,14 @@ export function findModule(base: string, dir: string | undefined): GoModule {
   throw new ToolError('not_found', `native-go: no Go module: no go.mod at or above ${JSON.stringify(relativeTo(base, c.real))} within the workspace; native-go reads Go modules, so a directory outside any module has nothing to read.`);
 }
 
-/** The module's packages, in `go list` order. */
+// what sources.ts needs of each package; asking for these fields only also spares go the
+// staleness check of every dependency (go 1.19 and later; an older go is asked for all of them)
+const FIELDS = 'ImportPath,Name,Dir,GoFiles,Standard,DepOnly,Module';
+
+/** The module's packages and their dependencies (DepOnly), in `go list -deps` order. */
 export async function listPackages(tc: Toolchain, mod: GoModule, workspace: string): Promise<GoPackage[]> {
-  const r = await runGo(tc.go, ['list', '-e', '-json', './...'], mod.root, workspace);
+  const minor = Number(/^go1\.(\d+)/.exec(tc.version)?.[1] ?? 0);
+  const r = await runGo(tc.go, ['list', '-e', '-deps', minor >= 19 ? `-json=${FIELDS}` : '-json', './...'], mod.root, workspace);
   const pkgs: GoPackage[] = [];
   const text = r.stdout;
   let depth = 0;
@@ -57,7 +90,7 @@ export async function listPackages(tc: Toolchain, mod: GoModule, workspace: stri
       if (depth++ === 0) start = i;
     } else if (ch === '}' && --depth === 0) pkgs.push(JSON.parse(text.slice(start, i + 1)) as GoPackage);
   }
-  if (!pkgs.length) {
+  if (!pkgs.some((p) => !p.DepOnly)) {
     throw new ToolError('io_error', `native-go: module load failed: could not list ${mod.root}: ${r.stderr.trim().slice(0, 500) || `go list exited ${r.code}`}; run \`go build ./...\` there to see what the toolchain is complaining about.`);
   }
   return pkgs;

@@ -1,12 +1,15 @@
 // The six native-go answers, from the module's package list (module.ts), the helper's
 // type-checked answers (helper.ts) and `go vet -json`. Every answer names the toolchain and says
-// it is advisory; lists are cut at their caps with a note that says how much was left out.
+// it is advisory; lists are cut at their caps with a note that says how much was left out; a
+// module file confinement left out is named (sources.ts), and every location is shown as
+// sources.ts allows.
 import path from 'node:path';
 import { ToolError } from '../errors.ts';
 import { relativeTo } from '../paths.ts';
 import { ask, type GoPackage } from './helper.ts';
 import { packageAt, packageOf, type GoModule } from './module.ts';
 import { GO_CAPS } from './policy.ts';
+import { shownLocation, type GoPaths } from './sources.ts';
 import { runGo, type Toolchain } from './toolchain.ts';
 
 export interface GoCtx {
@@ -18,15 +21,17 @@ export interface GoCtx {
   /** where the call was asked from (real path) */
   dir: string;
   sandboxed: boolean;
+  paths: GoPaths;
+  /** module files not read (sources.ts), workspace-relative with why */
+  leftOut: string[];
+  /** packages not vetted: a file of theirs was left out */
+  unvetted: Set<string>;
 }
 
 const toolchainLine = (c: GoCtx) => `${c.tc.version}; tests excluded, no build tags; advisory: \`go build\` is the arbiter${c.sandboxed ? '' : ' (run without an OS sandbox: none works here)'}`;
 
-/** A module-relative location as workspace-relative. */
-const ws = (c: GoCtx, loc: string) => {
-  const rel = relativeTo(c.base, path.join(c.mod.root, loc));
-  return rel;
-};
+/** A module-relative (or absolute) location as an answer shows it: workspace-relative, `$GOROOT/…`, `$GOMODCACHE/…`. */
+const ws = (c: GoCtx, loc: string) => shownLocation(c.base, c.mod.root, c.paths, loc);
 
 export interface GoResult {
   text: string;
@@ -34,7 +39,9 @@ export interface GoResult {
   [k: string]: unknown;
 }
 
-function done(c: GoCtx, fields: Record<string, unknown>, lines: string[], note?: string): GoResult {
+function done(c: GoCtx, fields: Record<string, unknown>, lines: string[], given?: string): GoResult {
+  const notRead = c.leftOut.length ? `not read: ${c.leftOut.slice(0, 10).join(', ')}${c.leftOut.length > 10 ? ` and ${c.leftOut.length - 10} more` : ''}` : undefined;
+  const note = [given, notRead].filter(Boolean).join('; ') || undefined;
   return { ...fields, ...(note ? { note } : {}), toolchain: toolchainLine(c), text: `${lines.join('\n')}${note ? `\n(${note})` : ''}\n(${toolchainLine(c)})\n` };
 }
 
@@ -55,7 +62,7 @@ export async function goSymbols(c: GoCtx, target: string | undefined, max: numbe
 export async function goDefinition(c: GoCtx, symbol: string): Promise<GoResult> {
   const r = await ask(c.tc, c.mod.root, c.base, c.pkgs, { Op: 'definition', Symbol: symbol });
   const loc = ws(c, String(r.location));
-  return done(c, { symbol: r.symbol, kind: r.kind, location: loc, line: r.line, module: c.mod.path }, [`${r.kind} ${r.symbol} at ${loc}`, `  ${r.line}`]);
+  return done(c, { symbol: r.symbol, kind: r.kind, location: loc, line: r.line, module: c.mod.path }, [`${r.kind} ${r.symbol} at ${loc}`, ...(r.line ? [`  ${r.line}`] : [])]);
 }
 
 export async function goDescribe(c: GoCtx, symbol: string): Promise<GoResult> {
@@ -130,7 +137,7 @@ function vetFindings(stderr: string, c: GoCtx): Diag[] {
     for (const analyzers of Object.values(o)) {
       for (const [name, items] of Object.entries(analyzers)) {
         if (!Array.isArray(items)) continue;
-        for (const it of items) out.push({ location: relativeTo(c.base, it.posn.startsWith('/') ? it.posn : path.join(c.mod.root, it.posn)), severity: 'vet', category: name, message: it.message });
+        for (const it of items) out.push({ location: ws(c, it.posn), severity: 'vet', category: name, message: it.message });
       }
     }
   }
@@ -143,10 +150,12 @@ export async function goDiagnostics(c: GoCtx, pkgs: GoPackage[], scopeLabel: str
   const inScope = new Set(pkgs.map((p) => p.ImportPath));
   const typeErrors: Diag[] = ((tc.diagnostics as { location: string; message: string; package: string }[] | null) ?? [])
     .filter((d) => inScope.has(d.package))
-    .map((d) => ({ location: relativeTo(c.base, path.isAbsolute(d.location) ? d.location : path.join(c.mod.root, d.location)), severity: 'type-error', category: 'types', message: d.message }));
+    .map((d) => ({ location: ws(c, d.location), severity: 'type-error', category: 'types', message: d.message }));
   const broken = new Set(((tc.diagnostics as { package: string }[] | null) ?? []).map((d) => d.package));
-  const vetPkgs = pkgs.filter((p) => !broken.has(p.ImportPath));
-  if (pkgs.length > vetPkgs.length) note.push(`${pkgs.length - vetPkgs.length} package(s) with type errors were not vetted`);
+  const vetPkgs = pkgs.filter((p) => !broken.has(p.ImportPath) && !c.unvetted.has(p.ImportPath));
+  const skipped = pkgs.filter((p) => !broken.has(p.ImportPath) && c.unvetted.has(p.ImportPath)).length;
+  if (pkgs.length - skipped > vetPkgs.length) note.push(`${pkgs.length - skipped - vetPkgs.length} package(s) with type errors were not vetted`);
+  if (skipped) note.push(`${skipped} package(s) with a file not read were not vetted (go vet would read it)`);
   const vetPasses = passes.filter((p) => p !== 'shadow');
   if (passes.includes('shadow')) note.push('shadow is not part of go vet (it needs the separate shadow analyzer); it was not run');
   let vet: Diag[] = [];

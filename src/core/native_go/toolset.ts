@@ -1,7 +1,8 @@
 // The native-go toolset: read-only, type-checked answers about the Go module in the workspace,
 // when a go toolchain is on PATH (probed once; each call without one says how to get it). Every
 // tool is a read on the envelope's files.read axis; the module's files are read by go and by
-// cxl's helper inside the OS sandbox's read-only view (toolchain.ts).
+// cxl's helper inside the OS sandbox's read-only view (toolchain.ts), only as confinement lets
+// them through (sources.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { checkArgs } from '../contract/args.ts';
@@ -16,6 +17,7 @@ import { capOf, GO_CAPS, NATIVE_GO, type GoPolicy } from './policy.ts';
 import { goDefinition, goDescribe, goDiagnostics, goImplementations, goReferences, goSymbols, passesOf, type GoCtx, type GoResult } from './queries.ts';
 import { noteWorkspaces } from '../shell/sandbox/launch_programs.ts';
 import { probeSandbox } from '../shell/sandbox/probe.ts';
+import { confineReplacements, confineSources, goPaths } from './sources.ts';
 import { requireToolchain } from './toolchain.ts';
 import { GO_TOOLS } from './tools.ts';
 
@@ -78,11 +80,13 @@ export class NativeGoToolset implements Toolset {
   async #ctx(dir: string): Promise<GoCtx> {
     const tc = requireToolchain(this.root);
     const mod = findModule(this.root, dir);
-    const pkgs = await listPackages(tc, mod, this.root);
+    confineReplacements(this.root, mod.replacedBy);
+    const paths = goPaths(tc);
+    const { pkgs, leftOut, unvetted } = confineSources(this.root, await listPackages(tc, mod, this.root), paths);
     const real = confine(this.root, dir).real;
     const at = fs.existsSync(real) && fs.statSync(real).isFile() ? path.dirname(real) : real;
     const sandboxed = ['bubblewrap', 'seatbelt'].includes(probeSandbox({ network: false, roots: [this.root] }).state);
-    return { tc, mod, pkgs, base: this.root, dir: at, sandboxed };
+    return { tc, mod, pkgs, base: this.root, dir: at, sandboxed, paths, leftOut, unvetted };
   }
 
   async #run(tool: string, a: Record<string, unknown>, dir: string): Promise<GoResult> {

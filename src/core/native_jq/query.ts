@@ -3,6 +3,7 @@
 // worker with its deadline (runner.ts), and what came back read into values and notes, or into
 // the error shape a model can act on (syntax, compile, runtime, deadline, halt).
 import { ToolError } from '../errors.ts';
+import { firstHidden, hiddenKind } from '../hidden_text.ts';
 import { prepare, type Format } from './documents.ts';
 import { JQ_LIMITS, type JqPolicy } from './policy.ts';
 import { programError, readOutput, runtimeError, wrap } from './program.ts';
@@ -25,7 +26,9 @@ export interface JqResult {
 /** Reading the document counts against no deadline of the filter's: this much per MiB is added. */
 export const READ_ALLOWANCE_MS_PER_MIB = 250;
 
-const NON_PRINTING = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+// A filter is program text: tab, newline and CR lay it out; every other hidden character
+// (hidden_text.ts) could make it read as something other than what runs.
+const LAYOUT = '\t\n\r';
 
 /** Refuses a filter jq_query will not run, before anything is read. */
 export function checkFilter(filter: string): void {
@@ -34,10 +37,10 @@ export function checkFilter(filter: string): void {
   if (n > JQ_LIMITS.maxFilterBytes) {
     throw new ToolError('bad_args', `jq: the filter is ${n} bytes, over the ${JQ_LIMITS.maxFilterBytes}-byte cap. A filter that long is imperative work: do it in steps, or read the document with read_file.`);
   }
-  const bad = NON_PRINTING.exec(filter);
+  const bad = firstHidden(filter, LAYOUT);
   if (bad) {
-    const cp = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-    throw new ToolError('bad_args', `jq: the filter contains the non-printing character U+${cp}, which is refused (it can hide what the filter does). Write the filter in plain characters.`);
+    const cp = bad.codePoint.toString(16).toUpperCase().padStart(4, '0');
+    throw new ToolError('bad_args', `jq: the filter contains the non-printing character U+${cp} (${hiddenKind(bad.codePoint)}) at offset ${bad.offset}, which is refused (it can hide what the filter does). Write the filter in plain characters.`);
   }
   if (/^\s*(?:#[^\n]*\n\s*)*(?:import|include)\b/.test(filter)) {
     throw new ToolError('bad_args', 'jq: import and include are not available in jq_query: it loads no module files. Write the definitions into the filter (def f: …; f).');

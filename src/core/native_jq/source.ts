@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { ToolError } from '../errors.ts';
 import { confine, type ConfinedPath } from '../paths.ts';
-import { defaultIdentityIndex } from '../protect/identity.ts';
+import { classifyConfined } from '../protect/confined_class.ts';
 import { defaultPathMatcher } from '../protect/matcher.ts';
 
 export interface FileSource {
@@ -17,11 +17,7 @@ export interface FileSource {
 /** The file `p` names under `base`, or the refusal. */
 export function fileSource(base: string, p: string): FileSource {
   const c = confine(base, p);
-  let cls = defaultPathMatcher.classify(c.lexical, c.real, c.requestedRel, c.rel);
-  if (cls !== 'quarantined' && c.links !== undefined && c.links > 1) {
-    const hit = defaultIdentityIndex.lookup({ dev: c.dev!, ino: c.ino!, nlink: c.links, isFile: () => true }, base);
-    if (hit) cls = hit.tier === 'quarantine' ? 'quarantined' : 'read_approve';
-  }
+  const { cls } = classifyConfined(c, base, defaultPathMatcher);
   if (cls === 'quarantined') throw new ToolError('quarantined', `jq: ${c.rel} is in the credential quarantine; no tool reads it. Work without it.`);
   if (!c.exists) throw new ToolError('not_found', `jq: ${JSON.stringify(p)} does not exist.`);
   const st = fs.statSync(c.real);

@@ -3,6 +3,7 @@
 // with the construct it would start in sh and its offset, so the checker can never read a line
 // differently from how a shell would (see docs/local-shell.md). This is deliberately not
 // shell-quote's parse(), which disagrees with sh on newlines, \r, backticks, ${IFS}, # and $'…'.
+import { firstHidden, hiddenKind } from '../hidden_text.ts';
 
 /** Lines longer than this (UTF-8 bytes, after trimming one trailing newline) are refused. */
 export const MAX_LINE_BYTES = 16 * 1024;
@@ -124,26 +125,23 @@ export function describeChar(ch: string): string {
   };
   if (names[cp]) return `${hex} (${names[cp]})`;
   if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return `control character ${hex}`;
+  if (firstHidden(ch) !== undefined) return `${hex} (${hiddenKind(cp)})`;
   return `${hex} '${ch}'`;
 }
 
 // Characters refused even inside quotes: they are harmless to sh there but hide or disguise text
-// from the human who reviews the line (control characters, bidi overrides, zero-width and other
-// invisible format characters, lone surrogates, private use). Newline and tab stay allowed.
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cs}\p{Cn}]/u;
+// from the human who reviews the line (hidden_text.ts: control characters, bidi controls,
+// zero-width, tag and other invisible characters, lone surrogates, private use). Newline and tab
+// stay allowed.
+const ALLOWED_IN_QUOTES = '\n\t';
 
 /**
  * The first character of a word the lexer refuses even inside quotes (newline and tab are data
  * there), with its offset: the same rule for an `args` element, which no lexer reads.
  */
 export function hiddenCharacter(word: string): { offset: number; description: string } | undefined {
-  for (let k = 0; k < word.length; k++) {
-    const cp = word.codePointAt(k)!;
-    const ch = String.fromCodePoint(cp);
-    if (ch !== '\n' && ch !== '\t' && INVISIBLE.test(ch)) return { offset: k, description: describeChar(ch) };
-    if (cp > 0xffff) k++;
-  }
-  return undefined;
+  const hit = firstHidden(word, ALLOWED_IN_QUOTES);
+  return hit && { offset: hit.offset, description: describeChar(String.fromCodePoint(hit.codePoint)) };
 }
 
 /** The string index of the character holding UTF-8 byte `limit` (where a byte limit is crossed). */
@@ -229,6 +227,7 @@ export function lex(input: string): LexResult {
           return refuse(`unterminated ${ch === "'" ? 'single' : 'double'} quote`, i, `the ${ch === "'" ? 'single' : 'double'} quote at offset ${i} is never closed.`);
         }
         const body = line.slice(i + 1, close);
+        const hidden = firstHidden(body, ALLOWED_IN_QUOTES)?.offset;
         for (let k = 0; k < body.length; k++) {
           const b = body[k];
           const at = i + 1 + k;
@@ -243,7 +242,7 @@ export function lex(input: string): LexResult {
           }
           const cp = body.codePointAt(k)!;
           const whole = String.fromCodePoint(cp);
-          if (INVISIBLE.test(whole)) {
+          if (k === hidden) {
             return refuse(
               `character ${describeChar(whole)}`,
               at,

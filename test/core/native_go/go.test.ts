@@ -10,6 +10,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { after, test } from 'node:test';
 import { isToolError } from '../../../src/core/errors.ts';
+import { localReplacements } from '../../../src/core/native_go/module.ts';
 import { parseGoPolicy } from '../../../src/core/native_go/policy.ts';
 import { NativeGoToolset } from '../../../src/core/native_go/toolset.ts';
 import { runCxl } from '../../helpers/cxl.ts';
@@ -233,4 +234,146 @@ test('a go planted in the workspace, first on PATH, is never started; the real o
   await runCxl(['tool', 'native-go.go_symbols', '{}'], { cwd: ws, env: { PATH: `${outside}:${process.env.PATH}` }, timeoutMs: 120_000 });
   assert.match(fs.readFileSync(ran, 'utf8'), /go ran: version/);
   assert.ok(real !== path.join(outside, 'go'));
+});
+
+// Confinement as the file tools have it: what lies outside the workspace is not printed by any
+// native-go tool, whichever way go would be led to it. The outside directory is under /var/tmp:
+// the sandbox's read-only view shows it (its /tmp is private, and it hides the home directory),
+// so only confinement stands between a link and the secret.
+const SECRET_GO = 'package leak\n\n// Secret says MARKER_DOC_7c1.\nfunc Secret() int { return 42 } // MARKER_LINE_7c1\n\nvar _ = fmt.Sprintf("MARKER_VET_7c1 %d", "x")\n';
+
+function outsideDir(): string {
+  const d = fs.realpathSync(fs.mkdtempSync('/var/tmp/cxl-go-outside-'));
+  after(() => fs.rmSync(d, { recursive: true, force: true }));
+  return d;
+}
+
+/** Every native-go tool's answer (or refusal) about `root`, as one text. */
+async function everything(root: string, symbols: string[], targets: string[]): Promise<string> {
+  const ts = go(root);
+  const said: string[] = [];
+  const ask = async (tool: string, args: Record<string, unknown>) => {
+    try {
+      said.push(JSON.stringify(await ts.call(tool, args)));
+    } catch (err) {
+      said.push(`${tool} refused: ${(err as Error).message}`);
+    }
+  };
+  for (const target of targets) await ask('go_symbols', { target });
+  for (const symbol of symbols) for (const tool of ['go_definition', 'go_describe', 'go_references', 'go_implementations']) await ask(tool, { symbol });
+  await ask('go_diagnostics', { scope: 'all', passes: 'all' });
+  return said.join('\n');
+}
+
+test('a .go file that is a link out of the workspace is read by no native-go tool; the module\'s own files still are', { timeout: 300_000 }, async () => {
+  if (!hasGo('native-go confinement')) return;
+  const root = module();
+  const out = outsideDir();
+  fs.writeFileSync(path.join(out, 'secret.go'), SECRET_GO);
+  fs.writeFileSync(path.join(out, 'junk.go'), 'MARKER_JUNK_7c1 is not Go\n');
+  fs.mkdirSync(path.join(root, 'leak'));
+  fs.writeFileSync(path.join(root, 'leak/ok.go'), 'package leak\n\n// Ok is fine.\nfunc Ok() int { return Secret() }\n');
+  fs.symlinkSync(path.join(out, 'secret.go'), path.join(root, 'leak/x.go'));
+  fs.symlinkSync(path.join(out, 'junk.go'), path.join(root, 'leak/y.go'));
+  const said = await everything(root, ['leak.Secret', 'leak.Ok', 'Secret'], ['leak', 'leak/x.go', 'leak/ok.go']);
+  assert.doesNotMatch(said, /MARKER_\w+_7c1/, 'nothing of the outside files');
+  // the control: the module's own file is read and printed as before
+  const syms = await call(go(root), 'go_symbols', { target: 'leak' });
+  assert.match(syms.text, /func Ok func\(\) int {2}leak\/ok\.go:4/);
+  assert.match(String(syms.note), /not read: leak\/x\.go \(a link that leads outside the workspace\), leak\/y\.go \(a link that leads outside the workspace\)/);
+  const def = await call(go(root), 'go_definition', { symbol: 'leak.Ok' });
+  assert.equal(def.line, 'func Ok() int { return Secret() }');
+  const diags = await call(go(root), 'go_diagnostics', { scope: 'package', target: 'leak' });
+  assert.match(String(diags.text), /leak\/ok\.go:4:\d+: type-error: undeclared name: Secret/);
+  // a hard link to a read-approve file (.env) is that file: not read either
+  fs.writeFileSync(path.join(root, 'leak/.env'), 'package leak\n\n// MARKER_ENV_7c1\nfunc Env() int { return 1 }\n');
+  fs.linkSync(path.join(root, 'leak/.env'), path.join(root, 'leak/env.go'));
+  const env = await everything(root, ['leak.Env'], ['leak']);
+  assert.doesNotMatch(env, /MARKER_ENV_7c1/);
+  assert.match(env, /leak\/env\.go \(a hard link to leak\/\.env, on the read-approve list\)/);
+});
+
+test('a dependency go would read from outside the workspace refuses the call; one inside it is read', { timeout: 300_000 }, async () => {
+  if (!hasGo('native-go confinement of dependencies')) return;
+  const out = outsideDir();
+  const DEP = 'package dep\n\n// T says MARKER_DOC_8d2.\ntype T struct{}\n\n// Secret is MARKER_DOC_8d2.\nfunc (T) Secret() int { return 42 } // MARKER_LINE_8d2\n';
+  const USER = 'package user\n\nimport "example.com/dep"\n\n// U embeds the dependency\'s T.\ntype U struct{ dep.T }\n\nfunc Use() int { return U{}.Secret() }\n';
+  const REQUIRE = 'require example.com/dep v0.0.0\n\nreplace example.com/dep => ';
+  fs.mkdirSync(path.join(out, 'dep'));
+  fs.writeFileSync(path.join(out, 'dep/go.mod'), 'module example.com/dep\n\ngo 1.19\n');
+  fs.writeFileSync(path.join(out, 'dep/dep.go'), DEP);
+  // a replace directive to a directory outside
+  const replaced = module();
+  fs.writeFileSync(path.join(replaced, 'go.mod'), `${FILES['go.mod']}\n${REQUIRE}${out}/dep\n`);
+  fs.mkdirSync(path.join(replaced, 'user'));
+  fs.writeFileSync(path.join(replaced, 'user/user.go'), USER);
+  const said = await everything(replaced, ['user.U', 'user.U.Secret', 'user.Use'], ['user']);
+  assert.doesNotMatch(said, /MARKER_\w+_8d2/);
+  assert.match(said, /go\.mod replaces a dependency with \/var\/tmp\/cxl-go-outside-\w+\/dep, outside the workspace/);
+  // ... before go reads anything there (what go says about that directory's go.mod could quote it)
+  fs.writeFileSync(path.join(out, 'dep/go.mod'), 'MARKER_GOMOD_8d2\n');
+  assert.doesNotMatch(await everything(replaced, ['user.U'], ['user']), /MARKER_GOMOD_8d2/);
+  fs.writeFileSync(path.join(out, 'dep/go.mod'), 'module example.com/dep\n\ngo 1.19\n');
+  // a package directory that is a link out (to a directory with no go.mod of its own), imported by the module
+  fs.mkdirSync(path.join(out, 'lib'));
+  fs.writeFileSync(path.join(out, 'lib/dep.go'), DEP);
+  const linked = module();
+  fs.symlinkSync(path.join(out, 'lib'), path.join(linked, 'dep'));
+  fs.mkdirSync(path.join(linked, 'user'));
+  fs.writeFileSync(path.join(linked, 'user/user.go'), USER.replace('"example.com/dep"', '"example.com/fixture/dep"'));
+  const viaLink = await everything(linked, ['user.U', 'user.U.Secret'], ['user']);
+  assert.doesNotMatch(viaLink, /MARKER_\w+_8d2/);
+  assert.match(viaLink, /the package example\.com\/fixture\/dep would be read from outside the workspace \(dep: a link that leads outside the workspace\)/);
+  // a go.mod that is a link out
+  const gomod = module();
+  fs.rmSync(path.join(gomod, 'go.mod'));
+  fs.writeFileSync(path.join(out, 'go.mod'), 'module MARKER_MOD_8d2\n\ngo 1.19\n');
+  fs.symlinkSync(path.join(out, 'go.mod'), path.join(gomod, 'go.mod'));
+  assert.doesNotMatch(await everything(gomod, ['shapes.Circle'], ['shapes']), /MARKER_MOD_8d2/);
+  // the control: the same dependency inside the workspace, replaced by a relative path, is read
+  const inside = module();
+  fs.cpSync(path.join(out, 'dep'), path.join(inside, 'third_party/dep'), { recursive: true });
+  fs.writeFileSync(path.join(inside, 'go.mod'), `${FILES['go.mod']}\n${REQUIRE}./third_party/dep\n`);
+  fs.mkdirSync(path.join(inside, 'user'));
+  fs.writeFileSync(path.join(inside, 'user/user.go'), USER);
+  const desc = await call(go(inside), 'go_describe', { symbol: 'user.U' });
+  assert.match(desc.text, /method Secret func\(\) int/);
+  assert.deepEqual((desc.members as { name: string; location: string }[]).map((m) => [m.name, m.location]), [['T', 'user/user.go:6:16'], ['Secret', 'third_party/dep/dep.go:7:10']]);
+});
+
+test('the helper reads a file only if it is the one confinement checked: not another, not through a link', { timeout: 300_000 }, async () => {
+  if (!hasGo('the helper\'s own check')) return;
+  const { ask } = await import('../../../src/core/native_go/helper.ts');
+  const { requireToolchain } = await import('../../../src/core/native_go/toolchain.ts');
+  const root = module();
+  const out = outsideDir();
+  fs.writeFileSync(path.join(out, 'secret.go'), 'MARKER_SWAP_9e3\n');
+  fs.symlinkSync(path.join(out, 'secret.go'), path.join(root, 'shapes/link.go'));
+  const checked = fs.statSync(path.join(root, 'shapes/shapes.go'));
+  const pkg = (files: { Name: string; Real: string }[]) => [{ ImportPath: 'example.com/fixture/shapes', Name: 'shapes', Dir: path.join(root, 'shapes'), Files: files.map((f) => ({ ...f, Dev: checked.dev, Ino: checked.ino })) }];
+  const tc = requireToolchain();
+  // swapped: the checked identity, another file's path; a link: its own path, which a link is
+  for (const real of [path.join(out, 'secret.go'), path.join(root, 'shapes/link.go')]) {
+    const r = await ask(tc, root, root, pkg([{ Name: 'shapes.go', Real: real }]), { Op: 'typecheck' });
+    assert.doesNotMatch(JSON.stringify(r), /MARKER_SWAP_9e3/);
+    assert.match(JSON.stringify(r), /not the file cxl checked/);
+  }
+  // the control: the checked file by its real path is read
+  const ok = await ask(tc, root, root, pkg([{ Name: 'shapes.go', Real: path.join(root, 'shapes/shapes.go') }]), { Op: 'symbols', Target: 'example.com/fixture/shapes' });
+  assert.ok((ok.symbols as { name: string }[]).some((s) => s.name === 'Circle'));
+});
+
+test('the directories a go.mod replaces dependencies with: single and block form, quoted, versioned; module paths are not directories', () => {
+  const gomod = [
+    'module example.com/m',
+    'replace example.com/a => ../a // a sibling',
+    'replace example.com/b v1.2.3 => /abs/b',
+    'replace example.com/c => example.com/c2 v1.0.0',
+    'replace (',
+    '\texample.com/d => "./third party/d"',
+    '\texample.com/e v0.1.0 => ./e',
+    '\texample.com/f => example.com/f2 v0.2.0',
+    ')',
+  ].join('\n');
+  assert.deepEqual(localReplacements(gomod, '/ws/mod'), ['/ws/a', '/abs/b', '/ws/mod/third party/d', '/ws/mod/e']);
 });

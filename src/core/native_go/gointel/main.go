@@ -4,27 +4,42 @@
 // as `go list -json` listed them, and the question) and writes one JSON answer on stdout. It
 // parses and type-checks the module's own packages (tests excluded, no build tags), importing
 // the standard library and dependencies from source; it never writes, builds or runs anything.
+// A module file is read only as cxl confined it: by its real path, not through a final link, and
+// only if it is still the file (device and inode) cxl checked; source lines are printed only from
+// the files read so.
 package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/importer"
 	"go/parser"
 	"go/token"
 	"go/types"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 )
+
+// File is one .go file of a module package as cxl confined it: Real is where it resolved inside
+// the workspace, Dev and Ino what it was (JSON numbers: compared as the float64 cxl had).
+type File struct {
+	Name string
+	Real string
+	Dev  float64
+	Ino  float64
+}
 
 type Pkg struct {
 	ImportPath string
 	Name       string
 	Dir        string
-	GoFiles    []string
+	Files      []File
 }
 
 type Request struct {
@@ -50,6 +65,28 @@ type world struct {
 	byPath map[string]*loaded
 	order  []*loaded
 	std    types.Importer
+	// the module files read as confined, by the name positions carry: the only source printed
+	src map[string][]byte
+}
+
+var errReplaced = errors.New("not the file cxl checked (replaced since, or a link); not read")
+
+// readConfined reads f by its real path, never through a final link, only if it is the file cxl checked.
+func readConfined(f File) ([]byte, error) {
+	fd, err := os.OpenFile(f.Real, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, errReplaced
+	}
+	defer fd.Close()
+	fi, err := fd.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, errReplaced
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || float64(st.Dev) != f.Dev || float64(st.Ino) != f.Ino {
+		return nil, errReplaced
+	}
+	return io.ReadAll(fd)
 }
 
 func (w *world) Import(path string) (*types.Package, error) {
@@ -68,8 +105,15 @@ func (w *world) check(l *loaded) {
 		return
 	}
 	l.info = &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}, Types: map[ast.Expr]types.TypeAndValue{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
-	for _, name := range l.pkg.GoFiles {
-		f, err := parser.ParseFile(w.fset, filepath.Join(l.pkg.Dir, name), nil, parser.ParseComments|parser.AllErrors)
+	for _, file := range l.pkg.Files {
+		name := filepath.Join(l.pkg.Dir, file.Name)
+		src, err := readConfined(file)
+		if err != nil {
+			l.errs = append(l.errs, fmt.Sprintf("%s: %v", name, err))
+			continue
+		}
+		w.src[name] = src
+		f, err := parser.ParseFile(w.fset, name, src, parser.ParseComments|parser.AllErrors)
 		if err != nil {
 			l.errs = append(l.errs, err.Error())
 		}
@@ -97,13 +141,19 @@ func (w *world) loc(pos token.Pos) string {
 
 func (w *world) lineText(pos token.Pos) string {
 	p := w.fset.Position(pos)
-	data, err := os.ReadFile(p.Filename)
-	if err != nil {
+	return w.lineOf(p.Filename, p.Line)
+}
+
+// lineOf is a line of a module file as it was read confined; of any other file (the standard
+// library, a dependency), nothing.
+func (w *world) lineOf(file string, line int) string {
+	data, ok := w.src[filepath.Clean(file)]
+	if !ok {
 		return ""
 	}
 	lines := strings.Split(string(data), "\n")
-	if p.Line-1 < len(lines) {
-		return strings.TrimSpace(lines[p.Line-1])
+	if line >= 1 && line-1 < len(lines) {
+		return strings.TrimSpace(lines[line-1])
 	}
 	return ""
 }
@@ -388,7 +438,7 @@ func main() {
 	if err := json.NewDecoder(os.Stdin).Decode(&req); err != nil {
 		fail("bad request: %v", err)
 	}
-	w := &world{fset: token.NewFileSet(), root: req.Root, byPath: map[string]*loaded{}}
+	w := &world{fset: token.NewFileSet(), root: req.Root, byPath: map[string]*loaded{}, src: map[string][]byte{}}
 	w.std = importer.ForCompiler(w.fset, "source", nil)
 	for _, p := range req.Packages {
 		l := &loaded{pkg: p}
@@ -497,7 +547,7 @@ func main() {
 		})
 		var lines []map[string]interface{}
 		for _, u := range order {
-			lines = append(lines, map[string]interface{}{"file": u.file, "line": u.line, "uses": counts[u], "text": lineAt(filepath.Join(w.root, u.file), u.line)})
+			lines = append(lines, map[string]interface{}{"file": u.file, "line": u.line, "uses": counts[u], "text": w.lineOf(filepath.Join(w.root, u.file), u.line)})
 		}
 		out["symbol"] = h.name
 		out["definition"] = w.loc(h.obj.Pos())
@@ -566,16 +616,4 @@ func main() {
 		fail("unknown op %q", req.Op)
 	}
 	json.NewEncoder(os.Stdout).Encode(out)
-}
-
-func lineAt(file string, line int) string {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return ""
-	}
-	lines := strings.Split(string(data), "\n")
-	if line-1 < len(lines) {
-		return strings.TrimSpace(lines[line-1])
-	}
-	return ""
 }
