@@ -67,8 +67,11 @@ async function list(argv: string[]): Promise<number> {
   const limit = flags.values.limit === undefined ? 50 : Number(flags.values.limit);
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`cxl mission list: --limit must be a positive whole number; got ${flags.values.limit}.`);
   const s = stores();
-  await sweep(s.missions, s.asks);
-  const all = s.missions.list(limit);
+  const damaged = new Map<string, string>();
+  const note = (id: string, message: string) => damaged.set(id, message);
+  await sweep(s.missions, s.asks, Date.now(), note);
+  const all = s.missions.list(limit, note);
+  for (const d of damaged.values()) process.stderr.write(forTerminal(`cxl mission list: ${d}\n`));
   if (flags.values.json) {
     process.stdout.write(`${JSON.stringify({ missions: all })}\n`);
     return 0;

@@ -39,7 +39,7 @@ test('$ARGUMENTS is the whole argument string, $1..$9 its words (quotes group), 
   assert.equal(expandCommand({ body: 'Summarise the diff.' }, ''), 'Summarise the diff.');
 });
 
-test("the person's commands load anywhere; the project's only once the folder is trusted, and a project command replaces the person's", () => {
+test("the person's commands load anywhere; the project's only once the folder is trusted, and a project command replaces the person's", async () => {
   const w = world({
     'home/.contenox/commands/review.md': '---\ndescription: my review\n---\nReview $ARGUMENTS as I like it.',
     'home/.contenox/commands/mine.md': 'Only mine.',
@@ -54,7 +54,7 @@ test("the person's commands load anywhere; the project's only once the folder is
     ['review', 'user', 'my review'],
   ]);
   assert.equal(untrusted.heldBack, 3);
-  trustFolder(w.project, w.home);
+  await trustFolder(w.project, w.home);
   const trusted = loadCommands({ home: w.home, project: projectTrust(w.project, { home: w.home }), reserved });
   assert.deepEqual(trusted.commands.map((c) => [c.name, c.source, c.argumentHint ?? '']), [
     ['mine', 'user', ''],

@@ -195,3 +195,23 @@ export function nextPlan(prev: Plan | undefined, args: Record<string, unknown>):
 export function isFinished(s: MissionStatus): s is FinishedStatus {
   return s !== 'open';
 }
+
+/**
+ * A mission record as read from disk, or why it is not one: every field the readers rely on, of
+ * its type (a record cut short or edited by hand is reported, not read as another mission or none).
+ */
+export function validMission(id: string): (v: unknown) => Mission | { damaged: string } {
+  return (v) => {
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return { damaged: 'not a JSON object' };
+    const m = v as Record<string, unknown>;
+    if (m.v !== 1) return { damaged: `version ${JSON.stringify(m.v)}, not 1` };
+    if (m.id !== id) return { damaged: `it names mission ${JSON.stringify(m.id)}, not ${id}` };
+    for (const k of ['intent', 'agent', 'envelope', 'cwd', 'createdAt', 'updatedAt'] as const) if (typeof m[k] !== 'string') return { damaged: `\`${k}\` is not a string` };
+    if (typeof m.status !== 'string' || !(STATUSES as readonly string[]).includes(m.status)) return { damaged: `\`status\` ${JSON.stringify(m.status)} is not one of ${STATUSES.join(', ')}` };
+    for (const k of ['planRevision', 'reports', 'rev'] as const) if (typeof m[k] !== 'number' || !Number.isInteger(m[k])) return { damaged: `\`${k}\` is not a whole number` };
+    const o = m.owner as Record<string, unknown> | null;
+    if (!o || typeof o !== 'object' || typeof o.host !== 'string' || typeof o.pid !== 'number') return { damaged: '`owner` is not {host, pid}' };
+    for (const k of ['reason', 'sessionId', 'parentSessionId', 'finishedAt', 'ceiling'] as const) if (m[k] !== undefined && typeof m[k] !== 'string') return { damaged: `\`${k}\` is not a string` };
+    return m as unknown as Mission;
+  };
+}
