@@ -461,6 +461,12 @@ function checkpointsOf(o: AgentOptions, stored: StoredSession): SessionCheckpoin
 export async function openSession(o: AgentOptions, client: acp.AgentContext, caps: acp.ClientCapabilities, stored: StoredSession, mcpServers: acp.McpServer[], makeLog: () => Promise<SessionLog>, catalog: ModelCatalog): Promise<LiveSession> {
   // ACP notices only for a client that shows them; otherwise an agent message says it
   const notices = new SessionNotices(client, stored.sessionId, !!caps.session?.notices);
+  if (stored.damagedLines?.length) {
+    const file = `${o.store.dir}/${stored.sessionId}.jsonl`;
+    const [aside] = stored.damagedLines.filter((l) => l.startsWith('the log as it was'));
+    const lines = stored.damagedLines.filter((l) => l !== aside);
+    void notices.notify(`Some lines of this session's log were damaged and skipped (${file}: ${lines.slice(0, 5).join('; ')}${lines.length > 5 ? `; and ${lines.length - 5} more` : ''}). The rest of the session is here; what those lines held (a message, a tool result) is missing from it. ${aside ? `${aside[0].toUpperCase()}${aside.slice(1)}.` : 'The log is rewritten without them.'}`, { severity: 'warning', title: 'Damaged lines of the session log were skipped' });
+  }
   // its mission tools start units from here: bound to this session, relayed back to it
   const holder: { live?: LiveSession } = {};
   const firing = (): FiringSession => ({ sessionId: stored.sessionId, cwd: stored.cwd, envelope: stored.mode, envelopes: o.modesFor(stored.cwd).modes.map((m) => m.id) });

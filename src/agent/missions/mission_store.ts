@@ -17,7 +17,7 @@ import { withFileLock } from '../../core/platform/write_lock.ts';
 import { isId, newId } from './ids.ts';
 import { appendLine, readLines } from './jsonl.ts';
 import { currentOwner, ownerGone, type Owner } from './owner.ts';
-import { nextPlan, validMission, type FinishedStatus, type Mission, type Plan, type Report } from './records.ts';
+import { invalidPlan, invalidReport, nextPlan, validMission, type FinishedStatus, type Mission, type Plan, type Report } from './records.ts';
 
 export interface NewMission {
   intent: string;
@@ -288,8 +288,10 @@ export class MissionStore {
     if (by === 'unit' && m.status !== 'open') throw new ToolError('conflict', `mission ${m.id} is already finished (${m.status}); nothing more is recorded for it.`, { status: m.status });
   }
 
-  plans(id: string): Plan[] {
-    return readLines<Plan>(this.#at(id, 'plan.jsonl'));
+  /** Every plan snapshot; a line that is not one is skipped and handed to `skipped` (the file, its line, why). */
+  plans(id: string, skipped?: (where: string, why: string) => void): Plan[] {
+    const file = this.#at(id, 'plan.jsonl');
+    return readLines<Plan>(file, invalidPlan, skipped && ((n, why) => skipped(`${file}:${n}`, why)));
   }
 
   lastPlan(id: string): Plan | undefined {
@@ -309,8 +311,10 @@ export class MissionStore {
     return plan;
   }
 
-  reports(id: string): Report[] {
-    return readLines<Report>(this.#at(id, 'reports.jsonl'));
+  /** Every report; a line that is not one is skipped and handed to `skipped` (the file, its line, why). */
+  reports(id: string, skipped?: (where: string, why: string) => void): Report[] {
+    const file = this.#at(id, 'reports.jsonl');
+    return readLines<Report>(file, invalidReport, skipped && ((n, why) => skipped(`${file}:${n}`, why)));
   }
 
   async addReport(id: string, r: Omit<Report, 'id' | 'missionId' | 'createdAt'>): Promise<Report> {

@@ -215,3 +215,24 @@ export function validMission(id: string): (v: unknown) => Mission | { damaged: s
     return m as unknown as Mission;
   };
 }
+
+/** Why a line of reports.jsonl is not a report (undefined: it is one). */
+export function invalidReport(v: unknown): string | undefined {
+  const r = v as Record<string, unknown> | null;
+  if (!r || typeof r !== 'object' || Array.isArray(r)) return 'not a JSON object';
+  if (typeof r.id !== 'string' || typeof r.summary !== 'string' || typeof r.createdAt !== 'string') return '`id`, `summary` or `createdAt` is not a string';
+  if (typeof r.kind !== 'string' || !(REPORT_KINDS as readonly string[]).includes(r.kind)) return `\`kind\` ${JSON.stringify(r.kind)} is not a report kind`;
+  if (r.detail !== undefined && typeof r.detail !== 'string') return '`detail` is not a string';
+  for (const k of ['refs', 'missing'] as const) if (r[k] !== undefined && (!Array.isArray(r[k]) || !(r[k] as unknown[]).every((x) => typeof x === 'string'))) return `\`${k}\` is not a list of strings`;
+  if (r.handover !== undefined && (!r.handover || typeof r.handover !== 'object' || Array.isArray(r.handover))) return '`handover` is not an object';
+  return undefined;
+}
+
+/** Why a line of plan.jsonl is not a plan (undefined: it is one). */
+export function invalidPlan(v: unknown): string | undefined {
+  const p = v as Record<string, unknown> | null;
+  if (!p || typeof p !== 'object' || Array.isArray(p)) return 'not a JSON object';
+  if (typeof p.revision !== 'number' || typeof p.createdAt !== 'string') return '`revision` or `createdAt` is not of its type';
+  if (!Array.isArray(p.entries) || !p.entries.every((e) => e && typeof e === 'object' && typeof (e as PlanEntry).id === 'string' && typeof (e as PlanEntry).content === 'string' && typeof (e as PlanEntry).status === 'string')) return '`entries` is not a list of {id, content, status}';
+  return undefined;
+}
