@@ -3,15 +3,13 @@
 // the old record or the new and a lock the next writer takes over at once, a damaged record is
 // named and never written over, and a full disk is an error in words at once, with no lock left.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { readRecord, updateRecord, UNCHANGED } from '../../../src/core/platform/json_record.ts';
 import { lockFileOf } from '../../../src/core/platform/write_lock.ts';
-import { moduleCommand } from '../../../src/core/platform/runtime.ts';
+import { runWriter } from '../../helpers/store_writer.ts';
 import { mountTmpfs } from '../../helpers/tmpfs.ts';
 
 const dirs: string[] = [];
@@ -27,23 +25,6 @@ function tmp(): string {
 
 type Rec = Record<string, unknown>;
 const valid = (v: unknown): Rec | { damaged: string } => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : { damaged: 'not an object' });
-const writer = fileURLToPath(new URL('../../fixtures/store_writer.ts', import.meta.url));
-
-export function runWriter(args: string[], wrap: string[] = []): { done: Promise<number | null>; out: () => string; child: ReturnType<typeof spawn>; started: Promise<void> } {
-  const [cmd, ...pre] = moduleCommand(writer);
-  const argv = wrap.length ? [...wrap, cmd, ...pre, ...args] : [cmd, ...pre, ...args];
-  const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let said!: () => void;
-  const started = new Promise<void>((r) => (said = r));
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-    out += d;
-    if (out.includes('started')) said();
-  });
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (out += d));
-  return { child, started, done: new Promise((r) => child.once('close', r)), out: () => out };
-}
-
 test('a damaged record is named with its path and never written over; a writer that may start afresh keeps it aside first', async () => {
   const d = tmp();
   const file = path.join(d, 'rec.json');
