@@ -27,12 +27,12 @@ export function diskErrorMessage(err: unknown, shown: string): string | undefine
     case 'EFBIG':
       return `${where} would pass the file-size limit this process runs under (EFBIG): raise the limit (ulimit -f) or free space, and retry`;
     case 'EROFS':
-      return `${where} is on a read-only file system (EROFS): cxl cannot write ${shown} there; point XDG_DATA_HOME (or HOME) at a writable directory`;
+      return `${where} is on a read-only file system (EROFS): point XDG_DATA_HOME (or HOME) at a writable directory`;
     case 'EACCES':
     case 'EPERM':
-      return `no permission to write ${where} (${code}): fix its permissions (cxl writes ${shown} there), or point XDG_DATA_HOME (or HOME) at a writable directory`;
+      return `no permission to write ${where} (${code}): fix its permissions, or point XDG_DATA_HOME (or HOME) at a writable directory`;
     case 'ENOTDIR':
-      return `a file stands where a directory of ${shown} should be (${where}, ENOTDIR): move it away and retry`;
+      return `a file stands where a directory should be (${where}, ENOTDIR): move it away, or point XDG_DATA_HOME at another directory, and retry`;
     case 'EIO':
       return `the disk failed to write ${where} (EIO): check the device, then retry`;
     case 'EMFILE':
