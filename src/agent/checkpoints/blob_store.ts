@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
-import { syncDir } from '../../core/platform/atomic_file.ts';
 import { nodeCrypto } from '../../core/platform/runtime.ts';
 
 /** One file's content kept at most this big; a bigger one is noted as not kept. */
@@ -72,8 +71,8 @@ export class BlobStore {
    * Keeps `data` under `hash` (its sha256, which the caller knows); a version kept already costs
    * a stat (one of another size, cut short by a crash or a full disk, is written again). Why it
    * was not kept, or undefined once it is. Written whole and synced before it counts (temp file,
-   * fdatasync, rename, fsync of the directory): a power loss leaves it whole or absent, never a
-   * short file under its name; a read checks it against its name all the same (get).
+   * fdatasync, rename): a power loss leaves it whole or absent, never a short file under its
+   * name; a read checks it against its name all the same (read).
    */
   async put(hash: string, data: Uint8Array | readonly Uint8Array[]): Promise<string | undefined> {
     const file = this.#file(hash);
@@ -93,8 +92,9 @@ export class BlobStore {
       } finally {
         await fh.close();
       }
+      // no fsync of the directory: a rename lost to a power cut leaves the version absent, which a
+      // rewind says it cannot restore; the sync above is what keeps a short file from its name
       fs.renameSync(temp, file);
-      syncDir(path.dirname(file));
     } catch (err) {
       fs.rmSync(temp, { force: true });
       const code = (err as NodeJS.ErrnoException).code;
