@@ -188,7 +188,7 @@ async function changeStore(home: string, fn: (folders: Record<string, TrustRecor
       changed = fn(store.folders);
       return changed ? store : UNCHANGED;
     },
-    { shown: STORE_SHOWN, mode: 0o600, onDamaged: 'set-aside' },
+    { shown: STORE_SHOWN, mode: 0o600, onDamaged: 'set-aside', pretty: true },
   );
   return { changed, ...(r.aside ? { aside: r.aside } : {}) };
 }

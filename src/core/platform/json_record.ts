@@ -109,6 +109,8 @@ export interface UpdateOptions {
   onDamaged?: 'refuse' | 'set-aside';
   /** what a person should do about a damaged record, for the `refuse` message */
   todo?: string;
+  /** written indented, for a record people read by hand (default: one line) */
+  pretty?: boolean;
 }
 
 export interface Updated<T> {
@@ -140,7 +142,7 @@ export async function updateRecord<T>(file: string, validate: Validate<T>, fn: (
       const cur = got.state === 'ok' ? got.value : undefined;
       const next = fn(cur);
       if (next === UNCHANGED) return { value: cur, wrote: false, ...(aside ? { aside } : {}) };
-      replaceFileSync(file, `${JSON.stringify(next, null, 2)}\n`, o.mode !== undefined ? { mode: o.mode } : {});
+      replaceFileSync(file, o.pretty ? `${JSON.stringify(next, null, 2)}\n` : JSON.stringify(next), o.mode !== undefined ? { mode: o.mode } : {});
       return { value: next, wrote: true, ...(aside ? { aside } : {}) };
     });
   } catch (err) {
