@@ -5,6 +5,7 @@
 //   restore, each path checked as a write)                     vs copying the 100 files back
 //                                                              and vs copying them durably (as the
 //                                                              restore writes: fdatasync each)
+//   the preview and the rewind of 100 files × 500 changed lines vs copying the 100 files back
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -139,6 +140,61 @@ try {
   report({ name: `rewind of ${N} files, against a durable copy`, ours: med(times.ours), reference: med(times.durable), unit: 'ms', against: `copying the ${N} files back, fdatasync each` });
   report({ name: `  of which the preview (the ${N} diffs)`, ours: med(times.plan), reference: med(times.ref), unit: 'ms', against: `copying the ${N} files back` });
   rw.store.remove();
+
+  // ---- 100 files × 500 changed lines: the preview (diffs for a screen, counts for every file)
+  // and the rewind, each against copying the 100 files back
+  const LINES = 600;
+  const wide = files.map((_, i) => Buffer.from(Array.from({ length: LINES }, (_, k) => `export const v${i}_${k} = ${k}; // the original line ${k} of file ${i}`).join('\n') + '\n'));
+  const wideBackup = path.join(base, 'wide-backup');
+  for (const [i, rel] of files.entries()) {
+    for (const dir of [ws, wideBackup]) {
+      fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      fs.writeFileSync(path.join(dir, rel), wide[i]);
+    }
+  }
+  const many = checkpoints('bench-wide');
+  /** A prompt that rewrites 500 of each file's 600 lines. */
+  const rewrite = async (round: number) => {
+    const cp = many.begin({ text: `wide ${round}`, history: 0, replay: 0 });
+    for (const [i, rel] of files.entries()) {
+      const abs = path.join(ws, rel);
+      const now = fs.readFileSync(abs);
+      const ch = await many.beforeWrite(abs, { sha256: sha256(now), bytes: now });
+      const lines = wide[i].toString('utf8').split('\n');
+      for (let k = 50; k < 550; k++) lines[k] = `export const v${i}_${k} = ${k + round + 1}; // changed in round ${round}`;
+      fs.writeFileSync(abs, lines.join('\n'));
+      many.afterWrite(abs, ch);
+    }
+    many.end();
+    return cp.n;
+  };
+  const wt = { preview: [] as number[], rewind: [] as number[], copy: [] as number[] };
+  for (let round = 0; round < 6; round++) {
+    const n = await rewrite(round);
+    let t = performance.now();
+    const shown = await planRewind(many, n, 'files', checks);
+    const previewed = performance.now() - t;
+    if (shown.files.some((f) => f.added !== 500 || f.removed !== 500)) throw new Error('the preview did not count 500 lines each way in every file');
+    // what session/rewind does: the plan again (no diffs: the person saw them) and the restore
+    t = performance.now();
+    const plan = await planRewind(many, n, 'files', checks, { diffs: false });
+    const done = await applyFiles(many, plan, new Set(), checks);
+    const rewound = performance.now() - t;
+    many.dropFrom(n);
+    if (done.restored.length !== N) throw new Error(`the wide rewind restored ${done.restored.length}: ${JSON.stringify(done.skipped.slice(0, 3))}`);
+    await rewrite(round + 100);
+    t = performance.now();
+    for (const rel of files) fs.copyFileSync(path.join(wideBackup, rel), path.join(ws, rel));
+    const copied = performance.now() - t;
+    many.dropFrom(1);
+    if (round === 0) continue; // warm-up
+    wt.preview.push(previewed);
+    wt.rewind.push(rewound);
+    wt.copy.push(copied);
+  }
+  report({ name: `preview of going back, ${N} files × 500 changed lines (counts, a screen of diffs)`, ours: med(wt.preview), reference: med(wt.copy), unit: 'ms', against: `copying the ${N} files back`, target: '≤ 3x' });
+  report({ name: `rewind of ${N} files × 500 changed lines (checked, restored durably)`, ours: med(wt.rewind), reference: med(wt.copy), unit: 'ms', against: `copying the ${N} files back`, target: '≤ 3x' });
+  many.store.remove();
 } finally {
   fs.rmSync(base, { recursive: true, force: true });
 }

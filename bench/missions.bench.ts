@@ -4,7 +4,8 @@
 //   server on 127.0.0.1 answering both, measured alternately in this process; and the bytes the
 //   records take per turn against the bytes of the run's own session log;
 // - `cxl approvals list` with 1,000 stored asks, a cold whole process, against jq reading the
-//   same 1,000 ask files (and `node -e 0`, the floor of any start).
+//   same 1,000 ask files (and `node -e 0`, the floor of any start);
+// - `cxl mission list` over 1,000 recorded missions, cold, against jq reading the same records.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +13,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { AskStore } from '../src/agent/missions/ask_store.ts';
+import { MissionStore } from '../src/agent/missions/mission_store.ts';
 import { agentSetup } from '../src/agent/setup.ts';
 import { runMission } from '../src/agent/unattended.ts';
 import { startFakeOpenAI, type Reply } from '../test/fixtures/fake_models.ts';
@@ -97,6 +99,27 @@ try {
   report({ name: 'cxl approvals list, 1,000 pending asks, cold', ours: listMs, reference: jqMs, unit: 'ms', against: 'jq over the same 1,000 asks', target: '≤ 5x' });
   const [listMs2, bare] = await pairMs(ours, spawnRun(process.execPath, ['-e', '0']), 9);
   report({ name: 'cxl approvals list, 1,000 pending asks, cold', ours: listMs2, reference: bare, unit: 'ms', against: 'node -e 0' });
+
+  // cxl mission list, cold, over 1,000 recorded missions (each record read and checked for its shape)
+  const mdata = path.join(base, 'missions-data');
+  const missions = new MissionStore(path.join(mdata, 'cxl'));
+  for (let k = 0; k < 1000; k++) {
+    const m = await missions.create({ intent: `mission ${k}: ${'work '.repeat(10)}`, agent: 'run', envelope: 'default', cwd: '/tmp', owner: { host: 'elsewhere', pid: 1 } }, 0);
+    if (k % 2) await missions.finish(m.id, 'landed', 'done');
+  }
+  const menv = { ...env, XDG_DATA_HOME: mdata };
+  const spawnIn = (cmd: string, args: string[]) => () => {
+    const r = spawnSync(cmd, args, { env: menv, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 26 });
+    if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+    return r.stdout;
+  };
+  const mlist = spawnIn(process.execPath, [bin, 'mission', 'list', '--limit', '1000']);
+  const rows = String(mlist()).split('\n').filter((l) => l.startsWith('m-')).length;
+  if (rows !== 1000) throw new Error(`cxl mission list showed ${rows} missions, not 1000`);
+  const records = fs.readdirSync(missions.dir).filter((n) => n.startsWith('m-')).map((n) => path.join(missions.dir, n, 'mission.json'));
+  const mjq = spawnIn('jq', ['-r', '"\\(.id) \\(.agent) \\(.status) \\(.intent)"', ...records]);
+  const [mMs, mjqMs] = await pairMs(mlist, mjq, 9);
+  report({ name: 'cxl mission list, 1,000 missions, cold', ours: mMs, reference: mjqMs, unit: 'ms', against: 'jq over the same 1,000 records', target: '≤ 5x' });
 } finally {
   fs.rmSync(base, { recursive: true, force: true });
 }

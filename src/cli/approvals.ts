@@ -57,7 +57,9 @@ async function list(argv: string[]): Promise<number> {
   const flags = parseFlags('cxl approvals list', argv, { json: { type: 'boolean' } }, HELP);
   if (!flags) return 0;
   const s = stores();
-  const swept = await sweep(s.missions, s.asks);
+  const damaged: string[] = [];
+  const swept = await sweep(s.missions, s.asks, Date.now(), (_id, message) => damaged.push(message));
+  for (const d of damaged) process.stderr.write(forTerminal(`cxl approvals list: ${d}\n`));
   const pending = swept.waiting;
   if (flags.values.json) {
     process.stdout.write(`${JSON.stringify({ asks: pending, swept: { expired: swept.expired, reclaimed: swept.reclaimed.map((m) => m.id) } })}\n`);

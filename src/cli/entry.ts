@@ -3,6 +3,8 @@
 // subcommands that bin/cxl.js runs with a code cache (src/cli/scripted.ts).
 import process from 'node:process';
 import pkg from '../../package.json' with { type: 'json' };
+import { ToolError } from '../core/errors.ts';
+import { diskErrorMessage } from '../core/platform/json_record.ts';
 import { UsageError } from './args.ts';
 
 export type Main = (argv: string[]) => Promise<number>;
@@ -106,7 +108,9 @@ export function start(subcommands: Subcommands): void {
         process.exitCode = 2;
         return;
       }
-      process.stderr.write(`cxl: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      // a full disk, a permission, a damaged record: said in words; only a bug gets a stack trace
+      const said = err instanceof ToolError ? err.message : diskErrorMessage(err, 'a file of cxl');
+      process.stderr.write(`cxl: ${said ?? (err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`);
       process.exitCode = 1;
     },
   );

@@ -50,6 +50,11 @@ function idArg(command: string, positionals: string[]): string {
   return positionals[0];
 }
 
+/** A line of a mission's log that is not a record: said on stderr with where it is, and skipped. */
+function skippedLines(command: string): (where: string, why: string) => void {
+  return (where, why) => process.stderr.write(forTerminal(`${command}: skipped ${where}: ${why}; the lines around it are shown. Look at it; cxl only ever appends to that file.\n`));
+}
+
 /** The record, or exit 1 saying why there is none. */
 function found(command: string, missions: MissionStore, id: string): Mission | undefined {
   try {
@@ -67,8 +72,11 @@ async function list(argv: string[]): Promise<number> {
   const limit = flags.values.limit === undefined ? 50 : Number(flags.values.limit);
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`cxl mission list: --limit must be a positive whole number; got ${flags.values.limit}.`);
   const s = stores();
-  await sweep(s.missions, s.asks);
-  const all = s.missions.list(limit);
+  const damaged = new Map<string, string>();
+  const note = (id: string, message: string) => damaged.set(id, message);
+  await sweep(s.missions, s.asks, Date.now(), note);
+  const all = s.missions.list(limit, note);
+  for (const d of damaged.values()) process.stderr.write(forTerminal(`cxl mission list: ${d}\n`));
   if (flags.values.json) {
     process.stdout.write(`${JSON.stringify({ missions: all })}\n`);
     return 0;
@@ -108,10 +116,11 @@ async function show(argv: string[]): Promise<number> {
   await sweep(s.missions, s.asks);
   const m = found('cxl mission show', s.missions, id);
   if (!m) return 1;
-  const plans = s.missions.plans(id);
+  const skip = skippedLines('cxl mission show');
+  const plans = s.missions.plans(id, skip);
   const plan = plans[plans.length - 1];
   const asks = s.asks.pending().filter((a) => a.missionId === id);
-  const reports = s.missions.reports(id);
+  const reports = s.missions.reports(id, skip);
   const beat = s.missions.heartbeatAt(id);
   if (flags.values.json) {
     process.stdout.write(`${JSON.stringify({ mission: m, heartbeat: beat ? new Date(beat).toISOString() : null, plan: plan ?? null, plan_revisions: plans.length, asks, reports })}\n`);
@@ -150,7 +159,7 @@ async function reports(argv: string[]): Promise<number> {
   const id = idArg('cxl mission reports', flags.positionals);
   const s = stores();
   if (!found('cxl mission reports', s.missions, id)) return 1;
-  const all = s.missions.reports(id);
+  const all = s.missions.reports(id, skippedLines('cxl mission reports'));
   if (flags.values.json) {
     process.stdout.write(`${JSON.stringify({ reports: all })}\n`);
     return 0;

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import process from 'node:process';
 import { homeDir } from '../config/load.ts';
-import { listTrusted, revokeFolder, trustFolder } from '../config/trust.ts';
+import { listTrusted, revokeFolder, trustFolder, type StoreChange } from '../config/trust.ts';
 import { describePreview, trustPreview } from '../config/trust_preview.ts';
 import { parseFlags, UsageError } from './args.ts';
 
@@ -29,15 +29,29 @@ export async function main(argv: string[]): Promise<number> {
   if ([values.show, values.revoke, values.list].filter(Boolean).length > 1) throw new UsageError('cxl trust: --show, --revoke and --list each do one thing; give one of them.');
   const home = homeDir(process.env.HOME);
   const out = (s: string) => process.stdout.write(`${s}\n`);
+  const err = (s: string) => process.stderr.write(`${s}\n`);
+  const aside = (a: StoreChange['aside']) => a && err(`The trust store was damaged (${a.why}): it is kept as ${a.file}, and a new one was started; trust the other folders again if you need them.`);
   if (values.list) {
     const all = listTrusted(home);
-    if (all.length === 0) out('No folder is trusted.');
-    for (const t of all) out(`${t.dir}  (trusted ${t.trustedAt})`);
+    if (all.problem) {
+      err(`cxl trust: ${all.problem}.`);
+      return 1;
+    }
+    if (all.folders.length === 0) out('No folder is trusted.');
+    for (const t of all.folders) out(`${t.dir}  (trusted ${t.trustedAt})`);
     return 0;
   }
   const dir = path.resolve(positionals[0] ?? process.cwd());
   if (values.revoke) {
-    out(revokeFolder(dir, home) ? `${dir} is no longer trusted: its own configuration will not apply.` : `${dir} was not trusted.`);
+    let done: Awaited<ReturnType<typeof revokeFolder>>;
+    try {
+      done = await revokeFolder(dir, home);
+    } catch (e) {
+      err(`cxl trust --revoke: ${(e as Error).message}`);
+      return 1;
+    }
+    aside(done.aside);
+    out(done.changed ? `${dir} is no longer trusted: its own configuration will not apply.` : `${dir} was not trusted.`);
     return 0;
   }
   const preview = trustPreview({ cwd: dir, home });
@@ -61,9 +75,9 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    trustFolder(dir, home, preview.project.material?.hash);
-  } catch (err) {
-    process.stderr.write(`\nNot trusted: ${(err as Error).message}\n`);
+    aside((await trustFolder(dir, home, preview.project.material?.hash))?.aside);
+  } catch (e) {
+    process.stderr.write(`\nNot trusted: ${(e as Error).message}\n`);
     return 1;
   }
   out(`\nTrusted ${dir}. Its configuration applies from the next cxl start; if it changes, cxl asks again.`);

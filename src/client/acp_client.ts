@@ -699,11 +699,12 @@ export class AcpClient {
   // ---- trust in the folder's own configuration -----------------------------------------------
 
   /** Trust the folder as shown: recorded, then a new session, which applies its configuration. */
-  trustProject(): void {
+  async trustProject(): Promise<void> {
     const offer = this.store.getState().trust;
     if (!offer) return void this.store.notice('info', 'Nothing to trust: this folder has no configuration of its own held back.');
     try {
-      acceptTrust(offer, this.#env);
+      const aside = await acceptTrust(offer, this.#env);
+      if (aside) this.store.notice('warn', aside);
     } catch (err) {
       this.store.notice('error', `Not trusted: ${(err as Error).message}`);
       return;

@@ -39,7 +39,11 @@ export function trustOfferFor(cwd: string, env: Record<string, string | undefine
   return { dir: p.material.dir, hash: p.material.hash, changed: p.state === 'changed', files: Object.keys(p.material.files), preview: describePreview(preview) };
 }
 
-/** Records the trust; throws when the configuration changed since it was shown. */
-export function acceptTrust(offer: TrustOffer, env: Record<string, string | undefined>): void {
-  trustFolder(offer.dir, homeDir(env.HOME), offer.hash);
+/**
+ * Records the trust; throws when the configuration changed since it was shown, or the store
+ * cannot be written. Returns a sentence when a damaged store was kept aside to do it.
+ */
+export async function acceptTrust(offer: TrustOffer, env: Record<string, string | undefined>): Promise<string | undefined> {
+  const done = await trustFolder(offer.dir, homeDir(env.HOME), offer.hash);
+  return done?.aside ? `The trust store was damaged (${done.aside.why}): it is kept as ${done.aside.file}, and a new one was started.` : undefined;
 }

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import parseToml from '@iarna/toml/parse-string.js';
-import { replaceFileSync } from '../core/platform/atomic_file.ts';
+import { readRecord, UNCHANGED, updateRecord } from '../core/platform/json_record.ts';
 import { nodeCrypto } from '../core/platform/runtime.ts';
 import { boundFiles } from './bound_files.ts';
 
@@ -55,6 +55,8 @@ export interface ProjectTrust {
   material: ProjectMaterial | null;
   /** the record of what was trusted, for `changed` */
   record?: TrustRecord;
+  /** the trust store is damaged or unreadable, so nothing counts as trusted: what to tell the person */
+  storeProblem?: string;
 }
 
 /** Texts longer than this are kept as their hash only: a change is named, not shown. */
@@ -187,20 +189,63 @@ interface Store {
   folders: Record<string, TrustRecord>;
 }
 
-function readStore(home: string): Store {
-  try {
-    const doc = JSON.parse(fs.readFileSync(trustStorePath(home), 'utf8')) as Store;
-    if (doc && doc.version === 1 && doc.folders && typeof doc.folders === 'object') return doc;
-  } catch {
-    // absent or damaged: nothing is trusted (a damaged store never trusts more)
+const STORE_SHOWN = 'the trust store';
+
+/** The store as written, or why it is not one: a store that is not this shape trusts nothing and is never rewritten over. */
+function validStore(doc: unknown): Store | { damaged: string } {
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return { damaged: 'not a JSON object' };
+  const d = doc as Record<string, unknown>;
+  if (d.version !== 1) return { damaged: `version ${JSON.stringify(d.version)}, not 1` };
+  const folders = d.folders;
+  // an array would take a folder's record as a property and write it as [] again: nothing recorded
+  if (!folders || typeof folders !== 'object' || Array.isArray(folders)) return { damaged: '"folders" is not an object of folder → record' };
+  for (const [dir, r] of Object.entries(folders as Record<string, unknown>)) {
+    const rec = r as Record<string, unknown> | null;
+    if (!rec || typeof rec !== 'object' || typeof rec.hash !== 'string' || typeof rec.trustedAt !== 'string' || !rec.files || typeof rec.files !== 'object') return { damaged: `the record of ${dir} is not {trustedAt, hash, files}` };
   }
-  return { version: 1, folders: {} };
+  return d as unknown as Store;
 }
 
-function writeStore(home: string, store: Store): void {
+/**
+ * The store as it is now, and what is wrong with it when it cannot be read: absent is empty; a
+ * damaged or unreadable one trusts nothing, and says so (the caller shows it), never silently.
+ */
+export function readTrustStore(home: string): { folders: Record<string, TrustRecord>; problem?: string } {
   const file = trustStorePath(home);
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  replaceFileSync(file, `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600 });
+  try {
+    const got = readRecord(file, validStore);
+    if (got.state === 'ok') return { folders: got.value.folders };
+    if (got.state === 'absent') return { folders: {} };
+    return { folders: {}, problem: `${file} is damaged (${got.why}), so no folder counts as trusted; \`cxl trust\` in a folder keeps it aside (${path.basename(file)}.damaged-…) and starts a new one` };
+  } catch (err) {
+    return { folders: {}, problem: `${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}), so no folder counts as trusted; fix its permissions` };
+  }
+}
+
+/** What a change to the store did besides: a damaged store kept aside (said to the person). */
+export interface StoreChange {
+  /** the damaged store moved aside: where it is now, and what was wrong */
+  aside?: { file: string; why: string };
+}
+
+/**
+ * Changes the store under its lock (two `cxl trust` at once each keep the other's record; a
+ * revoke is never undone by a trust that read the store before it). A damaged store is moved
+ * aside, never written over; one that cannot be read is refused.
+ */
+async function changeStore(home: string, fn: (folders: Record<string, TrustRecord>) => boolean): Promise<StoreChange & { changed: boolean }> {
+  let changed = false;
+  const r = await updateRecord(
+    trustStorePath(home),
+    validStore,
+    (cur) => {
+      const store: Store = cur ?? { version: 1, folders: {} };
+      changed = fn(store.folders);
+      return changed ? store : UNCHANGED;
+    },
+    { shown: STORE_SHOWN, mode: 0o600, onDamaged: 'set-aside', pretty: true },
+  );
+  return { changed, ...(r.aside ? { aside: r.aside } : {}) };
 }
 
 export interface TrustOptions {
@@ -215,10 +260,12 @@ export function projectTrust(dir: string, o: TrustOptions): ProjectTrust {
   const material = projectMaterial(dir, !own);
   if (!material) return { state: 'none', material: null };
   if (own) return { state: 'own', material };
-  const record = readStore(o.home).folders[material.dir];
+  const { folders, problem } = readTrustStore(o.home);
+  const record = Object.hasOwn(folders, material.dir) ? folders[material.dir] : undefined;
+  const said = problem ? { storeProblem: problem } : {};
   if (record && record.hash === material.hash) return { state: 'trusted', material, record };
-  if (o.forRun) return { state: 'trusted-for-run', material, ...(record ? { record } : {}) };
-  return record ? { state: 'changed', material, record } : { state: 'untrusted', material };
+  if (o.forRun) return { state: 'trusted-for-run', material, ...(record ? { record } : {}), ...said };
+  return record ? { state: 'changed', material, record, ...said } : { state: 'untrusted', material, ...said };
 }
 
 export function applies(state: TrustState): boolean {
@@ -230,37 +277,41 @@ export function applies(state: TrustState): boolean {
  * was shown; a configuration that changed since is not trusted (they would trust what they did
  * not see). Returns what was trusted (null: nothing to trust).
  */
-export function trustFolder(dir: string, home: string, shown?: string): ProjectMaterial | null {
+export async function trustFolder(dir: string, home: string, shown?: string): Promise<(ProjectMaterial & StoreChange) | null> {
   const material = projectMaterial(dir);
   if (!material) return null;
   if (shown !== undefined && shown !== material.hash) throw new Error(`the configuration in ${material.dir} changed while it was shown; look at it again before trusting it.`);
-  const store = readStore(home);
   const files: Record<string, string | null> = {};
   const sums: Record<string, string> = {};
   for (const [k, v] of Object.entries(material.files)) {
     files[k] = Buffer.byteLength(v) <= TEXT_KEPT ? v : null;
     sums[k] = sha256(v);
   }
-  store.folders[material.dir] = { trustedAt: new Date().toISOString(), hash: material.hash, files, sums };
-  writeStore(home, store);
-  return material;
+  const record: TrustRecord = { trustedAt: new Date().toISOString(), hash: material.hash, files, sums };
+  const done = await changeStore(home, (folders) => {
+    folders[material.dir] = record;
+    return true;
+  });
+  return { ...material, ...(done.aside ? { aside: done.aside } : {}) };
 }
 
 /** The trusted folders, by path. */
-export function listTrusted(home: string): { dir: string; trustedAt: string }[] {
-  return Object.entries(readStore(home).folders)
+export function listTrusted(home: string): { folders: { dir: string; trustedAt: string }[]; problem?: string } {
+  const { folders, problem } = readTrustStore(home);
+  const list = Object.entries(folders)
     .map(([dir, r]) => ({ dir, trustedAt: r.trustedAt }))
     .sort((a, b) => a.dir.localeCompare(b.dir));
+  return { folders: list, ...(problem ? { problem } : {}) };
 }
 
-/** Removes the folder's trust. Returns whether there was any. */
-export function revokeFolder(dir: string, home: string): boolean {
-  const store = readStore(home);
+/** Removes the folder's trust. `changed`: whether there was any. */
+export async function revokeFolder(dir: string, home: string): Promise<StoreChange & { changed: boolean }> {
   const key = realDir(dir);
-  if (!Object.hasOwn(store.folders, key)) return false;
-  delete store.folders[key];
-  writeStore(home, store);
-  return true;
+  return changeStore(home, (folders) => {
+    if (!Object.hasOwn(folders, key)) return false;
+    delete folders[key];
+    return true;
+  });
 }
 
 /** Whether the environment asks to trust the project for this run. */
@@ -270,13 +321,14 @@ export function trustFromEnv(env: Record<string, string | undefined>): boolean {
 }
 
 /** What a person is told when a folder's own configuration is not applied; undefined when nothing is held back. */
-export function untrustedNotice(p: { state: TrustState; dir?: string; material: ProjectMaterial | null; record?: TrustRecord }): string | undefined {
+export function untrustedNotice(p: { state: TrustState; dir?: string; material: ProjectMaterial | null; record?: TrustRecord; storeProblem?: string }): string | undefined {
   if (p.state !== 'untrusted' && p.state !== 'changed') return undefined;
   const files = Object.keys(p.material?.files ?? {}).join(', ');
+  const store = p.storeProblem ? ` (${p.storeProblem}.)` : '';
   if (p.state === 'changed' && p.record && p.material) {
     const changed = changedFiles(p.record, p.material);
-    return `This folder's own configuration (${files}) changed since you trusted it (${changed.join(', ') || 'its content'}), so your trust no longer holds and it is not applied: none of its MCP servers start, none of its {{env:…}} values are filled, your own configuration decides. Look at the change with \`cxl trust --show\`, then run \`cxl trust\` here to trust it again.`;
+    return `This folder's own configuration (${files}) changed since you trusted it (${changed.join(', ') || 'its content'}), so your trust no longer holds and it is not applied: none of its MCP servers start, none of its {{env:…}} values are filled, your own configuration decides. Look at the change with \`cxl trust --show\`, then run \`cxl trust\` here to trust it again.${store}`;
   }
   const why = p.state === 'changed' ? 'changed since you trusted it' : 'is not trusted';
-  return `This folder's own configuration (${files}) ${why}, so it is not applied: none of its MCP servers start, none of its {{env:…}} values are filled, your own configuration decides. Read it, then run \`cxl trust\` here to apply it (\`cxl trust --show\` shows what it would change).`;
+  return `This folder's own configuration (${files}) ${why}, so it is not applied: none of its MCP servers start, none of its {{env:…}} values are filled, your own configuration decides. Read it, then run \`cxl trust\` here to apply it (\`cxl trust --show\` shows what it would change).${store}`;
 }

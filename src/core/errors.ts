@@ -35,6 +35,8 @@ export const ERROR_CODES = [
   // missions (docs/missions.md)
   'conflict', // the record is already finished, the ask already answered: the first verdict stands
   'fleet_full', // fleet_max_parallel units are open already
+  // stores
+  'damaged', // a stored record does not parse or is not its shape: the message names the file and what to do
   // running
   'timeout',
   'cancelled',

@@ -190,7 +190,7 @@ export interface RewindMeta {
   n: number;
   restore: RestoreMeta;
   /** `cannot`: why it may not be restored (a restore is a write: docs/tui.md, "Going back"); `alwaysAsk`: its path asks in every envelope, restored on the yes to this preview */
-  files: Array<{ path: string; action: 'restore' | 'delete' | 'recreate'; diff: string; changedSince?: string; cannot?: string; alwaysAsk?: string }>;
+  files: Array<{ path: string; action: 'restore' | 'delete' | 'recreate'; diff: string; added?: number; removed?: number; changedSince?: string; cannot?: string; alwaysAsk?: string }>;
   conversation?: { prompts: number; cannot?: string };
   /** after a rewind: what was put back, and what was kept and why */
   restored?: string[];

@@ -41,7 +41,7 @@ export interface Controller {
   /** /fork: a new session with this one's history. */
   fork?(): void | Promise<void>;
   /** The trust prompt: trust this folder's own configuration (then a new session applies it), close it, open it again (/trust). */
-  trustProject?(): void;
+  trustProject?(): void | Promise<void>;
   dismissTrust?(): void;
   offerTrust?(): void;
   /** The approval's keys: the answer to the permission request queued under `key` (only an agent asks). */

@@ -59,7 +59,8 @@ export function rewindPreviewRows(plan: RewindMeta, text: string | undefined, wi
       body.push(...wrapText(`✗ ${f.path}: cannot be restored (${f.cannot})`, width - 2).map((l) => plainRow(`  ${l}`, { color: 'error' })));
       continue;
     }
-    const head = f.changedSince ? [{ text: '  ! ', color: 'warn', bold: true }, { text: `${ACTION[f.action]} ${f.path}`, bold: true }, { text: `  ${f.changedSince}: kept unless you press o`, color: 'warn' }] : [{ text: '  ', color: 'muted' }, { text: `${ACTION[f.action]} ${f.path}`, bold: true }];
+    const counts = f.added !== undefined ? [{ text: `  +${f.added} −${f.removed ?? 0}`, color: 'muted' }] : [];
+    const head = f.changedSince ? [{ text: '  ! ', color: 'warn', bold: true }, { text: `${ACTION[f.action]} ${f.path}`, bold: true }, ...counts, { text: `  ${f.changedSince}: kept unless you press o`, color: 'warn' }] : [{ text: '  ', color: 'muted' }, { text: `${ACTION[f.action]} ${f.path}`, bold: true }, ...counts];
     body.push(truncateRow(head, width));
     if (f.alwaysAsk) body.push(...wrapText(`! always asked: ${f.alwaysAsk}`, width - 4).map((l) => plainRow(`    ${l}`, { color: 'warn' })));
     for (const l of f.diff.split('\n')) if (!/^(?:---|\+\+\+) /.test(l)) body.push(diffLineRow(l, width));

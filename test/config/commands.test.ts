@@ -39,7 +39,7 @@ test('$ARGUMENTS is the whole argument string, $1..$9 its words (quotes group), 
   assert.equal(expandCommand({ body: 'Summarise the diff.' }, ''), 'Summarise the diff.');
 });
 
-test("the person's commands load anywhere; the project's only once the folder is trusted, and a project command replaces the person's", () => {
+test("the person's commands load anywhere; the project's only once the folder is trusted, and a project command replaces the person's", async () => {
   const w = world({
     'home/.contenox/commands/review.md': '---\ndescription: my review\n---\nReview $ARGUMENTS as I like it.',
     'home/.contenox/commands/mine.md': 'Only mine.',
@@ -54,7 +54,7 @@ test("the person's commands load anywhere; the project's only once the folder is
     ['review', 'user', 'my review'],
   ]);
   assert.equal(untrusted.heldBack, 3);
-  trustFolder(w.project, w.home);
+  await trustFolder(w.project, w.home);
   const trusted = loadCommands({ home: w.home, project: projectTrust(w.project, { home: w.home }), reserved });
   assert.deepEqual(trusted.commands.map((c) => [c.name, c.source, c.argumentHint ?? '']), [
     ['mine', 'user', ''],
@@ -80,13 +80,13 @@ test("a link in the person's commands folder is no command (it could lead anywhe
   assert.match(r.problems[0], /leak\.md: not a regular file/);
 });
 
-test("a project command that links outside the project is not read, not even once the folder is trusted; one inside it is", () => {
+test("a project command that links outside the project is not read, not even once the folder is trusted; one inside it is", async () => {
   const w = world({ 'outside/secret.txt': 'OUTSIDE-SECRET-9d1e', 'project/.contenox/commands/ok.md': 'Review $ARGUMENTS.', 'project/docs/howto.md': 'How we work.' });
   symlinkSync(path.join(w.root, 'outside/secret.txt'), path.join(w.project, '.contenox/commands/leak.md'));
   symlinkSync(path.join(w.project, 'docs/howto.md'), path.join(w.project, '.contenox/commands/howto.md'));
   const material = projectTrust(w.project, { home: w.home }).material!;
   assert.doesNotMatch(JSON.stringify(material.files), /OUTSIDE-SECRET/, 'its text is neither hashed nor kept in the trust record');
-  trustFolder(w.project, w.home);
+  await trustFolder(w.project, w.home);
   const r = loadCommands({ home: w.home, project: projectTrust(w.project, { home: w.home }), reserved: [] });
   assert.deepEqual(r.commands.map((c) => [c.name, c.body]), [['howto', 'How we work.'], ['ok', 'Review $ARGUMENTS.']]);
   assert.match(r.problems.join('\n'), /leak\.md: not read: it links outside the project \(to .*outside\/secret\.txt\)/);

@@ -13,7 +13,7 @@ after(() => {
 });
 
 /** A home dir and a project dir, with the given agents.toml texts. */
-function setup(user?: string, project?: string): { home: string; cwd: string; userFile: string; projectFile: string } {
+async function setup(user?: string, project?: string): Promise<{ home: string; cwd: string; userFile: string; projectFile: string }> {
   const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cxl-config-')));
   dirs.push(base);
   const home = path.join(base, 'home');
@@ -25,7 +25,7 @@ function setup(user?: string, project?: string): { home: string; cwd: string; us
   if (user !== undefined) fs.writeFileSync(userFile, user);
   if (project !== undefined) fs.writeFileSync(projectFile, project);
   // the person trusted this project's configuration as written (config/trust.ts)
-  if (project !== undefined) trustFolder(cwd, home);
+  if (project !== undefined) await trustFolder(cwd, home);
   return { home, cwd, userFile, projectFile };
 }
 
@@ -43,8 +43,8 @@ function issues(text: string, file = 'agents.toml'): string[] {
 const shell = (argv: string[]) => ({ toolset: 'local_shell', tool: 'local_shell', shell: { command: argv.join(' '), steps: [{ argv }] } });
 
 describe('layering', () => {
-  test('built-in defaults alone: the default envelope, qwen3:8b on ollama', () => {
-    const { home, cwd } = setup();
+  test('built-in defaults alone: the default envelope, qwen3:8b on ollama', async () => {
+    const { home, cwd } = await setup();
     const c = loadConfig({ home, cwd });
     assert.deepEqual(c.files, []);
     assert.equal(c.defaultEnvelope, 'default');
@@ -53,8 +53,8 @@ describe('layering', () => {
     assert.equal(c.sources.get('model'), BUILTIN);
     assert.deepEqual(Object.keys(c.envelopes).sort(), ['ask_always', 'auto_edit', 'default', 'read_only', 'strict']);
   });
-  test('weakest first: built-in < ~/.contenox < project < [agents.<name>] of each, each value with its source', () => {
-    const { home, cwd, userFile, projectFile } = setup(
+  test('weakest first: built-in < ~/.contenox < project < [agents.<name>] of each, each value with its source', async () => {
+    const { home, cwd, userFile, projectFile } = await setup(
       `model = "llama3"\ndefault_envelope = "mine"\n[envelopes.mine]\nextends = "default"\n[envelopes.mine.shell]\nblacklist = ["mkfs"]\nask_always = ["git"]\n[agents.rev]\nprovider = "openai"\n`,
       `provider = "vllm"\n[envelopes.mine.shell]\nask_always = ["make"]\n[agents.rev]\ndefault_envelope = "read_only"\nmodel = "qwen3:32b"\n`,
     );
@@ -78,8 +78,8 @@ describe('layering', () => {
     assert.equal(r.sources.get('provider'), `${userFile} [agents.rev]`);
     assert.equal(r.data.model, 'qwen3:32b');
   });
-  test('HOME decides where the user file is', () => {
-    const { home, cwd, userFile } = setup('model = "from-home"\n');
+  test('HOME decides where the user file is', async () => {
+    const { home, cwd, userFile } = await setup('model = "from-home"\n');
     const saved = process.env.HOME;
     process.env.HOME = home;
     try {
@@ -90,8 +90,8 @@ describe('layering', () => {
       process.env.HOME = saved;
     }
   });
-  test('an axis table over a bare grant refines it; a bare grant over a table replaces it', () => {
-    const { home, cwd } = setup(`[envelopes.a]\nshell = "approve"\n[envelopes.b]\nextends = "default"\n`, `[envelopes.a.shell]\nblacklist = ["dd"]\n[envelopes.b]\nshell = "allow"\n`);
+  test('an axis table over a bare grant refines it; a bare grant over a table replaces it', async () => {
+    const { home, cwd } = await setup(`[envelopes.a]\nshell = "approve"\n[envelopes.b]\nextends = "default"\n`, `[envelopes.a.shell]\nblacklist = ["dd"]\n[envelopes.b]\nshell = "allow"\n`);
     const c = loadConfig({ home, cwd });
     const a = c.envelope('a');
     assert.equal(decide(a, shell(['ls'])).action, 'approve');
@@ -99,9 +99,9 @@ describe('layering', () => {
     const b = c.envelope('b');
     assert.equal(decide(b, shell(['rm', 'x'])).action, 'allow', 'the ask_always list went with the replaced axis');
   });
-  test('always_deny accumulates across levels and the floor stays', () => {
+  test('always_deny accumulates across levels and the floor stays', async () => {
     // the user's file adds to the shipped default; the project adds to its own envelope over it
-    const { home, cwd } = setup(
+    const { home, cwd } = await setup(
       `[[envelopes.default.always_deny]]\ntool = "*"\npath = "vault/**"\n`,
       `[envelopes.team]\nextends = "default"\n[[envelopes.team.always_deny]]\ntool = "local_shell"\nprogram = "curl"\nreason = "no network"\n`,
     );
@@ -110,14 +110,14 @@ describe('layering', () => {
     assert.match(decide(e, shell(['curl', 'x'])).sentence, /program = "curl" \} \(no network\)/);
     assert.equal(decide(e, { toolset: 'local_fs', tool: 'read_file', paths: ['.ssh/id_rsa'] }).action, 'deny');
   });
-  test('[mcp_servers.<name>] is a known key', () => {
-    const { home, cwd } = setup(`[mcp_servers.github]\ncommand = "npx"\nargs = ["-y", "server-github"]\nenv = { GITHUB_TOKEN = "x" }\n[mcp_servers.remote]\nurl = "http://127.0.0.1:9000/mcp"\n`);
+  test('[mcp_servers.<name>] is a known key', async () => {
+    const { home, cwd } = await setup(`[mcp_servers.github]\ncommand = "npx"\nargs = ["-y", "server-github"]\nenv = { GITHUB_TOKEN = "x" }\n[mcp_servers.remote]\nurl = "http://127.0.0.1:9000/mcp"\n`);
     const c = loadConfig({ home, cwd });
     assert.deepEqual(c.data.mcp_servers?.github, { command: 'npx', args: ['-y', 'server-github'], env: { GITHUB_TOKEN: 'x' } });
     assert.equal(c.data.mcp_servers?.remote.url, 'http://127.0.0.1:9000/mcp');
   });
-  test('tools_policies at every level, integers and lists stored as strings', () => {
-    const { home, cwd, projectFile } = setup(`[tools_policies.local_fs]\n_max_read_bytes = 2048\n`, `[tools_policies.local_shell]\n_allowed_commands = ["git", "ls"]\n`);
+  test('tools_policies at every level, integers and lists stored as strings', async () => {
+    const { home, cwd, projectFile } = await setup(`[tools_policies.local_fs]\n_max_read_bytes = 2048\n`, `[tools_policies.local_shell]\n_allowed_commands = ["git", "ls"]\n`);
     const c = loadConfig({ home, cwd });
     assert.deepEqual(c.data.tools_policies, { local_fs: { _max_read_bytes: '2048' }, local_shell: { _allowed_commands: 'git,ls' } });
     assert.equal(c.sources.get('tools_policies.local_shell._allowed_commands'), projectFile);
@@ -176,24 +176,24 @@ describe('errors name file, line and column; nothing half-loads', () => {
   test('every problem of a file is reported at once', () => {
     assert.equal(issues('modle = 1\nprovider = 2\n[envelopes.x]\nshell = "nope"\n').length, 3);
   });
-  test('one bad file fails the whole load', () => {
-    const { home, cwd, projectFile } = setup('model = "fine"\n', '[envelopes.x]\nextends = "nowhere"\n');
+  test('one bad file fails the whole load', async () => {
+    const { home, cwd, projectFile } = await setup('model = "fine"\n', '[envelopes.x]\nextends = "nowhere"\n');
     assert.throws(() => loadConfig({ home, cwd }), (e: Error) => e instanceof ConfigError && e.issues.length === 1 && e.issues[0].file === projectFile && e.issues[0].line === 2 && /envelope `x` extends `nowhere`, which is not defined/.test(e.message));
-    const broken = setup('model = \n');
+    const broken = await setup('model = \n');
     assert.throws(() => loadConfig({ home: broken.home, cwd: broken.cwd }), (e: Error) => e instanceof ConfigError && e.issues[0].file === broken.userFile && e.issues[0].line === 1);
   });
-  test('cycles, an unknown default envelope and an unknown agent are errors', () => {
-    const cyc = setup('[envelopes.a]\nextends = "b"\n[envelopes.b]\nextends = "a"\n');
+  test('cycles, an unknown default envelope and an unknown agent are errors', async () => {
+    const cyc = await setup('[envelopes.a]\nextends = "b"\n[envelopes.b]\nextends = "a"\n');
     assert.throws(() => loadConfig(cyc), /cycle \(a → b → a\)/);
-    const def = setup('default_envelope = "missing"\n');
+    const def = await setup('default_envelope = "missing"\n');
     assert.throws(() => loadConfig(def), (e: Error) => e instanceof ConfigError && formatIssue(e.issues[0]) === `${def.userFile}:1:1: default_envelope = "missing" names no envelope; defined: ask_always, auto_edit, default, read_only, strict.`);
-    const ag = setup('[agents.one]\nmodel = "x"\n');
+    const ag = await setup('[agents.one]\nmodel = "x"\n');
     assert.throws(() => loadConfig({ ...ag, agent: 'two' }), /no \[agents\.two\] section in any config file; defined agents: one/);
   });
 });
 
-test('axis grants and timeouts written in agents.toml reach the decision, in table and bare form', () => {
-  const { home, cwd } = setup(
+test('axis grants and timeouts written in agents.toml reach the decision, in table and bare form', async () => {
+  const { home, cwd } = await setup(
     [
       '[envelopes.t]',
       'files.write = "deny"',
@@ -220,8 +220,8 @@ test('axis grants and timeouts written in agents.toml reach the decision, in tab
   assert.deepEqual([sub.rule, sub.timeoutMs], ['shell.substitution', 20_000]);
 });
 
-test('an envelope is compiled once, on first use; an unknown name is an error naming the known ones', () => {
-  const { home, cwd } = setup('[envelopes.mine]\nextends = "strict"\n');
+test('an envelope is compiled once, on first use; an unknown name is an error naming the known ones', async () => {
+  const { home, cwd } = await setup('[envelopes.mine]\nextends = "strict"\n');
   const c = loadConfig({ home, cwd });
   const e = c.envelope('mine');
   assert.equal(c.envelope('mine'), e, 'the same compiled envelope every time');

@@ -460,11 +460,11 @@ export class LiveSession {
   }
 
   /** What going back to before prompt `n` would do (the files' diffs, what is kept and why), without doing it. */
-  async rewindPlan(n: number, restore: RestoreWhat): Promise<RewindPlan> {
+  async rewindPlan(n: number, restore: RestoreWhat, o: { diffs?: boolean } = {}): Promise<RewindPlan> {
     if (!this.checkpoints) throw noCheckpoints();
     if (this.turn) throw turnRunning();
     try {
-      return await planRewind(this.checkpoints, n, restore, this.#restoreChecks());
+      return await planRewind(this.checkpoints, n, restore, this.#restoreChecks(), o);
     } catch (err) {
       throw acp.RequestError.invalidParams({ n }, (err as Error).message);
     }
@@ -475,7 +475,8 @@ export class LiveSession {
    * in `overwrite`), the conversation, or both. The records of that prompt and later ones go.
    */
   async rewind(n: number, restore: RestoreWhat, overwrite: readonly string[]): Promise<RewindPlan & RewindResult> {
-    const plan = await this.rewindPlan(n, restore);
+    // the person saw the diffs in the preview: going back needs none
+    const plan = await this.rewindPlan(n, restore, { diffs: false });
     const cps = this.checkpoints!;
     const at = cps.prompts().find((p) => p.n === n)!;
     const result: RewindResult = restore === 'conversation' ? { restored: [], skipped: [] } : await applyFiles(cps, plan, new Set(overwrite), this.#restoreChecks());
@@ -508,7 +509,7 @@ function modeState(modes: SessionMode[], current: string): acp.SessionModeState 
 
 
 /** A session's checkpoints, kept under the data dir and saved with the session (`extras`). */
-function checkpointsOf(o: AgentOptions, stored: StoredSession): SessionCheckpoints | undefined {
+function checkpointsOf(o: AgentOptions, stored: StoredSession, notify: Notify): SessionCheckpoints | undefined {
   if (!o.checkpointsDir) return undefined;
   let root: string;
   try {
@@ -522,6 +523,8 @@ function checkpointsOf(o: AgentOptions, stored: StoredSession): SessionCheckpoin
     saved: stored.extras,
     // a copy each time: the log writes a key whose value is a new object
     save: (key, value) => ((stored.extras ??= {})[key] = value === undefined ? undefined : structuredClone(value)),
+    // a session/update notice the UI shows at once: a full disk or the cap, said when it happens
+    notice: (text) => void notify(text, { severity: 'warning', title: 'A change was not checkpointed' }),
   });
 }
 
@@ -533,11 +536,17 @@ function checkpointsOf(o: AgentOptions, stored: StoredSession): SessionCheckpoin
 export async function openSession(o: AgentOptions, client: acp.AgentContext, caps: acp.ClientCapabilities, stored: StoredSession, mcpServers: acp.McpServer[], makeLog: () => Promise<SessionLog>, catalog: ModelCatalog): Promise<LiveSession> {
   // ACP notices only for a client that shows them; otherwise an agent message says it
   const notices = new SessionNotices(client, stored.sessionId, !!caps.session?.notices);
+  if (stored.damagedLines?.length) {
+    const file = `${o.store.dir}/${stored.sessionId}.jsonl`;
+    const [aside] = stored.damagedLines.filter((l) => l.startsWith('the log as it was'));
+    const lines = stored.damagedLines.filter((l) => l !== aside);
+    void notices.notify(`Some lines of this session's log were damaged and skipped (${file}: ${lines.slice(0, 5).join('; ')}${lines.length > 5 ? `; and ${lines.length - 5} more` : ''}). The rest of the session is here; what those lines held (a message, a tool result) is missing from it. ${aside ? `${aside[0].toUpperCase()}${aside.slice(1)}.` : 'The log is rewritten without them.'}`, { severity: 'warning', title: 'Damaged lines of the session log were skipped' });
+  }
   // its mission tools start units from here: bound to this session, relayed back to it
   const holder: { live?: LiveSession } = {};
   const firing = (): FiringSession => ({ sessionId: stored.sessionId, cwd: stored.cwd, envelope: stored.mode, envelopes: o.modesFor(stored.cwd).modes.map((m) => m.id) });
   const mission = o.fleet?.binding(stored.sessionId, firing, (m) => holder.live?.relay?.watch(m, true));
-  const checkpoints = checkpointsOf(o, stored);
+  const checkpoints = checkpointsOf(o, stored, notices.notify);
   const tools = await o.buildTools({ sessionId: stored.sessionId, cwd: stored.cwd, mode: stored.mode, client, capabilities: caps, mcpServers, ledger: stored.ledger, allows: stored.allows, notice: notices.notify, ...(mission ? { mission } : {}), ...(checkpoints ? { checkpoints } : {}) });
   let log: SessionLog;
   try {

@@ -130,7 +130,9 @@ export class SessionManager {
     if (!source) throw sessionNotFound(params.sessionId);
     const now = new Date().toISOString();
     const cwd = path.resolve(params.cwd);
-    const stored: StoredSession = { ...structuredClone(source), sessionId: randomUUID(), cwd, createdAt: now, updatedAt: now, ...(source.title ? { title: `${source.title} (fork)` } : {}) };
+    // the source's damaged lines are the source's to report, not the fork's
+    const { damagedLines: _skipped, ...copy } = structuredClone(source);
+    const stored: StoredSession = { ...copy, sessionId: randomUUID(), cwd, createdAt: now, updatedAt: now, ...(source.title ? { title: `${source.title} (fork)` } : {}) };
     if (this.o.checkpointsDir) {
       // checkpoints name files relative to the session root: another root makes them meaningless
       if (cwd === source.cwd) new BlobStore(this.o.checkpointsDir, source.sessionId).copyTo(new BlobStore(this.o.checkpointsDir, stored.sessionId));

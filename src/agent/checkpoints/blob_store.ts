@@ -51,6 +51,12 @@ export class BlobStore {
     return fs.existsSync(this.#file(hash));
   }
 
+  /** Whether `hash` is kept as a regular file of `size` bytes (a cut-short or planted one is not). */
+  #keptAs(hash: string, size: number): boolean {
+    const st = fs.lstatSync(this.#file(hash), { throwIfNoEntry: false });
+    return !!st && st.isFile() && st.size === size;
+  }
+
   /** The bytes this session keeps. */
   bytes(): number {
     if (this.#bytes === undefined) {
@@ -63,29 +69,36 @@ export class BlobStore {
 
   /**
    * Keeps `data` under `hash` (its sha256, which the caller knows); a version kept already costs
-   * a stat. Why it was not kept, or undefined once it is. Written whole (temp file, rename), not
-   * synced: a crash loses a checkpoint at worst, never the workspace.
+   * a stat (one of another size, cut short by a crash or a full disk, is written again). Why it
+   * was not kept, or undefined once it is. Written whole and synced before it counts (temp file,
+   * fdatasync, rename): a power loss leaves it whole or absent, never a short file under its
+   * name; a read checks it against its name all the same (read).
    */
   async put(hash: string, data: Uint8Array | readonly Uint8Array[]): Promise<string | undefined> {
     const file = this.#file(hash);
-    if (fs.existsSync(file)) return undefined;
     const size = Array.isArray(data) ? data.reduce((n, d) => n + d.length, 0) : (data as Uint8Array).length;
+    if (this.#keptAs(hash, size)) return undefined;
     const { blobBytes, sessionBytes } = this.limits;
     if (size > blobBytes) return `${size} bytes, over the ${blobBytes} a checkpoint keeps of one file`;
-    if (this.bytes() + size > sessionBytes) return `the session's checkpoints already hold ${this.bytes()} bytes (the cap is ${sessionBytes})`;
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    if (this.bytes() + size > sessionBytes) return `${CAP_REACHED}: the session's checkpoints already hold ${this.bytes()} bytes (the cap is ${sessionBytes})`;
     const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     try {
-      const fh = await fs.promises.open(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
+      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      const fh = await fs.promises.open(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | O_NOFOLLOW, 0o600);
       try {
         if (Array.isArray(data)) await fh.writev(data as Uint8Array[]);
         else await fh.writeFile(data as Uint8Array);
+        await fh.datasync();
       } finally {
         await fh.close();
       }
+      // no fsync of the directory: a rename lost to a power cut leaves the version absent, which a
+      // rewind says it cannot restore; the sync above is what keeps a short file from its name
       fs.renameSync(temp, file);
     } catch (err) {
       fs.rmSync(temp, { force: true });
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOSPC' || code === 'EDQUOT') return `${NO_SPACE}: no space left on the device holding ${this.dir} (${code})`;
       return `it could not be written: ${(err as Error).message}`;
     }
     this.#bytes = this.bytes() + size;
@@ -108,13 +121,33 @@ export class BlobStore {
     return why ? { why } : { hash };
   }
 
-  /** The content kept under `hash`, or undefined when it is gone. */
+  /** The content kept under `hash`, or undefined when it is gone or is not that content (read). */
   get(hash: string): Buffer | undefined {
+    const r = readVerified(this.#file(hash), hash, fs.readFileSync);
+    return 'data' in r ? r.data : undefined;
+  }
+
+  /**
+   * The content kept under `hash`, read off the event loop and checked against its name: a file
+   * cut short, emptied, altered, or a link planted under its name (read through O_NOFOLLOW: never
+   * followed out of the store) is not content to restore. Why, when it is not.
+   */
+  async read(hash: string): Promise<{ data: Buffer } | { why: string }> {
+    const file = this.#file(hash);
+    let data: Buffer;
     try {
-      return fs.readFileSync(this.#file(hash));
-    } catch {
-      return undefined;
+      const fh = await fs.promises.open(file, fs.constants.O_RDONLY | O_NOFOLLOW);
+      try {
+        const st = await fh.stat();
+        if (!st.isFile()) return { why: 'its kept content is not a regular file' };
+        data = await fh.readFile();
+      } finally {
+        await fh.close();
+      }
+    } catch (err) {
+      return { why: whyUnread(err) };
     }
+    return sha256(data) === hash ? { data } : { why: damagedWhy(data.length) };
   }
 
   /** Everything of this session's store into `other`'s (a fork): hard links, copies across file systems. */
@@ -141,6 +174,40 @@ export class BlobStore {
     fs.rmSync(this.dir, { recursive: true, force: true });
     this.#bytes = 0;
   }
+}
+
+/** The reasons a content is not kept that a person is told of when they happen (recorder.ts). */
+export const CAP_REACHED = "the session's checkpoint cap is reached";
+export const NO_SPACE = 'the disk is full';
+
+const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+
+function whyUnread(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'its kept content is gone from the checkpoint store';
+  if (code === 'ELOOP') return 'its kept content was replaced by a symbolic link, which a restore never follows';
+  return `its kept content cannot be read (${code ?? (err as Error).message})`;
+}
+
+function damagedWhy(size: number): string {
+  return size === 0 ? 'its kept content is damaged: emptied (0 bytes)' : `its kept content is damaged: ${size} bytes that are not the version it names (cut short or altered)`;
+}
+
+/** A blob read without following a link, checked against its name. */
+function readVerified(file: string, hash: string, read: typeof fs.readFileSync): { data: Buffer } | { why: string } {
+  let data: Buffer;
+  try {
+    const fd = fs.openSync(file, fs.constants.O_RDONLY | O_NOFOLLOW);
+    try {
+      if (!fs.fstatSync(fd).isFile()) return { why: 'its kept content is not a regular file' };
+      data = read(fd) as Buffer;
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (err) {
+    return { why: whyUnread(err) };
+  }
+  return sha256(data) === hash ? { data } : { why: damagedWhy(data.length) };
 }
 
 function safeList(dir: string): string[] {

@@ -7,7 +7,7 @@
 // costs a stat). The records are saved with the session (one `extras` key per prompt), so a load
 // or a fork carries them.
 import path from 'node:path';
-import type { BlobStore } from './blob_store.ts';
+import { CAP_REACHED, NO_SPACE, type BlobStore } from './blob_store.ts';
 import { diffStates, scanWorkspace, stampAt, type Stamp, type WorkspaceState } from './workspace_state.ts';
 
 /** The extras key prefix of a prompt's record. */
@@ -54,6 +54,11 @@ export interface RecorderOptions {
   save(key: string, value: PromptCheckpoint | undefined): void;
   /** the records saved with the session before (a load, a fork) */
   saved?: Record<string, unknown>;
+  /**
+   * Tells the person, when it happens, that a change could not be checkpointed for a reason of
+   * the store's (a full disk, the session's cap, a failed write): not first at /rewind.
+   */
+  notice?: (text: string) => void;
 }
 
 /** The records kept in a session's extras, in prompt order. */
@@ -71,6 +76,8 @@ export class SessionCheckpoints {
   #current: PromptCheckpoint | undefined;
   /** per file: the stamp and hash of the version last kept, so an unchanged file is not read again */
   readonly #known = new Map<string, { stamp: Stamp; hash: string }>();
+  /** what was said already: the cap once per session, a full disk or a failed write once per prompt */
+  readonly #said = new Set<string>();
 
   constructor(private readonly o: RecorderOptions) {
     this.root = o.root;
@@ -96,6 +103,17 @@ export class SessionCheckpoints {
   /** The prompt is over: changes made outside one (a direct tool call) open a record of their own. */
   end(): void {
     this.#current = undefined;
+  }
+
+  /** A change recorded as lost: said now when the store is why (a file too big to keep is only noted). */
+  #lost(cp: PromptCheckpoint, rel: string, why: string | undefined): void {
+    if (!why || !this.o.notice) return;
+    const cap = why.startsWith(CAP_REACHED);
+    const kind = cap ? 'cap' : why.startsWith(NO_SPACE) ? `space/${cp.n}` : why.startsWith('it could not be written') ? `write/${cp.n}` : undefined;
+    if (!kind || this.#said.has(kind)) return;
+    this.#said.add(kind);
+    const what = cap ? `${why}. From now on this session's changes are made but not checkpointed: /rewind cannot put them back. Start a new session to checkpoint again.` : `${why}. /rewind cannot put it back (nor other files this prompt changes while this lasts).`;
+    this.o.notice(`Checkpoint not kept for ${rel}: ${what}`);
   }
 
   #save(cp: PromptCheckpoint): void {
@@ -139,6 +157,7 @@ export class SessionCheckpoints {
     const cp = this.#open();
     const recorded = cp.files[rel] ?? change;
     if (!recorded) return;
+    if (!cp.files[rel]) this.#lost(cp, rel, recorded.lost);
     recorded.after = stampAt(abs);
     cp.files[rel] = recorded;
     this.#known.delete(rel);
@@ -183,7 +202,10 @@ export class SessionCheckpoints {
       if (ch.before) {
         change.mode = ch.before.mode;
         if (typeof k === 'string') change.before = k;
-        else change.lost = k?.why ?? 'its content was not kept';
+        else {
+          change.lost = k?.why ?? 'its content was not kept';
+          this.#lost(cp, ch.rel, change.lost);
+        }
       }
       cp.files[ch.rel] = change;
     }

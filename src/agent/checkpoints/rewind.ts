@@ -12,7 +12,8 @@
 // content compared under the path's lock). What it may not restore is listed with why.
 import fs from 'node:fs';
 import path from 'node:path';
-import { createTwoFilesPatch } from 'diff';
+import { performance } from 'node:perf_hooks';
+import { setImmediate } from 'node:timers';
 import { decide, type CallFacts, type CompiledEnvelope } from '../../core/envelope/index.ts';
 import { ToolError } from '../../core/errors.ts';
 import { gatePath } from '../../core/local_fs/context.ts';
@@ -23,6 +24,7 @@ import type { ConfinedPath } from '../../core/paths.ts';
 import { gitWriteFact, hooksDirs, type HooksDir } from '../../core/protect/git_dirs.ts';
 import { identitiesChanged, type IdentityIndex } from '../../core/protect/identity.ts';
 import { defaultPathMatcher } from '../../core/protect/matcher.ts';
+import { countChanges, unifiedDiff } from './line_diff.ts';
 import type { PromptCheckpoint, SessionCheckpoints } from './recorder.ts';
 import { sameStamp, stampAt, type Stamp } from './workspace_state.ts';
 
@@ -42,6 +44,9 @@ export interface RewindFile {
   changedSince?: string;
   /** it cannot be restored: why */
   cannot?: string;
+  /** the lines going back adds and removes (absent for a binary or big file, or one not read) */
+  added?: number;
+  removed?: number;
   /**
    * Its path is in the always-ask tier (a hook, a file on PATH): the sentence, and the mode it
    * gets back. It asks in every envelope, so it is restored only because the person said yes to
@@ -88,19 +93,38 @@ function isBinary(b: Buffer): boolean {
   return b.subarray(0, 8192).includes(0);
 }
 
-/** The diff from `now` to `then` for `rel`, or a line saying what changes when it cannot be shown as text. */
-export function rewindDiff(rel: string, now: Buffer | undefined, then: Buffer | undefined): string {
+/**
+ * The diff from `now` to `then` for `rel` (at most `maxLines` lines of it; 0: only its counts),
+ * or a line saying what changes when it cannot be shown as text. Linear in the files' size
+ * (line_diff.ts).
+ */
+export function rewindDiff(rel: string, now: Buffer | undefined, then: Buffer | undefined, maxLines = Number.POSITIVE_INFINITY): { diff: string; added?: number; removed?: number } {
   const a = now ?? Buffer.alloc(0);
   const b = then ?? Buffer.alloc(0);
   if (a.length > DIFF_MAX_BYTES || b.length > DIFF_MAX_BYTES || isBinary(a) || isBinary(b)) {
     const what = now === undefined ? 'created' : then === undefined ? 'deleted' : 'replaced';
-    return `${rel}: ${what} (${now === undefined ? 'absent' : `${a.length} bytes`} → ${then === undefined ? 'absent' : `${b.length} bytes`}; binary or too big to show)`;
+    return { diff: `${rel}: ${what} (${now === undefined ? 'absent' : `${a.length} bytes`} → ${then === undefined ? 'absent' : `${b.length} bytes`}; binary or too big to show)` };
   }
-  return createTwoFilesPatch(now === undefined ? '/dev/null' : `a/${rel}`, then === undefined ? '/dev/null' : `b/${rel}`, a.toString('utf8'), b.toString('utf8'), '', '', { context: 3 })
-    .split('\n')
-    .filter((l) => !/^(?:Index:|={3,})/.test(l))
-    .join('\n')
-    .trimEnd();
+  if (maxLines <= 0) {
+    const c = countChanges(a.toString('utf8'), b.toString('utf8'));
+    return { diff: `${rel}: +${c.added} −${c.removed} lines (the preview shows the diffs of the first files only)`, ...c };
+  }
+  const d = unifiedDiff(now === undefined ? '/dev/null' : `a/${rel}`, then === undefined ? '/dev/null' : `b/${rel}`, a.toString('utf8'), b.toString('utf8'), maxLines);
+  return { diff: d.text, added: d.added, removed: d.removed };
+}
+
+/** Files restored at once (distinct paths: their writes never meet). */
+const RESTORE_AT_ONCE = 8;
+
+/** Lines of diff one preview carries in all, and of one file: a screen's worth, and more than one. */
+const PREVIEW_DIFF_LINES = 1200;
+const FILE_DIFF_LINES = 400;
+
+/** Lets the agent's other sessions in between files: a rewind of many files never holds the loop for long. */
+async function breathe(since: { at: number }): Promise<void> {
+  if (performance.now() - since.at < 8) return;
+  await new Promise<void>((r) => setImmediate(r));
+  since.at = performance.now();
 }
 
 /** The first name along `rel` (under `root`) that is a symbolic link now, and where it points. */
@@ -164,7 +188,7 @@ async function readNow(io: WorkspaceFileIO, file: ConfinedPath, hashing: boolean
 const octal = (m: number) => `0${m.toString(8).padStart(3, '0')}`;
 
 /** What going back to before prompt `n` would do, without doing it. */
-export async function planRewind(cp: SessionCheckpoints, n: number, restore: RestoreWhat, checks: RestoreChecks): Promise<RewindPlan> {
+export async function planRewind(cp: SessionCheckpoints, n: number, restore: RestoreWhat, checks: RestoreChecks, o: { diffs?: boolean } = {}): Promise<RewindPlan> {
   const prompts = cp.prompts();
   const at = prompts.find((p) => p.n === n);
   if (!at) throw new Error(`there is no prompt ${n} to go back to (prompts: ${prompts.map((p) => p.n).join(', ') || 'none'})`);
@@ -180,7 +204,10 @@ export async function planRewind(cp: SessionCheckpoints, n: number, restore: Res
   const io = new WorkspaceFileIO(cp.root);
   // the hooks dirs git config names, read once for every path
   const hooks = hooksDirs(cp.root);
+  const since = { at: performance.now() };
+  let budget = o.diffs === false ? 0 : PREVIEW_DIFF_LINES;
   for (const [rel, t] of targets(prompts, n)) {
+    await breathe(since);
     const abs = path.join(cp.root, rel);
     const now = stampAt(abs);
     const exists = now !== null || fs.existsSync(abs);
@@ -192,12 +219,15 @@ export async function planRewind(cp: SessionCheckpoints, n: number, restore: Res
       plan.files.push(file);
       continue;
     }
-    const then = t.before === null ? undefined : cp.store.get(t.before);
-    if (t.before !== null && then === undefined) {
-      file.cannot = 'its kept content is gone from the checkpoint store';
+    // checked against the hash that names it: a kept file cut short, emptied, altered or
+    // replaced by a link is "cannot be restored", never written over the file
+    const kept = t.before === null ? undefined : await cp.store.read(t.before);
+    if (kept && 'why' in kept) {
+      file.cannot = kept.why;
       plan.files.push(file);
       continue;
     }
+    const then = kept?.data;
     // what is there now is read only where a restore may write: a path that leads elsewhere now is not read
     const target = await restoreTarget(cp.root, rel, checks, hooks);
     if ('why' in target) {
@@ -218,7 +248,12 @@ export async function planRewind(cp: SessionCheckpoints, n: number, restore: Res
       file.changedSince = now === null ? 'it was deleted since the session last changed it' : t.expected === null ? 'it was created again since the session deleted it' : 'it was changed since the session last changed it';
     }
     if (target.alwaysAsk) file.alwaysAsk = `${target.alwaysAsk}${then !== undefined && t.mode !== undefined ? `; restored with mode ${octal(t.mode)}` : ''}`;
-    file.diff = rewindDiff(rel, current, then);
+    if (o.diffs !== false) {
+      const d = rewindDiff(rel, current, then, Math.min(budget, FILE_DIFF_LINES));
+      budget -= d.diff ? d.diff.split('\n', FILE_DIFF_LINES + 2).length : 0;
+      file.diff = d.diff;
+      if (d.added !== undefined) Object.assign(file, { added: d.added, removed: d.removed });
+    }
     plan.files.push(file);
   }
   return plan;
@@ -230,41 +265,46 @@ export async function planRewind(cp: SessionCheckpoints, n: number, restore: Res
  * the plan, made again at the moment of the write; the rest are listed with why.
  */
 export async function applyFiles(cp: SessionCheckpoints, plan: RewindPlan, overwrite: ReadonlySet<string>, checks: RestoreChecks): Promise<RewindResult> {
-  const out: RewindResult = { restored: [], skipped: [] };
   const t = targets(cp.prompts(), plan.n);
   const io = new WorkspaceFileIO(cp.root);
   identitiesChanged();
   const hooks = hooksDirs(cp.root);
-  for (const f of plan.files) {
-    if (f.cannot) {
-      out.skipped.push({ path: f.path, why: f.cannot });
-      continue;
-    }
-    if (f.changedSince && !overwrite.has(f.path)) {
-      out.skipped.push({ path: f.path, why: `${f.changedSince}: kept as it is (it was not among the files to overwrite)` });
-      continue;
-    }
+  const since = { at: performance.now() };
+  /** One file: restored (undefined), or why not. */
+  const one = async (f: RewindFile): Promise<string | undefined> => {
+    if (f.cannot) return f.cannot;
+    if (f.changedSince && !overwrite.has(f.path)) return `${f.changedSince}: kept as it is (it was not among the files to overwrite)`;
     const target = t.get(f.path);
-    if (!target) {
-      out.skipped.push({ path: f.path, why: 'no record of it' });
-      continue;
-    }
+    if (!target) return 'no record of it';
     try {
       // resolved again now: the plan was made a moment (or a minute) ago
       const ok = await restoreTarget(cp.root, f.path, checks, hooks);
-      if ('why' in ok) throw new Error(ok.why);
+      if ('why' in ok) return ok.why;
       const now = await readNow(io, ok.file, true);
       if (target.before === null) {
         if (now) await io.remove(ok.file, { expectSha256: now.sha256, expectBytes: now.bytes });
       } else {
-        const data = cp.store.get(target.before);
-        if (!data) throw new Error('its kept content is gone');
-        await io.write(ok.file, data, { expectSha256: now ? now.sha256 : null, ...(now ? { expectBytes: now.bytes } : {}), ...(target.mode !== undefined ? { mode: target.mode } : {}) });
+        const kept = await cp.store.read(target.before);
+        if ('why' in kept) return kept.why;
+        await io.write(ok.file, kept.data, { expectSha256: now ? now.sha256 : null, ...(now ? { expectBytes: now.bytes } : {}), ...(target.mode !== undefined ? { mode: target.mode } : {}) });
       }
-      out.restored.push(f.path);
+      return undefined;
     } catch (err) {
-      out.skipped.push({ path: f.path, why: (err as Error).message });
+      return (err as Error).message;
     }
+  };
+  // a few files at once: each write waits on its own fdatasync, and those overlap on the disk
+  const why: Array<string | undefined> = new Array(plan.files.length);
+  for (let i = 0; i < plan.files.length; i += RESTORE_AT_ONCE) {
+    await breathe(since);
+    const batch = plan.files.slice(i, i + RESTORE_AT_ONCE);
+    const got = await Promise.all(batch.map(one));
+    for (const [k, w] of got.entries()) why[i + k] = w;
+  }
+  const out: RewindResult = { restored: [], skipped: [] };
+  for (const [i, f] of plan.files.entries()) {
+    if (why[i] === undefined) out.restored.push(f.path);
+    else out.skipped.push({ path: f.path, why: why[i]! });
   }
   return out;
 }

@@ -16,6 +16,8 @@ export interface AnswerInput {
 }
 
 function describe(v: Verdict): string {
+  // not someone else's answer: a file nobody can read as one, which stands as a deny
+  if (v.damaged) return `closed: its verdict file ${v.damaged} is damaged (not a verdict), so it stands as a deny and the unit reads it so. Nothing else can be recorded for it; if the unit should go on, fire it again`;
   const what = v.verdict === 'answer' ? `answered${v.answer ? ` "${v.answer.slice(0, 60)}"` : ''}` : v.verdict === 'approve' ? 'approved' : 'denied';
   const who = v.by === 'person' ? `by a person${v.via ? ` (${v.via})` : ''}` : v.by === 'agent' ? 'by the supervising agent' : v.by === 'expired' ? 'when it expired' : `(${v.by})`;
   return `${what} ${who} at ${v.at}`;

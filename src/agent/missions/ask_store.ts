@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { ApprovalDiff } from '../../core/contract/toolset.ts';
 import { ToolError } from '../../core/errors.ts';
 import { replaceFileSync, syncDir } from '../../core/platform/atomic_file.ts';
+import { asDiskError, damagedError, readRecord } from '../../core/platform/json_record.ts';
 import { nodeCrypto } from '../../core/platform/runtime.ts';
 import { isId, newId } from './ids.ts';
 import { currentOwner, type Owner } from './owner.ts';
@@ -62,6 +63,42 @@ export interface Verdict {
   /** where: `cli`, `session <id>` */
   via?: string;
   at: string;
+  /** the verdict file was not a verdict: this deny stands in for it (the file's path) */
+  damaged?: string;
+}
+
+const VERDICTS: readonly string[] = ['approve', 'deny', 'answer'];
+const BY: readonly string[] = ['person', 'agent', 'expired', 'cancelled', 'reclaimed', 'stopped'];
+
+/** A verdict as read from disk, or why it is not one. */
+function validVerdict(id: string): (v: unknown) => Verdict | { damaged: string } {
+  return (v) => {
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return { damaged: 'not a JSON object' };
+    const o = v as Record<string, unknown>;
+    if (o.askId !== id) return { damaged: `it names ask ${JSON.stringify(o.askId)}, not ${id}` };
+    if (typeof o.verdict !== 'string' || !VERDICTS.includes(o.verdict)) return { damaged: `\`verdict\` ${JSON.stringify(o.verdict)} is not approve, deny or answer` };
+    if (typeof o.by !== 'string' || !BY.includes(o.by)) return { damaged: `\`by\` ${JSON.stringify(o.by)} is not one of ${BY.join(', ')}` };
+    if (typeof o.at !== 'string') return { damaged: '`at` is not a string' };
+    for (const k of ['answer', 'reason', 'via'] as const) if (o[k] !== undefined && typeof o[k] !== 'string') return { damaged: `\`${k}\` is not a string` };
+    return o as unknown as Verdict;
+  };
+}
+
+/** An ask as read from disk, or why it is not one. */
+function validAsk(id: string): (v: unknown) => Ask | { damaged: string } {
+  return (v) => {
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return { damaged: 'not a JSON object' };
+    const o = v as Record<string, unknown>;
+    if (o.v !== 1) return { damaged: `version ${JSON.stringify(o.v)}, not 1` };
+    if (o.id !== id) return { damaged: `it names ask ${JSON.stringify(o.id)}, not ${id}` };
+    if (o.kind !== 'permission' && o.kind !== 'question') return { damaged: '`kind` is not permission or question' };
+    for (const k of ['title', 'summary', 'createdAt'] as const) if (typeof o[k] !== 'string') return { damaged: `\`${k}\` is not a string` };
+    if (o.expiresAt !== null && typeof o.expiresAt !== 'string') return { damaged: '`expiresAt` is not a time or null' };
+    const w = o.owner as Record<string, unknown> | null;
+    if (!w || typeof w !== 'object' || typeof w.host !== 'string' || typeof w.pid !== 'number') return { damaged: '`owner` is not {host, pid}' };
+    for (const k of ['missionId', 'sessionId', 'detail'] as const) if (o[k] !== undefined && typeof o[k] !== 'string') return { damaged: `\`${k}\` is not a string` };
+    return o as unknown as Ask;
+  };
 }
 
 export type NewAsk = Omit<Ask, 'v' | 'id' | 'createdAt' | 'expiresAt' | 'onTimeout' | 'owner'> & { timeoutMs: number };
@@ -93,6 +130,14 @@ export class AskStore {
 
   /** Stores the ask whole (temp file, rename) and marks it pending. */
   create(n: NewAsk): Ask {
+    try {
+      return this.#create(n);
+    } catch (err) {
+      throw asDiskError(err, `a new ask (under ${this.dir})`);
+    }
+  }
+
+  #create(n: NewAsk): Ask {
     fs.mkdirSync(this.#pending, { recursive: true, mode: 0o700 });
     const { timeoutMs, ...rest } = n;
     const now = Date.now();
@@ -106,25 +151,41 @@ export class AskStore {
       owner: currentOwner(),
     };
     replaceFileSync(this.#file(ask.id, '.json'), JSON.stringify(ask), { mode: 0o600 });
-    fs.writeFileSync(path.join(this.#pending, ask.id), '', { mode: 0o600 });
+    try {
+      fs.writeFileSync(path.join(this.#pending, ask.id), '', { mode: 0o600 });
+    } catch (err) {
+      // never an ask nobody can list
+      fs.rmSync(this.#file(ask.id, '.json'), { force: true });
+      throw err;
+    }
     return ask;
   }
 
+  /** The ask, or undefined when there is none; a damaged one is an error naming its file. */
   get(id: string): Ask | undefined {
-    try {
-      return JSON.parse(fs.readFileSync(this.#file(id, '.json'), 'utf8')) as Ask;
-    } catch (err) {
-      if (err instanceof ToolError) throw err;
-      return undefined;
-    }
+    const file = this.#file(id, '.json');
+    const got = this.#read(file, validAsk(id), `ask ${id}`);
+    if (got.state === 'damaged') throw damagedError(file, `ask ${id}`, got.why, `cxl does not write over it; to drop the ask, move it and its marker out of the asks dir (mv ${file} ~/; rm ${path.join(this.#pending, id)}).`);
+    return got.state === 'ok' ? got.value : undefined;
   }
 
+  /**
+   * The verdict recorded, or undefined when there is none yet. A verdict file that is not one (a
+   * crash, a full disk, an edit) stands as a deny: it is never read as nobody's answer, and never
+   * as an approval.
+   */
   verdict(id: string): Verdict | undefined {
+    const file = this.#file(id, '.verdict');
+    const got = this.#read(file, validVerdict(id), `the verdict of ask ${id}`);
+    if (got.state === 'damaged') return { askId: id, verdict: 'deny', by: 'expired', reason: `its verdict file ${file} is damaged (${got.why}); it stands as a deny`, at: new Date(0).toISOString(), damaged: file };
+    return got.state === 'ok' ? got.value : undefined;
+  }
+
+  #read<T>(file: string, validate: (v: unknown) => T | { damaged: string }, shown: string): ReturnType<typeof readRecord<T>> {
     try {
-      return JSON.parse(fs.readFileSync(this.#file(id, '.verdict'), 'utf8')) as Verdict;
+      return readRecord(file, validate);
     } catch (err) {
-      if (err instanceof ToolError) throw err;
-      return undefined;
+      throw new ToolError('io_error', `${shown} (${file}) cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); fix its permissions.`);
     }
   }
 
@@ -134,6 +195,14 @@ export class AskStore {
    * half of one.
    */
   respond(id: string, v: Omit<Verdict, 'askId' | 'at'>): { recorded: boolean; verdict: Verdict } {
+    try {
+      return this.#respond(id, v);
+    } catch (err) {
+      throw asDiskError(err, `the verdict of ask ${id}`);
+    }
+  }
+
+  #respond(id: string, v: Omit<Verdict, 'askId' | 'at'>): { recorded: boolean; verdict: Verdict } {
     const file = this.#file(id, '.verdict');
     const verdict: Verdict = { askId: id, ...v, at: new Date().toISOString() };
     const tmp = `${file}.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`;
@@ -158,8 +227,8 @@ export class AskStore {
     return { recorded, verdict: this.verdict(id) ?? verdict };
   }
 
-  /** The asks still waiting, oldest first (a marker whose ask was answered meanwhile is dropped). */
-  pending(): Ask[] {
+  /** The asks still waiting, oldest first (a marker whose ask was answered meanwhile is dropped); a damaged one is handed to `damaged`. */
+  pending(damaged?: (id: string, message: string) => void): Ask[] {
     let names: string[];
     try {
       names = fs.readdirSync(this.#pending);
@@ -172,8 +241,13 @@ export class AskStore {
         fs.rmSync(path.join(this.#pending, id), { force: true });
         continue;
       }
-      const a = this.get(id);
-      if (a) out.push(a);
+      try {
+        const a = this.get(id);
+        if (a) out.push(a);
+      } catch (err) {
+        if (!(err instanceof ToolError)) throw err;
+        damaged?.(id, err.message);
+      }
     }
     return out;
   }

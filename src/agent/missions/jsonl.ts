@@ -29,8 +29,12 @@ export function appendLine(file: string, value: unknown): number {
   }
 }
 
-/** Every whole line of `file` that parses, in order (none when it does not exist). */
-export function readLines<T>(file: string): T[] {
+/**
+ * Every whole line of `file` that parses and passes `invalid` (which says why a value is not
+ * one, or undefined), in order (none when it does not exist). A line that does not is skipped
+ * and handed to `skipped` with its number, so one bad line never takes the file with it.
+ */
+export function readLines<T>(file: string, invalid?: (v: unknown) => string | undefined, skipped?: (line: number, why: string) => void): T[] {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -40,13 +44,21 @@ export function readLines<T>(file: string): T[] {
   }
   const out: T[] = [];
   const end = text.lastIndexOf('\n');
+  let n = 0;
   for (const raw of text.slice(0, end + 1).split('\n')) {
+    n++;
     if (!raw) continue;
+    let v: unknown;
     try {
-      out.push(JSON.parse(raw) as T);
+      v = JSON.parse(raw);
     } catch {
-      /* a line torn by a crash, followed by later appends: skipped */
+      // a line torn by a crash, followed by later appends
+      skipped?.(n, 'not JSON (torn by a crash?)');
+      continue;
     }
+    const why = invalid?.(v);
+    if (why) skipped?.(n, why);
+    else out.push(v as T);
   }
   return out;
 }

@@ -12,11 +12,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ToolError } from '../../core/errors.ts';
 import { replaceFileSync } from '../../core/platform/atomic_file.ts';
+import { asDiskError, damagedError, readRecord, UNCHANGED, updateRecord } from '../../core/platform/json_record.ts';
 import { withFileLock } from '../../core/platform/write_lock.ts';
 import { isId, newId } from './ids.ts';
 import { appendLine, readLines } from './jsonl.ts';
 import { currentOwner, ownerGone, type Owner } from './owner.ts';
-import { nextPlan, type FinishedStatus, type Mission, type Plan, type Report } from './records.ts';
+import { invalidPlan, invalidReport, nextPlan, validMission, type FinishedStatus, type Mission, type Plan, type Report } from './records.ts';
 
 export interface NewMission {
   intent: string;
@@ -34,6 +35,9 @@ export interface NewMission {
 export const DEFAULT_FLEET_MAX = 8;
 /** An open mission whose process cannot be seen (another host) is gone after this long without a heartbeat. */
 export const HEARTBEAT_STALE_MS = 10 * 60 * 1000;
+
+/** What to do about a damaged record: it is evidence, so it is moved, not deleted. */
+const DAMAGED_TODO = (dir: string) => `cxl does not write over it. Look at it; to drop the mission, move its directory out of the missions dir (mv ${dir} ~/${path.basename(dir)}.damaged).`;
 
 function mkdirs(dir: string): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -54,13 +58,22 @@ export class MissionStore {
     return path.join(this.dir, id, file);
   }
 
+  /**
+   * The record, or undefined when there is none. A record that does not parse or is not one (cut
+   * short by a crash or a full disk, edited by hand) is an error naming its file: it is not
+   * "no such mission", and it is never written over.
+   */
   get(id: string): Mission | undefined {
+    const file = this.#at(id, 'mission.json');
+    let got: ReturnType<typeof readRecord<Mission>>;
     try {
-      return JSON.parse(fs.readFileSync(this.#at(id, 'mission.json'), 'utf8')) as Mission;
+      got = readRecord(file, validMission(id));
     } catch (err) {
-      if (err instanceof ToolError) throw err;
-      return undefined;
+      throw new ToolError('io_error', `mission ${id}'s record ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); fix its permissions.`);
     }
+    if (got.state === 'absent') return undefined;
+    if (got.state === 'damaged') throw damagedError(file, `mission ${id}'s record`, got.why, DAMAGED_TODO(this.#at(id)));
+    return got.value;
   }
 
   require(id: string): Mission {
@@ -69,8 +82,8 @@ export class MissionStore {
     return m;
   }
 
-  /** Newest first. */
-  list(limit = 50): Mission[] {
+  /** Newest first; a damaged record is left out of the list and handed to `damaged` (its id and why). */
+  list(limit = 50, damaged?: (id: string, message: string) => void): Mission[] {
     let names: string[];
     try {
       names = fs.readdirSync(this.dir);
@@ -81,14 +94,29 @@ export class MissionStore {
     const out: Mission[] = [];
     for (const id of ids) {
       if (out.length >= limit) break;
-      const m = this.get(id);
+      const m = this.#readable(id, damaged);
       if (m) out.push(m);
     }
     return out;
   }
 
-  /** The open missions, by their markers (a marker whose mission finished meanwhile is dropped). */
-  open(): Mission[] {
+  /** The record, or undefined when it is absent or cannot be read (said to `damaged`). */
+  #readable(id: string, damaged?: (id: string, message: string) => void): Mission | undefined {
+    try {
+      return this.get(id);
+    } catch (err) {
+      if (!(err instanceof ToolError)) throw err;
+      damaged?.(id, err.message);
+      return undefined;
+    }
+  }
+
+  /**
+   * The open missions, by their markers (a marker whose mission finished meanwhile is dropped).
+   * A damaged record keeps its marker: it is not known to be finished, and a person is told of
+   * it by `cxl mission list`.
+   */
+  open(damaged?: (id: string, message: string) => void): Mission[] {
     let names: string[];
     try {
       names = fs.readdirSync(this.#openDir);
@@ -97,7 +125,14 @@ export class MissionStore {
     }
     const out: Mission[] = [];
     for (const id of names.filter((n) => isId(n, 'm'))) {
-      const m = this.get(id);
+      let m: Mission | undefined;
+      try {
+        m = this.get(id);
+      } catch (err) {
+        if (!(err instanceof ToolError)) throw err;
+        damaged?.(id, err.message);
+        continue;
+      }
       if (m && m.status === 'open') out.push(m);
       else fs.rmSync(path.join(this.#openDir, id), { force: true });
     }
@@ -134,8 +169,16 @@ export class MissionStore {
    * counting only those whose process is alive.
    */
   async create(n: NewMission, cap = DEFAULT_FLEET_MAX): Promise<Mission> {
-    mkdirs(this.#openDir);
-    return withFileLock(path.join(this.dir, 'fleet'), 'the mission fleet', () => {
+    try {
+      mkdirs(this.#openDir);
+      return await withFileLock(path.join(this.dir, 'fleet'), 'the mission fleet', () => this.#create(n, cap));
+    } catch (err) {
+      throw asDiskError(err, `a new mission's record (under ${this.dir})`);
+    }
+  }
+
+  #create(n: NewMission, cap: number): Mission {
+    {
       if (cap > 0) {
         const live = this.open().filter((m) => !this.gone(m));
         if (live.length >= cap) {
@@ -175,11 +218,18 @@ export class MissionStore {
         reports: 0,
         rev: 1,
       };
-      fs.writeFileSync(this.#at(id, 'heartbeat'), '', { mode: 0o600 });
-      replaceFileSync(this.#at(id, 'mission.json'), JSON.stringify(m), { mode: 0o600 });
-      fs.writeFileSync(path.join(this.#openDir, id), '', { mode: 0o600 });
+      try {
+        fs.writeFileSync(this.#at(id, 'heartbeat'), '', { mode: 0o600 });
+        replaceFileSync(this.#at(id, 'mission.json'), JSON.stringify(m), { mode: 0o600 });
+        fs.writeFileSync(path.join(this.#openDir, id), '', { mode: 0o600 });
+      } catch (err) {
+        // a full disk part way: no half-made mission left to list or to count against the cap
+        fs.rmSync(path.join(this.#openDir, id), { force: true });
+        fs.rmSync(this.#at(id), { recursive: true, force: true });
+        throw err;
+      }
       return m;
-    });
+    }
   }
 
   /**
@@ -189,14 +239,20 @@ export class MissionStore {
    */
   async update(id: string, fn: (m: Mission) => Mission): Promise<Mission> {
     const file = this.#at(id, 'mission.json');
-    return withFileLock(file, `mission ${id}`, () => {
-      const cur = this.require(id);
-      const next = fn(cur);
-      if (next === cur) return cur;
-      const out: Mission = { ...next, rev: cur.rev + 1, updatedAt: new Date().toISOString() };
-      replaceFileSync(file, JSON.stringify(out), { mode: 0o600 });
-      return out;
-    });
+    let found: Mission | undefined;
+    const r = await updateRecord(
+      file,
+      validMission(id),
+      (cur) => {
+        if (!cur) throw new ToolError('not_found', `no mission "${id}" exists; \`cxl mission list\` shows the recorded ones.`);
+        found = cur;
+        const next = fn(cur);
+        if (next === cur) return UNCHANGED;
+        return { ...next, rev: cur.rev + 1, updatedAt: new Date().toISOString() };
+      },
+      { shown: `mission ${id}'s record`, mode: 0o600, todo: DAMAGED_TODO(this.#at(id)) },
+    );
+    return r.value ?? found!;
   }
 
   /** The process that runs the unit now (a unit started for a record another process made). */
@@ -232,8 +288,10 @@ export class MissionStore {
     if (by === 'unit' && m.status !== 'open') throw new ToolError('conflict', `mission ${m.id} is already finished (${m.status}); nothing more is recorded for it.`, { status: m.status });
   }
 
-  plans(id: string): Plan[] {
-    return readLines<Plan>(this.#at(id, 'plan.jsonl'));
+  /** Every plan snapshot; a line that is not one is skipped and handed to `skipped` (the file, its line, why). */
+  plans(id: string, skipped?: (where: string, why: string) => void): Plan[] {
+    const file = this.#at(id, 'plan.jsonl');
+    return readLines<Plan>(file, invalidPlan, skipped && ((n, why) => skipped(`${file}:${n}`, why)));
   }
 
   lastPlan(id: string): Plan | undefined {
@@ -253,8 +311,10 @@ export class MissionStore {
     return plan;
   }
 
-  reports(id: string): Report[] {
-    return readLines<Report>(this.#at(id, 'reports.jsonl'));
+  /** Every report; a line that is not one is skipped and handed to `skipped` (the file, its line, why). */
+  reports(id: string, skipped?: (where: string, why: string) => void): Report[] {
+    const file = this.#at(id, 'reports.jsonl');
+    return readLines<Report>(file, invalidReport, skipped && ((n, why) => skipped(`${file}:${n}`, why)));
   }
 
   async addReport(id: string, r: Omit<Report, 'id' | 'missionId' | 'createdAt'>): Promise<Report> {

@@ -195,3 +195,44 @@ export function nextPlan(prev: Plan | undefined, args: Record<string, unknown>):
 export function isFinished(s: MissionStatus): s is FinishedStatus {
   return s !== 'open';
 }
+
+/**
+ * A mission record as read from disk, or why it is not one: every field the readers rely on, of
+ * its type (a record cut short or edited by hand is reported, not read as another mission or none).
+ */
+export function validMission(id: string): (v: unknown) => Mission | { damaged: string } {
+  return (v) => {
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return { damaged: 'not a JSON object' };
+    const m = v as Record<string, unknown>;
+    if (m.v !== 1) return { damaged: `version ${JSON.stringify(m.v)}, not 1` };
+    if (m.id !== id) return { damaged: `it names mission ${JSON.stringify(m.id)}, not ${id}` };
+    for (const k of ['intent', 'agent', 'envelope', 'cwd', 'createdAt', 'updatedAt'] as const) if (typeof m[k] !== 'string') return { damaged: `\`${k}\` is not a string` };
+    if (typeof m.status !== 'string' || !(STATUSES as readonly string[]).includes(m.status)) return { damaged: `\`status\` ${JSON.stringify(m.status)} is not one of ${STATUSES.join(', ')}` };
+    for (const k of ['planRevision', 'reports', 'rev'] as const) if (typeof m[k] !== 'number' || !Number.isInteger(m[k])) return { damaged: `\`${k}\` is not a whole number` };
+    const o = m.owner as Record<string, unknown> | null;
+    if (!o || typeof o !== 'object' || typeof o.host !== 'string' || typeof o.pid !== 'number') return { damaged: '`owner` is not {host, pid}' };
+    for (const k of ['reason', 'sessionId', 'parentSessionId', 'finishedAt', 'ceiling'] as const) if (m[k] !== undefined && typeof m[k] !== 'string') return { damaged: `\`${k}\` is not a string` };
+    return m as unknown as Mission;
+  };
+}
+
+/** Why a line of reports.jsonl is not a report (undefined: it is one). */
+export function invalidReport(v: unknown): string | undefined {
+  const r = v as Record<string, unknown> | null;
+  if (!r || typeof r !== 'object' || Array.isArray(r)) return 'not a JSON object';
+  if (typeof r.id !== 'string' || typeof r.summary !== 'string' || typeof r.createdAt !== 'string') return '`id`, `summary` or `createdAt` is not a string';
+  if (typeof r.kind !== 'string' || !(REPORT_KINDS as readonly string[]).includes(r.kind)) return `\`kind\` ${JSON.stringify(r.kind)} is not a report kind`;
+  if (r.detail !== undefined && typeof r.detail !== 'string') return '`detail` is not a string';
+  for (const k of ['refs', 'missing'] as const) if (r[k] !== undefined && (!Array.isArray(r[k]) || !(r[k] as unknown[]).every((x) => typeof x === 'string'))) return `\`${k}\` is not a list of strings`;
+  if (r.handover !== undefined && (!r.handover || typeof r.handover !== 'object' || Array.isArray(r.handover))) return '`handover` is not an object';
+  return undefined;
+}
+
+/** Why a line of plan.jsonl is not a plan (undefined: it is one). */
+export function invalidPlan(v: unknown): string | undefined {
+  const p = v as Record<string, unknown> | null;
+  if (!p || typeof p !== 'object' || Array.isArray(p)) return 'not a JSON object';
+  if (typeof p.revision !== 'number' || typeof p.createdAt !== 'string') return '`revision` or `createdAt` is not of its type';
+  if (!Array.isArray(p.entries) || !p.entries.every((e) => e && typeof e === 'object' && typeof (e as PlanEntry).id === 'string' && typeof (e as PlanEntry).content === 'string' && typeof (e as PlanEntry).status === 'string')) return '`entries` is not a list of {id, content, status}';
+  return undefined;
+}

@@ -18,10 +18,13 @@ export interface SweepResult {
   waiting: Ask[];
 }
 
-export async function sweep(missions: MissionStore, asks: AskStore, now = Date.now()): Promise<SweepResult> {
+/** A record the sweep could not read: named, with what to do (a listing shows them). */
+export type Damaged = (id: string, message: string) => void;
+
+export async function sweep(missions: MissionStore, asks: AskStore, now = Date.now(), damaged?: Damaged): Promise<SweepResult> {
   let expired = 0;
   let waiting: Ask[] = [];
-  for (const a of asks.pending()) {
+  for (const a of asks.pending(damaged)) {
     if (a.expiresAt && Date.parse(a.expiresAt) <= now) {
       if (asks.respond(a.id, { verdict: 'deny', by: 'expired' }).recorded) expired++;
     } else if (!a.missionId && ownerGone(a.owner) === true) {
@@ -30,7 +33,7 @@ export async function sweep(missions: MissionStore, asks: AskStore, now = Date.n
     } else waiting.push(a);
   }
   const reclaimed: Mission[] = [];
-  for (const m of missions.open()) {
+  for (const m of missions.open(damaged)) {
     const mine = waiting.filter((a) => a.missionId === m.id);
     const dead = ownerGone(m.owner);
     let why: string | undefined;

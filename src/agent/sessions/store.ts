@@ -38,6 +38,8 @@ export interface StoredSession {
   allows: unknown[];
   /** other state that must survive a restart, by key (see `SessionLog.put`) */
   extras?: Record<string, unknown>;
+  /** lines of the log skipped on load (not JSON, or not of their type): where and why; not saved */
+  damagedLines?: string[];
 }
 
 export type SessionSummary = Pick<StoredSession, 'sessionId' | 'cwd' | 'title' | 'updatedAt'>;
@@ -203,12 +205,48 @@ function apply(s: StoredSession, line: Line): void {
   }
 }
 
-/** The session a log's text holds; a torn last line (a crash while it was written) or a corrupt one is dropped. */
+const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+
+/** Why a parsed line is not one `apply` can take (undefined: it is one): a wrong-typed line is skipped, never applied. */
+function invalidLine(l: unknown): string | undefined {
+  if (!isObj(l)) return 'not a JSON object';
+  switch (l.t) {
+    case 'head':
+      return typeof l.sessionId === 'string' && typeof l.cwd === 'string' && typeof l.createdAt === 'string' && typeof l.mode === 'string' && (l.title === undefined || typeof l.title === 'string') ? undefined : 'a head whose fields are not strings';
+    case 'set':
+      return (META_FIELDS as readonly unknown[]).includes(l.f) && (l.v === undefined || typeof l.v === 'string') ? undefined : 'a `set` of an unknown field or a non-string value';
+    case 'msg':
+      return isObj(l.m) ? undefined : 'a message that is not an object';
+    case 'splice':
+      return isInt(l.at) && isInt(l.del) && Array.isArray(l.add) && l.add.every(isObj) ? undefined : 'a splice whose at/del are not counts or whose add is not a list of messages';
+    case 'replay':
+      return isObj(l.u) ? undefined : 'a replay update that is not an object';
+    case 'ledger':
+      return undefined;
+    case 'read':
+      return typeof l.p === 'string' ? undefined : 'a ledger entry without a path';
+    case 'allows':
+      return Array.isArray(l.a) ? undefined : 'allows that are not a list';
+    case 'put':
+      return typeof l.k === 'string' ? undefined : 'a `put` without a key';
+    default:
+      return `an unknown kind of line (${JSON.stringify(l.t)})`;
+  }
+}
+
+/**
+ * The session a log's text holds; a torn last line (a crash while it was written) is dropped, and
+ * a line that does not parse or is not of its type is skipped and named in `damagedLines`.
+ */
 function fold(sessionId: string, text: string): StoredSession | undefined {
   const s = emptySession(sessionId);
+  const damaged: string[] = [];
   let sawHead = false;
   let off = 0;
+  let n = 0;
   while (off < text.length) {
+    n++;
     let nl = text.indexOf('\n', off);
     const torn = nl === -1;
     if (torn) nl = text.length;
@@ -220,14 +258,21 @@ function fold(sessionId: string, text: string): StoredSession | undefined {
     try {
       line = JSON.parse(raw) as Line;
     } catch {
+      if (sawHead && raw) damaged.push(`line ${n}: not JSON`);
       continue;
     }
+    const why = invalidLine(line);
     if (!sawHead) {
-      if (line.t !== 'head' || line.sessionId !== sessionId) return undefined;
+      if (why || line.t !== 'head' || line.sessionId !== sessionId) return undefined;
       sawHead = true;
+    }
+    if (why) {
+      damaged.push(`line ${n}: ${why}`);
+      continue;
     }
     apply(s, line);
   }
+  if (damaged.length) s.damagedLines = damaged;
   return sawHead ? s : undefined;
 }
 
@@ -617,6 +662,16 @@ export class SessionStore {
     const read = this.#read(id);
     if (!read) return undefined;
     const { session, legacy } = read;
+    // the compaction below drops the skipped lines: the log as it was is kept beside it first
+    if (session.damagedLines) {
+      const aside = `${this.#file(id)}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+      try {
+        fs.copyFileSync(this.#file(id), aside, fs.constants.COPYFILE_EXCL);
+        session.damagedLines.push(`the log as it was is kept as ${aside}`);
+      } catch {
+        /* not kept (a full disk): the notice still names the lines */
+      }
+    }
     answerUnansweredCalls(session.history);
     // always rewritten (compacted): superseded and torn lines go, and a process that still has
     // the old file open sees it replaced and stops writing instead of interleaving with this one

@@ -94,9 +94,14 @@ function tryCreate(file: string): boolean {
   }
   try {
     fs.writeSync(fd, JSON.stringify({ pid: process.pid, host: HOST, at: new Date().toISOString() }));
-  } finally {
+  } catch (err) {
+    // a full disk (ENOSPC) fails the write after the create: an empty lock file left behind
+    // would hold off every later writer until it aged out, so it goes with the error
     fs.closeSync(fd);
+    fs.rmSync(file, { force: true });
+    throw err;
   }
+  fs.closeSync(fd);
   return true;
 }
 
@@ -104,16 +109,20 @@ function tryCreate(file: string): boolean {
  * Removes an abandoned lock. Breakers take a second exclusive file first and look again under
  * it, so two of them can never both remove a lock (the second would remove the first's new one).
  */
-function breakStale(file: string): void {
+function breakStale(file: string): boolean {
   const breaker = `${file}.break`;
   if (!tryCreate(breaker)) {
     const b = readHolder(breaker);
     if (b && isStale(b)) fs.rmSync(breaker, { force: true });
-    return;
+    return false;
   }
   try {
     const h = readHolder(file);
-    if (h && isStale(h)) fs.rmSync(file, { force: true });
+    if (h && isStale(h)) {
+      fs.rmSync(file, { force: true });
+      return true;
+    }
+    return false;
   } finally {
     fs.rmSync(breaker, { force: true });
   }
@@ -132,10 +141,9 @@ export async function withFileLock<T>(target: string, shown: string, fn: () => T
     let pause = 1;
     while (!tryCreate(file)) {
       const h = readHolder(file);
-      if (h && isStale(h)) {
-        breakStale(file);
-        continue;
-      }
+      // broken: try again at once; not broken (another breaker is at it, or its own file is
+      // young): wait like any other holder, never a synchronous spin that blocks this process
+      if (h && isStale(h) && breakStale(file)) continue;
       if (Date.now() > deadline) {
         const who = h?.holder.pid ? ` (pid ${h.holder.pid}${h.holder.host && h.holder.host !== HOST ? ` on ${h.holder.host}` : ''})` : '';
         throw new ToolError('timeout', `${shown} is being written by another process${who}: its lock ${path.basename(file)} was held for over ${LOCK_WAIT_MS / 1000}s. Retry; if no other cxl is running, delete that file.`);

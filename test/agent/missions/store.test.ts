@@ -199,8 +199,9 @@ test('the sweep: expired asks are denied, a mission whose process died is abando
   assert.match(missions.require(far.id).reason!, /no heartbeat from its process on elsewhere for 11 min/);
   assert.equal(missions.require(patient.id).status, 'open');
   assert.equal(missions.require(alive.id).status, 'open');
-  // a torn record is not taken for a mission
-  writeFileSync(path.join(missions.dir, alive.id, 'mission.json'), '{"v":1,"id":');
-  assert.equal(missions.get(alive.id), undefined);
+  // a torn record is not taken for a mission, nor for none: it is named, with its file
+  const torn = path.join(missions.dir, alive.id, 'mission.json');
+  writeFileSync(torn, '{"v":1,"id":');
+  assert.throws(() => missions.get(alive.id), (e: Error & { code?: string }) => e.code === 'damaged' && e.message.includes(torn) && /not JSON/.test(e.message));
   assert.ok(readFileSync(path.join(missions.dir, patient.id, 'mission.json'), 'utf8').startsWith('{'));
 });

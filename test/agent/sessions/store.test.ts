@@ -126,6 +126,33 @@ test('a crash mid-line loses only that line; loading drops it and compacts, and 
   assert.deepEqual((await store.load('s1'))?.history.map((m) => m.content), ['one', 'two', 'three']);
 });
 
+test('a wrong-typed line (a splice whose add is not a list, a message that is not one) is skipped and named; the rest of the session loads, and the log as it was is kept aside', async () => {
+  const store = new SessionStore(temp());
+  const log = await store.create(session('s1'));
+  log.session.history.push({ role: 'user', content: 'one' }, { role: 'assistant', content: 'two' });
+  await log.checkpoint();
+  await log.close();
+  const file = path.join(store.dir, 's1.jsonl');
+  fs.appendFileSync(file, '{"t":"splice","at":0,"del":0,"add":5}\n{"t":"msg","m":"not a message"}\n{"t":"msg","m":{"role":"user","content":"three"}}\n');
+  const lines = fs.readFileSync(file, 'utf8').split('\n').length - 1;
+  const loaded = await store.load('s1');
+  assert.deepEqual(loaded?.history.map((m) => m.content), ['one', 'two', 'three']);
+  assert.deepEqual(loaded?.damagedLines, [`line ${lines - 2}: a splice whose at/del are not counts or whose add is not a list of messages`, `line ${lines - 1}: a message that is not an object`]);
+  const text = fs.readFileSync(file, 'utf8');
+  const back = await store.open('s1');
+  assert.deepEqual(back?.session.history.map((m) => m.content), ['one', 'two', 'three']);
+  const aside = fs.readdirSync(store.dir).find((n) => n.startsWith('s1.jsonl.damaged-'));
+  assert.ok(aside, 'the log as it was is kept beside it before the load rewrites it');
+  assert.equal(fs.readFileSync(path.join(store.dir, aside), 'utf8'), text);
+  assert.match(back!.session.damagedLines!.at(-1)!, /the log as it was is kept as .*s1\.jsonl\.damaged-/);
+  // control: a log with no bad line says nothing and keeps nothing aside
+  const clean = await store.create(session('s2'));
+  clean.session.history.push({ role: 'user', content: 'fine' });
+  await clean.checkpoint();
+  await clean.close();
+  assert.equal((await store.load('s2'))?.damagedLines, undefined);
+});
+
 test('old whole-file sessions still load, and are converted to a log', async () => {
   const data = temp();
   const store = new SessionStore(data);
