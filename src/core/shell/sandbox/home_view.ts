@@ -7,13 +7,13 @@
 // Inside the kept dirs, credential stores are the table's (hidden everywhere); what is listed
 // here is what an unasked command reads differently: config files through a copy without their
 // credential lines, and code that may carry credentials not at all.
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { isWithin } from '../../paths.ts';
 import { scrub, type ScrubFormat } from './scrub.ts';
+import { nodeCrypto } from '../../platform/runtime.ts';
 
 /**
  * Paths under $HOME an unasked command may read, by toolchain. Credential stores inside them
@@ -138,7 +138,7 @@ function scrubbedCopy(file: string, format: ScrubFormat): string | undefined {
   const clean = scrub(text, format);
   let copy: string | undefined;
   if (clean !== text) {
-    copy = path.join(copyDir(), `${createHash('sha256').update(clean).digest('hex').slice(0, 24)}-${path.basename(file)}`);
+    copy = path.join(copyDir(), `${nodeCrypto().createHash('sha256').update(clean).digest('hex').slice(0, 24)}-${path.basename(file)}`);
     if (!statSync(copy, { throwIfNoEntry: false })) writeFileSync(copy, clean, { mode: 0o444 });
   }
   scrubbedBefore.set(key, copy);
