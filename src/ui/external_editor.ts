@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { splitCommandLine } from '../client/command_line.ts';
-import { childProcess } from '../core/platform/runtime.ts';
+import { spawnSyncSettled } from '../core/platform/runtime.ts';
 
 export interface Terminal {
   /** Give the terminal to another program (raw mode off, modes off, the live region erased). */
@@ -36,7 +36,7 @@ export function editInEditor(text: string, env: Record<string, string | undefine
     term.release();
     let res;
     try {
-      res = childProcess().spawnSync(argv[0], [...argv.slice(1), file], { stdio: 'inherit', env });
+      res = spawnSyncSettled(argv[0], [...argv.slice(1), file], { stdio: 'inherit', env });
     } finally {
       term.reclaim();
     }

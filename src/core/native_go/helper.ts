@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ToolError } from '../errors.ts';
-import { childProcess, nodeCrypto } from '../platform/runtime.ts';
+import { nodeCrypto, spawnSyncSettled } from '../platform/runtime.ts';
 import { cacheDir, goEnv, runGo, type Toolchain } from './toolchain.ts';
 
 /** The helper's source: beside this file, or, from a bundle in dist/, in the package's src/. */
@@ -27,7 +27,7 @@ export function helper(tc: Toolchain): Promise<string> {
     const work = fs.mkdtempSync(path.join(cacheDir(), 'build-'));
     try {
       fs.writeFileSync(path.join(work, 'main.go'), src);
-      const r = childProcess().spawnSync(tc.go, ['build', '-o', `${out}.tmp`, 'main.go'], { cwd: work, env: { ...goEnv(), GOFLAGS: '' }, encoding: 'utf8', timeout: 300000 });
+      const r = spawnSyncSettled(tc.go, ['build', '-o', `${out}.tmp`, 'main.go'], { cwd: work, env: { ...goEnv(), GOFLAGS: '' }, encoding: 'utf8', timeout: 300000 });
       if (r.status !== 0) throw new ToolError('internal', `native-go: building its helper with ${tc.version} failed: ${(r.stderr || r.error?.message || '').slice(0, 500)}`);
       fs.renameSync(`${out}.tmp`, out);
       return out;

@@ -19,7 +19,7 @@ import { ToolError, isToolError } from '../errors.ts';
 import { confine, isWithin, relativeTo } from '../paths.ts';
 import { classifyConfined } from '../protect/confined_class.ts';
 import { defaultPathMatcher } from '../protect/matcher.ts';
-import { childProcess } from '../platform/runtime.ts';
+import { spawnSyncSettled } from '../platform/runtime.ts';
 import type { GoPackage, SourceFile } from './helper.ts';
 import { goEnv, type Toolchain } from './toolchain.ts';
 
@@ -44,7 +44,7 @@ const realOr = (p: string | undefined): string => {
 export function goPaths(tc: Toolchain): GoPaths {
   const hit = pathsOf.get(tc.go);
   if (hit) return hit;
-  const r = childProcess().spawnSync(tc.go, ['env', '-json', 'GOROOT', 'GOMODCACHE'], { encoding: 'utf8', timeout: 15000, env: goEnv() });
+  const r = spawnSyncSettled(tc.go, ['env', '-json', 'GOROOT', 'GOMODCACHE'], { encoding: 'utf8', timeout: 15000, env: goEnv() });
   let env: { GOROOT?: string; GOMODCACHE?: string } = {};
   try {
     env = JSON.parse(r.stdout ?? '') as typeof env;

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { ToolError } from '../errors.ts';
-import { childProcess } from '../platform/runtime.ts';
+import { childProcess, spawnSyncSettled } from '../platform/runtime.ts';
 import { childEnv } from '../shell/env.ts';
 import { describeSkipped, launchProgram, noteWorkspaces } from '../shell/sandbox/launch_programs.ts';
 import { feedSeccomp, sandboxLaunch, SECCOMP_FD } from '../shell/sandbox/launcher.ts';
@@ -32,7 +32,7 @@ export function toolchain(pathEnv: string | undefined = process.env.PATH): Toolc
   if (!go) return null;
   let version = versions.get(go);
   if (version === undefined) {
-    const r = childProcess().spawnSync(go, ['version'], { encoding: 'utf8', timeout: 15000, env: { ...childEnv(process.env), GOTOOLCHAIN: 'local' } });
+    const r = spawnSyncSettled(go, ['version'], { encoding: 'utf8', timeout: 15000, env: { ...childEnv(process.env), GOTOOLCHAIN: 'local' } });
     version = /go version (\S+ \S+)/.exec(r.stdout ?? '')?.[1] ?? null;
     versions.set(go, version);
   }

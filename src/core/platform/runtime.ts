@@ -1,5 +1,6 @@
 // The one place that knows whether we run on Node or Deno. Everything else imports from here
 // instead of branching on the runtime itself.
+import type { SpawnSyncOptions, SpawnSyncOptionsWithStringEncoding, SpawnSyncReturns } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import process from 'node:process';
@@ -37,6 +38,31 @@ export function lazyBuiltin<T>(id: `node:${string}`): () => T {
 
 export const childProcess = lazyBuiltin<typeof import('node:child_process')>('node:child_process');
 export const nodeCrypto = lazyBuiltin<typeof import('node:crypto')>('node:crypto');
+
+
+/**
+ * spawnSync with an answer that always says what happened. A program file still open for writing
+ * somewhere (a fork in another thread inherited the descriptor between write and close) fails
+ * with ETXTBSY for a moment: tried again, a few times, as Go's os/exec does. Deno answers that
+ * failure with an empty object (no status, no error); it is named here so no caller reads it as
+ * an exit.
+ */
+export function spawnSyncSettled(file: string, args: readonly string[], options: SpawnSyncOptionsWithStringEncoding): SpawnSyncReturns<string>;
+export function spawnSyncSettled(file: string, args: readonly string[], options: SpawnSyncOptions): SpawnSyncReturns<string | Buffer>;
+export function spawnSyncSettled(file: string, args: readonly string[], options: SpawnSyncOptions): SpawnSyncReturns<string | Buffer> {
+  type SpawnSyncAnswer = SpawnSyncReturns<string | Buffer>;
+  for (let attempt = 0; ; attempt++) {
+    const r = childProcess().spawnSync(file, args as string[], options) as SpawnSyncAnswer;
+    const silent = r.status == null && r.signal == null && !r.error;
+    const busy = silent || (r.error as NodeJS.ErrnoException | undefined)?.code === 'ETXTBSY';
+    if (busy && attempt < 4) {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10 * (attempt + 1));
+      continue;
+    }
+    if (silent) return { ...r, status: null, signal: null, error: Object.assign(new Error(`spawnSync ${file}: the program did not start (it may be being written: ETXTBSY)`), { code: 'ETXTBSY' }) } as SpawnSyncAnswer;
+    return r;
+  }
+}
 
 /** Path of the binary running this process (node or deno). */
 export function runtimeBinary(): string {

@@ -5,7 +5,7 @@
 // bound, a busy loop past the CPU bound, and a test that outlives the wall-clock bound it
 // cannot raise. The host must stay responsive throughout: this process's own timer keeps ticking.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
@@ -151,13 +151,18 @@ test('a pids group whose name is taken (another copy of the module in this proce
   }
   const dir = path.dirname(first.procs);
   const [, stem, n] = /^(.*-)(\d+)$/.exec(dir)!;
-  // what another copy of cgroup.ts in this process would hold: the next two names
-  const taken = [1, 2].map((k) => `${stem}${Number(n) + k}`);
+  // what another copy of cgroup.ts in this process would hold: the next two free names (a name
+  // above ours may already be held by such a copy, or be a group still being removed)
+  const freeAbove = (k: number): number => (existsSync(`${stem}${k + 1}`) ? freeAbove(k + 1) : k + 1);
+  const a = freeAbove(Number(n));
+  const taken = [a, freeAbove(a)].map((k) => `${stem}${k}`);
   for (const t of taken) mkdirSync(t);
   try {
+    const expected = `${stem}${freeAbove(Number(n))}`;
     const next = pidsGroup(8);
     assert.ok(next, 'a group is still made');
-    assert.equal(path.dirname(next.procs), `${stem}${Number(n) + 3}`);
+    assert.equal(path.dirname(next.procs), expected);
+    assert.ok(!taken.includes(path.dirname(next.procs)));
     next.remove();
   } finally {
     first.remove();

@@ -8,7 +8,7 @@
 // sandbox that does not hold is reported unavailable, with what failed.
 import path from 'node:path';
 import process from 'node:process';
-import { childProcess } from '../../platform/runtime.ts';
+import { childProcess, spawnSyncSettled } from '../../platform/runtime.ts';
 import { bwrapArgs } from './bwrap.ts';
 import { describeSkipped, LAUNCH_SHELL, launchProgram, launchShell, noteWorkspaces, notFoundReason, workspaceGeneration } from './launch_programs.ts';
 import { seccompProgram } from './seccomp.ts';
@@ -91,7 +91,7 @@ function outcome(program: string, stderr: string, status: number | null, error?:
 
 /** Runs the probe; `filter`, when given, on its stdin (PROBE_SECCOMP_FD). */
 function run(program: string, args: string[], filter?: Uint8Array): RunResult {
-  const r = childProcess().spawnSync(program, args, { stdio: [filter ? 'pipe' : 'ignore', 'ignore', 'pipe'], ...(filter ? { input: filter } : {}), timeout: 10_000, encoding: 'utf8' });
+  const r = spawnSyncSettled(program, args, { stdio: [filter ? 'pipe' : 'ignore', 'ignore', 'pipe'], ...(filter ? { input: filter } : {}), timeout: 10_000, encoding: 'utf8' });
   return outcome(program, r.stderr ?? '', r.status, r.error);
 }
 
