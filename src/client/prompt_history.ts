@@ -1,12 +1,16 @@
 // The prompts sent in a project, kept on disk so ↑ and Ctrl+R reach them from any later session:
 // one JSONL file per project under the data dir (`history/<hash of the root>.jsonl`), private
 // (0600 in a 0700 directory), capped at the newest entries. A long paste is kept inside its
-// prompt's entry, never on its own, so it leaves the disk when that prompt does.
+// prompt's entry, never on its own, so it leaves the disk when that prompt does. Several UIs may
+// share one file: every append and every trim holds the file's lock, and a trim re-reads the file
+// under it, so no UI drops another's prompts; a torn last line is ended before the next append.
 import { Buffer } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
-import process from 'node:process';
+import { replaceFileSync } from '../core/platform/atomic_file.ts';
 import { dataDir } from '../core/platform/data_dir.ts';
+import { appendJsonLines, parseJsonLines, readJsonLines } from '../core/platform/jsonl_file.ts';
+import { withFileLock } from '../core/platform/write_lock.ts';
 import { nodeCrypto } from '../core/platform/runtime.ts';
 
 export interface SavedPrompt {
@@ -27,17 +31,24 @@ export function historyFile(root: string, env: Record<string, string | undefined
   return path.join(dataDir(env), 'history', `${hash}.jsonl`);
 }
 
-function parse(line: string): SavedPrompt | undefined {
-  try {
-    const v = JSON.parse(line) as SavedPrompt;
-    if (typeof v.text !== 'string' || v.text === '') return undefined;
-    return { text: v.text, at: typeof v.at === 'number' ? v.at : 0, ...(v.pastes && typeof v.pastes === 'object' ? { pastes: v.pastes } : {}) };
-  } catch {
-    return undefined;
-  }
+/** Why a parsed line is not a saved prompt (undefined: it is one). */
+function invalidPrompt(v: unknown): string | undefined {
+  const p = v as Partial<SavedPrompt> | null;
+  if (!p || typeof p !== 'object' || Array.isArray(p)) return 'not an object';
+  return typeof p.text === 'string' && p.text !== '' ? undefined : 'a prompt without text';
 }
 
+function normalise(v: SavedPrompt): SavedPrompt {
+  return { text: v.text, at: typeof v.at === 'number' ? v.at : 0, ...(v.pastes && typeof v.pastes === 'object' ? { pastes: v.pastes } : {}) };
+}
+
+/** A temp file a killed trim left beside `file` (atomic_file.ts names them so). */
+const leftover = (file: string, name: string) => name.startsWith(`.${path.basename(file)}.cxl-`) && name.endsWith('.tmp');
+
 export class PromptHistory {
+  /** the last tidy started here (load starts one), for tests and for exit to wait on */
+  tidying: Promise<void> = Promise.resolve();
+
   constructor(
     readonly file: string,
     readonly cap = HISTORY_CAP,
@@ -47,7 +58,10 @@ export class PromptHistory {
     return new PromptHistory(historyFile(root, env));
   }
 
-  /** The saved prompts, oldest first (none when the file is missing or unreadable). Cuts the file back when it is over its cap. */
+  /**
+   * The saved prompts, oldest first (none when the file is missing or unreadable). A file over its
+   * cap is cut back afterwards, under the lock (see `tidy`), never from what was read here.
+   */
   load(): SavedPrompt[] {
     let text: string;
     try {
@@ -55,43 +69,53 @@ export class PromptHistory {
     } catch {
       return [];
     }
-    const lines = text.split('\n').filter((l) => l !== '');
-    const all = lines.map(parse).filter((p): p is SavedPrompt => p !== undefined);
-    if (lines.length > this.cap * 1.5) {
-      const kept = all.slice(-this.cap);
-      this.#rewrite(kept);
-      return kept;
-    }
+    let lines = 0;
+    const all = parseJsonLines<SavedPrompt>(text, { invalid: invalidPrompt, skipped: () => lines++ }).map(normalise);
+    lines += all.length;
+    this.tidying = this.tidy(lines > this.cap * 1.5);
     return all.slice(-this.cap);
   }
 
-  /** Add a sent prompt. Failing to write (a read-only home) never stops the prompt. */
-  append(p: SavedPrompt): void {
+  /**
+   * Adds a sent prompt, under the file's lock (a torn last line is ended first, so it never takes
+   * this prompt with it). Failing to write (a read-only home) never stops the prompt: history is a
+   * convenience, so this never rejects.
+   */
+  append(p: SavedPrompt): Promise<void> {
     const line = `${JSON.stringify(p)}\n`;
-    if (Buffer.byteLength(line) > MAX_ENTRY_BYTES) return;
-    try {
-      fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
-      const fd = fs.openSync(this.file, 'a', 0o600);
-      try {
-        // a file made by hand, or by an older version, is made private too
-        fs.fchmodSync(fd, 0o600);
-        fs.writeSync(fd, line);
-      } finally {
-        fs.closeSync(fd);
-      }
-    } catch {
-      /* history is a convenience */
-    }
+    if (Buffer.byteLength(line) > MAX_ENTRY_BYTES) return Promise.resolve();
+    return this.#locked(() => {
+      appendJsonLines(this.file, [p]);
+      // a file made by hand, or by an older version, is made private too
+      fs.chmodSync(this.file, 0o600);
+    });
   }
 
-  /** Replace the file with `kept`, atomically (a temp file renamed over it), so cut entries are gone. */
-  #rewrite(kept: SavedPrompt[]): void {
-    const tmp = `${this.file}.${process.pid}.tmp`;
+  /**
+   * Under the lock: removes the temp files a killed trim left (full copies of private history),
+   * and when `trim`, cuts the file back to the newest `cap` prompts as it reads now (so a prompt
+   * another UI appended a moment ago is kept).
+   */
+  tidy(trim: boolean): Promise<void> {
+    return this.#locked(() => {
+      const dir = path.dirname(this.file);
+      for (const name of fs.readdirSync(dir)) if (leftover(this.file, name)) fs.rmSync(path.join(dir, name), { force: true });
+      if (!trim) return;
+      const all = readJsonLines<SavedPrompt>(this.file, { invalid: invalidPrompt }).map(normalise);
+      if (all.length <= this.cap) return;
+      replaceFileSync(this.file, all.slice(-this.cap).map((p) => `${JSON.stringify(p)}\n`).join(''), { mode: 0o600 });
+    });
+  }
+
+  #locked(fn: () => void): Promise<void> {
     try {
-      fs.writeFileSync(tmp, kept.map((p) => `${JSON.stringify(p)}\n`).join(''), { mode: 0o600 });
-      fs.renameSync(tmp, this.file);
+      // the lock file lives beside the history
+      fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
     } catch {
-      fs.rmSync(tmp, { force: true });
+      return Promise.resolve();
     }
+    return withFileLock(this.file, 'the prompt history', fn).catch(() => {
+      /* history is a convenience: a full disk or a lock held too long costs this one change */
+    });
   }
 }
