@@ -8,8 +8,8 @@ export type NoticeSeverity = 'info' | 'warning' | 'error';
 export type Notify = (text: string, o?: { severity?: NoticeSeverity; title?: string }) => Promise<void>;
 
 function problemNotice(p: SaveProblem, sessionId: string): { title: string; text: string } {
-  if (p.kind === 'taken_over') {
-    return { title: 'This session is no longer saved here', text: `Saving stopped: ${p.message}. Keep working in the other place, or start a new session.` };
+  if (p.kind === 'deleted') {
+    return { title: 'This session was deleted', text: `Saving stopped: ${p.message}. Start a new session to keep what follows.` };
   }
   return {
     title: 'This session cannot be saved',

@@ -494,12 +494,12 @@ export class LiveSession {
     return { ...plan, ...result };
   }
 
-  /** Saved as it stands (a call left unanswered is marked cancelled), and its log closed; an unused one is removed. */
+  /** Saved as it stands (a call left unanswered is marked cancelled), and its log closed; kept, used or not, for a later process to load. */
   async close(): Promise<void> {
     this.relay?.close();
     this.closed = true;
     await this.persist({ durable: true, endOfTurn: true });
-    await this.log.close({ endOfTurn: true, discardIfUnused: true });
+    await this.log.close({ endOfTurn: true });
   }
 }
 

@@ -270,6 +270,12 @@ export class SessionIndex {
     });
   }
 
+  /** The sessions a live process has open now (by the marks in the index; none when it cannot be read). */
+  async held(): Promise<Set<string>> {
+    const idx = this.#load();
+    return new Set(Object.entries(idx?.open ?? {}).filter(([, owners]) => owners.some(alive)).map(([id]) => id));
+  }
+
   /** `owner` closed the session (or wrote it whole): its row is read again at the next list. */
   async closed(id: string, owner?: string, kind: SessionFileKind = 'jsonl'): Promise<void> {
     await this.#update((idx) => {

@@ -15,9 +15,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ChatMessage } from '../providers/types.ts';
-import { fileStamp, newOwner, SessionIndex, type SessionFileKind } from './index_file.ts';
+import { fileStamp, newOwner, SessionIndex } from './index_file.ts';
 import { answerUnansweredCalls } from './tool_call_repair.ts';
 import { replaceFileSync } from '../../core/platform/atomic_file.ts';
+import { eachJsonLine, endTornTail, openForAppend, writeAll } from '../../core/platform/jsonl_file.ts';
+import { withFileLock } from '../../core/platform/write_lock.ts';
 
 export interface StoredSession {
   version: 1;
@@ -45,7 +47,7 @@ export interface StoredSession {
 export type SessionSummary = Pick<StoredSession, 'sessionId' | 'cwd' | 'title' | 'updatedAt'>;
 
 /** Why a save failed, by kind: the agent tells the user once per kind. */
-export type SaveProblemKind = 'no_space' | 'read_only' | 'permission' | 'not_a_directory' | 'taken_over' | 'io';
+export type SaveProblemKind = 'no_space' | 'read_only' | 'permission' | 'not_a_directory' | 'deleted' | 'io';
 
 export interface SaveProblem {
   kind: SaveProblemKind;
@@ -54,15 +56,15 @@ export interface SaveProblem {
 }
 
 const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
+/** A session never used (see `unused`) is removed once its log has not changed for this long. */
+export const UNUSED_EXPIRY_MS = 7 * 24 * 3600 * 1000;
+/** How often the sweep for expired unused sessions runs (a stamp beside the sessions directory says when it last did). */
+const SWEEP_EVERY_MS = 24 * 3600 * 1000;
+/** A never-used session's log is small: bigger ones are not read by the sweep. */
+const UNUSED_MAX_BYTES = 64 * 1024;
 /** A log smaller than this is never compacted while running (rewriting it would cost more than it frees). */
 const COMPACT_MIN_BYTES = 64 * 1024;
 const META_FIELDS = ['title', 'mode', 'cwd'] as const;
-
-/** A line to append, and what to record about it once it is on disk. */
-interface Pending {
-  text: string;
-  commit(size: number): void;
-}
 
 /** One line of the log; `t` comes first so readers can pick lines by prefix. */
 type Line =
@@ -71,6 +73,8 @@ type Line =
   | { t: 'msg'; m: ChatMessage }
   | { t: 'splice'; at: number; del: number; add: ChatMessage[] }
   | { t: 'replay'; u: Record<string, unknown> }
+  /** replay entries replaced (a rewind cuts the replay back) */
+  | { t: 'rsplice'; at: number; del: number; add: Array<Record<string, unknown>> }
   /** the ledger without its entries (or whole, when it has no `entries` map) */
   | { t: 'ledger'; l: unknown }
   /** one ledger entry (null: forgotten) */
@@ -137,26 +141,40 @@ function makeDirs(dir: string): void {
 class Accounting {
   /** bytes of every live line, kept as lines come and go (a checkpoint must not cost the session's size) */
   live = 0;
-  readonly #hist: number[] = [];
+  readonly #pos: Record<'hist' | 'replay', number[]> = { hist: [], replay: [] };
   readonly #slots = new Map<string, number>();
-  hist(size: number): void {
-    this.#hist.push(size);
-    this.live += size;
-  }
-  replay(size: number): void {
-    this.live += size;
-  }
   /** a line for `slot` of `size` bytes (0: the slot is emptied): whatever it replaces is dead now */
-  slot(slot: string, size: number): void {
+  #slot(slot: string, size: number): void {
     this.live += size - (this.#slots.get(slot) ?? 0);
     if (size) this.#slots.set(slot, size);
     else this.#slots.delete(slot);
   }
   /** a splice line's bytes are spread over the entries it adds; the entries it deletes are dead */
-  splice(line: Extract<Line, { t: 'splice' }>, size: number): void {
-    const each = line.add.length ? size / line.add.length : 0;
-    for (const gone of this.#hist.splice(line.at, line.del, ...line.add.map(() => each))) this.live -= gone;
-    this.live += each * line.add.length;
+  #splice(kind: 'hist' | 'replay', at: number, del: number, add: number, size: number): void {
+    const each = add ? size / add : 0;
+    for (const gone of this.#pos[kind].splice(at, del, ...new Array<number>(add).fill(each))) this.live -= gone;
+    this.live += each * add;
+  }
+  /** one line of `size` bytes is on the file now */
+  line(l: Line, size: number): void {
+    switch (l.t) {
+      case 'msg':
+        return this.#splice('hist', this.#pos.hist.length, 0, 1, size);
+      case 'replay':
+        return this.#splice('replay', this.#pos.replay.length, 0, 1, size);
+      case 'splice':
+        return this.#splice('hist', l.at, l.del, l.add.length, size);
+      case 'rsplice':
+        return this.#splice('replay', l.at, l.del, l.add.length, size);
+      case 'set':
+        return this.#slot(`set:${l.f}`, size);
+      case 'read':
+        return this.#slot(`read:${l.p}`, l.e === null ? 0 : size);
+      case 'put':
+        return this.#slot(`put:${l.k}`, size);
+      default:
+        return this.#slot(l.t, size);
+    }
   }
 }
 
@@ -182,6 +200,9 @@ function apply(s: StoredSession, line: Line): void {
       return;
     case 'replay':
       s.replay.push(line.u);
+      return;
+    case 'rsplice':
+      s.replay.splice(line.at, line.del, ...line.add);
       return;
     case 'ledger': {
       const prev = s.ledger as { entries?: Record<string, unknown> } | undefined;
@@ -219,7 +240,8 @@ function invalidLine(l: unknown): string | undefined {
     case 'msg':
       return isObj(l.m) ? undefined : 'a message that is not an object';
     case 'splice':
-      return isInt(l.at) && isInt(l.del) && Array.isArray(l.add) && l.add.every(isObj) ? undefined : 'a splice whose at/del are not counts or whose add is not a list of messages';
+    case 'rsplice':
+      return isInt(l.at) && isInt(l.del) && Array.isArray(l.add) && l.add.every(isObj) ? undefined : `a ${l.t} whose at/del are not counts or whose add is not a list of objects`;
     case 'replay':
       return isObj(l.u) ? undefined : 'a replay update that is not an object';
     case 'ledger':
@@ -235,70 +257,165 @@ function invalidLine(l: unknown): string | undefined {
   }
 }
 
-/**
- * The session a log's text holds; a torn last line (a crash while it was written) is dropped, and
- * a line that does not parse or is not of its type is skipped and named in `damagedLines`.
- */
-function fold(sessionId: string, text: string): StoredSession | undefined {
-  const s = emptySession(sessionId);
-  const damaged: string[] = [];
-  let sawHead = false;
-  let off = 0;
-  let n = 0;
-  while (off < text.length) {
-    n++;
-    let nl = text.indexOf('\n', off);
-    const torn = nl === -1;
-    if (torn) nl = text.length;
-    const raw = text.slice(off, nl);
-    off = nl + 1;
-    // a crash while this line was written: the line is lost, nothing before it
-    if (torn) break;
-    let line: Line;
-    try {
-      line = JSON.parse(raw) as Line;
-    } catch {
-      if (sawHead && raw) damaged.push(`line ${n}: not JSON`);
-      continue;
-    }
-    const why = invalidLine(line);
-    if (!sawHead) {
-      if (why || line.t !== 'head' || line.sessionId !== sessionId) return undefined;
-      sawHead = true;
-    }
-    if (why) {
-      damaged.push(`line ${n}: ${why}`);
-      continue;
-    }
-    apply(s, line);
-  }
-  if (damaged.length) s.damagedLines = damaged;
-  return sawHead ? s : undefined;
+/** The whole lines of a log's bytes, decoded, and how many bytes they are (a torn last line is not one). */
+function wholeLines(buf: Buffer): { text: string; bytes: number } {
+  const bytes = buf.lastIndexOf(0x0a) + 1;
+  return { text: buf.subarray(0, bytes).toString('utf8'), bytes };
 }
 
-/** The whole session as the lines of a compacted log. */
-function snapshotLines(s: StoredSession): Array<{ line: Line; kind: 'hist' | 'replay' | string }> {
-  const out: Array<{ line: Line; kind: string }> = [];
-  out.push({ line: { t: 'head', v: 2, sessionId: s.sessionId, cwd: s.cwd, createdAt: s.createdAt, mode: s.mode, ...(s.title !== undefined ? { title: s.title } : {}) }, kind: 'head' });
-  for (const m of s.history) out.push({ line: { t: 'msg', m }, kind: 'hist' });
-  for (const u of s.replay) out.push({ line: { t: 'replay', u }, kind: 'replay' });
-  if (s.ledger !== undefined) {
-    const { head, entries } = ledgerParts(s.ledger);
-    out.push({ line: { t: 'ledger', l: JSON.parse(head) }, kind: 'ledger' });
-    for (const [p, e] of Object.entries(entries ?? {})) out.push({ line: { t: 'read', p, e }, kind: `read:${p}` });
-  }
-  if (s.allows.length) out.push({ line: { t: 'allows', a: s.allows }, kind: 'allows' });
-  for (const [k, v] of Object.entries(s.extras ?? {})) out.push({ line: { t: 'put', k, v }, kind: `put:${k}` });
+/** The lines of `text` that apply (a bad one is named in `damaged` with its number, counted from `firstLine`). */
+function parseLines(text: string, firstLine: number, damaged: string[]): Array<{ line: Line; size: number }> {
+  const out: Array<{ line: Line; size: number }> = [];
+  eachJsonLine(text, { invalid: invalidLine, firstLine, skipped: (n, why) => damaged.push(`line ${n}: ${why}`) }, (v, _n, raw) => out.push({ line: v as Line, size: bytes(raw) + 1 }));
   return out;
 }
 
-/** Nothing happened in the session: no message but the system prompt, nothing to replay. */
+/**
+ * The session a log's bytes hold, with the accounting of its lines and how many bytes were read;
+ * a torn last line (a crash while it was written) is left out, and a line that does not parse or
+ * is not of its type is skipped and named in `damagedLines` (with the log's path when given).
+ */
+function fold(sessionId: string, buf: Buffer, file?: string): { session: StoredSession; acct: Accounting; bytes: number; torn?: boolean } | undefined {
+  const s = emptySession(sessionId);
+  const acct = new Accounting();
+  const { text, bytes: read } = wholeLines(buf);
+  const damaged: string[] = [];
+  const lines = parseLines(text, 1, damaged);
+  const head = lines[0]?.line;
+  if (!head || head.t !== 'head' || head.sessionId !== sessionId) return undefined;
+  for (const { line, size } of lines) {
+    apply(s, line);
+    acct.line(line, size);
+  }
+  // lines that do not parse before the head are not the session's (a file of something else was refused above)
+  if (damaged.length) s.damagedLines = file ? damaged.map((d) => `${file} ${d}`) : damaged;
+  return { session: s, acct, bytes: read };
+}
+
+/** The whole session as the lines of a compacted log. */
+function snapshotLines(s: StoredSession): Line[] {
+  const out: Line[] = [];
+  out.push({ t: 'head', v: 2, sessionId: s.sessionId, cwd: s.cwd, createdAt: s.createdAt, mode: s.mode, ...(s.title !== undefined ? { title: s.title } : {}) });
+  for (const m of s.history) out.push({ t: 'msg', m });
+  for (const u of s.replay) out.push({ t: 'replay', u });
+  if (s.ledger !== undefined) {
+    const { head, entries } = ledgerParts(s.ledger);
+    out.push({ t: 'ledger', l: JSON.parse(head) });
+    for (const [p, e] of Object.entries(entries ?? {})) out.push({ t: 'read', p, e });
+  }
+  if (s.allows.length) out.push({ t: 'allows', a: s.allows });
+  for (const [k, v] of Object.entries(s.extras ?? {})) out.push({ t: 'put', k, v });
+  return out;
+}
+
 /** Never used: no prompt, nothing to replay, nothing kept for it (a model chosen for it counts as use). */
-const unused = (s: StoredSession): boolean => s.replay.length === 0 && s.history.every((m) => m.role === 'system') && Object.keys(s.extras ?? {}).length === 0;
+export const unused = (s: StoredSession): boolean => s.replay.length === 0 && s.history.every((m) => m.role === 'system') && Object.keys(s.extras ?? {}).length === 0;
+
+/**
+ * What the file holds of one positional list (the history, the replay), by identity: the entries
+ * written (the same objects as in memory), and the changes that bring the file up to the list in
+ * memory. Pushing is the common case and costs the entries pushed; anything else (a compaction
+ * replacing entries, a splice, a repair inserting results, a rewind cutting the list, the list
+ * replaced whole) is found by identity in one pass and written as splices of what changed.
+ */
+class Track<T extends object> {
+  /** the list last written from */
+  arr: T[];
+  /** the entries as the file holds them */
+  written: T[];
+  /** changed other than by pushing since the last write */
+  dirty = false;
+  constructor(arr: T[]) {
+    this.arr = arr;
+    this.written = arr.slice();
+  }
+
+  /** Only pushed to since the last write (cheap: the last written entry is still in its place). */
+  #pushedOnly(cur: T[]): boolean {
+    const w = this.written;
+    return !this.dirty && cur === this.arr && cur.length >= w.length && (w.length === 0 || cur[w.length - 1] === w[w.length - 1]);
+  }
+
+  /** The splices, then the entries to push, that turn what the file holds into `cur`. */
+  diff(cur: T[]): { splices: Array<{ at: number; del: number; add: T[] }>; tail: T[] } {
+    const w = this.written;
+    if (this.#pushedOnly(cur)) return { splices: [], tail: cur.slice(w.length) };
+    // where each written entry is (an object pushed twice is at several places: taken in order)
+    const at = new Map<T, number[]>();
+    w.forEach((e, i) => {
+      const list = at.get(e);
+      if (list) list.push(i);
+      else at.set(e, [i]);
+    });
+    const splices: Array<{ at: number; del: number; add: T[] }> = [];
+    let o = 0;
+    let start = 0;
+    for (let j = 0; j < cur.length; j++) {
+      const list = at.get(cur[j]);
+      while (list?.length && list[0] < o) list.shift();
+      const k = list?.shift();
+      if (k === undefined) continue;
+      // kept: the written entries before it (from o) went, the new ones before it (from start) came
+      if (k > o || j > start) splices.push({ at: start, del: k - o, add: cur.slice(start, j) });
+      o = k + 1;
+      start = j + 1;
+    }
+    if (o < w.length) return { splices: [...splices, { at: start, del: w.length - o, add: cur.slice(start) }], tail: [] };
+    return { splices, tail: cur.slice(start) };
+  }
+
+  /** `cur` is what the file holds now. */
+  wrote(cur: T[], pushedOnly: boolean): void {
+    if (pushedOnly && cur === this.arr && !this.dirty) for (let i = this.written.length; i < cur.length; i++) this.written.push(cur[i]);
+    else this.written = cur.slice();
+    this.arr = cur;
+    this.dirty = false;
+  }
+
+  /** How many entries at the end of `cur` this process added and has not written. */
+  unwritten(cur: T[]): number {
+    if (this.#pushedOnly(cur)) return cur.length - this.written.length;
+    const known = new Set(this.written);
+    let n = 0;
+    while (n < cur.length && !known.has(cur[cur.length - 1 - n])) n++;
+    return n;
+  }
+
+  /**
+   * Another process changed the list on the file to `theirs` (its entries as written): the list in
+   * memory becomes `theirs` and this process's unwritten entries after it. `pushed`: they only
+   * pushed, so this process's other unwritten changes (a splice) still apply on top.
+   */
+  absorb(cur: T[], theirs: T[], pushed: boolean): void {
+    const mine = this.unwritten(cur);
+    if (pushed) {
+      const added = theirs.slice(this.written.length);
+      cur.splice(cur.length - mine, 0, ...added);
+      for (const e of added) this.written.push(e);
+      if (cur !== this.arr) return;
+      // pushed in place: still only pushed to since the last write, if it was before
+      return;
+    }
+    const tail = cur.slice(cur.length - mine);
+    cur.splice(0, cur.length, ...theirs, ...tail);
+    this.written = theirs.slice();
+    this.arr = cur;
+    this.dirty = false;
+  }
+}
+
+/** A line to append, and what to record about it once it is on disk. */
+interface Pending {
+  line: Line | null;
+  commit(): void;
+}
 
 /**
  * One session's log, open for appending. The agent changes `session` (pushes history and replay,
  * sets title/mode/cwd, ledger, allows) and calls `checkpoint()`, which appends what changed.
+ * Several processes may hold one session's log: each checkpoint takes the log's lock, reads what
+ * others appended since (merging it into `session`: their entries before this process's unwritten
+ * ones), and appends its own; a log another process rewrote (compacted) is read again whole.
  */
 export class SessionLog {
   readonly session: StoredSession;
@@ -308,16 +425,14 @@ export class SessionLog {
   onRecovered?: () => void;
   readonly #file: string;
   readonly #dir: string;
+  /** the lock that every read-then-append of this log holds (in a directory beside the sessions) */
+  readonly #lock: string;
   #fd = -1;
+  /** bytes of the file read or written by this process: whatever is past them, another process appended */
   #size = 0;
   #acct = new Accounting();
-  // what the file holds, to diff against
-  #histArr: ChatMessage[];
-  #histN = 0;
-  #histLast: ChatMessage | undefined;
-  #replayArr: Array<Record<string, unknown>>;
-  #replayN = 0;
-  #replayLast: Record<string, unknown> | undefined;
+  #hist: Track<ChatMessage>;
+  #replay: Track<Record<string, unknown>>;
   #meta: Record<string, string | undefined> = {};
   #ledgerHead: string | undefined;
   /** the ledger object last diffed whole; while it stays, only the paths noted since are looked at */
@@ -327,10 +442,13 @@ export class SessionLog {
   #ledgerEntries = new Map<string, { ref: unknown; json: string }>();
   #allows = '[]';
   #extras = new Map<string, { ref: unknown; json: string }>();
-  #rewrite = true;
-  #reported = new Set<SaveProblemKind>();
-  #failing = false;
+  /** lines of the log that another process appended and were skipped here (not of their type) */
+  readonly skippedLines: string[] = [];
   #stopped = false;
+  /** rewrite (compact) the log at the next checkpoint: it held damaged or torn lines when opened */
+  #rewriteNext = false;
+  #failing = false;
+  #reported = new Set<SaveProblemKind>();
   #chain: Promise<void> = Promise.resolve();
   #onClose: () => void | Promise<void>;
 
@@ -338,10 +456,22 @@ export class SessionLog {
   constructor(file: string, session: StoredSession, onClose: () => void | Promise<void>) {
     this.#file = file;
     this.#dir = path.dirname(file);
+    this.#lock = path.join(`${this.#dir}.locks`, path.basename(file, '.jsonl'));
     this.session = session;
-    this.#histArr = session.history;
-    this.#replayArr = session.replay;
     this.#onClose = onClose;
+    this.#hist = new Track(session.history);
+    this.#replay = new Track(session.replay);
+    this.#hist.written = [];
+    this.#replay.written = [];
+  }
+
+  /** @internal The log is the file open as `fd`, of which `size` bytes were read into `session` (with `acct`); `rewrite`: compact it at the next checkpoint. */
+  attach(fd: number, size: number, acct: Accounting, rewrite: boolean): void {
+    this.#rewriteNext = rewrite;
+    this.#fd = fd;
+    this.#size = size;
+    this.#acct = acct;
+    this.#markWritten();
   }
 
   /** Whether the session is on disk (false: it will not survive this process). */
@@ -353,9 +483,10 @@ export class SessionLog {
   problem: SaveProblem | undefined;
 
   /**
-   * Appends what changed since the last checkpoint. `durable`: fsync it (the end of a model
-   * request). `endOfTurn`: the turn is over, so an unanswered tool call never will be: it gets a
-   * `cancelled` result first. Never throws; calls queue in order.
+   * Appends what changed since the last checkpoint (after what other processes appended).
+   * `durable`: fsync it (the end of a model request). `endOfTurn`: the turn is over, so an
+   * unanswered tool call never will be: it gets a `cancelled` result first. Never throws; calls
+   * queue in order.
    */
   checkpoint(o: { durable?: boolean; endOfTurn?: boolean } = {}): Promise<void> {
     const run = this.#chain.then(() => this.#checkpoint(o));
@@ -364,29 +495,23 @@ export class SessionLog {
   }
 
   /**
-   * History entries were replaced in place (a compaction elided or summarised them): appends
-   * cannot say that, so the next checkpoint rewrites the file.
+   * Reads what other processes appended since this one last read or wrote, into `session` (a
+   * prompt turn starts with it, so the model sees every turn any process added). Never throws.
    */
-  historyRewritten(): void {
-    this.#rewrite = true;
+  refresh(): Promise<void> {
+    return this.checkpoint({});
   }
 
-  /** Replaces `deleteCount` history entries at `start` with `items` as one log line (a compaction). */
-  spliceHistory(start: number, deleteCount: number, ...items: ChatMessage[]): void {
-    const h = this.session.history;
-    const wasWritten = h === this.#histArr && !this.#changedOutOfBand(h, this.#histN, this.#histLast);
-    h.splice(start, deleteCount, ...items);
-    if (!wasWritten || this.#rewrite || start > this.#histN) {
-      // not in step with the file: the next checkpoint rewrites it
-      this.#rewrite = true;
-      return;
-    }
-    const del = Math.min(deleteCount, this.#histN - start);
-    this.#pendingSplices.push({ t: 'splice', at: start, del, add: items });
-    this.#histN = this.#histN - del + items.length;
-    this.#histLast = this.#histN > 0 ? h[this.#histN - 1] : undefined;
+  /** History entries were replaced in place (a compaction elided or summarised them): the next checkpoint looks at every entry. */
+  historyRewritten(): void {
+    this.#hist.dirty = true;
   }
-  #pendingSplices: Line[] = [];
+
+  /** Replaces `deleteCount` history entries at `start` with `items` (a compaction): written as a splice line. */
+  spliceHistory(start: number, deleteCount: number, ...items: ChatMessage[]): void {
+    this.session.history.splice(start, deleteCount, ...items);
+    this.#hist.dirty = true;
+  }
 
   /**
    * One ledger entry changed (null: forgotten): kept in `session.ledger` and written at the next
@@ -406,25 +531,14 @@ export class SessionLog {
   }
 
   /**
-   * Writes what is pending and stops (later checkpoints do nothing), then closes the file.
-   * `discardIfUnused`: a session that never got past its start (no message but the system
-   * prompt, nothing to replay) is removed instead: every `cxl` start makes one, and a list of
-   * the sessions never used would bury the others. Only the file this log still holds is removed
-   * (not one another process has rewritten since).
+   * Writes what is pending and stops (later checkpoints do nothing), then closes the file. The
+   * session stays on disk, used or not: a later process may load or resume it (see
+   * SessionStore.sweep for when a never-used one goes).
    */
-  async close(o: { endOfTurn?: boolean; discardIfUnused?: boolean } = {}): Promise<void> {
+  async close(o: { endOfTurn?: boolean } = {}): Promise<void> {
     await this.checkpoint({ durable: true, endOfTurn: o.endOfTurn });
     this.#stopped = true;
     if (this.#fd !== -1) {
-      if (o.discardIfUnused && unused(this.session)) {
-        try {
-          const mine = fs.fstatSync(this.#fd);
-          const there = fs.lstatSync(this.#file, { throwIfNoEntry: false });
-          if (mine.nlink > 0 && there && there.ino === mine.ino && there.dev === mine.dev) fs.unlinkSync(this.#file);
-        } catch {
-          /* kept: an unused session in the list is the worst of it */
-        }
-      }
       try {
         fs.closeSync(this.#fd);
       } catch {
@@ -435,18 +549,10 @@ export class SessionLog {
     await this.#onClose();
   }
 
-  #changedOutOfBand<T>(arr: T[], n: number, last: T | undefined): boolean {
-    return arr.length < n || (n > 0 && arr[n - 1] !== last);
-  }
-
   #markWritten(): void {
     const s = this.session;
-    this.#histArr = s.history;
-    this.#histN = s.history.length;
-    this.#histLast = s.history.at(-1);
-    this.#replayArr = s.replay;
-    this.#replayN = s.replay.length;
-    this.#replayLast = s.replay.at(-1);
+    this.#hist.wrote(s.history, false);
+    this.#replay.wrote(s.replay, false);
     for (const f of META_FIELDS) this.#meta[f] = s[f];
     const { head, entries } = ledgerParts(s.ledger);
     this.#ledgerHead = s.ledger === undefined ? undefined : head;
@@ -458,24 +564,29 @@ export class SessionLog {
   }
 
   /**
-   * The lines that bring the file up to `session`, each with what to record once it is written;
-   * null: rewrite instead. Costs what changed, not the session's size (entries compare by identity first).
+   * The lines that bring the file up to `session`, each with what to record once it is written.
+   * Costs what changed, not the session's size (entries compare by identity first).
    */
-  #diff(): Pending[] | null {
+  #diff(): Pending[] {
     const s = this.session;
-    if (s.history !== this.#histArr || this.#changedOutOfBand(s.history, this.#histN, this.#histLast)) return null;
-    if (s.replay !== this.#replayArr || this.#changedOutOfBand(s.replay, this.#replayN, this.#replayLast)) return null;
     const out: Pending[] = [];
-    const add = (line: Line | null, commit: (size: number) => void) => out.push({ text: line ? enc(line) : '', commit });
+    const add = (line: Line | null, commit: () => void) => out.push({ line, commit });
     for (const f of META_FIELDS) {
       const v = s[f];
-      if (v !== this.#meta[f]) add({ t: 'set', f, v }, (n) => ((this.#meta[f] = v), this.#acct.slot(`set:${f}`, n)));
+      if (v !== this.#meta[f]) add({ t: 'set', f, v }, () => (this.#meta[f] = v));
     }
-    for (const l of this.#pendingSplices) add(l, (n) => this.#acct.splice(l as Extract<Line, { t: 'splice' }>, n));
     const hist = s.history;
-    for (let i = this.#histN; i < hist.length; i++) add({ t: 'msg', m: hist[i] }, (n) => ((this.#histN = i + 1), (this.#histLast = hist[i]), this.#acct.hist(n)));
+    const h = this.#hist.diff(hist);
+    for (const sp of h.splices) add({ t: 'splice', ...sp }, () => {});
+    for (const m of h.tail) add({ t: 'msg', m }, () => {});
+    const pushedOnly = h.splices.length === 0;
+    add(null, () => this.#hist.wrote(hist, pushedOnly));
     const replay = s.replay;
-    for (let i = this.#replayN; i < replay.length; i++) add({ t: 'replay', u: replay[i] }, (n) => ((this.#replayN = i + 1), (this.#replayLast = replay[i]), this.#acct.replay(n)));
+    const r = this.#replay.diff(replay);
+    for (const sp of r.splices) add({ t: 'rsplice', ...sp }, () => {});
+    for (const u of r.tail) add({ t: 'replay', u }, () => {});
+    const rPushedOnly = r.splices.length === 0;
+    add(null, () => this.#replay.wrote(replay, rPushedOnly));
     if (s.ledger !== undefined && s.ledger === this.#ledgerRef) {
       // the same ledger object: only the entries noted since can differ
       const entries = ledgerParts(s.ledger).entries ?? {};
@@ -484,7 +595,7 @@ export class SessionLog {
       // a ledger assigned whole: every entry compared (by identity first)
       const ledger = s.ledger;
       const { head, entries = {} } = ledgerParts(ledger);
-      if (head !== this.#ledgerHead) add({ t: 'ledger', l: JSON.parse(head) }, (n) => ((this.#ledgerHead = head), this.#acct.slot('ledger', n)));
+      if (head !== this.#ledgerHead) add({ t: 'ledger', l: JSON.parse(head) }, () => (this.#ledgerHead = head));
       let count = 0;
       let fresh = 0;
       for (const p in entries) {
@@ -500,7 +611,7 @@ export class SessionLog {
       add(null, () => ((this.#ledgerRef = ledger), this.#ledgerDirty.clear()));
     }
     const allows = JSON.stringify(s.allows);
-    if (allows !== this.#allows) add({ t: 'allows', a: s.allows }, (n) => ((this.#allows = allows), this.#acct.slot('allows', n)));
+    if (allows !== this.#allows) add({ t: 'allows', a: s.allows }, () => (this.#allows = allows));
     for (const [k, v] of Object.entries(s.extras ?? {})) {
       const w = this.#extras.get(k);
       if (w?.ref === v) continue;
@@ -509,16 +620,16 @@ export class SessionLog {
         w.ref = v;
         continue;
       }
-      add({ t: 'put', k, v }, (n) => (this.#extras.set(k, { ref: v, json }), this.#acct.slot(`put:${k}`, n)));
+      add({ t: 'put', k, v }, () => this.#extras.set(k, { ref: v, json }));
     }
     return out;
   }
 
   /** The line for ledger entry `p` now being `e` (null: forgotten), unless the file already has it. */
-  #ledgerLine(add: (line: Line, commit: (size: number) => void) => void, p: string, e: unknown): void {
+  #ledgerLine(add: (line: Line | null, commit: () => void) => void, p: string, e: unknown): void {
     const w = this.#ledgerEntries.get(p);
     if (e === null) {
-      if (w) add({ t: 'read', p, e: null }, () => (this.#ledgerEntries.delete(p), this.#ledgerDirty.delete(p), this.#acct.slot(`read:${p}`, 0)));
+      if (w) add({ t: 'read', p, e: null }, () => (this.#ledgerEntries.delete(p), this.#ledgerDirty.delete(p)));
       else this.#ledgerDirty.delete(p);
       return;
     }
@@ -529,29 +640,19 @@ export class SessionLog {
       this.#ledgerDirty.delete(p);
       return;
     }
-    add({ t: 'read', p, e }, (n) => (this.#ledgerEntries.set(p, { ref: e, json }), this.#ledgerDirty.delete(p), this.#acct.slot(`read:${p}`, n)));
+    add({ t: 'read', p, e }, () => (this.#ledgerEntries.set(p, { ref: e, json }), this.#ledgerDirty.delete(p)));
   }
 
   async #checkpoint(o: { durable?: boolean; endOfTurn?: boolean }): Promise<void> {
     if (this.#stopped) return;
     if (o.endOfTurn) answerUnansweredCalls(this.session.history);
     try {
-      if (this.#fd !== -1 && fs.fstatSync(this.#fd).nlink === 0) {
-        // another agent process loaded (and so rewrote) this session, or it was deleted: writing
-        // on would go nowhere, and rewriting would undo the other process's work
-        this.#stopped = true;
-        this.#report({ kind: 'taken_over', message: `the session file ${this.#file} was replaced by another process (the session was opened elsewhere) or deleted; what happens here from now on is not saved` });
-        return;
-      }
-      const lines = this.#rewrite ? null : this.#diff();
-      if (lines === null || (this.#size > COMPACT_MIN_BYTES && this.#size > 2 * this.#acct.live)) {
-        this.#writeSnapshot();
-      } else if (lines.some((l) => l.text)) {
-        this.#append(lines);
-      } else {
-        for (const l of lines) l.commit(0);
-      }
-      if (o.durable && this.#fd !== -1) {
+      makeDirs(this.#dir);
+      // a file where the directory should be: said as that, with nothing made beside it
+      if (!fs.statSync(this.#dir).isDirectory()) throw Object.assign(new Error(`${this.#dir} is not a directory`), { code: 'ENOTDIR', path: this.#dir });
+      makeDirs(path.dirname(this.#lock));
+      await withFileLock(this.#lock, `the session log ${this.#file}`, () => this.#sync());
+      if (o.durable && this.#fd !== -1 && !this.#stopped) {
         const fd = this.#fd;
         await new Promise<void>((res, rej) => fs.fdatasync(fd, (err) => (err ? rej(err) : res())));
       }
@@ -567,6 +668,154 @@ export class SessionLog {
     }
   }
 
+  /** Under the log's lock: what others wrote read in, then what this process changed appended (or the log rewritten). */
+  #sync(): void {
+    if (this.#fd === -1 && !this.#known) return this.#writeSnapshot();
+    const there = fs.statSync(this.#file, { throwIfNoEntry: false });
+    if (!there) {
+      // deleted (session/delete in another process): writing on would bring back what was deleted
+      this.#stopped = true;
+      this.#report({ kind: 'deleted', message: `the session file ${this.#file} was deleted by another process (session/delete); what happens here from now on is not saved` });
+      return;
+    }
+    const mine = this.#fd === -1 ? undefined : fs.fstatSync(this.#fd);
+    if (!mine || mine.ino !== there.ino || mine.dev !== there.dev || there.size < this.#size) this.#adopt();
+    else if (there.size > this.#size) this.#readOthers(there.size);
+    const lines = this.#diff();
+    if (this.#rewriteNext || (this.#size > COMPACT_MIN_BYTES && this.#size > 2 * this.#acct.live)) return this.#writeSnapshot();
+    if (lines.some((l) => l.line)) this.#append(lines);
+    else for (const l of lines) l.commit();
+  }
+
+  /** Whether this log has been on disk (so a file there now is this session's, maybe rewritten by another process). */
+  get #known(): boolean {
+    return this.#size > 0;
+  }
+
+  /** Reads the lines other processes appended past what this one has read, into the session. */
+  #readOthers(size: number): void {
+    const buf = Buffer.alloc(size - this.#size);
+    let got = 0;
+    while (got < buf.length) {
+      const n = fs.readSync(this.#fd, buf, got, buf.length - got, this.#size + got);
+      if (n === 0) break;
+      got += n;
+    }
+    const { text, bytes: whole } = wholeLines(buf.subarray(0, got));
+    const damaged: string[] = [];
+    const lines = parseLines(text, 1, damaged);
+    for (const d of damaged) this.skippedLines.push(`${this.#file} (appended at byte ${this.#size}) ${d}`);
+    this.#absorb(lines);
+    this.#size += whole;
+    // under the lock nobody is writing: bytes past the last newline are a torn line (a writer
+    // killed inside its write), ended here so this process's next line starts on its own
+    if (whole < got) {
+      this.#size = endTornTail(this.#fd);
+      this.skippedLines.push(`${this.#file}: a line torn by a crash (at byte ${this.#size - (got - whole) - 1})`);
+    }
+  }
+
+  /** Lines another process appended, merged into the session: their entries come before this process's unwritten ones. */
+  #absorb(lines: Array<{ line: Line; size: number }>): void {
+    const s = this.session;
+    const theirs = emptySession(s.sessionId);
+    theirs.history = this.#hist.written.slice();
+    theirs.replay = this.#replay.written.slice();
+    let histPushed = true;
+    let replayPushed = true;
+    let histChanged = false;
+    let replayChanged = false;
+    for (const { line, size } of lines) {
+      this.#acct.line(line, size);
+      switch (line.t) {
+        case 'msg':
+        case 'splice':
+          histChanged = true;
+          histPushed &&= line.t === 'msg';
+          apply(theirs, line);
+          break;
+        case 'replay':
+        case 'rsplice':
+          replayChanged = true;
+          replayPushed &&= line.t === 'replay';
+          apply(theirs, line);
+          break;
+        case 'set':
+          // a change here not yet written wins (it is later); otherwise theirs is the value now
+          if (s[line.f] === this.#meta[line.f]) apply(s, line);
+          this.#meta[line.f] = line.v;
+          break;
+        case 'put': {
+          const w = this.#extras.get(line.k);
+          const json = JSON.stringify(line.v);
+          if (w === undefined ? s.extras?.[line.k] === undefined : s.extras?.[line.k] === w.ref) {
+            apply(s, line);
+            this.#extras.set(line.k, { ref: line.v, json });
+          } else this.#extras.set(line.k, { ref: undefined, json });
+          break;
+        }
+        case 'allows':
+          if (JSON.stringify(s.allows) === this.#allows) s.allows = line.a;
+          this.#allows = JSON.stringify(line.a);
+          break;
+        case 'read':
+          if (!this.#ledgerDirty.has(line.p)) {
+            apply(s, line);
+            if (line.e === null) this.#ledgerEntries.delete(line.p);
+            else this.#ledgerEntries.set(line.p, { ref: line.e, json: JSON.stringify(line.e) });
+          }
+          break;
+        case 'ledger':
+          this.#ledgerHead = JSON.stringify(line.l);
+          break;
+        case 'head':
+          break;
+      }
+    }
+    if (histChanged) this.#hist.absorb(s.history, theirs.history, histPushed);
+    if (replayChanged) this.#replay.absorb(s.replay, theirs.replay, replayPushed);
+  }
+
+  /**
+   * The file was replaced (another process compacted it) or cut short: it is read again whole and
+   * becomes what this log holds; this process's unwritten entries and changes go on top of it.
+   */
+  #adopt(): void {
+    const buf = fs.readFileSync(this.#file);
+    const read = fold(this.session.sessionId, buf);
+    if (!read) throw Object.assign(new Error(`the session file ${this.#file} is no longer this session's log (its head line is missing or names another session)`), { path: this.#file });
+    const f = read.session;
+    const s = this.session;
+    for (const fld of META_FIELDS) {
+      if (s[fld] === this.#meta[fld]) {
+        if (f[fld] === undefined) delete s[fld];
+        else s[fld] = f[fld] as string;
+      }
+      this.#meta[fld] = f[fld];
+    }
+    for (const [k, v] of Object.entries(f.extras ?? {})) {
+      const w = this.#extras.get(k);
+      const mineChanged = w === undefined ? s.extras?.[k] !== undefined : s.extras?.[k] !== w.ref;
+      if (!mineChanged) (s.extras ??= {})[k] = v;
+      this.#extras.set(k, { ref: mineChanged ? undefined : v, json: JSON.stringify(v) });
+    }
+    if (JSON.stringify(s.allows) === this.#allows) s.allows = f.allows;
+    this.#allows = JSON.stringify(f.allows);
+    const { head, entries } = ledgerParts(f.ledger);
+    this.#ledgerHead = f.ledger === undefined ? undefined : head;
+    this.#ledgerEntries = new Map(Object.entries(entries ?? {}).map(([p, e]) => [p, { ref: e, json: JSON.stringify(e) }]));
+    // every entry of this process's ledger compared again at the next diff
+    this.#ledgerRef = undefined;
+    this.#hist.absorb(s.history, f.history, false);
+    this.#replay.absorb(s.replay, f.replay, false);
+    if (this.#fd !== -1) fs.closeSync(this.#fd);
+    this.#fd = -1;
+    this.#fd = openForAppend(this.#file);
+    this.#acct = read.acct;
+    this.#size = read.bytes;
+    if (read.bytes < buf.length) this.#size = endTornTail(this.#fd);
+  }
+
   #report(p: SaveProblem): void {
     this.problem = p;
     if (this.#reported.has(p.kind)) return;
@@ -574,49 +823,42 @@ export class SessionLog {
     this.onProblem?.(p);
   }
 
-  #append(lines: Pending[]): void {
-    const buf = Buffer.from(lines.map((l) => l.text).join(''));
-    let done = 0;
+  #append(pending: Pending[]): void {
+    const texts = pending.map((p) => (p.line ? enc(p.line) : ''));
+    const buf = Buffer.from(texts.join(''));
     try {
-      while (done < buf.length) done += fs.writeSync(this.#fd, buf, done, buf.length - done);
+      writeAll(this.#fd, buf);
     } catch (err) {
       // take back a partial line, so the next append starts on a line boundary
       try {
         fs.ftruncateSync(this.#fd, this.#size);
       } catch {
-        this.#rewrite = true;
+        /* ended by the next appender (a torn tail) */
       }
       throw err;
     }
     this.#size += buf.length;
-    for (const l of lines) l.commit(bytes(l.text));
-    this.#pendingSplices = [];
+    pending.forEach((p, i) => {
+      if (p.line) this.#acct.line(p.line, bytes(texts[i]));
+      p.commit();
+    });
   }
 
-  /** Rewrites the file as the session's compacted lines: temp file, fsync, rename. */
+  /** Rewrites the file as the session's compacted lines: temp file, fsync, rename (others holding it read the new one). */
   #writeSnapshot(): void {
-    makeDirs(this.#dir);
     const lines = snapshotLines(this.session);
-    const texts = lines.map((l) => enc(l.line));
+    const texts = lines.map(enc);
     const buf = Buffer.from(texts.join(''));
     // a failed save leaves nothing behind (a full disk must not fill up further)
     replaceFileSync(this.#file, buf, { mode: 0o600 });
-    // the old descriptor is the replaced file now; until the new one is open, the next checkpoint rewrites
     if (this.#fd !== -1) fs.closeSync(this.#fd);
     this.#fd = -1;
-    this.#rewrite = true;
-    this.#fd = fs.openSync(this.#file, fs.constants.O_WRONLY | fs.constants.O_APPEND);
+    this.#fd = openForAppend(this.#file);
     this.#size = buf.length;
     const acct = new Accounting();
-    lines.forEach((l, i) => {
-      const n = bytes(texts[i]);
-      if (l.kind === 'hist') acct.hist(n);
-      else if (l.kind === 'replay') acct.replay(n);
-      else acct.slot(l.kind, n);
-    });
+    lines.forEach((l, i) => acct.line(l, bytes(texts[i])));
     this.#acct = acct;
-    this.#rewrite = false;
-    this.#pendingSplices = [];
+    this.#rewriteNext = false;
     this.#markWritten();
   }
 }
@@ -648,38 +890,105 @@ export class SessionStore {
     const log = this.#track(new SessionLog(file, s, () => this.#closed(s.sessionId, log, marked ? owner : undefined)));
     await log.checkpoint({ durable: true });
     marked = await this.#opened(log, owner);
+    if (!this.#swept && log.saved) this.#swept = this.sweep().catch(() => 0);
     return log;
   }
 
+  #swept: Promise<number> | undefined;
+
   /**
-   * Opens a stored session for appending: unanswered tool calls get a `cancelled` result and the
-   * log is compacted when it holds superseded or damaged lines (or was an old whole-file session).
+   * Removes the sessions never used (no prompt, nothing replayed, nothing kept for them) whose log
+   * has not changed for UNUSED_EXPIRY_MS and that no live process holds open. Runs at most once a
+   * day per data dir (the first session/new of a process starts it). Returns how many went.
+   */
+  async sweep(now = Date.now(), force = false): Promise<number> {
+    const stamp = `${this.dir}.swept`;
+    try {
+      if (!force && now - fs.statSync(stamp).mtimeMs < SWEEP_EVERY_MS) return 0;
+    } catch {
+      /* never swept */
+    }
+    fs.writeFileSync(stamp, '', { mode: 0o600 });
+    const held = await this.index.held();
+    let removed = 0;
+    for (const name of fs.readdirSync(this.dir)) {
+      if (!name.endsWith('.jsonl')) continue;
+      const id = name.slice(0, -'.jsonl'.length);
+      const file = path.join(this.dir, name);
+      const st = fs.statSync(file, { throwIfNoEntry: false });
+      if (!st || st.size > UNUSED_MAX_BYTES || now - st.mtimeMs < UNUSED_EXPIRY_MS || held.has(id) || this.#open.has(id)) continue;
+      const read = this.#read(id);
+      if (!read || !unused(read.session)) continue;
+      await this.delete(id);
+      removed++;
+    }
+    return removed;
+  }
+
+  /**
+   * Opens a stored session for appending, as it is on disk now (every turn any process added):
+   * unanswered tool calls get a `cancelled` result (appended). The log is rewritten (compacted)
+   * only when it holds damaged or torn lines (the log as it was is kept beside it first) or is an
+   * old whole-file session; other processes holding it read the new file at their next save.
    * Undefined when there is no such session. A session already open in this store is closed first.
    */
   async open(id: string): Promise<SessionLog | undefined> {
     if (!ID_RE.test(id)) return undefined;
     await this.#open.get(id)?.close();
-    const read = this.#read(id);
-    if (!read) return undefined;
-    const { session, legacy } = read;
-    // the compaction below drops the skipped lines: the log as it was is kept beside it first
+    const file = this.#file(id);
+    let fd: number;
+    try {
+      fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_APPEND | (fs.constants.O_NOFOLLOW ?? 0));
+    } catch {
+      return this.#openLegacy(id);
+    }
+    let read: ReturnType<typeof fold>;
+    let mtime: Date;
+    try {
+      const buf = fs.readFileSync(fd);
+      mtime = fs.fstatSync(fd).mtime;
+      read = fold(id, buf, file);
+      if (read && read.bytes < buf.length) read.torn = true;
+    } catch (err) {
+      fs.closeSync(fd);
+      throw err;
+    }
+    if (!read) {
+      fs.closeSync(fd);
+      return undefined;
+    }
+    const session = read.session;
+    session.updatedAt = mtime.toISOString();
+    // the rewrite below drops the skipped lines: the log as it was is kept beside it first
     if (session.damagedLines) {
-      const aside = `${this.#file(id)}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+      const aside = `${file}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
       try {
-        fs.copyFileSync(this.#file(id), aside, fs.constants.COPYFILE_EXCL);
+        fs.copyFileSync(file, aside, fs.constants.COPYFILE_EXCL);
         session.damagedLines.push(`the log as it was is kept as ${aside}`);
       } catch {
         /* not kept (a full disk): the notice still names the lines */
       }
     }
+    const owner = newOwner();
+    let marked = false;
+    const log = this.#track(new SessionLog(file, session, () => this.#closed(id, log, marked ? owner : undefined)));
+    log.attach(fd, read.bytes, read.acct, !!session.damagedLines || !!read.torn);
     answerUnansweredCalls(session.history);
-    // always rewritten (compacted): superseded and torn lines go, and a process that still has
-    // the old file open sees it replaced and stops writing instead of interleaving with this one
+    await log.checkpoint({ durable: true });
+    marked = await this.#opened(log, owner);
+    return log;
+  }
+
+  /** An old whole-file session, converted to a log. */
+  async #openLegacy(id: string): Promise<SessionLog | undefined> {
+    const session = this.#legacy(id);
+    if (!session) return undefined;
+    answerUnansweredCalls(session.history);
     const owner = newOwner();
     let marked = false;
     const log = this.#track(new SessionLog(this.#file(id), session, () => this.#closed(id, log, marked ? owner : undefined)));
     await log.checkpoint({ durable: true });
-    if (legacy && log.saved) fs.rmSync(this.#file(id, '.json'), { force: true });
+    if (log.saved) fs.rmSync(this.#file(id, '.json'), { force: true });
     marked = await this.#opened(log, owner);
     return log;
   }
@@ -810,19 +1119,19 @@ export class SessionStore {
   }
 
   #read(id: string): { session: StoredSession; legacy: boolean } | undefined {
-    let text: string;
+    let buf: Buffer;
     let st: fs.Stats;
     try {
-      text = fs.readFileSync(this.#file(id), 'utf8');
+      buf = fs.readFileSync(this.#file(id));
       st = fs.statSync(this.#file(id));
     } catch {
       const old = this.#legacy(id);
       return old ? { session: old, legacy: true } : undefined;
     }
-    const session = fold(id, text);
-    if (!session) return undefined;
-    session.updatedAt = st.mtime.toISOString();
-    return { session, legacy: false };
+    const read = fold(id, buf, this.#file(id));
+    if (!read) return undefined;
+    read.session.updatedAt = st.mtime.toISOString();
+    return { session: read.session, legacy: false };
   }
 
   /** A whole-file session as earlier versions wrote it. */

@@ -84,7 +84,7 @@ export function parseJsonLines<T>(text: string, o: { invalid?: Invalid; skipped?
 }
 
 /** Like parseJsonLines, handing each record to `take` with its line number as it is read. */
-export function eachJsonLine(text: string, o: { invalid?: Invalid; skipped?: Skipped; firstLine?: number }, take: (value: unknown, line: number) => void): void {
+export function eachJsonLine(text: string, o: { invalid?: Invalid; skipped?: Skipped; firstLine?: number }, take: (value: unknown, line: number, raw: string) => void): void {
   let n = (o.firstLine ?? 1) - 1;
   let off = 0;
   while (off < text.length) {
@@ -103,7 +103,7 @@ export function eachJsonLine(text: string, o: { invalid?: Invalid; skipped?: Ski
     }
     const why = o.invalid?.(v);
     if (why) o.skipped?.(n, why);
-    else take(v, n);
+    else take(v, n, raw);
   }
 }
 
