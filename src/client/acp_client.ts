@@ -105,6 +105,8 @@ export class AcpClient {
   #keepsShell = false;
   /** Something of this session is with the agent: a prompt sent, a `!line` kept, a model chosen, or it was resumed. */
   #used = false;
+  /** the agent offers session/delete: a session this client made and never used is deleted when it leaves it */
+  #canDelete = false;
   readonly #stdoutNoise = new StdoutNoise((line) => this.#proc?.note(`the agent wrote on stdout, not ACP: ${line}`));
 
   /** the environment the trust record and the agent see (HOME decides where ~/.contenox is) */
@@ -315,6 +317,7 @@ export class AcpClient {
       await new Promise((r) => setTimeout(r, 0));
     }
     this.store.agentReady({ name: this.#initName, version: init.agentInfo?.version ?? undefined });
+    this.#canDelete = (caps?.sessionCapabilities as Record<string, unknown> | undefined)?.delete != null;
     this.store.setCapabilities({
       loadSession: caps?.loadSession === true,
       resumeSession: caps?.sessionCapabilities?.resume != null,
@@ -586,11 +589,15 @@ export class AcpClient {
    */
   async #closeSession(sessionId: string): Promise<void> {
     const conn = this.#conn;
-    if (!conn || this.#exited || !this.store.getState().capabilities.closeSession) return;
+    // a session this client made and never used is nobody's: an agent that keeps every session it
+    // handed out (cxl's does) would list it among the others at every start
+    const discard = sessionId === this.#sessionId && !this.#used && this.#canDelete;
+    if (!conn || this.#exited || (!discard && !this.store.getState().capabilities.closeSession)) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const request = conn.agent.request(acp.methods.agent.session.close, { sessionId }).then(
+    const method = discard ? acp.methods.agent.session.delete : acp.methods.agent.session.close;
+    const request = conn.agent.request(method, { sessionId }).then(
       () => undefined,
-      (err: unknown) => this.#proc?.note(`session/close ${sessionId}: ${errorText(err)}`),
+      (err: unknown) => this.#proc?.note(`${method} ${sessionId}: ${errorText(err)}`),
     );
     await Promise.race([request, new Promise<void>((r) => (timer = setTimeout(r, CLOSE_WAIT_MS)))]);
     clearTimeout(timer);
@@ -969,7 +976,7 @@ export class AcpClient {
 
   /**
    * Whether the session can be resumed once this client leaves it: the agent loads sessions, and
-   * this one has something in it (an agent such as cxl's does not keep a session left unused).
+   * this one has something in it (one left unused is deleted as this client leaves it).
    */
   get resumable(): boolean {
     return this.#sessionId !== undefined && this.#used && this.store.getState().capabilities.loadSession;

@@ -41,6 +41,11 @@ export function noCheckpoints(): acp.RequestError {
   return acp.RequestError.invalidParams(undefined, 'this session keeps no checkpoints (the agent was started without a data dir for them)');
 }
 
+/** Another process holds the session's turn lease (sessions/turn_lease.ts). */
+export function turnElsewhere(why: string): acp.RequestError {
+  return acp.RequestError.invalidRequest(undefined, `${why}: wait for that turn to end (or cancel it there), then send the prompt again; nothing was sent`);
+}
+
 export function turnRunning(): acp.RequestError {
   return acp.RequestError.invalidParams(undefined, 'a prompt turn is running: cancel it (session/cancel) before going back');
 }

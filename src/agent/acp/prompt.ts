@@ -16,6 +16,8 @@ import { META_SHELL_CONTEXT } from '../../core/protocol_names.ts';
 import { shellContextText } from '../../core/shell_context.ts';
 import { DIRECT_HELP, INIT_PROMPT, parseDirect, type DirectCommand } from './direct.ts';
 import { promptShown, Transcript, TURN_CANCELLED } from './replay.ts';
+import { TurnHeld } from '../sessions/turn_lease.ts';
+import { turnElsewhere } from './errors.ts';
 import { parsePlan, PLAN_TOOL, PLAN_TOOL_NAME } from '../loop/plan_tool.ts';
 import type { AgentOptions, LiveSession } from './session.ts';
 import type { LoadedCommands } from '../../config/commands.ts';
@@ -244,6 +246,25 @@ async function nameSession(s: LiveSession, turn: PromptTurn, shown: string): Pro
  * turn as `session/cancel` does.
  */
 export async function runPrompt(o: TurnOptions, s: LiveSession, client: acp.AgentContext, blocks: acp.ContentBlock[], request?: AbortSignal): Promise<StopReason> {
+  // one process runs a turn of a session at a time; a data dir that cannot hold the lease does not stop the turn
+  let leased = false;
+  try {
+    await s.lease.take();
+    leased = true;
+  } catch (err) {
+    if (err instanceof TurnHeld) throw turnElsewhere(err.message);
+    o.log(`turn lease of session ${s.stored.sessionId} not taken: ${String(err)}`);
+  }
+  try {
+    // what other processes added to the session since (their turns): the model sees every turn
+    await s.log.refresh();
+    return await runTurn(o, s, client, blocks, request);
+  } finally {
+    if (leased) await s.lease.release();
+  }
+}
+
+async function runTurn(o: TurnOptions, s: LiveSession, client: acp.AgentContext, blocks: acp.ContentBlock[], request?: AbortSignal): Promise<StopReason> {
   const ctrl = new AbortController();
   s.turn?.abort();
   s.turn = ctrl;

@@ -2,6 +2,7 @@
 // disk, its tools, its context budget, its notices, the turn in progress) and what it does
 // between prompts: save itself, switch mode, tell the client its sandbox and whether it can be
 // resumed. Prompt turns (prompt.ts) work on it; the session manager opens and closes it.
+import path from 'node:path';
 import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
 import { META_DESCRIPTION, META_MODEL, META_SANDBOX, META_SHELL_RUN, META_TOKENS_AFTER, META_TOKENS_BEFORE, type ModelMeta, type SandboxMeta, type ShellRunMeta } from '../../core/protocol_names.ts';
@@ -12,6 +13,7 @@ import { SERVER_MODEL } from '../providers/openai.ts';
 import { howToConfigure } from '../providers/select.ts';
 import type { Provider } from '../providers/types.ts';
 import type { SessionLog, SessionStore, StoredSession } from '../sessions/store.ts';
+import { TurnLease } from '../sessions/turn_lease.ts';
 import type { SessionTools } from '../tools/contract.ts';
 import type { MissionBinding } from '../tools/mission/binding.ts';
 import type { Fleet, FiringSession } from './fleet.ts';
@@ -154,6 +156,8 @@ const EXTRA_SHELL_PENDING = 'shellPending';
 export class LiveSession {
   /** the prompt turn running now, to cancel */
   turn?: AbortController;
+  /** who may run a turn of this session across processes (sessions/turn_lease.ts) */
+  readonly lease: TurnLease;
   /** the prompt running now, so a shutdown can wait for it to wind down */
   running?: Promise<unknown>;
   /** tool call ids continue after the replayed ones, so a reloaded session never reuses one */
@@ -187,6 +191,7 @@ export class LiveSession {
     /** what the session's prompts changed, to go back to (absent: nothing is checkpointed) */
     readonly checkpoints?: SessionCheckpoints,
   ) {
+    this.lease = new TurnLease(path.dirname(log.file), stored.sessionId);
     this.nextCall = stored.replay.filter((u) => u.sessionUpdate === 'tool_call').length;
     const own = stored.extras?.[EXTRA_MODEL];
     this.provider = typeof own === 'string' && o.provider?.withModel && own !== o.provider.model ? o.provider.withModel(own) : o.provider;

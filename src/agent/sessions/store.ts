@@ -474,6 +474,11 @@ export class SessionLog {
     this.#markWritten();
   }
 
+  /** The log's path. */
+  get file(): string {
+    return this.#file;
+  }
+
   /** Whether the session is on disk (false: it will not survive this process). */
   get saved(): boolean {
     return this.#fd !== -1 && !this.#failing;

@@ -225,7 +225,7 @@ test('a full disk (tiny tmpfs): the client is told once, the session keeps worki
   assert.deepEqual(readdirSync(path.join(mnt, 'cxl', 'sessions')), [`${w.sessionId}.jsonl`], 'no temp file');
 });
 
-test('sessions never prompted are not left behind when the agent exits; the one that was used is listed by the next process', async () => {
+test('a session never prompted outlives the agent like a used one: both are listed by the next process, and it resumes there', async () => {
   const w = await world(() => ({ text: 'hello' }));
   const unused = await w.h.newSession(w.project);
   assert.equal((await w.h.prompt(w.sessionId, 'hi')).stopReason, 'end_turn');
@@ -235,9 +235,10 @@ test('sessions never prompted are not left behind when the agent exits; the one 
   w.h.child.stdin!.end();
   assert.equal((await exitOf(w.h, t0)).code, 0);
   const dir = path.join(w.env.XDG_DATA_HOME!, 'cxl', 'sessions');
-  assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.jsonl')), [`${w.sessionId}.jsonl`]);
+  assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort(), [`${w.sessionId}.jsonl`, `${unused.sessionId}.jsonl`].sort());
   const h2 = new Harness({ args: w.h.opts.args, env: w.env });
   cleanups.push(() => h2.stop());
   await h2.start();
-  assert.deepEqual(await listed(h2), [w.sessionId]);
+  assert.deepEqual(await listed(h2), [w.sessionId, unused.sessionId].sort());
+  await h2.agent.request('session/resume', { sessionId: unused.sessionId, cwd: w.project, mcpServers: [] });
 });
