@@ -11,6 +11,7 @@ import { SessionStore, type SaveProblem, type StoredSession } from '../../../src
 import { answerUnansweredCalls, CANCELLED_RESULT } from '../../../src/agent/sessions/tool_call_repair.ts';
 import { mountTmpfs } from '../../helpers/tmpfs.ts';
 import { assertWellFormed } from '../../helpers/well_formed.ts';
+import { runWriter } from '../../helpers/store_writer.ts';
 
 const dirs: string[] = [];
 after(() => {
@@ -427,4 +428,30 @@ test('a session never used is kept when its log closes (a later process may load
   await held.close();
   assert.equal(await new SessionStore(data).sweep(), 0);
   assert.equal(await new SessionStore(data).sweep(Date.now(), true), 1);
+});
+
+test('a process killed (kill -9) while it appends leaves a loadable log: every whole line loads, in order, and appending goes on', { timeout: 60_000 }, async () => {
+  const data = temp();
+  const store = new SessionStore(data);
+  const log = await store.create(session('k1'));
+  log.session.history.push({ role: 'user', content: 'before' });
+  await log.close();
+  for (let round = 0; round < 3; round++) {
+    const w = runWriter(['spin-session', data, 'k1']);
+    await w.started;
+    await new Promise((r) => setTimeout(r, 50 + 40 * round));
+    w.child.kill('SIGKILL');
+    await w.done;
+  }
+  const back = await store.open('k1');
+  assert.ok(back, 'loads');
+  const spins = back.session.history.slice(1).map((m) => Number(String(m.content).split(' ')[0].slice('spin.'.length)));
+  assert.equal(back.session.history[0].content, 'before');
+  // each killed writer's lines are whole and in its order (each run counts from 0 again)
+  for (let i = 1; i < spins.length; i++) assert.ok(spins[i] === spins[i - 1] + 1 || spins[i] === 0, `order at ${i}: ${spins.slice(0, 20).join(',')}`);
+  back.session.history.push({ role: 'user', content: 'after' });
+  await back.close();
+  const again = await store.load('k1');
+  assert.equal(again?.history.at(-1)?.content, 'after');
+  assert.equal(again?.damagedLines, undefined, 'no damaged line: a torn tail was dropped, not glued to the next line');
 });
