@@ -1,15 +1,18 @@
 // Sessions on disk, so session/load and session/list survive the agent process: the model
 // history, what to replay to a client, the read ledger, the session-scoped allows. Each session is
-// an append-only log of JSON lines (`<id>.jsonl`, mode 0600): every history entry, replayed update,
-// ledger change and allow is appended as it happens (a save costs the size of what changed, not
-// of the session), fsync'd at the end of each model request, so a crash loses at most the line
-// being written. The log is rewritten whole (temp file, fsync, rename) only to compact it: on load
-// when it holds superseded lines, and while running when half of it is superseded. Old whole-file
-// sessions (`<id>.json`) still load, and are converted on the way.
+// an append-only log of JSON lines (`<id>.jsonl`, mode 0600, read and ended by
+// core/platform/jsonl_file.ts): every history entry, replayed update, ledger change and allow is
+// appended as it happens (a save costs the size of what changed, not of the session), fsync'd at
+// the end of each model request, so a crash loses at most the line being written. A change that
+// is not a push (a compaction, a repair, a rewind) is a splice line naming the range it replaces.
+// Several processes may hold one log: each save takes the log's lock, reads what others appended
+// and appends after it. The log is rewritten whole (temp file, fsync, rename) only when half of it
+// is superseded lines, or on a load that found damaged or torn lines; the others holding it read
+// the new file. Old whole-file sessions (`<id>.json`) still load, and are converted on the way.
 //
 // For code that must keep more per session (issue-specific state such as compaction summaries):
 // - history entries are immutable once added; push new ones, or rewrite with `spliceHistory`
-//   (one log line), or replace `session.history` outright (the log notices and rewrites itself);
+//   (one log line), or replace `session.history` outright (the log writes splices of what changed);
 // - `put(key, value)` keeps any JSON value under `session.extras[key]`;
 // - `checkpoint()` writes what changed; it never throws (failures go to `onProblem`).
 import fs from 'node:fs';
