@@ -4,7 +4,7 @@
 // commands with no model, and `acpx set` of the mode and model config options.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
@@ -191,6 +191,29 @@ test('acpx set: the model and mode config options are set on a kept session, and
     const bad = await acpx([...ttl, 'set', 'model', 'gpt-9'], w.project, w.env);
     assert.notEqual(bad.code, 0);
     assert.match(JSON.stringify(bad.messages), /no model `gpt-9`: the server lists: fake, fake-large/);
+  } finally {
+    await w.done();
+  }
+});
+
+test('acpx sessions new, then prompt in a separate invocation (the agent exited between): the same session is resumed, no second one made', async () => {
+  const w = await setup([{ text: 'hello again' }]);
+  try {
+    // --ttl 1: acpx's queue owner, and with it `cxl acp`, ends a second after each command
+    const ttl = ['--ttl', '1'];
+    const made = await acpx([...ttl, 'sessions', 'new'], w.project, w.env);
+    assert.equal(made.code, 0, made.stderr);
+    const id = (made.messages.find((m) => (m as { action?: string }).action === 'session_ensured') as { acpxSessionId?: string } | undefined)?.acpxSessionId;
+    assert.ok(id, JSON.stringify(made.messages));
+    await new Promise((r) => setTimeout(r, 2500));
+    const asked = await acpx([...ttl, 'prompt', 'say hello'], w.project, w.env);
+    assert.equal(asked.code, 0, asked.stderr);
+    const opened = asked.messages.find((m) => m.method === 'session/resume' || m.method === 'session/load' || m.method === 'session/new');
+    assert.notEqual(opened?.method, 'session/new', 'no second session');
+    assert.equal((opened?.params as { sessionId?: string } | undefined)?.sessionId, id);
+    assert.ok(!asked.messages.some((m) => (m as { error?: unknown }).error), JSON.stringify(asked.messages.filter((m) => (m as { error?: unknown }).error)));
+    const files = readdirSync(path.join(w.env.XDG_DATA_HOME, 'cxl', 'sessions')).filter((f) => f.endsWith('.jsonl'));
+    assert.deepEqual(files, [`${id}.jsonl`]);
   } finally {
     await w.done();
   }
