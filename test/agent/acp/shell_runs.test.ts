@@ -82,7 +82,7 @@ test('a session of `!` lines only is kept: listed under the line, replayed frame
   assert.equal(next, 'and now?');
 });
 
-test('a `!` line whose output the client also sends with the prompt is read once and replayed once; a session left unused is not kept', async () => {
+test('a `!` line whose output the client also sends with the prompt is read once and replayed once; a session left unused is kept for a later process', async () => {
   const w = await world([{ text: 'ok' }]);
   const h = await w.start();
   const unused = (await h.newSession(w.dir)).sessionId;
@@ -95,7 +95,7 @@ test('a `!` line whose output the client also sends with the prompt is read once
   await h.stop();
   const h2 = await w.start();
   const list = (await h2.agent.request('session/list', {})) as acp.ListSessionsResponse;
-  assert.deepEqual(list.sessions.map((s) => s.sessionId), [sessionId], `the unused ${unused} is gone`);
+  assert.deepEqual(list.sessions.map((s) => s.sessionId).sort(), [sessionId, unused].sort(), `the unused ${unused} is kept`);
   await h2.agent.request('session/load', { sessionId, cwd: w.dir, mcpServers: [] });
   const replayed = h2.updates.map((u) => u.update as Record<string, unknown> & { content?: { text?: string; _meta?: Record<string, unknown> } });
   assert.deepEqual(replayed.map((u) => (u.content?._meta?.[META_SHELL_RUN] ? 'run' : u.content?._meta?.[META_SHELL_CONTEXT] ? 'context' : u.content?.text)), ['run', 'see?', 'ok']);
