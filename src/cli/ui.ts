@@ -244,6 +244,7 @@ export async function main(argv: string[]): Promise<number> {
   // ↑ and Ctrl+R reach the prompts of earlier sessions in this project
   const prompts = PromptHistory.forProject(cwd, process.env);
   const initial = adoptSaved(prompts.load());
+  if (prompts.skipped.length) client.store.notice('warn', `The prompt history has ${prompts.skipped.length} damaged line(s), left out of ↑ and Ctrl+R (${prompts.skipped.slice(0, 3).join('; ')}${prompts.skipped.length > 3 ? '; …' : ''}). Nothing else is lost; delete those lines to keep this from showing.`);
   let instance: ReturnType<typeof render> | undefined;
   // Ctrl+G: the terminal is lent to the editor and taken back as it was
   const term = {

@@ -48,6 +48,8 @@ const leftover = (file: string, name: string) => name.startsWith(`.${path.basena
 export class PromptHistory {
   /** the last tidy started here (load starts one), for tests and for exit to wait on */
   tidying: Promise<void> = Promise.resolve();
+  /** the damaged lines the last load skipped, each `path:line: why`, for the UI to name */
+  skipped: string[] = [];
 
   constructor(
     readonly file: string,
@@ -59,8 +61,9 @@ export class PromptHistory {
   }
 
   /**
-   * The saved prompts, oldest first (none when the file is missing or unreadable). A file over its
-   * cap is cut back afterwards, under the lock (see `tidy`), never from what was read here.
+   * The saved prompts, oldest first (none when the file is missing or unreadable); a damaged line
+   * is left out and named in `skipped`. A file over its cap is cut back afterwards, under the lock
+   * (see `tidy`), never from what was read here.
    */
   load(): SavedPrompt[] {
     let text: string;
@@ -69,9 +72,9 @@ export class PromptHistory {
     } catch {
       return [];
     }
-    let lines = 0;
-    const all = parseJsonLines<SavedPrompt>(text, { invalid: invalidPrompt, skipped: () => lines++ }).map(normalise);
-    lines += all.length;
+    this.skipped = [];
+    const all = parseJsonLines<SavedPrompt>(text, { invalid: invalidPrompt, skipped: (n, why) => this.skipped.push(`${this.file}:${n}: ${why}`) }).map(normalise);
+    const lines = all.length + this.skipped.length;
     this.tidying = this.tidy(lines > this.cap * 1.5);
     return all.slice(-this.cap);
   }

@@ -30,6 +30,10 @@ test('a torn last line never swallows the next prompt; a wrong-typed line is ski
   fs.appendFileSync(file, '{"text":42}\n[1]\n');
   await h.append({ text: 'four', at: 4 });
   assert.deepEqual(h.load().map((p) => p.text), ['one', 'three', 'four']);
+  // each skipped line named with the file and its line number (the torn one ended: line 2)
+  assert.deepEqual(h.skipped.map((s) => s.split(': ')[0]), [`${file}:2`, `${file}:4`, `${file}:5`]);
+  assert.match(h.skipped[0], /not JSON/);
+  assert.match(h.skipped[1], /a prompt without text/);
   assert.equal(fs.statSync(file).mode & 0o777, 0o600);
   // control: without the torn tail ended, the next line would have been glued to it
   assert.match(fs.readFileSync(file, 'utf8'), /\{"text":"tw\n\{"text":"three"/);
