@@ -570,16 +570,17 @@ export class AcpClient {
     }
   }
 
-  /** /clear: a new session; the old one is closed with the agent (it stays resumable). */
+  /** /clear: a new session; the old one is closed with the agent (it stays resumable), or deleted if it was never used. */
   async newSession(): Promise<void> {
     if (!this.#conn || this.#busy('start a new session')) return;
     this.store.offerSessions(undefined);
     this.#permissions.cancelAll();
     this.#forms.cancelAll();
     const old = this.#sessionId;
+    const unused = !this.#used;
     this.store.resetConversation();
     this.#sessionId = undefined;
-    if (old !== undefined) await this.#closeSession(old);
+    if (old !== undefined) await this.#closeSession(old, unused);
     await this.#newSession();
   }
 
@@ -587,11 +588,11 @@ export class AcpClient {
    * session/close for a session this client leaves, when the agent offers it (its turns stop, its
    * MCP servers end); bounded, since the client goes on either way.
    */
-  async #closeSession(sessionId: string): Promise<void> {
+  async #closeSession(sessionId: string, unused = sessionId === this.#sessionId && !this.#used): Promise<void> {
     const conn = this.#conn;
     // a session this client made and never used is nobody's: an agent that keeps every session it
     // handed out (cxl's does) would list it among the others at every start
-    const discard = sessionId === this.#sessionId && !this.#used && this.#canDelete;
+    const discard = unused && this.#canDelete;
     if (!conn || this.#exited || (!discard && !this.store.getState().capabilities.closeSession)) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const method = discard ? acp.methods.agent.session.delete : acp.methods.agent.session.close;

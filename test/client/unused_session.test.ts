@@ -17,7 +17,7 @@ after(async () => {
   removeWorkdirs();
 });
 
-test('a session the UI opened and never used is deleted as it leaves; one it prompted is kept and resumed by a later process', async () => {
+test('a session the UI opened and never used is deleted as it leaves it (/clear, quit); one it prompted is kept and resumed by a later process', async () => {
   const dir = workdir();
   const srv = await startFakeOpenAI(() => ({ text: 'kept answer' }));
   cleanups.push(() => srv.close());
@@ -36,6 +36,11 @@ test('a session the UI opened and never used is deleted as it leaves; one it pro
   const idleId = idle.store.getState().sessionId!;
   assert.deepEqual(logs(), [`${idleId}.jsonl`], 'the agent keeps what it hands out');
   assert.equal(idle.resumable, false);
+  // /clear leaves it for a new one: deleted too
+  await idle.newSession();
+  await waitFor(idle, (s) => s.sessionId !== undefined && s.sessionId !== idleId, 'the new session', 30_000);
+  const idleId2 = idle.store.getState().sessionId!;
+  assert.deepEqual(logs(), [`${idleId2}.jsonl`], '/clear deleted the unused session it left');
   await idle.close();
   assert.deepEqual(logs(), [], 'the unused session is gone with the UI that made it');
 
