@@ -248,12 +248,17 @@ test('[mcp_servers.x] with a url sends its configured headers, {{env:NAME}} fill
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   mkdirSync(path.join(dir, '.contenox'));
   const toml = path.join(dir, '.contenox', 'agents.toml');
-  writeFileSync(toml, `[mcp_servers.web]\nurl = ${JSON.stringify(mcp.url)}\nheaders = { Authorization = "Bearer {{env:WEB_TOKEN}}", "X-Team" = "core" }\n`);
+  writeFileSync(toml, `[mcp_servers.web]\nurl = ${JSON.stringify(mcp.url)}\nheaders = { Authorization = "Bearer {{env:WEB_TOKEN}}", "X-Team" = "lit-secret-77" }\n`);
+  // the values are never printed: only which variables they come from
+  const shown = await runCxl(['config'], { cwd: dir, env: { HOME: dir, WEB_TOKEN: 'secret-2' } });
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.match(shown.stdout, /mcp_servers\.web\.headers\.Authorization = "\(hidden; from \$WEB_TOKEN\)"/);
+  assert.doesNotMatch(shown.stdout, /lit-secret-77|secret-2/);
   const ok = await runCxl(['tool', '--yes', 'web.shout', '{"text":"quiet"}'], { cwd: dir, env: { HOME: dir, WEB_TOKEN: 'secret-2' } });
   assert.equal(ok.code, 0, ok.stdout + ok.stderr);
   assert.equal(JSON.parse(ok.stdout).result, 'QUIET');
   assert.ok(mcp.seenHeaders.length > 0);
-  assert.ok(mcp.seenHeaders.every((hd) => hd.authorization === 'Bearer secret-2' && hd['x-team'] === 'core'), JSON.stringify(mcp.seenHeaders));
+  assert.ok(mcp.seenHeaders.every((hd) => hd.authorization === 'Bearer secret-2' && hd['x-team'] === 'lit-secret-77'), JSON.stringify(mcp.seenHeaders));
   const seen = mcp.seenHeaders.length;
   const unset = await runCxl(['tool', '--yes', 'web.shout', '{"text":"quiet"}'], { cwd: dir, env: { HOME: dir } });
   assert.notEqual(unset.code, 0);
