@@ -366,7 +366,7 @@ function configServers(c: EffectiveConfig, lapsed?: (cwd: string) => string | un
       const why = lapsed(cwd);
       return why === undefined ? undefined : `MCP server ${name} (from this folder's own configuration) is not started. ${why}`;
     } : undefined;
-    return { name, command: s.command, args: s.args, env: s.env, url: s.url, ...(verify ? { verify } : {}) };
+    return { name, command: s.command, args: s.args, env: s.env, url: s.url, ...(s.headers ? { headers: s.headers, headersFromConfig: true } : {}), ...(verify ? { verify } : {}) };
   });
 }
 

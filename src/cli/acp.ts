@@ -9,6 +9,7 @@ import { checkpointsDir, pruneOrphans } from '../agent/checkpoints/blob_store.ts
 import pkg from '../../package.json' with { type: 'json' };
 import { createAgent } from '../agent/acp/agent.ts';
 import { Fleet } from '../agent/acp/fleet.ts';
+import { capMessages } from '../agent/acp/message_cap.ts';
 import { missionStores } from '../agent/units/lifecycle.ts';
 import { moduleCommand, onTerminate, signalExitCode, stdinStream, stdoutSink } from '../core/platform/runtime.ts';
 import { setupFromFlags, AGENT_FLAGS, MODEL_FLAGS_HELP } from './agent_setup.ts';
@@ -88,7 +89,9 @@ export async function main(argv: string[]): Promise<number> {
   // messages go out as JSON lines batched per event-loop turn, not one write each; the parse
   // errors ndJsonStream answers take the same queue, so every line keeps its place
   const sink = stdoutSink();
-  const conn = app.connect({ readable: acp.ndJsonStream(sink.bytes(), stdinStream()).readable, writable: sink.jsonLines<acp.AnyMessage>() });
+  // a client message over the SDK's cap fails its own call, not the connection (message_cap.ts)
+  const input = capMessages(stdinStream(), { maxBytes: acp.DEFAULT_MAX_MESSAGE_BYTES, answer: (m) => void sink.write(`${JSON.stringify(m)}\n`), log });
+  const conn = app.connect({ readable: acp.ndJsonStream(sink.bytes(), input).readable, writable: sink.jsonLines<acp.AnyMessage>() });
   const ended = new Promise<number>((resolve) => {
     const off = onTerminate((signal) => {
       log(`${signal}: cancelling the running turns, saving the sessions`);

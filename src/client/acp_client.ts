@@ -71,6 +71,15 @@ const MAX_LIST_PAGES = 10;
 const MAX_BUFFERED = 1000;
 const MAX_BUFFERED_SESSIONS = 16;
 
+
+/** The updates that are a turn's own output (what an abandoned turn may still send). */
+const TURN_CONTENT = new Set<string>(['agent_message_chunk', 'agent_thought_chunk', 'tool_call', 'tool_call_update', 'plan']);
+
+/** Rejects when the user stops waiting for the turn (the signal fires). */
+function stopWaiting(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+}
+
 export class AcpClient {
   readonly store: ClientStore;
   readonly fsHost: FsHost;
@@ -97,6 +106,12 @@ export class AcpClient {
   #exitReported: Promise<void> | undefined;
   /** The running prompt's request: aborted, the client stops waiting for it (and asks the agent to drop it). */
   #turn: AbortController | undefined;
+  /**
+   * A turn the user stopped waiting for, until the agent answers its prompt (or a later one):
+   * what the agent sends while no other turn runs (text, thoughts, tool calls) is that turn's,
+   * and goes to the agent log, never into the next answer.
+   */
+  #abandoned: { sessionId: string; told: boolean } | undefined;
   #cancelTimer: ReturnType<typeof setTimeout> | undefined;
   /** Update kinds not understood in this session, each shown once. */
   #unknownKinds = new Set<string>();
@@ -180,6 +195,8 @@ export class AcpClient {
 
   #onUpdate(n: acp.SessionNotification): void {
     if (this.#sessionId !== undefined && n.sessionId === this.#sessionId) {
+      // between an abandoned turn and the next prompt, a turn's output is the abandoned turn's
+      if (this.#abandoned?.sessionId === n.sessionId && !this.store.getState().running && TURN_CONTENT.has(n.update.sessionUpdate)) return this.#late(n.update);
       this.store.applyUpdate(n.update);
       return;
     }
@@ -190,6 +207,16 @@ export class AcpClient {
       this.#buffered.set(n.sessionId, list);
     }
     if (list.length < MAX_BUFFERED) list.push(n.update);
+  }
+
+  /** Output of the turn the user stopped waiting for: kept in the agent log, said once. */
+  #late(u: acp.SessionUpdate): void {
+    const a = this.#abandoned!;
+    const content = (u as { content?: { type?: string; text?: string } }).content;
+    this.#proc?.note(`${u.sessionUpdate} for the turn you stopped waiting for (not shown): ${content?.type === 'text' ? content.text : JSON.stringify(u).slice(0, 2000)}`);
+    if (a.told) return;
+    a.told = true;
+    this.store.notice('info', `${this.#agentName} is still sending output for the turn you stopped waiting for; it is not shown as an answer, and is in the agent log (Ctrl+L).`);
   }
 
   /** An update the SDK would not parse: kept in the agent log, and said once per kind in the conversation. */
@@ -1015,23 +1042,42 @@ export class AcpClient {
     this.#used = true;
     const turn = new AbortController();
     this.#turn = turn;
+    let answered: Promise<acp.PromptResponse> | undefined;
     try {
       const shellRuns = this.store.takeShellContext();
       // what the person ran in their shell since the last prompt comes first, marked for cxl's agent
       const context: acp.ContentBlock[] = shellRuns.length ? [{ type: 'text', text: shellContextText(shellRuns), _meta: { [META_SHELL_CONTEXT]: true } }] : [];
       const prompt = [...context, ...promptBlocks(text, { root: this.fsHost.root, embed: this.store.getState().capabilities.embeddedContext })];
       // aborted only when the user stops waiting for a cancel: the SDK asks the agent to drop the
-      // request ($/cancel_request) and stops waiting for its answer
-      const res = await conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt }, { cancellationSignal: turn.signal, stopWaitingOnCancel: true });
+      // request ($/cancel_request) and this turn ends here; the answer is still awaited, so what
+      // the agent sends until then is known to be the abandoned turn's
+      answered = conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt }, { cancellationSignal: turn.signal });
+      const res = await Promise.race([answered, stopWaiting(turn.signal)]);
+      if (turn.signal.aborted) throw turn.signal.reason;
+      // a later prompt answered: any abandoned one before it is over
+      if (this.#abandoned?.sessionId === sessionId) this.#abandoned = undefined;
       this.store.endTurn(res.stopReason);
     } catch (err) {
-      if (turn.signal.aborted) this.store.endTurn('abandoned');
-      else await this.#promptFailed(err);
+      if (turn.signal.aborted) {
+        this.store.endTurn('abandoned');
+        this.#abandon(sessionId, answered);
+      } else await this.#promptFailed(err);
     } finally {
       this.#turn = undefined;
       clearTimeout(this.#cancelTimer);
     }
     this.#drain();
+  }
+
+  /** Until the agent answers the abandoned prompt (or fails to), its output is the old turn's. */
+  #abandon(sessionId: string, answered: Promise<acp.PromptResponse> | undefined): void {
+    if (!answered) return;
+    const mark = { sessionId, told: false };
+    this.#abandoned = mark;
+    const over = () => {
+      if (this.#abandoned === mark) this.#abandoned = undefined;
+    };
+    answered.then(over, over);
   }
 
   async #promptFailed(err: unknown): Promise<void> {

@@ -39,6 +39,10 @@ function nodeChild(child: ChildProcess, adopted: boolean, cmd: string, onStderr:
     }
   }
   child.stderr?.setEncoding('utf8').on('data', onStderr);
+  // stdout is read from now on, not once the client connects: Node discards the unread stdout of
+  // a child that exits (its exit resumes a stream nobody listens to), and what an agent printed
+  // before it ended (`echo hello`) is what its exit report shows
+  const streams = childStreams(child);
   // A dead agent's stdin must not crash us with EPIPE; the exit is reported instead.
   child.stdin?.on('error', () => {});
   const exit = new Promise<AgentExit & { flush?: true }>((resolve) => {
@@ -51,7 +55,7 @@ function nodeChild(child: ChildProcess, adopted: boolean, cmd: string, onStderr:
     exit,
     child: {
       pid: child.pid,
-      streams: () => childStreams(child),
+      streams: () => streams,
       endStdin: () => child.stdin?.end(),
       running: () => child.exitCode === null && child.signalCode === null,
     },

@@ -2,6 +2,7 @@
 // the same confinement and credential quarantine as the local tools: nothing outside the session
 // root, never a quarantined file, and the read-approve list (.env, keys) only after the user says
 // so; a hard link counts as the file it links to.
+import { Buffer } from 'node:buffer';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { ToolError } from '../core/errors.ts';
 import { WorkspaceFileIO } from '../core/local_fs/file_io.ts';
@@ -11,8 +12,15 @@ import { canonicalRoot, confine, type ConfinedPath } from '../core/paths.ts';
 import { defaultPathMatcher } from '../core/protect/matcher.ts';
 import { lineRange } from './line_range.ts';
 
-/** Reads over this are refused: the agent should read a range (line/limit) instead. */
+/**
+ * Whole-file reads over this are refused, and so is a range whose text is: the agent should ask
+ * for a (smaller) range with line/limit. Under the 32 MiB an ACP message may carry, with room
+ * for JSON escaping.
+ */
 export const MAX_SERVED_READ_BYTES = 16 * 1024 * 1024;
+
+/** The largest file a range is cut from (it is read whole to find the lines). */
+export const MAX_RANGED_FILE_BYTES = 1024 * 1024 * 1024;
 
 /** Asks the user whether the agent may read a read-approve file; true = allowed. */
 export type AskRead = (rel: string) => Promise<boolean>;
@@ -60,9 +68,13 @@ export class FsHost {
       if (readApprove && !(await this.#ask(cp.rel))) {
         throw new ToolError('rejected', `The user declined to let the agent read ${cp.rel}.`);
       }
-      const snap = await this.#io.read(cp, { maxBytes: MAX_SERVED_READ_BYTES });
-      if (line == null && limit == null) return snap.bytes.toString('utf8');
-      return lineRange(snap.bytes, line, limit);
+      const ranged = line != null || limit != null;
+      const snap = await this.#io.read(cp, { maxBytes: ranged ? MAX_RANGED_FILE_BYTES : MAX_SERVED_READ_BYTES });
+      if (!ranged) return snap.bytes.toString('utf8');
+      const text = lineRange(snap.bytes, line, limit);
+      // a range of a big file can still be too much for one answer
+      if (Buffer.byteLength(text) > MAX_SERVED_READ_BYTES) throw new ToolError('too_large', `Lines ${line ?? 1}${limit != null ? `-${(line ?? 1) + limit - 1}` : ' to the end'} of ${cp.rel} are over ${MAX_SERVED_READ_BYTES} bytes, more than one answer carries. Ask for fewer lines (a smaller limit).`, { limit: MAX_SERVED_READ_BYTES });
+      return text;
     } catch (err) {
       throw toRequestError(err);
     }

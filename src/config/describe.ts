@@ -1,6 +1,6 @@
 // The effective configuration as lines `key = value  # where it came from`: what `cxl config`
 // prints, and what a trust prompt compares with and without a project's own file to show what
-// trusting it would change. Secrets in remote tools' headers are never printed.
+// trusting it would change. Secrets in remote tools' and MCP servers' headers are never printed.
 import { formatDuration } from './duration.ts';
 import { BUILTIN, type EffectiveConfig } from './load.ts';
 import { ENV_TEMPLATE } from './remote_tools_schema.ts';
@@ -37,17 +37,16 @@ function leaves(v: unknown, key: string, out: [string, string][], sourceOf: (k: 
   out.push([`${key} = ${show(v)}`, sourceOf(key)]);
 }
 
-/** Header values of remote tools may be secrets: never printed, only which variables they use. */
+/** Header values of remote tools and MCP servers may be secrets: never printed, only which variables they use. */
 function withHeadersHidden(data: ConfigData): ConfigData {
-  if (!data.remote_tools) return data;
+  if (!data.remote_tools && !data.mcp_servers) return data;
   const hide = (v: string) => {
     const vars = [...v.matchAll(ENV_TEMPLATE)].map((m) => m[1]);
     return vars.length ? `(hidden; from ${vars.map((n) => `$${n}`).join(', ')})` : '(hidden)';
   };
-  const remote = Object.fromEntries(
-    Object.entries(data.remote_tools).map(([name, r]) => [name, r.headers ? { ...r, headers: Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, hide(v)])) } : r]),
-  );
-  return { ...data, remote_tools: remote };
+  const hidden = <T extends { headers?: Record<string, string> }>(table: Record<string, T> | undefined) =>
+    table && Object.fromEntries(Object.entries(table).map(([name, r]) => [name, r.headers ? { ...r, headers: Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, hide(v)])) } : r]));
+  return { ...data, ...(data.remote_tools ? { remote_tools: hidden(data.remote_tools) } : {}), ...(data.mcp_servers ? { mcp_servers: hidden(data.mcp_servers) } : {}) };
 }
 
 /**

@@ -33,8 +33,28 @@ export const REMOTE_NAME = /^[A-Za-z0-9_-]{1,32}$/;
 const RESERVED = new Set(['local_fs', 'local_shell']);
 /** RFC 9110 token: what a header name may be. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** `{{env:NAME}}` is the one template a header value may hold. */
-export const ENV_TEMPLATE = /\{\{env:([A-Za-z_][A-Za-z0-9_]*)\}\}/g;
+import { ENV_TEMPLATE } from '../core/env_template.ts';
+
+export { ENV_TEMPLATE };
+
+/** A `headers` table (a remote service's, an MCP `url` server's): names, strings, `{{env:NAME}}` only. */
+export function checkHeaders(c: Pick<CheckHelpers, 'fail' | 'wrongType'>, p: string[], v: unknown): Record<string, string> | undefined {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    c.wrongType(p, 'a table of Header-Name = "value"', v);
+    return undefined;
+  }
+  const headers: Record<string, string> = {};
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    const hp = [...p, k];
+    // the value is never repeated in a message: it may be a secret
+    if (!HEADER_NAME.test(k)) c.fail(hp, `\`${k}\` is not a valid HTTP header name.`);
+    else if (typeof x !== 'string') c.fail(hp, `the value of header \`${k}\` must be a string (quote it).`);
+    else if (/[\r\n\0]/.test(x)) c.fail(hp, `the value of header \`${k}\` holds a line break or NUL, which no header may.`);
+    else if (/\{\{/.test(x.replace(ENV_TEMPLATE, ''))) c.fail(hp, `the value of header \`${k}\` holds a \`{{…}}\` that is not \`{{env:NAME}}\` (the only template a header takes).`);
+    else headers[k] = x;
+  }
+  return headers;
+}
 
 export function checkRemoteTools(c: CheckHelpers, path: string[], v: unknown): Record<string, RemoteToolSpec> | undefined {
   if (v === undefined) return undefined;
@@ -78,20 +98,8 @@ function entry(c: CheckHelpers, p: string[], s: Record<string, unknown>): Remote
     else spec.openapi = openapi;
   }
   if (s.headers !== undefined) {
-    if (typeof s.headers !== 'object' || s.headers === null || Array.isArray(s.headers)) c.wrongType([...p, 'headers'], 'a table of Header-Name = "value"', s.headers);
-    else {
-      const headers: Record<string, string> = {};
-      for (const [k, x] of Object.entries(s.headers as Record<string, unknown>)) {
-        const hp = [...p, 'headers', k];
-        // the value is never repeated in a message: it may be a secret
-        if (!HEADER_NAME.test(k)) c.fail(hp, `\`${k}\` is not a valid HTTP header name.`);
-        else if (typeof x !== 'string') c.fail(hp, `the value of header \`${k}\` must be a string (quote it).`);
-        else if (/[\r\n\0]/.test(x)) c.fail(hp, `the value of header \`${k}\` holds a line break or NUL, which no header may.`);
-        else if (/\{\{/.test(x.replace(ENV_TEMPLATE, ''))) c.fail(hp, `the value of header \`${k}\` holds a \`{{…}}\` that is not \`{{env:NAME}}\` (the only template a header takes).`);
-        else headers[k] = x;
-      }
-      spec.headers = headers;
-    }
+    const headers = checkHeaders(c, [...p, 'headers'], s.headers);
+    if (headers) spec.headers = headers;
   }
   const t = c.duration([...p, 'timeout'], s.timeout);
   if (t !== undefined) {

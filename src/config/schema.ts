@@ -10,7 +10,7 @@ import { GO_POLICY_KEYS } from '../core/native_go/policy.ts';
 import { SANDBOX_MODES, type SandboxMode } from '../core/shell/sandbox/settings.ts';
 import { ENV_PATTERN } from '../core/shell/env.ts';
 import { SHELL_POLICY_KEYS } from '../core/shell/shell_policy.ts';
-import { checkRemoteTools, type RemoteToolSpec } from './remote_tools_schema.ts';
+import { checkHeaders, checkRemoteTools, type RemoteToolSpec } from './remote_tools_schema.ts';
 import { TOOLSET_ENTRY } from './toolset_list.ts';
 
 export type { RemoteToolSpec };
@@ -20,6 +20,8 @@ export interface McpServerSpec {
   args?: string[];
   env?: Record<string, string>;
   url?: string;
+  /** sent with every request to `url`; values may hold `{{env:NAME}}` */
+  headers?: Record<string, string>;
 }
 
 export interface ToolsPolicies {
@@ -101,7 +103,7 @@ const SHELL_AXIS_KEYS = ['grant', 'timeout', 'on_timeout', 'blacklist', 'prefix_
 const GRANT_KEYS = ['grant', 'timeout', 'on_timeout'];
 const MISSIONS_KEYS = ['fire', 'answer'];
 const RULE_KEYS = ['tool', 'path', 'program', 'reason'];
-const MCP_KEYS = ['command', 'args', 'env', 'url'];
+const MCP_KEYS = ['command', 'args', 'env', 'url', 'headers'];
 const POLICY_KEYS: Record<string, readonly string[]> = {
   local_fs: Object.keys(FS_POLICY_KEYS),
   local_shell: SHELL_POLICY_KEYS,
@@ -402,7 +404,7 @@ class Checker {
         this.fail(p, `\`${name}\` is not a server name (letters, digits, _ and -); it becomes the toolset name of its tools.`);
         continue;
       }
-      if (!this.table(p, s, MCP_KEYS, 'an MCP server: command, args, env, url')) continue;
+      if (!this.table(p, s, MCP_KEYS, 'an MCP server: command, args, env, url, headers')) continue;
       const spec: McpServerSpec = {};
       const command = this.str([...p, 'command'], s.command);
       if (command !== undefined) spec.command = command;
@@ -421,6 +423,11 @@ class Checker {
       }
       const url = this.str([...p, 'url'], s.url);
       if (url !== undefined) spec.url = url;
+      if (s.headers !== undefined) {
+        const headers = checkHeaders(this, [...p, 'headers'], s.headers);
+        if (s.url === undefined) this.fail([...p, 'headers'], `\`headers\` go with \`url\` (an HTTP server); a \`command\` server takes \`env\` instead.`);
+        else if (headers) spec.headers = headers;
+      }
       if (spec.command === undefined && spec.url === undefined && s.command === undefined && s.url === undefined) {
         this.fail(p, `[${dotted(p)}] needs \`command\` (a program to spawn) or \`url\` (an HTTP endpoint).`);
       }

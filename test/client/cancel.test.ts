@@ -10,6 +10,7 @@ after(removePeers);
 
 const stuck = peer([], { cancelNoticeMs: 300 });
 const stubborn = peer([]);
+const straggler = peer([], { cancelNoticeMs: 300 });
 const polite = peer([]);
 
 const markers = (c: typeof stuck) => c.store.getState().history.flatMap((h) => (h.kind === 'marker' ? [h.text] : []));
@@ -53,4 +54,20 @@ test('a turn the agent ends `cancelled` shows the plain marker, and no overdue n
   const s = await waitFor(c, (x) => !x.running, 'the end');
   assert.deepEqual(markers(c), ['cancelled']);
   assert.equal(s.cancelStale, undefined);
+});
+
+test('text an agent sends for a turn the user stopped waiting for is never shown as the next answer', async () => {
+  const c = straggler;
+  await waitFor(c, (x) => x.sessionId !== undefined, 'the session');
+  c.send('straggler');
+  await waitFor(c, (x) => x.running && shown(x).includes('thinking hard'), 'the turn');
+  c.cancel();
+  await waitFor(c, (x) => x.cancelStale === true, 'the overdue notice', 5000);
+  c.cancel();
+  await waitFor(c, (x) => !x.running, 'the turn let go');
+  // the agent's late text arrives while nothing runs: said once, kept out of the conversation
+  let s = await waitFor(c, (x) => shown(x).includes('still sending output for the turn you stopped waiting for'), 'the late-output notice', 5000);
+  c.send('hello again');
+  s = await waitFor(c, (x) => !x.running && shown(x).includes('echo: hello again'), 'the next turn');
+  assert.ok(!shown(s).includes('LATE TEXT'), 'the late text is not shown');
 });

@@ -82,3 +82,16 @@ test('a hard link to a quarantined or read-approve file is served as that file: 
   assert.equal(await host(true).readTextFile('hl/settings.txt'), 'TOKEN=2');
   assert.equal(await host(false).readTextFile('hl/plain2.txt'), 'plain', 'an ordinary file with two links');
 });
+
+test('a 40 MB file: line ranges are served from it; the whole file, or a range over 16 MiB, is refused naming what to ask for', async () => {
+  const h = host(false);
+  const line = (i: number) => `line ${String(i).padStart(7, '0')} ${'y'.repeat(86)}`;
+  const lines = Array.from({ length: 400_000 }, (_, i) => line(i + 1));
+  writeFileSync(path.join(root, 'big.log'), `${lines.join('\n')}\n`);
+  assert.equal(statSync(path.join(root, 'big.log')).size, 40_000_000);
+  assert.equal(await h.readTextFile('big.log', 250_000, 3), [line(250_000), line(250_001), line(250_002)].join('\n'));
+  assert.equal(await h.readTextFile('big.log', 400_000, 10), `${line(400_000)}\n`);
+  const refused = (re: RegExp) => (e: { data?: { code?: string }; message?: string }) => e.data?.code === 'too_large' && re.test(`${e.message} ${JSON.stringify(e.data)}`);
+  await assert.rejects(h.readTextFile('big.log'), refused(/line|range|limit/i));
+  await assert.rejects(h.readTextFile('big.log', 1, 300_000), refused(/Ask for fewer lines/));
+});

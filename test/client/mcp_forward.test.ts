@@ -36,3 +36,14 @@ test('an agent that takes http gets both; the built-in agent (which reads the co
 test('forwardMcp: a server with neither command nor url is named as not passed', () => {
   assert.deepEqual(forwardMcp([{ name: 'odd' }], { http: true, sse: true }), { servers: [], skipped: ['odd (neither a command nor a url)'] });
 });
+
+test("an http server's configured headers are passed filled from the environment; one whose variable is unset is left out and named", () => {
+  const configured: ConfiguredMcpServer[] = [
+    { name: 'search', url: 'http://127.0.0.1:1/mcp', headers: { Authorization: 'Bearer {{env:SEARCH_TOKEN}}', 'X-Team': 'core' } },
+    { name: 'other', url: 'http://127.0.0.1:2/mcp', headers: { Authorization: '{{env:NOPE_UNSET}}' } },
+  ];
+  const { servers, skipped } = forwardMcp(configured, { http: true }, { SEARCH_TOKEN: 't-1' });
+  assert.deepEqual(servers, [{ type: 'http', name: 'search', url: 'http://127.0.0.1:1/mcp', headers: [{ name: 'Authorization', value: 'Bearer t-1' }, { name: 'X-Team', value: 'core' }] }]);
+  assert.equal(skipped.length, 1);
+  assert.match(skipped[0], /^other \(header Authorization uses \{\{env:NOPE_UNSET\}\}, and NOPE_UNSET is not set/);
+});

@@ -8,7 +8,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { META_SHELL_RUN, METHOD_CHECKPOINTS, METHOD_REWIND, METHOD_REWIND_PREVIEW, METHOD_SHELL_RUN, type RewindMeta } from '../../core/protocol_names.ts';
 import { parseFork, parseRewind, parseSessionOnly, parseSetModel, parseShellRun } from './params.ts';
 import { noLoginMethods } from './errors.ts';
-import { runPrompt } from './prompt.ts';
+import { refuseUnreadable, runPrompt } from './prompt.ts';
 import type { AgentOptions } from './session.ts';
 import { SessionManager } from './session_manager.ts';
 
@@ -31,6 +31,8 @@ function initialized(version: string): acp.InitializeResponse {
       mcpCapabilities: { http: true },
       // fork is unstable in ACP: offered to the clients that look for it
       sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, fork: {} } as acp.SessionCapabilities,
+      // nothing to forget (no login), but a client may ask: logout is answered
+      auth: { logout: {} },
       // the person's own shell lines are kept with the session (_cxl/shell_run)
       _meta: { [META_SHELL_RUN]: true },
     },
@@ -94,6 +96,7 @@ export function createAgent(o: AgentOptions): Agent {
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client, signal }) => {
       const s = sessions.get(params.sessionId);
+      refuseUnreadable(params.prompt);
       const running = runPrompt(o, s, client, params.prompt, signal);
       s.running = running;
       return { stopReason: await running };

@@ -30,7 +30,7 @@ export function clientFileIO(ctx: ToolContext): ClientFileIO {
           },
         }
       : {}),
-  });
+  }, { maxMessageBytes: acp.DEFAULT_MAX_MESSAGE_BYTES });
 }
 
 /** The client's terminals, each reported to the running tool call; a refusing host without the capability. */

@@ -54,3 +54,24 @@ export function turnRunning(): acp.RequestError {
 export function noLoginMethods(methodId: string): acp.RequestError {
   return acp.RequestError.invalidParams({ methodId }, `cxl offers no login methods (authMethods is empty): the model provider is configured by --provider/--model, agents.toml or OPENAI_API_KEY/OLLAMA_HOST`);
 }
+
+/** An image or audio block: the providers cxl talks to are sent text, so it is refused, never dropped. */
+export function unreadableBlock(type: string, mimeType: string | undefined): acp.RequestError {
+  return acp.RequestError.invalidParams(
+    { type, ...(mimeType ? { mimeType } : {}) },
+    `this agent sends its models text only, so the prompt's ${type} block${mimeType ? ` (${mimeType})` : ''} cannot be read (promptCapabilities.${type} is not offered). Describe it in words, or attach a text file instead.`,
+  );
+}
+
+/** additionalDirectories: a session's tools are confined to its one root. */
+export function noAdditionalDirectories(dirs: readonly string[]): acp.RequestError {
+  return acp.RequestError.invalidParams(
+    { additionalDirectories: dirs },
+    `this agent confines a session's tools to its cwd and takes no additional directories (${dirs.join(', ')}); start the session in a directory that holds them all.`,
+  );
+}
+
+/** A session/list cursor this agent did not hand out. */
+export function badCursor(cursor: string): acp.RequestError {
+  return acp.RequestError.invalidParams({ cursor }, 'unknown session/list cursor: pass the nextCursor of the previous page as it was given, or none for the first page');
+}

@@ -23,6 +23,7 @@ import type { AgentOptions, LiveSession } from './session.ts';
 import type { LoadedCommands } from '../../config/commands.ts';
 import process from 'node:process';
 import { runToolCall, type CallTurn } from './tool_call.ts';
+import { unreadableBlock } from './errors.ts';
 
 export type TurnOptions = Pick<AgentOptions, 'provider' | 'providerProblem' | 'systemPrompt' | 'memory' | 'maxTurns' | 'log' | 'fleet' | 'modesFor'>;
 
@@ -65,6 +66,11 @@ function promptText(blocks: acp.ContentBlock[]): string {
     }
   }
   return parts.join('\n');
+}
+
+/** Image and audio blocks are refused with the reason: the providers here are sent text, and nothing is dropped unsaid. */
+export function refuseUnreadable(blocks: acp.ContentBlock[]): void {
+  for (const b of blocks) if (b.type === 'image' || b.type === 'audio') throw unreadableBlock(b.type, b.mimeType);
 }
 
 /** The prompt as the model reads it: the person's shell output first, when they sent some. */

@@ -17,9 +17,39 @@ const UNIT_SESSION_PREFIX = 'run-';
 
 /** How long a session's answer waits for the server's list of models (a client replays its saved model against it at once). */
 const MODELS_WAIT_MS = 1000;
-import { relativeCwd, sessionNotFound, sessionRefused, turnRunning } from './errors.ts';
+import { badCursor, noAdditionalDirectories, relativeCwd, sessionNotFound, sessionRefused, turnRunning } from './errors.ts';
 import { replaySession } from './replay.ts';
 import { openSession, type AgentOptions, type LiveSession, type SessionAnswer } from './session.ts';
+
+/** Sessions per session/list page; a longer list ends with nextCursor. */
+export const LIST_PAGE = 100;
+
+/** A page's cursor names its last session (not a position), so a session added or removed meanwhile shifts nothing. */
+function cursorOf(s: { sessionId: string; updatedAt: string }): string {
+  return Buffer.from(JSON.stringify([s.updatedAt, s.sessionId])).toString('base64url');
+}
+
+/** Where the page after `cursor` starts in `all` (newest first, as the store lists them). */
+function cursorIndex(all: ReadonlyArray<{ sessionId: string; updatedAt: string }>, cursor: string): number {
+  let at: unknown;
+  try {
+    at = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw badCursor(cursor);
+  }
+  if (!Array.isArray(at) || typeof at[0] !== 'string' || typeof at[1] !== 'string') throw badCursor(cursor);
+  const [updatedAt, sessionId] = at as [string, string];
+  const same = all.findIndex((s) => s.sessionId === sessionId);
+  if (same !== -1 && all[same].updatedAt === updatedAt) return same + 1;
+  // that session changed or went: the page starts after where it stood (older than it was)
+  const next = all.findIndex((s) => s.updatedAt < updatedAt);
+  return next === -1 ? all.length : next;
+}
+
+/** additionalDirectories is refused with its reason rather than ignored (the capability is not offered). */
+function refuseAdditional(params: { additionalDirectories?: string[] | null }): void {
+  if (params.additionalDirectories?.length) throw noAdditionalDirectories(params.additionalDirectories);
+}
 
 export class SessionManager {
   readonly #sessions = new Map<string, LiveSession>();
@@ -72,6 +102,7 @@ export class SessionManager {
 
   async create(client: acp.AgentContext, params: acp.NewSessionRequest): Promise<SessionAnswer & { sessionId: string }> {
     if (!path.isAbsolute(params.cwd)) throw relativeCwd(params.cwd);
+    refuseAdditional(params);
     const cwd = path.resolve(params.cwd);
     const now = new Date().toISOString();
     const stored: StoredSession = { version: 1, sessionId: randomUUID(), cwd, createdAt: now, updatedAt: now, mode: this.o.modesFor(cwd).current, history: [], replay: [], allows: [] };
@@ -88,7 +119,8 @@ export class SessionManager {
     return this.#reopen(client, params, false);
   }
 
-  async #reopen(client: acp.AgentContext, params: { sessionId: string; cwd?: string | null; mcpServers?: acp.McpServer[] | null }, replay: boolean): Promise<SessionAnswer> {
+  async #reopen(client: acp.AgentContext, params: { sessionId: string; cwd?: string | null; mcpServers?: acp.McpServer[] | null; additionalDirectories?: string[] }, replay: boolean): Promise<SessionAnswer> {
+    refuseAdditional(params);
     const old = this.#sessions.get(params.sessionId);
     if (old) {
       old.cancel();
@@ -169,8 +201,11 @@ export class SessionManager {
   }
 
   async list(params: acp.ListSessionsRequest): Promise<acp.ListSessionsResponse> {
-    const list = await this.o.store.list(params.cwd ?? undefined);
-    return { sessions: list.map((s) => ({ sessionId: s.sessionId, cwd: s.cwd, title: s.title ?? null, updatedAt: s.updatedAt, ...(s.sessionId.startsWith(UNIT_SESSION_PREFIX) ? { _meta: { [META_UNATTENDED]: true } } : {}) })) };
+    const all = await this.o.store.list(params.cwd ?? undefined);
+    const from = params.cursor ? cursorIndex(all, params.cursor) : 0;
+    const list = all.slice(from, from + LIST_PAGE);
+    const more = from + LIST_PAGE < all.length;
+    return { ...(more ? { nextCursor: cursorOf(list[list.length - 1]) } : {}), sessions: list.map((s) => ({ sessionId: s.sessionId, cwd: s.cwd, title: s.title ?? null, updatedAt: s.updatedAt, ...(s.sessionId.startsWith(UNIT_SESSION_PREFIX) ? { _meta: { [META_UNATTENDED]: true } } : {}) })) };
   }
 
   cancel(sessionId: string): void {

@@ -3,7 +3,7 @@
 // working tree otherwise (local_shell, native-git: the workspace is compared before and after
 // each run that is not a read). Decorators only: the tools and the gate do not know.
 import type { CallPlan, PlanContext, RunContext, Toolset } from '../../core/contract/toolset.ts';
-import type { FileIO, FileSnapshot, ReadOptions, WriteGuard } from '../../core/local_fs/file_io.ts';
+import type { FileIO, FileSnapshot, LinesRead, ReadOptions, WriteGuard } from '../../core/local_fs/file_io.ts';
 import type { ConfinedPath } from '../../core/paths.ts';
 import type { SessionCheckpoints } from './recorder.ts';
 
@@ -20,6 +20,10 @@ export class CheckpointedIO implements FileIO {
 
   read(file: ConfinedPath, opts: ReadOptions): Promise<FileSnapshot> {
     return this.inner.read(file, opts);
+  }
+
+  readLines(file: ConfinedPath, start: number, end: number, maxLines: number): Promise<LinesRead | undefined> {
+    return this.inner.readLines?.(file, start, end, maxLines) ?? Promise.resolve(undefined);
   }
 
   async write(file: ConfinedPath, data: Buffer | readonly Buffer[], opts: WriteGuard): Promise<void> {

@@ -6,6 +6,7 @@ import { DEFAULT_TOKENS_PER_CHAR, type TokenMeter } from './tokens.ts';
 import { elideOldResults, latestRoundStart, mechanicalSummary, pathsToForget, replaceWithSummary, summaryCut, writeSummary } from './compaction.ts';
 import { MIN_CONTEXT_WINDOW, type WindowChoice } from './window.ts';
 import { type ChatMessage, type Provider, ProviderError, type ToolDefinition, type Usage } from '../providers/types.ts';
+import { untilAborted } from '../../core/abortable.ts';
 
 /** The default share of the window at which a request is compacted first. */
 export const DEFAULT_COMPACT_THRESHOLD = 0.7;
@@ -97,12 +98,13 @@ export class SessionContext {
     this.#window = undefined;
   }
 
-  async window(): Promise<WindowChoice> {
+  /** `signal`: the turn waiting; a cancel ends the wait (the shared lookup runs on for others). */
+  async window(signal?: AbortSignal): Promise<WindowChoice> {
     if (!this.#window) {
       const provider = this.o.provider;
-      const w = await this.o.window(provider);
+      const w = await untilAborted(this.o.window(provider), signal);
       // a switch while it was read asks again
-      if (provider !== this.o.provider) return this.window();
+      if (provider !== this.o.provider) return this.window(signal);
       this.#window = w;
     }
     return this.#window;
@@ -119,7 +121,7 @@ export class SessionContext {
 
   /** Before a request: compacts when it would pass the threshold. */
   async prepare(history: ChatMessage[], tools: ToolDefinition[], signal?: AbortSignal): Promise<void> {
-    const w = (await this.window()).tokens;
+    const w = (await this.window(signal)).tokens;
     const est = this.estimate(history, tools);
     if (this.#forceNext || est > this.threshold * w) {
       this.#forceNext = false;
@@ -157,7 +159,7 @@ export class SessionContext {
 
   /** The server refused the request as too long: learn what it said, compact harder. True when the next try is smaller. */
   async tooLong(history: ChatMessage[], tools: ToolDefinition[], err: ProviderError, signal?: AbortSignal): Promise<boolean> {
-    const w = (await this.window()).tokens;
+    const w = (await this.window(signal)).tokens;
     if (err.limit && err.limit < w) this.#window = { tokens: err.limit, source: 'the limit the server named when it refused a request' };
     if (err.promptTokens) this.o.meter.calibrate(err.promptTokens, this.#sentChars);
     const before = this.estimate(history, tools);
@@ -170,7 +172,7 @@ export class SessionContext {
    * refusal) a summary of the older part. Undefined when there was nothing to compact.
    */
   async compact(history: ChatMessage[], tools: ToolDefinition[], trigger: CompactionTrigger, signal?: AbortSignal): Promise<CompactionRecord | undefined> {
-    const w = (await this.window()).tokens;
+    const w = (await this.window(signal)).tokens;
     const meter = this.o.meter;
     const tokensOf = (m: ChatMessage) => meter.messageTokens(m);
     const before = this.estimate(history, tools);

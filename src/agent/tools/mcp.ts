@@ -7,6 +7,8 @@
 import type { Client, Transport } from './mcp_sdk.ts';
 import { schemaPlan } from '../../core/contract/schema_plan.ts';
 import type { CallPlan, Toolset } from '../../core/contract/toolset.ts';
+import process from 'node:process';
+import { fillEnvTemplates } from '../../core/env_template.ts';
 import { ToolError } from '../../core/errors.ts';
 import type { JsonSchema, ToolKind, ToolSpec } from '../../core/tool.ts';
 
@@ -19,6 +21,8 @@ export interface McpServerConfig {
   /** http (streamable HTTP) */
   url?: string;
   headers?: Record<string, string>;
+  /** the headers are configuration's: `{{env:NAME}}` in them is filled when the server is reached */
+  headersFromConfig?: boolean;
   /** where the stdio server starts */
   cwd?: string;
   /**
@@ -105,7 +109,13 @@ export class McpToolset implements Toolset {
     const { getDefaultEnvironment, StdioClientTransport, StreamableHTTPClientTransport } = sdk;
     const c = this.config;
     if (c.url) {
-      return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers: c.headers ?? {} } });
+      let headers = c.headers ?? {};
+      try {
+        if (c.headersFromConfig) headers = fillEnvTemplates(headers, process.env, `MCP server ${c.name}`);
+      } catch (err) {
+        throw new ToolError('bad_args', `${(err as Error).message} Its tools are absent until then.`);
+      }
+      return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers } });
     }
     if (!c.command) throw new ToolError('bad_args', `MCP server ${c.name} needs a command (stdio) or a url (http).`);
     // only the SDK's short safe list of variables (PATH, HOME, …) plus what was configured: no secrets leak
@@ -248,8 +258,8 @@ export function fromAcp(servers: Array<Record<string, unknown>>): { configs: Mcp
 }
 
 /** `[mcp_servers.<name>]` entries of agents.toml as server configs. */
-export function fromConfig(servers: Record<string, { command?: string; args?: string[]; env?: Record<string, string>; url?: string }> | undefined, cwd?: string): McpServerConfig[] {
-  return Object.entries(servers ?? {}).map(([name, s]) => ({ name, command: s.command, args: s.args, env: s.env, url: s.url, cwd }));
+export function fromConfig(servers: Record<string, { command?: string; args?: string[]; env?: Record<string, string>; url?: string; headers?: Record<string, string> }> | undefined, cwd?: string): McpServerConfig[] {
+  return Object.entries(servers ?? {}).map(([name, s]) => ({ name, command: s.command, args: s.args, env: s.env, url: s.url, ...(s.headers ? { headers: s.headers, headersFromConfig: true } : {}), cwd }));
 }
 
 /**

@@ -65,6 +65,21 @@ export interface FileIO {
    * written. `expectBytes`, the content that hash was taken of, lets the check compare bytes.
    */
   write(file: ConfinedPath, data: Buffer | readonly Buffer[], opts: WriteGuard): Promise<void>;
+  /**
+   * Lines `start` to `end` (1-based, inclusive) of a file too big to be read whole this way (the
+   * client's fs/read_text_file with line/limit); at most `maxLines` of them. Undefined: the file
+   * is read whole (read()) and cut here, which also gives the hash an edit checks against.
+   */
+  readLines?(file: ConfinedPath, start: number, end: number, maxLines: number): Promise<LinesRead | undefined>;
+}
+
+/** Lines a client sent of a file too big for one message: `lines` of them from the start asked. */
+export interface LinesRead {
+  bytes: Buffer;
+  /** how many lines were asked for (fewer than wanted: the caller says where to go on) */
+  asked: number;
+  /** the file's size on this machine, in bytes */
+  size: number;
 }
 
 export interface ReadOptions {
@@ -642,18 +657,62 @@ function clientError(err: unknown, file: ConfinedPath, what: string): ToolError 
   return new ToolError('io_error', `The client could not ${what} ${file.rel}: ${msg}.`);
 }
 
+/** What ClientFileIO must know of the connection: the most one message may carry (the SDK's cap). */
+export interface ClientFileIOOptions {
+  maxMessageBytes: number;
+}
+
+/**
+ * Files up to this share of the message cap are asked for whole: JSON escaping (quotes, tabs,
+ * backslashes, newlines) makes an answer larger than the file (~10% for source code, double for
+ * a file of quotes), and the cxl client serves whole files up to the same 16 MiB.
+ */
+const WHOLE_SHARE = 0.5;
+
+/** The size of `file` on this machine (where the agent runs beside its client), if it can be seen. */
+function localSize(file: ConfinedPath): number | undefined {
+  try {
+    return fs.statSync(file.real).size;
+  } catch {
+    return undefined;
+  }
+}
+
+const MiB = 1024 * 1024;
+
+/** A whole file the client cannot send in one message: no edit of it can work through the client. */
+export class TooBigForMessage extends ToolError {}
+
+/** A whole file the client cannot send in one message, said before asking it. */
+export function tooBigForMessage(rel: string, size: number, maxMessageBytes: number): ToolError {
+  return new TooBigForMessage(
+    'too_large',
+    `${rel} is ${size} bytes (${(size / MiB).toFixed(1)} MiB): too big for the client to send whole in one ACP message (at most ${maxMessageBytes / MiB} MiB). Read it in parts with read_file_range (start_line/end_line); edit_file, sed and write_file need the whole file, so change a file this big with local_shell or in an editor.`,
+    { size, limit: maxMessageBytes },
+  );
+}
+
 /** Content through the client's fs/* methods; paths handed over are the confined absolute ones. */
 export class ClientFileIO implements FileIO {
   readonly kind = 'client' as const;
   readonly #client: FsClient;
+  /** the largest local size asked for whole */
+  readonly #wholeMax: number;
+  readonly #maxMessage: number;
 
-  constructor(client: FsClient) {
+  constructor(client: FsClient, o: ClientFileIOOptions = { maxMessageBytes: 32 * MiB }) {
     this.#client = client;
+    this.#maxMessage = o.maxMessageBytes;
+    this.#wholeMax = Math.floor(o.maxMessageBytes * WHOLE_SHARE);
   }
 
   async read(file: ConfinedPath, opts: { maxBytes: number }): Promise<FileSnapshot> {
     const read = this.#client.readTextFile;
     if (!read) throw new ToolError('capability_missing', 'The connected client does not offer fs.readTextFile, so files cannot be read through it.');
+    // refused before the client is asked: an answer past the cap cannot arrive
+    const size = localSize(file);
+    if (size !== undefined && size > this.#wholeMax) throw tooBigForMessage(file.rel, size, this.#maxMessage);
+    if (size !== undefined && size > opts.maxBytes) throw tooLarge(file.rel, size, opts.maxBytes);
     let text: string;
     try {
       text = await read.call(this.#client, file.real);
@@ -663,6 +722,21 @@ export class ClientFileIO implements FileIO {
     const bytes = Buffer.from(text, 'utf8');
     if (bytes.length > opts.maxBytes) throw tooLarge(file.rel, bytes.length, opts.maxBytes);
     return snapshot(bytes);
+  }
+
+  async readLines(file: ConfinedPath, start: number, end: number, maxLines: number): Promise<LinesRead | undefined> {
+    const size = localSize(file);
+    if (size === undefined || size <= this.#wholeMax) return undefined;
+    const read = this.#client.readTextFile;
+    if (!read) throw new ToolError('capability_missing', 'The connected client does not offer fs.readTextFile, so files cannot be read through it.');
+    const asked = Math.max(1, Math.min(end - start + 1, maxLines));
+    let text: string;
+    try {
+      text = await read.call(this.#client, file.real, start, asked);
+    } catch (err) {
+      throw clientError(err, file, 'read');
+    }
+    return { bytes: Buffer.from(text, 'utf8'), asked, size };
   }
 
   async write(file: ConfinedPath, data: Buffer | readonly Buffer[], opts: WriteGuard): Promise<void> {

@@ -14,7 +14,7 @@ import { defaultPathMatcher } from '../protect/matcher.ts';
 import type { ToolKind } from '../tool.ts';
 import { buildApprovalDiff, DIFF_MAX_BYTES, type MutatingTool } from './approval_diff.ts';
 import { gatePath, type ApprovalRequest, type AskApproval } from './context.ts';
-import type { FileIO, FileSnapshot } from './file_io.ts';
+import { TooBigForMessage, type FileIO, type FileSnapshot } from './file_io.ts';
 import type { ReadLedger } from './ledger.ts';
 import type { FsPolicy } from './policy.ts';
 import type { Args } from './tool_def.ts';
@@ -54,11 +54,17 @@ export function fsView(root: string, tool: string, kind: ToolKind, args: Record<
 async function contractFirst(parts: FsParts, tool: string, c: ConfinedPath): Promise<FileSnapshot | undefined> {
   if (!c.exists) return undefined;
   const needFull = tool === 'write_file';
-  if (!parts.ledger.get(c.real)) parts.ledger.check(c.real, '', needFull, c.rel); // throws not_read
+  if (!parts.ledger.get(c.real)) {
+    // a file the client cannot send whole is never editable through it: say that, not "read it first"
+    // (a limit of 0: the client's IO refuses on the local size before asking, so nothing is sent)
+    if (parts.io.kind === 'client') await parts.io.read(c, { maxBytes: 0 }).catch((err) => (err instanceof TooBigForMessage ? Promise.reject(err) : undefined));
+    parts.ledger.check(c.real, '', needFull, c.rel); // throws not_read
+  }
   let snap: FileSnapshot;
   try {
     snap = await parts.io.read(c, { maxBytes: DIFF_MAX_BYTES, hashing: true });
-  } catch {
+  } catch (err) {
+    if (err instanceof TooBigForMessage) throw err;
     return undefined; // unreadable here: the tool gives the precise error after the answer
   }
   parts.ledger.check(c.real, snap.sha256, needFull, c.rel);

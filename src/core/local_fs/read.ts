@@ -5,7 +5,8 @@ import type { ConfinedPath } from '../paths.ts';
 import { bool, int, schema, str } from './args.ts';
 import { lstatOf, type FsContext } from './context.ts';
 import { RANGE_READ_HARD_CAP, type Args, type ToolDef } from './tool_def.ts';
-import { decode, headLines, isBinary, lineCount, sliceLines } from './text.ts';
+import { decode, headLines, humanSize, isBinary, lineCount, sliceLines } from './text.ts';
+import type { LinesRead } from './file_io.ts';
 
 /** Refuses what is not an existing regular file before any content is read. */
 export function mustBeFile(c: ConfinedPath): void {
@@ -19,14 +20,14 @@ export function refuseBinary(c: ConfinedPath, bytes: Buffer): void {
   if (isBinary(bytes)) throw new ToolError('binary', `${c.rel} looks binary (a NUL byte or mostly invalid UTF-8 in its first 512 bytes); local_fs reads text only. Use stat_file for its size.`);
 }
 
-/** The text of `bytes` within the output cap, with a notice naming the next start_line. */
-function capped(ctx: FsContext, c: ConfinedPath, bytes: Buffer, firstLine: number, totalLines: number): { text: string; cut: boolean } {
+/** The text of `bytes` within the output cap, with a notice naming the next start_line (`totalLines` unknown: a client's range). */
+function capped(ctx: FsContext, c: ConfinedPath, bytes: Buffer, firstLine: number, totalLines: number | undefined): { text: string; cut: boolean } {
   const max = ctx.policy.maxOutputBytes;
   if (bytes.length <= max) return { text: decode(bytes), cut: false };
   const head = headLines(bytes, max);
   const last = firstLine + head.lines - 1;
   const next = head.lines === 0 ? firstLine + 1 : last + 1;
-  const shownLines = head.lines === 0 ? `the head of line ${firstLine} (cut)` : `lines ${firstLine}-${last} of ${totalLines}`;
+  const shownLines = head.lines === 0 ? `the head of line ${firstLine} (cut)` : `lines ${firstLine}-${last}${totalLines === undefined ? '' : ` of ${totalLines}`}`;
   const notice = `\n[output cut at _max_output_bytes=${max}: showed ${shownLines}. Continue with read_file_range path=${JSON.stringify(c.rel)} start_line=${next}.]`;
   return { text: decode(head.bytes) + notice, cut: true };
 }
@@ -47,11 +48,35 @@ async function readFull(ctx: FsContext, c: ConfinedPath, force: boolean): Promis
 async function readRange(ctx: FsContext, c: ConfinedPath, start: number, end: number): Promise<string> {
   mustBeFile(c);
   if (end < start) throw new ToolError('bad_args', `end_line ${end} is before start_line ${start}.`);
+  const part = await ctx.io.readLines?.(c, start, end, CLIENT_RANGE_LINES);
+  if (part) return clientRange(ctx, c, part, start, end);
   const snap = await ctx.io.read(c, { maxBytes: Math.max(ctx.policy.maxReadBytes, RANGE_READ_HARD_CAP), hashing: true });
   refuseBinary(c, snap.bytes);
   const { bytes } = sliceLines(snap.bytes, start, end);
   const { text } = capped(ctx, c, bytes, start, lineCount(snap.bytes));
   ctx.ledger.recordRead(c.real, snap.sha256, false);
+  return text;
+}
+
+/**
+ * Lines asked of a client at once for a file too big to send whole: what one call shows is
+ * _max_output_bytes (32 KiB by default), so more would cross the connection to be cut here.
+ */
+const CLIENT_RANGE_LINES = 2000;
+
+/**
+ * A range of a file too big to be sent whole, as the client sent it. The whole file's hash is not
+ * known, so nothing is recorded for an edit to check against (an edit needs the whole file, which
+ * is refused for its size anyway).
+ */
+function clientRange(ctx: FsContext, c: ConfinedPath, part: LinesRead, start: number, end: number): string {
+  refuseBinary(c, part.bytes);
+  const { text, cut } = capped(ctx, c, part.bytes, start, undefined);
+  const got = part.bytes.length === 0 ? 0 : lineCount(part.bytes);
+  // the client sent all it was asked for, and more was wanted: say where to go on
+  if (!cut && part.asked < end - start + 1 && got >= part.asked) {
+    return `${text}\n[showed lines ${start}-${start + part.asked - 1} of a ${humanSize(part.size)} file read through the client in parts. Continue with read_file_range path=${JSON.stringify(c.rel)} start_line=${start + part.asked}.]`;
+  }
   return text;
 }
 

@@ -20,6 +20,8 @@ export interface HarnessOptions {
   sandbox?: Record<string, unknown>;
   /** answers a permission request with an optionId, or 'cancelled' */
   permission?: (req: acp.RequestPermissionRequest) => string | Promise<string>;
+  /** what this client answers fs/read_text_file with, instead of reading the file itself (a client of its own) */
+  read?: (req: acp.ReadTextFileRequest) => string | Promise<string>;
   /** the error this client answers a fs/* or terminal/create request with, as a refusing client does */
   refuse?: (method: string) => acp.RequestError | undefined;
 }
@@ -72,6 +74,7 @@ export class Harness {
         const refusal = this.opts.refuse?.('fs/read_text_file');
         if (refusal) throw refusal;
         this.fsReads.push(params.path);
+        if (this.opts.read) return (async () => ({ content: await this.opts.read!(params) }))();
         let text = readFileSync(params.path, 'utf8');
         if (params.line || params.limit) {
           const lines = text.split('\n');

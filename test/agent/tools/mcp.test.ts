@@ -238,3 +238,34 @@ test('an http MCP server from session/new: headers sent, tool kind fetch from it
   assert.equal(h.toolUpdates().find((u) => u.sessionUpdate === 'tool_call')!.kind, 'fetch');
   assert.ok(mcp.seenHeaders.every((hd) => hd['x-token'] === 'secret-1'));
 });
+
+test('[mcp_servers.x] with a url sends its configured headers, {{env:NAME}} filled; an unset variable is named; headers without a url are refused', async () => {
+  const { startHttpMcp } = await import('../../fixtures/mcp_http_server.ts');
+  const { runCxl } = await import('../../helpers/cxl.ts');
+  const mcp = await startHttpMcp();
+  cleanups.push(() => mcp.close());
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-mcp-headers-')));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(path.join(dir, '.contenox'));
+  const toml = path.join(dir, '.contenox', 'agents.toml');
+  writeFileSync(toml, `[mcp_servers.web]\nurl = ${JSON.stringify(mcp.url)}\nheaders = { Authorization = "Bearer {{env:WEB_TOKEN}}", "X-Team" = "lit-secret-77" }\n`);
+  // the values are never printed: only which variables they come from
+  const shown = await runCxl(['config'], { cwd: dir, env: { HOME: dir, WEB_TOKEN: 'secret-2' } });
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.match(shown.stdout, /mcp_servers\.web\.headers\.Authorization = "\(hidden; from \$WEB_TOKEN\)"/);
+  assert.doesNotMatch(shown.stdout, /lit-secret-77|secret-2/);
+  const ok = await runCxl(['tool', '--yes', 'web.shout', '{"text":"quiet"}'], { cwd: dir, env: { HOME: dir, WEB_TOKEN: 'secret-2' } });
+  assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+  assert.equal(JSON.parse(ok.stdout).result, 'QUIET');
+  assert.ok(mcp.seenHeaders.length > 0);
+  assert.ok(mcp.seenHeaders.every((hd) => hd.authorization === 'Bearer secret-2' && hd['x-team'] === 'lit-secret-77'), JSON.stringify(mcp.seenHeaders));
+  const seen = mcp.seenHeaders.length;
+  const unset = await runCxl(['tool', '--yes', 'web.shout', '{"text":"quiet"}'], { cwd: dir, env: { HOME: dir } });
+  assert.notEqual(unset.code, 0);
+  assert.match(unset.stdout + unset.stderr, /header Authorization uses \{\{env:WEB_TOKEN\}\}, and WEB_TOKEN is not set/);
+  assert.equal(mcp.seenHeaders.length, seen, 'nothing was sent without the header');
+  writeFileSync(toml, `[mcp_servers.web]\ncommand = "true"\nheaders = { Authorization = "x" }\n`);
+  const wrong = await runCxl(['config'], { cwd: dir, env: { HOME: dir } });
+  assert.notEqual(wrong.code, 0);
+  assert.match(wrong.stderr + wrong.stdout, /`headers` go with `url`/);
+});

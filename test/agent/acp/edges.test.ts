@@ -1,0 +1,129 @@
+// `cxl acp` as a real child process at the edges of a turn and of the protocol: a cancel while the
+// model's context window is still being asked for (a server that never answers), prompt blocks
+// the models cannot read, and the stable 2.4.0 schema's paging, logout and additional roots.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import * as acp from '@agentclientprotocol/sdk';
+import { SessionStore } from '../../../src/agent/sessions/store.ts';
+import { Harness, type HarnessOptions } from './harness.ts';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+after(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+/** A model server on 127.0.0.1 that takes every request and never answers it. */
+async function silentServer(): Promise<{ url: string; hits: string[] }> {
+  const hits: string[] = [];
+  const held: http.ServerResponse[] = [];
+  const srv = http.createServer((req, res) => {
+    hits.push(`${req.method} ${req.url}`);
+    held.push(res);
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  cleanups.push(() => {
+    for (const res of held) res.destroy();
+    srv.closeAllConnections();
+    return new Promise<void>((r) => srv.close(() => r()));
+  });
+  return { url: `http://127.0.0.1:${(srv.address() as { port: number }).port}/v1`, hits };
+}
+
+async function world(env: Record<string, string>, opts: HarnessOptions = {}): Promise<{ dir: string; root: string; h: Harness }> {
+  const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-edges-')));
+  const dir = path.join(root, 'project');
+  mkdirSync(dir);
+  const h = new Harness({ ...opts, env: { HOME: root, XDG_DATA_HOME: path.join(root, 'data'), ...env } });
+  cleanups.push(async () => {
+    await h.stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+  await h.start();
+  return { dir, root, h };
+}
+
+test('a cancel while the context window is still being asked of a server that never answers ends the turn at once', async () => {
+  const srv = await silentServer();
+  const { dir, h } = await world({ OPENAI_BASE_URL: srv.url, OPENAI_API_KEY: 'k' }, { args: ['--provider', 'openai', '--model', 'm'] });
+  const { sessionId } = await h.newSession(dir);
+  const prompt = h.prompt(sessionId, 'hello');
+  // the lookup is under way: its first request has reached the server
+  const t0 = Date.now();
+  while (!srv.hits.some((x) => /models|props/.test(x)) && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 20));
+  await new Promise((r) => setTimeout(r, 200));
+  const asked = Date.now();
+  await h.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+  const res = await prompt;
+  const took = Date.now() - asked;
+  assert.equal(res.stopReason, 'cancelled');
+  // the two 3 s lookup timeouts would make it ~5.5 s
+  assert.ok(took < 1500, `the cancel took ${took} ms`);
+});
+
+test('image and audio blocks are refused with the reason, never dropped; the capability is not advertised', async () => {
+  const { dir, h } = await world({});
+  const { sessionId } = await h.newSession(dir);
+  for (const block of [
+    { type: 'image' as const, data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+    { type: 'audio' as const, data: 'UklGRg==', mimeType: 'audio/wav' },
+  ]) {
+    await assert.rejects(
+      h.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'what is this?' }, block] }),
+      (e: { code: number; message: string }) => e.code === -32602 && new RegExp(`${block.type} block \\(${block.mimeType}\\) cannot be read`).test(e.message),
+      block.type,
+    );
+  }
+});
+
+test('logout is advertised and answered; additionalDirectories is refused with the reason', async () => {
+  const { dir, root, h } = await world({});
+  const init = await h.conn.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+  assert.deepEqual(init.agentCapabilities?.auth?.logout, {});
+  assert.equal(init.agentCapabilities?.promptCapabilities?.image ?? false, false);
+  assert.equal(init.agentCapabilities?.promptCapabilities?.audio ?? false, false);
+  assert.equal(init.agentCapabilities?.sessionCapabilities?.additionalDirectories ?? null, null);
+  assert.deepEqual(await h.agent.request(acp.methods.agent.logout, {}), {});
+  const other = path.join(root, 'other');
+  mkdirSync(other);
+  await assert.rejects(
+    h.agent.request(acp.methods.agent.session.new, { cwd: dir, mcpServers: [], additionalDirectories: [other] }),
+    (e: { code: number; message: string }) => e.code === -32602 && /takes no additional directories/.test(e.message),
+  );
+});
+
+test('session/list pages: 230 sessions in three pages by nextCursor, none twice or missed; a made-up cursor is refused', async () => {
+  const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-edges-')));
+  const dir = path.join(root, 'project');
+  mkdirSync(dir);
+  const data = path.join(root, 'data');
+  const store = new SessionStore(path.join(data, 'cxl'));
+  for (let i = 0; i < 230; i++) {
+    const t = new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
+    const log = await store.create({ version: 1, sessionId: `s-${i}`, cwd: dir, createdAt: t, updatedAt: t, mode: 'default', history: [], replay: [], allows: [], title: `number ${i}` });
+    log.session.history.push({ role: 'user', content: `hello ${i}` });
+    await log.checkpoint();
+    await log.close();
+  }
+  const h = new Harness({ env: { HOME: root, XDG_DATA_HOME: data } });
+  cleanups.push(async () => {
+    await h.stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+  await h.start();
+  const seen: string[] = [];
+  const pages: number[] = [];
+  let cursor: string | undefined;
+  do {
+    const page: acp.ListSessionsResponse = await h.agent.request(acp.methods.agent.session.list, { cwd: dir, ...(cursor ? { cursor } : {}) });
+    pages.push(page.sessions.length);
+    seen.push(...page.sessions.map((x) => x.sessionId));
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  assert.deepEqual(pages, [100, 100, 30]);
+  assert.equal(new Set(seen).size, 230);
+  await assert.rejects(h.agent.request(acp.methods.agent.session.list, { cursor: 'not-a-cursor' }), (e: { code: number }) => e.code === -32602);
+});
