@@ -122,7 +122,7 @@ function agentStart(cxl: string[]): Promise<number> {
 }
 
 try {
-  for (const [runtime, cxl] of Object.entries(RUNTIMES)) {
+  for (const [runtime, cxl] of Object.entries(RUNTIMES).filter(([r]) => (process.env.UI_START_RUNTIMES ?? 'node,deno').split(',').includes(r))) {
     // a warm-up of each (code cache, page cache), then the two alternated so a busy machine slows
     // both alike (the UI's clock starts at the Enter that execs it, the agent's at its spawn)
     await uiStart(cxl);
