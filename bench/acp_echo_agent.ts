@@ -1,6 +1,8 @@
 // The reference for bench/acp.bench.ts: the smallest agent the raw SDK makes. A prompt
-// `flood N` sends N agent_message_chunk updates; `read PATH` asks the client for the file once.
+// `flood N` sends N agent_message_chunk updates; `read PATH` asks the client for the file once;
+// `stream N PATH` sends the file's text cut into N chunks (bench/ui_stream.bench.ts).
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
 import { stdioStreams } from '../src/core/platform/runtime.ts';
@@ -16,6 +18,12 @@ const app = acp
       const n = Number(arg);
       for (let i = 0; i < n; i++) {
         await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'tok ' } } });
+      }
+    } else if (cmd === 'stream') {
+      const all = readFileSync(text.split(' ').slice(2).join(' '), 'utf8');
+      const size = Math.ceil(all.length / Number(arg));
+      for (let i = 0; i < all.length; i += size) {
+        await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: all.slice(i, i + size) } } });
       }
     } else if (cmd === 'read') {
       const r = await client.request(acp.methods.client.fs.readTextFile, { sessionId: params.sessionId, path: arg });

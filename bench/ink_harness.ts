@@ -24,8 +24,8 @@ export class FakeStdout extends EventEmitter {
   }
 }
 
-/** Renders `element` into a fake terminal and waits for its first frames. */
-export async function renderFake(element: ReactElement) {
+/** Renders `element` into a fake terminal and waits for its first frames; `maxFps` as `cxl` passes none is Ink's 30. */
+export async function renderFake(element: ReactElement, opts: { maxFps?: number } = {}) {
   const { render } = await import('ink');
   // as in `cxl` a moment after its first frame: answers are laid out as markdown
   await (await import('../src/ui/markdown.ts')).loadMarkdown();
@@ -37,7 +37,7 @@ export async function renderFake(element: ReactElement) {
     stderr: new FakeStdout() as unknown as NodeJS.WriteStream,
     exitOnCtrlC: false,
     patchConsole: false,
-    maxFps: 1000,
+    maxFps: opts.maxFps ?? 1000,
   });
   await new Promise((r) => setTimeout(r, 50));
   return { stdout, stdin, inst };

@@ -2,8 +2,13 @@
 // from launching `cxl` to a screen that shows its session (the agent spawned, initialized, session/new answered), against
 // the built-in agent alone reaching the same point over stdio (spawn `cxl acp`, initialize,
 // session/new). The difference is what the UI adds: its modules and the first frames.
+// As a person runs it: colours on (so the UI asks the terminal for its background; tmux answers)
+// and a model configured: an Ollama-like server on 127.0.0.1 that lists it, so the agent's
+// model check finds it (and fetches its details) while the session opens.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -24,7 +29,15 @@ if (spawnSync('tmux', ['-V']).status !== 0) {
 }
 
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cxl-bench-ui-')));
-const vars = { HOME: base, XDG_DATA_HOME: path.join(base, 'data'), XDG_CONFIG_HOME: path.join(base, 'config'), NO_COLOR: '1' };
+// the model's server: what `ollama serve` answers about a pulled model
+const models = http.createServer((req, res) => {
+  res.setHeader('content-type', 'application/json');
+  if (req.url === '/api/tags') res.end(JSON.stringify({ models: [{ name: 'qwen3:8b', model: 'qwen3:8b' }] }));
+  else if (req.url === '/api/show') res.end(JSON.stringify({ model_info: { 'qwen3.context_length': 40960 }, capabilities: ['completion', 'tools'] }));
+  else res.end('{}');
+});
+await new Promise<void>((r) => models.listen(0, '127.0.0.1', r));
+const vars: Record<string, string> = { HOME: base, XDG_DATA_HOME: path.join(base, 'data'), XDG_CONFIG_HOME: path.join(base, 'config'), OLLAMA_HOST: `127.0.0.1:${(models.address() as AddressInfo).port}`, OLLAMA_MODEL: 'qwen3:8b', COLORTERM: 'truecolor' };
 const socket = `cxl-bench-${process.pid}`;
 const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
@@ -42,7 +55,7 @@ function unescapeOutput(s: string): string {
  */
 async function uiStart(cxl: string[]): Promise<number> {
   const env = Object.entries(vars).map(([k, v]) => `${k}=${v}`);
-  tmux('new-session', '-d', '-s', 'b', '-x', '100', '-y', '30', 'env', ...env, 'sh', '-c', `cd ${quote([base])} && read go && exec ${quote(cxl)}`);
+  tmux('new-session', '-d', '-s', 'b', '-x', '100', '-y', '30', 'env', '-u', 'NO_COLOR', ...env, 'sh', '-c', `cd ${quote([base])} && read go && exec ${quote(cxl)}`);
   const ctl = spawn('tmux', ['-L', socket, '-C', 'attach', '-f', 'ignore-size', '-t', 'b'], { stdio: ['pipe', 'pipe', 'ignore'] });
   try {
     return await new Promise<number>((resolve, reject) => {
@@ -83,7 +96,9 @@ async function uiStart(cxl: string[]): Promise<number> {
 /** Milliseconds from spawning `cxl acp` to its session/new answer. */
 function agentStart(cxl: string[]): Promise<number> {
   const t0 = performance.now();
-  const child = spawn(cxl[0], [...cxl.slice(1), 'acp'], { cwd: base, env: { ...process.env, ...vars }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const env: Record<string, string | undefined> = { ...process.env, ...vars };
+  delete env.NO_COLOR;
+  const child = spawn(cxl[0], [...cxl.slice(1), 'acp'], { cwd: base, env, stdio: ['pipe', 'pipe', 'ignore'] });
   const send = (id: number, method: string, params: unknown) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
   send(1, 'initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true } });
   return new Promise((resolve, reject) => {
@@ -107,14 +122,14 @@ function agentStart(cxl: string[]): Promise<number> {
 }
 
 try {
-  for (const [runtime, cxl] of Object.entries(RUNTIMES)) {
+  for (const [runtime, cxl] of Object.entries(RUNTIMES).filter(([r]) => (process.env.UI_START_RUNTIMES ?? 'node,deno').split(',').includes(r))) {
     // a warm-up of each (code cache, page cache), then the two alternated so a busy machine slows
     // both alike (the UI's clock starts at the Enter that execs it, the agent's at its spawn)
     await uiStart(cxl);
     await agentStart(cxl);
     const ui: number[] = [];
     const agent: number[] = [];
-    for (let i = 0; i < 9; i++) {
+    for (let i = 0; i < Number(process.env.UI_START_RUNS ?? 9); i++) {
       ui.push(await uiStart(cxl));
       agent.push(await agentStart(cxl));
     }
@@ -127,4 +142,5 @@ try {
     /* none left */
   }
   fs.rmSync(base, { recursive: true, force: true });
+  models.close();
 }

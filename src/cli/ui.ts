@@ -184,6 +184,12 @@ export async function main(argv: string[]): Promise<number> {
   process.stdout.on('error', ignoreWriteErrors);
   const starting = client.start().catch(() => {});
   await client.initializeSent;
+  // The terminal is asked for its background now: it answers while the screen's modules load,
+  // so the answer is in when the first frame is drawn rather than holding it a round trip.
+  const background = (async () => {
+    const [theme, bg] = await Promise.all([import('../ui/theme.ts'), import('../ui/terminal_background.ts')]);
+    return theme.colorEnabled() ? bg.queryBackground({ stdin: process.stdin, stdout: process.stdout }) : undefined;
+  })().catch(() => undefined);
   // React, Ink and the reconciler must all load after NODE_ENV is settled (they pick their build
   // when first imported, and mixing builds breaks rendering); they load once the client has
   // sent `initialize` (one thread evaluates modules: the screen's would hold the client back, and
@@ -224,12 +230,12 @@ export async function main(argv: string[]): Promise<number> {
     restoreConsole();
     throw err;
   }
-  const [{ default: React }, { render }, { App }, { PromptHistory }, { adoptSaved }, { editInEditor }, theme, background, { Notifier, notifySettings }] = ui;
+  const [{ default: React }, { render }, { App }, { PromptHistory }, { adoptSaved }, { editInEditor }, theme, terminalBackground, { Notifier, notifySettings }] = ui;
   const settings = await uiSettings;
   // dark or light: as configured, else as the terminal says its background is (before Ink reads stdin)
   const setting = theme.parseThemeSetting(settings.theme) ?? 'auto';
   if (setting !== 'auto') theme.setTheme(setting);
-  else if (theme.colorEnabled()) theme.setTheme((await background.queryBackground({ stdin: process.stdin, stdout: process.stdout })) ?? background.backgroundFromEnv(process.env) ?? 'dark');
+  else if (theme.colorEnabled()) theme.setTheme((await background) ?? terminalBackground.backgroundFromEnv(process.env) ?? 'dark');
   // Both were read once at load; commands the UI runs for the agent get the user's values back.
   for (const [k, v] of Object.entries(saved)) {
     if (v === undefined) delete process.env[k];

@@ -2,9 +2,10 @@
 // out to fit the terminal), whose panel is drawn by the view that has the keys. Keys go to that
 // view through the binding table in keys.ts (keyboard.ts); each view lives in views/.
 import { Static } from 'ink';
-import { memo, useEffect, useSyncExternalStore } from 'react';
+import { memo, useEffect, useMemo, useSyncExternalStore } from 'react';
 import type { ClientStore, HistoryItem } from '../client/state.ts';
 import type { Controller } from './controller.ts';
+import { FRAME_MS, framed } from './frame_budget.ts';
 import { useKeyboard } from './keyboard.ts';
 import { highlighterReady, loadHighlighter, onHighlighterReady } from './highlight.ts';
 import { loadMarkdown, markdownReady, onMarkdownReady } from './markdown.ts';
@@ -56,10 +57,14 @@ export interface AppProps {
   arming?: Arming;
   /** The bell, desktop notification and terminal title (none in tests and benchmarks). */
   notifier?: Notifier;
+  /** Milliseconds between two frames drawn for store changes (FRAME_MS unless a test says otherwise). */
+  frameMs?: number;
 }
 
-export function App({ store, controller, animate = true, size: fixedSize, initial, prompts, editor, arming, notifier }: AppProps) {
-  const s = useSyncExternalStore(store.subscribe, store.getState, store.getState);
+export function App({ store, controller, animate = true, size: fixedSize, initial, prompts, editor, arming, notifier, frameMs = FRAME_MS }: AppProps) {
+  // store changes reach the screen once a frame, a replay once it is read (frame_budget.ts)
+  const subscribe = useMemo(() => framed(store.subscribe, { frameMs, holding: () => store.getState().loading !== undefined }), [store, frameMs]);
+  const s = useSyncExternalStore(subscribe, store.getState, store.getState);
   const size = useScreenSize(fixedSize);
   const reprint = useReprint(size.columns, s.history.length > 0, s.epoch);
   const { ui, current, setUi } = useUiState(arming ? { ...initial, arming } : initial);

@@ -3,6 +3,7 @@
 // the approval, and one waiting for its turn to be asked shows as one line.
 import type { ClientState, LiveItem, TerminalView } from '../client/state.ts';
 import { markdownTail } from './markdown.ts';
+import { TailScan } from './stream_tail.ts';
 import { textRows } from './message_rows.ts';
 import { clipTail, plainRow, type Row } from './text_layout.ts';
 import { toolCallRows } from './tool_call_rows.ts';
@@ -16,11 +17,27 @@ export function terminalsOf(s: ClientState, callId: string): TerminalView[] {
   return call.content.flatMap((c) => (c.type === 'terminal' && s.terminals[c.terminalId] ? [s.terminals[c.terminalId]] : []));
 }
 
+// What is known of each message being streamed (its lines, its fences), by item: a frame scans
+// only what came since the last one. A few are kept (a thought and its answer stream in turn).
+const scans = new Map<string, TailScan>();
+
+function scanOf(key: string): TailScan {
+  let scan = scans.get(key);
+  if (!scan) {
+    scan = new TailScan();
+    scans.set(key, scan);
+    if (scans.size > 4) scans.delete(scans.keys().next().value as string);
+  }
+  return scan;
+}
+
 export function liveItemRows(s: ClientState, ui: UiState, item: LiveItem, width: number, maxLines: number): Row[] {
-  if (item.kind === 'agent') {
+  if (item.kind === 'agent' || item.kind === 'thought') {
     // Only the tail can be on screen: lay out that much, not the whole streamed answer.
-    const { rows, omitted } = markdownTail(item.text.trim(), width, maxLines);
-    return omitted > 0 ? [plainRow(`… ${omitted} earlier lines (printed in full when finished)`, { dim: true }), ...rows] : rows;
+    const thought = item.kind === 'thought';
+    const { rows, omitted } = markdownTail(item.text, thought ? width - 2 : width, maxLines, thought ? { dim: true } : {}, scanOf(`${item.kind}:${item.key}`));
+    const shown = thought ? rows.map((r) => [{ text: '┊ ', dim: true }, ...r]) : rows;
+    return omitted > 0 ? [plainRow(`… ${omitted} earlier lines (printed in full when finished)`, { dim: true }), ...shown] : shown;
   }
   if (item.kind !== 'tool') return textRows(item.kind, item.text, width);
   const call = s.toolCalls[item.id];

@@ -12,6 +12,7 @@ import type { Token, Tokens } from 'marked';
 import { highlightCode } from './highlight.ts';
 import { lateModule } from './late_module.ts';
 import { linkTarget } from './link_target.ts';
+import { TailScan } from './stream_tail.ts';
 import { forTerminal } from '../core/terminal_text.ts';
 import { textWidth, type Row, type Span } from './text_layout.ts';
 
@@ -352,25 +353,17 @@ export function markdownRows(text: string, width: number, base: Style = {}, opts
 
 /**
  * The last rows of a long message without laying out all of it: only the last `maxLines` source
- * lines are parsed (a streamed answer re-renders every chunk). Returns how many lines were left
- * out; a code block they leave open is opened again (with its language) before the tail.
+ * lines of the trimmed text are parsed (a streamed answer is drawn again every frame). Returns how
+ * many lines were left out; a code block they leave open is opened again (with its language)
+ * before the tail. `scan`, kept by the caller for a message that grows, makes finding the tail
+ * cost what was added since the last call, not the whole message (stream_tail.ts).
  */
-export function markdownTail(text: string, width: number, maxLines: number, base: Style = {}): { rows: Row[]; omitted: number } {
-  // Find where the last `maxLines` lines start by walking back over newlines: O(tail).
-  let at = text.length;
-  let n = 0;
-  while (n < maxLines && at > 0) {
-    at = text.lastIndexOf('\n', at - 1);
-    if (at < 0) break;
-    n++;
-  }
-  if (at <= 0) return { rows: markdownRows(text, width, base), omitted: 0 };
-  const prefix = text.slice(0, at);
-  const fences = [...prefix.matchAll(/^\s*```(.*)$/gm)];
-  let omitted = 1;
-  for (let i = prefix.indexOf('\n'); i !== -1; i = prefix.indexOf('\n', i + 1)) omitted++;
-  const open = fences.length % 2 === 1 ? `\`\`\`${fences[fences.length - 1][1]}\n` : '';
-  const rows = markdownRows(open + text.slice(at + 1), width, base);
+export function markdownTail(text: string, width: number, maxLines: number, base: Style = {}, scan = new TailScan()): { rows: Row[]; omitted: number } {
+  scan.update(text);
+  const { source, omitted, openFence } = scan.tail(maxLines);
+  if (omitted === 0) return { rows: markdownRows(source, width, base), omitted: 0 };
+  const open = openFence === undefined ? '' : `\`\`\`${openFence}\n`;
+  const rows = markdownRows(open + source, width, base);
   // the re-opened fence's header row was not on screen: leave it out
   return { rows: open ? rows.slice(1) : rows, omitted };
 }

@@ -30,7 +30,8 @@ export interface Rendered {
   stdout: FakeStdout;
 }
 
-export const tick = (ms = 15) => new Promise((r) => setTimeout(r, ms));
+// long enough for a frame: store changes are drawn at most once per FRAME_MS (src/ui/frame_budget.ts)
+export const tick = (ms = 50) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * For tests about which key does what (not about when an approval takes answers, which the
