@@ -14,7 +14,7 @@ export const WITHHELD: ReadonlySet<string> = new Set(['read_file', 'read_file_ra
 
 /** What the host tells a client once, at initialize (`_meta["cxl/host"]`), and what it says in its status. */
 export const SHAPE_TEXT =
-  'a standing host (cxl serve): browsing tools (list_dir, grep, find_files, stat_file, count_stats), native-git, native-jq, native-go, the mission tools and configured MCP servers and remote tools; no file reads or edits, no commands';
+  'browsing tools (list_dir, grep, find_files, stat_file, count_stats), native-git, native-jq, native-go, the mission tools and configured MCP servers and remote tools; no file reads or edits, no commands';
 
 export function withheld(spec: ToolSpec): boolean {
   return (spec.toolset === 'local_fs' || spec.toolset === 'local_shell') && WITHHELD.has(spec.name);
