@@ -104,11 +104,16 @@ try {
   const http = await open(createHttpStream(url, { headers }), dir);
 
   // memory first, before the floods grow the heaps: the host with its three clients, then 20 more idle
+  // a first round of 20, closed again, warms what a connection's first use allocates once (code,
+  // the heap's own growth); the second round is what each further idle connection costs
+  const warm: Peer[] = [];
+  for (let i = 0; i < IDLE; i++) warm.push(await open(wsStream(), dir));
+  for (const p of warm) p.conn.close();
   const before = await settledRss(host.pid!);
   const idle: Peer[] = [];
   for (let i = 0; i < IDLE; i++) idle.push(await open(wsStream(), dir));
   const after = await settledRss(host.pid!);
-  const perConn = (after - before) / IDLE;
+  const perConn = Math.max(0, after - before) / IDLE;
   const oneAcp = rss(stdioChild.pid!);
   report({ name: `cxl serve memory per idle connection (${IDLE}, WebSocket, one session each)`, ours: perConn / 1024 / 1024, reference: oneAcp / 1024 / 1024, unit: 'MB', against: 'a cxl acp process per stdio client', target: '< 0.1x' });
   for (const p of idle) p.conn.close();
