@@ -161,3 +161,22 @@ test('SIGTERM ends the host with exit 0 and no process of its group left', async
   assert.match(s.log(), /SIGTERM: cancelling the running turns[\s\S]*stopped/);
   await c.close();
 });
+
+test('--max-connections: one more connection is answered 503, and the host serves the ones it has', async () => {
+  const w = await workspaceWithModel([{ text: 'one at a time' }]);
+  const s = await serve(w, ['--max-connections', '1']);
+  cleanups.push(async () => {
+    await s.stop();
+    await w.cleanup();
+  });
+  const a = new RemoteClient(s.url, 'ws');
+  await a.start();
+  assert.deepEqual(await upgrade(s.url, 'test-token-0123456789abcdef'), { opened: false, status: 503 });
+  const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
+  assert.equal((await raw(s.url, { method: 'POST', body: init, headers: { 'Content-Type': 'application/json' } })).status, 503);
+  const { sessionId } = await a.newSession(s.dir);
+  await a.prompt(sessionId, 'hi');
+  assert.equal(a.text(), 'one at a time');
+  assert.match(s.log(), /503 from 127\.0\.0\.1:\d+: 1 connections open \(limit 1\)/);
+  await a.close();
+});
