@@ -180,3 +180,29 @@ test('--max-connections: one more connection is answered 503, and the host serve
   assert.match(s.log(), /503 from 127\.0\.0\.1:\d+: 1 connections open \(limit 1\)/);
   await a.close();
 });
+
+test('--idle-close: an HTTP connection with no stream open and no request is closed; one with a stream is kept', async () => {
+  const w = await workspaceWithModel([{ text: 'x' }]);
+  const s = await serve(w, ['--idle-close', '1s']);
+  cleanups.push(async () => {
+    await s.stop();
+    await w.cleanup();
+  });
+  const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
+  const r = await raw(s.url, { method: 'POST', body: init, headers: { 'Content-Type': 'application/json' } });
+  assert.equal(r.status, 200);
+  const id = r.headers.get('acp-connection-id')!;
+  assert.ok(id);
+  // a client that keeps its stream open (as the SDK's HTTP client does) is not idle
+  const kept = new RemoteClient(s.url, 'http');
+  await kept.start();
+  await new Promise((res) => setTimeout(res, 3000));
+  const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'session/list', params: {} });
+  const after = await raw(s.url, { method: 'POST', body: list, headers: { 'Content-Type': 'application/json', 'Acp-Connection-Id': id } });
+  assert.equal(after.status, 404, 'the idle connection is gone');
+  assert.match(s.log(), /closing idle http connection/);
+  const { sessionId } = await kept.newSession(s.dir);
+  await kept.prompt(sessionId, 'still there?');
+  assert.equal(kept.text(), 'x');
+  await kept.close();
+});
