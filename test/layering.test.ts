@@ -34,7 +34,8 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'agent/units': ['agent/loop', 'agent/context', 'agent/providers', 'agent/sessions', 'agent/tools', 'agent/missions', 'config', 'core/*'],
   'agent/acp': ['agent/loop', 'agent/context', 'agent/providers', 'agent/sessions', 'agent/tools', 'agent/missions', 'agent/units', 'agent/checkpoints', 'config', 'core/*'],
   'agent/.': ['agent/*', 'config', 'core/*'],
-  cli: ['agent/*', 'client', 'config', 'core/*', 'ui'],
+  serve: ['agent/*', 'config', 'core/*'],
+  cli: ['agent/*', 'client', 'config', 'core/*', 'serve', 'ui'],
 };
 
 /** The room of a file under src/: `core/gate`, `agent/.`, `ui`, `cli` (src/cli.ts and src/cli/). */

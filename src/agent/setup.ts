@@ -276,16 +276,19 @@ class ProjectConfigs {
 
 // ── step: envelopes as ACP modes ───────────────────────────────────────────────────────────
 
+/** The stricter shipped envelopes, last in the cycle in this order (`serve` is a host's default, seldom picked by hand). */
+const SHIPPED_LAST = ['read_only', 'strict', 'ask_always', 'serve'];
+
 /**
  * The envelopes as session modes, in the order a client cycles them (Shift+Tab): the configured
  * default, then `auto_edit` (the change people make most), the project's own envelopes, then the
  * stricter shipped ones. One press from `default` reaches `auto_edit`.
  */
 export function modesOf(c: EffectiveConfig): SessionMode[] {
-  const rank = (id: string) => (id === c.defaultEnvelope ? 0 : id === 'auto_edit' ? 1 : id === 'default' ? 2 : ['read_only', 'strict', 'ask_always'].includes(id) ? 4 : 3);
+  const rank = (id: string) => (id === c.defaultEnvelope ? 0 : id === 'auto_edit' ? 1 : id === 'default' ? 2 : SHIPPED_LAST.includes(id) ? 4 : 3);
   return Object.entries(c.envelopes)
     .map(([id, spec]) => ({ id, name: c.shownName(id), ...(spec.description ? { description: spec.description } : {}) }))
-    .sort((a, b) => rank(a.id) - rank(b.id) || (rank(a.id) === 4 ? ['read_only', 'strict', 'ask_always'].indexOf(a.id) - ['read_only', 'strict', 'ask_always'].indexOf(b.id) : a.id.localeCompare(b.id)));
+    .sort((a, b) => rank(a.id) - rank(b.id) || (rank(a.id) === 4 ? SHIPPED_LAST.indexOf(a.id) - SHIPPED_LAST.indexOf(b.id) : a.id.localeCompare(b.id)));
 }
 
 function sessionModes(cfg: EffectiveConfig, envelope: string | undefined): { modes: SessionMode[]; defaultMode: string } {

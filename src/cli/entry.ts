@@ -18,6 +18,8 @@ Usage:
                               answered; read_only unless --envelope or default_envelope says
                               otherwise; an ask is refused at once (cxl -p --help)
   cxl acp [flags]             run as an ACP agent on stdio (for Zed and any ACP client)
+  cxl serve [PATH] [flags]    a standing host: ACP over HTTP and WebSocket at /acp, bearer token,
+                              no client-backed tools (cxl serve --help)
   cxl run "<task>" [flags]    an unattended mission with a verdict and exit code (0 only when it
                               lands); read_only unless --envelope or default_mission_envelope
                               says otherwise; asks wait for cxl approvals (cxl run --help)
@@ -40,6 +42,8 @@ UI flags (cxl with no command):
   --model NAME               the model to use
   --continue                 resume the newest session of this directory
   --resume [ID]              pick a session of this directory to resume (or the one with ID)
+  --connect URL              the UI attached to a standing host (cxl serve); token from
+                             CXL_SERVE_TOKEN or --token-file FILE
 
 Docs: README.md and docs/ in the package.`;
 
@@ -56,7 +60,7 @@ export async function main(argv: string[], subcommands: Subcommands): Promise<nu
     process.stdout.write(`${HELP}\n`);
     return 0;
   }
-  const known = ['acp', 'run', 'mission', 'approvals', 'tool', 'check', 'config', 'trust'];
+  const known = ['acp', 'serve', 'run', 'mission', 'approvals', 'tool', 'check', 'config', 'trust'];
   let name = 'ui';
   let args = argv;
   // -p among the UI's words, first or not (`cxl --model m -p "…"`, as claude takes it): one answer, no UI

@@ -9,6 +9,7 @@ const SUBCOMMANDS: Subcommands = {
   ui: () => import('./ui.ts'),
   config: () => import('./config.ts'),
   acp: () => import('./acp.ts'),
+  serve: () => import('./serve.ts'),
   run: () => import('./run.ts'),
   // `cxl -p` (entry.ts maps it here)
   print: () => import('./print.ts'),

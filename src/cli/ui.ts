@@ -33,6 +33,8 @@ Usage: cxl [--agent "<command line>"] [--cwd DIR] [--envelope NAME] [--provider 
   --model      the model to use
   --continue   resume the newest session of this directory (its history is replayed)
   --resume     pick one of this directory's sessions to resume, or resume the one with this ID
+  --connect URL  attach to a standing host (cxl serve) instead: its URL as it printed it; the
+               token from CXL_SERVE_TOKEN, --token-file FILE, or the host's own file on its machine
   --trust-project  the built-in agent applies this folder's own configuration for this run
                without recording trust (\`cxl trust\` records it)
 
@@ -99,6 +101,8 @@ export async function main(argv: string[]): Promise<number> {
     continue: { type: 'boolean' },
     resume: { type: 'string' },
     'trust-project': { type: 'boolean' },
+    connect: { type: 'string' },
+    'token-file': { type: 'string' },
   }, HELP);
   if (!flags) return 0;
   const { values, positionals } = flags;
@@ -140,6 +144,27 @@ export async function main(argv: string[]): Promise<number> {
     agentArgv = builtinAgentArgv({ model, envelope, provider: values.provider as string | undefined, trustProject: values['trust-project'] === true });
     label = 'cxl acp';
   }
+  const connect = values.connect as string | undefined;
+  if (connect !== undefined && values.agent !== undefined) throw new UsageError('cxl: --connect attaches to a standing host and --agent starts an agent; give one of them.');
+  let remote: import('../client/remote_agent.ts').RemoteAgent | undefined;
+  if (connect !== undefined) {
+    const [{ RemoteAgent, webSocketUrl }, { clientToken }, { dataDir }] = await Promise.all([import('../client/remote_agent.ts'), import('../serve/token.ts'), import('../core/platform/data_dir.ts')]);
+    try {
+      webSocketUrl(connect);
+    } catch (err) {
+      throw new UsageError(`cxl: --connect ${connect}: ${(err as Error).message}; give the URL \`cxl serve\` printed (http://HOST:PORT/acp).`);
+    }
+    let token: string | undefined;
+    try {
+      token = clientToken({ file: values['token-file'] as string | undefined, env: process.env, dataDir: dataDir(process.env) });
+    } catch (err) {
+      throw new UsageError(`cxl: --token-file: ${(err as Error).message}`);
+    }
+    if (!token) throw new UsageError(`cxl: --connect needs the host's token: set CXL_SERVE_TOKEN or pass --token-file FILE (the host printed where its token is).`);
+    remote = new RemoteAgent(connect, token);
+    agentArgv = ['cxl', '--connect', connect];
+    label = new URL(connect).host;
+  }
   let root: string;
   try {
     root = fs.realpathSync(cwd);
@@ -149,7 +174,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   // The agent first: it starts (another process, another core) while this one loads the protocol
   // and the screen, the slowest part of a start, so the session is open about when the screen is.
-  const agent = new AgentProcess(agentArgv, { cwd: root, env: agentEnv, adopt: values.agent === undefined ? adoptEarlyAgent(agentArgv, root, agentEnv) : undefined });
+  const agent = remote ?? new AgentProcess(agentArgv, { cwd: root, env: agentEnv, adopt: values.agent === undefined ? adoptEarlyAgent(agentArgv, root, agentEnv) : undefined });
+  // the built-in agent's extras (its trust offer, reading the person's MCP servers itself) are not a host's
+  const builtin = values.agent === undefined && remote === undefined;
   // the sandbox probe the client tells the agent about at initialize (its terminal host's default:
   // with the network), started now so bwrap runs while the protocol's modules load
   void import('../core/shell/sandbox/probe.ts').then((p) => p.probeSandboxAsync({ network: true, roots: [root] })).catch(() => {});
@@ -164,8 +191,8 @@ export async function main(argv: string[]): Promise<number> {
     ]);
     mcp = configured;
     // the built-in agent holds back this folder's own configuration until it is trusted: offer to
-    const trust = values.agent === undefined && values['trust-project'] !== true ? trustOfferFor(root, agentEnv, { provider: values.provider as string | undefined, model }) : undefined;
-    client = new AcpClient({ argv: agentArgv, label, builtin: values.agent === undefined, cwd, model, envelope, env: agentEnv, resume, process: agent, trust, mcpServers: mcp.servers });
+    const trust = builtin && values['trust-project'] !== true ? trustOfferFor(root, agentEnv, { provider: values.provider as string | undefined, model }) : undefined;
+    client = new AcpClient({ argv: agentArgv, label, builtin, cwd, model, envelope, env: agentEnv, resume, process: agent, trust, mcpServers: mcp.servers });
   } catch (err) {
     agent.kill('SIGKILL');
     throw err instanceof UsageError ? err : new UsageError(`cxl: --cwd ${cwd}: ${(err as Error).message}`);
@@ -293,7 +320,7 @@ export async function main(argv: string[]): Promise<number> {
   restoreConsole();
   process.stdout.off('error', ignoreWriteErrors);
   if (crash !== undefined) throw crash;
-  const back = resumeHint(client, values.agent as string | undefined, cwd);
+  const back = connect !== undefined ? undefined : resumeHint(client, values.agent as string | undefined, cwd);
   if (back) process.stdout.write(`${back}\n`);
   return 0;
 }

@@ -7,8 +7,9 @@
 import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
 import pkg from '../../package.json' with { type: 'json' };
-import { META_SANDBOX, META_SHELL_CONTEXT, META_SHELL_RUN, META_TRUST_PROMPT, METHOD_CHECKPOINTS, METHOD_REWIND, METHOD_REWIND_PREVIEW, METHOD_SHELL_RUN, OPTION_READ_ALLOW, OPTION_READ_REFUSE, type CheckpointsMeta, type RestoreMeta, type RewindMeta, type ShellRunMeta } from '../core/protocol_names.ts';
+import { META_HOST, META_SANDBOX, META_SHELL_CONTEXT, META_SHELL_RUN, META_TRUST_PROMPT, METHOD_CHECKPOINTS, METHOD_REWIND, METHOD_REWIND_PREVIEW, METHOD_SHELL_RUN, OPTION_READ_ALLOW, OPTION_READ_REFUSE, type CheckpointsMeta, type HostMeta, type RestoreMeta, type RewindMeta, type ShellRunMeta } from '../core/protocol_names.ts';
 import { AgentProcess } from './agent_process.ts';
+import type { AgentEnd } from './remote_agent.ts';
 import { authMethodsOf, type AuthMethodView, type AuthOffer } from './auth.ts';
 import { acceptTrust, type TrustOffer } from './trust_offer.ts';
 import { joinCommandLine } from './command_line.ts';
@@ -43,7 +44,7 @@ export interface ClientOptions {
   /** The sandbox of this client's own terminal host, shown when the agent reports none. */
   sandbox?: SandboxView;
   /** The agent, already spawned (the UI starts it before this module has loaded); else `argv` is spawned by start(). */
-  process?: AgentProcess;
+  process?: AgentEnd;
   /** How long `initialize`, then `session/new`, may go unanswered before the user is told (the client keeps waiting). */
   initTimeoutMs?: number;
   sessionTimeoutMs?: number;
@@ -92,7 +93,7 @@ export class AcpClient {
   readonly #permissions: PermissionAnswers;
   /** Forms the agent asked for; the screen answers them through `answerElicitation`. */
   readonly #forms: ElicitationAnswers;
-  #proc: AgentProcess | undefined;
+  #proc: AgentEnd | undefined;
   #conn: acp.ClientConnection | undefined;
   #sessionId: string | undefined;
   #buffered = new Map<string, acp.SessionUpdate[]>();
@@ -333,6 +334,11 @@ export class AcpClient {
     const caps = init.agentCapabilities;
     this.#mcpCaps = caps?.mcpCapabilities ?? undefined;
     this.#keepsShell = caps?._meta?.[META_SHELL_RUN] === true;
+    // a standing host serves no file reads, edits or commands: said once here, not per call
+    const host = caps?._meta?.[META_HOST] as HostMeta | undefined;
+    if (host && typeof host.workspace === 'string') {
+      this.store.notice('info', `Attached to a standing host for ${host.workspace}: ${host.shape}. To read, edit or run commands, run cxl on that machine.`);
+    }
     // A new session is asked for before the store hears of the agent: each store change draws a
     // frame at once (15-25 ms at start), and the request would wait behind it. Its answer is still
     // handled after the store has heard (`told`), as if asked after.

@@ -218,3 +218,13 @@ export interface ShellRunMeta {
   /** the sandbox could not start it */
   failed?: string;
 }
+
+/**
+ * `agentCapabilities._meta` of a standing host (`cxl serve`): `{ workspace, shape }`. A client
+ * says once what the host does not serve (file reads and edits, commands), not per call.
+ */
+export const META_HOST = 'cxl/host';
+export interface HostMeta {
+  workspace: string;
+  shape: string;
+}

@@ -361,7 +361,7 @@ test('with no --envelope a run is read_only and says so on stderr; default_missi
     assert.match(configured.stderr, /^cxl run: envelope auto_edit: default_mission_envelope in .*agents\.toml\n/);
     const bad = await ws.cxl([...RUN, '--envelope', 'nope', 'do it']);
     assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /no envelope named `nope`; envelopes: ask_always, auto_edit, default, read_only, strict/);
+    assert.match(bad.stderr, /no envelope named `nope`; envelopes: ask_always, auto_edit, default, read_only, serve, strict/);
   } finally {
     await ws.close();
   }

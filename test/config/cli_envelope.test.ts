@@ -59,7 +59,7 @@ test('cxl tool takes the default envelope from agents.toml, and names unknown en
   }
   const bad = await runCxl(['tool', 'read_file', '{"path":"a.txt"}', '--root', root, '--envelope', 'nope'], { cwd: root, env });
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /unknown envelope `nope`\. Known envelopes: ask_always, auto_edit, default, read_only, strict/);
+  assert.match(bad.stderr, /unknown envelope `nope`\. Known envelopes: ask_always, auto_edit, default, read_only, serve, strict/);
 });
 
 test('cxl check reports the envelope decision of an allowed line', async () => {

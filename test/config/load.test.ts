@@ -51,7 +51,7 @@ describe('layering', () => {
     assert.equal(c.data.model, 'qwen3:8b');
     assert.equal(c.data.provider, 'ollama');
     assert.equal(c.sources.get('model'), BUILTIN);
-    assert.deepEqual(Object.keys(c.envelopes).sort(), ['ask_always', 'auto_edit', 'default', 'read_only', 'strict']);
+    assert.deepEqual(Object.keys(c.envelopes).sort(), ['ask_always', 'auto_edit', 'default', 'read_only', 'serve', 'strict']);
   });
   test('weakest first: built-in < ~/.contenox < project < [agents.<name>] of each, each value with its source', async () => {
     const { home, cwd, userFile, projectFile } = await setup(
@@ -186,7 +186,7 @@ describe('errors name file, line and column; nothing half-loads', () => {
     const cyc = await setup('[envelopes.a]\nextends = "b"\n[envelopes.b]\nextends = "a"\n');
     assert.throws(() => loadConfig(cyc), /cycle \(a → b → a\)/);
     const def = await setup('default_envelope = "missing"\n');
-    assert.throws(() => loadConfig(def), (e: Error) => e instanceof ConfigError && formatIssue(e.issues[0]) === `${def.userFile}:1:1: default_envelope = "missing" names no envelope; defined: ask_always, auto_edit, default, read_only, strict.`);
+    assert.throws(() => loadConfig(def), (e: Error) => e instanceof ConfigError && formatIssue(e.issues[0]) === `${def.userFile}:1:1: default_envelope = "missing" names no envelope; defined: ask_always, auto_edit, default, read_only, serve, strict.`);
     const ag = await setup('[agents.one]\nmodel = "x"\n');
     assert.throws(() => loadConfig({ ...ag, agent: 'two' }), /no \[agents\.two\] section in any config file; defined agents: one/);
   });
@@ -227,5 +227,5 @@ test('an envelope is compiled once, on first use; an unknown name is an error na
   assert.equal(c.envelope('mine'), e, 'the same compiled envelope every time');
   assert.equal(c.envelope(), c.envelope('default'));
   assert.equal(decide(e, { toolset: 'github', tool: 'create_issue' }).action, 'deny');
-  assert.throws(() => c.envelope('nope'), /unknown envelope `nope`\. Known envelopes: ask_always, auto_edit, default, mine, read_only, strict/);
+  assert.throws(() => c.envelope('nope'), /unknown envelope `nope`\. Known envelopes: ask_always, auto_edit, default, mine, read_only, serve, strict/);
 });

@@ -21,6 +21,27 @@ const METHOD_FORK = 'session/fork';
 /** The agent, and how to stop it: every turn cancelled, every session saved (see cli/acp.ts). */
 export type Agent = acp.AgentApp & { shutdown(o?: { graceMs?: number }): Promise<void> };
 
+/**
+ * One connection of a standing host (`cxl serve`): the host's one set of live sessions, shared by
+ * every connection (a session loaded on another connection moves there; one writer per log), and
+ * what the host says of each session a connection opens. The client's capabilities stay this
+ * connection's own.
+ */
+export interface HostConnection {
+  sessions: SessionManager;
+  /** the folder a session asked for `cwd` is rooted at (a client elsewhere names its own folders) */
+  cwd(asked: string): string;
+  /** a session this connection made, loaded, resumed or forked is open on it now */
+  opened(sessionId: string): void;
+  /** what initialize says of the host, in `agentCapabilities._meta` */
+  meta?: Record<string, unknown>;
+}
+
+/** The agent's live sessions, for a host that shares them among its connections. */
+export function hostSessions(o: AgentOptions): SessionManager {
+  return new SessionManager(o);
+}
+
 /** What cxl says it can do: load, list, resume, close, delete and fork sessions, embedded context in prompts, MCP over HTTP. */
 function initialized(version: string): acp.InitializeResponse {
   return {
@@ -46,25 +67,41 @@ function rewindMeta(r: RewindMeta): RewindMeta {
   return { ...r };
 }
 
-export function createAgent(o: AgentOptions): Agent {
-  const sessions = new SessionManager(o);
+export function createAgent(o: AgentOptions, host?: HostConnection): Agent {
+  const sessions = host?.sessions ?? new SessionManager(o);
+  // this connection's client, as it said on initialize
+  let caps: acp.ClientCapabilities = {};
+  const cwd = (asked: string) => (host ? host.cwd(asked) : asked);
+  const opened = <T>(id: string, answer: T): T => {
+    host?.opened(id);
+    return answer;
+  };
   const app = acp
     .agent({ name: o.name ?? 'cxl' })
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
-      sessions.caps = params.clientCapabilities ?? {};
+      caps = params.clientCapabilities ?? {};
+      if (!host) sessions.caps = caps;
       setTimeout(() => sessions.warm(), 0); // after the answer is written
-      return initialized(o.version);
+      const answer = initialized(o.version);
+      if (host?.meta) answer.agentCapabilities = { ...answer.agentCapabilities, _meta: { ...answer.agentCapabilities?._meta, ...host.meta } };
+      return answer;
     })
     // no login: any method id is unknown; logout has nothing to forget
     .onRequest(acp.methods.agent.authenticate, ({ params }) => {
       throw noLoginMethods(params.methodId);
     })
     .onRequest(acp.methods.agent.logout, () => ({}))
-    .onRequest(acp.methods.agent.session.new, ({ params, client }) => sessions.create(client, params))
-    .onRequest(acp.methods.agent.session.load, ({ params, client }) => sessions.load(client, params))
-    .onRequest(acp.methods.agent.session.resume, ({ params, client }) => sessions.resume(client, params))
-    .onRequest(acp.methods.agent.session.list, ({ params }) => sessions.list(params))
-    .onRequest(METHOD_FORK, parseFork, ({ params, client }) => sessions.fork(client, params))
+    .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
+      const answer = await sessions.create(client, { ...params, cwd: cwd(params.cwd) }, caps);
+      return opened(answer.sessionId, answer);
+    })
+    .onRequest(acp.methods.agent.session.load, async ({ params, client }) => opened(params.sessionId, await sessions.load(client, { ...params, cwd: cwd(params.cwd) }, caps)))
+    .onRequest(acp.methods.agent.session.resume, async ({ params, client }) => opened(params.sessionId, await sessions.resume(client, { ...params, ...(params.cwd ? { cwd: cwd(params.cwd) } : {}) }, caps)))
+    .onRequest(acp.methods.agent.session.list, ({ params }) => sessions.list(params.cwd ? { ...params, cwd: cwd(params.cwd) } : params))
+    .onRequest(METHOD_FORK, parseFork, async ({ params, client }) => {
+      const answer = await sessions.fork(client, { ...params, cwd: cwd(params.cwd) }, caps);
+      return opened(answer.sessionId, answer);
+    })
     .onRequest(acp.methods.agent.session.close, async ({ params }) => {
       await sessions.close(params.sessionId);
       return {};

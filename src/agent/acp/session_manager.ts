@@ -79,9 +79,9 @@ export class SessionManager {
   }
 
   /** A new stored session (session/new, session/fork) opened live; a broken project config refuses it with its message. */
-  async #create(client: acp.AgentContext, stored: StoredSession, mcpServers: acp.McpServer[]): Promise<{ sessionId: string } & SessionAnswer> {
+  async #create(client: acp.AgentContext, stored: StoredSession, mcpServers: acp.McpServer[], caps: acp.ClientCapabilities): Promise<{ sessionId: string } & SessionAnswer> {
     try {
-      const live = await this.#open(client, stored, mcpServers, () => this.o.store.create(stored));
+      const live = await this.#open(client, stored, mcpServers, () => this.o.store.create(stored), caps);
       return { sessionId: stored.sessionId, ...live.answer() };
     } catch (err) {
       if (isToolError(err)) throw sessionRefused(stored.cwd, err.message);
@@ -89,37 +89,38 @@ export class SessionManager {
     }
   }
 
-  async #open(client: acp.AgentContext, stored: StoredSession, mcpServers: acp.McpServer[], makeLog: () => Promise<SessionLog>): Promise<LiveSession> {
+  async #open(client: acp.AgentContext, stored: StoredSession, mcpServers: acp.McpServer[], makeLog: () => Promise<SessionLog>, caps: acp.ClientCapabilities): Promise<LiveSession> {
     // the tools start meanwhile; a server slower than this is listed later (config_option_update)
     let timer: ReturnType<typeof setTimeout> | undefined;
     const listed = Promise.race([this.#catalog.refresh(), new Promise<void>((r) => (timer = setTimeout(r, MODELS_WAIT_MS)))]).finally(() => clearTimeout(timer));
-    const live = await openSession(this.o, client, this.caps, stored, mcpServers, makeLog, this.#catalog);
+    const live = await openSession(this.o, client, caps, stored, mcpServers, makeLog, this.#catalog);
     await listed;
     this.#sessions.set(stored.sessionId, live);
     live.announceSoon();
     return live;
   }
 
-  async create(client: acp.AgentContext, params: acp.NewSessionRequest): Promise<SessionAnswer & { sessionId: string }> {
+  /** `caps`: the capabilities of the client asking (a host's connections each have their own); default the one client's */
+  async create(client: acp.AgentContext, params: acp.NewSessionRequest, caps = this.caps): Promise<SessionAnswer & { sessionId: string }> {
     if (!path.isAbsolute(params.cwd)) throw relativeCwd(params.cwd);
     refuseAdditional(params);
     const cwd = path.resolve(params.cwd);
     const now = new Date().toISOString();
     const stored: StoredSession = { version: 1, sessionId: randomUUID(), cwd, createdAt: now, updatedAt: now, mode: this.o.modesFor(cwd).current, history: [], replay: [], allows: [] };
-    return this.#create(client, stored, params.mcpServers ?? []);
+    return this.#create(client, stored, params.mcpServers ?? [], caps);
   }
 
   /** The stored session replayed, then opened again (a live one of the same id is cancelled and its tools closed first). */
-  load(client: acp.AgentContext, params: acp.LoadSessionRequest): Promise<SessionAnswer> {
-    return this.#reopen(client, params, true);
+  load(client: acp.AgentContext, params: acp.LoadSessionRequest, caps = this.caps): Promise<SessionAnswer> {
+    return this.#reopen(client, params, true, caps);
   }
 
   /** session/resume: the stored session opened again without replaying its history (the client has it). */
-  resume(client: acp.AgentContext, params: acp.ResumeSessionRequest): Promise<SessionAnswer> {
-    return this.#reopen(client, params, false);
+  resume(client: acp.AgentContext, params: acp.ResumeSessionRequest, caps = this.caps): Promise<SessionAnswer> {
+    return this.#reopen(client, params, false, caps);
   }
 
-  async #reopen(client: acp.AgentContext, params: { sessionId: string; cwd?: string | null; mcpServers?: acp.McpServer[] | null; additionalDirectories?: string[] }, replay: boolean): Promise<SessionAnswer> {
+  async #reopen(client: acp.AgentContext, params: { sessionId: string; cwd?: string | null; mcpServers?: acp.McpServer[] | null; additionalDirectories?: string[] }, replay: boolean, caps: acp.ClientCapabilities): Promise<SessionAnswer> {
     refuseAdditional(params);
     const old = this.#sessions.get(params.sessionId);
     if (old) {
@@ -132,12 +133,12 @@ export class SessionManager {
     const stored = log.session;
     if (params.cwd && path.isAbsolute(params.cwd)) stored.cwd = path.resolve(params.cwd);
     // the whole history is replayed before the response
-    if (replay) await replaySession(client, stored, this.caps);
+    if (replay) await replaySession(client, stored, caps);
     const known = this.o.modesFor(stored.cwd);
     if (!known.modes.some((m) => m.id === stored.mode)) stored.mode = known.current;
     let live: LiveSession;
     try {
-      live = await this.#open(client, stored, params.mcpServers ?? [], async () => log);
+      live = await this.#open(client, stored, params.mcpServers ?? [], async () => log, caps);
     } catch (err) {
       await log.close();
       throw err;
@@ -150,7 +151,7 @@ export class SessionManager {
    * checkpoints (their kept content copied), opened under a new id; the original is left as it
    * was. A session open here is saved first, so the fork starts from what it shows now.
    */
-  async fork(client: acp.AgentContext, params: { sessionId: string; cwd: string; mcpServers?: acp.McpServer[] }): Promise<SessionAnswer & { sessionId: string }> {
+  async fork(client: acp.AgentContext, params: { sessionId: string; cwd: string; mcpServers?: acp.McpServer[] }, caps = this.caps): Promise<SessionAnswer & { sessionId: string }> {
     if (!path.isAbsolute(params.cwd)) throw relativeCwd(params.cwd);
     const open = this.#sessions.get(params.sessionId);
     let source: StoredSession | undefined;
@@ -172,7 +173,12 @@ export class SessionManager {
     }
     const known = this.o.modesFor(cwd);
     if (!known.modes.some((m) => m.id === stored.mode)) stored.mode = known.current;
-    return this.#create(client, stored, params.mcpServers ?? []);
+    return this.#create(client, stored, params.mcpServers ?? [], caps);
+  }
+
+  /** Whether a session of this id is open here (a host closes a connection's sessions when it goes). */
+  has(sessionId: string): boolean {
+    return this.#sessions.has(sessionId);
   }
 
   /**

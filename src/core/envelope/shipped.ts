@@ -47,6 +47,9 @@ export const DEFAULT_PREFIX_ALLOWLIST: readonly string[] = Object.freeze([
 export const SHIPPED_ENVELOPES: Readonly<Record<string, EnvelopeSpec>> = Object.freeze({
   // a unit runs under its own envelope: firing one would step outside this one's
   read_only: { ...readsAnd('reads allowed, writes and shell denied', 'deny', 'deny'), missions: { fire: { grant: 'deny' }, answer: { grant: 'deny' } } },
+  // a standing host's sessions (`cxl serve`): its tools write nothing and run nothing anyway; the
+  // units it fires run under their own envelopes, their asks kept for any client to answer
+  serve: { ...readsAnd('a standing host: reads allowed, writes and shell denied, missions allowed', 'deny', 'deny'), missions: { fire: { grant: 'allow' }, answer: { grant: 'allow' } } },
   ask_always: readsAnd('reads allowed, every write and every command asks', 'approve', 'approve'),
   auto_edit: readsAnd('reads and writes allowed, every command asks', 'allow', 'approve'),
   default: {

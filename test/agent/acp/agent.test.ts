@@ -67,7 +67,7 @@ test('initialize reports capabilities; session/new offers the envelopes as modes
   assert.deepEqual(init.authMethods, []);
   const ns = await h.newSession(dir);
   const ids = ns.modes?.availableModes.map((m) => m.id).sort();
-  assert.deepEqual(ids, ['ask_always', 'auto_edit', 'default', 'read_only', 'strict']);
+  assert.deepEqual(ids, ['ask_always', 'auto_edit', 'default', 'read_only', 'serve', 'strict']);
   assert.equal(ns.modes?.currentModeId, 'default');
 });
 
