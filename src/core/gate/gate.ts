@@ -9,7 +9,7 @@
 // The approver is injected, per gate or per call: the ACP agent, the TUI and `cxl tool --yes` each bring their own.
 import { ToolError, toToolError } from '../errors.ts';
 import type { CallFacts, CompiledEnvelope, Decision } from '../envelope/index.ts';
-import type { ApprovalDiff, ApprovalView, ApprovedBy, CallPlan, PlanContext, RunQuestion, Toolset } from '../contract/toolset.ts';
+import type { ApprovalDiff, ApprovalView, ApprovedBy, CallPlan, EffectRecorder, PlanContext, RunContext, RunQuestion, Toolset } from '../contract/toolset.ts';
 import type { AskApproval } from '../local_fs/context.ts';
 import { LOCAL_FS, readApproveQuestion } from '../local_fs/plan.ts';
 import { identitiesChanged } from '../protect/identity.ts';
@@ -104,6 +104,8 @@ export interface GateOptions {
   toolsets?: Toolset[];
   /** the workspace root words of a command resolve from when its policy names no dir (default: the shell's own root) */
   root?: string;
+  /** the session's checkpoints: every plan with effects is recorded through them (absent: nothing is) */
+  effects?: EffectRecorder;
 }
 
 export interface CallOptions {
@@ -210,13 +212,25 @@ export class Gate {
     const answer: Answered = v.decision.action === 'approve' ? await this.#approve(p, v, args, approver, opts.signal) : {};
     try {
       const ask = this.#runAsk(answer.approvedBy, approver, opts.signal, p.toolset.name);
-      const result = await p.plan.run({ signal: opts.signal, decision: v.decision, readOnly: v.readOnly, ...answer, ask, ...(opts.direct ? { direct: true as const } : {}) });
+      const result = await this.#run(p.plan, { signal: opts.signal, decision: v.decision, readOnly: v.readOnly, ...answer, ask, ...(opts.direct ? { direct: true as const } : {}) });
       return answer.approvedBy ? { result, decision: v.decision, approvedBy: answer.approvedBy } : { result, decision: v.decision };
     } finally {
       // a command or another toolset's tool may have made new names for files (`ln`, `tar x`):
       // hard links are looked up afresh
       if (!p.plan.keepsNames) identitiesChanged();
     }
+  }
+
+  /**
+   * Runs a decided plan: the one place checkpoints meet a call. A plan that changes the files it
+   * names records each write (the content it replaces in hand); one that may change any file is
+   * compared around; one with no effects costs nothing.
+   */
+  #run(plan: CallPlan, rc: RunContext): Promise<unknown> {
+    const rec = this.#opts.effects;
+    if (!rec || plan.effects === 'none') return plan.run(rc);
+    if (plan.effects === 'files') return plan.run({ ...rc, writes: rec });
+    return rec.around(() => plan.run(rc));
   }
 
   /** Whether an ask can be answered here (a human, or --yes). */

@@ -19,8 +19,6 @@ export interface FsSite {
   /** the content half of the file tools: the client's fs/*, else the workspace itself */
   io?: FileIO;
   warn(text: string): void;
-  /** the session's checkpoints: the file tools' writes go through this IO */
-  wrapIO?(io: FileIO): FileIO;
 }
 
 // read-approve paths (.env, *.pem) are asked through the gate, per call; outside it nobody can
@@ -38,10 +36,8 @@ export const LOCAL_FS_BUILTIN: CoreToolset<FsSite> = Object.freeze({
   open(site: FsSite, policy: Record<string, string> | undefined) {
     const parsed = parseFsPolicy(policy);
     parsed.warnings.forEach(site.warn);
-    const opts = { root: site.root, policy: parsed.policy, ledger: site.ledger, sessionId: site.sessionId, io: site.io, approvals: ASK };
-    let ts = new LocalFsToolset(opts);
     // the IO is the toolset's own (the workspace under its root) unless the site brings one
-    if (site.wrapIO) ts = new LocalFsToolset({ ...opts, io: site.wrapIO(ts.io) });
+    const ts = new LocalFsToolset({ root: site.root, policy: parsed.policy, ledger: site.ledger, sessionId: site.sessionId, io: site.io, approvals: ASK });
     return { toolset: ts, root: ts.root };
   },
 });

@@ -28,7 +28,7 @@ export interface FsParts {
   readonly ledger: ReadLedger;
   readonly io: FileIO;
   readonly identity: IdentityIndex;
-  call(tool: string, args: Record<string, unknown>, opts: { signal?: AbortSignal; approvedMode?: number; ask?: AskApproval }): Promise<unknown>;
+  call(tool: string, args: Record<string, unknown>, opts: { signal?: AbortSignal; approvedMode?: number; ask?: AskApproval; writes?: RunContext['writes'] }): Promise<unknown>;
 }
 
 /** The path a call names; the browsing tools default to the root. */
@@ -102,6 +102,7 @@ export async function planFsCall(parts: FsParts, tool: string, a: Args, raw: Rec
     facts,
     scope: { whole: file ? [{ kind: 'file', axis, path: file.rel }] : [] },
     locations: file ? [file.rel] : [],
+    effects: axis === 'files.write' ? 'files' : 'none',
     keepsNames: true, // local_fs never makes a link
     approval: (ctx) => approvalOf(parts, tool, raw, file, ctx),
     run: (ctx) => runFs(parts, tool, raw, ctx),
@@ -128,6 +129,7 @@ function runFs(parts: FsParts, tool: string, raw: Record<string, unknown>, ctx: 
   const mode = ctx.shown?.fileMode;
   return parts.call(tool, raw, {
     signal: ctx.signal,
+    ...(ctx.writes ? { writes: ctx.writes } : {}),
     ...(mode !== undefined ? { approvedMode: parseInt(mode, 8) } : {}),
     // the read-approve list as the tool meets it: already approved, covered, or asked
     ask: (req) => ctx.ask(readApproveQuestion(req)),

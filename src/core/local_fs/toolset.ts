@@ -4,7 +4,8 @@
 import path from 'node:path';
 import { checkArgs } from '../contract/args.ts';
 import { plainOutput } from '../contract/schema_plan.ts';
-import type { CallPlan, CallView, PlanContext, Toolset, ToolOutput } from '../contract/toolset.ts';
+import type { CallPlan, CallView, PlanContext, RunContext, Toolset, ToolOutput } from '../contract/toolset.ts';
+import { RecordedIO } from './recorded_io.ts';
 import { changeOf } from './change_diff.ts';
 import { ToolError, toToolError } from '../errors.ts';
 import { WorkspaceFileIO, type FileIO } from './file_io.ts';
@@ -136,7 +137,7 @@ export class LocalFsToolset implements Toolset {
    * always-ask path; only then does the written file keep exec bits (see write.ts). `ask`: how
    * this call's read-approve paths are answered under `approvals: 'ask'` (the gate's, per call).
    */
-  async call(tool: string, args: Record<string, unknown>, opts: { signal?: AbortSignal; approvedMode?: number; ask?: AskApproval } = {}): Promise<unknown> {
+  async call(tool: string, args: Record<string, unknown>, opts: { signal?: AbortSignal; approvedMode?: number; ask?: AskApproval; writes?: RunContext['writes'] } = {}): Promise<unknown> {
     const { name, def } = this.#def(tool);
     try {
       const a = checkArgs(name, def.inputSchema, args) as Args;
@@ -145,7 +146,7 @@ export class LocalFsToolset implements Toolset {
         root: this.root,
         policy: this.policy,
         ledger: this.ledger,
-        io: this.io,
+        io: opts.writes ? new RecordedIO(this.io, opts.writes) : this.io,
         matcher: gate.matcher,
         identity: gate.identity,
         ...(opts.approvedMode !== undefined ? { approvedMode: opts.approvedMode } : {}),

@@ -3,7 +3,6 @@
 // four writes on files.write, its `cxl tool --policy native-git.KEY=VALUE` flags, and how it opens.
 import type { CoreToolset } from '../contract/builtin_toolset.ts';
 import { toolsetFlags } from '../contract/policy_flags.ts';
-import type { Toolset } from '../contract/toolset.ts';
 import { foundUpwards } from '../paths.ts';
 import { GIT_POLICY_KEYS, NATIVE_GIT, parseGitPolicy } from './policy.ts';
 import { GIT_TOOLS } from './tools.ts';
@@ -13,8 +12,6 @@ import { NativeGitToolset } from './toolset.ts';
 export interface GitSite {
   root: string;
   warn(text: string): void;
-  /** a session's checkpoints, which compare the workspace around a call that changes it (git_restore, git_checkout_branch) */
-  wrapCommands?(t: Toolset): Toolset;
 }
 
 export const NATIVE_GIT_BUILTIN: CoreToolset<GitSite> = Object.freeze({
@@ -30,7 +27,6 @@ export const NATIVE_GIT_BUILTIN: CoreToolset<GitSite> = Object.freeze({
   open(site: GitSite, policy: Record<string, string> | undefined) {
     const parsed = parseGitPolicy(policy);
     parsed.warnings.forEach(site.warn);
-    const git = new NativeGitToolset({ root: site.root, policy: parsed.policy });
-    return { toolset: site.wrapCommands ? site.wrapCommands(git) : git };
+    return { toolset: new NativeGitToolset({ root: site.root, policy: parsed.policy }) };
   },
 });

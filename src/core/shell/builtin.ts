@@ -2,7 +2,6 @@
 // model-facing names, in the default chain under the shipped command policy, its policy keys,
 // its flat `cxl tool --policy` flags, and how it opens.
 import type { CoreToolset } from '../contract/builtin_toolset.ts';
-import type { Toolset } from '../contract/toolset.ts';
 import { LOCAL_SHELL, LocalShell } from './local_shell.ts';
 import { SHELL_POLICY_KEYS, SHIPPED_SHELL_POLICY, shellPolicyFromFlat } from './shell_policy.ts';
 import type { TerminalHost } from './terminal.ts';
@@ -12,8 +11,6 @@ export interface ShellSite {
   root: string;
   /** where commands run: the client's terminals, else this machine */
   host?: TerminalHost;
-  /** the session's checkpoints, which compare the workspace around a command */
-  wrapCommands?(toolset: Toolset): Toolset;
 }
 
 export const LOCAL_SHELL_BUILTIN: CoreToolset<ShellSite> = Object.freeze({
@@ -32,7 +29,6 @@ export const LOCAL_SHELL_BUILTIN: CoreToolset<ShellSite> = Object.freeze({
    */
   open(site: ShellSite, policy: Record<string, string> | undefined) {
     const confined = policy && Object.keys(policy).length && policy._allowed_dir === undefined ? { ...policy, _allowed_dir: '.' } : policy;
-    const shell = new LocalShell({ root: site.root, policy: confined, host: site.host });
-    return { toolset: site.wrapCommands ? site.wrapCommands(shell) : shell };
+    return { toolset: new LocalShell({ root: site.root, policy: confined, host: site.host }) };
   },
 });

@@ -128,6 +128,8 @@ export function planShellCall(sh: ShellParts, args: Record<string, unknown>, ctx
   const scope = scopeOf(call.facts, line.readApprove);
   return {
     ...line,
+    // a command may change any file: the workspace is compared around it
+    effects: 'workspace',
     scope,
     locations: line.readApprove,
     approval: async () => ({ title: `${LOCAL_SHELL}: ${commandText(args)}`, steps: call.shown }),

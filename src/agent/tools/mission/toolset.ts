@@ -84,6 +84,8 @@ export class MissionToolset implements Toolset {
     const checked = checkArgs(`${MISSION}.${tool}`, spec.inputSchema, args);
     return {
       facts: { toolset: MISSION, tool, axis: MISSION_AXES[tool] ?? null },
+      // mission records live outside the workspace
+      effects: 'none',
       scope: { whole: [{ kind: 'tool', tool: `${MISSION}.${tool}` }] },
       locations: [],
       keepsNames: true,
