@@ -24,7 +24,8 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'core/contract': ['core/.', 'core/platform', 'core/protect', 'core/envelope'],
   ...TOOLSET_ROOMS,
   'core/registry': [...CONTRACT_FLOOR, ...Object.keys(TOOLSET_ROOMS)],
-  'core/gate': [...CONTRACT_FLOOR, 'core/local_fs', 'core/shell'],
+  // the gate knows no toolset: each answers the contract
+  'core/gate': CONTRACT_FLOOR,
   config: ['core/*'],
   client: ['config', 'core/*'],
   ui: ['client', 'core/*'],

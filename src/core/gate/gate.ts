@@ -10,8 +10,6 @@
 import { ToolError, toToolError } from '../errors.ts';
 import type { CallFacts, CompiledEnvelope, Decision } from '../envelope/index.ts';
 import type { ApprovalDiff, ApprovalView, ApprovedBy, CallPlan, EffectRecorder, PlanContext, RunContext, RunQuestion, Toolset } from '../contract/toolset.ts';
-import type { AskApproval } from '../local_fs/context.ts';
-import { LOCAL_FS, readApproveQuestion } from '../local_fs/plan.ts';
 import { identitiesChanged } from '../protect/identity.ts';
 import { qualified, schemaPlan } from '../contract/schema_plan.ts';
 import type { ToolKind, ToolSpec } from '../tool.ts';
@@ -19,7 +17,7 @@ import { decideCall, type CallVerdict } from './decision.ts';
 import { SessionAllows, type SessionAllow } from './session_allows.ts';
 
 export type { ApprovalDiff, ApprovedBy, CallVerdict };
-export { decideCall, lineVerdict, shellDecision } from './decision.ts';
+export { decideCall } from './decision.ts';
 
 /**
  * How long an ask waits when the envelope names no timeout: until it is answered. A person who
@@ -151,12 +149,6 @@ export class Gate {
   toolsets(): Toolset[] {
     return [...this.#toolsets.values()];
   }
-
-  /**
-   * A read-approve hook for a LocalFsToolset called outside any gate call (`approvals: 'ask',
-   * ask: gate.fsAsk`); calls through the gate bring their own, answered as this one is.
-   */
-  readonly fsAsk: AskApproval = (req) => this.#runAsk(undefined, undefined, undefined, LOCAL_FS)(readApproveQuestion(req));
 
   /** Splits `local_fs.read_file` / `read_file` into its toolset and tool. */
   resolveName(name: string): { toolset: Toolset; tool: string } {
