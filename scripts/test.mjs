@@ -12,11 +12,13 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 process.chdir(root);
 
+// capture: 'echo' shows the output as it comes, 'hold' keeps it to be shown once the run ends (runs side by side)
 function run(cmd, args, opts = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { stdio: opts.capture ? ['ignore', 'pipe', 'inherit'] : 'inherit', env: { ...process.env, FORCE_COLOR: '0', ...opts.env } });
+    const child = spawn(cmd, args, { stdio: opts.capture ? ['ignore', 'pipe', opts.capture === 'hold' ? 'pipe' : 'inherit'] : 'inherit', env: { ...process.env, FORCE_COLOR: '0', ...opts.env } });
     let out = '';
-    if (opts.capture) child.stdout.on('data', (d) => { out += d; process.stdout.write(d); });
+    if (opts.capture) child.stdout.on('data', (d) => { out += d; if (opts.capture !== 'hold') process.stdout.write(d); });
+    if (opts.capture === 'hold') child.stderr.on('data', (d) => { out += d; });
     child.on('close', (code) => resolve({ code, out }));
   });
 }
@@ -78,14 +80,26 @@ const tapText = runs.node ? readFileSync(tap, 'utf8') : '';
 const count = (re, text) => Number((re.exec(text) ?? [])[1] ?? NaN);
 const node = { passed: count(/^# pass (\d+)$/m, tapText), failed: count(/^# fail (\d+)$/m, tapText) + count(/^# cancelled (\d+)$/m, tapText) };
 
-if (runs.deno) step(`deno test (${files.length} files)`);
-const denoRun = !runs.deno ? { ...skippedRun, out: '' } : await run(bin('deno'), ['test', '-A', '--no-check', ...files], { capture: true, env: { NO_COLOR: '1' } });
+// Deno runs its files one after another in one process; two processes side by side, as Node's
+// --test-concurrency=2 (each file keeps a process to itself there; here a file shares its process
+// with the others of its half, as it always did under Deno).
+const denoShards = files.length > 1 ? 2 : 1;
+if (runs.deno) step(`deno test (${files.length} files${denoShards > 1 ? `, in ${denoShards} processes` : ''})`);
+const shardFiles = Array.from({ length: denoShards }, (_, k) => files.filter((_, i) => i % denoShards === k));
+const denoRuns = !runs.deno
+  ? []
+  : await Promise.all(shardFiles.map((part, k) => run(bin('deno'), ['test', '-A', '--no-check', ...part], { capture: k === 0 ? 'echo' : 'hold', env: { NO_COLOR: '1' } })));
+for (const r of denoRuns.slice(1)) process.stdout.write(r.out);
 // Deno ends with e.g. "ok | 12 passed (3 steps) | 0 failed (2s)"; steps are node:test subtests.
-const plain = denoRun.out.replace(/\u001b\[[0-9;]*m/g, '');
-const summary = /(?:ok|FAILED) \| (\d+) passed(?: \((\d+) steps?\))? \| (\d+) failed(?: \((\d+) steps?\))?/.exec(plain);
-const deno = summary
-  ? { passed: Number(summary[1]) + Number(summary[2] ?? 0), failed: Number(summary[3]) + Number(summary[4] ?? 0) }
-  : { passed: NaN, failed: NaN };
+const denoCount = (out) => {
+  const plain = out.replace(/\u001b\[[0-9;]*m/g, '');
+  const summary = /(?:ok|FAILED) \| (\d+) passed(?: \((\d+) steps?\))? \| (\d+) failed(?: \((\d+) steps?\))?/.exec(plain);
+  return summary
+    ? { passed: Number(summary[1]) + Number(summary[2] ?? 0), failed: Number(summary[3]) + Number(summary[4] ?? 0) }
+    : { passed: NaN, failed: NaN };
+};
+const deno = denoRuns.map((r) => denoCount(r.out)).reduce((a, b) => ({ passed: a.passed + b.passed, failed: a.failed + b.failed }), { passed: 0, failed: 0 });
+const denoRun = runs.deno ? { code: denoRuns.find((r) => r.code !== 0)?.code ?? 0 } : skippedRun;
 
 let noteText = '';
 try {
