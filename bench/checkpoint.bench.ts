@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { BlobStore, sha256 } from '../src/agent/checkpoints/blob_store.ts';
 import { SessionCheckpoints } from '../src/agent/checkpoints/recorder.ts';
 import { applyFiles, planRewind } from '../src/agent/checkpoints/rewind.ts';
-import { CheckpointedIO } from '../src/agent/checkpoints/wrappers.ts';
+import { RecordedIO } from '../src/core/local_fs/recorded_io.ts';
 import { buildEnvelope } from '../src/core/envelope/index.ts';
 import { FLOOR_RULES, SHIPPED_ENVELOPES } from '../src/core/envelope/shipped.ts';
 import { DEFAULT_CHAIN_LOCAL_FS, parseFsPolicy } from '../src/core/local_fs/policy.ts';
@@ -44,7 +44,7 @@ try {
   // ---- the cost a checkpoint adds to one write
   const plain = new LocalFsToolset({ root: ws, policy });
   const cps = checkpoints('bench-write');
-  const kept = new LocalFsToolset({ root: ws, policy, io: new CheckpointedIO(plain.io, cps) });
+  const kept = new LocalFsToolset({ root: ws, policy, io: new RecordedIO(plain.io, cps) });
   for (const [label, bytes, runs] of [['50 MB', 50 * 1024 * 1024, 9], ['1 KB', 1024, 41]] as const) {
     const marker = (i: number) => `MARK_${String(i).padStart(6, '0')}`;
     const body = text(bytes);

@@ -6,7 +6,14 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
+import { CORE_TOOLSETS } from '../src/core/registry/builtin_toolsets.ts';
 import { repoRoot } from './helpers/cxl.ts';
+
+/** The floors every toolset of core stands on: the vocabulary and the contract's rooms. */
+const CONTRACT_FLOOR = ['core/.', 'core/platform', 'core/protect', 'core/envelope', 'core/contract'];
+
+/** Each built-in toolset's room, from the one registry: the contract's floor and the rooms it says it uses. */
+const TOOLSET_ROOMS: Record<string, readonly string[]> = Object.fromEntries(CORE_TOOLSETS.map((t) => [`core/${t.room}`, [...CONTRACT_FLOOR, ...(t.uses ?? []).map((u) => `core/${u}`)]]));
 
 /** Which rooms a room may import from (its own room always). `core/.` is core's root vocabulary. */
 export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
@@ -15,12 +22,10 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'core/protect': ['core/.', 'core/platform'],
   'core/envelope': ['core/.', 'core/platform', 'core/protect'],
   'core/contract': ['core/.', 'core/platform', 'core/protect', 'core/envelope'],
-  'core/local_fs': ['core/.', 'core/platform', 'core/protect', 'core/envelope', 'core/contract'],
-  'core/shell': ['core/.', 'core/platform', 'core/protect', 'core/envelope', 'core/contract'],
-  'core/native_git': ['core/.', 'core/platform', 'core/protect', 'core/envelope', 'core/contract'],
-  'core/native_jq': ['core/.', 'core/platform', 'core/protect', 'core/envelope', 'core/contract'],
-  'core/native_go': ['core/.', 'core/platform', 'core/protect', 'core/envelope', 'core/contract', 'core/shell'],
-  'core/gate': ['core/.', 'core/platform', 'core/protect', 'core/envelope', 'core/contract', 'core/local_fs', 'core/shell'],
+  ...TOOLSET_ROOMS,
+  'core/registry': [...CONTRACT_FLOOR, ...Object.keys(TOOLSET_ROOMS)],
+  // the gate knows no toolset: each answers the contract
+  'core/gate': CONTRACT_FLOOR,
   config: ['core/*'],
   client: ['config', 'core/*'],
   ui: ['client', 'core/*'],
@@ -159,6 +164,28 @@ test('the checker catches an upward import, a sideways import between core rooms
   ]);
   assert.equal(fake[1].typeOnly, true);
   assert.deepEqual(circles(fake), [['src/ui/a.ts', 'src/ui/b.ts']]);
+});
+
+/**
+ * Places in a source text where built-in toolsets are listed by hand: two of their names as
+ * neighbouring items of an array or keys of an object (`['local_fs', 'local_shell']`,
+ * `local_fs: …,\n  local_shell: …`). The registry (core/registry/builtin_toolsets.ts) is the one list.
+ */
+export function handLists(text: string, names: readonly string[]): string[] {
+  const alt = names.map((n) => n.replace(/[-]/g, '\\$&')).join('|');
+  const item = `(?:'(?:${alt})'|"(?:${alt})"|(?<=^[ \\t]*)(?:${alt})(?=\\s*:))`;
+  const pair = new RegExp(`${item}\\s*(?::[^\\n]*)?,\\s*(?:\\/\\/[^\\n]*\\s*)*${item}`, 'gm');
+  return [...text.matchAll(pair)].map((m) => m[0].replace(/\s+/g, ' '));
+}
+
+test('the built-in toolsets are listed once, in core/registry/builtin_toolsets.ts: a second hand-written list fails', () => {
+  const names = CORE_TOOLSETS.map((t) => t.name);
+  const found = files.filter((f) => f !== 'src/core/registry/builtin_toolsets.ts').flatMap((f) => handLists(readFileSync(path.join(repoRoot, f), 'utf8'), names).map((l) => `${f}: ${l}`));
+  assert.deepEqual(found, []);
+  // the check sees what it is for
+  assert.deepEqual(handLists("tools: ['local_fs', 'local_shell', 'native-git'],", names), ["'local_fs', 'local_shell'"]);
+  assert.equal(handLists("const P = {\n  local_fs: Object.keys(A),\n  'native-git': B,\n};", names).length, 1);
+  assert.deepEqual(handLists("if (toolset === 'local_fs') return x; // local_shell, too", names), []);
 });
 
 test('comments cite documents the repository has: every docs/*.md named in src/ exists, no outside spec sections', () => {

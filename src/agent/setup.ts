@@ -40,7 +40,6 @@ import type { MissionBinding } from './tools/mission/binding.ts';
 import type { UnitToolsOptions } from './units/unit.ts';
 import { DEFAULT_FLEET_MAX } from './missions/mission_store.ts';
 import type { SessionCheckpoints } from './checkpoints/recorder.ts';
-import { CheckpointedIO, checkpointedCommands } from './checkpoints/wrappers.ts';
 
 export interface SetupOptions {
   cwd: string;
@@ -501,7 +500,6 @@ class SessionToolsFactory {
     for (const builtin of BUILTIN_TOOLSETS) {
       if (!builtin.always && !admitsToolset(task.execute_config.tools, builtin.name)) continue;
       if (builtin.offeredIn && !builtin.offeredIn(root)) continue;
-      const cps = b.checkpoints;
       const site = {
         root,
         sessionId: b.sessionId,
@@ -510,7 +508,6 @@ class SessionToolsFactory {
         host: b.host === 'local' ? undefined : b.host,
         warn,
         ...(b.mission ? { mission: b.mission } : {}),
-        ...(cps ? { wrapIO: (io: FileIO) => new CheckpointedIO(io, cps), wrapCommands: (t: Toolset) => checkpointedCommands(t, cps) } : {}),
       };
       const opened = builtin.open(site, policies[builtin.name]);
       toolsets.push(opened.toolset);
@@ -521,7 +518,7 @@ class SessionToolsFactory {
     const servers = [...configServers(scfg, (cwd) => this.configs.lapsed(cwd), b.cwd).filter((c) => !names.has(c.name)), ...b.clientMcp];
     const [mcp, remote] = await Promise.all([this.startMcp(b, servers), this.startRemote(b, scfg, servers, outputCap.policy.maxOutputBytes)]);
     toolsets.push(...remote);
-    const tools = createSessionTools({ toolsets, mcp, config: scfg, mode: b.mode, ...(b.ceiling !== undefined ? { ceiling: b.ceiling } : {}), ledger, allows, hooks: b.hooks, root: b.cwd, approvalsPossible: b.approvalsPossible, missing: b.missing, askTimeoutMs: b.askTimeoutMs, nobodyHint: b.nobodyHint });
+    const tools = createSessionTools({ toolsets, mcp, config: scfg, mode: b.mode, ...(b.ceiling !== undefined ? { ceiling: b.ceiling } : {}), ledger, allows, hooks: b.hooks, root: b.cwd, ...(b.checkpoints ? { effects: b.checkpoints } : {}), approvalsPossible: b.approvalsPossible, missing: b.missing, askTimeoutMs: b.askTimeoutMs, nobodyHint: b.nobodyHint });
     this.#open.add(tools);
     const close = tools.close.bind(tools);
     tools.close = async () => {

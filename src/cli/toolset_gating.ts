@@ -6,18 +6,8 @@
 import process from 'node:process';
 import { BUILTIN_TOOLSETS } from '../agent/tools/builtin.ts';
 import { admitsToolset } from '../config/toolset_list.ts';
-import { decide, type Axis, type CompiledEnvelope, type Grant } from '../core/envelope/index.ts';
+import { decide, type CompiledEnvelope, type Grant } from '../core/envelope/index.ts';
 import { ReadLedger } from '../core/local_fs/ledger.ts';
-import type { ToolKind } from '../core/tool.ts';
-
-/** The axis a tool of a toolset with no built-in map is planned on, from its kind. */
-function axisOfKind(toolset: string, kind: ToolKind): Axis | undefined {
-  // local_fs and local_shell have the envelope's own map (axisOf)
-  if (toolset === 'local_fs' || toolset === 'local_shell') return undefined;
-  if (kind === 'edit' || kind === 'delete' || kind === 'move') return 'files.write';
-  if (kind === 'execute') return 'shell';
-  return 'files.read';
-}
 
 /** One line per built-in toolset `tools` admits: its tools grouped by what `env` decides. */
 export function describeToolsetGating(tools: readonly string[], env: CompiledEnvelope, root = process.cwd()): string[] {
@@ -36,14 +26,14 @@ export function describeToolsetGating(tools: readonly string[], env: CompiledEnv
       lines.push(`#   ${builtin.name}: cannot be opened here (${(err as Error).message})`);
       continue;
     }
-    if (builtin.name === 'local_shell') {
+    // a toolset whose every call decides its own axis (local_shell: a command line)
+    if (specs.length && specs.every((t) => builtin.axis(t.name) === undefined)) {
       lines.push(`#   ${builtin.name}: each command line is decided by the shell axis (shell.grant ${env.resolved.shell.grant?.value.grant ?? 'unset'}, prefix_allowlist, ask_always, blacklist)`);
       continue;
     }
     const by = new Map<Grant, string[]>();
     for (const t of specs) {
-      const axis = axisOfKind(builtin.name, t.kind);
-      const d = decide(env, { toolset: builtin.name, tool: t.name, ...(axis ? { axis } : {}) });
+      const d = decide(env, { toolset: builtin.name, tool: t.name, axis: builtin.axis(t.name) ?? null });
       by.set(d.action, [...(by.get(d.action) ?? []), t.name]);
     }
     const parts = (['allow', 'approve', 'deny'] as const).filter((g) => by.has(g)).map((g) => `${g} ${by.get(g)!.join(', ')}`);

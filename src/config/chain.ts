@@ -3,8 +3,7 @@
 // config ([vars], model, provider) and flags; a template left unfilled is an error naming it.
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_CHAIN_LOCAL_FS } from '../core/local_fs/policy.ts';
-import { SHIPPED_SHELL_POLICY } from '../core/shell/shell_policy.ts';
+import { CORE_TOOLSETS } from '../core/registry/builtin_toolsets.ts';
 import { BUILTIN, ConfigError } from './load.ts';
 import type { ConfigData, ToolsPolicies } from './schema.ts';
 import { admitsToolset } from './toolset_list.ts';
@@ -47,7 +46,7 @@ export const TOOL_PREFERENCE_ADDENDUM = `TOOL PREFERENCE
   tools do not offer (push, pull, merge), and inspecting the environment. A command may be refused
   by policy or need the user's approval; if so, adapt rather than retry the same line.`;
 
-/** The built-in default chain: local_fs and local_shell with conservative limits. */
+/** The built-in default chain: core's toolsets (core/registry/builtin_toolsets.ts), local_fs and local_shell with conservative limits. */
 export const DEFAULT_CHAIN: Readonly<Chain> = Object.freeze({
   id: 'default',
   description: 'one agent task with the local file and shell tools, conservative limits',
@@ -57,11 +56,8 @@ export const DEFAULT_CHAIN: Readonly<Chain> = Object.freeze({
       execute_config: {
         model: '{{var:model}}',
         provider: '{{var:provider}}',
-        tools: ['local_fs', 'local_shell', 'native-git', 'native-jq', 'native-go'],
-        tools_policies: {
-          local_fs: { _allowed_dir: '.', ...DEFAULT_CHAIN_LOCAL_FS },
-          local_shell: { _allowed_dir: '.', ...SHIPPED_SHELL_POLICY },
-        },
+        tools: CORE_TOOLSETS.filter((t) => t.defaultChain).map((t) => t.name),
+        tools_policies: Object.fromEntries(CORE_TOOLSETS.flatMap((t) => (t.defaultChain?.policy ? [[t.name, { ...t.defaultChain.policy }]] : []))),
       },
     },
   ],

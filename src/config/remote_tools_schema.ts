@@ -1,6 +1,7 @@
 // The `[remote_tools.<name>]` tables of agents.toml: an HTTP service with an OpenAPI document
 // whose operations become tools. Checked here, apart from schema.ts, so that file only names the
 // key; every problem is reported with its key path (and so its file:line).
+import { CORE_TOOLSET_NAMES } from '../core/registry/builtin_toolsets.ts';
 
 export interface RemoteToolSpec {
   /** base URL every call goes to (http or https) */
@@ -30,7 +31,8 @@ export const REMOTE_TOOL_KEYS = ['url', 'openapi', 'headers', 'timeout', 'includ
 
 /** Service names become toolset names (`<name>.<operationId>`): short plain names, none of the built-ins. */
 export const REMOTE_NAME = /^[A-Za-z0-9_-]{1,32}$/;
-const RESERVED = new Set(['local_fs', 'local_shell']);
+/** the built-in toolsets' names (core/registry/builtin_toolsets.ts) */
+const RESERVED = new Set(CORE_TOOLSET_NAMES);
 /** RFC 9110 token: what a header name may be. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 import { ENV_TEMPLATE } from '../core/env_template.ts';

@@ -3,13 +3,9 @@
 // become milliseconds). Every problem is collected with its key path; nothing half-loads.
 import { parseDuration } from '../core/duration.ts';
 import { ENVELOPE_NAME, GRANTS, type EnvelopeRule, type EnvelopeSpec, type Grant, type GrantSpec, type PathAxisSpec, type ShellAxisSpec } from '../core/envelope/index.ts';
-import { FS_POLICY_KEYS } from '../core/local_fs/policy.ts';
-import { GIT_POLICY_KEYS } from '../core/native_git/policy.ts';
-import { JQ_POLICY_KEYS } from '../core/native_jq/policy.ts';
-import { GO_POLICY_KEYS } from '../core/native_go/policy.ts';
+import { CORE_TOOLSETS } from '../core/registry/builtin_toolsets.ts';
 import { SANDBOX_MODES, type SandboxMode } from '../core/shell/sandbox/settings.ts';
 import { ENV_PATTERN } from '../core/shell/env.ts';
-import { SHELL_POLICY_KEYS } from '../core/shell/shell_policy.ts';
 import { checkHeaders, checkRemoteTools, type RemoteToolSpec } from './remote_tools_schema.ts';
 import { TOOLSET_ENTRY } from './toolset_list.ts';
 
@@ -24,13 +20,8 @@ export interface McpServerSpec {
   headers?: Record<string, string>;
 }
 
-export interface ToolsPolicies {
-  local_fs?: Record<string, string>;
-  local_shell?: Record<string, string>;
-  'native-git'?: Record<string, string>;
-  'native-jq'?: Record<string, string>;
-  'native-go'?: Record<string, string>;
-}
+/** A toolset's name → its tools_policies (the keys core/registry/builtin_toolsets.ts names). */
+export type ToolsPolicies = Partial<Record<string, Record<string, string>>>;
 
 /** One level of configuration, as validated. */
 export interface ConfigData {
@@ -104,13 +95,7 @@ const GRANT_KEYS = ['grant', 'timeout', 'on_timeout'];
 const MISSIONS_KEYS = ['fire', 'answer'];
 const RULE_KEYS = ['tool', 'path', 'program', 'reason'];
 const MCP_KEYS = ['command', 'args', 'env', 'url', 'headers'];
-const POLICY_KEYS: Record<string, readonly string[]> = {
-  local_fs: Object.keys(FS_POLICY_KEYS),
-  local_shell: SHELL_POLICY_KEYS,
-  'native-git': Object.keys(GIT_POLICY_KEYS),
-  'native-jq': Object.keys(JQ_POLICY_KEYS),
-  'native-go': Object.keys(GO_POLICY_KEYS),
-};
+const POLICY_KEYS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(CORE_TOOLSETS.map((t) => [t.name, t.policyKeys]));
 
 /** `*`, `<toolset>` or `<toolset>.<tool>` */
 export const TOOL_PATTERN = /^(?:\*|[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_.:-]+)?)$/;
@@ -374,7 +359,7 @@ class Checker {
     if (v === undefined) return undefined;
     if (!this.table(path, v, Object.keys(POLICY_KEYS), `tools_policies of ${Object.keys(POLICY_KEYS).join(', ')}`)) return undefined;
     const out: ToolsPolicies = {};
-    for (const [toolset, keys] of Object.entries(POLICY_KEYS) as [keyof ToolsPolicies, readonly string[]][]) {
+    for (const [toolset, keys] of Object.entries(POLICY_KEYS) as [string, readonly string[]][]) {
       const t = v[toolset];
       if (t === undefined) continue;
       if (!this.table([...path, toolset], t, keys, `the policy keys of ${toolset}`)) continue;

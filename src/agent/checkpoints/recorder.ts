@@ -7,6 +7,7 @@
 // costs a stat). The records are saved with the session (one `extras` key per prompt), so a load
 // or a fork carries them.
 import path from 'node:path';
+import type { EffectRecorder } from '../../core/contract/toolset.ts';
 import { CAP_REACHED, NO_SPACE, type BlobStore } from './blob_store.ts';
 import { diffStates, scanWorkspace, stampAt, type Stamp, type WorkspaceState } from './workspace_state.ts';
 
@@ -69,7 +70,8 @@ export function savedCheckpoints(extras: Record<string, unknown> | undefined): P
     .sort((a, b) => a.n - b.n);
 }
 
-export class SessionCheckpoints {
+/** The gate records every call with effects through a session's checkpoints (GateOptions.effects). */
+export class SessionCheckpoints implements EffectRecorder {
   readonly root: string;
   readonly store: BlobStore;
   #prompts: PromptCheckpoint[];
@@ -130,6 +132,27 @@ export class SessionCheckpoints {
     const cp = this.begin({ text: '(a change outside a prompt)', history: 0, replay: 0 });
     cp.history = null;
     return cp;
+  }
+
+  /**
+   * A file tool's write of `abs` (`old`: the content it replaces, in hand), recorded while the
+   * write goes out (both at once: the old content is in memory, and the write is the slow part).
+   * A checkpoint that could not be kept never fails the write; the record says it is lost.
+   */
+  async write(abs: string, old: { sha256: string; bytes?: Uint8Array } | null, write: () => Promise<void>): Promise<void> {
+    const [kept, wrote] = await Promise.allSettled([this.beforeWrite(abs, old), write()]);
+    if (wrote.status === 'rejected') throw wrote.reason;
+    this.afterWrite(abs, kept.status === 'fulfilled' ? kept.value : { before: null, after: null, by: 'write', lost: String(kept.reason) });
+  }
+
+  /** A call that may change any file of the workspace (a command, a checkout): compared before and after it. */
+  async around<T>(run: () => Promise<T>): Promise<T> {
+    const before = await this.beforeCommand();
+    try {
+      return await run();
+    } finally {
+      this.afterCommand(before);
+    }
   }
 
   /**

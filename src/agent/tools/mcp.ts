@@ -11,6 +11,7 @@ import process from 'node:process';
 import { fillEnvTemplates } from '../../core/env_template.ts';
 import { ToolError } from '../../core/errors.ts';
 import type { JsonSchema, ToolKind, ToolSpec } from '../../core/tool.ts';
+import { CORE_TOOLSET_NAMES } from '../../core/registry/builtin_toolsets.ts';
 
 export interface McpServerConfig {
   name: string;
@@ -47,7 +48,8 @@ export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 export const MAX_RESULT_CHARS = 256 * 1024;
 
 const NAME_RE = /^[A-Za-z0-9_-]{1,64}$/;
-const RESERVED = new Set(['local_fs', 'local_shell']);
+/** the built-in toolsets' names (core/registry/builtin_toolsets.ts) */
+const RESERVED = new Set(CORE_TOOLSET_NAMES);
 
 interface McpTool {
   name: string;

@@ -3,7 +3,7 @@
 // tools_policies and meet only the envelope's tools patterns and default_action. A tool whose
 // client capability is missing is refused before anything is asked.
 import { plainOutput, schemaView } from '../../core/contract/schema_plan.ts';
-import type { Toolset } from '../../core/contract/toolset.ts';
+import type { EffectRecorder, Toolset } from '../../core/contract/toolset.ts';
 import { withCeiling } from '../../core/envelope/index.ts';
 import { Gate, type Approver } from '../../core/gate/gate.ts';
 import { envelopeSandbox } from '../../core/shell/sandbox/settings.ts';
@@ -40,6 +40,8 @@ export interface SessionToolsOptions {
   missing?: (spec: ToolSpec) => ToolError | undefined;
   /** how long an ask waits when the envelope's rule names no timeout (an unattended unit's: 30 min) */
   askTimeoutMs?: number;
+  /** the session's checkpoints: the gate records every call with effects through them */
+  effects?: EffectRecorder;
 }
 
 // a call whose client gave no way to answer: an ask is a rejection the model reads
@@ -48,7 +50,7 @@ const nobody: Approver = async () => ({ outcome: 'reject', reason: 'nobody is th
 export function createSessionTools(o: SessionToolsOptions): SessionTools {
   // a unit's calls are decided by its envelope and its ceiling both (the stricter wins)
   const envelopeOf = (mode: string) => (o.ceiling === undefined ? o.config.envelope(mode) : withCeiling(o.config.envelope(mode), o.config.envelope(o.ceiling)));
-  const gate = new Gate({ envelope: envelopeOf(o.mode), session: o.allows, root: o.root, ...(o.askTimeoutMs !== undefined ? { defaultTimeoutMs: o.askTimeoutMs } : {}), ...(o.nobodyHint ? { nobodyHint: o.nobodyHint } : {}) });
+  const gate = new Gate({ envelope: envelopeOf(o.mode), session: o.allows, root: o.root, ...(o.effects ? { effects: o.effects } : {}), ...(o.askTimeoutMs !== undefined ? { defaultTimeoutMs: o.askTimeoutMs } : {}), ...(o.nobodyHint ? { nobodyHint: o.nobodyHint } : {}) });
   const all: Toolset[] = [...o.toolsets, ...o.mcp];
   for (const t of all) gate.add(t);
   const byName = (name: string) => all.find((t) => t.name === name);

@@ -13,3 +13,11 @@ export function toolsetFlags(flat: Readonly<Record<string, string>>, toolset: st
 export function unprefixedFlags(flat: Readonly<Record<string, string>>): Record<string, string> {
   return Object.fromEntries(Object.entries(flat).filter(([k]) => !k.includes('.')));
 }
+
+/** The flat keys only local_shell reads (`_allowed_dir` is shared with local_fs). */
+export const SHELL_ONLY_FLAGS: readonly string[] = Object.freeze(['_allowed_commands', '_denied_commands']);
+
+/** A flat set without the keys only local_shell reads. */
+export function withoutShellOnlyKeys(flat: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(flat).filter(([k]) => !SHELL_ONLY_FLAGS.includes(k)));
+}

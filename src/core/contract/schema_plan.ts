@@ -46,6 +46,8 @@ export function schemaPlan(ts: Toolset, tool: string, args: Record<string, unkno
   const checked = spec ? checkArgs(qualified(ts.name, tool), spec.inputSchema, args) : args;
   return {
     facts: toolFacts(ts.name, tool, args),
+    // a server's own process changes what it changes: nothing here can compare or keep it
+    effects: 'none',
     scope: { whole: [{ kind: 'tool', tool: `${ts.name}.${tool}` }] },
     locations: [],
     approval: async () => ({ title: qualified(ts.name, tool) }),

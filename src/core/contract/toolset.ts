@@ -62,9 +62,30 @@ export interface SandboxFacts {
   state: SandboxState;
 }
 
+/**
+ * What a call may change on disk, for the session's checkpoints (the gate wraps every plan by
+ * it, in one place): `none`, the `files` it writes through the file tools' IO (each write hands
+ * over the content it replaces), or any file of the `workspace` (compared before and after).
+ */
+export type Effects = 'none' | 'files' | 'workspace';
+
+/**
+ * Where a session's checkpoints hear of what a call changes (agent/checkpoints/recorder.ts). The
+ * gate runs a plan with `workspace` effects inside `around`, and hands `write` to a plan with
+ * `files` effects through its run context; a plan with none meets neither.
+ */
+export interface EffectRecorder {
+  /** A write of the file `abs` (`old`: the content it replaces, null: a new file), recorded while `write` goes out. */
+  write(abs: string, old: { sha256: string; bytes?: Uint8Array } | null, write: () => Promise<void>): Promise<void>;
+  /** A call that may change any file of the workspace, compared around `run`. */
+  around<T>(run: () => Promise<T>): Promise<T>;
+}
+
 export interface CallPlan {
   /** what the envelope decides on: the axis, the paths, the programs, the protected facts */
   facts: CallFacts;
+  /** what it may change on disk: how the session's checkpoints record it */
+  effects: Effects;
   /** paths on the built-in read-approve list (.env, *.pem, *.key) the call names: they ask in every envelope */
   readApprove?: readonly string[];
   /** set when the call runs in an OS sandbox: without a working one the prefix allowlist asks */
@@ -140,6 +161,8 @@ export interface RunContext {
   readOnly: boolean;
   /** what the human saw and said yes to, when one was asked */
   shown?: ApprovalView;
+  /** for a plan with `files` effects in a session that keeps checkpoints: every write goes through it */
+  writes?: Pick<EffectRecorder, 'write'>;
   /** Asks what only the run could find out (a read-approve path behind a name); true: go on. Throws when nobody can answer. */
   ask(q: RunQuestion): Promise<boolean>;
 }

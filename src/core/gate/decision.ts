@@ -4,10 +4,8 @@
 // asks), with what follows from it said in fields, so no caller compares rule ids. The gate
 // and `cxl check` (one line and --batch) decide through here.
 import { decide, type CompiledEnvelope, type Decision } from '../envelope/index.ts';
+import { profileFor, withoutSandbox, type SandboxProfile } from '../contract/sandbox_decision.ts';
 import type { CallPlan, SandboxFacts } from '../contract/toolset.ts';
-import type { Allowed } from '../shell/checker.ts';
-import { checkedLine } from '../shell/plan.ts';
-import { profileFor, withoutSandbox, type SandboxProfile } from '../shell/sandbox/settings.ts';
 
 export interface CallVerdict {
   decision: Decision;
@@ -47,14 +45,4 @@ export function decideCall(envelope: CompiledEnvelope, plan: Pick<CallPlan, 'fac
   const verdict: CallVerdict = { decision, readOnly, alwaysAsk, sessionable: decision.action === 'approve' && !alwaysAsk };
   if (plan.sandbox) verdict.sandbox = { ...plan.sandbox, profile: profileFor(decision, decision.action === 'approve') };
   return verdict;
-}
-
-/** The verdict on a line the command policy allowed (`cxl check`), from the facts the gate builds; `sandbox`: where it would run. */
-export function lineVerdict(envelope: CompiledEnvelope, command: string, verdict: Allowed, root: string, sandbox?: SandboxFacts): CallVerdict {
-  return decideCall(envelope, checkedLine(command, verdict, root, sandbox));
-}
-
-/** The envelope's decision on a line the command policy allowed, by its rules (no sandbox state). */
-export function shellDecision(envelope: CompiledEnvelope, command: string, verdict: Allowed, root: string): Decision {
-  return lineVerdict(envelope, command, verdict, root).decision;
 }

@@ -9,9 +9,7 @@
 // The approver is injected, per gate or per call: the ACP agent, the TUI and `cxl tool --yes` each bring their own.
 import { ToolError, toToolError } from '../errors.ts';
 import type { CallFacts, CompiledEnvelope, Decision } from '../envelope/index.ts';
-import type { ApprovalDiff, ApprovalView, ApprovedBy, CallPlan, PlanContext, RunQuestion, Toolset } from '../contract/toolset.ts';
-import type { AskApproval } from '../local_fs/context.ts';
-import { LOCAL_FS, readApproveQuestion } from '../local_fs/plan.ts';
+import type { ApprovalDiff, ApprovalView, ApprovedBy, CallPlan, EffectRecorder, PlanContext, RunContext, RunQuestion, Toolset } from '../contract/toolset.ts';
 import { identitiesChanged } from '../protect/identity.ts';
 import { qualified, schemaPlan } from '../contract/schema_plan.ts';
 import type { ToolKind, ToolSpec } from '../tool.ts';
@@ -19,7 +17,7 @@ import { decideCall, type CallVerdict } from './decision.ts';
 import { SessionAllows, type SessionAllow } from './session_allows.ts';
 
 export type { ApprovalDiff, ApprovedBy, CallVerdict };
-export { decideCall, lineVerdict, shellDecision } from './decision.ts';
+export { decideCall } from './decision.ts';
 
 /**
  * How long an ask waits when the envelope names no timeout: until it is answered. A person who
@@ -104,6 +102,8 @@ export interface GateOptions {
   toolsets?: Toolset[];
   /** the workspace root words of a command resolve from when its policy names no dir (default: the shell's own root) */
   root?: string;
+  /** the session's checkpoints: every plan with effects is recorded through them (absent: nothing is) */
+  effects?: EffectRecorder;
 }
 
 export interface CallOptions {
@@ -149,12 +149,6 @@ export class Gate {
   toolsets(): Toolset[] {
     return [...this.#toolsets.values()];
   }
-
-  /**
-   * A read-approve hook for a LocalFsToolset called outside any gate call (`approvals: 'ask',
-   * ask: gate.fsAsk`); calls through the gate bring their own, answered as this one is.
-   */
-  readonly fsAsk: AskApproval = (req) => this.#runAsk(undefined, undefined, undefined, LOCAL_FS)(readApproveQuestion(req));
 
   /** Splits `local_fs.read_file` / `read_file` into its toolset and tool. */
   resolveName(name: string): { toolset: Toolset; tool: string } {
@@ -210,13 +204,25 @@ export class Gate {
     const answer: Answered = v.decision.action === 'approve' ? await this.#approve(p, v, args, approver, opts.signal) : {};
     try {
       const ask = this.#runAsk(answer.approvedBy, approver, opts.signal, p.toolset.name);
-      const result = await p.plan.run({ signal: opts.signal, decision: v.decision, readOnly: v.readOnly, ...answer, ask, ...(opts.direct ? { direct: true as const } : {}) });
+      const result = await this.#run(p.plan, { signal: opts.signal, decision: v.decision, readOnly: v.readOnly, ...answer, ask, ...(opts.direct ? { direct: true as const } : {}) });
       return answer.approvedBy ? { result, decision: v.decision, approvedBy: answer.approvedBy } : { result, decision: v.decision };
     } finally {
       // a command or another toolset's tool may have made new names for files (`ln`, `tar x`):
       // hard links are looked up afresh
       if (!p.plan.keepsNames) identitiesChanged();
     }
+  }
+
+  /**
+   * Runs a decided plan: the one place checkpoints meet a call. A plan that changes the files it
+   * names records each write (the content it replaces in hand); one that may change any file is
+   * compared around; one with no effects costs nothing.
+   */
+  #run(plan: CallPlan, rc: RunContext): Promise<unknown> {
+    const rec = this.#opts.effects;
+    if (!rec || plan.effects === 'none') return plan.run(rc);
+    if (plan.effects === 'files') return plan.run({ ...rc, writes: rec });
+    return rec.around(() => plan.run(rc));
   }
 
   /** Whether an ask can be answered here (a human, or --yes). */

@@ -58,6 +58,16 @@ export interface GateOptions {
 
 /** The path gate shared by the tools (and usable alone by servers of fs/* requests). */
 export async function gatePath(o: GateOptions, tool: string, p: string): Promise<ConfinedPath> {
+  const { c, readApprove } = classifyPath(o, tool, p);
+  if (readApprove) await answerReadApprove(o, c, readApprove);
+  return c;
+}
+
+/**
+ * The path confined and classified: refused when it is in the quarantine or the policy's denied
+ * substrings; `readApprove` when it is on the read-approve list (someone must say yes first).
+ */
+export function classifyPath(o: Omit<GateOptions, 'approvals'>, tool: string, p: string): { c: ConfinedPath; readApprove?: ApprovalRequest } {
   const c = confine(o.root, p);
   // the quarantine looks at absolute forms so a root inside ~/.ssh is covered too
   const { cls, alias } = classifyConfined(c, o.root, o.matcher, o.identity);
@@ -70,19 +80,21 @@ export async function gatePath(o: GateOptions, tool: string, p: string): Promise
   if (denied !== undefined) {
     throw new ToolError('denied_path', `${c.rel} is refused by tools_policies.local_fs._denied_path_substrings (contains "${denied}"). Use another path, or change that policy.`);
   }
-  if (cls === 'read_approve') {
-    const req: ApprovalRequest = { tool, path: c.rel, reason: `${alias !== undefined ? `is another name (a hard link) of ${alias}, which ` : ''}matches the read-approve list (.env, *.pem, *.key)` };
-    let ok = false;
-    if (o.approvals === 'allow') ok = true;
-    else if (o.approvals === 'ask' && o.ask) {
-      ok = await o.ask(req);
-      if (!ok) throw new ToolError('rejected', `Access to ${c.rel} was rejected by the user. Do without it.`);
-    }
-    if (!ok) {
-      throw new ToolError('approval_required', `${c.rel} ${req.reason} and needs a human's approval, which nobody can give here. Do without it, or rerun with approval (cxl tool --yes).`);
-    }
+  if (cls !== 'read_approve') return { c };
+  return { c, readApprove: { tool, path: c.rel, reason: `${alias !== undefined ? `is another name (a hard link) of ${alias}, which ` : ''}matches the read-approve list (.env, *.pem, *.key)` } };
+}
+
+/** A path on the read-approve list: allowed up front, asked, or refused when nobody can answer. */
+export async function answerReadApprove(o: Pick<GateOptions, 'approvals' | 'ask'>, c: ConfinedPath, req: ApprovalRequest): Promise<void> {
+  let ok = false;
+  if (o.approvals === 'allow') ok = true;
+  else if (o.approvals === 'ask' && o.ask) {
+    ok = await o.ask(req);
+    if (!ok) throw new ToolError('rejected', `Access to ${c.rel} was rejected by the user. Do without it.`);
   }
-  return c;
+  if (!ok) {
+    throw new ToolError('approval_required', `${c.rel} ${req.reason} and needs a human's approval, which nobody can give here. Do without it, or rerun with approval (cxl tool --yes).`);
+  }
 }
 
 /** lstat of a confined path, or undefined when it does not exist. */

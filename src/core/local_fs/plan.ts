@@ -10,16 +10,33 @@ import { axisOf, type CallFacts } from '../envelope/index.ts';
 import type { ConfinedPath } from '../paths.ts';
 import { gitWriteFact } from '../protect/git_dirs.ts';
 import type { IdentityIndex } from '../protect/identity.ts';
-import { defaultPathMatcher } from '../protect/matcher.ts';
+import type { PathMatcher } from '../protect/matcher.ts';
 import type { ToolKind } from '../tool.ts';
 import { buildApprovalDiff, DIFF_MAX_BYTES, type MutatingTool } from './approval_diff.ts';
-import { gatePath, type ApprovalRequest, type AskApproval } from './context.ts';
+import { classifyPath, type ApprovalRequest, type AskApproval } from './context.ts';
 import { TooBigForMessage, type FileIO, type FileSnapshot } from './file_io.ts';
 import type { ReadLedger } from './ledger.ts';
 import type { FsPolicy } from './policy.ts';
 import type { Args } from './tool_def.ts';
 
 export const LOCAL_FS = 'local_fs';
+
+/** How a planned call runs: the file mode a human saw, the read-approve answer, the checkpoints' write recorder. */
+export interface FsRunOptions {
+  signal?: AbortSignal;
+  approvedMode?: number;
+  ask?: AskApproval;
+  writes?: RunContext['writes'];
+}
+
+/** The path a plan confined and classified, for the run to reuse while the file under it is the same. */
+export interface PlannedPath {
+  /** the argument as the tool will ask for it */
+  arg: string;
+  c: ConfinedPath;
+  /** on the read-approve list: asked when the run gets there */
+  readApprove?: ApprovalRequest;
+}
 
 /** What a plan needs of the toolset. */
 export interface FsParts {
@@ -28,7 +45,9 @@ export interface FsParts {
   readonly ledger: ReadLedger;
   readonly io: FileIO;
   readonly identity: IdentityIndex;
-  call(tool: string, args: Record<string, unknown>, opts: { signal?: AbortSignal; approvedMode?: number; ask?: AskApproval }): Promise<unknown>;
+  readonly matcher: PathMatcher;
+  /** Runs a call whose arguments were checked, with the path its plan confined. */
+  run(tool: string, a: Args, planned: PlannedPath | undefined, opts: FsRunOptions): Promise<unknown>;
 }
 
 /** The path a call names; the browsing tools default to the root. */
@@ -86,16 +105,23 @@ export function readApproveQuestion(req: ApprovalRequest): RunQuestion {
   };
 }
 
-/** The plan of one call whose arguments `a` were checked (`raw` as given, for the run and the diff). */
+/**
+ * The path a call names, confined and classified: confinement, quarantine, denied substrings
+ * refuse here; the read-approve list is the envelope's question (and asked when the run gets there).
+ */
+export function plannedPath(parts: Pick<FsParts, 'root' | 'policy' | 'matcher' | 'identity'>, tool: string, a: Args): PlannedPath | undefined {
+  const arg = pathOf(tool, a.path);
+  if (arg === undefined) return undefined;
+  return { arg, ...classifyPath({ root: parts.root, policy: parts.policy, matcher: parts.matcher, identity: parts.identity }, tool, arg) };
+}
+
+/** The plan of one call whose arguments `a` were checked (`raw` as given, for the diff). */
 export async function planFsCall(parts: FsParts, tool: string, a: Args, raw: Record<string, unknown>): Promise<CallPlan> {
   const axis = axisOf(LOCAL_FS, tool) as 'files.read' | 'files.write';
   const facts: CallFacts = { toolset: LOCAL_FS, tool, axis };
-  const p = pathOf(tool, a.path);
-  let c: ConfinedPath | undefined;
-  if (p !== undefined) {
-    // confinement, quarantine, denied substrings; the read-approve list is the envelope's
-    // question here (and asked again by the tool if the envelope let it through)
-    c = await gatePath({ root: parts.root, policy: parts.policy, matcher: defaultPathMatcher, identity: parts.identity, approvals: 'allow' }, tool, p);
+  const planned = plannedPath(parts, tool, a);
+  const c = planned?.c;
+  if (c) {
     facts.paths = [c.requestedRel];
     facts.resolved = [c.rel];
     facts.absolute = [c.lexical, c.real];
@@ -108,9 +134,10 @@ export async function planFsCall(parts: FsParts, tool: string, a: Args, raw: Rec
     facts,
     scope: { whole: file ? [{ kind: 'file', axis, path: file.rel }] : [] },
     locations: file ? [file.rel] : [],
+    effects: axis === 'files.write' ? 'files' : 'none',
     keepsNames: true, // local_fs never makes a link
     approval: (ctx) => approvalOf(parts, tool, raw, file, ctx),
-    run: (ctx) => runFs(parts, tool, raw, ctx),
+    run: (ctx) => runFs(parts, tool, a, planned, ctx),
   };
 }
 
@@ -130,10 +157,11 @@ function execMode(c: ConfinedPath): string | undefined {
   return st?.isFile() && (st.mode & 0o7111) !== 0 ? `0${(st.mode & 0o7777).toString(8)}` : undefined;
 }
 
-function runFs(parts: FsParts, tool: string, raw: Record<string, unknown>, ctx: RunContext): Promise<unknown> {
+function runFs(parts: FsParts, tool: string, a: Args, planned: PlannedPath | undefined, ctx: RunContext): Promise<unknown> {
   const mode = ctx.shown?.fileMode;
-  return parts.call(tool, raw, {
+  return parts.run(tool, a, planned, {
     signal: ctx.signal,
+    ...(ctx.writes ? { writes: ctx.writes } : {}),
     ...(mode !== undefined ? { approvedMode: parseInt(mode, 8) } : {}),
     // the read-approve list as the tool meets it: already approved, covered, or asked
     ask: (req) => ctx.ask(readApproveQuestion(req)),

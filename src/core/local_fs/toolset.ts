@@ -1,10 +1,12 @@
 // The local_fs toolset: ten tools over one canonical root, one policy, one session ledger and
 // one FileIO for the content half. Browsing tools always run in-process on the real filesystem.
 // What a call will do before it runs is its plan (plan.ts).
+import fs from 'node:fs';
 import path from 'node:path';
 import { checkArgs } from '../contract/args.ts';
 import { plainOutput } from '../contract/schema_plan.ts';
 import type { CallPlan, CallView, PlanContext, Toolset, ToolOutput } from '../contract/toolset.ts';
+import { RecordedIO } from './recorded_io.ts';
 import { changeOf } from './change_diff.ts';
 import { ToolError, toToolError } from '../errors.ts';
 import { WorkspaceFileIO, type FileIO } from './file_io.ts';
@@ -15,11 +17,11 @@ import { canonicalRoot, type ConfinedPath } from '../paths.ts';
 import { defaultPathMatcher, type PathMatcher } from '../protect/matcher.ts';
 import { nodeCrypto } from '../platform/runtime.ts';
 import type { ToolSpec } from '../tool.ts';
-import { gatePath, type ApprovalMode, type AskApproval, type FsContext, type GrepEngine } from './context.ts';
+import { answerReadApprove, gatePath, type ApprovalMode, type AskApproval, type FsContext, type GateOptions as PathGate, type GrepEngine } from './context.ts';
 import { findFiles } from './find_files.ts';
 import { grep } from './grep.ts';
 import { listDir } from './list_dir.ts';
-import { fsView, LOCAL_FS, planFsCall } from './plan.ts';
+import { fsView, LOCAL_FS, planFsCall, plannedPath, type FsRunOptions, type PlannedPath } from './plan.ts';
 import { readFile, readFileRange } from './read.ts';
 import { findRipgrep } from './ripgrep.ts';
 import { countStats, statFile } from './stat.ts';
@@ -99,7 +101,7 @@ export class LocalFsToolset implements Toolset {
     return gatePath(this.#gate(), tool, p);
   }
 
-  #gate(ask?: AskApproval) {
+  #gate(ask?: AskApproval): PathGate & { identity: IdentityIndex } {
     const o = this.#opts;
     return { root: this.root, policy: this.policy, matcher: o.matcher ?? defaultPathMatcher, identity: this.identity, approvals: o.approvals ?? 'refuse', ask: ask ?? o.ask };
   }
@@ -131,31 +133,60 @@ export class LocalFsToolset implements Toolset {
     return planFsCall(this, name, checkArgs(name, def.inputSchema, args) as Args, args);
   }
 
+  /** How the plan's path gate answers: the toolset's matcher. */
+  get matcher(): PathMatcher {
+    return this.#opts.matcher ?? defaultPathMatcher;
+  }
+
   /**
-   * `approvedMode`: the gate passes the file mode a human saw when approving a write into an
-   * always-ask path; only then does the written file keep exec bits (see write.ts). `ask`: how
-   * this call's read-approve paths are answered under `approvals: 'ask'` (the gate's, per call).
+   * Runs a call as it would run through the gate's plan, without an envelope (tests, one-off
+   * callers): the arguments checked and the path confined once, then the tool. `approvedMode`: the
+   * file mode a human saw when approving a write into an always-ask path (see write.ts); `ask`:
+   * how read-approve paths are answered under `approvals: 'ask'`.
    */
-  async call(tool: string, args: Record<string, unknown>, opts: { signal?: AbortSignal; approvedMode?: number; ask?: AskApproval } = {}): Promise<unknown> {
-    const { name, def } = this.#def(tool);
+  async call(tool: string, args: Record<string, unknown>, opts: FsRunOptions = {}): Promise<unknown> {
     try {
+      const { name, def } = this.#def(tool);
       const a = checkArgs(name, def.inputSchema, args) as Args;
+      return await this.run(name, a, plannedPath(this, name, a), opts);
+    } catch (err) {
+      throw toToolError(err);
+    }
+  }
+
+  /** Runs a checked call with the path its plan confined (FsParts.run): the plan's run and `call` both come here. */
+  async run(name: string, a: Args, planned: PlannedPath | undefined, opts: FsRunOptions): Promise<unknown> {
+    try {
+      const def = this.#def(name).def;
       const gate = this.#gate(opts.ask);
       const ctx: FsContext = {
         root: this.root,
         policy: this.policy,
         ledger: this.ledger,
-        io: this.io,
+        io: opts.writes ? new RecordedIO(this.io, opts.writes) : this.io,
         matcher: gate.matcher,
         identity: gate.identity,
         ...(opts.approvedMode !== undefined ? { approvedMode: opts.approvedMode } : {}),
         rgPath: name === 'grep' || name === 'find_files' ? await this.#ripgrep() : null,
-        resolve: (t, p) => gatePath(gate, t, p),
+        resolve: (t, p) => (planned && p === planned.arg ? this.#again(gate, t, planned, def.kind === 'edit') : gatePath(gate, t, p)),
       };
       if (opts.signal?.aborted) throw new ToolError('cancelled', `${name} was cancelled before it started.`);
       return await def.run(ctx, a, opts.signal);
     } catch (err) {
       throw toToolError(err);
     }
+  }
+
+  /**
+   * The planned path at run time. What can change since the plan is the file under the name: a
+   * read of the same file (device, inode, link count) keeps the plan's answer and asks only the
+   * read-approve question; a write, a new path or another file goes through the whole gate again.
+   */
+  #again(gate: PathGate, tool: string, planned: PlannedPath, writes: boolean): Promise<ConfinedPath> {
+    const c = planned.c;
+    if (writes || !c.exists) return gatePath(gate, tool, planned.arg);
+    const st = fs.lstatSync(c.real, { throwIfNoEntry: false });
+    if (!st || st.dev !== c.dev || st.ino !== c.ino || (st.isFile() ? st.nlink : undefined) !== c.links) return gatePath(gate, tool, planned.arg);
+    return planned.readApprove ? answerReadApprove(gate, c, { ...planned.readApprove, tool }).then(() => c) : Promise.resolve(c);
   }
 }

@@ -71,6 +71,8 @@ export async function planGitCall(c: GitCtx, tool: string, a: Record<string, unk
     facts,
     scope: { whole: [{ kind: 'tool', tool: `${NATIVE_GIT}.${tool}` }] },
     locations: p.locations,
+    // a write may change any working-tree file (checkout, restore): compared around, like a command
+    effects: writes ? 'workspace' : 'none',
     keepsNames: true,
     approval: async () => ({ title, ...(p.approval ? await p.approval() : {}) }),
     run: async () => {

@@ -71,6 +71,7 @@ export class NativeGoToolset implements Toolset {
       facts,
       scope: { whole: [{ kind: 'tool', tool: `${NATIVE_GO}.${def.name}` }] },
       locations: dir !== '.' ? [c.rel] : [],
+      effects: 'none',
       keepsNames: true,
       approval: async () => ({ title: `${NATIVE_GO}.${def.name}` }),
       run: () => this.#run(def.name, a, dir),

@@ -1,15 +1,26 @@
-// native-jq as a built-in toolset entry (agent/tools/builtin.ts lists it): its name, bare
-// model-facing names, its `cxl tool --policy native-jq.KEY=VALUE` flags, and how it opens.
+// native-jq as a built-in toolset entry (core/registry/builtin_toolsets.ts lists it): its name,
+// bare model-facing names, in the default chain, its policy keys, a read on files.read, its
+// `cxl tool --policy native-jq.KEY=VALUE` flags, and how it opens.
+import type { CoreToolset } from '../contract/builtin_toolset.ts';
 import { toolsetFlags } from '../contract/policy_flags.ts';
-import type { Toolset } from '../contract/toolset.ts';
-import { NATIVE_JQ, parseJqPolicy } from './policy.ts';
+import { JQ_POLICY_KEYS, NATIVE_JQ, parseJqPolicy } from './policy.ts';
 import { NativeJqToolset } from './toolset.ts';
 
-export const NATIVE_JQ_BUILTIN = Object.freeze({
+/** What native-jq needs of where it is opened. */
+export interface JqSite {
+  root: string;
+  warn(text: string): void;
+}
+
+export const NATIVE_JQ_BUILTIN: CoreToolset<JqSite> = Object.freeze({
   name: NATIVE_JQ,
+  room: 'native_jq',
   bareNames: true,
+  policyKeys: Object.keys(JQ_POLICY_KEYS),
+  defaultChain: {},
+  axis: () => 'files.read' as const,
   fromFlags: (flat: Readonly<Record<string, string>>) => toolsetFlags(flat, NATIVE_JQ),
-  open(site: { root: string; warn(text: string): void }, policy: Record<string, string> | undefined): { toolset: Toolset } {
+  open(site: JqSite, policy: Record<string, string> | undefined) {
     const parsed = parseJqPolicy(policy);
     parsed.warnings.forEach(site.warn);
     return { toolset: new NativeJqToolset({ root: site.root, policy: parsed.policy }) };

@@ -82,6 +82,7 @@ export class NativeJqToolset implements Toolset {
       ...(readApprove ? { readApprove: files } : {}),
       scope: { whole: [{ kind: 'tool', tool: `${NATIVE_JQ}.${JQ_QUERY}` }], ...(files.length ? { paths: [{ kind: 'file', axis: 'files.read', path: files[0] }] } : {}) },
       locations: files,
+      effects: 'none',
       keepsNames: true,
       approval: async () => ({ title }),
       run: () => run(),

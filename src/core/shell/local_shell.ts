@@ -18,7 +18,7 @@ import { policyRefusal } from './shell_policy.ts';
 import { childEnv, dropReason, isAllowedName } from './env.ts';
 import { LocalTerminalHost } from './local_terminal.ts';
 import { DEFAULT_OUTPUT_LIMIT } from './output_limit.ts';
-import { LOCAL_SHELL, planShellCall, shellOutput, shellView, type ShellCallOptions } from './plan.ts';
+import { LOCAL_SHELL, planShellCall, shellOutput, shellView, type PreparedLine, type ShellArgs, type ShellCallOptions } from './plan.ts';
 import { DEFAULT_SANDBOX_CALL, INSTALL_HINT, isWorking, type SandboxCall, type SandboxMode, type SandboxReport, type SandboxState, type TerminalSandbox } from './sandbox/settings.ts';
 import { parseShellPolicy } from './shell_policy.ts';
 import { runtimeDirsOf } from './sandbox/launcher.ts';
@@ -120,13 +120,6 @@ function refusal(v: Exclude<Verdict, { verdict: 'allow' }>): ToolError {
 }
 
 /** A call's arguments, checked against the schema and read. */
-interface ShellArgs {
-  command: string;
-  argv?: string[];
-  cwd?: string;
-  timeoutMs: number;
-  shell?: boolean;
-}
 
 export class LocalShell implements Toolset {
   readonly name = LOCAL_SHELL;
@@ -215,15 +208,23 @@ export class LocalShell implements Toolset {
    * show). `askable`: a human can be asked about what needs one (the envelope then asks).
    */
   check(args: Record<string, unknown>, o: { askable?: boolean } = {}): Verdict | null {
-    const { command, argv, cwd } = this.parseArgs(args);
+    return this.#verdict(this.parseArgs(args), o.askable === true);
+  }
+
+  /** The arguments checked once and the policy's verdict on them, for the plan to hand to the run. */
+  prepare(args: Record<string, unknown>, askable: boolean): PreparedLine {
+    const parsed = this.parseArgs(args);
+    return { args: parsed, verdict: this.#verdict(parsed, askable), askable };
+  }
+
+  #verdict({ command, argv, cwd }: ShellArgs, askable: boolean): Verdict | null {
     if (!this.policy) return null;
-    const opts = { cwd, pathEnv: this.opts.pathEnv, askable: o.askable === true, root: this.#realRoot() };
+    const opts = { cwd, pathEnv: this.opts.pathEnv, askable, root: this.#realRoot() };
     return argv ? checkArgv(command, argv, this.policy, opts) : checkLine(command, this.policy, opts);
   }
 
   /** A call's line or argv and the real directory it starts in (for the envelope without a policy). */
-  describe(args: Record<string, unknown>): { command: string; argv?: string[]; start: string } {
-    const { command, argv, cwd } = this.parseArgs(args);
+  describe({ command, argv, cwd }: ShellArgs): { command: string; argv?: string[]; start: string } {
     const dir = cwd ?? this.policy?.allowedDir ?? this.root;
     let start = dir;
     try {
@@ -264,7 +265,8 @@ export class LocalShell implements Toolset {
 
   async call(tool: string, args: Record<string, unknown>, callOpts: ShellCallOptions = {}): Promise<ShellResult> {
     if (tool !== LOCAL_SHELL) throw new ToolError('unknown_tool', `local_shell has one tool, local_shell; got ${tool}.`);
-    const { command, argv, cwd, timeoutMs: asked, shell } = this.parseArgs(args);
+    const prepared = callOpts.prepared;
+    const { command, argv, cwd, timeoutMs: asked, shell } = prepared?.args ?? this.parseArgs(args);
     // nobody approved it: bounded in time whatever it asked (limits.ts)
     const timeoutMs = callOpts.readOnly ? Math.min(asked, this.unaskedLimits.timeoutMs) : asked;
     const sandbox = this.#sandbox(callOpts.sandbox ?? this.defaultSandbox);
@@ -272,7 +274,7 @@ export class LocalShell implements Toolset {
     const before = sandbox.req?.profile === 'workspace-write' ? protectedNow(sandbox.req.roots) : undefined;
     let result: ShellResult;
     try {
-      result = await this.#run(command, argv, cwd, timeoutMs, shell, callOpts.signal, sandbox.req, { readOnly: callOpts.readOnly === true, approved: callOpts.approved === true, env: callOpts.env ?? [] });
+      result = await this.#run(command, argv, cwd, timeoutMs, shell, callOpts.signal, sandbox.req, { readOnly: callOpts.readOnly === true, approved: callOpts.approved === true, env: callOpts.env ?? [], ...(prepared ? { prepared } : {}) });
     } catch (err) {
       const left = await this.#settle(before, sandbox.req, callOpts);
       if (left.length && err instanceof ToolError) throw new ToolError(err.code, `${err.message}\n${describeLeftBehind(left)}`, { ...err.details, left_behind: left });
@@ -298,7 +300,7 @@ export class LocalShell implements Toolset {
     shell: boolean | undefined,
     signal: AbortSignal | undefined,
     sandbox: TerminalSandbox | undefined,
-    o: { readOnly: boolean; approved: boolean; env: readonly string[] },
+    o: { readOnly: boolean; approved: boolean; env: readonly string[]; prepared?: PreparedLine },
   ): Promise<ShellResult> {
     const allow = [...(this.opts.envAllow ?? []), ...o.env];
     const env = childEnv(this.opts.env ?? process.env, { keepSecrets: this.opts.keepSecrets, allow });
@@ -316,7 +318,10 @@ export class LocalShell implements Toolset {
     const checkOpts = { cwd, pathEnv: this.opts.pathEnv, askable: o.approved, root: this.#realRoot() };
     if (this.policy) {
       if (shell) throw new ToolError('policy_refused', '`shell: true` is refused while a command policy is active: the line is checked and run without a shell. Drop `shell`.');
-      const v = argv ? checkArgv(command, argv, this.policy, checkOpts) : checkLine(command, this.policy, checkOpts);
+      // the plan's verdict stands when it was reached as this run is asked (a human could answer
+      // then as one did now); a read-only run checks again, for the repository git would find now
+      const p = o.prepared;
+      const v = p?.verdict && p.askable === o.approved && !o.readOnly ? p.verdict : argv ? checkArgv(command, argv, this.policy, checkOpts) : checkLine(command, this.policy, checkOpts);
       if (v.verdict === 'refuse') throw refusal(v);
       if (o.readOnly) this.ownRepository(v);
       return argv ? runSteps(v, displayArgv([command, ...argv]), run) : runSteps(v, command, run);

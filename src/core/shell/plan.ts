@@ -38,6 +38,25 @@ export interface ShellCallOptions {
    * Absent: nobody can be asked, and it is removed (sandbox/left_behind.ts).
    */
   keep?: (item: LeftBehind) => Promise<boolean>;
+  /** what the plan made of the arguments and the line: the run checks the arguments no more, and the line again only where something can have changed */
+  prepared?: PreparedLine;
+}
+
+/** A call's arguments as the schema and their meaning check them (command, argv, cwd, timeout, shell). */
+export interface ShellArgs {
+  command: string;
+  argv?: string[];
+  cwd?: string;
+  timeoutMs: number;
+  shell?: boolean;
+}
+
+/** What a plan made of a call: its checked arguments, and the command policy's verdict with whether a human could be asked then. */
+export interface PreparedLine {
+  args: ShellArgs;
+  /** null: no command policy */
+  verdict: Verdict | null;
+  askable: boolean;
 }
 
 /** What a plan needs of the toolset. */
@@ -45,8 +64,9 @@ export interface ShellParts {
   readonly root: string;
   readonly policy: ShellPolicy | undefined;
   readonly identity: IdentityIndex;
-  check(args: Record<string, unknown>, o: { askable?: boolean }): Verdict | null;
-  describe(args: Record<string, unknown>): { command: string; argv?: string[]; start: string };
+  /** The arguments checked once, and the policy's verdict on them. */
+  prepare(args: Record<string, unknown>, askable: boolean): PreparedLine;
+  describe(args: ShellArgs): { command: string; argv?: string[]; start: string };
   sandboxState(mode: SandboxMode, network: boolean): SandboxState;
   call(tool: string, args: Record<string, unknown>, opts: ShellCallOptions): Promise<unknown>;
 }
@@ -62,15 +82,16 @@ function wordsRoot(sh: ShellParts, workspace: string | undefined): string {
 }
 
 /** The facts of a call as the gate builds them: bad arguments and refusals of the command policy throw. */
-export function shellCallOf(sh: ShellParts, args: Record<string, unknown>, root: string, askable: boolean): ShellCall {
-  const v = sh.check(args, { askable }); // bad arguments throw bad_args here
-  const command = String(args.command);
+export function shellCallOf(sh: ShellParts, args: Record<string, unknown>, root: string, askable: boolean): ShellCall & { prepared: PreparedLine } {
+  const prepared = sh.prepare(args, askable); // bad arguments throw bad_args here
+  const v = prepared.verdict;
+  const command = prepared.args.command;
   if (v) {
     if (v.verdict === 'refuse') throw policyRefusal(v);
-    return factsOfVerdict(command, v, root);
+    return { ...factsOfVerdict(command, v, root), prepared };
   }
-  const { argv, start } = sh.describe(args);
-  return factsWithoutPolicy(command, argv, start, root);
+  const { argv, start } = sh.describe(prepared.args);
+  return { ...factsWithoutPolicy(command, argv, start, root), prepared };
 }
 
 /** What the envelope decides a line on: its facts, the read-approve files it names, and the sandbox it would run in. */
@@ -128,16 +149,18 @@ export function planShellCall(sh: ShellParts, args: Record<string, unknown>, ctx
   const scope = scopeOf(call.facts, line.readApprove);
   return {
     ...line,
+    // a command may change any file: the workspace is compared around it
+    effects: 'workspace',
     scope,
     locations: line.readApprove,
     approval: async () => ({ title: `${LOCAL_SHELL}: ${commandText(args)}`, steps: call.shown }),
     run: async (rc) => {
       const env = ctx.envelope.resolved.shell.env?.value ?? [];
-      const first = await runLine(sh, args, line.facts, { mode, network }, env, rc);
+      const first = await runLine(sh, args, call.prepared, line.facts, { mode, network }, env, rc);
       if (!rc.readOnly || !failedOnReadOnly(first)) return first;
       // a line the allowlist ran read-only that failed writing: asked again, never a silent EROFS
       const ask = () => rc.ask(writableRetryQuestion(commandText(args), args, scope.whole));
-      return retryWritable(first as object, ask, () => runLine(sh, args, line.facts, { mode, network }, env, { ...rc, readOnly: false, approvedBy: 'human' }) as Promise<object>);
+      return retryWritable(first as object, ask, () => runLine(sh, args, call.prepared, line.facts, { mode, network }, env, { ...rc, readOnly: false, approvedBy: 'human' }) as Promise<object>);
     },
   };
 }
@@ -146,12 +169,12 @@ export function planShellCall(sh: ShellParts, args: Record<string, unknown>, ctx
  * The sandbox profile the decision gives (read-only when the prefix allowlist let it through
  * unasked, else workspace-write), with the read-approve files an approval named left visible.
  */
-function runLine(sh: ShellParts, args: Record<string, unknown>, facts: CallFacts, settings: { mode: SandboxMode; network: boolean }, env: readonly string[], rc: RunContext): Promise<unknown> {
+function runLine(sh: ShellParts, args: Record<string, unknown>, prepared: PreparedLine, facts: CallFacts, settings: { mode: SandboxMode; network: boolean }, env: readonly string[], rc: RunContext): Promise<unknown> {
   const named = rc.approvedBy === 'human' || rc.approvedBy === 'human-session' || rc.approvedBy === 'yes';
   const visible = named ? [...new Set((facts.absolute ?? []).filter((a) => defaultPathMatcher.classify(a) === 'read_approve'))] : [];
   const sandbox: SandboxCall = { ...settings, profile: rc.readOnly ? 'read-only' : 'workspace-write', ...(visible.length ? { visible } : {}) };
   const keep = (item: LeftBehind) => rc.ask(keepQuestion(args, item));
-  return sh.call(LOCAL_SHELL, args, { signal: rc.signal, sandbox, readOnly: rc.readOnly, approved: rc.approvedBy !== undefined, keep, ...(env.length ? { env } : {}) });
+  return sh.call(LOCAL_SHELL, args, { signal: rc.signal, sandbox, readOnly: rc.readOnly, approved: rc.approvedBy !== undefined, keep, prepared, ...(env.length ? { env } : {}) });
 }
 
 /** The second question about a file an approved command created under an always-ask name: asked even though the command was approved. */

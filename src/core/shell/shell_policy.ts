@@ -2,6 +2,7 @@
 // turned into a ShellPolicy, plus the shipped default lists.
 import path from 'node:path';
 import { ToolError } from '../errors.ts';
+export { withoutShellOnlyKeys } from '../contract/policy_flags.ts';
 import type { ShellPolicy } from './checker.ts';
 
 export const SHELL_POLICY_KEYS = ['_allowed_commands', '_denied_commands', '_allowed_dir'] as const;
@@ -82,8 +83,6 @@ export function parseShellPolicy(values: Record<string, unknown> | undefined, ro
   return policy;
 }
 
-const SHELL_ONLY_KEYS = ['_allowed_commands', '_denied_commands'];
-
 /**
  * The local_shell policy for a flat key=value set that serves every toolset (`cxl tool --policy`):
  * its local_shell keys over the shipped policy, with `_allowed_dir` defaulting to the root (`.`).
@@ -92,11 +91,6 @@ export function shellPolicyFromFlat(flat: Readonly<Record<string, string>>): Rec
   const out: Record<string, string> = { ...SHIPPED_SHELL_POLICY, _allowed_dir: '.' };
   for (const k of SHELL_POLICY_KEYS) if (flat[k] !== undefined) out[k] = flat[k];
   return out;
-}
-
-/** The same flat set without the keys only local_shell reads (`_allowed_dir` is shared). */
-export function withoutShellOnlyKeys(flat: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(flat).filter(([k]) => !SHELL_ONLY_KEYS.includes(k)));
 }
 
 /**

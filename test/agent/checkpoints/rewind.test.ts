@@ -13,10 +13,10 @@ import { after, test } from 'node:test';
 import { BlobStore } from '../../../src/agent/checkpoints/blob_store.ts';
 import { SessionCheckpoints } from '../../../src/agent/checkpoints/recorder.ts';
 import { applyFiles, planRewind, type RestoreChecks } from '../../../src/agent/checkpoints/rewind.ts';
-import { CheckpointedIO, checkpointedCommands } from '../../../src/agent/checkpoints/wrappers.ts';
 import { buildEnvelope, type EnvelopeSpec } from '../../../src/core/envelope/index.ts';
 import { FLOOR_RULES, SHIPPED_ENVELOPES } from '../../../src/core/envelope/shipped.ts';
 import { Gate } from '../../../src/core/gate/gate.ts';
+import { RecordedIO } from '../../../src/core/local_fs/recorded_io.ts';
 import { LocalFsToolset } from '../../../src/core/local_fs/toolset.ts';
 import { NATIVE_GIT_BUILTIN } from '../../../src/core/native_git/builtin.ts';
 import { IdentityIndex } from '../../../src/core/protect/identity.ts';
@@ -52,7 +52,7 @@ function world(files: Record<string, string>, envelope = 'default'): World {
   }
   const cps = new SessionCheckpoints({ root, store: new BlobStore(path.join(dir, 'data'), 'session'), save: () => {} });
   const plain = new LocalFsToolset({ root, approvals: 'allow', grepEngine: 'builtin' });
-  const fsTools = new LocalFsToolset({ root, approvals: 'allow', grepEngine: 'builtin', io: new CheckpointedIO(plain.io, cps) });
+  const fsTools = new LocalFsToolset({ root, approvals: 'allow', grepEngine: 'builtin', io: new RecordedIO(plain.io, cps) });
   fs.mkdirSync(path.join(dir, 'home'));
   return {
     dir,
@@ -261,18 +261,43 @@ test('a file a prompt created that is now a link is not removed through it (its 
   assert.equal(fs.existsSync(path.join(w.root, 'other.txt')), false, 'control: removed');
 });
 
-test('native-git\'s git_restore, opened as a session opens it, is recorded like a command: the rewind brings back the uncommitted edit it discarded', async () => {
-  const w = world({ 'a.txt': 'committed\n' });
-  const git = (...args: string[]) => execFileSync('git', ['-C', w.root, '-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args]);
-  git('init', '-q');
-  git('add', 'a.txt');
+/** A git repository in the world's workspace, and a gate that records through the session's checkpoints as a session's does. */
+function gitWorld(files: Record<string, string>): { w: World; git: (...args: string[]) => string; gate: Gate } {
+  const w = world(files);
+  const git = (...args: string[]) => execFileSync('git', ['-C', w.root, '-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { encoding: 'utf8' });
+  git('init', '-q', '-b', 'main');
+  git('add', '.');
   git('commit', '-q', '-m', 'one');
+  const gate = new Gate({ envelope: env('auto_edit'), autoApprove: true, effects: w.cps });
+  gate.add(NATIVE_GIT_BUILTIN.open({ root: w.root, warn: () => {} }, undefined).toolset);
+  return { w, git, gate };
+}
+
+test('native-git\'s git_restore, through a gate that records as a session\'s does: the rewind brings back the uncommitted edit it discarded', async () => {
+  const { w, gate } = gitWorld({ 'a.txt': 'committed\n' });
   fs.writeFileSync(path.join(w.root, 'a.txt'), 'my uncommitted edit\n');
-  const gate = new Gate({ envelope: env('auto_edit'), autoApprove: true });
-  gate.add(NATIVE_GIT_BUILTIN.open({ root: w.root, warn: () => {}, wrapCommands: (t) => checkpointedCommands(t, w.cps) }, undefined).toolset);
   const n = await w.prompt('discard it', async () => void (await gate.call('native-git.git_restore', { paths: ['a.txt'] })));
   assert.equal(w.read('a.txt'), 'committed\n');
   const r = await rewind(w, n);
   assert.deepEqual(r.done.restored, ['a.txt']);
   assert.equal(w.read('a.txt'), 'my uncommitted edit\n');
+});
+
+test('native-git\'s git_checkout_branch is recorded: the rewind brings back the files the checkout changed, added and removed', async () => {
+  const { w, git, gate } = gitWorld({ 'a.txt': 'on main\n', 'gone.txt': 'only on main\n' });
+  git('checkout', '-q', '-b', 'other');
+  fs.writeFileSync(path.join(w.root, 'a.txt'), 'on other\n');
+  fs.writeFileSync(path.join(w.root, 'new.txt'), 'only on other\n');
+  git('rm', '-q', 'gone.txt');
+  git('add', '.');
+  git('commit', '-q', '-m', 'two');
+  git('checkout', '-q', 'main');
+  const n = await w.prompt('switch', async () => void (await gate.call('native-git.git_checkout_branch', { branch: 'other' })));
+  assert.equal(w.read('a.txt'), 'on other\n');
+  assert.equal(fs.existsSync(path.join(w.root, 'gone.txt')), false);
+  const r = await rewind(w, n);
+  assert.deepEqual([...r.done.restored].sort(), ['a.txt', 'gone.txt', 'new.txt']);
+  assert.equal(w.read('a.txt'), 'on main\n');
+  assert.equal(w.read('gone.txt'), 'only on main\n');
+  assert.equal(fs.existsSync(path.join(w.root, 'new.txt')), false, 'the file the checkout brought is removed');
 });

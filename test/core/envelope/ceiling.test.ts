@@ -115,7 +115,7 @@ test('through the real gate and file tools: auto_edit under the ceiling default 
   fs.writeFileSync(path.join(root, 'a.txt'), 'before\n');
   const gateFor = (e: ReturnType<typeof env>, approver?: (req: ApprovalRequest) => void) => {
     const gate = new Gate({ envelope: e, ...(approver ? { approver: async (req) => (approver(req), { outcome: 'reject' as const }) } : {}) });
-    gate.add(new LocalFsToolset({ root, approvals: 'ask', ask: gate.fsAsk, grepEngine: 'builtin' }));
+    gate.add(new LocalFsToolset({ root, approvals: 'ask', grepEngine: 'builtin' }));
     return gate;
   };
   const capped = gateFor(withCeiling(env('auto_edit'), env('default')));

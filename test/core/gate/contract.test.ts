@@ -52,6 +52,7 @@ class Notes implements Toolset {
     const file = path.join(this.root, a.path);
     return {
       facts: { toolset: 'notes', tool, axis: 'files.write', paths: [a.path], resolved: [a.path], absolute: [file] },
+      effects: 'workspace',
       scope: { whole: [{ kind: 'file', axis: 'files.write', path: a.path }] },
       locations: [a.path],
       keepsNames: true,

@@ -7,7 +7,8 @@ import { buildEnvelope, type EnvelopeSpec } from '../../../src/core/envelope/ind
 import { FLOOR_RULES, SHIPPED_ENVELOPES } from '../../../src/core/envelope/shipped.ts';
 import { isToolError, type ToolError } from '../../../src/core/errors.ts';
 import { WorkspaceFileIO, type FileIO } from '../../../src/core/local_fs/file_io.ts';
-import { Gate, shellDecision, type ApprovalAnswer, type ApprovalRequest, type Approver } from '../../../src/core/gate/gate.ts';
+import { shellDecision } from '../../../src/cli/line_verdict.ts';
+import { Gate, type ApprovalAnswer, type ApprovalRequest, type Approver } from '../../../src/core/gate/gate.ts';
 import { LocalFsToolset } from '../../../src/core/local_fs/toolset.ts';
 import { SessionAllows } from '../../../src/core/gate/session_allows.ts';
 import { checkLine, type Allowed } from '../../../src/core/shell/checker.ts';
@@ -62,7 +63,7 @@ function scripted(...answers: (ApprovalAnswer | 'never')[]): Approver & { reques
 function gateFor(root: string, opts: { envelope?: string; specs?: Record<string, EnvelopeSpec>; approver?: Approver; yes?: boolean; shellPolicy?: Record<string, string>; session?: SessionAllows; extra?: Toolset[] } = {}) {
   const specs = { ...SHIPPED_ENVELOPES, ...(opts.specs ?? {}) };
   const gate = new Gate({ envelope: buildEnvelope(opts.envelope ?? 'default', specs, FLOOR_RULES), approver: opts.approver, autoApprove: opts.yes, session: opts.session });
-  gate.add(new LocalFsToolset({ root, approvals: 'ask', ask: gate.fsAsk, grepEngine: 'builtin' }));
+  gate.add(new LocalFsToolset({ root, approvals: 'ask', grepEngine: 'builtin' }));
   gate.add(new LocalShell({ root, policy: opts.shellPolicy }));
   for (const t of opts.extra ?? []) gate.add(t);
   return gate;
@@ -147,7 +148,7 @@ describe('the approval pipeline', () => {
     const disk = new WorkspaceFileIO(root);
     const reads: string[] = [];
     const io: FileIO = { kind: 'workspace', read: (f, o) => (reads.push(f.rel), disk.read(f, o)), write: (f, d, o) => disk.write(f, d, o) };
-    gate.add(new LocalFsToolset({ root, io, approvals: 'ask', ask: gate.fsAsk, grepEngine: 'builtin' }));
+    gate.add(new LocalFsToolset({ root, io, approvals: 'ask', grepEngine: 'builtin' }));
     await gate.call('read_file', { path: 'a.txt' });
     reads.length = 0;
     await gate.call('edit_file', { path: 'a.txt', old_string: 'two', new_string: 'TWO' });

@@ -56,7 +56,7 @@ class Tools implements Toolset {
 function gateFor(root: string, o: { approver?: Approver; policy?: boolean; envelope?: string; specs?: Record<string, EnvelopeSpec>; session?: SessionAllows } = {}) {
   const specs = { ...SHIPPED_ENVELOPES, ...(o.specs ?? {}) };
   const gate = new Gate({ envelope: buildEnvelope(o.envelope ?? 'default', specs, FLOOR_RULES), approver: o.approver, session: o.session });
-  gate.add(new LocalFsToolset({ root, approvals: 'ask', ask: gate.fsAsk, grepEngine: 'builtin' }));
+  gate.add(new LocalFsToolset({ root, approvals: 'ask', grepEngine: 'builtin' }));
   gate.add(new LocalShell({ root, policy: o.policy === false ? undefined : { ...DEFAULT_SHELL_POLICY, _allowed_dir: '.' } }));
   return gate;
 }

@@ -11,7 +11,8 @@ import { after, describe, test } from 'node:test';
 import { buildEnvelope, decide, type EnvelopeSpec } from '../../../src/core/envelope/index.ts';
 import { FLOOR_RULES, SHIPPED_ENVELOPES } from '../../../src/core/envelope/shipped.ts';
 import { isToolError } from '../../../src/core/errors.ts';
-import { Gate, shellDecision, type ApprovalAnswer, type ApprovalRequest, type Approver } from '../../../src/core/gate/gate.ts';
+import { shellDecision } from '../../../src/cli/line_verdict.ts';
+import { Gate, type ApprovalAnswer, type ApprovalRequest, type Approver } from '../../../src/core/gate/gate.ts';
 import { gitDirAround, hooksDirs, hooksPathValues, isGitDirByShape } from '../../../src/core/protect/git_dirs.ts';
 import { LocalFsToolset } from '../../../src/core/local_fs/toolset.ts';
 import { IdentityIndex } from '../../../src/core/protect/identity.ts';
@@ -52,7 +53,7 @@ const emptyHome = () => workspace();
 
 function gateFor(root: string, opts: { envelope?: string; specs?: Record<string, EnvelopeSpec>; approver?: Approver; yes?: boolean; session?: SessionAllows } = {}) {
   const gate = new Gate({ envelope: buildEnvelope(opts.envelope ?? 'auto_edit', { ...SHIPPED_ENVELOPES, ...(opts.specs ?? {}) }, FLOOR_RULES), approver: opts.approver, autoApprove: opts.yes, session: opts.session });
-  gate.add(new LocalFsToolset({ root, approvals: 'ask', ask: gate.fsAsk, grepEngine: 'builtin', identity: new IdentityIndex({ home: emptyHome() }) }));
+  gate.add(new LocalFsToolset({ root, approvals: 'ask', grepEngine: 'builtin', identity: new IdentityIndex({ home: emptyHome() }) }));
   gate.add(new LocalShell({ root }));
   return gate;
 }

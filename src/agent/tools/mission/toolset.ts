@@ -17,7 +17,7 @@ import { missionAsk, missionFinish, missionPlan, missionReport } from './unit_to
 
 export { MISSION };
 
-const AXIS: Record<string, Axis> = {
+export const MISSION_AXES: Readonly<Record<string, Axis>> = {
   mission_plan: 'missions.own',
   mission_report: 'missions.own',
   mission_ask_attention: 'missions.own',
@@ -83,7 +83,9 @@ export class MissionToolset implements Toolset {
     this.#bound(tool);
     const checked = checkArgs(`${MISSION}.${tool}`, spec.inputSchema, args);
     return {
-      facts: { toolset: MISSION, tool, axis: AXIS[tool] ?? null },
+      facts: { toolset: MISSION, tool, axis: MISSION_AXES[tool] ?? null },
+      // mission records live outside the workspace
+      effects: 'none',
       scope: { whole: [{ kind: 'tool', tool: `${MISSION}.${tool}` }] },
       locations: [],
       keepsNames: true,

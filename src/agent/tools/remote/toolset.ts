@@ -258,6 +258,8 @@ export class RemoteToolset implements Toolset {
     const preview = this.preview(tool, args);
     return {
       facts: { ...toolFacts(this.name, tool, args), access: preview.access, accessReason: preview.accessReason },
+      // a request changes the service, not the workspace
+      effects: 'none',
       scope: { whole: [{ kind: 'tool', tool: `${this.name}.${tool}` }] },
       locations: [],
       approval: async () => ({ title: `${qualified(this.name, tool)}: ${preview.title}`, detail: preview.detail }),

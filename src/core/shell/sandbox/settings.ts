@@ -6,9 +6,10 @@ import { SANDBOX_MODES, type Decision, type SandboxMode, type SandboxState } fro
 import type { Limits } from './limits.ts';
 
 export { SANDBOX_MODES, type SandboxMode, type SandboxState };
+export { isWorking, profileFor, withoutSandbox, type SandboxProfile } from '../../contract/sandbox_decision.ts';
+import { isWorking, type SandboxProfile } from '../../contract/sandbox_decision.ts';
 
 /** read-only: the workspace is read-only too; workspace-write: the workspace is writable minus the wall. */
-export type SandboxProfile = 'read-only' | 'workspace-write';
 export const SANDBOX_PROFILES: readonly SandboxProfile[] = ['read-only', 'workspace-write'];
 
 /** The envelope's sandbox settings and the call's profile, as the gate hands them to local_shell. */
@@ -50,33 +51,6 @@ export const DEFAULT_SANDBOX_CALL: SandboxCall = Object.freeze({ mode: 'auto', n
 /** The sandbox settings of an envelope (its resolved shell axis), defaults filled in. */
 export function envelopeSandbox(shell: { sandbox?: { value: SandboxMode }; network?: { value: boolean } }): { mode: SandboxMode; network: boolean } {
   return { mode: shell.sandbox?.value ?? 'auto', network: shell.network?.value ?? true };
-}
-
-/**
- * The profile a call runs under: read-only when the prefix allowlist let it through
- * with nobody asked; workspace-write for everything else that runs (a human's yes, a session
- * allow, --yes, the shell grant, a tools pattern, always_allow).
- */
-export function profileFor(decision: Pick<Decision, 'action' | 'rule'>, approved: boolean): SandboxProfile {
-  return decision.action === 'allow' && decision.rule === 'shell.prefix_allowlist' && !approved ? 'read-only' : 'workspace-write';
-}
-
-/** True when commands of this host run inside a sandbox that works. */
-export function isWorking(s: SandboxState): boolean {
-  return s.state === 'bubblewrap' || s.state === 'seatbelt';
-}
-
-/**
- * The prefix allowlist runs commands unasked because the sandbox contains them. With `auto` and
- * no working sandbox, an allow from that list becomes an ask, saying why.
- */
-export function withoutSandbox(decision: Decision, mode: SandboxMode, state: SandboxState): Decision {
-  if (decision.action !== 'allow' || decision.rule !== 'shell.prefix_allowlist' || mode !== 'auto' || isWorking(state)) return decision;
-  return {
-    ...decision,
-    action: 'approve',
-    sentence: `${decision.sentence.replace(/^allow: /, 'approve: ')}, but no sandbox is working (${state.reason ?? state.state}), so it asks`,
-  };
 }
 
 export const INSTALL_HINT = 'Install bubblewrap (Debian/Ubuntu: `apt-get install bubblewrap`; Fedora: `dnf install bubblewrap`; Arch: `pacman -S bubblewrap`) so `bwrap` is on PATH';
