@@ -20,8 +20,15 @@ export function useReprint(columns: number, hasHistory: boolean, epoch: number):
   const [printed, setPrinted] = useState({ columns, n: 0 });
   const seenEpoch = useRef(epoch);
   // Whether this screen has printed history since the last clear: a session resumed at startup
-  // must not wipe the shell's scrollback above cxl.
+  // must not wipe the shell's scrollback above cxl. Taken as the epoch changes, before this
+  // render's history counts: the first frame of a new conversation may already hold some (the
+  // screen draws at most once a frame, and a replay is drawn once it is in).
   const printedHistory = useRef(false);
+  const clearFor = useRef({ epoch, clear: false });
+  if (clearFor.current.epoch !== epoch) {
+    clearFor.current = { epoch, clear: printedHistory.current };
+    printedHistory.current = false;
+  }
   if (hasHistory) printedHistory.current = true;
   useEffect(() => {
     if (columns === printed.columns) return;
@@ -34,10 +41,11 @@ export function useReprint(columns: number, hasHistory: boolean, epoch: number):
   useLayoutEffect(() => {
     if (epoch === seenEpoch.current) return;
     seenEpoch.current = epoch;
-    if (!printedHistory.current) return;
-    printedHistory.current = false;
+    if (!clearFor.current.clear) return;
     write(CLEAR_SCREEN);
-  }, [epoch, write]);
+    // Ink printed this render's history before the clear (it writes as the render commits, before
+    // layout effects): print it again after it
+    if (hasHistory) setPrinted((p) => ({ ...p, n: p.n + 1 }));
+  }, [epoch, write, hasHistory]);
   return `${epoch}:${printed.n}`;
 }
-

@@ -141,8 +141,9 @@ test('changes in one turn of the event loop reach the screen once; a burst at mo
   for (let i = 1; i < calls.length; i++) assert.ok(calls[i] - calls[i - 1] >= 36, `frames ${calls[i - 1].toFixed(0)} and ${calls[i].toFixed(0)} ms`);
   const elapsed = performance.now() - t0;
   assert.ok(calls.length >= 2 && calls.length <= elapsed / 40 + 2, `${calls.length} frames in ${elapsed.toFixed(0)} ms: drawn while the burst goes on, no more than once a frame`);
+  // quiet: no frame for longer than one (a loaded machine runs the last timer late)
+  while (performance.now() - t0 - calls[calls.length - 1] < 60) await tick(20);
   const before = calls.length;
-  await tick(60);
   change();
   await new Promise((r) => setImmediate(r));
   assert.equal(calls.length, before + 1, 'after a quiet spell a change is drawn at once');
@@ -173,7 +174,9 @@ test('a replay being read is drawn once it is all in', async () => {
   assert.equal(calls, 1, 'nothing drawn while the replay is read');
   holding = false;
   change();
-  await tick(70);
+  // the held frame is tried again every 50 ms at most: drawn by then (later on a loaded machine)
+  for (const until = performance.now() + 2000; calls < 2 && performance.now() < until; ) await tick(10);
+  await tick(30);
   assert.equal(calls, 2, 'one frame once it is in');
   off();
 });

@@ -145,7 +145,7 @@ describe('always ask: in every envelope, with no session option', () => {
       const env = buildEnvelope(name, SHIPPED_ENVELOPES, FLOOR_RULES);
       for (const tool of ['write_file', 'edit_file', 'sed']) {
         const d = decide(env, { toolset: 'local_fs', tool, paths: ['.husky/pre-commit'] });
-        if (name === 'read_only' || name === 'strict') assert.equal(d.action, 'deny', `${name} ${tool}: ${d.sentence}`);
+        if (name === 'read_only' || name === 'strict' || name === 'serve') assert.equal(d.action, 'deny', `${name} ${tool}: ${d.sentence}`);
         else assert.deepEqual([d.action, d.rule], ['approve', 'always_ask'], `${name} ${tool}: ${d.sentence}`);
       }
       // reads of those files are ordinary
