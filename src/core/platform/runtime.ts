@@ -44,8 +44,9 @@ export const nodeCrypto = lazyBuiltin<typeof import('node:crypto')>('node:crypto
  * spawnSync with an answer that always says what happened. A program file still open for writing
  * somewhere (a fork in another thread inherited the descriptor between write and close) fails
  * with ETXTBSY for a moment: tried again, a few times, as Go's os/exec does. Deno answers that
- * failure with an empty object (no status, no error); it is named here so no caller reads it as
- * an exit.
+ * failure, and a program that ended before reading all of `input`, with an empty object (no
+ * status, no error): tried again too, then named (ENOSTATUS) so no caller reads it as an exit.
+ * Node answers the second with the exit and EPIPE: the program ran, and its exit is the answer.
  */
 export function spawnSyncSettled(file: string, args: readonly string[], options: SpawnSyncOptionsWithStringEncoding): SpawnSyncReturns<string>;
 export function spawnSyncSettled(file: string, args: readonly string[], options: SpawnSyncOptions): SpawnSyncReturns<string | Buffer>;
@@ -59,7 +60,10 @@ export function spawnSyncSettled(file: string, args: readonly string[], options:
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10 * (attempt + 1));
       continue;
     }
-    if (silent) return { ...r, status: null, signal: null, error: Object.assign(new Error(`spawnSync ${file}: the program did not start (it may be being written: ETXTBSY)`), { code: 'ETXTBSY' }) } as SpawnSyncAnswer;
+    // a program that ended without reading all its input (Node reports EPIPE beside the exit):
+    // it ran, and its exit and output say what it did
+    if ((r.error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE' && (r.status !== null || r.signal !== null)) return { ...r, error: undefined } as SpawnSyncAnswer;
+    if (silent) return { ...r, status: null, signal: null, error: Object.assign(new Error(`spawnSync ${file}: no exit status (the program did not start, as when its file is being written, or ended before reading its input)`), { code: 'ENOSTATUS' }) } as SpawnSyncAnswer;
     return r;
   }
 }
