@@ -85,23 +85,46 @@ function isStale(h: { holder: Holder; ageMs: number }): boolean {
 }
 
 function tryCreate(file: string): boolean {
-  let fd: number;
+  // The holder is written to a file of its own, then linked under the lock's name: the lock is
+  // never seen empty, so one whose writer was killed is known dead by its pid at once, not by
+  // its age (10 s). A filesystem without hard links gets the plain exclusive create.
+  const own = `${file}.${process.pid}.${++ownSeq}.new`;
+  createWithHolder(own);
   try {
-    fd = fs.openSync(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+    fs.linkSync(own, file);
+    return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS') return tryCreateExclusive(file);
     throw err;
+  } finally {
+    fs.rmSync(own, { force: true });
   }
+}
+
+let ownSeq = 0;
+
+function createWithHolder(file: string): void {
+  const fd = fs.openSync(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
   try {
     fs.writeSync(fd, JSON.stringify({ pid: process.pid, host: HOST, at: new Date().toISOString() }));
   } catch (err) {
-    // a full disk (ENOSPC) fails the write after the create: an empty lock file left behind
-    // would hold off every later writer until it aged out, so it goes with the error
+    // a full disk (ENOSPC) fails the write after the create: nothing is left behind
     fs.closeSync(fd);
     fs.rmSync(file, { force: true });
     throw err;
   }
   fs.closeSync(fd);
+}
+
+function tryCreateExclusive(file: string): boolean {
+  try {
+    createWithHolder(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
   return true;
 }
 
