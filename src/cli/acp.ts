@@ -2,16 +2,13 @@
 // It ends when its client goes away (stdin closed) or on SIGTERM/SIGINT, the same way each time:
 // every running turn cancelled (the model request aborted; commands killed and released through
 // the client while it is still there), every session saved, MCP servers stopped, exit within 2 s.
-import path from 'node:path';
 import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
 import { checkpointsDir, pruneOrphans } from '../agent/checkpoints/blob_store.ts';
-import pkg from '../../package.json' with { type: 'json' };
 import { createAgent } from '../agent/acp/agent.ts';
-import { Fleet } from '../agent/acp/fleet.ts';
 import { capMessages } from '../agent/acp/message_cap.ts';
-import { missionStores } from '../agent/units/lifecycle.ts';
-import { moduleCommand, onTerminate, signalExitCode, stdinStream, stdoutSink } from '../core/platform/runtime.ts';
+import { onTerminate, signalExitCode, stdinStream, stdoutSink } from '../core/platform/runtime.ts';
+import { agentOptions } from './agent_options.ts';
 import { setupFromFlags, AGENT_FLAGS, MODEL_FLAGS_HELP } from './agent_setup.ts';
 import { parseFlags } from './args.ts';
 
@@ -30,15 +27,6 @@ ${MODEL_FLAGS_HELP}
 Sessions are stored under $XDG_DATA_HOME/cxl (or ~/.local/share/cxl). Logs go to stderr.
 Closing stdin, SIGTERM or SIGINT cancels every turn, saves every session and exits.`;
 
-/** The flags of this agent a unit it fires runs with: the same model, limits and trust. */
-function unitFlags(values: Record<string, unknown>): string[] {
-  const out: string[] = [];
-  for (const k of ['provider', 'model', 'max-turns', 'context-window', 'connect-timeout', 'first-byte-timeout', 'idle-timeout']) {
-    if (typeof values[k] === 'string') out.push(`--${k}`, values[k] as string);
-  }
-  if (values['trust-project'] === true) out.push('--trust-project');
-  return out;
-}
 
 /** How long running turns get to wind down, and the hard bound on the whole exit. */
 const TURN_GRACE_MS = 1000;
@@ -52,32 +40,8 @@ export async function main(argv: string[]): Promise<number> {
   const { values } = flags;
   const log = (msg: string) => process.stderr.write(`cxl acp: ${msg}\n`);
   const setup = await setupFromFlags('cxl acp', values);
-  const app = createAgent({
-    version: pkg.version,
-    store: setup.store,
-    modesFor: setup.modesFor,
-    provider: setup.provider,
-    providerProblem: setup.providerProblem,
-    buildTools: setup.buildAcpTools,
-    systemPrompt: setup.systemPrompt,
-    memory: setup.memory,
-    commands: setup.commands,
-    checkpointsDir: checkpointsDir(setup.dataDir),
-    maxTurns: setup.maxTurns,
-    newContext: setup.newContext,
-    log,
-    // units it fires run as `cxl mission fire --mission ID`, this same program
-    fleet: new Fleet({
-      stores: missionStores(setup.dataDir),
-      ...(process.argv[1] ? { self: moduleCommand(path.resolve(process.argv[1])) } : {}),
-      unitFlags: unitFlags(values),
-      ...(setup.missions.defaultEnvelope ? { defaultEnvelope: setup.missions.defaultEnvelope } : {}),
-      fleetMax: setup.missions.fleetMax,
-      agents: setup.missions.agents,
-      envelope: setup.envelopeFor,
-      log,
-    }),
-  });
+  // units it fires run as `cxl mission fire --mission ID`, this same program
+  const app = createAgent(agentOptions(setup, values, log));
   // the checkpoints of sessions deleted since the last start go, once the first requests are answered
   setTimeout(() => {
     try {

@@ -7,14 +7,12 @@ import net from 'node:net';
 import path from 'node:path';
 import process from 'node:process';
 import pkg from '../../package.json' with { type: 'json' };
-import { checkpointsDir } from '../agent/checkpoints/blob_store.ts';
-import { Fleet } from '../agent/acp/fleet.ts';
-import { missionStores } from '../agent/units/lifecycle.ts';
-import { moduleCommand, onTerminate } from '../core/platform/runtime.ts';
+import { onTerminate } from '../core/platform/runtime.ts';
 import { DEFAULT_LIMITS, startHost, type HostLimits } from '../serve/host.ts';
 import { RotatingLog } from '../serve/log.ts';
 import { SHAPE_TEXT } from '../serve/shape.ts';
 import { loadToken } from '../serve/token.ts';
+import { agentOptions } from './agent_options.ts';
 import { AGENT_FLAGS, MODEL_FLAGS_HELP, setupFromFlags } from './agent_setup.ts';
 import { parseFlags, UsageError } from './args.ts';
 
@@ -72,15 +70,6 @@ function duration(name: string, v: unknown, dflt: number): number {
   return Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
 }
 
-/** The flags a unit the host fires runs with: the same model and limits. */
-function unitFlags(values: Record<string, unknown>): string[] {
-  const out: string[] = [];
-  for (const k of ['provider', 'model', 'max-turns', 'context-window', 'connect-timeout', 'first-byte-timeout', 'idle-timeout']) {
-    if (typeof values[k] === 'string') out.push(`--${k}`, values[k] as string);
-  }
-  if (values['trust-project'] === true) out.push('--trust-project');
-  return out;
-}
 
 export async function main(argv: string[]): Promise<number> {
   const flags = parseFlags('cxl serve', argv, {
@@ -124,31 +113,7 @@ export async function main(argv: string[]): Promise<number> {
     token,
     limits,
     log,
-    agent: {
-      version: pkg.version,
-      store: setup.store,
-      modesFor: setup.modesFor,
-      provider: setup.provider,
-      providerProblem: setup.providerProblem,
-      buildTools: setup.buildAcpTools,
-      systemPrompt: setup.systemPrompt,
-      memory: setup.memory,
-      commands: setup.commands,
-      checkpointsDir: checkpointsDir(setup.dataDir),
-      maxTurns: setup.maxTurns,
-      newContext: setup.newContext,
-      log,
-      fleet: new Fleet({
-        stores: missionStores(setup.dataDir),
-        ...(process.argv[1] ? { self: moduleCommand(path.resolve(process.argv[1])) } : {}),
-        unitFlags: unitFlags(values),
-        ...(setup.missions.defaultEnvelope ? { defaultEnvelope: setup.missions.defaultEnvelope } : {}),
-        fleetMax: setup.missions.fleetMax,
-        agents: setup.missions.agents,
-        envelope: setup.envelopeFor,
-        log,
-      }),
-    },
+    agent: agentOptions(setup, values, log),
   }).catch((err: NodeJS.ErrnoException) => {
     logFile.close();
     if (err.code === 'EADDRINUSE' || err.name === 'AddrInUse') throw new UsageError(`cxl serve: ${host}:${port} is in use; pick another with --listen HOST:PORT (port 0 picks a free one).`);

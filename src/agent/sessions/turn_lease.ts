@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
-import { withFileLock } from '../../core/platform/write_lock.ts';
+import { processAlive, withFileLock } from '../../core/platform/write_lock.ts';
 
 /** A lease from another host not touched for this long is abandoned. */
 export const LEASE_STALE_MS = 5 * 60_000;
@@ -34,15 +34,6 @@ export class TurnHeld extends Error {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 function readHolder(file: string): { holder: LeaseHolder; mtimeMs: number } | undefined {
   try {
     const st = fs.lstatSync(file);
@@ -57,7 +48,7 @@ function readHolder(file: string): { holder: LeaseHolder; mtimeMs: number } | un
 }
 
 function live(h: { holder: LeaseHolder; mtimeMs: number }): boolean {
-  if (h.holder.host === HOST) return h.holder.pid !== process.pid && alive(h.holder.pid);
+  if (h.holder.host === HOST) return h.holder.pid !== process.pid && processAlive(h.holder.pid);
   return h.holder.host !== '' && Date.now() - h.mtimeMs < LEASE_STALE_MS;
 }
 

@@ -42,7 +42,8 @@ export function lockFileOf(target: string): string {
   return path.join(path.dirname(target), `.${path.basename(target)}.cxl-lock`);
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of this pid exists on this host (signal 0; EPERM: it exists, owned by someone else). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -81,7 +82,7 @@ function isStale(h: { holder: Holder; ageMs: number }): boolean {
   if (h.ageMs > STALE_LOCK_MS) return true;
   const { pid, host } = h.holder;
   // our own pid: this process's writers of the path queue, so none holds it now (a dead namesake did)
-  return typeof pid === 'number' && host === HOST && (pid === process.pid || !alive(pid));
+  return typeof pid === 'number' && host === HOST && (pid === process.pid || !processAlive(pid));
 }
 
 function tryCreate(file: string): boolean {

@@ -8,6 +8,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
+import { processAlive } from '../../platform/write_lock.ts';
 import { LAUNCH_SHELL } from './launch_programs.ts';
 
 export interface PidsGroup {
@@ -67,15 +68,6 @@ export function pidsParent(procSelf = '/proc/self'): string | null {
   return null;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Removes what a cxl that no longer runs left in `parent` (rmdir only removes an empty group). */
 function sweep(parent: string): void {
   let names: string[];
@@ -86,7 +78,7 @@ function sweep(parent: string): void {
   }
   for (const n of names) {
     const m = /^cxl-(\d+)-\d+$/.exec(n);
-    if (!m || Number(m[1]) === process.pid || alive(Number(m[1]))) continue;
+    if (!m || Number(m[1]) === process.pid || processAlive(Number(m[1]))) continue;
     try {
       rmdirSync(path.join(parent, n));
     } catch {
