@@ -3,6 +3,7 @@
 // sees it. The one Node/Deno difference of the host lives here: Node serves through node:http and
 // the SDK's Node adapter with a `ws` server; Deno through Deno.serve and its built-in
 // Deno.upgradeWebSocket, handing the SDK's server web Requests as they are.
+import { Buffer } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AcpServer } from '@agentclientprotocol/sdk/experimental/server';
@@ -185,13 +186,7 @@ async function boundedBody(req: Request, max: number): Promise<Uint8Array<ArrayB
     }
     parts.push(value);
   }
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
+  return new Uint8Array(Buffer.concat(parts, n));
 }
 
 /** Deno's socket as the SDK sees it, with frames over the size limit closing it (1009) as ws's maxPayload does. */

@@ -6,6 +6,8 @@
 // line's head or tail), or nothing for a notification. A request from the client that is too big
 // is answered with an error here, through `answer`.
 
+import { Buffer } from 'node:buffer';
+
 /** What the filter does with a line over the cap. */
 export interface MessageCapOptions {
   maxBytes: number;
@@ -136,14 +138,5 @@ function topLevel(head: string, tail: string, key: string): number | string | un
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return parts.length === 1 ? parts[0] : Buffer.concat(parts);
 }
