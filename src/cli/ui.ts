@@ -14,7 +14,7 @@ const FIRST_FRAME_WAIT_MS = 100;
 const SHOW_CURSOR = '\u001B[?25h';
 const HIDE_CURSOR = '\u001B[?25l';
 import type { ResumeRequest } from '../client/acp_client.ts';
-import type { ConfiguredMcpServer } from '../client/mcp_forward.ts';
+import type { ConfiguredMcpServer } from '../client/session/mcp_forward.ts';
 import { parseFlags, UsageError } from './args.ts';
 
 const HELP = `cxl: the terminal UI (an ACP client)
@@ -124,9 +124,9 @@ export async function main(argv: string[]): Promise<number> {
   process.env.NODE_ENV ??= 'production';
   delete process.env.CI;
   delete process.env.CONTINUOUS_INTEGRATION;
-  // zod's parsers without generated code (src/client/zod_jitless.ts), before the protocol's modules load
-  (await import('../client/zod_jitless.ts')).parseWithoutCodegen();
-  const [{ splitCommandLine }, { AgentProcess }] = await Promise.all([import('../client/command_line.ts'), import('../client/agent_process.ts')]);
+  // zod's parsers without generated code (src/client/connection/zod_jitless.ts), before the protocol's modules load
+  (await import('../client/connection/zod_jitless.ts')).parseWithoutCodegen();
+  const [{ splitCommandLine }, { AgentProcess }] = await Promise.all([import('../client/connection/command_line.ts'), import('../client/connection/agent_process.ts')]);
   const cwd = path.resolve((values.cwd as string | undefined) ?? process.cwd());
   const model = values.model as string | undefined;
   const envelope = values.envelope as string | undefined;
@@ -146,9 +146,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   const connect = values.connect as string | undefined;
   if (connect !== undefined && values.agent !== undefined) throw new UsageError('cxl: --connect attaches to a standing host and --agent starts an agent; give one of them.');
-  let remote: import('../client/remote_agent.ts').RemoteAgent | undefined;
+  let remote: import('../client/connection/remote_agent.ts').RemoteAgent | undefined;
   if (connect !== undefined) {
-    const [{ RemoteAgent, webSocketUrl }, { clientToken }, { dataDir }] = await Promise.all([import('../client/remote_agent.ts'), import('../serve/token.ts'), import('../core/platform/data_dir.ts')]);
+    const [{ RemoteAgent, webSocketUrl }, { clientToken }, { dataDir }] = await Promise.all([import('../client/connection/remote_agent.ts'), import('../serve/token.ts'), import('../core/platform/data_dir.ts')]);
     try {
       webSocketUrl(connect);
     } catch (err) {
@@ -185,7 +185,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const [{ AcpClient }, { trustOfferFor }, configured] = await Promise.all([
       import('../client/acp_client.ts'),
-      import('../client/trust_offer.ts'),
+      import('../client/trust/trust_offer.ts'),
       // another agent gets the person's MCP servers with its sessions; the built-in one reads them itself
       values.agent === undefined ? { servers: [] } : configuredMcpServers(cwd, values['trust-project'] === true),
     ]);
@@ -237,7 +237,7 @@ export async function main(argv: string[]): Promise<number> {
       react,
       ink,
       app,
-      await import('../client/prompt_history.ts'),
+      await import('../client/composer/prompt_history.ts'),
       await import('../ui/composer.ts'),
       await import('../ui/external_editor.ts'),
       await import('../ui/theme.ts'),

@@ -8,26 +8,26 @@ import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
 import pkg from '../../package.json' with { type: 'json' };
 import { META_HOST, META_SANDBOX, META_SHELL_CONTEXT, META_SHELL_RUN, META_TRUST_PROMPT, METHOD_CHECKPOINTS, METHOD_REWIND, METHOD_REWIND_PREVIEW, METHOD_SHELL_RUN, OPTION_READ_ALLOW, OPTION_READ_REFUSE, type CheckpointsMeta, type HostMeta, type RestoreMeta, type RewindMeta, type ShellRunMeta } from '../core/protocol_names.ts';
-import { AgentProcess } from './agent_process.ts';
-import type { AgentEnd } from './remote_agent.ts';
-import { authMethodsOf, type AuthMethodView, type AuthOffer } from './auth.ts';
-import { acceptTrust, type TrustOffer } from './trust_offer.ts';
-import { joinCommandLine } from './command_line.ts';
-import { configLines, currentLabel, findOption, matchValue } from './config_options.ts';
-import { FileIndex } from './file_index.ts';
-import { ElicitationAnswers } from './elicitation_answers.ts';
-import { FsHost } from './fs_host.ts';
-import { forwardMcp, type ConfiguredMcpServer } from './mcp_forward.ts';
-import { promptBlocks } from './mentions.ts';
-import { matchModel, modelLabel, modelNames, modelStateOf } from './models.ts';
-import { errorDetail, errorText, isAuthRequired } from './request_errors.ts';
-import { PermissionAnswers } from './permission_answers.ts';
-import { newestSession, pickerOrder, sandboxOf } from './session_meta.ts';
+import { AgentProcess } from './connection/agent_process.ts';
+import type { AgentEnd } from './connection/remote_agent.ts';
+import { authMethodsOf, type AuthMethodView, type AuthOffer } from './login/auth.ts';
+import { acceptTrust, type TrustOffer } from './trust/trust_offer.ts';
+import { joinCommandLine } from './connection/command_line.ts';
+import { configLines, currentLabel, findOption, matchValue } from './config_options/config_options.ts';
+import { FileIndex } from './composer/file_index.ts';
+import { ElicitationAnswers } from './elicitation/elicitation_answers.ts';
+import { FsHost } from './hosts/fs_host.ts';
+import { forwardMcp, type ConfiguredMcpServer } from './session/mcp_forward.ts';
+import { promptBlocks } from './composer/mentions.ts';
+import { matchModel, modelLabel, modelNames, modelStateOf } from './models/models.ts';
+import { errorDetail, errorText, isAuthRequired } from './connection/request_errors.ts';
+import { PermissionAnswers } from './permissions/permission_answers.ts';
+import { newestSession, pickerOrder, sandboxOf } from './session/session_meta.ts';
 import { ClientStore, type SandboxView } from './state.ts';
-import { noiseExplained, StdoutNoise } from './stdout_noise.ts';
-import { TerminalHost } from './terminal_host.ts';
-import { contextOf, shellContextText, UserShell, type ShellRunView } from './user_shell.ts';
-import { updateGuard, type UnknownUpdate } from './update_guard.ts';
+import { noiseExplained, StdoutNoise } from './connection/stdout_noise.ts';
+import { TerminalHost } from './hosts/terminal_host.ts';
+import { contextOf, shellContextText, UserShell, type ShellRunView } from './shell/user_shell.ts';
+import { updateGuard, type UnknownUpdate } from './connection/update_guard.ts';
 
 export interface ClientOptions {
   argv: string[];
@@ -1165,4 +1165,4 @@ function rewindSummary(done: RewindMeta, text: string | undefined): string {
   return `Went back to before ${what}: ${parts.join('; ')}.${done.conversation && !done.conversation.cannot ? ' The prompt is back in the composer to edit and send again.' : ''}`;
 }
 
-export { errorText } from './request_errors.ts';
+export { errorText } from './connection/request_errors.ts';
