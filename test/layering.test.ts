@@ -16,7 +16,7 @@ const CONTRACT_FLOOR = ['core/.', 'core/platform', 'core/protect', 'core/envelop
 const TOOLSET_ROOMS: Record<string, readonly string[]> = Object.fromEntries(CORE_TOOLSETS.map((t) => [`core/${t.room}`, [...CONTRACT_FLOOR, ...(t.uses ?? []).map((u) => `core/${u}`)]]));
 
 /** The client's feature rooms: each may use the connection and the session's model, never another feature. */
-const CLIENT_FEATURES = ['permissions', 'elicitation', 'login', 'models', 'config_options', 'shell', 'trust'];
+const CLIENT_FEATURES = ['permissions', 'elicitation', 'login', 'models', 'config_options', 'shell', 'trust', 'rewind', 'fork'];
 
 /** Which rooms a room may import from (its own room always). `core/.` is core's root vocabulary. */
 export const ALLOWED: Readonly<Record<string, readonly string[]>> = {

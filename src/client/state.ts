@@ -15,7 +15,6 @@ import type {
   SessionUpdate,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
-import type { CheckpointsMeta, RewindMeta } from '../core/protocol_names.ts';
 import { META_MISSION, META_MODEL, META_SHELL_CONTEXT, META_SHELL_RUN, META_TOKENS_AFTER, META_TOKENS_BEFORE, META_TURN_ENDED, type MissionMeta, type ShellRunMeta } from '../core/protocol_names.ts';
 import type { AgentExit } from './connection/agent_process.ts';
 import type { AuthOffer } from './login/auth.ts';
@@ -27,9 +26,10 @@ import { type ToolCallView } from './session/tool_call.ts';
 import { closeUnfinished, finishedPrefix, placeCall } from './session/turn_model.ts';
 import { contextOf } from './shell/user_shell.ts';
 import type { FileIndexView } from './composer/file_index.ts';
+import type { RewindView } from './rewind/state.ts';
 import type { HistoryItem, LiveItem, PendingPermission, SandboxView, ShellRunView, TerminalView, TextKind } from './session/views.ts';
 
-export type { FileIndexView, HistoryItem, LiveItem, PendingPermission, SandboxView, ShellRunView, TerminalView, TextKind };
+export type { FileIndexView, RewindView, HistoryItem, LiveItem, PendingPermission, SandboxView, ShellRunView, TerminalView, TextKind };
 
 export type AgentStatus = 'starting' | 'ready' | 'exited';
 
@@ -65,11 +65,6 @@ export interface AgentCapabilities {
   /** session/fork (unstable): a new session with this one's history */
   forkSession?: boolean;
 }
-
-/** The rewind picker (/rewind, /undo, Esc Esc): the prompts to go back to, then what going back to one would do. */
-export type RewindView =
-  | { step: 'pick'; prompts: CheckpointsMeta['prompts'] }
-  | { step: 'preview'; prompts: CheckpointsMeta['prompts']; plan: RewindMeta; busy?: boolean };
 
 /** Sessions offered to resume (the /resume picker, `cxl --resume`); `startup`: no session is open yet. */
 export interface SessionChoices {
