@@ -4,6 +4,8 @@
 // target (created exclusively, removed after the rename), so the second writer re-verifies only
 // after the first has renamed and gets `stale` instead of overwriting. A lock file left by a
 // process that died is recovered: its pid is gone (same host), or it is older than any real write.
+// A holder file (`<lock>.<pid>.<n>.new`) left by a writer killed before it was linked and removed
+// is swept on a later acquire in that directory once its pid is dead.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -152,6 +154,45 @@ function breakStale(file: string): boolean {
   }
 }
 
+/** An empty holder file older than this is not being written any more. */
+const EMPTY_HOLDER_MS = 1000;
+
+/** When each directory was last swept of dead writers' holder files (by this process). */
+const swept = new Map<string, number>();
+
+/**
+ * Removes the `.new` holder files of `file` (and of its breaker) whose writer is dead: killed
+ * between writing one and linking it, nothing else would ever remove it. Listing the directory
+ * costs its size, so it is done once per directory per STALE_LOCK_MS, not on every write.
+ */
+export function sweepHolderFiles(file: string, now = Date.now()): void {
+  const dir = path.dirname(file);
+  const last = swept.get(dir);
+  if (last !== undefined && now - last < STALE_LOCK_MS) return;
+  swept.set(dir, now);
+  const base = path.basename(file);
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return; // unreadable: the acquire itself says what is wrong
+  }
+  for (const name of names) {
+    if (!name.startsWith(`${base}.`) || !name.endsWith('.new')) continue;
+    const m = /^(?:\.break)?\.(\d+)\.\d+\.new$/.exec(name.slice(base.length));
+    if (!m) continue;
+    const h = readHolder(path.join(dir, name));
+    if (!h) continue;
+    // the content says whose it is; an empty one (killed between create and write, a common
+    // spot) is taken as this host's once older than a writer's create-to-write gap could be
+    // (another host's writer on a shared file system has that long); another host's by its age
+    const pid = Number(m[1]);
+    const ours = h.holder.pid === undefined ? h.ageMs > EMPTY_HOLDER_MS : h.holder.pid === pid && h.holder.host === HOST;
+    const dead = ours ? pid !== process.pid && !processAlive(pid) : h.ageMs > STALE_LOCK_MS;
+    if (dead) fs.rmSync(path.join(dir, name), { force: true });
+  }
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -161,6 +202,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function withFileLock<T>(target: string, shown: string, fn: () => T | Promise<T>): Promise<T> {
   return serialised(target, async () => {
     const file = lockFileOf(target);
+    sweepHolderFiles(file);
     const deadline = Date.now() + LOCK_WAIT_MS;
     let pause = 1;
     while (!tryCreate(file)) {
