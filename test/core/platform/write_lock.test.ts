@@ -11,7 +11,7 @@ import { isToolError } from '../../../src/core/errors.ts';
 import { ClientFileIO, sha256, WorkspaceFileIO, type FsClient } from '../../../src/core/local_fs/file_io.ts';
 import { confine } from '../../../src/core/paths.ts';
 import { moduleCommand } from '../../../src/core/platform/runtime.ts';
-import { lockFileOf, STALE_LOCK_MS, sweepHolderFiles, withFileLock } from '../../../src/core/platform/write_lock.ts';
+import { lockFileOf, processStartTime, STALE_LOCK_MS, sweepHolderFiles, withFileLock } from '../../../src/core/platform/write_lock.ts';
 import { tempDir, toolset, tree } from '../fs_helpers.ts';
 
 const ROUNDS = 50;
@@ -133,6 +133,11 @@ test('a lock left by a dead process, an ancient one, or a FIFO planted under its
   assert.ok(dead > 1);
   fs.writeFileSync(lock, JSON.stringify({ pid: dead, host: os.hostname() }));
   assert.ok((await write('v2\n')) < 2000, 'a dead holder is not waited for');
+  // a live pid that started at another time than its holder did: the pid was reused (Linux tells)
+  const start1 = processStartTime(1);
+  fs.writeFileSync(lock, JSON.stringify({ pid: 1, host: os.hostname(), start: `${Number(start1 ?? '0') + 1}` }));
+  if (start1 !== undefined) assert.ok((await write('v2b\n')) < 2000, 'a reused pid is not the holder');
+  else fs.rmSync(lock);
   // a live pid, but older than any real write
   fs.writeFileSync(lock, JSON.stringify({ pid: 1, host: os.hostname() }));
   const old = (Date.now() - STALE_LOCK_MS - 5000) / 1000;
