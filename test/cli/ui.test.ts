@@ -51,3 +51,14 @@ test('the flags table is the only place the UI flags are defined: both helps lis
     assert.equal(parsed?.values[f.name as keyof typeof parsed.values], f.type === 'string' ? 'v' : true, f.name);
   }
 });
+
+test('docs/tui.md has a row for each flag of the table and lists the start steps in their order', async () => {
+  const { UI_FLAGS, flagUsage } = await import('../../src/cli/ui_flags.ts');
+  const { UI_START } = await import('../../src/cli/ui.ts');
+  const fs = await import('node:fs');
+  const doc = fs.readFileSync(new URL('../../docs/tui.md', import.meta.url), 'utf8');
+  for (const f of UI_FLAGS) assert.ok(doc.includes(`| \`${flagUsage(f).replace('|', '\\|')}\` |`), `docs/tui.md has no row for ${flagUsage(f)}`);
+  const listed = [...doc.matchAll(/^\d+\. `([a-z ]+)`:/gm)].map((m) => m[1]);
+  assert.deepEqual(listed, UI_START.map((s) => s.name));
+  for (const s of UI_START) assert.ok(s.why.length > 20, `${s.name} says why it is there`);
+});
