@@ -146,12 +146,15 @@ try {
     const ui = builds.map((): number[] => []);
     const agent = builds.map((): number[] => []);
     for (let i = 0; i < Number(process.env.UI_START_RUNS ?? 9); i++) {
-      for (const [k, [, c]] of builds.entries()) {
-        ui[k].push(await uiStart(c));
-        agent[k].push(await agentStart(c));
+      // each build first in turn: the first of a round is not always the same one
+      for (let j = 0; j < builds.length; j++) {
+        const k = (i + j) % builds.length;
+        ui[k].push(await uiStart(builds[k][1]));
+        agent[k].push(await agentStart(builds[k][1]));
       }
     }
     for (const [k, [label]] of builds.entries()) {
+      if (process.env.UI_START_ALL) process.stderr.write(`${runtime}${label}: UI ${ui[k].map((x) => x.toFixed(0)).join(' ')}; agent ${agent[k].map((x) => x.toFixed(0)).join(' ')}\n`);
       report({ name: `cxl UI start to a session and a key echoed (tmux, ${runtime})${label}`, ours: median(ui[k]), reference: median(agent[k]), unit: 'ms', against: 'cxl acp to its session/new answer', target: '< 1.5x' });
     }
   }
