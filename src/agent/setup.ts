@@ -5,9 +5,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BUILTIN, ConfigError, formatIssue, loadConfig, projectConfig, type EffectiveConfig } from '../config/load.ts';
+import { BUILTIN, ConfigError, formatIssue, homeDir, loadConfig, projectConfig, type EffectiveConfig, type ProjectConfig } from '../config/load.ts';
 import type { CompiledEnvelope } from '../core/envelope/index.ts';
-import { applies, untrustedNotice } from '../config/trust.ts';
+import { applies, trustStorePath, untrustedNotice } from '../config/trust.ts';
 import { META_TRUST_PROMPT } from '../core/protocol_names.ts';
 import { DEFAULT_MEMORY_FILES, MemoryCache, type Memory } from '../config/memory.ts';
 import { loadCommands, type LoadedCommands } from '../config/commands.ts';
@@ -225,12 +225,15 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
 // ── step: the configuration of each project directory ──────────────────────────────────────
 
 /**
- * One load per project directory: sessions rooted elsewhere see their own .contenox/agents.toml.
- * The load is redone when the project's trust or content changed (trusted from the UI, a pull),
- * so a new session sees it; a running session keeps the configuration it started with.
+ * The configuration of each project directory, resolved once per run (its trust, its files read
+ * and hashed, the layers merged) and passed to everything that asks: sessions rooted elsewhere see
+ * their own .contenox/agents.toml. A later ask only stats what the resolution read (the folder,
+ * its .contenox, the files of its configuration, the trust store, the person's own file), as git
+ * checks its index: when one changed (trusted from the UI, a pull) the next session resolves it
+ * again; a running session keeps the configuration it started with.
  */
 class ProjectConfigs {
-  readonly #loaded = new Map<string, { key: string; cfg: EffectiveConfig }>();
+  readonly #loaded = new Map<string, { seen: string; cfg: EffectiveConfig }>();
   constructor(
     private readonly env: Record<string, string | undefined>,
     private readonly trustProject?: boolean,
@@ -238,7 +241,7 @@ class ProjectConfigs {
   ) {}
 
   /** The configuration with the agent section applied: `run` is the built-in agent unless the files define [agents.run]. */
-  #load(opts: { cwd: string; home?: string; env: Record<string, string | undefined>; trustProject?: boolean }): EffectiveConfig {
+  #load(opts: { cwd: string; home?: string; env: Record<string, string | undefined>; trustProject?: boolean; project: ProjectConfig }): EffectiveConfig {
     if (this.agent === undefined) return loadConfig(opts);
     if (this.agent !== 'run') return loadConfig({ ...opts, agent: this.agent });
     const cfg = loadConfig(opts);
@@ -248,7 +251,7 @@ class ProjectConfigs {
   /**
    * Why the project's own configuration no longer applies in `cwd` (changed since it was
    * trusted: its agents.toml, or a script one of its MCP servers runs), or undefined when it does.
-   * Asked again right before a project's MCP server is spawned.
+   * Asked again right before a project's MCP server is spawned: a full resolution, not the stat.
    */
   lapsed(cwd: string): string | undefined {
     const project = projectConfig({ cwd, home: this.env.HOME, env: this.env, trustProject: this.trustProject });
@@ -256,20 +259,37 @@ class ProjectConfigs {
   }
 
   for(cwd: string): EffectiveConfig {
+    const hit = this.#loaded.get(cwd);
+    if (hit && hit.seen === this.#seen(cwd, hit.cfg.project)) return hit.cfg;
     const base = { cwd, home: this.env.HOME, env: this.env, trustProject: this.trustProject };
     const project = projectConfig(base);
-    const key = `${project.state}:${project.material?.hash ?? ''}`;
-    const hit = this.#loaded.get(cwd);
-    if (hit && hit.key === key) return hit.cfg;
+    const seen = this.#seen(cwd, project);
     let cfg: EffectiveConfig;
     try {
-      cfg = this.#load(base);
+      cfg = this.#load({ ...base, project });
     } catch (err) {
       if (err instanceof ConfigError) throw new ToolError('bad_args', `configuration error:\n${err.issues.map(formatIssue).join('\n')}`);
       throw err;
     }
-    this.#loaded.set(cwd, { key, cfg });
+    this.#loaded.set(cwd, { seen, cfg });
     return cfg;
+  }
+
+  /** What a resolution of `cwd` read, as stat sees it now (identity, size, change time). */
+  #seen(cwd: string, project: ProjectConfig): string {
+    const home = homeDir(this.env.HOME);
+    const dir = project.material?.dir ?? path.resolve(cwd);
+    const paths = [dir, path.join(dir, '.contenox'), path.join(dir, '.contenox', 'commands'), project.file, trustStorePath(home), path.join(home, '.contenox', 'agents.toml'), ...Object.keys(project.material?.files ?? {}).map((rel) => path.join(dir, rel))];
+    return paths.map(statKey).join('|');
+  }
+}
+
+function statKey(file: string): string {
+  try {
+    const st = fs.statSync(file, { bigint: true });
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return '-';
   }
 }
 
