@@ -2,7 +2,8 @@
 // status or diff: a few hundred tree objects for a 20,000-file repository, each read through
 // isomorphic-git's object store (loose or packed) with the call's shared cache. A directory whose
 // tree oid is the one the index's cache tree records for it holds exactly the index's entries
-// there, so it is taken from the index and not read (all of it when nothing is staged).
+// there, so it is taken from the index and not read (all of it when nothing is staged: then
+// `whole` says so and nothing is copied, the caller reads HEAD's entries from the index itself).
 import type { GitCtx } from './engine.ts';
 import type { IndexFile } from './index_file.ts';
 
@@ -12,6 +13,8 @@ export interface HeadTree {
   dirs: Set<string>;
   /** submodules (gitlinks): status leaves them, and everything under them, out */
   links: Set<string>;
+  /** HEAD's tree is the index's (its cache tree's top is HEAD's tree): files, dirs and links are left empty */
+  whole?: boolean;
 }
 
 const GITLINK = 0o160000;
@@ -39,23 +42,21 @@ export async function readHeadTree(c: GitCtx, commit: string | null, index?: Ind
     }
     await Promise.all(subtrees);
   };
+  if (index?.trees.get('') === info.tree) return { ...out, whole: true };
   await walk(info.tree, '');
   if (same.size && index) fromIndex(out, index, same);
   return out;
 }
 
-/** HEAD's entries under the directories in `same`, taken from the index. */
+/** HEAD's entries under the directories in `same` (never the top: readHeadTree answers `whole` there), taken from the index. */
 function fromIndex(out: HeadTree, index: IndexFile, same: Set<string>): void {
-  const whole = same.has('');
   for (const [p, e] of index.entries) {
-    let top = whole ? '' : null;
-    if (!whole) {
-      for (let i = p.indexOf('/'); i > 0 && top === null; i = p.indexOf('/', i + 1)) if (same.has(p.slice(0, i))) top = p.slice(0, i);
-      if (top === null) continue;
-    }
+    let top: string | null = null;
+    for (let i = p.indexOf('/'); i > 0 && top === null; i = p.indexOf('/', i + 1)) if (same.has(p.slice(0, i))) top = p.slice(0, i);
+    if (top === null) continue;
     if (e.mode === GITLINK) out.links.add(p);
     else out.files.set(p, e.oid);
-    for (let i = p.lastIndexOf('/'), stop = top?.length ?? 0; i > stop; i = p.lastIndexOf('/', i - 1)) {
+    for (let i = p.lastIndexOf('/'), stop = top.length; i > stop; i = p.lastIndexOf('/', i - 1)) {
       const d = p.slice(0, i);
       if (out.dirs.has(d)) break;
       out.dirs.add(d);
