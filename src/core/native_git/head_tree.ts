@@ -6,6 +6,7 @@
 // `whole` says so and nothing is copied, the caller reads HEAD's entries from the index itself).
 import type { GitCtx } from './engine.ts';
 import type { IndexFile } from './index_file.ts';
+import { objectStore, parseCommit, parseTree } from './objects.ts';
 
 export interface HeadTree {
   /** each file's (or link's) blob oid */
@@ -22,7 +23,9 @@ const GITLINK = 0o160000;
 export async function readHeadTree(c: GitCtx, commit: string | null, index?: IndexFile): Promise<HeadTree> {
   const out: HeadTree = { files: new Map(), dirs: new Set(), links: new Set() };
   if (!commit) return out;
-  const { commit: info } = await c.git.readCommit({ ...c.args, oid: commit });
+  const objects = objectStore(c.args.cache, c.repo.gitdir);
+  const found = objects.read(commit);
+  const info = found?.type === 'commit' ? parseCommit(found.body) : (await c.git.readCommit({ ...c.args, oid: commit })).commit;
   /** directories whose HEAD tree is the index's cache tree there */
   const same = new Set<string>();
   const walk = async (oid: string, prefix: string): Promise<void> => {
@@ -30,7 +33,8 @@ export async function readHeadTree(c: GitCtx, commit: string | null, index?: Ind
       same.add(prefix);
       return;
     }
-    const { tree } = await c.git.readTree({ ...c.args, oid });
+    const own = objects.read(oid);
+    const tree = own?.type === 'tree' ? parseTree(own.body).map((e) => ({ ...e, type: e.mode === '40000' ? 'tree' : e.mode === '160000' ? 'commit' : 'blob' })) : (await c.git.readTree({ ...c.args, oid })).tree;
     const subtrees: Promise<void>[] = [];
     for (const e of tree) {
       const p = prefix ? `${prefix}/${e.path}` : e.path;
