@@ -60,12 +60,13 @@ export async function statusRows(c: GitCtx, filepaths: readonly string[] = ['.']
   const inHead = head.whole ? (p: string) => staged.has(p) : (p: string) => head.files.has(p);
   // tracked files the walk finds are marked on their entry (no second set of 60,000 paths); the
   // rest (untracked, or in HEAD alone) are collected
-  const present = new Set<IndexEntry>();
   const others = walkWorktree(c.repo.top, c.repo.gitdir, {
     worth,
     links,
     tracked: (p) => staged.get(p),
-    found: (e) => present.add(e),
+    found: (e) => {
+      e.present = true;
+    },
     known: (p) => staged.has(p) || stagedDirs.has(p) || (!head.whole && (head.files.has(p) || head.dirs.has(p))),
   });
   const hasher = new WorkOids(c.repo.top, index, filemode !== false && filemode !== 'false');
@@ -75,7 +76,7 @@ export async function statusRows(c: GitCtx, filepaths: readonly string[] = ['.']
   for (const [p, s] of staged) {
     if ((!everything && !worth(p)) || underLinks(p)) continue;
     const h = head.whole ? s.oid : head.files.get(p);
-    rows.push(row(p, h, present.has(s) ? hasher.oid(p, s) : undefined, s.oid));
+    rows.push(row(p, h, s.present ? hasher.oid(p, s) : undefined, s.oid));
   }
   if (!head.whole) {
     for (const [p, h] of head.files) {

@@ -52,6 +52,8 @@ export async function gitStatus(c: GitCtx): Promise<StatusResult> {
   const unstaged: StatusEntry[] = [];
   const untracked: string[] = [];
   for (const row of rows) {
+    // most rows of a large tree are unchanged: HEAD, working tree and index agree
+    if (row[1] === 1 && row[2] === 1 && row[3] === 1) continue;
     const k = classifyRow(row);
     if (k.staged) staged.push({ path: row[0], code: k.staged });
     if (k.unstaged) unstaged.push({ path: row[0], code: k.unstaged });
