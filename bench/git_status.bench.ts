@@ -4,7 +4,9 @@
 //   git_diff of the 3 changed files in the 20,000-file tree                  vs git diff
 // The tree has the layout of bench/tree.ts (pkg*/mod*, 1,000 directories) with small files: a
 // clean file's size does not enter a status, only the count does. The repository is packed as
-// `git gc` leaves one. Each pair is checked to agree first.
+// `git gc` leaves one. Each pair is checked to agree first. Beside wall time, the CPU time of each
+// side (ours from process.cpuUsage, git's from the finished children's time in /proc/self/stat,
+// Linux only) gives a slope a loaded machine does not swamp.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -50,6 +52,38 @@ function commitAndEdit(dir: string, n: number): void {
   git(dir, 'status', '--porcelain');
 }
 
+/** CPU ms of the children this process has waited for (Linux); undefined elsewhere. */
+function childCpuMs(): number | undefined {
+  try {
+    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // cutime and cstime, fields 16 and 17, in clock ticks of 10 ms
+    return (Number(f[13]) + Number(f[14])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Mean CPU ms of `runs` calls of each side, alternated; undefined where the children's time cannot be read. */
+async function cpuPair(ours: () => unknown, ref: () => unknown, runs: number): Promise<[number, number] | undefined> {
+  let a = 0;
+  let b = 0;
+  for (let i = 0; i < runs; i++) {
+    const u = process.cpuUsage();
+    await ours();
+    const d = process.cpuUsage(u);
+    a += (d.user + d.system) / 1000;
+    const c0 = childCpuMs();
+    await ref();
+    const c1 = childCpuMs();
+    if (c0 === undefined || c1 === undefined) return undefined;
+    b += c1 - c0;
+  }
+  return [a / runs, b / runs];
+}
+
+const cpu: Record<number, [number, number] | undefined> = {};
+
 async function statusPair(dir: string, n: number): Promise<[number, number]> {
   const ts = new NativeGitToolset({ root: dir, policy: parseGitPolicy({}).policy });
   const status = (await ts.call('git_status', {})) as { unstaged: { path: string }[]; untracked: string[] };
@@ -58,6 +92,8 @@ async function statusPair(dir: string, n: number): Promise<[number, number]> {
   if (JSON.stringify(ours) !== JSON.stringify(porcelain)) throw new Error(`git_status saw ${ours.join(', ')}; git status ${porcelain.join(', ')}`);
   const [o, r] = await pairMs(() => ts.call('git_status', {}), () => git(dir, 'status', '--porcelain'), RUNS);
   report({ name: `git_status, ${n / 1000}k files, 3 changed + 1 new`, ours: o, reference: r, unit: 'ms', against: 'git status --porcelain' });
+  cpu[n] = await cpuPair(() => ts.call('git_status', {}), () => git(dir, 'status', '--porcelain'), RUNS);
+  if (cpu[n]) report({ name: `git_status CPU, ${n / 1000}k files`, ours: cpu[n][0], reference: cpu[n][1], unit: 'ms cpu', against: 'git status --porcelain' });
   return [o, r];
 }
 
@@ -81,6 +117,11 @@ try {
   const slope = (a: number, b: number) => ((b - a) * 1000) / 40_000;
   process.stderr.write(`per-file slope 20k->60k: native-git ${slope(o20, o60).toFixed(2)} us, git ${slope(r20, r60).toFixed(2)} us\n`);
   report({ name: 'git_status per-file slope, (t60k - t20k) / 40k', ours: slope(o20, o60), reference: slope(r20, r60), unit: 'us/file', against: 'git status --porcelain', target: '<= 1.5x' });
+  const [c20, c60] = [cpu[20_000], cpu[60_000]];
+  if (c20 && c60) {
+    process.stderr.write(`per-file CPU slope 20k->60k: native-git ${slope(c20[0], c60[0]).toFixed(2)} us, git ${slope(c20[1], c60[1]).toFixed(2)} us\n`);
+    report({ name: 'git_status per-file CPU slope', ours: slope(c20[0], c60[0]), reference: slope(c20[1], c60[1]), unit: 'us cpu/file', against: 'git status --porcelain', target: '<= 1.5x' });
+  }
 } finally {
   fs.rmSync(base, { recursive: true, force: true });
 }
