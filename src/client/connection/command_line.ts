@@ -1,7 +1,7 @@
 // Splits an --agent "<command line>" into argv the way a POSIX shell would for plain words,
 // quotes and backslashes. Anything needing a real shell ($, |, globs) is not interpreted: run
 // such agents through `sh -c '...'` explicitly.
-import { shellLine } from '../core/shell_word.ts';
+import { shellLine } from '../../core/shell_word.ts';
 
 export function splitCommandLine(line: string): string[] {
   const out: string[] = [];

@@ -7,7 +7,7 @@
 //   terminal  the agent's own command with extra args/env, run by the user in a terminal (the
 //             protocol forbids passing it to `authenticate`); picking it retries the session.
 import type { AuthMethod } from '@agentclientprotocol/sdk';
-import { shellLine, shellWord } from '../core/shell_word.ts';
+import { shellLine, shellWord } from '../../core/shell_word.ts';
 
 export type AuthKind = 'agent' | 'env_var' | 'terminal';
 
