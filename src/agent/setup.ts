@@ -33,7 +33,7 @@ import type { HttpSettings } from './providers/http.ts';
 import type { Provider } from './providers/types.ts';
 import { SessionStore } from './sessions/store.ts';
 import { BUILTIN_TOOLSETS } from './tools/builtin.ts';
-import { createSessionTools, type HookRef } from './tools/session_tools.ts';
+import { createSessionTools } from './tools/session_tools.ts';
 import { systemPrompt } from './loop/system_prompt.ts';
 import type { SessionTools } from './tools/contract.ts';
 import type { MissionBinding } from './tools/mission/binding.ts';
@@ -408,7 +408,6 @@ interface SessionToolsInput {
   clientMcp: McpServerConfig[];
   notice: (text: string) => void;
   approvalsPossible: boolean;
-  hooks: HookRef;
   missing?: (spec: ToolSpec) => ToolError | undefined;
   mission?: MissionBinding;
   askTimeoutMs?: number;
@@ -431,7 +430,6 @@ class SessionToolsFactory {
   ) {}
 
   forClient(ctx: ToolContext): Promise<SessionTools> {
-    const hooks: HookRef = {};
     const acpServers = fromAcp(ctx.mcpServers as unknown as Array<Record<string, unknown>>);
     const notice = (t: string) => void ctx.notice(t).catch(() => {});
     for (const s of acpServers.skipped) notice(s);
@@ -442,11 +440,10 @@ class SessionToolsFactory {
       ledger: ctx.ledger,
       allows: ctx.allows,
       io: clientFileIO(ctx),
-      host: clientTerminalHost(ctx, hooks),
+      host: clientTerminalHost(ctx),
       clientMcp: acpServers.configs,
       notice,
       approvalsPossible: true,
-      hooks,
       missing: (spec) => missingCapability(spec, ctx.capabilities),
       ...(ctx.mission ? { mission: ctx.mission } : {}),
       ...(ctx.checkpoints ? { checkpoints: ctx.checkpoints } : {}),
@@ -466,7 +463,6 @@ class SessionToolsFactory {
       clientMcp: [],
       notice: u.notice,
       approvalsPossible: true,
-      hooks: {},
       mission: u.mission,
       askTimeoutMs: u.askTimeoutMs,
     });
@@ -485,7 +481,6 @@ class SessionToolsFactory {
       clientMcp: [],
       notice: l.notice,
       approvalsPossible: l.approvals,
-      hooks: {},
       ...(l.nobodyHint ? { nobodyHint: l.nobodyHint } : {}),
       ...(l.askTimeoutMs !== undefined ? { askTimeoutMs: l.askTimeoutMs } : {}),
     });
@@ -538,7 +533,7 @@ class SessionToolsFactory {
     const servers = [...configServers(scfg, (cwd) => this.configs.lapsed(cwd), b.cwd).filter((c) => !names.has(c.name)), ...b.clientMcp];
     const [mcp, remote] = await Promise.all([this.startMcp(b, servers), this.startRemote(b, scfg, servers, outputCap.policy.maxOutputBytes)]);
     toolsets.push(...remote);
-    const tools = createSessionTools({ toolsets, mcp, config: scfg, mode: b.mode, ...(b.ceiling !== undefined ? { ceiling: b.ceiling } : {}), ledger, allows, hooks: b.hooks, root: b.cwd, ...(b.checkpoints ? { effects: b.checkpoints } : {}), approvalsPossible: b.approvalsPossible, missing: b.missing, askTimeoutMs: b.askTimeoutMs, nobodyHint: b.nobodyHint });
+    const tools = createSessionTools({ toolsets, mcp, config: scfg, mode: b.mode, ...(b.ceiling !== undefined ? { ceiling: b.ceiling } : {}), ledger, allows, root: b.cwd, ...(b.checkpoints ? { effects: b.checkpoints } : {}), approvalsPossible: b.approvalsPossible, missing: b.missing, askTimeoutMs: b.askTimeoutMs, nobodyHint: b.nobodyHint });
     this.#open.add(tools);
     const close = tools.close.bind(tools);
     tools.close = async () => {

@@ -9,7 +9,7 @@ import { killProcessGroup, moduleCommand, onTerminate, type DenoChild } from '..
 import { agentFlags, EARLY_AGENT_KEY, type EarlyAgent } from './early_agent.ts';
 import { enableTerminalModes } from '../ui/terminal_modes.ts';
 import type { ResumeRequest } from '../client/acp_client.ts';
-import type { ConfiguredMcpServer } from '../client/mcp_forward.ts';
+import type { ConfiguredMcpServer } from '../client/session/mcp_forward.ts';
 import { parseFlags, UsageError } from './args.ts';
 import { flagLines, knownFlags, OPTIONAL_VALUE, UI_FLAGS, uiParseOptions } from './ui_flags.ts';
 
@@ -116,7 +116,7 @@ interface Start {
 }
 
 type UiValues = { [K in (typeof UI_FLAGS)[number]['name']]?: string | boolean };
-type AgentLike = InstanceType<Awaited<typeof import('../client/agent_process.ts')>['AgentProcess']> | import('../client/remote_agent.ts').RemoteAgent;
+type AgentLike = InstanceType<Awaited<typeof import('../client/connection/agent_process.ts')>['AgentProcess']> | import('../client/connection/remote_agent.ts').RemoteAgent;
 type Client = InstanceType<Awaited<typeof import('../client/acp_client.ts')>['AcpClient']>;
 type ScreenModules = Awaited<ReturnType<typeof loadScreen>>;
 
@@ -170,15 +170,15 @@ export const UI_START: readonly Step[] = [
       process.env.NODE_ENV ??= 'production';
       delete process.env.CI;
       delete process.env.CONTINUOUS_INTEGRATION;
-      // zod's parsers without generated code (src/client/zod_jitless.ts), before the protocol's modules load
-      (await import('../client/zod_jitless.ts')).parseWithoutCodegen();
+      // zod's parsers without generated code (src/client/connection/zod_jitless.ts), before the protocol's modules load
+      (await import('../client/connection/zod_jitless.ts')).parseWithoutCodegen();
     },
   },
   {
     name: 'agent',
     why: 'first of all the work: the agent starts (another process, another core) while this one loads the protocol and the screen, so its session is open about when the screen is',
     run: async (s) => {
-      const [{ splitCommandLine }, { AgentProcess }] = await Promise.all([import('../client/command_line.ts'), import('../client/agent_process.ts')]);
+      const [{ splitCommandLine }, { AgentProcess }] = await Promise.all([import('../client/connection/command_line.ts'), import('../client/connection/agent_process.ts')]);
       const v = s.values;
       s.cwd = path.resolve(str(v.cwd) ?? process.cwd());
       if (v.agent !== undefined) {
@@ -221,7 +221,7 @@ export const UI_START: readonly Step[] = [
       try {
         const [{ AcpClient }, { trustOfferFor }, configured] = await Promise.all([
           import('../client/acp_client.ts'),
-          import('../client/trust_offer.ts'),
+          import('../client/trust/trust_offer.ts'),
           // another agent gets the person's MCP servers with its sessions; the built-in one reads them itself
           v.agent === undefined ? ({ servers: [] } as { servers: ConfiguredMcpServer[]; problem?: string }) : configuredMcpServers(s.cwd, trustProject),
         ]);
@@ -402,7 +402,7 @@ async function loadScreen() {
     react,
     ink,
     app,
-    await import('../client/prompt_history.ts'),
+    await import('../client/composer/prompt_history.ts'),
     await import('../ui/composer.ts'),
     await import('../ui/external_editor.ts'),
     await import('../ui/theme.ts'),
@@ -412,9 +412,9 @@ async function loadScreen() {
 }
 
 /** `--connect URL`: the standing host's agent, with its token; the command line shown is the UI's own. */
-async function connectRemote(s: Start): Promise<import('../client/remote_agent.ts').RemoteAgent> {
+async function connectRemote(s: Start): Promise<import('../client/connection/remote_agent.ts').RemoteAgent> {
   const connect = str(s.values.connect) ?? '';
-  const [{ RemoteAgent, webSocketUrl }, { clientToken }, { dataDir }] = await Promise.all([import('../client/remote_agent.ts'), import('../serve/token.ts'), import('../core/platform/data_dir.ts')]);
+  const [{ RemoteAgent, webSocketUrl }, { clientToken }, { dataDir }] = await Promise.all([import('../client/connection/remote_agent.ts'), import('../serve/token.ts'), import('../core/platform/data_dir.ts')]);
   try {
     webSocketUrl(connect);
   } catch (err) {

@@ -51,7 +51,7 @@ interface Recorded {
 /**
  * spawnEarlyAgentDeno with this process's real directory, entry and environment, a terminal on
  * both ends unless told otherwise, and a Command that records what it would run (nothing runs:
- * test/client/agent_process_adopt.test.ts drives a real process through the same adoption).
+ * test/client/connection/agent_process_adopt.test.ts drives a real process through the same adoption).
  */
 function denoSpawn(args: string[], o: { terminal?: boolean; mainModule?: string; fails?: boolean } = {}): { command?: Recorded; early?: Record<string, unknown>; unrefs: number } {
   let command: Recorded | undefined;

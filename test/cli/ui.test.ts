@@ -1,7 +1,7 @@
 // The `cxl` (no subcommand) entry: flag errors and the no-terminal refusal, as a user meets them.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { splitCommandLine } from '../../src/client/command_line.ts';
+import { splitCommandLine } from '../../src/client/connection/command_line.ts';
 import { runCxl } from '../helpers/cxl.ts';
 
 test('cxl without a terminal refuses with exit 2 and says what to use instead', async () => {
