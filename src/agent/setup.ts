@@ -101,6 +101,8 @@ export interface AgentSetup {
   /** a session's context budget (compaction, usage), reporting through `hooks` */
   newContext(hooks: ContextHooks): SessionContext;
   maxTurns: number;
+  /** `checkpoint_session_bytes`: what one session's checkpoints may keep (undefined: the default, 1 GiB) */
+  checkpointSessionBytes?: number;
   /** the system prompt of a session rooted at `cwd`: its memory files as they are now */
   systemPrompt(cwd: string): string;
   /** the memory files of a session rooted at `cwd` (AGENTS.md…), read again when they change */
@@ -190,6 +192,7 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
     window,
     newContext,
     maxTurns,
+    ...(cfg.data.checkpoint_session_bytes !== undefined ? { checkpointSessionBytes: cfg.data.checkpoint_session_bytes } : {}),
     systemPrompt: (cwd) => {
       const memory = memoryOf(cwd).memory.prompt;
       try {

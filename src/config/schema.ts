@@ -56,6 +56,8 @@ export interface ConfigData {
   default_mission_envelope?: string;
   /** how many mission units may be open at once on this machine (default 8; 0: no cap) */
   fleet_max_parallel?: number;
+  /** the bytes one session's checkpoints may keep (default 1073741824: 1 GiB); past it changes are made but not checkpointed */
+  checkpoint_session_bytes?: number;
   /** the terminal UI, when an approval waits or a turn ends unseen: bell and desktop notification (auto), the bell alone, or off */
   notify?: NotifyConfig;
   /** the terminal UI keeps the terminal title on the session's state */
@@ -86,7 +88,7 @@ export interface Problem {
 
 type Obj = Record<string, unknown>;
 
-const TOP_KEYS = ['default_envelope', 'default_agent', 'model', 'provider', 'chain', 'tools', 'vars', 'tools_policies', 'envelopes', 'mcp_servers', 'remote_tools', 'context_window', 'compact_threshold', 'connect_timeout', 'first_byte_timeout', 'idle_timeout', 'inline_tool_calls', 'theme', 'notify', 'terminal_title', 'default_mission_envelope', 'fleet_max_parallel', 'memory_files', 'agents', 'trust'];
+const TOP_KEYS = ['default_envelope', 'default_agent', 'model', 'provider', 'chain', 'tools', 'vars', 'tools_policies', 'envelopes', 'mcp_servers', 'remote_tools', 'context_window', 'compact_threshold', 'connect_timeout', 'first_byte_timeout', 'idle_timeout', 'inline_tool_calls', 'theme', 'notify', 'terminal_title', 'default_mission_envelope', 'fleet_max_parallel', 'checkpoint_session_bytes', 'memory_files', 'agents', 'trust'];
 const TIMEOUT_KEYS = ['connect_timeout', 'first_byte_timeout', 'idle_timeout'] as const;
 const ENVELOPE_KEYS = ['extends', 'description', 'default_action', 'files', 'shell', 'missions', 'tools', 'always_deny', 'always_allow'];
 const PATH_AXIS_KEYS = ['grant', 'timeout', 'on_timeout', 'deny_paths', 'approve_paths'];
@@ -475,6 +477,11 @@ class Checker {
       const n = v.fleet_max_parallel;
       if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) this.fail([...path, 'fleet_max_parallel'], `\`fleet_max_parallel\` = ${JSON.stringify(n)} must be a whole number of units (0: no cap; default 8).`);
       else out.fleet_max_parallel = n;
+    }
+    if (v.checkpoint_session_bytes !== undefined) {
+      const n = v.checkpoint_session_bytes;
+      if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) this.fail([...path, 'checkpoint_session_bytes'], `\`checkpoint_session_bytes\` = ${JSON.stringify(n)} must be a whole number of bytes, 1 or more (default 1073741824: 1 GiB).`);
+      else out.checkpoint_session_bytes = n;
     }
     if (v.vars !== undefined) {
       if (!isTable(v.vars)) this.wrongType([...path, 'vars'], 'a table of NAME = "value"', v.vars);

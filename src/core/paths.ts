@@ -206,22 +206,27 @@ function stopped(real: string, why: WalkStop['why'], at: string, pending: string
  * the result lies inside. Symlinks are resolved where they occur, so `link/..` means the link
  * target's parent, as the kernel sees it. A dangling or looping link is an escape. For a path
  * that does not exist, the nearest existing ancestor is resolved and the rest appended.
+ * `extra`: a session's additional roots, canonical (local_fs/extra_roots.ts checked them): a
+ * path is inside when it lies inside any root both as resolved and as written; one inside an
+ * additional root is shown (`rel`, `requestedRel`) by its absolute path.
  */
-export function confine(root: string, requested: string): ConfinedPath {
+export function confine(root: string, requested: string, extra: readonly string[] = []): ConfinedPath {
   checkPathSyntax(requested);
   const lexical = path.resolve(root, requested);
-  const lexRel = path.relative(root, lexical);
-  const requestedRel = lexRel === '' ? '.' : lexRel.split(path.sep).join('/');
   const walk = walkPath(root, requested);
   const { real, exists } = walk.stop ? afterStop(root, requested, walk.stop) : { real: walk.real, exists: true };
-  if (!isWithin(root, real)) {
-    throw new ToolError('escape', `Path ${requested} resolves outside the workspace root. Use a path inside ${root}.`);
+  const realRoot = isWithin(root, real) ? root : extra.find((r) => isWithin(r, real));
+  if (realRoot === undefined) {
+    throw new ToolError('escape', `Path ${requested} resolves outside the workspace root${extra.length ? ' and the additional directories' : ''}. Use a path inside ${[root, ...extra].join(' or ')}.`);
   }
   // inside as resolved is not enough: as written it must not leave either (`link/../..`)
-  if (!withinAsWritten(root, lexical)) {
-    throw new ToolError('escape', `Path ${requested} leaves the workspace root as written (${lexical}), even though it resolves inside. Write the path inside ${root}.`);
+  const writtenRoot = withinAsWritten(root, lexical) ? root : extra.find((r) => withinAsWritten(r, lexical));
+  if (writtenRoot === undefined) {
+    throw new ToolError('escape', `Path ${requested} leaves the workspace root as written (${lexical}), even though it resolves inside. Write the path inside ${[root, ...extra].join(' or ')}.`);
   }
-  const out: ConfinedPath = { requested, requestedRel, lexical, real, rel: relativeTo(root, real), exists };
+  const lexRel = path.relative(root, lexical);
+  const requestedRel = writtenRoot !== root ? lexical : lexRel === '' ? '.' : lexRel.split(path.sep).join('/');
+  const out: ConfinedPath = { requested, requestedRel, lexical, real, rel: realRoot === root ? relativeTo(root, real) : real, exists };
   if (exists) {
     const st = walk.last ?? fs.statSync(real);
     out.dev = st.dev;

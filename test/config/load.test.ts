@@ -133,7 +133,7 @@ describe('errors name file, line and column; nothing half-loads', () => {
   });
   test('an unknown key names the key and lists the valid ones', () => {
     assert.deepEqual(issues('modle = "x"\n'), [
-      'agents.toml:1:1: unknown key `modle` in the top level; valid keys: default_envelope, default_agent, model, provider, chain, tools, vars, tools_policies, envelopes, mcp_servers, remote_tools, context_window, compact_threshold, connect_timeout, first_byte_timeout, idle_timeout, inline_tool_calls, theme, notify, terminal_title, default_mission_envelope, fleet_max_parallel, memory_files, agents, trust.',
+      'agents.toml:1:1: unknown key `modle` in the top level; valid keys: default_envelope, default_agent, model, provider, chain, tools, vars, tools_policies, envelopes, mcp_servers, remote_tools, context_window, compact_threshold, connect_timeout, first_byte_timeout, idle_timeout, inline_tool_calls, theme, notify, terminal_title, default_mission_envelope, fleet_max_parallel, checkpoint_session_bytes, memory_files, agents, trust.',
     ]);
     assert.deepEqual(issues('[envelopes.mine]\nextends = "default"\n\n[envelopes.mine.shell]\ngrant = "approve"\n  ask_alwayz = ["rm"]\n'), [
       'agents.toml:6:3: unknown key `ask_alwayz` in [envelopes.mine.shell]; valid keys: grant, timeout, on_timeout, blacklist, prefix_allowlist, ask_always, substitution, sandbox, network, env.',

@@ -17,6 +17,7 @@ import { shellContextText } from '../../core/shell_context.ts';
 import { DIRECT_HELP, INIT_PROMPT, parseDirect, type DirectCommand } from './direct.ts';
 import { promptShown, Transcript, TURN_CANCELLED } from './replay.ts';
 import { TurnHeld } from '../sessions/turn_lease.ts';
+import { untilAborted } from '../../core/abortable.ts';
 import { turnElsewhere } from './errors.ts';
 import { parsePlan, PLAN_TOOL, PLAN_TOOL_NAME } from '../loop/plan_tool.ts';
 import type { AgentOptions, LiveSession } from './session.ts';
@@ -252,31 +253,44 @@ async function nameSession(s: LiveSession, turn: PromptTurn, shown: string): Pro
  * turn as `session/cancel` does.
  */
 export async function runPrompt(o: TurnOptions, s: LiveSession, client: acp.AgentContext, blocks: acp.ContentBlock[], request?: AbortSignal): Promise<StopReason> {
-  // one process runs a turn of a session at a time; a data dir that cannot hold the lease does not stop the turn
-  let leased = false;
-  try {
-    await s.lease.take();
-    leased = true;
-  } catch (err) {
-    if (err instanceof TurnHeld) throw turnElsewhere(err.message);
-    o.log(`turn lease of session ${s.stored.sessionId} not taken: ${String(err)}`);
-  }
-  try {
-    // what other processes added to the session since (their turns): the model sees every turn
-    await s.log.refresh();
-    return await runTurn(o, s, client, blocks, request);
-  } finally {
-    if (leased) await s.lease.release();
-  }
-}
-
-async function runTurn(o: TurnOptions, s: LiveSession, client: acp.AgentContext, blocks: acp.ContentBlock[], request?: AbortSignal): Promise<StopReason> {
+  // the turn's cancel exists from the start: a cancel while the lease is awaited (another
+  // process's write of it) or other processes' turns are read is honoured, not lost
   const ctrl = new AbortController();
   s.turn?.abort();
   s.turn = ctrl;
   const onCancelRequest = () => ctrl.abort();
   if (request?.aborted) ctrl.abort();
   request?.addEventListener('abort', onCancelRequest, { once: true });
+  try {
+    // one process runs a turn of a session at a time; a data dir that cannot hold the lease does not stop the turn
+    let leased = false;
+    const taking = s.lease.take();
+    try {
+      await untilAborted(taking, ctrl.signal);
+      leased = true;
+    } catch (err) {
+      if (ctrl.signal.aborted) {
+        // cancelled before its turn began: nothing of it is kept; a lease that comes later is given back
+        taking.then(() => s.lease.release(), () => {});
+        return 'cancelled';
+      }
+      if (err instanceof TurnHeld) throw turnElsewhere(err.message);
+      o.log(`turn lease of session ${s.stored.sessionId} not taken: ${String(err)}`);
+    }
+    try {
+      // what other processes added to the session since (their turns): the model sees every turn
+      await s.log.refresh();
+      return await runTurn(o, s, client, blocks, ctrl);
+    } finally {
+      if (leased) await s.lease.release();
+    }
+  } finally {
+    request?.removeEventListener('abort', onCancelRequest);
+    if (s.turn === ctrl) s.turn = undefined;
+  }
+}
+
+async function runTurn(o: TurnOptions, s: LiveSession, client: acp.AgentContext, blocks: acp.ContentBlock[], ctrl: AbortController): Promise<StopReason> {
   const turn = new PromptTurn(s, client, ctrl.signal, o.log);
   const text = promptText(blocks);
   // the person's `!line` output: as the client sent it, else (a client that no longer has it: the
@@ -300,7 +314,6 @@ async function runTurn(o: TurnOptions, s: LiveSession, client: acp.AgentContext,
     await turn.say(`${howToConfigure(undefined, o.providerProblem ?? 'no model provider is configured.')}\n`);
     return 'end_turn';
   } finally {
-    request?.removeEventListener('abort', onCancelRequest);
     // notices sent during the turn (an MCP server died) belong to it: all go out before the answer
     await s.notices.settled();
     turn.keepSaid();

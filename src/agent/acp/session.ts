@@ -18,7 +18,7 @@ import type { SessionTools } from '../tools/contract.ts';
 import type { MissionBinding } from '../tools/mission/binding.ts';
 import type { Fleet, FiringSession } from './fleet.ts';
 import { MissionRelay } from './mission_relay.ts';
-import { BlobStore } from '../checkpoints/blob_store.ts';
+import { BlobStore, type BlobLimits } from '../checkpoints/blob_store.ts';
 import { SessionCheckpoints } from '../checkpoints/recorder.ts';
 import { applyFiles, planRewind, type RestoreChecks, type RestoreWhat, type RewindPlan, type RewindResult } from '../checkpoints/rewind.ts';
 import { canonicalRoot } from '../../core/paths.ts';
@@ -75,6 +75,8 @@ export interface AgentOptions {
   commands?(cwd: string, reserved: readonly string[]): LoadedCommands;
   /** where checkpoints are kept (`<data dir>/checkpoints`); without it nothing is checkpointed */
   checkpointsDir?: string;
+  /** what one session's checkpoints may keep (config `checkpoint_session_bytes`; default: blob_store.ts) */
+  checkpointLimits?: Partial<BlobLimits>;
   maxTurns: number;
   /** a session's context budget: window, usage, compaction */
   newContext(hooks: ContextHooks): SessionContext;
@@ -524,7 +526,7 @@ function checkpointsOf(o: AgentOptions, stored: StoredSession, notify: Notify): 
   }
   return new SessionCheckpoints({
     root,
-    store: new BlobStore(o.checkpointsDir, stored.sessionId),
+    store: new BlobStore(o.checkpointsDir, stored.sessionId, o.checkpointLimits),
     saved: stored.extras,
     // a copy each time: the log writes a key whose value is a new object
     save: (key, value) => ((stored.extras ??= {})[key] = value === undefined ? undefined : structuredClone(value)),

@@ -136,6 +136,9 @@ export function send(urlText: string, o: SendOptions): Promise<HttpResponse> {
         const err = new ProviderError('timeout', timeoutMessage(o.provider, url, stage, ms), { stage });
         if (res) res.destroy(err);
         req.destroy(err);
+        // before the answer, fail here: Deno's node:http emits no 'error' for a request destroyed
+        // while it waits for headers, so the wait would last forever
+        if (!settled) fail(err);
       }, ms);
     };
     const onAbort = () => {
@@ -143,6 +146,7 @@ export function send(urlText: string, o: SendOptions): Promise<HttpResponse> {
       const err = new ProviderError('cancelled', 'cancelled');
       res?.destroy(err);
       req.destroy(err);
+      if (!settled) fail(err); // as for a timeout: Deno would never say
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     const done = () => {

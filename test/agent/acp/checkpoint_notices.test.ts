@@ -57,3 +57,53 @@ test('a full disk under the checkpoints: the client is told during the prompt th
   assert.match(said[0].description, /\/rewind cannot put it back/);
   assert.ok(readFileSync(path.join(project, 'big.txt'), 'utf8').startsWith('FIRST\nxx'), 'the edit is made');
 });
+
+test('the session cap set by checkpoint_session_bytes: reaching it is a notice during the prompt, once per session; the edit is made', async () => {
+  const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-cp-cap-')));
+  cleanups.push(() => rmSync(base, { recursive: true, force: true }));
+  const home = path.join(base, 'home');
+  mkdirSync(path.join(home, '.contenox'), { recursive: true });
+  // 100 kB: the 300 kB file's version does not fit
+  writeFileSync(path.join(home, '.contenox', 'agents.toml'), 'checkpoint_session_bytes = 100000\n');
+  const project = path.join(base, 'project');
+  mkdirSync(project);
+  writeFileSync(path.join(project, 'big.txt'), `HEADER\n${`${'x'.repeat(99)}\n`.repeat(3000)}`);
+  const steps: Reply[] = [
+    { toolCalls: [{ name: 'read_file_range', arguments: { path: 'big.txt', start_line: 1, end_line: 2 } }] },
+    { toolCalls: [{ name: 'edit_file', arguments: { path: 'big.txt', old_string: 'HEADER\n', new_string: 'FIRST\n' } }] },
+    { text: 'edited' },
+    { toolCalls: [{ name: 'read_file_range', arguments: { path: 'big.txt', start_line: 1, end_line: 2 } }] },
+    { toolCalls: [{ name: 'edit_file', arguments: { path: 'big.txt', old_string: 'FIRST\n', new_string: 'SECOND\n' } }] },
+    { text: 'edited again' },
+  ];
+  let n = 0;
+  const srv = await startFakeOpenAI(() => steps[n++ % steps.length]);
+  const h = new Harness({
+    args: ['--provider', 'openai', '--model', 'fake-model', '--context-window', '1000000'],
+    env: { HOME: home, XDG_DATA_HOME: path.join(base, 'data'), OPENAI_BASE_URL: srv.url, OPENAI_API_KEY: 'sk-test' },
+    session: { notices: {} },
+    permission: () => 'allow_once',
+  });
+  cleanups.push(async () => {
+    await h.stop();
+    await srv.close();
+  });
+  await h.start();
+  const { sessionId } = await h.newSession(project);
+  const capNotices = () =>
+    h.updates
+      .filter((u) => u.update.sessionUpdate === 'notice')
+      .map((u) => u.update as { severity: string; title: string; description: string })
+      .filter((x) => x.title === 'A change was not checkpointed');
+  assert.equal((await h.prompt(sessionId, 'edit the first line')).stopReason, 'end_turn');
+  // notifications come before the prompt's answer: the notice was sent during the turn
+  const said = capNotices();
+  assert.equal(said.length, 1, JSON.stringify(said));
+  assert.equal(said[0].severity, 'warning');
+  assert.match(said[0].description, /big\.txt: the session's checkpoint cap is reached: .*\(the cap is 100000\)/);
+  assert.match(said[0].description, /Start a new session to checkpoint again/);
+  assert.ok(readFileSync(path.join(project, 'big.txt'), 'utf8').startsWith('FIRST\nxx'), 'the edit is made');
+  assert.equal((await h.prompt(sessionId, 'edit it again')).stopReason, 'end_turn');
+  assert.equal(capNotices().length, 1, 'the cap is said once per session');
+  assert.ok(readFileSync(path.join(project, 'big.txt'), 'utf8').startsWith('SECOND\nxx'));
+});

@@ -1,10 +1,12 @@
 // `cxl acp` as a real child process at the edges of a turn and of the protocol: a cancel while the
-// model's context window is still being asked for (a server that never answers), prompt blocks
+// model's context window is still being asked for (a server that never answers) or while the
+// model server holds the chat request without a first byte, or while the turn waits for its lease,
+// prompt blocks
 // the models cannot read, and the stable 2.4.0 schema's paging, logout and additional roots.
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import * as acp from '@agentclientprotocol/sdk';
@@ -62,6 +64,73 @@ test('a cancel while the context window is still being asked of a server that ne
   assert.equal(res.stopReason, 'cancelled');
   // the two 3 s lookup timeouts would make it ~5.5 s
   assert.ok(took < 1500, `the cancel took ${took} ms`);
+});
+
+test('a cancel while the model server has taken the request but not sent its first byte ends the turn at once', async () => {
+  // the lookups answer at once; the chat request is held open without a byte
+  const hits: string[] = [];
+  const held: http.ServerResponse[] = [];
+  let closed = 0;
+  const srv = http.createServer((req, res) => {
+    hits.push(`${req.method} ${req.url}`);
+    if (req.method === 'POST') {
+      held.push(res);
+      res.on('close', () => closed++);
+      return;
+    }
+    if (req.url?.endsWith('/models')) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ id: 'm' }] }));
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  cleanups.push(() => {
+    for (const res of held) res.destroy();
+    srv.closeAllConnections();
+    return new Promise<void>((r) => srv.close(() => r()));
+  });
+  const url = `http://127.0.0.1:${(srv.address() as { port: number }).port}/v1`;
+  const { dir, h } = await world({ OPENAI_BASE_URL: url, OPENAI_API_KEY: 'k' }, { args: ['--provider', 'openai', '--model', 'm'] });
+  const { sessionId } = await h.newSession(dir);
+  const prompt = h.prompt(sessionId, 'hello');
+  const t0 = Date.now();
+  while (!hits.some((x) => x.startsWith('POST')) && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(hits.some((x) => x.startsWith('POST')), `the chat request reached the server (${hits.join(', ')})`);
+  await new Promise((r) => setTimeout(r, 200));
+  const asked = Date.now();
+  await h.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+  const res = await prompt;
+  const took = Date.now() - asked;
+  assert.equal(res.stopReason, 'cancelled');
+  assert.ok(took < 1500, `the cancel took ${took} ms`);
+  // the held request was given up: the server sees its connection closed
+  const t1 = Date.now();
+  while (closed < held.length && Date.now() - t1 < 1500) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(closed, held.length, 'the request was aborted, not left open');
+});
+
+test('a cancel while the turn waits for its lease (another live process writing it) ends the turn at once', async () => {
+  const { dir, root, h } = await world({});
+  const { sessionId } = await h.newSession(dir);
+  // a live process (pid 1) holds the lease's own write lock, as another cxl does for a moment
+  const locks = path.join(root, 'data', 'cxl', 'sessions.locks');
+  mkdirSync(locks, { recursive: true });
+  const lock = path.join(locks, `.${sessionId}.turn.cxl-lock`);
+  writeFileSync(lock, JSON.stringify({ pid: 1, host: hostname() }));
+  const prompt = h.prompt(sessionId, 'hello');
+  let settled = false;
+  void prompt.finally(() => (settled = true)).catch(() => {});
+  await new Promise((r) => setTimeout(r, 500));
+  assert.equal(settled, false, 'the turn waits for the lease');
+  const asked = Date.now();
+  await h.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+  const res = await prompt;
+  const took = Date.now() - asked;
+  assert.equal(res.stopReason, 'cancelled');
+  // the lock wait alone is 15 s
+  assert.ok(took < 1500, `the cancel took ${took} ms`);
+  // the lease comes free: the next prompt runs (no provider here: it says how to set one up)
+  rmSync(lock);
+  const next = await h.prompt(sessionId, 'again');
+  assert.equal(next.stopReason, 'end_turn');
 });
 
 test('image and audio blocks are refused with the reason, never dropped; the capability is not advertised', async () => {
