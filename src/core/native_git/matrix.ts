@@ -40,13 +40,15 @@ export async function statusRows(c: GitCtx, filepaths: readonly string[] = ['.']
   const head = await readHeadTree(c, await headOid(c), index);
   const everything = filepaths.some((b) => b === '.' || b === '' || b === './');
   const worth = everything ? () => true : (p: string) => filepaths.some((b) => worthWalking(p, b));
-  const staged = new Map<string, IndexEntry>();
   const links = new Set(head.links);
   const stagedDirs = new Set<string>();
   let lastDir = '';
+  let gitlinks = false;
   for (const [p, e] of index.entries) {
-    if (e.mode === GITLINK) links.add(p);
-    else staged.set(p, e);
+    if (e.mode === GITLINK) {
+      links.add(p);
+      gitlinks = true;
+    }
     // the index is sorted, so a file's directory is most often the one before's: checked without a slice
     const cut = p.lastIndexOf('/');
     if (cut <= 0 || (cut === lastDir.length && p.startsWith(lastDir))) continue;
@@ -57,6 +59,8 @@ export async function statusRows(c: GitCtx, filepaths: readonly string[] = ['.']
       stagedDirs.add(d);
     }
   }
+  // the index's files and links, without its submodules: the index's own map when it has none
+  const staged = gitlinks ? new Map([...index.entries].filter(([, e]) => e.mode !== GITLINK)) : index.entries;
   const inHead = head.whole ? (p: string) => staged.has(p) : (p: string) => head.files.has(p);
   // tracked files the walk finds are marked on their entry (no second set of 60,000 paths); the
   // rest (untracked, or in HEAD alone) are collected
