@@ -13,13 +13,14 @@ import type { AgentEnd } from './connection/remote_agent.ts';
 import { authMethodsOf, type AuthMethodView, type AuthOffer } from './login/auth.ts';
 import { acceptTrust, type TrustOffer } from './trust/trust_offer.ts';
 import { joinCommandLine } from './connection/command_line.ts';
-import { configLines, currentLabel, findOption, matchValue } from './config_options/config_options.ts';
+import { ConfigRequests } from './config_options/requests.ts';
 import { FileIndex } from './composer/file_index.ts';
 import { ElicitationAnswers } from './elicitation/elicitation_answers.ts';
 import { FsHost } from './hosts/fs_host.ts';
 import { forwardMcp, type ConfiguredMcpServer } from './session/mcp_forward.ts';
 import { promptBlocks } from './composer/mentions.ts';
-import { matchModel, modelLabel, modelNames, modelStateOf } from './models/models.ts';
+import { modelStateOf } from './models/models.ts';
+import { ModelRequests } from './models/requests.ts';
 import { errorDetail, errorText, isAuthRequired } from './connection/request_errors.ts';
 import { PermissionAnswers } from './permissions/permission_answers.ts';
 import { newestSession, pickerOrder, sandboxOf } from './session/session_meta.ts';
@@ -129,6 +130,8 @@ export class AcpClient {
   /** What the features' requests see of this client. */
   readonly #link: SessionLink = this.#linkOf();
   readonly #rewind: RewindRequests;
+  readonly #models: ModelRequests;
+  readonly #config: ConfigRequests;
   /** session/fork's requests, or the object saying the agent does not offer it (chosen on initialize) */
   #fork: ForkRequests;
   readonly #stdoutNoise = new StdoutNoise((line) => this.#proc?.note(`the agent wrote on stdout, not ACP: ${line}`));
@@ -146,6 +149,8 @@ export class AcpClient {
     this.#forms = new ElicitationAnswers(this.store);
     this.#env = opts.env ?? process.env;
     this.#rewind = new RewindRequests(this.#link, this.store);
+    this.#models = new ModelRequests(this.#link, this.store, opts.builtin === true);
+    this.#config = new ConfigRequests(this.#link, this.store);
     this.#fork = forkFor(false, this.#link, this.store, this.fsHost.root);
     if (opts.trust) {
       // what trusting would change; why it is held back and what to do is the trust prompt's, once
@@ -480,7 +485,7 @@ export class AcpClient {
     this.#buffered.delete(res.sessionId);
     if (this.opts.model && !this.opts.builtin) {
       // The built-in agent got --model on its command line; another agent only through the session.
-      if (models) await this.#switchModel(this.opts.model);
+      if (models) await this.#models.switchTo(this.opts.model);
       else this.store.notice('warn', `${this.#agentName} does not say which models it offers, so --model ${this.opts.model} was not passed; it uses its own default.`);
     }
     this.#drain();
@@ -627,7 +632,7 @@ export class AcpClient {
       this.#used = true;
       if (!replays) this.store.notice('info', `Resumed session ${id}. ${this.#agentName} resumes without replaying it, so its earlier conversation is not shown here; the agent still has it.`);
       if (atStartup) await this.#askedMode();
-      if (atStartup && this.opts.model) await this.#modelFlag(this.opts.model);
+      if (atStartup && this.opts.model) await this.#models.flag(this.opts.model);
       this.#drain();
       return true;
     } catch (err) {
@@ -677,49 +682,13 @@ export class AcpClient {
    * Shift+Tab, /mode: through the session's `mode` config option when it has one, else
    * session/set_mode; the status line follows once the agent accepts.
    */
-  async setMode(modeId: string): Promise<void> {
-    const conn = this.#conn;
-    const sessionId = this.#sessionId;
-    if (!conn || !sessionId || this.#exited) return;
-    const source = this.store.getState().modeSource;
-    try {
-      if (source?.kind === 'config_option') {
-        const r = await conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: source.configId, value: modeId });
-        if (this.#sessionId === sessionId) this.store.setConfigOptions(r.configOptions);
-      } else {
-        await conn.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId });
-        if (this.#sessionId === sessionId) this.store.setMode(modeId);
-      }
-    } catch (err) {
-      this.store.notice('error', `${this.#agentName} did not switch to mode ${modeId}: ${errorText(err)}. The session stays in ${this.store.getState().mode ?? 'its mode'}.`, errorDetail(err));
-    }
+  setMode(modeId: string): Promise<void> {
+    return this.#config.setMode(modeId);
   }
 
   /** /config: every option and its values (no argument), one option (`ID`), or set one (`ID VALUE`). */
-  async config(arg: string): Promise<void> {
-    const conn = this.#conn;
-    const sessionId = this.#sessionId;
-    const options = this.store.getState().configOptions;
-    if (!conn || sessionId === undefined) return this.store.notice('warn', 'There is no session yet, so there is nothing to configure.');
-    if (options.length === 0) return this.store.notice('info', `${this.#agentName} offers no config options for this session.`);
-    const [id, ...rest] = arg.trim().split(/\s+/);
-    if (!id) return this.store.info(`config options of ${this.#agentName}`, [...configLines(options), 'Set one with /config ID VALUE.']);
-    const opt = findOption(options, id);
-    if (!opt) return this.store.notice('warn', `${this.#agentName} has no config option “${id}”. Options: ${options.map((o) => o.id).join(', ')}.`);
-    if (rest.length === 0) return this.store.info(`config option ${opt.id}`, configLines([opt]));
-    const v = matchValue(opt, rest.join(' '));
-    if ('error' in v) return this.store.notice('warn', `${v.error}.`);
-    try {
-      const r = opt.type === 'boolean'
-        ? await conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: opt.id, type: 'boolean', value: v.value as boolean })
-        : await conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: opt.id, value: v.value as string });
-      if (this.#sessionId !== sessionId) return;
-      this.store.setConfigOptions(r.configOptions);
-      const now = r.configOptions.find((o) => o.id === opt.id);
-      this.store.notice('info', `${opt.name}: ${now ? currentLabel(now) : String(v.value)}.`);
-    } catch (err) {
-      this.store.notice('error', `${this.#agentName} did not set ${opt.id} to ${String(v.value)}: ${errorText(err)}.`, errorDetail(err));
-    }
+  config(arg: string): Promise<void> {
+    return this.#config.config(arg);
   }
 
   /** Refuse what would replace the session while a turn or the agent is not in a state for it. */
@@ -815,82 +784,11 @@ export class AcpClient {
     if (this.#sessionId === undefined) this.store.notice('info', 'No session yet: /login shows the login methods again; Ctrl+D quits.');
   }
 
-  // ---- models ---------------------------------------------------------------------------------
-
-  /** Switch the session's model to the one `wish` names; an unknown name keeps the session and says what there is. */
-  async #switchModel(wish: string): Promise<boolean> {
-    const conn = this.#conn;
-    const sessionId = this.#sessionId;
-    const state = this.store.getState().models;
-    if (!conn || !sessionId || !state) return false;
-    const { hit, candidates } = matchModel(state, wish);
-    const keeping = modelLabel(state) ?? 'its default';
-    if (!hit) {
-      const why = candidates.length > 1 ? `“${wish}” matches several models (${candidates.map((c) => c.id).join(', ')})` : `${this.#agentName} has no model “${wish}”`;
-      this.store.notice('warn', `${why}; the session stays on ${keeping}. Models: ${modelNames(state)}. Switch with /model NAME.`);
-      return false;
-    }
-    if (hit.id === state.current) return true;
-    try {
-      if (state.source === 'config_option' && state.configId) {
-        const r = await conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: state.configId, value: hit.id });
-        this.store.setConfigOptions(r.configOptions);
-        if (!modelStateOf(r.configOptions)) this.store.setModels({ ...state, current: hit.id });
-      } else {
-        // `models` agents take the unstable session/set_model (gone from the SDK's schema, still answered).
-        await conn.agent.request('session/set_model', { sessionId, modelId: hit.id });
-        this.store.setModels({ ...state, current: hit.id });
-      }
-      // the status line names it at once; whether it answers, the agent says (cxl's checks it now)
-      this.store.modelChosen();
-      this.#used = true;
-      return true;
-    } catch (err) {
-      this.store.notice('error', `${this.#agentName} did not switch to ${hit.id}: ${errorText(err)}. The session stays on ${keeping}.`, errorDetail(err));
-      return false;
-    }
-  }
+  // ---- models (client/models/) ----------------------------------------------------------------
 
   /** /model: the picker over the session's models (no argument), or switch to the one named. */
-  async model(arg: string): Promise<void> {
-    const state = this.store.getState().models;
-    this.store.offerModels(undefined);
-    if (this.#sessionId === undefined) return this.store.notice('warn', 'There is no session yet, so there is no model to choose.');
-    if (!state || state.available.length === 0) return this.store.notice('info', `${this.#agentName} does not say which models it offers${this.store.getState().model ? ` (in use: ${this.store.getState().model})` : ''}.`);
-    if (arg.trim() === '') return this.store.offerModels({ models: state.available, current: state.current });
-    const was = modelLabel(state);
-    if (await this.#switchModel(arg)) {
-      const now = modelLabel(this.store.getState().models) ?? arg;
-      if (now !== was) this.store.notice('info', `Model: ${now}.`);
-    }
-  }
-
-  /**
-   * `--model` with `--continue` or `--resume`: the flag wins over the model the session was left
-   * on, and the screen says so. The built-in agent was started with it (its own model, set by
-   * name); another agent's is matched against what its session offers.
-   */
-  async #modelFlag(want: string): Promise<void> {
-    const conn = this.#conn;
-    const sessionId = this.#sessionId;
-    const state = this.store.getState().models;
-    if (!conn || !sessionId) return;
-    const was = modelLabel(state);
-    if (!state) return this.store.notice('warn', `${this.#agentName} does not say which models it offers, so --model ${want} was not passed; the session keeps its own.`);
-    const hit = this.opts.builtin ? state.available.find((c) => c.id === want) ?? { id: want, name: want } : matchModel(state, want).hit;
-    if (hit && hit.id === state.current) return;
-    let ok = false;
-    if (this.opts.builtin && state.configId) {
-      try {
-        const r = await conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: state.configId, value: want });
-        this.store.setConfigOptions(r.configOptions);
-        this.store.modelChosen();
-        ok = true;
-      } catch (err) {
-        this.store.notice('error', `${this.#agentName} did not switch to ${want} (--model): ${errorText(err)}. The session stays on ${was ?? 'its model'}.`, errorDetail(err));
-      }
-    } else ok = await this.#switchModel(want);
-    if (ok) this.store.notice('info', `Model: ${modelLabel(this.store.getState().models) ?? want}, as --model asks${was ? ` (the session was on ${was})` : ''}.`);
+  model(arg: string): Promise<void> {
+    return this.#models.model(arg);
   }
 
   // ---- the way back: rewind, undo, fork (client/rewind/, client/fork/) ----------------------

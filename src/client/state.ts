@@ -21,15 +21,16 @@ import type { AuthOffer } from './login/auth.ts';
 import { formOf, initialValues, type FieldValue, type FormView } from './elicitation/elicitation.ts';
 import { modesOf, withCurrentMode, type ModeSource } from './config_options/config_options.ts';
 import type { TrustOffer } from './trust/trust_offer.ts';
-import { modelLabel, modelStateOf, type ModelChoice, type ModelState } from './models/models.ts';
+import { modelLabel, modelStateOf, type ModelState } from './models/models.ts';
 import { type ToolCallView } from './session/tool_call.ts';
 import { closeUnfinished, finishedPrefix, placeCall } from './session/turn_model.ts';
 import { contextOf } from './shell/user_shell.ts';
 import type { FileIndexView } from './composer/file_index.ts';
 import type { RewindView } from './rewind/state.ts';
+import type { ModelChoices } from './models/state.ts';
 import type { HistoryItem, LiveItem, PendingPermission, SandboxView, ShellRunView, TerminalView, TextKind } from './session/views.ts';
 
-export type { FileIndexView, RewindView, HistoryItem, LiveItem, PendingPermission, SandboxView, ShellRunView, TerminalView, TextKind };
+export type { FileIndexView, ModelChoices, RewindView, HistoryItem, LiveItem, PendingPermission, SandboxView, ShellRunView, TerminalView, TextKind };
 
 export type AgentStatus = 'starting' | 'ready' | 'exited';
 
@@ -70,12 +71,6 @@ export interface AgentCapabilities {
 export interface SessionChoices {
   sessions: SessionInfo[];
   startup: boolean;
-}
-
-/** The model picker (/model): the session's models as offered when it opened, and the one in use. */
-export interface ModelChoices {
-  models: ModelChoice[];
-  current?: string;
 }
 
 /** A form the agent asked the person to fill in (elicitation/create), until it is answered. */
