@@ -7,11 +7,13 @@
 import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
 import pkg from '../../package.json' with { type: 'json' };
-import { META_HOST, META_SANDBOX, META_SHELL_CONTEXT, META_SHELL_RUN, META_TRUST_PROMPT, METHOD_SHELL_RUN, OPTION_READ_ALLOW, OPTION_READ_REFUSE, type HostMeta, type RestoreMeta, type ShellRunMeta } from '../core/protocol_names.ts';
+import { META_HOST, META_SANDBOX, META_SHELL_CONTEXT, META_SHELL_RUN, META_TRUST_PROMPT, OPTION_READ_ALLOW, OPTION_READ_REFUSE, type HostMeta, type RestoreMeta } from '../core/protocol_names.ts';
 import { AgentProcess } from './connection/agent_process.ts';
 import type { AgentEnd } from './connection/remote_agent.ts';
-import { authMethodsOf, type AuthMethodView, type AuthOffer } from './login/auth.ts';
-import { acceptTrust, type TrustOffer } from './trust/trust_offer.ts';
+import { authMethodsOf } from './login/auth.ts';
+import { LoginRequests } from './login/requests.ts';
+import type { TrustOffer } from './trust/trust_offer.ts';
+import { TrustRequests } from './trust/requests.ts';
 import { joinCommandLine } from './connection/command_line.ts';
 import { ConfigRequests } from './config_options/requests.ts';
 import { FileIndex } from './composer/file_index.ts';
@@ -30,7 +32,8 @@ import type { SessionLink } from './session/link.ts';
 import { ClientStore, type SandboxView } from './state.ts';
 import { noiseExplained, StdoutNoise } from './connection/stdout_noise.ts';
 import { TerminalHost } from './hosts/terminal_host.ts';
-import { contextOf, shellContextText, UserShell, type ShellRunView } from './shell/user_shell.ts';
+import { AgentKeepsRuns, HANDED_ONLY, ShellRequests } from './shell/requests.ts';
+import { shellContextText, UserShell } from './shell/user_shell.ts';
 import { updateGuard, type UnknownUpdate } from './connection/update_guard.ts';
 
 export interface ClientOptions {
@@ -105,7 +108,6 @@ export class AcpClient {
   /** Resolves when the user quits. */
   readonly quitRequested = new Promise<void>((r) => (this.#quit = r));
   #exited = false;
-  #authMethods: AuthMethodView[] = [];
   #mcpCaps: acp.McpCapabilities | undefined;
   /** Resolves once the agent's exit is on screen. */
   #exitReported: Promise<void> | undefined;
@@ -121,8 +123,6 @@ export class AcpClient {
   /** Update kinds not understood in this session, each shown once. */
   #unknownKinds = new Set<string>();
   #mcpSaid = false;
-  /** The agent keeps the person's `!line` runs with the session (`_cxl/shell_run`). */
-  #keepsShell = false;
   /** Something of this session is with the agent: a prompt sent, a `!line` kept, a model chosen, or it was resumed. */
   #used = false;
   /** the agent offers session/delete: a session this client made and never used is deleted when it leaves it */
@@ -132,6 +132,9 @@ export class AcpClient {
   readonly #rewind: RewindRequests;
   readonly #models: ModelRequests;
   readonly #config: ConfigRequests;
+  readonly #login: LoginRequests;
+  readonly #trust: TrustRequests;
+  readonly #shell: ShellRequests;
   /** session/fork's requests, or the object saying the agent does not offer it (chosen on initialize) */
   #fork: ForkRequests;
   readonly #stdoutNoise = new StdoutNoise((line) => this.#proc?.note(`the agent wrote on stdout, not ACP: ${line}`));
@@ -151,6 +154,9 @@ export class AcpClient {
     this.#rewind = new RewindRequests(this.#link, this.store);
     this.#models = new ModelRequests(this.#link, this.store, opts.builtin === true);
     this.#config = new ConfigRequests(this.#link, this.store);
+    this.#login = new LoginRequests(this.#link, this.store);
+    this.#trust = new TrustRequests(this.#link, this.store, this.#env);
+    this.#shell = new ShellRequests(this.userShell, this.store);
     this.#fork = forkFor(false, this.#link, this.store, this.fsHost.root);
     if (opts.trust) {
       // what trusting would change; why it is held back and what to do is the trust prompt's, once
@@ -370,10 +376,11 @@ export class AcpClient {
       return this.#failed('The agent did not initialize', err);
     }
     this.#initName = init.agentInfo?.title ?? init.agentInfo?.name ?? undefined;
-    this.#authMethods = authMethodsOf(init.authMethods ?? [], this.opts.argv, this.opts.env ?? process.env);
+    this.#login.methods = authMethodsOf(init.authMethods ?? [], this.opts.argv, this.opts.env ?? process.env);
     const caps = init.agentCapabilities;
     this.#mcpCaps = caps?.mcpCapabilities ?? undefined;
-    this.#keepsShell = caps?._meta?.[META_SHELL_RUN] === true;
+    // an agent that keeps `!line` runs with the session (cxl's) is handed each; another gets them with the next prompt only
+    this.#shell.keeping = caps?._meta?.[META_SHELL_RUN] === true ? new AgentKeepsRuns(this.#link) : HANDED_ONLY;
     // a standing host serves no file reads, edits or commands: said once here, not per call
     const host = caps?._meta?.[META_HOST] as HostMeta | undefined;
     if (host && typeof host.workspace === 'string') {
@@ -462,9 +469,9 @@ export class AcpClient {
       const handled = told ? answer.then((r) => told.then(() => r), (err: unknown) => told.then(() => Promise.reject(err))) : answer;
       res = await this.#waitFor('session/new', handled, this.opts.sessionTimeoutMs ?? ANSWER_TIMEOUT_MS);
     } catch (err) {
-      if (isAuthRequired(err) && this.#authMethods.length > 0 && !this.#exited) {
+      if (isAuthRequired(err) && this.#login.offered && !this.#exited) {
         this.store.sessionFailed(`${this.#agentName} needs a login before it starts a session: ${errorText(err)}. Pick a login method below (/login shows them again).`, errorDetail(err));
-        this.#offerLogin(errorText(err), 'new_session');
+        this.#login.offer(errorText(err), 'new_session');
       } else if (isAuthRequired(err) && !this.#exited) {
         this.store.sessionFailed(`${this.#agentName} needs a login before it starts a session and offers no login method: ${errorText(err)}. Log in with the agent's own command or set its API key, then start cxl again.`, errorDetail(err));
       } else await this.#failed('The agent did not start a session', err);
@@ -705,83 +712,31 @@ export class AcpClient {
     return false;
   }
 
-  // ---- login ----------------------------------------------------------------------------------
-
-  #offerLogin(reason: string, then: AuthOffer['then']): void {
-    this.store.setAuth({ methods: this.#authMethods, reason, then });
-  }
+  // ---- login (client/login/) and trust (client/trust/) ----------------------------------------
 
   /** The login picker: the user picked a method. */
-  async authenticate(methodId: string): Promise<void> {
-    const conn = this.#conn;
-    const offer = this.store.getState().auth;
-    const m = offer?.methods.find((x) => x.id === methodId);
-    if (!conn || !offer || !m || offer.busy || this.#exited) return;
-    this.store.setAuth({ ...offer, busy: m.id, note: undefined });
-    if (m.kind !== 'terminal') {
-      // A terminal method is the user's to run (the protocol keeps it out of authenticate).
-      try {
-        await conn.agent.request(acp.methods.agent.authenticate, { methodId: m.id });
-      } catch (err) {
-        const fix = m.kind === 'env_var' && m.setVars.length < m.vars.length ? ` Set ${m.vars.filter((v) => !m.setVars.includes(v)).join(' or ')} in the environment and start cxl again.` : '';
-        const why = [errorText(err), ...errorDetail(err)].join(' · ').replace(/\.+$/, '');
-        this.store.setAuth({ ...offer, busy: undefined, note: `${m.name} did not work: ${why}.${fix}` });
-        return;
-      }
-    }
-    if (offer.then === 'continue') {
-      this.store.setAuth(undefined);
-      this.store.notice('info', `Logged in to ${this.#agentName} (${m.name}). Send your prompt again.`);
-      return;
-    }
-    if (await this.#newSession()) {
-      this.store.notice('info', `Logged in to ${this.#agentName} (${m.name}); the session is open.`);
-      return;
-    }
-    const again = this.store.getState().auth;
-    if (again) this.store.setAuth({ ...again, busy: undefined, note: m.kind === 'terminal' ? `Still no session: run \`${m.command}\` in a terminal first, then pick it again.` : `Still no session after ${m.name}; see the message above.` });
+  authenticate(methodId: string): Promise<void> {
+    return this.#login.authenticate(methodId);
   }
 
-  // ---- trust in the folder's own configuration -----------------------------------------------
-
   /** Trust the folder as shown: recorded, then a new session, which applies its configuration. */
-  async trustProject(): Promise<void> {
-    const offer = this.store.getState().trust;
-    if (!offer) return void this.store.notice('info', 'Nothing to trust: this folder has no configuration of its own held back.');
-    try {
-      const aside = await acceptTrust(offer, this.#env);
-      if (aside) this.store.notice('warn', aside);
-    } catch (err) {
-      this.store.notice('error', `Not trusted: ${(err as Error).message}`);
-      return;
-    }
-    this.store.setTrust(undefined);
-    this.store.notice('info', `Trusted ${offer.dir}: its configuration (${offer.files.join(', ')}) applies from this new session on; if it changes, cxl asks again.`);
-    // the session left is closed with the agent, as on /clear
-    const left = this.#sessionId;
-    void (left === undefined ? Promise.resolve() : this.#closeSession(left)).then(() => this.#newSession());
+  trustProject(): Promise<void> {
+    return this.#trust.trust();
   }
 
   /** The trust prompt was closed without trusting: the folder's configuration stays held back. */
   dismissTrust(): void {
-    const offer = this.store.getState().trust;
-    if (!offer || offer.dismissed) return;
-    this.store.setTrust({ ...offer, dismissed: true });
-    this.store.notice('info', 'This folder\'s own configuration is not applied. /trust asks again; `cxl trust` in a shell does the same.');
+    this.#trust.dismiss();
   }
 
   /** /trust: the prompt again. */
   offerTrust(): void {
-    const offer = this.store.getState().trust;
-    if (!offer) return void this.store.notice('info', 'Nothing to trust: this folder has no configuration of its own held back.');
-    this.store.setTrust({ ...offer, dismissed: false });
+    this.#trust.offer();
   }
 
   /** The login picker was closed without a pick. */
   dismissLogin(): void {
-    if (!this.store.getState().auth) return;
-    this.store.setAuth(undefined);
-    if (this.#sessionId === undefined) this.store.notice('info', 'No session yet: /login shows the login methods again; Ctrl+D quits.');
+    this.#login.dismiss();
   }
 
   // ---- models (client/models/) ----------------------------------------------------------------
@@ -825,8 +780,7 @@ export class AcpClient {
 
   /** /login: the login picker again. */
   login(): void {
-    if (this.#authMethods.length === 0) return this.store.notice('info', `${this.#agentName} offers no login methods.`);
-    this.#offerLogin('chosen with /login', this.#sessionId === undefined ? 'new_session' : 'continue');
+    this.#login.login();
   }
 
   /**
@@ -834,41 +788,7 @@ export class AcpClient {
    * with the next prompt). One at a time; Ctrl+C stops it.
    */
   shell(line: string): void {
-    if (this.userShell.running) {
-      this.store.notice('warn', `Not run: “${line.split('\n')[0]}”. A shell line is still running; Ctrl+C stops it.`);
-      return;
-    }
-    void this.userShell
-      .run(line, (v) => this.store.shellUpdate(v))
-      .then((run) => this.#keepShellRun(run))
-      .catch((err) => this.store.notice('error', `Could not run “${line.split('\n')[0]}”: ${errorText(err)}.`));
-  }
-
-  /**
-   * A finished `!line` is part of the session: an agent that keeps them (cxl's) stores it, so
-   * `--continue` and `--resume` show it again and the model still gets its output with the next
-   * prompt, even in a new UI. Another agent gets the output with the next prompt only.
-   */
-  async #keepShellRun(run: ShellRunView): Promise<void> {
-    const conn = this.#conn;
-    const sessionId = this.#sessionId;
-    if (!conn || !sessionId || !this.#keepsShell || this.#exited) return;
-    const meta: ShellRunMeta = {
-      command: run.command,
-      output: run.output,
-      truncated: run.truncated,
-      ...(run.exitCode !== undefined ? { exitCode: run.exitCode } : {}),
-      ...(run.signal !== undefined ? { signal: run.signal } : {}),
-      sandbox: { state: run.sandbox.state, ...(run.sandbox.reason ? { reason: run.sandbox.reason } : {}) },
-      handed: run.handed,
-      ...(run.failed ? { failed: run.failed } : {}),
-    };
-    try {
-      await conn.agent.request(METHOD_SHELL_RUN, { sessionId, run: meta, ...(run.handed ? { context: contextOf(run) } : {}) });
-      if (this.#sessionId === sessionId) this.#used = true;
-    } catch (err) {
-      this.#proc?.note(`${METHOD_SHELL_RUN}: ${errorText(err)}`);
-    }
+    this.#shell.run(line);
   }
 
   /**
@@ -887,7 +807,7 @@ export class AcpClient {
       return;
     }
     if (this.#sessionId === undefined && st.sessionError !== undefined) {
-      const how = this.#authMethods.length > 0 ? 'Log in first (/login shows the methods), then send it again' : 'Quit with Ctrl+D, fix what the message above says and start cxl again';
+      const how = this.#login.offered ? 'Log in first (/login shows the methods), then send it again' : 'Quit with Ctrl+D, fix what the message above says and start cxl again';
       this.store.notice('error', `Not sent: “${text.split('\n')[0]}”. There is no session (${st.sessionError.replace(/\.$/, '')}). ${how}; ↑ recalls the prompt.`);
       return;
     }
@@ -954,14 +874,14 @@ export class AcpClient {
     if (this.#proc) await Promise.race([this.#proc.exited, new Promise((r) => setTimeout(r, 300))]);
     this.store.endTurn('error');
     if (this.#exited) return;
-    const login = isAuthRequired(err) && this.#authMethods.length > 0;
+    const login = isAuthRequired(err) && this.#login.offered;
     const how = login
       ? ' Pick a login method below, then send the prompt again.'
       : isAuthRequired(err)
         ? ` ${this.#agentName} offers no login method here: log in with its own command or set its API key, then start cxl again.`
         : '';
     this.store.notice('error', `The turn failed: ${errorText(err)}.${how}`, errorDetail(err));
-    if (login) this.#offerLogin(errorText(err), 'continue');
+    if (login) this.#login.offer(errorText(err), 'continue');
   }
 
   /**
