@@ -159,6 +159,15 @@ test('every room of src/ has a rule and a README saying what lives there and wha
   }
 });
 
+test("the gate imports only the contract's rooms: no toolset, no shell module, no agent", () => {
+  const gate = edges.filter((e) => e.from.startsWith('src/core/gate/'));
+  assert.ok(gate.length >= 5, `the scan found only ${gate.length} imports of core/gate`);
+  const outside = gate.map((e) => e.to).filter((to) => !['core/gate', ...CONTRACT_FLOOR].includes(roomOf(to)));
+  assert.deepEqual(outside, []);
+  // a gate that reached into a toolset again is a violation
+  assert.deepEqual(violations(importsOf('src/core/gate/gate.ts', "import { LocalFsToolset } from '../local_fs/toolset.ts';\n")), ['src/core/gate/gate.ts (core/gate) imports src/core/local_fs/toolset.ts (core/local_fs)']);
+});
+
 test('the checker catches an upward import, a sideways import between core rooms and a circle', () => {
   const fake = [
     ...importsOf('src/core/paths.ts', "import { x } from './gate/gate.ts';\n"),

@@ -6,6 +6,7 @@
 // gate's own (core/gate/decision.ts), the sandbox this machine has included, so what check says
 // is what a call does.
 import process from 'node:process';
+import { writeStdout } from '../core/platform/runtime.ts';
 import { ConfigError, formatIssue, loadConfig } from '../config/load.ts';
 import type { SandboxFacts } from '../core/contract/toolset.ts';
 import type { CompiledEnvelope, Decision } from '../core/envelope/index.ts';
@@ -210,7 +211,7 @@ export async function main(argv: string[]): Promise<number> {
         // Fail closed: input we cannot read is a refusal, never a skip.
         v = { verdict: 'refuse', rule: 'bad-input', construct: 'input', position: 0, step: 0, reason: `this line is not a valid check request: ${(err as Error).message}`, steps: [] };
       }
-      process.stdout.write(`${JSON.stringify({ ...verdictJson(v), ...(d ? { envelope: decisionJson(d) } : {}) })}\n`);
+      writeStdout(`${JSON.stringify({ ...verdictJson(v), ...(d ? { envelope: decisionJson(d) } : {}) })}\n`);
     }
     return 0;
   }
@@ -227,7 +228,7 @@ export async function main(argv: string[]): Promise<number> {
   const et = d ? `envelope ${envelope}: ${d.sentence}` : `envelope ${envelope}: not consulted (the command policy refused the line)`;
   const sj = cv?.sandbox && cv.decision.action !== 'deny' ? { sandbox: sandboxJson(cv.decision, cv.sandbox) } : {};
   const st = sj.sandbox ? `\nsandbox: ${sandboxText(sj.sandbox)}` : '';
-  process.stdout.write(values.json ? `${JSON.stringify({ ...verdictJson(v), ...ej, ...sj }, null, 2)}\n` : `${renderVerdict(line, v, base)}\n${et}${st}\n`);
+  writeStdout(values.json ? `${JSON.stringify({ ...verdictJson(v), ...ej, ...sj }, null, 2)}\n` : `${renderVerdict(line, v, base)}\n${et}${st}\n`);
   return v.verdict === 'allow' && d?.action !== 'deny' ? 0 : 1;
 }
 

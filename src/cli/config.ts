@@ -3,6 +3,7 @@
 // (over the built-in defaults).
 import path from 'node:path';
 import process from 'node:process';
+import { writeStdout } from '../core/platform/runtime.ts';
 import { FLOOR_RULES, QUARANTINE_REASON } from '../core/envelope/shipped.ts';
 import { FOUND_ON_DISK, PROTECTED_PATHS, RUNTIME_DIR_ROW, SERVICE_SOCKETS, shownPattern } from '../core/protect/table.ts';
 import { LocalTerminalHost } from '../core/shell/local_terminal.ts';
@@ -180,7 +181,7 @@ export async function main(argv: string[]): Promise<number> {
       try {
         const layer = readConfigFile(file);
         const cfg = mergeLayers([[file, layer]], { agent: values.agent as string | undefined });
-        process.stdout.write(`${file}: ok\n`);
+        writeStdout(`${file}: ok\n`);
         for (const w of prefixAllowlistWarnings(cfg, process.cwd())) process.stderr.write(`${file}: warning: ${w}\n`);
       } catch (err) {
         if (!(err instanceof ConfigError)) throw err;
@@ -199,22 +200,22 @@ export async function main(argv: string[]): Promise<number> {
     }
     // the model's window (and, with only OPENAI_BASE_URL, the model) is asked of its server
     const model = await describeModelRequests(cfg, process.env);
-    process.stdout.write(describeConfig(cfg, vars, model.provider ? { provider: model.provider.name, model: model.provider.model } : undefined));
-    process.stdout.write(`\n${model.lines.join('\n')}\n`);
+    writeStdout(describeConfig(cfg, vars, model.provider ? { provider: model.provider.name, model: model.provider.model } : undefined));
+    writeStdout(`\n${model.lines.join('\n')}\n`);
     const mcp = Object.keys(cfg.data.mcp_servers ?? {}).length > 0;
     const remote = Object.keys(cfg.data.remote_tools ?? {}).length > 0;
     if (!values.probe) {
-      if (mcp || remote) process.stdout.write(`\n${listServers(cfg).join('\n')}\n`);
+      if (mcp || remote) writeStdout(`\n${listServers(cfg).join('\n')}\n`);
       return 0;
     }
     // --probe: each MCP server started briefly and each remote document read, to list their tools
     if (mcp) {
       const { fromConfig, McpRegistry } = await import('../agent/tools/mcp.ts');
       const reg = new McpRegistry(fromConfig(cfg.data.mcp_servers, process.cwd()));
-      process.stdout.write(`\n${(await reg.describe()).join('\n')}\n`);
+      writeStdout(`\n${(await reg.describe()).join('\n')}\n`);
       await reg.close();
     }
-    if (remote) process.stdout.write(`\n${(await describeRemote(cfg)).join('\n')}\n`);
+    if (remote) writeStdout(`\n${(await describeRemote(cfg)).join('\n')}\n`);
     return 0;
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;

@@ -4,6 +4,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
+import { writeStdout } from '../core/platform/runtime.ts';
 import { ConfigError, formatIssue, loadConfig, type EffectiveConfig } from '../config/load.ts';
 import { untrustedNotice } from '../config/trust.ts';
 import type { Toolset } from '../core/contract/toolset.ts';
@@ -184,7 +185,7 @@ export async function main(argv: string[]): Promise<number> {
       }
     }
     const r = await run(positionals[0], args);
-    process.stdout.write(`${answer(r)}\n`);
+    writeStdout(`${answer(r)}\n`);
     code = r instanceof ToolError ? 1 : 0;
   } else {
     const { createInterface } = await import('node:readline'); // only --batch reads lines
@@ -196,10 +197,10 @@ export async function main(argv: string[]): Promise<number> {
         call = JSON.parse(line);
         if (typeof call !== 'object' || call === null || Array.isArray(call)) throw new Error('not an object');
       } catch (err) {
-        process.stdout.write(`${answer(new ToolError('bad_args', `This line is not a JSON object {"tool": "...", "args": {...}} (${(err as Error).message}).`))}\n`);
+        writeStdout(`${answer(new ToolError('bad_args', `This line is not a JSON object {"tool": "...", "args": {...}} (${(err as Error).message}).`))}\n`);
         continue;
       }
-      process.stdout.write(`${answer(await run(call.tool, call.args))}\n`);
+      writeStdout(`${answer(await run(call.tool, call.args))}\n`);
     }
   }
   if (ledgerFile) ledger.save(ledgerFile);

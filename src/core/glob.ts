@@ -116,19 +116,22 @@ export function globTester(globs: readonly string[], opts: { caseInsensitive?: b
 
 function buildTester(globs: readonly string[], opts: { caseInsensitive?: boolean }): (p: string) => boolean {
   const ci = opts.caseInsensitive !== false;
-  const re = compileGlobs(globs, opts);
+  // the RegExp (the shipped quarantine is ~70 globs, 3 KB of pattern) is made when a path first
+  // holds one of the literals: most cold commands classify only paths that hold none
+  let re: RegExp | undefined;
+  const test = (p: string) => (re ??= compileGlobs(globs, opts)).test(p);
   const literals: string[] = [];
   for (const g of globs.flatMap(expandBraces)) {
-    if (/[\\]/.test(g)) return (p) => re.test(p); // escapes: no literal shortcut
+    if (/[\\]/.test(g)) return test; // escapes: no literal shortcut
     const pieces = g.split(/[*?[\]]/).map((s) => s.replace(/^\/+|\/+$/g, ''));
     const best = pieces.reduce((a, b) => (b.length > a.length ? b : a), '');
-    if (best.length === 0) return (p) => re.test(p);
+    if (best.length === 0) return test;
     literals.push(ci ? best.toLowerCase() : best);
   }
   const unique = [...new Set(literals)];
   return (p) => {
     const s = ci ? p.toLowerCase() : p;
-    for (const l of unique) if (s.includes(l)) return re.test(p);
+    for (const l of unique) if (s.includes(l)) return test(p);
     return false;
   };
 }

@@ -170,3 +170,13 @@ test(`a UI that refuses its command line after the early agent was spawned exits
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the early agent reads exactly the flags the table marks `read`, and passes on those it marks `toAgent`', async () => {
+  const { UI_FLAGS } = await import('../../src/cli/ui_flags.ts');
+  for (const f of UI_FLAGS) {
+    const argv = f.type === 'string' ? [`--${f.name}`, f.name === 'cwd' ? '.' : 'v'] : [`--${f.name}`];
+    const p = plan(argv);
+    assert.equal(p !== undefined, f.early === 'read', `${f.name}: ${JSON.stringify(p)}`);
+    if (p) assert.deepEqual(fromAcp(p.argv).slice(1), f.toAgent ? argv : [], f.name);
+  }
+});

@@ -1,6 +1,8 @@
 // Splits an --agent "<command line>" into argv the way a POSIX shell would for plain words,
 // quotes and backslashes. Anything needing a real shell ($, |, globs) is not interpreted: run
 // such agents through `sh -c '...'` explicitly.
+import { shellLine } from '../../core/shell_word.ts';
+
 export function splitCommandLine(line: string): string[] {
   const out: string[] = [];
   let cur = '';
@@ -40,5 +42,5 @@ export function splitCommandLine(line: string): string[] {
 
 /** argv back as one line a shell reads the same way (for messages that name the agent command). */
 export function joinCommandLine(argv: string[]): string {
-  return argv.map((w) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
+  return shellLine(argv);
 }

@@ -7,6 +7,7 @@
 //   terminal  the agent's own command with extra args/env, run by the user in a terminal (the
 //             protocol forbids passing it to `authenticate`); picking it retries the session.
 import type { AuthMethod } from '@agentclientprotocol/sdk';
+import { shellLine, shellWord } from '../../core/shell_word.ts';
 
 export type AuthKind = 'agent' | 'env_var' | 'terminal';
 
@@ -61,18 +62,15 @@ function rawVars(raw: Record<string, unknown> | undefined): string[] {
   return out;
 }
 
-function shellWord(w: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
-}
-
 /** The methods as the user sees them (fields outside the stable schema, like `vars`, are read too). */
 export function authMethodsOf(methods: AuthMethod[], agentArgv: string[], env: Record<string, string | undefined>): AuthMethodView[] {
   return methods.map((m) => {
     const r = m as unknown as Record<string, unknown>;
     const description = m.description ?? undefined;
     if ('type' in m && m.type === 'terminal') {
-      const env = Object.entries(m.env ?? {}).map(([k, v]) => `${k}=${shellWord(v)}`);
-      const command = [...env, ...[...agentArgv, ...(m.args ?? [])].map(shellWord)].join(' ');
+      // a key that is not a variable's name is one quoted word: sh runs nothing it holds
+      const env = Object.entries(m.env ?? {}).map(([k, v]) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? `${k}=${shellWord(v)}` : shellWord(`${k}=${v}`, true)));
+      const command = [...env, shellLine([...agentArgv, ...(m.args ?? [])])].join(' ');
       return { id: m.id, name: m.name, description, kind: 'terminal', vars: [], setVars: [], command };
     }
     const declared = rawVars(r);

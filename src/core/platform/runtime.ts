@@ -1,6 +1,7 @@
 // The one place that knows whether we run on Node or Deno. Everything else imports from here
 // instead of branching on the runtime itself.
 import type { SpawnSyncOptions, SpawnSyncOptionsWithStringEncoding, SpawnSyncReturns } from 'node:child_process';
+import { Buffer } from 'node:buffer';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import process from 'node:process';
@@ -116,6 +117,30 @@ export function stdioStreams(): { input: ReadableStream<Uint8Array>; output: Wri
     input: stdinStream(),
     output: Writable.toWeb(process.stdout) as unknown as WritableStream<Uint8Array>,
   };
+}
+
+let stdoutStreaming = false;
+
+/**
+ * Writes `text` to fd 1 at once, for the short commands that print an answer and exit (`cxl tool`,
+ * `cxl check`, `cxl config`): process.stdout on a pipe is a net.Socket, and making it loads net and
+ * Node's stream modules, ~20 built-ins of a cold start that nothing else there needs. What a
+ * plain write cannot take (a full pipe left non-blocking by whoever made it, a closed reader) goes
+ * to process.stdout, as before, and so does every later write, keeping their order.
+ */
+export function writeStdout(text: string): void {
+  if (stdoutStreaming) {
+    process.stdout.write(text);
+    return;
+  }
+  const bytes = Buffer.from(text, 'utf8');
+  let done = 0;
+  try {
+    while (done < bytes.length) done += fs.writeSync(1, bytes, done);
+  } catch {
+    stdoutStreaming = true;
+    process.stdout.write(bytes.subarray(done));
+  }
 }
 
 let stdout: CoalescingSink | undefined;

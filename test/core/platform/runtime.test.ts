@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { runtimeName, spawnSyncSettled } from '../../../src/core/platform/runtime.ts';
+import { spawn } from 'node:child_process';
+import { moduleCommand, runtimeName, spawnSyncSettled } from '../../../src/core/platform/runtime.ts';
 
 function script(body: string): { dir: string; file: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cxl-runtime-'));
@@ -59,5 +60,32 @@ test('spawnSyncSettled: a program that exits without reading its input: its exit
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** What the stdout_writer fixture printed, read slowly so its pipe fills. */
+async function slowRead(args: string[]): Promise<{ out: string; code: number | null; stderr: string }> {
+  const [cmd, ...pre] = moduleCommand(new URL('./fixtures/stdout_writer.ts', import.meta.url).href);
+  const child = spawn(cmd, [...pre, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const chunks: Buffer[] = [];
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  child.stdout.on('data', (d: Buffer) => {
+    chunks.push(d);
+    child.stdout.pause();
+    setTimeout(() => child.stdout.resume(), 1);
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { out: Buffer.concat(chunks).toString('utf8'), code, stderr };
+}
+
+test('writeStdout: every byte arrives in order through a full pipe, blocking or not (a non-blocking one hands the rest to process.stdout)', async () => {
+  for (const args of [[], ['--stream-first']]) {
+    const { out, code, stderr } = await slowRead(args);
+    assert.equal(code, 0, stderr);
+    const head = args.length ? 'a' : '';
+    assert.equal(out.length, head.length + (4 << 20) + 'tail\n'.length, `${args.join(' ')}: ${out.length} bytes`);
+    assert.ok(out.startsWith(`${head}xxx`) && out.endsWith('xxxtail\n'), `${args.join(' ')}: out of order`);
+    assert.equal(out.slice(head.length, -5), 'x'.repeat(4 << 20));
   }
 });
