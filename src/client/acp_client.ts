@@ -11,28 +11,28 @@ import { META_HOST, META_SANDBOX, META_SHELL_CONTEXT, META_SHELL_RUN, META_TRUST
 import { AgentProcess } from './connection/agent_process.ts';
 import type { AgentEnd } from './connection/remote_agent.ts';
 import { authMethodsOf } from './login/auth.ts';
-import { LoginRequests } from './login/requests.ts';
+import { LoginRequests, type LoginControls } from './login/requests.ts';
 import type { TrustOffer } from './trust/trust_offer.ts';
-import { TrustRequests } from './trust/requests.ts';
+import { TrustRequests, type TrustControls } from './trust/requests.ts';
 import { joinCommandLine } from './connection/command_line.ts';
-import { ConfigRequests } from './config_options/requests.ts';
+import { ConfigRequests, type ConfigControls } from './config_options/requests.ts';
 import { FileIndex } from './composer/file_index.ts';
-import { ElicitationAnswers } from './elicitation/elicitation_answers.ts';
+import { ElicitationAnswers, type ElicitationControls } from './elicitation/elicitation_answers.ts';
 import { FsHost } from './hosts/fs_host.ts';
 import { forwardMcp, type ConfiguredMcpServer } from './session/mcp_forward.ts';
 import { promptBlocks } from './composer/mentions.ts';
 import { modelStateOf } from './models/models.ts';
-import { ModelRequests } from './models/requests.ts';
+import { ModelRequests, type ModelControls } from './models/requests.ts';
 import { errorDetail, errorText, isAuthRequired } from './connection/request_errors.ts';
-import { PermissionAnswers } from './permissions/permission_answers.ts';
+import { PermissionAnswers, type PermissionControls } from './permissions/permission_answers.ts';
 import { newestSession, pickerOrder, sandboxOf } from './session/session_meta.ts';
-import { forkFor, type ForkRequests } from './fork/requests.ts';
-import { RewindRequests } from './rewind/requests.ts';
+import { forkFor, type ForkControls, type ForkRequests } from './fork/requests.ts';
+import { RewindRequests, type RewindControls } from './rewind/requests.ts';
 import type { SessionLink } from './session/link.ts';
 import { ClientStore, type SandboxView } from './state.ts';
 import { noiseExplained, StdoutNoise } from './connection/stdout_noise.ts';
 import { TerminalHost } from './hosts/terminal_host.ts';
-import { AgentKeepsRuns, HANDED_ONLY, ShellRequests } from './shell/requests.ts';
+import { AgentKeepsRuns, HANDED_ONLY, ShellRequests, type ShellControls } from './shell/requests.ts';
 import { shellContextText, UserShell } from './shell/user_shell.ts';
 import { updateGuard, type UnknownUpdate } from './connection/update_guard.ts';
 
@@ -88,7 +88,8 @@ function stopWaiting(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
 }
 
-export class AcpClient {
+/** The client: the protocol's handlers, the session's start, load and close, the prompt turn; each feature's slice delegates to its room. */
+export class AcpClient implements ConfigControls, ModelControls, LoginControls, ShellControls, RewindControls, ForkControls, TrustControls, PermissionControls, ElicitationControls {
   readonly store: ClientStore;
   readonly fsHost: FsHost;
   readonly terminals: TerminalHost;

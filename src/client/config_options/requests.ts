@@ -7,6 +7,14 @@ import type { SessionLink } from '../session/link.ts';
 import { configLines, currentLabel, findOption, matchValue } from './config_options.ts';
 import type { ConfigShelf } from './state.ts';
 
+/** The controller's slice: the session's modes and config options. */
+export interface ConfigControls {
+  /** session/set_mode (Shift+Tab, /mode); settles once the agent has answered. */
+  setMode(modeId: string): void | Promise<void>;
+  /** /config: list the session's config options, or set one (`ID VALUE`). */
+  config(arg: string): void | Promise<void>;
+}
+
 export class ConfigRequests {
   constructor(
     private readonly link: SessionLink,

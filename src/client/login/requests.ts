@@ -7,6 +7,13 @@ import type { SessionLink } from '../session/link.ts';
 import type { AuthMethodView, AuthOffer } from './auth.ts';
 import type { LoginShelf } from './state.ts';
 
+/** The controller's slice: the login picker (a method picked, or closed) and /login, which opens it. */
+export interface LoginControls {
+  authenticate(methodId: string): void | Promise<void>;
+  dismissLogin(): void;
+  login(): void;
+}
+
 export class LoginRequests {
   /** the agent's login methods, from its initialize answer */
   methods: AuthMethodView[] = [];

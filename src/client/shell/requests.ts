@@ -47,6 +47,11 @@ export class AgentKeepsRuns implements ShellKeeping {
   }
 }
 
+/** The controller's slice: `!line`, run by the person's own shell (the agent gets its output with the next prompt). */
+export interface ShellControls {
+  shell(line: string): void;
+}
+
 export class ShellRequests {
   /** chosen once the agent has said whether it keeps runs */
   keeping: ShellKeeping = HANDED_ONLY;

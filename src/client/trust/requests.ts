@@ -7,6 +7,13 @@ import { acceptTrust } from './trust_offer.ts';
 
 const NOTHING = 'Nothing to trust: this folder has no configuration of its own held back.';
 
+/** The controller's slice: the trust prompt: trust this folder's own configuration (then a new session applies it), close it, open it again (/trust). */
+export interface TrustControls {
+  trustProject(): void | Promise<void>;
+  dismissTrust(): void;
+  offerTrust(): void;
+}
+
 export class TrustRequests {
   constructor(
     private readonly link: SessionLink,
