@@ -10,9 +10,21 @@ export interface ModelChoices {
   current?: string;
 }
 
+/** The fields the models add to the store's state. */
+export interface ModelSlice {
+  /** The models the session offers and the one in use, when the agent says. */
+  models?: ModelState;
+  /** Why no model answers, as the agent found when the session opened (cxl acp's `_meta["cxl/model"]`); gone once one does. */
+  modelProblem?: string;
+  /** The server answered with models and one is still to be picked (cxl acp's `_meta["cxl/model"].pick`): its list; gone once one is chosen. */
+  modelPick?: string[];
+  /** The model picker, while open. */
+  modelChoices?: ModelChoices;
+}
+
 /** What of the store the model requests use. */
 export interface ModelShelf extends Notices {
-  getState(): { models?: ModelState; model?: string };
+  getState(): ModelSlice & { model?: string };
   setModels(models: ModelState | undefined): void;
   setConfigOptions(configOptions: SessionConfigOption[]): void;
   offerModels(choices: ModelChoices | undefined): void;

@@ -2,8 +2,14 @@
 import type { Notices } from '../session/link.ts';
 import type { TrustOffer } from './trust_offer.ts';
 
+/** The fields the trust prompt adds to the store's state. */
+export interface TrustSlice {
+  /** This folder's own configuration is held back until trusted: the offer, shown until answered (or dismissed). */
+  trust?: TrustOffer;
+}
+
 /** What of the store the trust requests use. */
 export interface TrustShelf extends Notices {
-  getState(): { trust?: TrustOffer };
+  getState(): TrustSlice;
   setTrust(trust: TrustOffer | undefined): void;
 }
