@@ -18,6 +18,7 @@ import { joinCommandLine } from './connection/command_line.ts';
 import { ConfigRequests, type ConfigControls } from './config_options/requests.ts';
 import { FileIndex } from './composer/file_index.ts';
 import { ElicitationAnswers, type ElicitationControls } from './elicitation/elicitation_answers.ts';
+import { ELICITATION_CAPS, elicit } from './elicitation/requests.ts';
 import { FsHost } from './hosts/fs_host.ts';
 import { forwardMcp, type ConfiguredMcpServer } from './session/mcp_forward.ts';
 import { promptBlocks } from './composer/mentions.ts';
@@ -64,8 +65,6 @@ export interface ClientOptions {
 }
 
 const ANSWER_TIMEOUT_MS = 30_000;
-/** Form elicitations are shown as a modal with typed fields; URL ones are not offered. */
-const ELICITATION_CAPS = { elicitation: { form: {} } };
 const CANCEL_NOTICE_MS = 10_000;
 /** How long quitting or /clear waits for the agent to close the session. */
 const CLOSE_WAIT_MS = 1000;
@@ -169,16 +168,6 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
   /** The person sent, declined or cancelled the form queued under `key`. */
   answerElicitation(key: string, response: acp.CreateElicitationResponse): void {
     this.#forms.answer(key, response);
-  }
-
-  /** elicitation/create: a form is shown; any other mode (not advertised) is declined and said. */
-  async #elicit(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse> {
-    if (!acp.CreateElicitationRequest.isForm(params)) {
-      this.store.notice('warn', `${this.#agentName} asked for input in a way this client does not offer (${String(params.mode)}): declined. Its message: ${params.message}`);
-      return { action: 'decline' };
-    }
-    const sessionId = 'sessionId' in params && typeof params.sessionId === 'string' ? params.sessionId : (this.#sessionId ?? '');
-    return this.#forms.ask(sessionId, params.message, params.requestedSchema, signal);
   }
 
   /** The user answered the permission request queued under `key` (the approval's keys). */
@@ -321,7 +310,7 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
         this.terminals.release(params.terminalId);
         return {};
       })
-      .onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => this.#elicit(params, signal))
+      .onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => elicit(params, signal, this.#forms, this.#link, this.store))
       // completes a URL elicitation, which this client does not offer: noted, nothing to close
       .onNotification(acp.methods.client.elicitation.complete, ({ params }) => this.#proc?.note(`elicitation/complete ${params.elicitationId} (no URL elicitation is open here)`));
   }
