@@ -7,29 +7,34 @@
 import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
 import pkg from '../../package.json' with { type: 'json' };
-import { META_HOST, META_SANDBOX, META_SHELL_CONTEXT, META_SHELL_RUN, META_TRUST_PROMPT, METHOD_SHELL_RUN, OPTION_READ_ALLOW, OPTION_READ_REFUSE, type HostMeta, type RestoreMeta, type ShellRunMeta } from '../core/protocol_names.ts';
+import { META_HOST, META_SANDBOX, META_SHELL_CONTEXT, META_SHELL_RUN, META_TRUST_PROMPT, OPTION_READ_ALLOW, OPTION_READ_REFUSE, type HostMeta, type RestoreMeta } from '../core/protocol_names.ts';
 import { AgentProcess } from './connection/agent_process.ts';
 import type { AgentEnd } from './connection/remote_agent.ts';
-import { authMethodsOf, type AuthMethodView, type AuthOffer } from './login/auth.ts';
-import { acceptTrust, type TrustOffer } from './trust/trust_offer.ts';
+import { authMethodsOf } from './login/auth.ts';
+import { LoginRequests, type LoginControls } from './login/requests.ts';
+import type { TrustOffer } from './trust/trust_offer.ts';
+import { TrustRequests, type TrustControls } from './trust/requests.ts';
 import { joinCommandLine } from './connection/command_line.ts';
-import { configLines, currentLabel, findOption, matchValue } from './config_options/config_options.ts';
+import { ConfigRequests, type ConfigControls } from './config_options/requests.ts';
 import { FileIndex } from './composer/file_index.ts';
-import { ElicitationAnswers } from './elicitation/elicitation_answers.ts';
+import { ElicitationAnswers, type ElicitationControls } from './elicitation/elicitation_answers.ts';
+import { ELICITATION_CAPS, elicit } from './elicitation/requests.ts';
 import { FsHost } from './hosts/fs_host.ts';
 import { forwardMcp, type ConfiguredMcpServer } from './session/mcp_forward.ts';
 import { promptBlocks } from './composer/mentions.ts';
-import { matchModel, modelLabel, modelNames, modelStateOf } from './models/models.ts';
+import { modelStateOf } from './models/models.ts';
+import { ModelRequests, type ModelControls } from './models/requests.ts';
 import { errorDetail, errorText, isAuthRequired } from './connection/request_errors.ts';
-import { PermissionAnswers } from './permissions/permission_answers.ts';
+import { PermissionAnswers, type PermissionControls } from './permissions/permission_answers.ts';
 import { newestSession, pickerOrder, sandboxOf } from './session/session_meta.ts';
-import { forkFor, type ForkRequests } from './fork/requests.ts';
-import { RewindRequests } from './rewind/requests.ts';
+import { forkFor, type ForkControls, type ForkRequests } from './fork/requests.ts';
+import { RewindRequests, type RewindControls } from './rewind/requests.ts';
 import type { SessionLink } from './session/link.ts';
 import { ClientStore, type SandboxView } from './state.ts';
 import { noiseExplained, StdoutNoise } from './connection/stdout_noise.ts';
 import { TerminalHost } from './hosts/terminal_host.ts';
-import { contextOf, shellContextText, UserShell, type ShellRunView } from './shell/user_shell.ts';
+import { AgentKeepsRuns, HANDED_ONLY, ShellRequests, type ShellControls } from './shell/requests.ts';
+import { shellContextText, UserShell } from './shell/user_shell.ts';
 import { updateGuard, type UnknownUpdate } from './connection/update_guard.ts';
 
 export interface ClientOptions {
@@ -60,8 +65,6 @@ export interface ClientOptions {
 }
 
 const ANSWER_TIMEOUT_MS = 30_000;
-/** Form elicitations are shown as a modal with typed fields; URL ones are not offered. */
-const ELICITATION_CAPS = { elicitation: { form: {} } };
 const CANCEL_NOTICE_MS = 10_000;
 /** How long quitting or /clear waits for the agent to close the session. */
 const CLOSE_WAIT_MS = 1000;
@@ -84,7 +87,8 @@ function stopWaiting(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
 }
 
-export class AcpClient {
+/** The client: the protocol's handlers, the session's start, load and close, the prompt turn; each feature's slice delegates to its room. */
+export class AcpClient implements ConfigControls, ModelControls, LoginControls, ShellControls, RewindControls, ForkControls, TrustControls, PermissionControls, ElicitationControls {
   readonly store: ClientStore;
   readonly fsHost: FsHost;
   readonly terminals: TerminalHost;
@@ -104,7 +108,6 @@ export class AcpClient {
   /** Resolves when the user quits. */
   readonly quitRequested = new Promise<void>((r) => (this.#quit = r));
   #exited = false;
-  #authMethods: AuthMethodView[] = [];
   #mcpCaps: acp.McpCapabilities | undefined;
   /** Resolves once the agent's exit is on screen. */
   #exitReported: Promise<void> | undefined;
@@ -120,8 +123,6 @@ export class AcpClient {
   /** Update kinds not understood in this session, each shown once. */
   #unknownKinds = new Set<string>();
   #mcpSaid = false;
-  /** The agent keeps the person's `!line` runs with the session (`_cxl/shell_run`). */
-  #keepsShell = false;
   /** Something of this session is with the agent: a prompt sent, a `!line` kept, a model chosen, or it was resumed. */
   #used = false;
   /** the agent offers session/delete: a session this client made and never used is deleted when it leaves it */
@@ -129,6 +130,11 @@ export class AcpClient {
   /** What the features' requests see of this client. */
   readonly #link: SessionLink = this.#linkOf();
   readonly #rewind: RewindRequests;
+  readonly #models: ModelRequests;
+  readonly #config: ConfigRequests;
+  readonly #login: LoginRequests;
+  readonly #trust: TrustRequests;
+  readonly #shell: ShellRequests;
   /** session/fork's requests, or the object saying the agent does not offer it (chosen on initialize) */
   #fork: ForkRequests;
   readonly #stdoutNoise = new StdoutNoise((line) => this.#proc?.note(`the agent wrote on stdout, not ACP: ${line}`));
@@ -146,6 +152,11 @@ export class AcpClient {
     this.#forms = new ElicitationAnswers(this.store);
     this.#env = opts.env ?? process.env;
     this.#rewind = new RewindRequests(this.#link, this.store);
+    this.#models = new ModelRequests(this.#link, this.store, opts.builtin === true);
+    this.#config = new ConfigRequests(this.#link, this.store);
+    this.#login = new LoginRequests(this.#link, this.store);
+    this.#trust = new TrustRequests(this.#link, this.store, this.#env);
+    this.#shell = new ShellRequests(this.userShell, this.store);
     this.#fork = forkFor(false, this.#link, this.store, this.fsHost.root);
     if (opts.trust) {
       // what trusting would change; why it is held back and what to do is the trust prompt's, once
@@ -157,16 +168,6 @@ export class AcpClient {
   /** The person sent, declined or cancelled the form queued under `key`. */
   answerElicitation(key: string, response: acp.CreateElicitationResponse): void {
     this.#forms.answer(key, response);
-  }
-
-  /** elicitation/create: a form is shown; any other mode (not advertised) is declined and said. */
-  async #elicit(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse> {
-    if (!acp.CreateElicitationRequest.isForm(params)) {
-      this.store.notice('warn', `${this.#agentName} asked for input in a way this client does not offer (${String(params.mode)}): declined. Its message: ${params.message}`);
-      return { action: 'decline' };
-    }
-    const sessionId = 'sessionId' in params && typeof params.sessionId === 'string' ? params.sessionId : (this.#sessionId ?? '');
-    return this.#forms.ask(sessionId, params.message, params.requestedSchema, signal);
   }
 
   /** The user answered the permission request queued under `key` (the approval's keys). */
@@ -309,7 +310,7 @@ export class AcpClient {
         this.terminals.release(params.terminalId);
         return {};
       })
-      .onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => this.#elicit(params, signal))
+      .onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => elicit(params, signal, this.#forms, this.#link, this.store))
       // completes a URL elicitation, which this client does not offer: noted, nothing to close
       .onNotification(acp.methods.client.elicitation.complete, ({ params }) => this.#proc?.note(`elicitation/complete ${params.elicitationId} (no URL elicitation is open here)`));
   }
@@ -365,10 +366,11 @@ export class AcpClient {
       return this.#failed('The agent did not initialize', err);
     }
     this.#initName = init.agentInfo?.title ?? init.agentInfo?.name ?? undefined;
-    this.#authMethods = authMethodsOf(init.authMethods ?? [], this.opts.argv, this.opts.env ?? process.env);
+    this.#login.methods = authMethodsOf(init.authMethods ?? [], this.opts.argv, this.opts.env ?? process.env);
     const caps = init.agentCapabilities;
     this.#mcpCaps = caps?.mcpCapabilities ?? undefined;
-    this.#keepsShell = caps?._meta?.[META_SHELL_RUN] === true;
+    // an agent that keeps `!line` runs with the session (cxl's) is handed each; another gets them with the next prompt only
+    this.#shell.keeping = caps?._meta?.[META_SHELL_RUN] === true ? new AgentKeepsRuns(this.#link) : HANDED_ONLY;
     // a standing host serves no file reads, edits or commands: said once here, not per call
     const host = caps?._meta?.[META_HOST] as HostMeta | undefined;
     if (host && typeof host.workspace === 'string') {
@@ -457,9 +459,9 @@ export class AcpClient {
       const handled = told ? answer.then((r) => told.then(() => r), (err: unknown) => told.then(() => Promise.reject(err))) : answer;
       res = await this.#waitFor('session/new', handled, this.opts.sessionTimeoutMs ?? ANSWER_TIMEOUT_MS);
     } catch (err) {
-      if (isAuthRequired(err) && this.#authMethods.length > 0 && !this.#exited) {
+      if (isAuthRequired(err) && this.#login.offered && !this.#exited) {
         this.store.sessionFailed(`${this.#agentName} needs a login before it starts a session: ${errorText(err)}. Pick a login method below (/login shows them again).`, errorDetail(err));
-        this.#offerLogin(errorText(err), 'new_session');
+        this.#login.offer(errorText(err), 'new_session');
       } else if (isAuthRequired(err) && !this.#exited) {
         this.store.sessionFailed(`${this.#agentName} needs a login before it starts a session and offers no login method: ${errorText(err)}. Log in with the agent's own command or set its API key, then start cxl again.`, errorDetail(err));
       } else await this.#failed('The agent did not start a session', err);
@@ -480,7 +482,7 @@ export class AcpClient {
     this.#buffered.delete(res.sessionId);
     if (this.opts.model && !this.opts.builtin) {
       // The built-in agent got --model on its command line; another agent only through the session.
-      if (models) await this.#switchModel(this.opts.model);
+      if (models) await this.#models.switchTo(this.opts.model);
       else this.store.notice('warn', `${this.#agentName} does not say which models it offers, so --model ${this.opts.model} was not passed; it uses its own default.`);
     }
     this.#drain();
@@ -627,7 +629,7 @@ export class AcpClient {
       this.#used = true;
       if (!replays) this.store.notice('info', `Resumed session ${id}. ${this.#agentName} resumes without replaying it, so its earlier conversation is not shown here; the agent still has it.`);
       if (atStartup) await this.#askedMode();
-      if (atStartup && this.opts.model) await this.#modelFlag(this.opts.model);
+      if (atStartup && this.opts.model) await this.#models.flag(this.opts.model);
       this.#drain();
       return true;
     } catch (err) {
@@ -677,49 +679,13 @@ export class AcpClient {
    * Shift+Tab, /mode: through the session's `mode` config option when it has one, else
    * session/set_mode; the status line follows once the agent accepts.
    */
-  async setMode(modeId: string): Promise<void> {
-    const conn = this.#conn;
-    const sessionId = this.#sessionId;
-    if (!conn || !sessionId || this.#exited) return;
-    const source = this.store.getState().modeSource;
-    try {
-      if (source?.kind === 'config_option') {
-        const r = await conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: source.configId, value: modeId });
-        if (this.#sessionId === sessionId) this.store.setConfigOptions(r.configOptions);
-      } else {
-        await conn.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId });
-        if (this.#sessionId === sessionId) this.store.setMode(modeId);
-      }
-    } catch (err) {
-      this.store.notice('error', `${this.#agentName} did not switch to mode ${modeId}: ${errorText(err)}. The session stays in ${this.store.getState().mode ?? 'its mode'}.`, errorDetail(err));
-    }
+  setMode(modeId: string): Promise<void> {
+    return this.#config.setMode(modeId);
   }
 
   /** /config: every option and its values (no argument), one option (`ID`), or set one (`ID VALUE`). */
-  async config(arg: string): Promise<void> {
-    const conn = this.#conn;
-    const sessionId = this.#sessionId;
-    const options = this.store.getState().configOptions;
-    if (!conn || sessionId === undefined) return this.store.notice('warn', 'There is no session yet, so there is nothing to configure.');
-    if (options.length === 0) return this.store.notice('info', `${this.#agentName} offers no config options for this session.`);
-    const [id, ...rest] = arg.trim().split(/\s+/);
-    if (!id) return this.store.info(`config options of ${this.#agentName}`, [...configLines(options), 'Set one with /config ID VALUE.']);
-    const opt = findOption(options, id);
-    if (!opt) return this.store.notice('warn', `${this.#agentName} has no config option “${id}”. Options: ${options.map((o) => o.id).join(', ')}.`);
-    if (rest.length === 0) return this.store.info(`config option ${opt.id}`, configLines([opt]));
-    const v = matchValue(opt, rest.join(' '));
-    if ('error' in v) return this.store.notice('warn', `${v.error}.`);
-    try {
-      const r = opt.type === 'boolean'
-        ? await conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: opt.id, type: 'boolean', value: v.value as boolean })
-        : await conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: opt.id, value: v.value as string });
-      if (this.#sessionId !== sessionId) return;
-      this.store.setConfigOptions(r.configOptions);
-      const now = r.configOptions.find((o) => o.id === opt.id);
-      this.store.notice('info', `${opt.name}: ${now ? currentLabel(now) : String(v.value)}.`);
-    } catch (err) {
-      this.store.notice('error', `${this.#agentName} did not set ${opt.id} to ${String(v.value)}: ${errorText(err)}.`, errorDetail(err));
-    }
+  config(arg: string): Promise<void> {
+    return this.#config.config(arg);
   }
 
   /** Refuse what would replace the session while a turn or the agent is not in a state for it. */
@@ -736,161 +702,38 @@ export class AcpClient {
     return false;
   }
 
-  // ---- login ----------------------------------------------------------------------------------
-
-  #offerLogin(reason: string, then: AuthOffer['then']): void {
-    this.store.setAuth({ methods: this.#authMethods, reason, then });
-  }
+  // ---- login (client/login/) and trust (client/trust/) ----------------------------------------
 
   /** The login picker: the user picked a method. */
-  async authenticate(methodId: string): Promise<void> {
-    const conn = this.#conn;
-    const offer = this.store.getState().auth;
-    const m = offer?.methods.find((x) => x.id === methodId);
-    if (!conn || !offer || !m || offer.busy || this.#exited) return;
-    this.store.setAuth({ ...offer, busy: m.id, note: undefined });
-    if (m.kind !== 'terminal') {
-      // A terminal method is the user's to run (the protocol keeps it out of authenticate).
-      try {
-        await conn.agent.request(acp.methods.agent.authenticate, { methodId: m.id });
-      } catch (err) {
-        const fix = m.kind === 'env_var' && m.setVars.length < m.vars.length ? ` Set ${m.vars.filter((v) => !m.setVars.includes(v)).join(' or ')} in the environment and start cxl again.` : '';
-        const why = [errorText(err), ...errorDetail(err)].join(' · ').replace(/\.+$/, '');
-        this.store.setAuth({ ...offer, busy: undefined, note: `${m.name} did not work: ${why}.${fix}` });
-        return;
-      }
-    }
-    if (offer.then === 'continue') {
-      this.store.setAuth(undefined);
-      this.store.notice('info', `Logged in to ${this.#agentName} (${m.name}). Send your prompt again.`);
-      return;
-    }
-    if (await this.#newSession()) {
-      this.store.notice('info', `Logged in to ${this.#agentName} (${m.name}); the session is open.`);
-      return;
-    }
-    const again = this.store.getState().auth;
-    if (again) this.store.setAuth({ ...again, busy: undefined, note: m.kind === 'terminal' ? `Still no session: run \`${m.command}\` in a terminal first, then pick it again.` : `Still no session after ${m.name}; see the message above.` });
+  authenticate(methodId: string): Promise<void> {
+    return this.#login.authenticate(methodId);
   }
 
-  // ---- trust in the folder's own configuration -----------------------------------------------
-
   /** Trust the folder as shown: recorded, then a new session, which applies its configuration. */
-  async trustProject(): Promise<void> {
-    const offer = this.store.getState().trust;
-    if (!offer) return void this.store.notice('info', 'Nothing to trust: this folder has no configuration of its own held back.');
-    try {
-      const aside = await acceptTrust(offer, this.#env);
-      if (aside) this.store.notice('warn', aside);
-    } catch (err) {
-      this.store.notice('error', `Not trusted: ${(err as Error).message}`);
-      return;
-    }
-    this.store.setTrust(undefined);
-    this.store.notice('info', `Trusted ${offer.dir}: its configuration (${offer.files.join(', ')}) applies from this new session on; if it changes, cxl asks again.`);
-    // the session left is closed with the agent, as on /clear
-    const left = this.#sessionId;
-    void (left === undefined ? Promise.resolve() : this.#closeSession(left)).then(() => this.#newSession());
+  trustProject(): Promise<void> {
+    return this.#trust.trust();
   }
 
   /** The trust prompt was closed without trusting: the folder's configuration stays held back. */
   dismissTrust(): void {
-    const offer = this.store.getState().trust;
-    if (!offer || offer.dismissed) return;
-    this.store.setTrust({ ...offer, dismissed: true });
-    this.store.notice('info', 'This folder\'s own configuration is not applied. /trust asks again; `cxl trust` in a shell does the same.');
+    this.#trust.dismiss();
   }
 
   /** /trust: the prompt again. */
   offerTrust(): void {
-    const offer = this.store.getState().trust;
-    if (!offer) return void this.store.notice('info', 'Nothing to trust: this folder has no configuration of its own held back.');
-    this.store.setTrust({ ...offer, dismissed: false });
+    this.#trust.offer();
   }
 
   /** The login picker was closed without a pick. */
   dismissLogin(): void {
-    if (!this.store.getState().auth) return;
-    this.store.setAuth(undefined);
-    if (this.#sessionId === undefined) this.store.notice('info', 'No session yet: /login shows the login methods again; Ctrl+D quits.');
+    this.#login.dismiss();
   }
 
-  // ---- models ---------------------------------------------------------------------------------
-
-  /** Switch the session's model to the one `wish` names; an unknown name keeps the session and says what there is. */
-  async #switchModel(wish: string): Promise<boolean> {
-    const conn = this.#conn;
-    const sessionId = this.#sessionId;
-    const state = this.store.getState().models;
-    if (!conn || !sessionId || !state) return false;
-    const { hit, candidates } = matchModel(state, wish);
-    const keeping = modelLabel(state) ?? 'its default';
-    if (!hit) {
-      const why = candidates.length > 1 ? `“${wish}” matches several models (${candidates.map((c) => c.id).join(', ')})` : `${this.#agentName} has no model “${wish}”`;
-      this.store.notice('warn', `${why}; the session stays on ${keeping}. Models: ${modelNames(state)}. Switch with /model NAME.`);
-      return false;
-    }
-    if (hit.id === state.current) return true;
-    try {
-      if (state.source === 'config_option' && state.configId) {
-        const r = await conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: state.configId, value: hit.id });
-        this.store.setConfigOptions(r.configOptions);
-        if (!modelStateOf(r.configOptions)) this.store.setModels({ ...state, current: hit.id });
-      } else {
-        // `models` agents take the unstable session/set_model (gone from the SDK's schema, still answered).
-        await conn.agent.request('session/set_model', { sessionId, modelId: hit.id });
-        this.store.setModels({ ...state, current: hit.id });
-      }
-      // the status line names it at once; whether it answers, the agent says (cxl's checks it now)
-      this.store.modelChosen();
-      this.#used = true;
-      return true;
-    } catch (err) {
-      this.store.notice('error', `${this.#agentName} did not switch to ${hit.id}: ${errorText(err)}. The session stays on ${keeping}.`, errorDetail(err));
-      return false;
-    }
-  }
+  // ---- models (client/models/) ----------------------------------------------------------------
 
   /** /model: the picker over the session's models (no argument), or switch to the one named. */
-  async model(arg: string): Promise<void> {
-    const state = this.store.getState().models;
-    this.store.offerModels(undefined);
-    if (this.#sessionId === undefined) return this.store.notice('warn', 'There is no session yet, so there is no model to choose.');
-    if (!state || state.available.length === 0) return this.store.notice('info', `${this.#agentName} does not say which models it offers${this.store.getState().model ? ` (in use: ${this.store.getState().model})` : ''}.`);
-    if (arg.trim() === '') return this.store.offerModels({ models: state.available, current: state.current });
-    const was = modelLabel(state);
-    if (await this.#switchModel(arg)) {
-      const now = modelLabel(this.store.getState().models) ?? arg;
-      if (now !== was) this.store.notice('info', `Model: ${now}.`);
-    }
-  }
-
-  /**
-   * `--model` with `--continue` or `--resume`: the flag wins over the model the session was left
-   * on, and the screen says so. The built-in agent was started with it (its own model, set by
-   * name); another agent's is matched against what its session offers.
-   */
-  async #modelFlag(want: string): Promise<void> {
-    const conn = this.#conn;
-    const sessionId = this.#sessionId;
-    const state = this.store.getState().models;
-    if (!conn || !sessionId) return;
-    const was = modelLabel(state);
-    if (!state) return this.store.notice('warn', `${this.#agentName} does not say which models it offers, so --model ${want} was not passed; the session keeps its own.`);
-    const hit = this.opts.builtin ? state.available.find((c) => c.id === want) ?? { id: want, name: want } : matchModel(state, want).hit;
-    if (hit && hit.id === state.current) return;
-    let ok = false;
-    if (this.opts.builtin && state.configId) {
-      try {
-        const r = await conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: state.configId, value: want });
-        this.store.setConfigOptions(r.configOptions);
-        this.store.modelChosen();
-        ok = true;
-      } catch (err) {
-        this.store.notice('error', `${this.#agentName} did not switch to ${want} (--model): ${errorText(err)}. The session stays on ${was ?? 'its model'}.`, errorDetail(err));
-      }
-    } else ok = await this.#switchModel(want);
-    if (ok) this.store.notice('info', `Model: ${modelLabel(this.store.getState().models) ?? want}, as --model asks${was ? ` (the session was on ${was})` : ''}.`);
+  model(arg: string): Promise<void> {
+    return this.#models.model(arg);
   }
 
   // ---- the way back: rewind, undo, fork (client/rewind/, client/fork/) ----------------------
@@ -927,8 +770,7 @@ export class AcpClient {
 
   /** /login: the login picker again. */
   login(): void {
-    if (this.#authMethods.length === 0) return this.store.notice('info', `${this.#agentName} offers no login methods.`);
-    this.#offerLogin('chosen with /login', this.#sessionId === undefined ? 'new_session' : 'continue');
+    this.#login.login();
   }
 
   /**
@@ -936,41 +778,7 @@ export class AcpClient {
    * with the next prompt). One at a time; Ctrl+C stops it.
    */
   shell(line: string): void {
-    if (this.userShell.running) {
-      this.store.notice('warn', `Not run: “${line.split('\n')[0]}”. A shell line is still running; Ctrl+C stops it.`);
-      return;
-    }
-    void this.userShell
-      .run(line, (v) => this.store.shellUpdate(v))
-      .then((run) => this.#keepShellRun(run))
-      .catch((err) => this.store.notice('error', `Could not run “${line.split('\n')[0]}”: ${errorText(err)}.`));
-  }
-
-  /**
-   * A finished `!line` is part of the session: an agent that keeps them (cxl's) stores it, so
-   * `--continue` and `--resume` show it again and the model still gets its output with the next
-   * prompt, even in a new UI. Another agent gets the output with the next prompt only.
-   */
-  async #keepShellRun(run: ShellRunView): Promise<void> {
-    const conn = this.#conn;
-    const sessionId = this.#sessionId;
-    if (!conn || !sessionId || !this.#keepsShell || this.#exited) return;
-    const meta: ShellRunMeta = {
-      command: run.command,
-      output: run.output,
-      truncated: run.truncated,
-      ...(run.exitCode !== undefined ? { exitCode: run.exitCode } : {}),
-      ...(run.signal !== undefined ? { signal: run.signal } : {}),
-      sandbox: { state: run.sandbox.state, ...(run.sandbox.reason ? { reason: run.sandbox.reason } : {}) },
-      handed: run.handed,
-      ...(run.failed ? { failed: run.failed } : {}),
-    };
-    try {
-      await conn.agent.request(METHOD_SHELL_RUN, { sessionId, run: meta, ...(run.handed ? { context: contextOf(run) } : {}) });
-      if (this.#sessionId === sessionId) this.#used = true;
-    } catch (err) {
-      this.#proc?.note(`${METHOD_SHELL_RUN}: ${errorText(err)}`);
-    }
+    this.#shell.run(line);
   }
 
   /**
@@ -989,7 +797,7 @@ export class AcpClient {
       return;
     }
     if (this.#sessionId === undefined && st.sessionError !== undefined) {
-      const how = this.#authMethods.length > 0 ? 'Log in first (/login shows the methods), then send it again' : 'Quit with Ctrl+D, fix what the message above says and start cxl again';
+      const how = this.#login.offered ? 'Log in first (/login shows the methods), then send it again' : 'Quit with Ctrl+D, fix what the message above says and start cxl again';
       this.store.notice('error', `Not sent: “${text.split('\n')[0]}”. There is no session (${st.sessionError.replace(/\.$/, '')}). ${how}; ↑ recalls the prompt.`);
       return;
     }
@@ -1056,14 +864,14 @@ export class AcpClient {
     if (this.#proc) await Promise.race([this.#proc.exited, new Promise((r) => setTimeout(r, 300))]);
     this.store.endTurn('error');
     if (this.#exited) return;
-    const login = isAuthRequired(err) && this.#authMethods.length > 0;
+    const login = isAuthRequired(err) && this.#login.offered;
     const how = login
       ? ' Pick a login method below, then send the prompt again.'
       : isAuthRequired(err)
         ? ` ${this.#agentName} offers no login method here: log in with its own command or set its API key, then start cxl again.`
         : '';
     this.store.notice('error', `The turn failed: ${errorText(err)}.${how}`, errorDetail(err));
-    if (login) this.#offerLogin(errorText(err), 'continue');
+    if (login) this.#login.offer(errorText(err), 'continue');
   }
 
   /**

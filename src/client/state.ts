@@ -18,18 +18,25 @@ import type {
 import { META_MISSION, META_MODEL, META_SHELL_CONTEXT, META_SHELL_RUN, META_TOKENS_AFTER, META_TOKENS_BEFORE, META_TURN_ENDED, type MissionMeta, type ShellRunMeta } from '../core/protocol_names.ts';
 import type { AgentExit } from './connection/agent_process.ts';
 import type { AuthOffer } from './login/auth.ts';
-import { formOf, initialValues, type FieldValue, type FormView } from './elicitation/elicitation.ts';
-import { modesOf, withCurrentMode, type ModeSource } from './config_options/config_options.ts';
+import { formOf, initialValues } from './elicitation/elicitation.ts';
+import { modesOf, withCurrentMode } from './config_options/config_options.ts';
 import type { TrustOffer } from './trust/trust_offer.ts';
-import { modelLabel, modelStateOf, type ModelChoice, type ModelState } from './models/models.ts';
+import { modelLabel, modelStateOf, type ModelState } from './models/models.ts';
 import { type ToolCallView } from './session/tool_call.ts';
 import { closeUnfinished, finishedPrefix, placeCall } from './session/turn_model.ts';
 import { contextOf } from './shell/user_shell.ts';
 import type { FileIndexView } from './composer/file_index.ts';
-import type { RewindView } from './rewind/state.ts';
+import type { ConfigSlice } from './config_options/state.ts';
+import type { ElicitationSlice, PendingElicitation } from './elicitation/state.ts';
+import type { LoginSlice } from './login/state.ts';
+import type { ModelChoices, ModelSlice } from './models/state.ts';
+import type { PermissionSlice } from './permissions/state.ts';
+import type { RewindSlice, RewindView } from './rewind/state.ts';
+import type { ShellSlice } from './shell/state.ts';
+import type { TrustSlice } from './trust/state.ts';
 import type { HistoryItem, LiveItem, PendingPermission, SandboxView, ShellRunView, TerminalView, TextKind } from './session/views.ts';
 
-export type { FileIndexView, RewindView, HistoryItem, LiveItem, PendingPermission, SandboxView, ShellRunView, TerminalView, TextKind };
+export type { FileIndexView, ModelChoices, PendingElicitation, RewindView, HistoryItem, LiveItem, PendingPermission, SandboxView, ShellRunView, TerminalView, TextKind };
 
 export type AgentStatus = 'starting' | 'ready' | 'exited';
 
@@ -72,21 +79,8 @@ export interface SessionChoices {
   startup: boolean;
 }
 
-/** The model picker (/model): the session's models as offered when it opened, and the one in use. */
-export interface ModelChoices {
-  models: ModelChoice[];
-  current?: string;
-}
-
-/** A form the agent asked the person to fill in (elicitation/create), until it is answered. */
-export interface PendingElicitation extends FormView {
-  key: string;
-  sessionId: string;
-  /** what each field starts with (the schema's defaults) */
-  initial: Record<string, FieldValue>;
-}
-
-export interface ClientState {
+/** The store's state: the session's own fields, and each feature's slice as its room declares it. */
+export interface ClientState extends PermissionSlice, ElicitationSlice, ConfigSlice, ModelSlice, LoginSlice, TrustSlice, ShellSlice, RewindSlice {
   agent: AgentInfo;
   sessionId?: string;
   cwd: string;
@@ -103,21 +97,12 @@ export interface ClientState {
   toolCalls: Record<string, ToolCallView>;
   terminals: Record<string, TerminalView>;
   plan: PlanEntry[];
-  permissions: PendingPermission[];
-  /** Forms the agent asked for, oldest first; the screen shows the first. */
-  elicitations: PendingElicitation[];
   running: boolean;
   /** when the running turn began (Date.now()), for the time it has taken */
   runningSince?: number;
   commands: AvailableCommand[];
   /** Prompts typed while a turn runs, sent when it ends. */
   queued: string[];
-  /** The agent's session modes (for cxl acp: its envelopes), in its order: its `mode` config option's values, else its `modes`. */
-  modes: SessionMode[];
-  /** How a mode is switched: through that config option, or session/set_mode. */
-  modeSource?: ModeSource;
-  /** The session's config options (mode, model, effort, …) as the agent last said them. */
-  configOptions: SessionConfigOption[];
   usage?: UsageView;
   sandbox?: SandboxView;
   capabilities: AgentCapabilities;
@@ -139,26 +124,8 @@ export interface ClientState {
   sessionError?: string;
   /** The request the agent has not answered in time (`initialize`, `session/new`), while we still wait. */
   stalled?: string;
-  /** The models the session offers and the one in use, when the agent says. */
-  models?: ModelState;
-  /** The login picker, while the agent wants a login. */
-  auth?: AuthOffer;
-  /** This folder's own configuration is held back until trusted: the offer, shown until answered (or dismissed). */
-  trust?: TrustOffer;
   /** The agent's stderr, its last lines (the agent log pane). */
   agentLog: string[];
-  /** Why no model answers, as the agent found when the session opened (cxl acp's `_meta["cxl/model"]`); gone once one does. */
-  modelProblem?: string;
-  /** The server answered with models and one is still to be picked (cxl acp's `_meta["cxl/model"].pick`): its list; gone once one is chosen. */
-  modelPick?: string[];
-  /** The model picker, while open. */
-  modelChoices?: ModelChoices;
-  /** The person's own shell line running now (`!line`). */
-  shell?: ShellRunView;
-  /** What the person ran in their shell since the last prompt, as the agent will read it with the next one. */
-  shellContext: string[];
-  /** The rewind picker, while open. */
-  rewind?: RewindView;
 }
 
 export interface StoreOptions {

@@ -1,14 +1,24 @@
-// What the screen asks of the client (the ACP client implements it). The optional parts need a
+// What the screen asks of the client (the ACP client implements it): its own few, and each feature's
+// slice as the feature's room of the client declares it. The optional parts need a
 // live agent connection; where one is absent (tests, benchmarks) the screen says so instead.
-import type { CreateElicitationResponse, RequestPermissionOutcome } from '@agentclientprotocol/sdk';
+import type { ConfigControls } from '../client/config_options/requests.ts';
+import type { ElicitationControls } from '../client/elicitation/elicitation_answers.ts';
+import type { ForkControls } from '../client/fork/requests.ts';
+import type { LoginControls } from '../client/login/requests.ts';
+import type { ModelControls } from '../client/models/requests.ts';
+import type { PermissionControls } from '../client/permissions/permission_answers.ts';
+import type { RewindControls } from '../client/rewind/requests.ts';
+import type { ShellControls } from '../client/shell/requests.ts';
+import type { TrustControls } from '../client/trust/requests.ts';
 
-export interface Controller {
+/** Each feature's slice, as its room of the client declares it. */
+type FeatureControls = ConfigControls & ModelControls & LoginControls & ShellControls & RewindControls & ForkControls & TrustControls & PermissionControls & ElicitationControls;
+
+export interface Controller extends Partial<FeatureControls> {
   send(text: string): void;
   /** Ctrl+C: every pending approval answered `cancelled`, then session/cancel. */
   cancel(): void;
   quit(): void;
-  /** session/set_mode (Shift+Tab, /mode); settles once the agent has answered. */
-  setMode?(modeId: string): void | Promise<void>;
   /** /clear: a new session. */
   newSession?(): void;
   /** /resume: offer this directory's sessions (the store's sessionChoices). */
@@ -19,33 +29,4 @@ export interface Controller {
   dismissSessions?(): void;
   /** List the workspace's files for @-mentions (again, when the listing is old). */
   refreshFiles?(): void;
-  /** /config: list the session's config options, or set one (`ID VALUE`). */
-  config?(arg: string): void;
-  /** /model: the model picker over the session's models (no argument, the store's modelChoices), or switch to one. */
-  model?(arg: string): void | Promise<void>;
-  /** The login picker: a method was picked, or it was closed; /login opens it. */
-  authenticate?(methodId: string): void;
-  dismissLogin?(): void;
-  login?(): void;
-  /** `!line`: the person's own shell runs it (the agent gets its output with the next prompt). */
-  shell?(line: string): void;
-  /** /rewind, Esc Esc: the prompts to go back to (the rewind picker). */
-  rewind?(): void | Promise<void>;
-  /** /undo: what going back to before the last prompt would do. */
-  undo?(): void | Promise<void>;
-  /** The rewind picker's choice: what going back to before prompt `n` would do. */
-  rewindPreview?(n: number, restore: 'files' | 'conversation' | 'both'): void | Promise<void>;
-  /** The person said yes to the preview; resolves with the prompt gone back to (for the composer). */
-  rewindApply?(overwrite: boolean): Promise<string | undefined>;
-  dismissRewind?(): void;
-  /** /fork: a new session with this one's history. */
-  fork?(): void | Promise<void>;
-  /** The trust prompt: trust this folder's own configuration (then a new session applies it), close it, open it again (/trust). */
-  trustProject?(): void | Promise<void>;
-  dismissTrust?(): void;
-  offerTrust?(): void;
-  /** The approval's keys: the answer to the permission request queued under `key` (only an agent asks). */
-  answerPermission?(key: string, outcome: RequestPermissionOutcome): void;
-  /** The form's keys: the answer to the elicitation queued under `key` (sent, declined or cancelled). */
-  answerElicitation?(key: string, response: CreateElicitationResponse): void;
 }

@@ -13,6 +13,11 @@ export interface FormShelf {
 
 const CANCEL: CreateElicitationResponse = { action: 'cancel' };
 
+/** The controller's slice: the form's keys answer the elicitation queued under `key` (sent, declined or cancelled). */
+export interface ElicitationControls {
+  answerElicitation(key: string, response: CreateElicitationResponse): void;
+}
+
 export class ElicitationAnswers {
   readonly #waiting = new Map<string, (r: CreateElicitationResponse) => void>();
 

@@ -4,6 +4,11 @@
 import { errorText } from '../connection/request_errors.ts';
 import type { Notices, SessionLink } from '../session/link.ts';
 
+/** The controller's slice: /fork, a new session with this one's history. */
+export interface ForkControls {
+  fork(): void | Promise<void>;
+}
+
 export interface ForkRequests {
   fork(): Promise<void>;
 }

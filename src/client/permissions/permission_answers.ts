@@ -13,6 +13,11 @@ export interface PermissionShelf {
 
 const CANCELLED: RequestPermissionOutcome = { outcome: 'cancelled' };
 
+/** The controller's slice: the approval's keys answer the permission request queued under `key` (only an agent asks). */
+export interface PermissionControls {
+  answerPermission(key: string, outcome: RequestPermissionOutcome): void;
+}
+
 export class PermissionAnswers {
   readonly #waiting = new Map<string, (o: RequestPermissionOutcome) => void>();
 

@@ -7,8 +7,14 @@ export type RewindView =
   | { step: 'pick'; prompts: CheckpointsMeta['prompts'] }
   | { step: 'preview'; prompts: CheckpointsMeta['prompts']; plan: RewindMeta; busy?: boolean };
 
+/** The fields the rewind adds to the store's state. */
+export interface RewindSlice {
+  /** The rewind picker, while open. */
+  rewind?: RewindView;
+}
+
 /** What of the store the rewind's requests use. */
 export interface RewindShelf extends Notices {
-  getState(): { rewind?: RewindView };
+  getState(): RewindSlice;
   offerRewind(view: RewindView | undefined): void;
 }
