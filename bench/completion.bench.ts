@@ -18,7 +18,7 @@ process.env.FORCE_COLOR = '0';
 const { createElement } = await import('react');
 const { ClientStore } = await import('../src/client/state.ts');
 const { App } = await import('../src/ui/App.tsx');
-const { listWorkspaceFiles } = await import('../src/client/file_index.ts');
+const { listWorkspaceFiles } = await import('../src/client/composer/file_index.ts');
 const { findRipgrep } = await import('../src/core/local_fs/ripgrep.ts');
 const { fuzzyFilter } = await import('../src/ui/fuzzy.ts');
 

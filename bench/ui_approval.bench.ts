@@ -12,7 +12,7 @@ process.env.NODE_ENV ??= 'production';
 process.env.FORCE_COLOR = '0';
 const { createElement } = await import('react');
 const { ClientStore } = await import('../src/client/state.ts');
-const { PermissionAnswers } = await import('../src/client/permission_answers.ts');
+const { PermissionAnswers } = await import('../src/client/permissions/permission_answers.ts');
 const { App } = await import('../src/ui/App.tsx');
 
 const CWD = '/srv/proj';

@@ -1,5 +1,6 @@
 // The terminal UI's start, whole process, in a real terminal (tmux), under Node and under Deno:
-// from launching `cxl` to a screen that shows its session (the agent spawned, initialized, session/new answered), against
+// from launching `cxl` to a screen that shows its session (the agent spawned, initialized, session/new answered) and
+// echoes what is typed then, against
 // the built-in agent alone reaching the same point over stdio (spawn `cxl acp`, initialize,
 // session/new). The difference is what the UI adds: its modules and the first frames.
 // As a person runs it: colours on (so the UI asks the terminal for its background; tmux answers)
@@ -17,11 +18,13 @@ import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
 import { median, report } from './report.ts';
 
-const bin = fileURLToPath(new URL('../bin/cxl.js', import.meta.url));
-const dist = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const deno = fileURLToPath(new URL('../node_modules/.bin/deno', import.meta.url));
-/** How each runtime starts cxl: Node through bin/ (as `cxl` does), Deno on the bundle. */
-const RUNTIMES: Record<string, string[]> = { node: [process.execPath, bin], deno: [deno, 'run', '-A', dist] };
+/** How each runtime starts the cxl built in `root`: Node through bin/ (as `cxl` does), Deno on the bundle. */
+const runtimes = (root: string): Record<string, string[]> => ({ node: [process.execPath, path.join(root, 'bin/cxl.js')], deno: [deno, 'run', '-A', path.join(root, 'dist/cli.js')] });
+const RUNTIMES = runtimes(fileURLToPath(new URL('..', import.meta.url)));
+// UI_START_BEFORE=DIR: another build (a checkout of an earlier commit, built) measured in the same
+// run, its runs alternated with these, as a before/after row
+const BEFORE = process.env.UI_START_BEFORE ? runtimes(path.resolve(process.env.UI_START_BEFORE)) : undefined;
 
 if (spawnSync('tmux', ['-V']).status !== 0) {
   process.stderr.write('bench/ui_start: tmux is not installed (apt-get install tmux); no rows\n');
@@ -46,8 +49,12 @@ function unescapeOutput(s: string): string {
   return s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
 }
 
+/** What the bench types once the session is shown: the UI is usable when it is echoed. */
+const KEYS = 'zqxj';
+
 /**
- * Milliseconds from exec'ing the UI to its status line naming a session. The pane's shell is
+ * Milliseconds from exec'ing the UI to its status line naming a session and a key typed then
+ * echoed. The pane's shell is
  * started first and waits on `read`; a control-mode client (one process, attached before the
  * clock starts) sends the Enter that execs cxl and reads what the pane prints as it is printed.
  * Polling `capture-pane` instead spawned a tmux client every few ms, a process that took one of
@@ -60,6 +67,7 @@ async function uiStart(cxl: string[]): Promise<number> {
   try {
     return await new Promise<number>((resolve, reject) => {
       let t0 = 0;
+      let typed = false;
       let screen = '';
       let buf = '';
       const timer = setTimeout(() => reject(new Error(`the UI showed no session within 20 s:\n${tmux('capture-pane', '-p', '-t', 'b')}`)), 20_000);
@@ -80,7 +88,12 @@ async function uiStart(cxl: string[]): Promise<number> {
           if (!m || t0 === 0) continue;
           // the status line, its colour and cursor codes removed (Ink writes it whole)
           screen = (screen + unescapeOutput(m[1]).replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')).slice(-4000);
-          if (/session [0-9a-f]{8}/.test(screen)) {
+          // usable: the session is named, and then a key typed is echoed in the composer
+          if (!typed && /session [0-9a-f]{8}/.test(screen)) {
+            typed = true;
+            screen = '';
+            ctl.stdin.write(`send-keys -t b -l ${KEYS}\n`);
+          } else if (typed && screen.includes(KEYS)) {
             clearTimeout(timer);
             resolve(performance.now() - t0);
           }
@@ -123,17 +136,27 @@ function agentStart(cxl: string[]): Promise<number> {
 
 try {
   for (const [runtime, cxl] of Object.entries(RUNTIMES).filter(([r]) => (process.env.UI_START_RUNTIMES ?? 'node,deno').split(',').includes(r))) {
-    // a warm-up of each (code cache, page cache), then the two alternated so a busy machine slows
-    // both alike (the UI's clock starts at the Enter that execs it, the agent's at its spawn)
-    await uiStart(cxl);
-    await agentStart(cxl);
-    const ui: number[] = [];
-    const agent: number[] = [];
-    for (let i = 0; i < Number(process.env.UI_START_RUNS ?? 9); i++) {
-      ui.push(await uiStart(cxl));
-      agent.push(await agentStart(cxl));
+    const builds: [string, string[]][] = [['', cxl], ...(BEFORE ? [[' before', BEFORE[runtime]] as [string, string[]]] : [])];
+    // a warm-up of each (code cache, page cache), then all alternated so a busy machine slows
+    // each alike (the UI's clock starts at the Enter that execs it, the agent's at its spawn)
+    for (const [, c] of builds) {
+      await uiStart(c);
+      await agentStart(c);
     }
-    report({ name: `cxl UI start to a usable session (tmux, ${runtime})`, ours: median(ui), reference: median(agent), unit: 'ms', against: 'cxl acp to its session/new answer', target: '< 1.5x' });
+    const ui = builds.map((): number[] => []);
+    const agent = builds.map((): number[] => []);
+    for (let i = 0; i < Number(process.env.UI_START_RUNS ?? 9); i++) {
+      // each build first in turn: the first of a round is not always the same one
+      for (let j = 0; j < builds.length; j++) {
+        const k = (i + j) % builds.length;
+        ui[k].push(await uiStart(builds[k][1]));
+        agent[k].push(await agentStart(builds[k][1]));
+      }
+    }
+    for (const [k, [label]] of builds.entries()) {
+      if (process.env.UI_START_ALL) process.stderr.write(`${runtime}${label}: UI ${ui[k].map((x) => x.toFixed(0)).join(' ')}; agent ${agent[k].map((x) => x.toFixed(0)).join(' ')}\n`);
+      report({ name: `cxl UI start to a session and a key echoed (tmux, ${runtime})${label}`, ours: median(ui[k]), reference: median(agent[k]), unit: 'ms', against: 'cxl acp to its session/new answer', target: '< 1.5x' });
+    }
   }
 } finally {
   try {

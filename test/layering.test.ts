@@ -15,6 +15,9 @@ const CONTRACT_FLOOR = ['core/.', 'core/platform', 'core/protect', 'core/envelop
 /** Each built-in toolset's room, from the one registry: the contract's floor and the rooms it says it uses. */
 const TOOLSET_ROOMS: Record<string, readonly string[]> = Object.fromEntries(CORE_TOOLSETS.map((t) => [`core/${t.room}`, [...CONTRACT_FLOOR, ...(t.uses ?? []).map((u) => `core/${u}`)]]));
 
+/** The client's feature rooms: each may use the connection and the session's model, never another feature. */
+const CLIENT_FEATURES = ['permissions', 'elicitation', 'login', 'models', 'config_options', 'shell', 'trust', 'rewind', 'fork'];
+
 /** Which rooms a room may import from (its own room always). `core/.` is core's root vocabulary. */
 export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'core/.': [],
@@ -27,8 +30,16 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   // the gate knows no toolset: each answers the contract
   'core/gate': CONTRACT_FLOOR,
   config: ['core/*'],
-  client: ['config', 'core/*'],
-  ui: ['client', 'core/*'],
+  // the client's rooms (client/README.md): the connection at the bottom, the session's model on
+  // it, what the client serves and the composer on that, one room a feature beside each other;
+  // the root (acp_client.ts, state.ts) joins them
+  'client/connection': ['core/*'],
+  'client/session': ['core/*'],
+  'client/hosts': ['client/session', 'core/*'],
+  'client/composer': ['client/session', 'core/*'],
+  ...Object.fromEntries(CLIENT_FEATURES.map((f) => [`client/${f}`, ['client/connection', 'client/session', 'config', 'core/*']])),
+  'client/.': ['client/*', 'config', 'core/*'],
+  ui: ['client/*', 'core/*'],
   'agent/providers': ['config', 'core/*'],
   'agent/context': ['agent/providers', 'config', 'core/*'],
   'agent/sessions': ['agent/providers', 'core/*'],
@@ -40,15 +51,15 @@ export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'agent/acp': ['agent/loop', 'agent/context', 'agent/providers', 'agent/sessions', 'agent/tools', 'agent/missions', 'agent/units', 'agent/checkpoints', 'config', 'core/*'],
   'agent/.': ['agent/*', 'config', 'core/*'],
   serve: ['agent/*', 'config', 'core/*'],
-  cli: ['agent/*', 'client', 'config', 'core/*', 'serve', 'ui'],
+  cli: ['agent/*', 'client/*', 'config', 'core/*', 'serve', 'ui'],
 };
 
-/** The room of a file under src/: `core/gate`, `agent/.`, `ui`, `cli` (src/cli.ts and src/cli/). */
+/** The room of a file under src/: `core/gate`, `agent/.`, `client/hosts`, `ui`, `cli` (src/cli.ts and src/cli/). */
 export function roomOf(rel: string): string {
   const parts = rel.split('/');
   if (parts[0] !== 'src') return 'outside';
   if (parts[1] === 'cli.ts' || parts[1] === 'cli') return 'cli';
-  if (parts[1] === 'core' || parts[1] === 'agent') return parts.length > 3 ? `${parts[1]}/${parts[2]}` : `${parts[1]}/.`;
+  if (parts[1] === 'core' || parts[1] === 'agent' || parts[1] === 'client') return parts.length > 3 ? `${parts[1]}/${parts[2]}` : `${parts[1]}/.`;
   return parts[1];
 }
 
@@ -148,19 +159,32 @@ test('every room of src/ has a rule and a README saying what lives there and wha
   }
 });
 
+test("the gate imports only the contract's rooms: no toolset, no shell module, no agent", () => {
+  const gate = edges.filter((e) => e.from.startsWith('src/core/gate/'));
+  assert.ok(gate.length >= 5, `the scan found only ${gate.length} imports of core/gate`);
+  const outside = gate.map((e) => e.to).filter((to) => !['core/gate', ...CONTRACT_FLOOR].includes(roomOf(to)));
+  assert.deepEqual(outside, []);
+  // a gate that reached into a toolset again is a violation
+  assert.deepEqual(violations(importsOf('src/core/gate/gate.ts', "import { LocalFsToolset } from '../local_fs/toolset.ts';\n")), ['src/core/gate/gate.ts (core/gate) imports src/core/local_fs/toolset.ts (core/local_fs)']);
+});
+
 test('the checker catches an upward import, a sideways import between core rooms and a circle', () => {
   const fake = [
     ...importsOf('src/core/paths.ts', "import { x } from './gate/gate.ts';\n"),
     ...importsOf('src/core/shell/runner.ts', "import type { Y } from '../local_fs/file_io.ts';\n"),
     ...importsOf('src/client/state.ts', "export { z } from '../ui/theme.ts';\nconst m = await import('../agent/setup.ts');\n"),
+    ...importsOf('src/client/models/models.ts', "import type { ClientStore } from '../state.ts';\n"),
+    ...importsOf('src/client/session/views.ts', "import type { ShellRunView } from '../shell/user_shell.ts';\n"),
     ...importsOf('src/ui/a.ts', "import { b } from './b.ts';\n"),
     ...importsOf('src/ui/b.ts', "import {\n  a,\n} from './a.ts';\n"),
   ];
   assert.deepEqual(violations(fake), [
     'src/core/paths.ts (core/.) imports src/core/gate/gate.ts (core/gate)',
     'src/core/shell/runner.ts (core/shell) imports src/core/local_fs/file_io.ts (core/local_fs)',
-    'src/client/state.ts (client) imports src/ui/theme.ts (ui)',
-    'src/client/state.ts (client) imports src/agent/setup.ts (agent/.)',
+    'src/client/state.ts (client/.) imports src/ui/theme.ts (ui)',
+    'src/client/state.ts (client/.) imports src/agent/setup.ts (agent/.)',
+    'src/client/models/models.ts (client/models) imports src/client/state.ts (client/.)',
+    'src/client/session/views.ts (client/session) imports src/client/shell/user_shell.ts (client/shell)',
   ]);
   assert.equal(fake[1].typeOnly, true);
   assert.deepEqual(circles(fake), [['src/ui/a.ts', 'src/ui/b.ts']]);

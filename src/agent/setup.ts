@@ -5,9 +5,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BUILTIN, ConfigError, formatIssue, loadConfig, projectConfig, type EffectiveConfig } from '../config/load.ts';
+import { BUILTIN, ConfigError, formatIssue, homeDir, loadConfig, projectConfig, type EffectiveConfig, type ProjectConfig } from '../config/load.ts';
 import type { CompiledEnvelope } from '../core/envelope/index.ts';
-import { applies, untrustedNotice } from '../config/trust.ts';
+import { applies, trustStorePath, untrustedNotice } from '../config/trust.ts';
 import { META_TRUST_PROMPT } from '../core/protocol_names.ts';
 import { DEFAULT_MEMORY_FILES, MemoryCache, type Memory } from '../config/memory.ts';
 import { loadCommands, type LoadedCommands } from '../config/commands.ts';
@@ -33,7 +33,7 @@ import type { HttpSettings } from './providers/http.ts';
 import type { Provider } from './providers/types.ts';
 import { SessionStore } from './sessions/store.ts';
 import { BUILTIN_TOOLSETS } from './tools/builtin.ts';
-import { createSessionTools, type HookRef } from './tools/session_tools.ts';
+import { createSessionTools } from './tools/session_tools.ts';
 import { systemPrompt } from './loop/system_prompt.ts';
 import type { SessionTools } from './tools/contract.ts';
 import type { MissionBinding } from './tools/mission/binding.ts';
@@ -225,12 +225,15 @@ export async function agentSetup(o: SetupOptions): Promise<AgentSetup> {
 // ── step: the configuration of each project directory ──────────────────────────────────────
 
 /**
- * One load per project directory: sessions rooted elsewhere see their own .contenox/agents.toml.
- * The load is redone when the project's trust or content changed (trusted from the UI, a pull),
- * so a new session sees it; a running session keeps the configuration it started with.
+ * The configuration of each project directory, resolved once per run (its trust, its files read
+ * and hashed, the layers merged) and passed to everything that asks: sessions rooted elsewhere see
+ * their own .contenox/agents.toml. A later ask only stats what the resolution read (the folder,
+ * its .contenox, the files of its configuration, the trust store, the person's own file), as git
+ * checks its index: when one changed (trusted from the UI, a pull) the next session resolves it
+ * again; a running session keeps the configuration it started with.
  */
 class ProjectConfigs {
-  readonly #loaded = new Map<string, { key: string; cfg: EffectiveConfig }>();
+  readonly #loaded = new Map<string, { seen: string; cfg: EffectiveConfig }>();
   constructor(
     private readonly env: Record<string, string | undefined>,
     private readonly trustProject?: boolean,
@@ -238,7 +241,7 @@ class ProjectConfigs {
   ) {}
 
   /** The configuration with the agent section applied: `run` is the built-in agent unless the files define [agents.run]. */
-  #load(opts: { cwd: string; home?: string; env: Record<string, string | undefined>; trustProject?: boolean }): EffectiveConfig {
+  #load(opts: { cwd: string; home?: string; env: Record<string, string | undefined>; trustProject?: boolean; project: ProjectConfig }): EffectiveConfig {
     if (this.agent === undefined) return loadConfig(opts);
     if (this.agent !== 'run') return loadConfig({ ...opts, agent: this.agent });
     const cfg = loadConfig(opts);
@@ -248,7 +251,7 @@ class ProjectConfigs {
   /**
    * Why the project's own configuration no longer applies in `cwd` (changed since it was
    * trusted: its agents.toml, or a script one of its MCP servers runs), or undefined when it does.
-   * Asked again right before a project's MCP server is spawned.
+   * Asked again right before a project's MCP server is spawned: a full resolution, not the stat.
    */
   lapsed(cwd: string): string | undefined {
     const project = projectConfig({ cwd, home: this.env.HOME, env: this.env, trustProject: this.trustProject });
@@ -256,20 +259,37 @@ class ProjectConfigs {
   }
 
   for(cwd: string): EffectiveConfig {
+    const hit = this.#loaded.get(cwd);
+    if (hit && hit.seen === this.#seen(cwd, hit.cfg.project)) return hit.cfg;
     const base = { cwd, home: this.env.HOME, env: this.env, trustProject: this.trustProject };
     const project = projectConfig(base);
-    const key = `${project.state}:${project.material?.hash ?? ''}`;
-    const hit = this.#loaded.get(cwd);
-    if (hit && hit.key === key) return hit.cfg;
+    const seen = this.#seen(cwd, project);
     let cfg: EffectiveConfig;
     try {
-      cfg = this.#load(base);
+      cfg = this.#load({ ...base, project });
     } catch (err) {
       if (err instanceof ConfigError) throw new ToolError('bad_args', `configuration error:\n${err.issues.map(formatIssue).join('\n')}`);
       throw err;
     }
-    this.#loaded.set(cwd, { key, cfg });
+    this.#loaded.set(cwd, { seen, cfg });
     return cfg;
+  }
+
+  /** What a resolution of `cwd` read, as stat sees it now (identity, size, change time). */
+  #seen(cwd: string, project: ProjectConfig): string {
+    const home = homeDir(this.env.HOME);
+    const dir = project.material?.dir ?? path.resolve(cwd);
+    const paths = [dir, path.join(dir, '.contenox'), path.join(dir, '.contenox', 'commands'), project.file, trustStorePath(home), path.join(home, '.contenox', 'agents.toml'), ...Object.keys(project.material?.files ?? {}).map((rel) => path.join(dir, rel))];
+    return paths.map(statKey).join('|');
+  }
+}
+
+function statKey(file: string): string {
+  try {
+    const st = fs.statSync(file, { bigint: true });
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return '-';
   }
 }
 
@@ -388,7 +408,6 @@ interface SessionToolsInput {
   clientMcp: McpServerConfig[];
   notice: (text: string) => void;
   approvalsPossible: boolean;
-  hooks: HookRef;
   missing?: (spec: ToolSpec) => ToolError | undefined;
   mission?: MissionBinding;
   askTimeoutMs?: number;
@@ -411,7 +430,6 @@ class SessionToolsFactory {
   ) {}
 
   forClient(ctx: ToolContext): Promise<SessionTools> {
-    const hooks: HookRef = {};
     const acpServers = fromAcp(ctx.mcpServers as unknown as Array<Record<string, unknown>>);
     const notice = (t: string) => void ctx.notice(t).catch(() => {});
     for (const s of acpServers.skipped) notice(s);
@@ -422,11 +440,10 @@ class SessionToolsFactory {
       ledger: ctx.ledger,
       allows: ctx.allows,
       io: clientFileIO(ctx),
-      host: clientTerminalHost(ctx, hooks),
+      host: clientTerminalHost(ctx),
       clientMcp: acpServers.configs,
       notice,
       approvalsPossible: true,
-      hooks,
       missing: (spec) => missingCapability(spec, ctx.capabilities),
       ...(ctx.mission ? { mission: ctx.mission } : {}),
       ...(ctx.checkpoints ? { checkpoints: ctx.checkpoints } : {}),
@@ -446,7 +463,6 @@ class SessionToolsFactory {
       clientMcp: [],
       notice: u.notice,
       approvalsPossible: true,
-      hooks: {},
       mission: u.mission,
       askTimeoutMs: u.askTimeoutMs,
     });
@@ -465,7 +481,6 @@ class SessionToolsFactory {
       clientMcp: [],
       notice: l.notice,
       approvalsPossible: l.approvals,
-      hooks: {},
       ...(l.nobodyHint ? { nobodyHint: l.nobodyHint } : {}),
       ...(l.askTimeoutMs !== undefined ? { askTimeoutMs: l.askTimeoutMs } : {}),
     });
@@ -518,7 +533,7 @@ class SessionToolsFactory {
     const servers = [...configServers(scfg, (cwd) => this.configs.lapsed(cwd), b.cwd).filter((c) => !names.has(c.name)), ...b.clientMcp];
     const [mcp, remote] = await Promise.all([this.startMcp(b, servers), this.startRemote(b, scfg, servers, outputCap.policy.maxOutputBytes)]);
     toolsets.push(...remote);
-    const tools = createSessionTools({ toolsets, mcp, config: scfg, mode: b.mode, ...(b.ceiling !== undefined ? { ceiling: b.ceiling } : {}), ledger, allows, hooks: b.hooks, root: b.cwd, ...(b.checkpoints ? { effects: b.checkpoints } : {}), approvalsPossible: b.approvalsPossible, missing: b.missing, askTimeoutMs: b.askTimeoutMs, nobodyHint: b.nobodyHint });
+    const tools = createSessionTools({ toolsets, mcp, config: scfg, mode: b.mode, ...(b.ceiling !== undefined ? { ceiling: b.ceiling } : {}), ledger, allows, root: b.cwd, ...(b.checkpoints ? { effects: b.checkpoints } : {}), approvalsPossible: b.approvalsPossible, missing: b.missing, askTimeoutMs: b.askTimeoutMs, nobodyHint: b.nobodyHint });
     this.#open.add(tools);
     const close = tools.close.bind(tools);
     tools.close = async () => {

@@ -9,12 +9,27 @@
 // Nothing imported at run time, nothing of Node's: under Deno the first node: module loaded starts
 // Deno's Node layer (~20 ms), which this runs before.
 import type { DenoChild } from '../core/platform/runtime.ts';
+import { OPTIONAL_VALUE, UI_FLAGS } from './ui_flags.ts';
+
+/**
+ * The built-in agent's flags for these UI flag values: the table's `toAgent` flags in its order
+ * (an empty value is left out). builtinAgentArgv (src/cli/ui.ts) builds the same.
+ */
+export function agentFlags(values: Record<string, string | boolean | undefined>): string[] {
+  const out: string[] = [];
+  for (const f of UI_FLAGS) {
+    const value = values[f.name];
+    if (!f.toAgent || value === undefined || value === '' || value === false) continue;
+    out.push(`--${f.name}`, ...(typeof value === 'string' ? [value] : []));
+  }
+  return out;
+}
 
 /** Where the spawned agent waits for the UI: globalThis[Symbol.for(EARLY_AGENT_KEY)]. */
 export const EARLY_AGENT_KEY = 'cxl.earlyAgent';
 
-const VALUE_FLAGS = ['--cwd', '--model', '--envelope', '--provider'];
-const BOOL_FLAGS = ['--continue', '--trust-project'];
+// the flags read here (src/cli/ui_flags.ts): any other sends the command line to the UI
+const READ = new Map(UI_FLAGS.filter((f) => f.early === 'read').map((f) => [`--${f.name}`, f]));
 
 export interface EarlyAgentPlan {
   argv: string[];
@@ -40,25 +55,21 @@ export function earlyAgentPlan(argv: string[], host: PlanHost): EarlyAgentPlan |
     if (!a.startsWith('-')) continue; // the prompt
     const eq = a.indexOf('=');
     const name = eq < 0 ? a : a.slice(0, eq);
-    if (VALUE_FLAGS.includes(name)) {
+    const flag = READ.get(name);
+    if (!flag) return undefined; // --agent, --help, a typo: the UI decides
+    if (flag.name === OPTIONAL_VALUE) {
+      if (eq < 0 && i + 1 < argv.length && !argv[i + 1].startsWith('-')) i++; // its value
+    } else if (flag.type === 'string') {
       const value = eq < 0 ? argv[++i] : a.slice(eq + 1);
       if (value === undefined || (eq < 0 && value.startsWith('-'))) return undefined;
-      v[name] = value;
-    } else if (BOOL_FLAGS.includes(name) && eq < 0) v[name] = true;
-    else if (name === '--resume') {
-      if (eq < 0 && i + 1 < argv.length && !argv[i + 1].startsWith('-')) i++; // its id
-    } else return undefined; // --agent, --help, a typo: the UI decides
+      v[flag.name] = value;
+    } else if (eq < 0) v[flag.name] = true;
+    else return undefined;
   }
-  if (v['--provider'] === '') return undefined;
-  const cwd = host.realDir(typeof v['--cwd'] === 'string' ? v['--cwd'] : '.');
+  if (v.provider === '') return undefined;
+  const cwd = host.realDir(typeof v.cwd === 'string' ? v.cwd : '.');
   if (cwd === undefined || !host.entry) return undefined;
-  // as builtinAgentArgv (src/cli/ui.ts) makes it
-  const agentArgv = [...host.runtime, host.entry, 'acp'];
-  for (const flag of ['--provider', '--model', '--envelope']) {
-    const value = v[flag];
-    if (typeof value === 'string' && value !== '') agentArgv.push(flag, value);
-  }
-  if (v['--trust-project']) agentArgv.push('--trust-project');
+  const agentArgv = [...host.runtime, host.entry, 'acp', ...agentFlags(v)];
   return { argv: agentArgv, cwd };
 }
 

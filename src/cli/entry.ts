@@ -6,6 +6,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { ToolError } from '../core/errors.ts';
 import { diskErrorMessage } from '../core/platform/json_record.ts';
 import { UsageError } from './args.ts';
+import { flagLines } from './ui_flags.ts';
 
 export type Main = (argv: string[]) => Promise<number>;
 
@@ -35,15 +36,7 @@ Flags:
   -v, --version    print the version
 
 UI flags (cxl with no command):
-  --agent "<command line>"   drive any ACP agent instead of the built-in one
-  --cwd DIR                  the session root (default: the current directory)
-  --envelope NAME            the envelope (session mode) to start in
-  --provider ollama|openai   the built-in agent's model provider
-  --model NAME               the model to use
-  --continue                 resume the newest session of this directory
-  --resume [ID]              pick a session of this directory to resume (or the one with ID)
-  --connect URL              the UI attached to a standing host (cxl serve); token from
-                             CXL_SERVE_TOKEN or --token-file FILE
+${flagLines((f) => f.brief, 27)}
 
 Docs: README.md and docs/ in the package.`;
 

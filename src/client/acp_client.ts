@@ -7,27 +7,30 @@
 import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
 import pkg from '../../package.json' with { type: 'json' };
-import { META_HOST, META_SANDBOX, META_SHELL_CONTEXT, META_SHELL_RUN, META_TRUST_PROMPT, METHOD_CHECKPOINTS, METHOD_REWIND, METHOD_REWIND_PREVIEW, METHOD_SHELL_RUN, OPTION_READ_ALLOW, OPTION_READ_REFUSE, type CheckpointsMeta, type HostMeta, type RestoreMeta, type RewindMeta, type ShellRunMeta } from '../core/protocol_names.ts';
-import { AgentProcess } from './agent_process.ts';
-import type { AgentEnd } from './remote_agent.ts';
-import { authMethodsOf, type AuthMethodView, type AuthOffer } from './auth.ts';
-import { acceptTrust, type TrustOffer } from './trust_offer.ts';
-import { joinCommandLine } from './command_line.ts';
-import { configLines, currentLabel, findOption, matchValue } from './config_options.ts';
-import { FileIndex } from './file_index.ts';
-import { ElicitationAnswers } from './elicitation_answers.ts';
-import { FsHost } from './fs_host.ts';
-import { forwardMcp, type ConfiguredMcpServer } from './mcp_forward.ts';
-import { promptBlocks } from './mentions.ts';
-import { matchModel, modelLabel, modelNames, modelStateOf } from './models.ts';
-import { errorDetail, errorText, isAuthRequired } from './request_errors.ts';
-import { PermissionAnswers } from './permission_answers.ts';
-import { newestSession, pickerOrder, sandboxOf } from './session_meta.ts';
+import { META_HOST, META_SANDBOX, META_SHELL_CONTEXT, META_SHELL_RUN, META_TRUST_PROMPT, METHOD_SHELL_RUN, OPTION_READ_ALLOW, OPTION_READ_REFUSE, type HostMeta, type RestoreMeta, type ShellRunMeta } from '../core/protocol_names.ts';
+import { AgentProcess } from './connection/agent_process.ts';
+import type { AgentEnd } from './connection/remote_agent.ts';
+import { authMethodsOf, type AuthMethodView, type AuthOffer } from './login/auth.ts';
+import { acceptTrust, type TrustOffer } from './trust/trust_offer.ts';
+import { joinCommandLine } from './connection/command_line.ts';
+import { configLines, currentLabel, findOption, matchValue } from './config_options/config_options.ts';
+import { FileIndex } from './composer/file_index.ts';
+import { ElicitationAnswers } from './elicitation/elicitation_answers.ts';
+import { FsHost } from './hosts/fs_host.ts';
+import { forwardMcp, type ConfiguredMcpServer } from './session/mcp_forward.ts';
+import { promptBlocks } from './composer/mentions.ts';
+import { matchModel, modelLabel, modelNames, modelStateOf } from './models/models.ts';
+import { errorDetail, errorText, isAuthRequired } from './connection/request_errors.ts';
+import { PermissionAnswers } from './permissions/permission_answers.ts';
+import { newestSession, pickerOrder, sandboxOf } from './session/session_meta.ts';
+import { forkFor, type ForkRequests } from './fork/requests.ts';
+import { RewindRequests } from './rewind/requests.ts';
+import type { SessionLink } from './session/link.ts';
 import { ClientStore, type SandboxView } from './state.ts';
-import { noiseExplained, StdoutNoise } from './stdout_noise.ts';
-import { TerminalHost } from './terminal_host.ts';
-import { contextOf, shellContextText, UserShell, type ShellRunView } from './user_shell.ts';
-import { updateGuard, type UnknownUpdate } from './update_guard.ts';
+import { noiseExplained, StdoutNoise } from './connection/stdout_noise.ts';
+import { TerminalHost } from './hosts/terminal_host.ts';
+import { contextOf, shellContextText, UserShell, type ShellRunView } from './shell/user_shell.ts';
+import { updateGuard, type UnknownUpdate } from './connection/update_guard.ts';
 
 export interface ClientOptions {
   argv: string[];
@@ -123,6 +126,11 @@ export class AcpClient {
   #used = false;
   /** the agent offers session/delete: a session this client made and never used is deleted when it leaves it */
   #canDelete = false;
+  /** What the features' requests see of this client. */
+  readonly #link: SessionLink = this.#linkOf();
+  readonly #rewind: RewindRequests;
+  /** session/fork's requests, or the object saying the agent does not offer it (chosen on initialize) */
+  #fork: ForkRequests;
   readonly #stdoutNoise = new StdoutNoise((line) => this.#proc?.note(`the agent wrote on stdout, not ACP: ${line}`));
 
   /** the environment the trust record and the agent see (HOME decides where ~/.contenox is) */
@@ -137,6 +145,8 @@ export class AcpClient {
     this.#permissions = new PermissionAnswers(this.store);
     this.#forms = new ElicitationAnswers(this.store);
     this.#env = opts.env ?? process.env;
+    this.#rewind = new RewindRequests(this.#link, this.store);
+    this.#fork = forkFor(false, this.#link, this.store, this.fsHost.root);
     if (opts.trust) {
       // what trusting would change; why it is held back and what to do is the trust prompt's, once
       this.store.info(`What trusting ${opts.trust.dir} would change`, opts.trust.preview);
@@ -241,6 +251,31 @@ export class AcpClient {
       this.#unknownKinds.add('(unreadable)');
       this.store.notice('info', `${this.#agentName} sent an update this client could not read; it was dropped and the error is in the agent log (Ctrl+L).`);
     }
+  }
+
+  #linkOf(): SessionLink {
+    // the getters read this client's fields as they are at each use
+    const client = this;
+    return {
+      get conn() {
+        return client.#conn;
+      },
+      get sessionId() {
+        return client.#sessionId;
+      },
+      get exited() {
+        return client.#exited;
+      },
+      get agentName() {
+        return client.#agentName;
+      },
+      busy: (what) => this.#busy(what),
+      markUsed: () => void (this.#used = true),
+      note: (line) => this.#proc?.note(line),
+      loadSession: (id) => this.loadSession(id),
+      openSession: () => this.#newSession(),
+      closeSession: (id) => this.#closeSession(id),
+    };
   }
 
   #app(): acp.ClientApp {
@@ -360,6 +395,7 @@ export class AcpClient {
       forkSession: (caps?.sessionCapabilities as Record<string, unknown> | undefined)?.fork != null && caps?.loadSession === true,
       embeddedContext: caps?.promptCapabilities?.embeddedContext === true,
     });
+    this.#fork = forkFor(this.store.getState().capabilities.forkSession === true, this.#link, this.store, this.fsHost.root);
     if (this.opts.sandbox) this.store.setSandbox(this.opts.sandbox);
     // not in this turn: what reacts to the agent being ready runs before the session's outcome
     setTimeout(tell, 0);
@@ -857,107 +893,36 @@ export class AcpClient {
     if (ok) this.store.notice('info', `Model: ${modelLabel(this.store.getState().models) ?? want}, as --model asks${was ? ` (the session was on ${was})` : ''}.`);
   }
 
-  // ---- the way back: rewind, undo, fork ------------------------------------------------------
-
-  /** The agent's checkpoints (cxl's own method); undefined, with a notice, when it has none. */
-  async #checkpoints(): Promise<CheckpointsMeta['prompts'] | undefined> {
-    const conn = this.#conn;
-    const sessionId = this.#sessionId;
-    if (!conn || !sessionId) {
-      this.store.notice('warn', 'There is no session yet, so there is nothing to go back to.');
-      return undefined;
-    }
-    try {
-      return (await conn.agent.request<CheckpointsMeta>(METHOD_CHECKPOINTS, { sessionId })).prompts;
-    } catch (err) {
-      const missing = (err as { code?: number }).code === -32601;
-      this.store.notice('warn', missing ? `${this.#agentName} keeps no checkpoints, so there is nothing to go back to (cxl's own agent does: \`cxl\` without --agent).` : `Could not read the checkpoints: ${errorText(err)}.`);
-      return undefined;
-    }
-  }
+  // ---- the way back: rewind, undo, fork (client/rewind/, client/fork/) ----------------------
 
   /** /rewind (and Esc Esc on an empty prompt): the prompts to go back to. */
-  async rewind(): Promise<void> {
-    if (this.#busy('go back to an earlier prompt')) return;
-    const prompts = await this.#checkpoints();
-    if (!prompts) return;
-    if (prompts.length === 0) return this.store.notice('info', 'No prompt to go back to yet.');
-    this.store.offerRewind({ step: 'pick', prompts });
+  rewind(): Promise<void> {
+    return this.#rewind.rewind();
   }
 
   /** /undo: what going back to before the last prompt (its files and its conversation) would do. */
-  async undo(): Promise<void> {
-    if (this.#busy('undo the last prompt')) return;
-    const prompts = await this.#checkpoints();
-    if (!prompts) return;
-    const last = prompts.at(-1);
-    if (!last) return this.store.notice('info', 'Nothing to undo: no prompt yet.');
-    await this.rewindPreview(last.n, 'both', prompts);
+  undo(): Promise<void> {
+    return this.#rewind.undo();
   }
 
   /** The picker's choice: the diff and what is kept, before anything is done. */
-  async rewindPreview(n: number, restore: RestoreMeta, prompts = this.store.getState().rewind?.prompts ?? []): Promise<void> {
-    const conn = this.#conn;
-    const sessionId = this.#sessionId;
-    if (!conn || !sessionId) return;
-    try {
-      const plan = await conn.agent.request<RewindMeta>(METHOD_REWIND_PREVIEW, { sessionId, n, restore });
-      this.store.offerRewind({ step: 'preview', prompts, plan });
-    } catch (err) {
-      this.store.offerRewind(undefined);
-      this.store.notice('error', `Could not go back to before prompt ${n}: ${errorText(err)}.`);
-    }
+  rewindPreview(n: number, restore: RestoreMeta): Promise<void> {
+    return this.#rewind.preview(n, restore);
   }
 
-  /**
-   * The person said yes to the preview: the agent goes back (files changed by someone else only
-   * when `overwrite`). A conversation gone back is shown again from the agent's replay. Returns
-   * the prompt gone back to, for the composer.
-   */
-  async rewindApply(overwrite: boolean): Promise<string | undefined> {
-    const conn = this.#conn;
-    const sessionId = this.#sessionId;
-    const view = this.store.getState().rewind;
-    if (!conn || !sessionId || view?.step !== 'preview' || view.busy) return undefined;
-    const { plan } = view;
-    this.store.offerRewind({ ...view, busy: true });
-    let done: RewindMeta;
-    try {
-      done = await conn.agent.request<RewindMeta>(METHOD_REWIND, { sessionId, n: plan.n, restore: plan.restore, overwrite: overwrite ? plan.files.filter((f) => f.changedSince).map((f) => f.path) : [] });
-    } catch (err) {
-      this.store.offerRewind(undefined);
-      this.store.notice('error', `Could not go back to before prompt ${plan.n}: ${errorText(err)}.`);
-      return undefined;
-    }
-    this.store.offerRewind(undefined);
-    const text = view.prompts.find((p) => p.n === plan.n)?.text;
-    const rewound = done.conversation !== undefined && !done.conversation.cannot;
-    if (rewound) await this.loadSession(sessionId);
-    // a file changed since is kept unless `o` overwrote it: the way to do that is this screen's key
-    const changed = new Set(plan.files.filter((f) => f.changedSince).map((f) => f.path));
-    this.store.notice('info', rewindSummary(done, text), (done.skipped ?? []).map((k) => `kept ${k.path}: ${k.why}${changed.has(k.path) ? '; `o` in the preview goes back overwriting it' : ''}`));
-    return rewound ? text : undefined;
+  /** The person said yes to the preview; resolves with the prompt gone back to, for the composer. */
+  rewindApply(overwrite: boolean): Promise<string | undefined> {
+    return this.#rewind.apply(overwrite);
   }
 
   /** The picker closed. */
   dismissRewind(): void {
-    this.store.offerRewind(undefined);
+    this.#rewind.dismiss();
   }
 
-  /** /fork: a new session with this one's history (session/fork), shown in place of it; this one stays as it is. */
-  async fork(): Promise<void> {
-    const conn = this.#conn;
-    const sessionId = this.#sessionId;
-    if (!conn || !sessionId) return this.store.notice('warn', 'There is no session yet to fork.');
-    if (this.#busy('fork the session')) return;
-    if (!this.store.getState().capabilities.forkSession) return this.store.notice('warn', `${this.#agentName} cannot fork sessions (it does not offer session/fork).`);
-    let forked: string;
-    try {
-      forked = (await conn.agent.request<{ sessionId: string }>('session/fork', { sessionId, cwd: this.fsHost.root, mcpServers: [] })).sessionId;
-    } catch (err) {
-      return this.store.notice('error', `${this.#agentName} did not fork the session: ${errorText(err)}.`);
-    }
-    if (await this.loadSession(forked)) this.store.notice('info', `Forked: this is a new session (${forked.slice(0, 8)}) with the earlier one's history. The earlier one (${sessionId.slice(0, 8)}) is as it was: /resume goes back to it.`);
+  /** /fork: a new session with this one's history, shown in place of it; this one stays as it is. */
+  fork(): Promise<void> {
+    return this.#fork.fork();
   }
 
   /** /login: the login picker again. */
@@ -1155,14 +1120,4 @@ function safeJson(v: unknown): string {
   }
 }
 
-/** What a rewind did, in one sentence. */
-function rewindSummary(done: RewindMeta, text: string | undefined): string {
-  const parts: string[] = [];
-  if (done.restore !== 'conversation') parts.push(`${done.restored?.length ?? 0} file${done.restored?.length === 1 ? '' : 's'} restored`);
-  if (done.conversation) parts.push(done.conversation.cannot ? `the conversation stays (${done.conversation.cannot})` : `the conversation is back to before it (${done.conversation.prompts} prompt${done.conversation.prompts === 1 ? '' : 's'} gone)`);
-  if (done.skipped?.length) parts.push(`${done.skipped.length} kept as ${done.skipped.length === 1 ? 'it is' : 'they are'}`);
-  const what = text ? `“${text.length > 60 ? `${text.slice(0, 60)}…` : text}”` : `prompt ${done.n}`;
-  return `Went back to before ${what}: ${parts.join('; ')}.${done.conversation && !done.conversation.cannot ? ' The prompt is back in the composer to edit and send again.' : ''}`;
-}
-
-export { errorText } from './request_errors.ts';
+export { errorText } from './connection/request_errors.ts';

@@ -15,20 +15,21 @@ import type {
   SessionUpdate,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
-import type { CheckpointsMeta, RewindMeta } from '../core/protocol_names.ts';
 import { META_MISSION, META_MODEL, META_SHELL_CONTEXT, META_SHELL_RUN, META_TOKENS_AFTER, META_TOKENS_BEFORE, META_TURN_ENDED, type MissionMeta, type ShellRunMeta } from '../core/protocol_names.ts';
-import type { AgentExit } from './agent_process.ts';
-import type { AuthOffer } from './auth.ts';
-import { formOf, initialValues, type FieldValue, type FormView } from './elicitation.ts';
-import { modesOf, withCurrentMode, type ModeSource } from './config_options.ts';
-import type { TrustOffer } from './trust_offer.ts';
-import { modelLabel, modelStateOf, type ModelChoice, type ModelState } from './models.ts';
-import { type ToolCallView } from './tool_call.ts';
-import { closeUnfinished, finishedPrefix, placeCall } from './turn_model.ts';
-import { contextOf, type ShellRunView } from './user_shell.ts';
-import type { HistoryItem, LiveItem, PendingPermission, TerminalView, TextKind } from './views.ts';
+import type { AgentExit } from './connection/agent_process.ts';
+import type { AuthOffer } from './login/auth.ts';
+import { formOf, initialValues, type FieldValue, type FormView } from './elicitation/elicitation.ts';
+import { modesOf, withCurrentMode, type ModeSource } from './config_options/config_options.ts';
+import type { TrustOffer } from './trust/trust_offer.ts';
+import { modelLabel, modelStateOf, type ModelChoice, type ModelState } from './models/models.ts';
+import { type ToolCallView } from './session/tool_call.ts';
+import { closeUnfinished, finishedPrefix, placeCall } from './session/turn_model.ts';
+import { contextOf } from './shell/user_shell.ts';
+import type { FileIndexView } from './composer/file_index.ts';
+import type { RewindView } from './rewind/state.ts';
+import type { HistoryItem, LiveItem, PendingPermission, SandboxView, ShellRunView, TerminalView, TextKind } from './session/views.ts';
 
-export type { HistoryItem, LiveItem, PendingPermission, ShellRunView, TerminalView, TextKind };
+export type { FileIndexView, RewindView, HistoryItem, LiveItem, PendingPermission, SandboxView, ShellRunView, TerminalView, TextKind };
 
 export type AgentStatus = 'starting' | 'ready' | 'exited';
 
@@ -52,12 +53,6 @@ export interface UsageView {
   size: number;
 }
 
-/** The OS sandbox around shell commands, as the agent reports it (`_meta["cxl/sandbox"]`) or the client's own terminal host. */
-export interface SandboxView {
-  state: string;
-  reason?: string;
-}
-
 /** What the agent said it can do (initialize). */
 export interface AgentCapabilities {
   loadSession: boolean;
@@ -71,11 +66,6 @@ export interface AgentCapabilities {
   forkSession?: boolean;
 }
 
-/** The rewind picker (/rewind, /undo, Esc Esc): the prompts to go back to, then what going back to one would do. */
-export type RewindView =
-  | { step: 'pick'; prompts: CheckpointsMeta['prompts'] }
-  | { step: 'preview'; prompts: CheckpointsMeta['prompts']; plan: RewindMeta; busy?: boolean };
-
 /** Sessions offered to resume (the /resume picker, `cxl --resume`); `startup`: no session is open yet. */
 export interface SessionChoices {
   sessions: SessionInfo[];
@@ -86,16 +76,6 @@ export interface SessionChoices {
 export interface ModelChoices {
   models: ModelChoice[];
   current?: string;
-}
-
-/** The workspace's files for @-mentions, as listed once (paths relative to the session root). */
-export interface FileIndexView {
-  paths: readonly string[];
-  /** Still listing (the first time): `paths` is empty or old. */
-  loading: boolean;
-  /** The listing stopped at its cap. */
-  truncated: boolean;
-  error?: string;
 }
 
 /** A form the agent asked the person to fill in (elicitation/create), until it is answered. */

@@ -162,6 +162,8 @@ export interface LoadOptions {
   trustProject?: boolean;
   /** where CXL_TRUST_PROJECT is read (default: this process's environment) */
   env?: Record<string, string | undefined>;
+  /** the project's configuration as the caller already resolved it (projectConfig): not resolved again */
+  project?: ProjectConfig;
 }
 
 /** The project's configuration and whether it applies. */
@@ -218,7 +220,7 @@ export function configFiles(opts: { home?: string }, project: ProjectConfig): st
 }
 
 export function loadConfig(opts: LoadOptions = {}): EffectiveConfig {
-  const project = projectConfig(opts);
+  const project = opts.project ?? projectConfig(opts);
   const files = configFiles(opts, project);
   const layers: [string, ConfigData][] = [];
   const issues: ConfigIssue[] = [];

@@ -1,8 +1,8 @@
 // The login picker: what the agent said, then each login method it offers with its description,
 // the environment variable an API-key method reads (and whether it is set), or the command a
 // terminal method runs. Digits pick; the footer lists the keys.
-import type { AuthMethodView, AuthOffer } from '../client/auth.ts';
-import { varsNote } from '../client/auth.ts';
+import type { AuthMethodView, AuthOffer } from '../client/login/auth.ts';
+import { varsNote } from '../client/login/auth.ts';
 import { clipHead, plainRow, truncate, wrapText, type Row } from './text_layout.ts';
 
 function methodLines(m: AuthMethodView): string[] {

@@ -1,7 +1,7 @@
 // The form an agent asked for (elicitation/create), laid out as rows: its message, then one row
 // per field with its value as typed (a choice shows the one chosen, a multi-select each item
 // ticked or not), the field with the keys marked, its description under it, and what to fix.
-import type { FieldValue, FormField } from '../client/elicitation.ts';
+import type { FieldValue, FormField } from '../client/elicitation/elicitation.ts';
 import type { PendingElicitation } from '../client/state.ts';
 import { clipHead, plainRow, truncate, truncateRow, wrapText, type Row, type Span } from './text_layout.ts';
 

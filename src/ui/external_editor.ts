@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { splitCommandLine } from '../client/command_line.ts';
+import { splitCommandLine } from '../client/connection/command_line.ts';
 import { spawnSyncSettled } from '../core/platform/runtime.ts';
 
 export interface Terminal {

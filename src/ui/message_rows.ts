@@ -1,6 +1,6 @@
 // Conversation items other than tool calls, laid out as rows.
 import type { HistoryItem, TextKind } from '../client/state.ts';
-import type { ToolCallView } from '../client/tool_call.ts';
+import type { ToolCallView } from '../client/session/tool_call.ts';
 import { forTerminal } from '../core/terminal_text.ts';
 import { markdownRows, wrapSpans } from './markdown.ts';
 import { planSummaryRows } from './plan_rows.ts';

@@ -1,7 +1,7 @@
 // The session picker (/resume, `cxl --resume`): this directory's sessions, newest first, each
 // with its title (the first prompt, for cxl), how long ago it was used and its id.
 import type { SessionChoices } from '../client/state.ts';
-import { isUnattended } from '../client/session_meta.ts';
+import { isUnattended } from '../client/session/session_meta.ts';
 import { shortSessionId } from './status_line.ts';
 import { plainRow, textWidth, truncate, truncateRow, type Row } from './text_layout.ts';
 

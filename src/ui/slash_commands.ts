@@ -2,7 +2,7 @@
 // (`available_commands_update`), in one list for the completion popup, /help and the composer.
 // A client command runs here; anything else starting with `/` is sent to the agent as typed, and
 // `//name` sends `/name` to the agent when a client command has the same name.
-import { currentLabel } from '../client/config_options.ts';
+import { currentLabel } from '../client/config_options/config_options.ts';
 import type { ClientState, ClientStore } from '../client/state.ts';
 import { META_COMMAND_SOURCE } from '../core/protocol_names.ts';
 import type { Controller } from './controller.ts';

@@ -2,7 +2,7 @@
 // when it matters) its diffs, embedded terminal output and text content.
 import type { ToolCallContent } from '@agentclientprotocol/sdk';
 import type { TerminalView } from '../client/state.ts';
-import type { ToolCallView, ToolStatus } from '../client/tool_call.ts';
+import type { ToolCallView, ToolStatus } from '../client/session/tool_call.ts';
 import { contentText } from '../client/state.ts';
 import { diffModel, diffRows, diffSummaryRow, displayPath } from './diff_rows.ts';
 import { clipHead, clipTail, plainRow, truncateRow, wrapLine, wrapText, type Row, type Span } from './text_layout.ts';

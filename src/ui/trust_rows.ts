@@ -1,7 +1,7 @@
 // The trust prompt: this folder's own configuration is held back until trusted. What trusting it
 // would change is in the scrollback just above (a diff of the effective configuration); the
 // prompt names the files and the two answers.
-import type { TrustOffer } from '../client/trust_offer.ts';
+import type { TrustOffer } from '../client/trust/trust_offer.ts';
 import { clipHead, plainRow, truncate, wrapText, type Row } from './text_layout.ts';
 
 export function trustRows(offer: TrustOffer, width: number, maxLines: number): Row[] {

@@ -1,6 +1,6 @@
 // Rows the turn model adds to history: the marker of a turn that ended cancelled, and an update
 // that arrived for a call already printed (shown against that call, marked as an update).
-import type { ToolCallView } from '../client/tool_call.ts';
+import type { ToolCallView } from '../client/session/tool_call.ts';
 import type { TerminalView } from '../client/state.ts';
 import { truncateRow, type Row } from './text_layout.ts';
 import { toolCallRows } from './tool_call_rows.ts';

@@ -51,7 +51,7 @@ interface Recorded {
 /**
  * spawnEarlyAgentDeno with this process's real directory, entry and environment, a terminal on
  * both ends unless told otherwise, and a Command that records what it would run (nothing runs:
- * test/client/agent_process_adopt.test.ts drives a real process through the same adoption).
+ * test/client/connection/agent_process_adopt.test.ts drives a real process through the same adoption).
  */
 function denoSpawn(args: string[], o: { terminal?: boolean; mainModule?: string; fails?: boolean } = {}): { command?: Recorded; early?: Record<string, unknown>; unrefs: number } {
   let command: Recorded | undefined;
@@ -168,5 +168,15 @@ test(`a UI that refuses its command line after the early agent was spawned exits
   } finally {
     tmux.kill();
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the early agent reads exactly the flags the table marks `read`, and passes on those it marks `toAgent`', async () => {
+  const { UI_FLAGS } = await import('../../src/cli/ui_flags.ts');
+  for (const f of UI_FLAGS) {
+    const argv = f.type === 'string' ? [`--${f.name}`, f.name === 'cwd' ? '.' : 'v'] : [`--${f.name}`];
+    const p = plan(argv);
+    assert.equal(p !== undefined, f.early === 'read', `${f.name}: ${JSON.stringify(p)}`);
+    if (p) assert.deepEqual(fromAcp(p.argv).slice(1), f.toAgent ? argv : [], f.name);
   }
 });

@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { RequestPermissionOutcome } from '@agentclientprotocol/sdk';
-import { PermissionAnswers } from '../../src/client/permission_answers.ts';
+import { PermissionAnswers } from '../../src/client/permissions/permission_answers.ts';
 import { ClientStore, type ClientState } from '../../src/client/state.ts';
-import { mergeToolCall } from '../../src/client/tool_call.ts';
+import { mergeToolCall } from '../../src/client/session/tool_call.ts';
 
 const store = () => {
   const s = new ClientStore({ label: 'x', cwd: '/r', settleMs: 10_000 });

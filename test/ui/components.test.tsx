@@ -2,7 +2,7 @@ import './env.ts';
 // Each component (row builder rendered through <Rows>) at 60, 100 and 140 columns.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ToolCallView } from '../../src/client/tool_call.ts';
+import type { ToolCallView } from '../../src/client/session/tool_call.ts';
 import { approvalRows } from '../../src/ui/approval_rows.ts';
 import { completionAt } from '../../src/ui/completion.ts';
 import { completionRows } from '../../src/ui/completion_rows.ts';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { PromptHistory } from '../../src/client/prompt_history.ts';
+import { PromptHistory } from '../../src/client/composer/prompt_history.ts';
 import type { ClientStore } from '../../src/client/state.ts';
 import { App, type Controller } from '../../src/ui/App.tsx';
 import { adoptSaved } from '../../src/ui/composer.ts';

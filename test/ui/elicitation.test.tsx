@@ -12,7 +12,7 @@ import process from 'node:process';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { AcpClient } from '../../src/client/acp_client.ts';
-import { checkForm, formOf, initialValues } from '../../src/client/elicitation.ts';
+import { checkForm, formOf, initialValues } from '../../src/client/elicitation/elicitation.ts';
 import { moduleCommand } from '../../src/core/platform/runtime.ts';
 import { App } from '../../src/ui/App.tsx';
 import { matchSnapshot } from '../helpers/snapshot.ts';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { SessionInfo, SessionUpdate } from '@agentclientprotocol/sdk';
 import { ClientStore } from '../../src/client/state.ts';
-import { pickerOrder } from '../../src/client/session_meta.ts';
+import { pickerOrder } from '../../src/client/session/session_meta.ts';
 import { META_ASKED, META_SHELL_RUN, META_UNATTENDED } from '../../src/core/protocol_names.ts';
 import { historyRows } from '../../src/ui/message_rows.ts';
 import { pickerRows } from '../../src/ui/session_picker_rows.ts';

@@ -1,7 +1,7 @@
 // Client stores in the states the screen tests show, built through the store's own API (the
 // same calls the protocol layer makes), with fixed ids and paths so frames are stable.
 import type { PermissionOption, RequestPermissionOutcome, SessionInfo } from '@agentclientprotocol/sdk';
-import { PermissionAnswers } from '../../src/client/permission_answers.ts';
+import { PermissionAnswers } from '../../src/client/permissions/permission_answers.ts';
 import { ClientStore } from '../../src/client/state.ts';
 
 export const CWD = '/srv/proj';

@@ -7,10 +7,9 @@ import { ERROR_CODES, ToolError, type ErrorCode } from '../../core/errors.ts';
 import { isSandboxState, META_SANDBOX } from '../../core/protocol_names.ts';
 import { ClientTerminalHost, type AcpTerminalClient } from '../../core/shell/client_terminal.ts';
 import type { SandboxState } from '../../core/shell/sandbox/settings.ts';
-import type { Terminal, TerminalHost, TerminalRequest } from '../../core/shell/terminal.ts';
+import type { Terminal, TerminalHost } from '../../core/shell/terminal.ts';
 import type { ToolSpec } from '../../core/tool.ts';
 import type { ToolContext } from './session.ts';
-import type { HookRef } from '../tools/session_tools.ts';
 
 /** The client's fs/read_text_file and fs/write_text_file, where it offers them. */
 export function clientFileIO(ctx: ToolContext): ClientFileIO {
@@ -33,11 +32,11 @@ export function clientFileIO(ctx: ToolContext): ClientFileIO {
   }, { maxMessageBytes: acp.DEFAULT_MAX_MESSAGE_BYTES });
 }
 
-/** The client's terminals, each reported to the running tool call; a refusing host without the capability. */
-export function clientTerminalHost(ctx: ToolContext, hooks: HookRef): TerminalHost {
+/** The client's terminals (each reported to the call that opens it through its run context); a refusing host without the capability. */
+export function clientTerminalHost(ctx: ToolContext): TerminalHost {
   if (!ctx.capabilities.terminal) return new RefusingHost();
   const sandbox = clientSandbox(ctx.capabilities);
-  return new ReportingHost(new ClientTerminalHost(acpTerminalClient(ctx.client), { sessionId: ctx.sessionId, ...(sandbox ? { sandbox } : {}) }), hooks);
+  return new ClientTerminalHost(acpTerminalClient(ctx.client), { sessionId: ctx.sessionId, ...(sandbox ? { sandbox } : {}) });
 }
 
 /**
@@ -111,23 +110,6 @@ function clientSandbox(caps: acp.ClientCapabilities): SandboxState | undefined {
   const state = m.state;
   const reason = typeof m.reason === 'string' ? `the client's: ${m.reason}` : "the client's";
   return { state, reason };
-}
-
-/** Tells the running tool call about each terminal it opens, so the client can show it live. */
-class ReportingHost implements TerminalHost {
-  readonly kind = 'client' as const;
-  constructor(
-    private readonly inner: TerminalHost,
-    private readonly hooks: HookRef,
-  ) {}
-  sandboxState(network: boolean): SandboxState {
-    return this.inner.sandboxState?.(network) ?? { state: 'unavailable', reason: 'the client reports no sandbox' };
-  }
-  async create(req: TerminalRequest): Promise<Terminal> {
-    const t = await this.inner.create(req);
-    await this.hooks.current?.onTerminal?.(t.id);
-    return t;
-  }
 }
 
 /** Where a client has no terminal: nothing may fall back to running on this machine. */

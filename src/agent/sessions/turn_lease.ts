@@ -2,8 +2,9 @@
 // session (each appends to its log under the log's lock), but two turns at once would interleave
 // their messages and each model would answer a conversation the other is changing. So a turn
 // takes the session's lease first: a file `<id>.turn` in the locks directory beside the sessions
-// (the sessions directory's own mtime stays the index's), naming the holder's pid and host.
-// - Free, or held by a process that is gone (same host, its pid dead), or not touched for
+// (the sessions directory's own mtime stays the index's), naming the holder's pid and host (and,
+// on Linux, when that pid started: a pid the kernel reused for another process is not the holder).
+// - Free, or held by a process that is gone (same host, its pid dead or started at another time), or not touched for
 //   LEASE_STALE_MS (another host; the holder touches it every LEASE_TOUCH_MS): taken.
 // - Held by a live process: refused at once, naming it; the client prompts again once that turn
 //   is over (nothing waits behind another process's turn, which may run for hours).
@@ -14,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
-import { processAlive, withFileLock } from '../../core/platform/write_lock.ts';
+import { holderAlive, ownStartTime, withFileLock } from '../../core/platform/write_lock.ts';
 
 /** A lease from another host not touched for this long is abandoned. */
 export const LEASE_STALE_MS = 5 * 60_000;
@@ -24,6 +25,8 @@ const HOST = os.hostname();
 export interface LeaseHolder {
   pid: number;
   host: string;
+  /** the holder's process start time (write_lock.ts processStartTime), where it can be read */
+  start?: string;
   at: string;
 }
 
@@ -48,7 +51,7 @@ function readHolder(file: string): { holder: LeaseHolder; mtimeMs: number } | un
 }
 
 function live(h: { holder: LeaseHolder; mtimeMs: number }): boolean {
-  if (h.holder.host === HOST) return h.holder.pid !== process.pid && processAlive(h.holder.pid);
+  if (h.holder.host === HOST) return h.holder.pid !== process.pid && holderAlive(h.holder.pid, typeof h.holder.start === 'string' ? h.holder.start : undefined);
   return h.holder.host !== '' && Date.now() - h.mtimeMs < LEASE_STALE_MS;
 }
 
@@ -80,7 +83,8 @@ export class TurnLease {
     await withFileLock(this.file, 'the turn lease', () => {
       const h = readHolder(this.file);
       if (h && live(h)) throw new TurnHeld(h.holder);
-      const mine: LeaseHolder = { pid: process.pid, host: HOST, at: new Date().toISOString() };
+      const start = ownStartTime();
+      const mine: LeaseHolder = { pid: process.pid, host: HOST, ...(start ? { start } : {}), at: new Date().toISOString() };
       fs.writeFileSync(this.file, JSON.stringify(mine), { mode: 0o600 });
     });
     // another host tells a live lease from an abandoned one by its age

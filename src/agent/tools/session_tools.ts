@@ -3,7 +3,7 @@
 // tools_policies and meet only the envelope's tools patterns and default_action. A tool whose
 // client capability is missing is refused before anything is asked.
 import { plainOutput, schemaView } from '../../core/contract/schema_plan.ts';
-import type { EffectRecorder, Toolset } from '../../core/contract/toolset.ts';
+import type { EffectRecorder, RunReports, Toolset } from '../../core/contract/toolset.ts';
 import { withCeiling } from '../../core/envelope/index.ts';
 import { Gate, type Approver } from '../../core/gate/gate.ts';
 import { envelopeSandbox } from '../../core/shell/sandbox/settings.ts';
@@ -15,11 +15,6 @@ import type { EffectiveConfig } from '../../config/load.ts';
 import type { McpToolset } from './mcp.ts';
 import type { CallHooks, SessionTools } from './contract.ts';
 
-/** The hooks of the call running now (terminals and ledger records reach it through here). */
-export interface HookRef {
-  current?: CallHooks;
-}
-
 export interface SessionToolsOptions {
   toolsets: Toolset[];
   mcp: McpToolset[];
@@ -29,7 +24,6 @@ export interface SessionToolsOptions {
   ceiling?: string;
   ledger: ReadLedger;
   allows: SessionAllows;
-  hooks: HookRef;
   /** the workspace root shell words resolve from when the command policy names no dir */
   root: string;
   /** false for `cxl -p`: nobody answers, so approve counts as deny at once */
@@ -47,6 +41,12 @@ export interface SessionToolsOptions {
 // a call whose client gave no way to answer: an ask is a rejection the model reads
 const nobody: Approver = async () => ({ outcome: 'reject', reason: 'nobody is there to answer' });
 
+/** The call's own hooks as the gate hands them to the run (no slot shared between calls). */
+function reportsOf(hooks: CallHooks): RunReports {
+  const { onTerminal, onLedger } = hooks;
+  return { ...(onTerminal ? { terminal: onTerminal } : {}), ...(onLedger ? { ledger: onLedger } : {}) };
+}
+
 export function createSessionTools(o: SessionToolsOptions): SessionTools {
   // a unit's calls are decided by its envelope and its ceiling both (the stricter wins)
   const envelopeOf = (mode: string) => (o.ceiling === undefined ? o.config.envelope(mode) : withCeiling(o.config.envelope(mode), o.config.envelope(o.ceiling)));
@@ -54,7 +54,6 @@ export function createSessionTools(o: SessionToolsOptions): SessionTools {
   const all: Toolset[] = [...o.toolsets, ...o.mcp];
   for (const t of all) gate.add(t);
   const byName = (name: string) => all.find((t) => t.name === name);
-  o.ledger.onRecord = (p, how) => o.hooks.current?.onLedger?.(p, how);
   return {
     specs: () => all.flatMap((t) => t.list()),
     view: (spec, args) => byName(spec.toolset)?.view?.(spec.name, args) ?? schemaView(spec, args),
@@ -65,14 +64,9 @@ export function createSessionTools(o: SessionToolsOptions): SessionTools {
     async call(spec, args, hooks) {
       const lacking = o.missing?.(spec);
       if (lacking) throw lacking;
-      o.hooks.current = hooks;
-      try {
-        const approver = o.approvalsPossible ? (hooks.approve ?? nobody) : undefined;
-        const r = await gate.call(`${spec.toolset}.${spec.name}`, args, { signal: hooks.signal, ...(approver ? { approver } : {}), ...(hooks.direct ? { direct: true as const } : {}) });
-        return byName(spec.toolset)?.output?.(spec.name, r.result) ?? plainOutput(r.result);
-      } finally {
-        o.hooks.current = undefined;
-      }
+      const approver = o.approvalsPossible ? (hooks.approve ?? nobody) : undefined;
+      const r = await gate.call(`${spec.toolset}.${spec.name}`, args, { signal: hooks.signal, ...(approver ? { approver } : {}), ...(hooks.direct ? { direct: true as const } : {}), reports: reportsOf(hooks) });
+      return byName(spec.toolset)?.output?.(spec.name, r.result) ?? plainOutput(r.result);
     },
     sandbox() {
       const { mode, network } = envelopeSandbox(gate.envelope.resolved.shell);

@@ -163,8 +163,18 @@ export interface RunContext {
   shown?: ApprovalView;
   /** for a plan with `files` effects in a session that keeps checkpoints: every write goes through it */
   writes?: Pick<EffectRecorder, 'write'>;
+  /** what this call tells its caller while it runs (per call: two calls at once never hear each other's) */
+  reports?: RunReports;
   /** Asks what only the run could find out (a read-approve path behind a name); true: go on. Throws when nobody can answer. */
   ask(q: RunQuestion): Promise<boolean>;
+}
+
+/** What a running call reports to whoever made it. */
+export interface RunReports {
+  /** a terminal the client opened for the call, so the client can show it live */
+  terminal?(terminalId: string): Promise<void>;
+  /** a file the call read or wrote, as the read-before-write ledger recorded it */
+  ledger?(realPath: string, how: 'read' | 'write'): void;
 }
 
 /** A question a call asks while it runs, answered like an ask of the envelope. */

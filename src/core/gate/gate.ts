@@ -9,7 +9,7 @@
 // The approver is injected, per gate or per call: the ACP agent, the TUI and `cxl tool --yes` each bring their own.
 import { ToolError, toToolError } from '../errors.ts';
 import type { CallFacts, CompiledEnvelope, Decision } from '../envelope/index.ts';
-import type { ApprovalDiff, ApprovalView, ApprovedBy, CallPlan, EffectRecorder, PlanContext, RunContext, RunQuestion, Toolset } from '../contract/toolset.ts';
+import type { ApprovalDiff, ApprovalView, ApprovedBy, CallPlan, EffectRecorder, PlanContext, RunContext, RunQuestion, RunReports, Toolset } from '../contract/toolset.ts';
 import { identitiesChanged } from '../protect/identity.ts';
 import { qualified, schemaPlan } from '../contract/schema_plan.ts';
 import type { ToolKind, ToolSpec } from '../tool.ts';
@@ -112,6 +112,8 @@ export interface CallOptions {
   direct?: true;
   /** who answers this call's asks (the agent brings one per call); default: the gate's */
   approver?: Approver;
+  /** what the call reports while it runs (RunContext.reports) */
+  reports?: RunReports;
 }
 
 /** One call on its way through: its toolset, its tool's spec, and the toolset's plan of it. */
@@ -204,7 +206,7 @@ export class Gate {
     const answer: Answered = v.decision.action === 'approve' ? await this.#approve(p, v, args, approver, opts.signal) : {};
     try {
       const ask = this.#runAsk(answer.approvedBy, approver, opts.signal, p.toolset.name);
-      const result = await this.#run(p.plan, { signal: opts.signal, decision: v.decision, readOnly: v.readOnly, ...answer, ask, ...(opts.direct ? { direct: true as const } : {}) });
+      const result = await this.#run(p.plan, { signal: opts.signal, decision: v.decision, readOnly: v.readOnly, ...answer, ask, ...(opts.direct ? { direct: true as const } : {}), ...(opts.reports ? { reports: opts.reports } : {}) });
       return answer.approvedBy ? { result, decision: v.decision, approvedBy: answer.approvedBy } : { result, decision: v.decision };
     } finally {
       // a command or another toolset's tool may have made new names for files (`ln`, `tar x`):

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { ToolError } from '../errors.ts';
 import type { FileIO } from './file_io.ts';
 import { deniedSubstring, type FsPolicy } from './policy.ts';
-import type { ReadLedger } from './ledger.ts';
+import type { LedgerUse } from './ledger.ts';
 import type { IdentityIndex } from '../protect/identity.ts';
 import { classifyConfined } from '../protect/confined_class.ts';
 import { confine, type ConfinedPath } from '../paths.ts';
@@ -33,7 +33,8 @@ export type GrepEngine = 'auto' | 'ripgrep' | 'builtin';
 export interface FsContext {
   readonly root: string;
   readonly policy: FsPolicy;
-  readonly ledger: ReadLedger;
+  /** the session's ledger, as this call reports to it */
+  readonly ledger: LedgerUse;
   readonly io: FileIO;
   readonly matcher: PathMatcher;
   /** identities of quarantined and read-approve files (hard links to them are them) */

@@ -20,11 +20,12 @@ export interface LedgerJSON {
   entries: Record<string, LedgerEntry>;
 }
 
+/** What a tool uses of the ledger while it runs. */
+export type LedgerUse = Pick<ReadLedger, 'get' | 'check' | 'recordRead' | 'recordWrite' | 'forget'>;
+
 export class ReadLedger {
   readonly sessionId: string;
   readonly #entries = new Map<string, LedgerEntry>();
-  /** told of every read and write recorded (the agent notes which result showed which file) */
-  onRecord?: (realPath: string, how: 'read' | 'write') => void;
   /** paths changed since the last takeChanges(), so a saver writes what changed, not the ledger */
   readonly #changed = new Set<string>();
 
@@ -38,15 +39,30 @@ export class ReadLedger {
     // a range read of the same version does not downgrade an earlier full read
     const keepFull = !full && prev?.full === true && prev.sha256 === sha256;
     this.#entries.set(realPath, { sha256, full: full || keepFull, at: Date.now() });
-    this.onRecord?.(realPath, 'read');
     this.#changed.add(realPath);
   }
 
   /** Records content this session just wrote (the writer knows it: counts as a full read). */
   recordWrite(realPath: string, sha256: string): void {
     this.#entries.set(realPath, { sha256, full: true, at: Date.now() });
-    this.onRecord?.(realPath, 'write');
     this.#changed.add(realPath);
+  }
+
+  /** The ledger as one call uses it, telling `report` of each read and write it records (the agent notes which result showed which file). */
+  reporting(report: (realPath: string, how: 'read' | 'write') => void): LedgerUse {
+    return {
+      get: (p) => this.get(p),
+      check: (p, sha, needFull, shown) => this.check(p, sha, needFull, shown),
+      forget: (p) => this.forget(p),
+      recordRead: (p, sha, full) => {
+        this.recordRead(p, sha, full);
+        report(p, 'read');
+      },
+      recordWrite: (p, sha) => {
+        this.recordWrite(p, sha);
+        report(p, 'write');
+      },
+    };
   }
 
   get(realPath: string): LedgerEntry | undefined {

@@ -21,12 +21,13 @@ import type { Args } from './tool_def.ts';
 
 export const LOCAL_FS = 'local_fs';
 
-/** How a planned call runs: the file mode a human saw, the read-approve answer, the checkpoints' write recorder. */
+/** How a planned call runs: the file mode a human saw, the read-approve answer, the checkpoints' write recorder, who hears of its ledger records. */
 export interface FsRunOptions {
   signal?: AbortSignal;
   approvedMode?: number;
   ask?: AskApproval;
   writes?: RunContext['writes'];
+  onLedger?: (realPath: string, how: 'read' | 'write') => void;
 }
 
 /** The path a plan confined and classified, for the run to reuse while the file under it is the same. */
@@ -162,6 +163,7 @@ function runFs(parts: FsParts, tool: string, a: Args, planned: PlannedPath | und
   return parts.run(tool, a, planned, {
     signal: ctx.signal,
     ...(ctx.writes ? { writes: ctx.writes } : {}),
+    ...(ctx.reports?.ledger ? { onLedger: ctx.reports.ledger } : {}),
     ...(mode !== undefined ? { approvedMode: parseInt(mode, 8) } : {}),
     // the read-approve list as the tool meets it: already approved, covered, or asked
     ask: (req) => ctx.ask(readApproveQuestion(req)),

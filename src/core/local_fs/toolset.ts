@@ -162,7 +162,7 @@ export class LocalFsToolset implements Toolset {
       const ctx: FsContext = {
         root: this.root,
         policy: this.policy,
-        ledger: this.ledger,
+        ledger: opts.onLedger ? this.ledger.reporting(opts.onLedger) : this.ledger,
         io: opts.writes ? new RecordedIO(this.io, opts.writes) : this.io,
         matcher: gate.matcher,
         identity: gate.identity,

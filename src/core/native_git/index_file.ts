@@ -20,6 +20,8 @@ export interface IndexEntry {
   gid: number;
   size: number;
   oid: string;
+  /** set by the status walk (matrix.ts) when the file is in the working tree */
+  present: boolean;
 }
 
 export interface IndexFile {
@@ -88,7 +90,9 @@ export function parseIndex(buf: Buffer): Omit<IndexFile, 'mtime'> {
       name = decoder.decode(Buffer.concat([prevBytes.subarray(0, prevBytes.length - strip), buf.subarray(nameAt, nul)]));
       next = nul + 1;
     } else {
-      const nul = buf.indexOf(0, nameAt);
+      // the flags carry the name's length below 0xfff; a longer name is found by its NUL
+      const len = flags & 0xfff;
+      const nul = len < 0xfff && buf[nameAt + len] === 0 ? nameAt + len : buf.indexOf(0, nameAt);
       if (nul < 0 || nul > end) throw bad('an entry name is not terminated');
       name = buf.toString('utf8', nameAt, nul);
       // entries are padded with 1-8 NULs to a multiple of 8 bytes
@@ -107,8 +111,9 @@ export function parseIndex(buf: Buffer): Omit<IndexFile, 'mtime'> {
       gid: buf.readUInt32BE(at + 32),
       size: buf.readUInt32BE(at + 36),
       oid: buf.toString('hex', at + 40, at + 60),
+      present: false,
     });
-    prev = name;
+    if (version === 4) prev = name;
     at = next;
   }
   const trees = readExtensions(buf, at, end);

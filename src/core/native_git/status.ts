@@ -4,6 +4,7 @@
 // in the structured result even when the text is cut.
 import type { GitCtx } from './engine.ts';
 import { statusRows, type Row } from './matrix.ts';
+import { objectStore, parseCommit } from './objects.ts';
 import { headOid, readCommit } from './refs.ts';
 
 export interface StatusEntry {
@@ -51,6 +52,8 @@ export async function gitStatus(c: GitCtx): Promise<StatusResult> {
   const unstaged: StatusEntry[] = [];
   const untracked: string[] = [];
   for (const row of rows) {
+    // most rows of a large tree are unchanged: HEAD, working tree and index agree
+    if (row[1] === 1 && row[2] === 1 && row[3] === 1) continue;
     const k = classifyRow(row);
     if (k.staged) staged.push({ path: row[0], code: k.staged });
     if (k.unstaged) unstaged.push({ path: row[0], code: k.unstaged });
@@ -59,8 +62,9 @@ export async function gitStatus(c: GitCtx): Promise<StatusResult> {
   const lines = [`branch ${branch}`];
   let headInfo: StatusResult['head'];
   if (head) {
-    const info = await readCommit(c, head);
-    headInfo = { hash: head.slice(0, 8), subject: info.message.split('\n')[0] };
+    const own = objectStore(c.args.cache, c.repo.gitdir).read(head);
+    const subject = own?.type === 'commit' ? parseCommit(own.body).subject : (await readCommit(c, head)).message.split('\n')[0];
+    headInfo = { hash: head.slice(0, 8), subject };
     lines.push(`HEAD ${headInfo.hash} ${headInfo.subject}`);
   }
   const clean = !staged.length && !unstaged.length && !untracked.length;

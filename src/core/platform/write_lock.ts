@@ -4,6 +4,8 @@
 // target (created exclusively, removed after the rename), so the second writer re-verifies only
 // after the first has renamed and gets `stale` instead of overwriting. A lock file left by a
 // process that died is recovered: its pid is gone (same host), or it is older than any real write.
+// A holder file (`<lock>.<pid>.<n>.new`) left by a writer killed before it was linked and removed
+// is swept on a later acquire in that directory once its pid is dead.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -53,9 +55,47 @@ export function processAlive(pid: number): boolean {
   }
 }
 
+/**
+ * When process `pid` started, as Linux counts it (clock ticks since boot: field 22 of
+ * /proc/<pid>/stat), or undefined where that cannot be read (another system, or the process is
+ * gone). With the pid it names one process: a pid the kernel reused names another.
+ */
+export function processStartTime(pid: number): string | undefined {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // field 2, the command, is in parentheses and may hold spaces and ')': count after the last ')'
+  const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[22 - 3];
+  return start && /^\d+$/.test(start) ? start : undefined;
+}
+
+let ownStart: string | undefined | null = null;
+/** This process's start time (read once). */
+export function ownStartTime(): string | undefined {
+  if (ownStart === null) ownStart = processStartTime(process.pid);
+  return ownStart;
+}
+
+/**
+ * Whether the process that recorded `pid` (and `start`, its processStartTime then) still runs:
+ * its pid is alive and, where start times can be read, it started when it said (a dead holder's
+ * pid reused by a new process is not the holder).
+ */
+export function holderAlive(pid: number, start?: string): boolean {
+  if (!processAlive(pid)) return false;
+  if (start === undefined) return true;
+  const now = processStartTime(pid);
+  return now === undefined || now === start;
+}
+
 interface Holder {
   pid?: number;
   host?: string;
+  /** processStartTime of pid when it took the lock, where it can be read */
+  start?: string;
 }
 
 function readHolder(file: string): { holder: Holder; ageMs: number } | undefined {
@@ -82,7 +122,7 @@ function isStale(h: { holder: Holder; ageMs: number }): boolean {
   if (h.ageMs > STALE_LOCK_MS) return true;
   const { pid, host } = h.holder;
   // our own pid: this process's writers of the path queue, so none holds it now (a dead namesake did)
-  return typeof pid === 'number' && host === HOST && (pid === process.pid || !processAlive(pid));
+  return typeof pid === 'number' && host === HOST && (pid === process.pid || !holderAlive(pid, typeof h.holder.start === 'string' ? h.holder.start : undefined));
 }
 
 function tryCreate(file: string): boolean {
@@ -109,7 +149,8 @@ let ownSeq = 0;
 function createWithHolder(file: string): void {
   const fd = fs.openSync(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
   try {
-    fs.writeSync(fd, JSON.stringify({ pid: process.pid, host: HOST, at: new Date().toISOString() }));
+    const start = ownStartTime();
+    fs.writeSync(fd, JSON.stringify({ pid: process.pid, host: HOST, ...(start ? { start } : {}), at: new Date().toISOString() }));
   } catch (err) {
     // a full disk (ENOSPC) fails the write after the create: nothing is left behind
     fs.closeSync(fd);
@@ -152,6 +193,45 @@ function breakStale(file: string): boolean {
   }
 }
 
+/** An empty holder file older than this is not being written any more. */
+const EMPTY_HOLDER_MS = 1000;
+
+/** When each directory was last swept of dead writers' holder files (by this process). */
+const swept = new Map<string, number>();
+
+/**
+ * Removes the `.new` holder files of `file` (and of its breaker) whose writer is dead: killed
+ * between writing one and linking it, nothing else would ever remove it. Listing the directory
+ * costs its size, so it is done once per directory per STALE_LOCK_MS, not on every write.
+ */
+export function sweepHolderFiles(file: string, now = Date.now()): void {
+  const dir = path.dirname(file);
+  const last = swept.get(dir);
+  if (last !== undefined && now - last < STALE_LOCK_MS) return;
+  swept.set(dir, now);
+  const base = path.basename(file);
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return; // unreadable: the acquire itself says what is wrong
+  }
+  for (const name of names) {
+    if (!name.startsWith(`${base}.`) || !name.endsWith('.new')) continue;
+    const m = /^(?:\.break)?\.(\d+)\.\d+\.new$/.exec(name.slice(base.length));
+    if (!m) continue;
+    const h = readHolder(path.join(dir, name));
+    if (!h) continue;
+    // the content says whose it is; an empty one (killed between create and write, a common
+    // spot) is taken as this host's once older than a writer's create-to-write gap could be
+    // (another host's writer on a shared file system has that long); another host's by its age
+    const pid = Number(m[1]);
+    const ours = h.holder.pid === undefined ? h.ageMs > EMPTY_HOLDER_MS : h.holder.pid === pid && h.holder.host === HOST;
+    const dead = ours ? pid !== process.pid && !holderAlive(pid, typeof h.holder.start === 'string' ? h.holder.start : undefined) : h.ageMs > STALE_LOCK_MS;
+    if (dead) fs.rmSync(path.join(dir, name), { force: true });
+  }
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -161,6 +241,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function withFileLock<T>(target: string, shown: string, fn: () => T | Promise<T>): Promise<T> {
   return serialised(target, async () => {
     const file = lockFileOf(target);
+    sweepHolderFiles(file);
     const deadline = Date.now() + LOCK_WAIT_MS;
     let pause = 1;
     while (!tryCreate(file)) {

@@ -274,7 +274,7 @@ export class LocalShell implements Toolset {
     const before = sandbox.req?.profile === 'workspace-write' ? protectedNow(sandbox.req.roots) : undefined;
     let result: ShellResult;
     try {
-      result = await this.#run(command, argv, cwd, timeoutMs, shell, callOpts.signal, sandbox.req, { readOnly: callOpts.readOnly === true, approved: callOpts.approved === true, env: callOpts.env ?? [], ...(prepared ? { prepared } : {}) });
+      result = await this.#run(command, argv, cwd, timeoutMs, shell, callOpts.signal, sandbox.req, { readOnly: callOpts.readOnly === true, approved: callOpts.approved === true, env: callOpts.env ?? [], ...(prepared ? { prepared } : {}), ...(callOpts.onTerminal ? { onTerminal: callOpts.onTerminal } : {}) });
     } catch (err) {
       const left = await this.#settle(before, sandbox.req, callOpts);
       if (left.length && err instanceof ToolError) throw new ToolError(err.code, `${err.message}\n${describeLeftBehind(left)}`, { ...err.details, left_behind: left });
@@ -300,7 +300,7 @@ export class LocalShell implements Toolset {
     shell: boolean | undefined,
     signal: AbortSignal | undefined,
     sandbox: TerminalSandbox | undefined,
-    o: { readOnly: boolean; approved: boolean; env: readonly string[]; prepared?: PreparedLine },
+    o: { readOnly: boolean; approved: boolean; env: readonly string[]; prepared?: PreparedLine; onTerminal?: (terminalId: string) => Promise<void> },
   ): Promise<ShellResult> {
     const allow = [...(this.opts.envAllow ?? []), ...o.env];
     const env = childEnv(this.opts.env ?? process.env, { keepSecrets: this.opts.keepSecrets, allow });
@@ -313,6 +313,7 @@ export class LocalShell implements Toolset {
       signal,
       outputLimit: this.opts.outputLimit ?? (this.host.kind === 'client' ? DEFAULT_CLIENT_OUTPUT_LIMIT : DEFAULT_OUTPUT_LIMIT),
       ...(sandbox ? { sandbox } : {}),
+      ...(o.onTerminal ? { onTerminal: o.onTerminal } : {}),
       ...(o.readOnly ? { gitReadOnly: true, timeoutNote: `a command that runs unasked is limited (${describeLimits(this.unaskedLimits)}); one a human approves may run longer` } : {}),
     };
     const checkOpts = { cwd, pathEnv: this.opts.pathEnv, askable: o.approved, root: this.#realRoot() };

@@ -4,7 +4,7 @@
 // (or, for ACP's terminal/*, one interleaved stream keeping the tail). A request carrying a
 // sandbox runs inside it (bubblewrap or Seatbelt): the view is built for that command, now; a
 // sandbox started ahead with that same view on the same files is taken instead (sandbox/ahead.ts).
-// The client's terminal host (client/terminal_host.ts) is a thin layer over this file.
+// The client's terminal host (client/hosts/terminal_host.ts) is a thin layer over this file.
 import type { ChildProcess, StdioOptions } from 'node:child_process';
 import process from 'node:process';
 import { childProcess, killProcessGroup, onTerminate, signalExitCode } from '../platform/runtime.ts';

@@ -40,6 +40,8 @@ export interface ShellCallOptions {
   keep?: (item: LeftBehind) => Promise<boolean>;
   /** what the plan made of the arguments and the line: the run checks the arguments no more, and the line again only where something can have changed */
   prepared?: PreparedLine;
+  /** told of each terminal a client opens for the line (RunReports.terminal) */
+  onTerminal?: (terminalId: string) => Promise<void>;
 }
 
 /** A call's arguments as the schema and their meaning check them (command, argv, cwd, timeout, shell). */
@@ -174,7 +176,7 @@ function runLine(sh: ShellParts, args: Record<string, unknown>, prepared: Prepar
   const visible = named ? [...new Set((facts.absolute ?? []).filter((a) => defaultPathMatcher.classify(a) === 'read_approve'))] : [];
   const sandbox: SandboxCall = { ...settings, profile: rc.readOnly ? 'read-only' : 'workspace-write', ...(visible.length ? { visible } : {}) };
   const keep = (item: LeftBehind) => rc.ask(keepQuestion(args, item));
-  return sh.call(LOCAL_SHELL, args, { signal: rc.signal, sandbox, readOnly: rc.readOnly, approved: rc.approvedBy !== undefined, keep, prepared, ...(env.length ? { env } : {}) });
+  return sh.call(LOCAL_SHELL, args, { signal: rc.signal, sandbox, readOnly: rc.readOnly, approved: rc.approvedBy !== undefined, keep, prepared, ...(env.length ? { env } : {}), ...(rc.reports?.terminal ? { onTerminal: rc.reports.terminal } : {}) });
 }
 
 /** The second question about a file an approved command created under an always-ask name: asked even though the command was approved. */

@@ -28,6 +28,8 @@ export interface RunOptions {
   forceEnv?: readonly string[];
   /** said with a timeout: why the budget is what it is */
   timeoutNote?: string;
+  /** told of each terminal a client's host opens, so the client can show it live (a local terminal's id means nothing there) */
+  onTerminal?: (terminalId: string) => Promise<void>;
 }
 
 export interface StepResult {
@@ -109,6 +111,7 @@ async function runOnce(
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
   try {
+    if (opts.host.kind === 'client') await opts.onTerminal?.(term.id);
     const stopped = new Promise<void>((resolve) => {
       if (deadline > 0) {
         timer = setTimeout(() => {

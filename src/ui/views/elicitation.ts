@@ -2,8 +2,8 @@
 // Shift+Tab/↑ move between fields, text is typed into the field that has the keys, ←/→ choose
 // in a list, Space ticks a yes/no or an item of a multi-select, Enter checks and sends, Esc
 // declines (Ctrl+C cancels, with the turn). The answer goes to the client through the controller.
-import type { FieldValue } from '../../client/elicitation.ts';
-import { checkForm } from '../../client/elicitation.ts';
+import type { FieldValue } from '../../client/elicitation/elicitation.ts';
+import { checkForm } from '../../client/elicitation/elicitation.ts';
 import type { ClientState, PendingElicitation } from '../../client/state.ts';
 import { elicitationRows, type FormDraft } from '../elicitation_rows.ts';
 import type { UiState } from '../ui_state.ts';

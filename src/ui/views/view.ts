@@ -6,7 +6,7 @@ import type { Key } from 'ink';
 import type { ClientState, ClientStore } from '../../client/state.ts';
 import type { Controller } from '../controller.ts';
 import type { Action, Focus } from '../keys.ts';
-import type { SavedPrompt } from '../../client/prompt_history.ts';
+import type { SavedPrompt } from '../../client/composer/prompt_history.ts';
 import type { Row } from '../text_layout.ts';
 import type { UiState } from '../ui_state.ts';
 

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, openSync, closeSync, writeSync, realpathSync, r
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { FsHost } from '../../../src/client/fs_host.ts';
+import { FsHost } from '../../../src/client/hosts/fs_host.ts';
 import { startFakeOpenAI, type Reply } from '../../fixtures/fake_models.ts';
 import { Harness, type HarnessOptions } from './harness.ts';
 

@@ -444,3 +444,22 @@ test('session allows are saved with their folder: restored only there, kept asid
   assert.equal(back.coversArgv(['rm', 'x']), true);
   assert.equal(back.hasTool('notes.search'), false, "B's allow is B's");
 });
+
+describe('what a call reports travels with the call (RunContext.reports), not in a slot the session shares', () => {
+  test('two reads at once each hear only their own ledger records', async () => {
+    const root = workspace({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    const gate = gateFor(root);
+    const heard: Record<string, string[]> = { a: [], b: [] };
+    const call = (name: 'a' | 'b') => gate.call('read_file', { path: `${name}.txt` }, { reports: { ledger: (p, how) => heard[name].push(`${how} ${path.basename(p)}`) } });
+    await Promise.all([call('a'), call('b')]);
+    assert.deepEqual(heard, { a: ['read a.txt'], b: ['read b.txt'] });
+  });
+  test('a terminal on this machine is not reported: its id means nothing to a client', async () => {
+    const root = workspace();
+    const gate = gateFor(root, { envelope: 'auto_edit', yes: true });
+    const terminals: string[] = [];
+    const r = await gate.call('local_shell', { command: 'true' }, { reports: { terminal: async (id) => void terminals.push(id) } });
+    assert.equal((r.result as { exit_code: number }).exit_code, 0);
+    assert.deepEqual(terminals, []);
+  });
+});

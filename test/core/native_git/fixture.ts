@@ -3,6 +3,7 @@
 // them; and a way to catch a refusal's code and message.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -90,4 +91,13 @@ export async function refusal(p: Promise<unknown>, code: string): Promise<string
 /** A gate over the toolset under a shipped envelope. */
 export function gate(ts: NativeGitToolset, envelope: string, approver?: Approver): Gate {
   return new Gate({ envelope: buildEnvelope(envelope, { ...SHIPPED_ENVELOPES }, FLOOR_RULES), toolsets: [ts], ...(approver ? { approver } : {}) });
+}
+
+/** Rewrites .git/index with `patch` applied to its bytes and the checksum made right again. */
+export function patchIndex(dir: string, patch: (buf: Buffer) => void): void {
+  const file = path.join(dir, '.git/index');
+  const buf = fs.readFileSync(file);
+  patch(buf);
+  createHash('sha1').update(buf.subarray(0, buf.length - 20)).digest().copy(buf, buf.length - 20);
+  fs.writeFileSync(file, buf);
 }

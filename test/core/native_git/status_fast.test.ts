@@ -3,14 +3,13 @@
 // in, against the git binary's own status and diff, and row for row against isomorphic-git's
 // statusMatrix (the walk they replace), so a fast answer is never a different answer.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { gitContext } from '../../../src/core/native_git/engine.ts';
 import { statusRows } from '../../../src/core/native_git/matrix.ts';
 import { openRepo } from '../../../src/core/native_git/repo.ts';
-import { git, refusal, repo, toolset, write } from './fixture.ts';
+import { git, patchIndex, refusal, repo, toolset, write } from './fixture.ts';
 
 type Status = { staged: { path: string; code: string }[]; unstaged: { path: string; code: string }[]; untracked: string[] };
 
@@ -134,15 +133,6 @@ test('git_diff names the files git diff HEAD names, and diffs them', async () =>
   const untracked = git(dir, 'ls-files', '--others', '--exclude-standard').split('\n').filter(Boolean);
   assert.deepEqual([...ours.untracked].sort(), untracked.sort());
 });
-
-/** Rewrites .git/index with `patch` applied to its bytes and the checksum made right again. */
-function patchIndex(dir: string, patch: (buf: Buffer) => void): void {
-  const file = path.join(dir, '.git/index');
-  const buf = fs.readFileSync(file);
-  patch(buf);
-  createHash('sha1').update(buf.subarray(0, buf.length - 20)).digest().copy(buf, buf.length - 20);
-  fs.writeFileSync(file, buf);
-}
 
 test('a racily clean file (its stat matches an index no newer than it) is read, as git reads it', async () => {
   const dir = repo([{ message: 'one', files: { 'racy.txt': 'aaaa\n', 'calm.txt': 'calm\n' } }]);

@@ -5,12 +5,13 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import process from 'node:process';
 import { test } from 'node:test';
 import { isToolError } from '../../../src/core/errors.ts';
 import { ClientFileIO, sha256, WorkspaceFileIO, type FsClient } from '../../../src/core/local_fs/file_io.ts';
 import { confine } from '../../../src/core/paths.ts';
 import { moduleCommand } from '../../../src/core/platform/runtime.ts';
-import { lockFileOf, STALE_LOCK_MS } from '../../../src/core/platform/write_lock.ts';
+import { lockFileOf, processStartTime, STALE_LOCK_MS, sweepHolderFiles, withFileLock } from '../../../src/core/platform/write_lock.ts';
 import { tempDir, toolset, tree } from '../fs_helpers.ts';
 
 const ROUNDS = 50;
@@ -132,6 +133,11 @@ test('a lock left by a dead process, an ancient one, or a FIFO planted under its
   assert.ok(dead > 1);
   fs.writeFileSync(lock, JSON.stringify({ pid: dead, host: os.hostname() }));
   assert.ok((await write('v2\n')) < 2000, 'a dead holder is not waited for');
+  // a live pid that started at another time than its holder did: the pid was reused (Linux tells)
+  const start1 = processStartTime(1);
+  fs.writeFileSync(lock, JSON.stringify({ pid: 1, host: os.hostname(), start: `${Number(start1 ?? '0') + 1}` }));
+  if (start1 !== undefined) assert.ok((await write('v2b\n')) < 2000, 'a reused pid is not the holder');
+  else fs.rmSync(lock);
   // a live pid, but older than any real write
   fs.writeFileSync(lock, JSON.stringify({ pid: 1, host: os.hostname() }));
   const old = (Date.now() - STALE_LOCK_MS - 5000) / 1000;
@@ -145,6 +151,49 @@ test('a lock left by a dead process, an ancient one, or a FIFO planted under its
   assert.equal(spawnSync('mkfifo', [lock]).status, 0);
   assert.ok((await write('v5\n')) < 2000);
   assert.deepEqual(fs.readdirSync(root), ['a.txt']);
+});
+
+test('kill -9 between writing a holder file and linking it: the next acquire sweeps the dead writer\'s .new file', { timeout: 120_000 }, async () => {
+  const dir = tempDir('cxl-lock-sweep-');
+  const target = path.join(dir, 'shared.json');
+  const lock = lockFileOf(target);
+  const [cmd, ...pre] = moduleCommand(new URL('./fixtures/lock_looper.ts', import.meta.url).href);
+  const leftovers = () => fs.readdirSync(dir).filter((n) => n.endsWith('.new'));
+  // a kill lands between the write and the link (or the remove after it) in a good share of tries
+  for (let kills = 0; kills < 40 && leftovers().length === 0; kills++) {
+    const child = spawn(cmd, [...pre, target], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+      child.on('error', reject);
+      child.stdout.once('data', () => resolve());
+    });
+    await new Promise((r) => setTimeout(r, Math.random() * 20));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.on('close', r));
+  }
+  const left = leftovers();
+  assert.ok(left.length > 0, 'some kill left a holder file behind');
+  assert.match(left[0], /^\.shared\.json\.cxl-lock(\.break)?\.\d+\.\d+\.new$/);
+  // one left empty (killed between create and write) is judged after a second
+  await new Promise((r) => setTimeout(r, 1100));
+  // a live writer's holder file (this process's pid) is never swept
+  const mine = `${lock}.${process.pid}.99.new`;
+  fs.writeFileSync(mine, JSON.stringify({ pid: process.pid, host: (await import('node:os')).hostname() }));
+  const t0 = Date.now();
+  await withFileLock(target, 'the looped file', () => undefined);
+  assert.ok(Date.now() - t0 < 2000, 'a dead holder is not waited for');
+  assert.deepEqual(leftovers(), [path.basename(mine)], 'the dead writers\' holder files are gone, the live one kept');
+  assert.equal(fs.existsSync(lock), false);
+  // an empty one just made may be a writer between create and write: kept for now
+  fs.rmSync(mine);
+  const dead = Number(spawnSync('sh', ['-c', 'echo $$'], { encoding: 'utf8' }).stdout.trim());
+  const empty = `${lock}.${dead}.1.new`;
+  fs.writeFileSync(empty, '');
+  sweepHolderFiles(lock, Date.now() + STALE_LOCK_MS + 1);
+  assert.equal(fs.existsSync(empty), true, 'a young empty holder file is kept');
+  const old = (Date.now() - 2000) / 1000;
+  fs.utimesSync(empty, old, old);
+  sweepHolderFiles(lock, Date.now() + 2 * STALE_LOCK_MS + 2);
+  assert.deepEqual(leftovers(), []);
 });
 
 test('a new file created by two sessions at once through the client: one creates it, the other gets stale', async () => {

@@ -8,7 +8,7 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { TerminalHost } from '../../../src/client/terminal_host.ts';
+import { TerminalHost } from '../../../src/client/hosts/terminal_host.ts';
 import { buildEnvelope } from '../../../src/core/envelope/index.ts';
 import { FLOOR_RULES, SHIPPED_ENVELOPES } from '../../../src/core/envelope/shipped.ts';
 import { Gate } from '../../../src/core/gate/gate.ts';

@@ -7,6 +7,7 @@ import process from 'node:process';
 import type { TerminalRequest } from '../terminal.ts';
 import { dataDir } from '../../platform/data_dir.ts';
 import { isWithin } from '../../paths.ts';
+import { shellWord } from '../../shell_word.ts';
 import { bwrapArgs } from './bwrap.ts';
 import { inGroup, pidsGroup } from './cgroup.ts';
 import { LAUNCH_SHELL, noteWorkspaces } from './launch_programs.ts';
@@ -73,9 +74,12 @@ export const TRAMPOLINE = [
   'exec "$@"',
 ].join('\n');
 
-/** `command args` as TRAMPOLINE reads them: each word single-quoted, a newline inside one as `$NL`, so the whole is one line. */
+/**
+ * `command args` as TRAMPOLINE reads them: each word as shellWord quotes it, a newline (only ever
+ * inside single quotes) as `$NL`, so the whole is one line.
+ */
 export function commandLine(command: string, args: readonly string[]): string {
-  return `${[command, ...args].map((w) => `'${w.replace(/'/g, "'\\''").replace(/\n/g, `'"$NL"'`)}'`).join(' ')}\n`;
+  return `${[command, ...args].map((w) => shellWord(w).replace(/\n/g, `'"$NL"'`)).join(' ')}\n`;
 }
 
 /** bwrap's own processes (the outer one, the namespace's init), counted by the pids cgroup too. */
