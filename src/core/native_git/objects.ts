@@ -6,7 +6,11 @@
 // object this reader does not find (an alternate object store, a pack index it does not know)
 // is answered null and the caller asks isomorphic-git, so answers never depend on it.
 import fs from 'node:fs';
-import zlib from 'node:zlib';
+import { lazyBuiltin } from '../platform/runtime.ts';
+
+// node:zlib loads Node's stream modules with it: a cold `cxl tool` call that reads no git object
+// should not pay for them
+const zlib = lazyBuiltin<typeof import('node:zlib')>('node:zlib');
 
 export interface GitObject {
   type: 'commit' | 'tree' | 'blob' | 'tag';
@@ -45,7 +49,7 @@ export class ObjectStore {
   #loose(oid: string): GitObject | null {
     let raw: Buffer;
     try {
-      raw = zlib.inflateSync(fs.readFileSync(`${this.#dir}/${oid.slice(0, 2)}/${oid.slice(2)}`));
+      raw = zlib().inflateSync(fs.readFileSync(`${this.#dir}/${oid.slice(0, 2)}/${oid.slice(2)}`));
     } catch {
       return null;
     }
@@ -158,7 +162,7 @@ export class ObjectStore {
       const got = readAt(pack.pack, chunk, offset);
       try {
         // zlib stops at the stream's end, so what follows in the pack is left alone
-        const out = zlib.inflateSync(chunk.subarray(0, got));
+        const out = zlib().inflateSync(chunk.subarray(0, got));
         if (out.length === size) return out;
       } catch (err) {
         if (got < room) throw err;
