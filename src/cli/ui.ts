@@ -290,6 +290,9 @@ export const UI_START: readonly Step[] = [
         s.ui = await s.screen;
       } catch (err) {
         s.offTerminate();
+        // the background query left stdin raw and read for the screen: the shell gets it back as it was
+        process.stdin.setRawMode?.(false);
+        process.stdin.pause();
         await s.client.close(); // the agent already started must not outlive a UI that cannot load
         s.restoreConsole();
         throw err;

@@ -5,13 +5,21 @@ import type { Buffer } from 'node:buffer';
 import type { ThemeName } from './theme.ts';
 
 export interface QueryStreams {
-  stdin: { setRawMode?(on: boolean): unknown; on(ev: 'data', fn: (d: Buffer | string) => void): unknown; off(ev: 'data', fn: (d: Buffer | string) => void): unknown; resume(): unknown; pause(): unknown };
+  stdin: {
+    setRawMode?(on: boolean): unknown;
+    on(ev: 'readable', fn: () => void): unknown;
+    off(ev: 'readable', fn: () => void): unknown;
+    read(): Buffer | string | null;
+    unshift(chunk: Buffer | string): unknown;
+  };
   stdout: { write(s: string): unknown };
 }
 
 const OSC11 = /\u001B\]11;rgba?:([0-9a-f]{1,4})\/([0-9a-f]{1,4})\/([0-9a-f]{1,4})/i;
 // the device attributes answer: ESC [ ? … c
 const DA1 = /\u001B\[\?[\d;]*c/;
+// the answers as they arrive, to be cut out of what else was read (keys typed meanwhile)
+const ANSWERS = /\u001B\]11;[^\u0007\u001B]*(?:\u0007|\u001B\\)|\u001B\[\?[\d;]*c/g;
 
 /** `dark` or `light` from an OSC 11 answer (`rgb:RRRR/GGGG/BBBB`), by its relative luminance. */
 export function backgroundFromAnswer(answer: string): ThemeName | undefined {
@@ -28,25 +36,34 @@ export function backgroundFromEnv(env: Record<string, string | undefined>): Them
   return bg === 7 || (bg >= 9 && bg <= 15) ? 'light' : 'dark';
 }
 
-/** Ask the terminal; resolves with its background, or undefined when it does not say (within `ms`). */
+/**
+ * Ask the terminal; resolves with its background, or undefined when it does not say (within `ms`).
+ * Stdin is read as Ink reads it (`readable` and `read()`), never paused or resumed, and left in raw
+ * mode for the screen that takes it next: under Deno, a stdin paused and toggled out of raw mode
+ * here sometimes never delivered the first keys to Ink's listener (issue 44), and in cooked mode the
+ * terminal echoed keys typed before the first frame over it. Keys typed while the answer is awaited
+ * are put back on stdin, so the screen reads them first. Whoever takes stdin next owns raw mode
+ * (the UI turns it off when it cannot load).
+ */
 export function queryBackground(io: QueryStreams, ms = 300): Promise<ThemeName | undefined> {
   return new Promise((resolve) => {
     let got = '';
-    const done = (v: ThemeName | undefined) => {
+    const done = () => {
       clearTimeout(timer);
-      io.stdin.off('data', onData);
-      io.stdin.pause();
-      io.stdin.setRawMode?.(false);
-      resolve(v);
+      io.stdin.off('readable', onReadable);
+      const theme = backgroundFromAnswer(got);
+      const typed = got.replace(ANSWERS, '');
+      if (typed !== '') io.stdin.unshift(typed);
+      resolve(theme);
     };
-    const onData = (d: Buffer | string) => {
-      got += d.toString();
-      if (DA1.test(got)) done(backgroundFromAnswer(got));
+    const onReadable = () => {
+      let chunk;
+      while ((chunk = io.stdin.read()) !== null) got += chunk.toString();
+      if (DA1.test(got)) done();
     };
-    const timer = setTimeout(() => done(backgroundFromAnswer(got)), ms);
+    const timer = setTimeout(done, ms);
     io.stdin.setRawMode?.(true);
-    io.stdin.on('data', onData);
-    io.stdin.resume();
+    io.stdin.on('readable', onReadable);
     io.stdout.write('\u001B]11;?\u0007\u001B[c');
   });
 }

@@ -1,20 +1,42 @@
 // Themes: the terminal's background from its OSC 11 answer (a real exchange over a pipe-backed
-// stream pair that answers as xterm does, and one that answers only the device-attributes query),
+// stream pair that answers as xterm does, one that answers only the device-attributes query, one
+// that never answers, and keys typed meanwhile kept for the screen),
 // COLORFGBG, the `theme` config key's check, and /theme switching the palette.
 import './env.ts';
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
-import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { parseConfigText } from '../../src/config/load.ts';
 import { backgroundFromAnswer, backgroundFromEnv, queryBackground } from '../../src/ui/terminal_background.ts';
 import { setTheme, themeColor, themeName } from '../../src/ui/theme.ts';
 
-/** A terminal that answers the queries written to it, as `answer` says. */
-function terminal(answer: (query: string) => string) {
-  const stdin = Object.assign(new EventEmitter(), { raw: false, setRawMode(on: boolean) { stdin.raw = on; }, resume() {}, pause() {} });
-  const stdout = { written: '', write(s: string) { stdout.written += s; setTimeout(() => stdin.emit('data', Buffer.from(answer(s))), 2); return true; } };
+/** A terminal that answers the queries written to it, as `answer` says (empty: it never answers), after `typed` was typed. */
+function terminal(answer: (query: string) => string, typed = '') {
+  const stdin = Object.assign(new PassThrough(), { raw: false, setRawMode(on: boolean) { stdin.raw = on; } });
+  const stdout = {
+    written: '',
+    write(s: string) {
+      stdout.written += s;
+      if (typed !== '') stdin.write(typed);
+      const a = answer(s);
+      if (a !== '') setTimeout(() => stdin.write(Buffer.from(a)), 2);
+      return true;
+    },
+  };
   return { stdin, stdout };
+}
+
+/** What is left on `stdin` for the screen: read as Ink reads it, a `readable` listener attached later. */
+function leftFor(stdin: PassThrough): Promise<string> {
+  return new Promise((resolve) => {
+    let got = '';
+    stdin.on('readable', () => {
+      let c;
+      while ((c = stdin.read()) !== null) got += c.toString();
+    });
+    setTimeout(() => resolve(got), 20);
+  });
 }
 
 test('the background from OSC 11: a light one, a dark one, 8-bit and 16-bit channels', () => {
@@ -27,12 +49,30 @@ test('the background from OSC 11: a light one, a dark one, 8-bit and 16-bit chan
   assert.equal(backgroundFromEnv({}), undefined);
 });
 
-test('the query: OSC 11 then device attributes; an answer of both gives the theme, raw mode is left off', async () => {
+test('the query: OSC 11 then device attributes; an answer of both gives the theme, stdin is left raw and unread for the screen', async () => {
   const t = terminal(() => '\u001B]11;rgb:ffff/ffff/f0f0\u0007\u001B[?62;22c');
   assert.equal(await queryBackground(t), 'light');
   assert.equal(t.stdout.written, '\u001B]11;?\u0007\u001B[c');
-  assert.equal(t.stdin.raw, false);
+  // raw mode is not toggled off and on before Ink takes stdin: keys typed between would be echoed
+  assert.equal(t.stdin.raw, true);
+  assert.equal(t.stdin.listenerCount('readable'), 0);
   assert.equal(t.stdin.listenerCount('data'), 0);
+  assert.equal(t.stdin.isPaused(), false, 'never paused: a paused stdin under Deno sometimes never delivered the next keys');
+  assert.equal(await leftFor(t.stdin), '', 'the answers are not left for the screen as keys');
+});
+
+test('keys typed while the answer is awaited go to the screen, not to the query: before the answer, with it, and after it', async () => {
+  // typed before the query is answered, in the same read as the answer
+  const a = terminal((q) => `${q === '' ? '' : 'he\u001B]11;rgb:0000/0000/0000\u001B\\l\u001B[?1;2clo'}`, 'ab');
+  assert.equal(await queryBackground(a), 'dark');
+  a.stdin.write('!');
+  assert.equal(await leftFor(a.stdin), 'abhello!');
+  // a terminal that never answers: the keys typed during the wait are kept too
+  const b = terminal(() => '', 'xyz');
+  const started = Date.now();
+  assert.equal(await queryBackground(b, 50), undefined);
+  assert.ok(Date.now() - started < 1000);
+  assert.equal(await leftFor(b.stdin), 'xyz');
 });
 
 test('a terminal that ignores OSC 11 answers the device attributes only: no theme, and no wait for the timeout', async () => {
