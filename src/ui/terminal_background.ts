@@ -2,6 +2,7 @@
 // by a device-attributes query every terminal answers, so a terminal that ignores OSC 11 costs one
 // round trip, not a timeout. Without an answer: COLORFGBG, else dark.
 import type { Buffer } from 'node:buffer';
+import { StringDecoder } from 'node:string_decoder';
 import type { ThemeName } from './theme.ts';
 
 export interface QueryStreams {
@@ -11,6 +12,7 @@ export interface QueryStreams {
     off(ev: 'readable', fn: () => void): unknown;
     read(): Buffer | string | null;
     unshift(chunk: Buffer | string): unknown;
+    unref?(): unknown;
   };
   stdout: { write(s: string): unknown };
 }
@@ -48,9 +50,15 @@ export function backgroundFromEnv(env: Record<string, string | undefined>): Them
 export function queryBackground(io: QueryStreams, ms = 300): Promise<ThemeName | undefined> {
   return new Promise((resolve) => {
     let got = '';
+    // a key of several bytes may come split over two reads
+    const utf8 = new StringDecoder('utf8');
     const done = () => {
       clearTimeout(timer);
       io.stdin.off('readable', onReadable);
+      // still read, but not holding the process open should the UI end before the screen takes
+      // stdin (Ink refs it when it does)
+      io.stdin.unref?.();
+      got += utf8.end();
       const theme = backgroundFromAnswer(got);
       const typed = got.replace(ANSWERS, '');
       if (typed !== '') io.stdin.unshift(typed);
@@ -58,7 +66,7 @@ export function queryBackground(io: QueryStreams, ms = 300): Promise<ThemeName |
     };
     const onReadable = () => {
       let chunk;
-      while ((chunk = io.stdin.read()) !== null) got += chunk.toString();
+      while ((chunk = io.stdin.read()) !== null) got += typeof chunk === 'string' ? chunk : utf8.write(chunk);
       if (DA1.test(got)) done();
     };
     const timer = setTimeout(done, ms);

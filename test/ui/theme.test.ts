@@ -75,6 +75,18 @@ test('keys typed while the answer is awaited go to the screen, not to the query:
   assert.equal(await leftFor(b.stdin), 'xyz');
 });
 
+test('a key of two bytes split over two reads while the query waits is kept whole', async () => {
+  const t = terminal(() => '');
+  const asked = queryBackground(t, 200);
+  t.stdin.write(Buffer.from([0xc3]));
+  await new Promise((r) => setTimeout(r, 5));
+  t.stdin.write(Buffer.from([0xa9]));
+  await new Promise((r) => setTimeout(r, 5));
+  t.stdin.write('\u001B[?1;2c');
+  assert.equal(await asked, undefined);
+  assert.equal(await leftFor(t.stdin), 'é');
+});
+
 test('a terminal that ignores OSC 11 answers the device attributes only: no theme, and no wait for the timeout', async () => {
   const t = terminal(() => '\u001B[?1;2c');
   const started = Date.now();
