@@ -49,6 +49,8 @@ export interface FsContext {
 
 export interface GateOptions {
   root: string;
+  /** the session's additional directories, canonical (extra_roots.ts): inside them is inside too */
+  extra?: readonly string[];
   policy: FsPolicy;
   matcher: PathMatcher;
   approvals: ApprovalMode;
@@ -69,7 +71,7 @@ export async function gatePath(o: GateOptions, tool: string, p: string): Promise
  * substrings; `readApprove` when it is on the read-approve list (someone must say yes first).
  */
 export function classifyPath(o: Omit<GateOptions, 'approvals'>, tool: string, p: string): { c: ConfinedPath; readApprove?: ApprovalRequest } {
-  const c = confine(o.root, p);
+  const c = confine(o.root, p, o.extra);
   // the quarantine looks at absolute forms so a root inside ~/.ssh is covered too
   const { cls, alias } = classifyConfined(c, o.root, o.matcher, o.identity);
   const linked = alias !== undefined ? ` is another name (a hard link) of ${alias}, which` : '';
