@@ -165,6 +165,7 @@ export class LocalFsToolset implements Toolset {
       const gate = this.#gate(opts.ask);
       const ctx: FsContext = {
         root: this.root,
+        ...(this.extra.length ? { extra: this.extra } : {}),
         policy: this.policy,
         ledger: opts.onLedger ? this.ledger.reporting(opts.onLedger) : this.ledger,
         io: opts.writes ? new RecordedIO(this.io, opts.writes) : this.io,
