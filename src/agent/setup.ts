@@ -527,7 +527,7 @@ class SessionToolsFactory {
         warn,
         ...(b.mission ? { mission: b.mission } : {}),
       };
-      const opened = builtin.open(site, policies[builtin.name]);
+      const opened = await builtin.open(site, policies[builtin.name]);
       toolsets.push(opened.toolset);
       root = opened.root ?? root;
     }
