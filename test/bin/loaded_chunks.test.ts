@@ -2,7 +2,7 @@
 // from the built output (test/cli/lazy_imports.test.ts walks the source; an esbuild change, a
 // shared chunk or a moved import() would land here first). Two paths: the ES-module build
 // (CXL_NO_CODE_CACHE=1), whose loaded chunks are recorded by a module hook and named by their
-// source maps; and the code-cached bundle, dist/scripted.cjs, which must not hold the UI or the
+// source maps; and the code-cached bundles, dist/scripted-<name>.cjs, which must not hold the UI or the
 // agent's session machinery at all. bin/ is Node's entry, so this drives `node` (found on PATH
 // under Deno).
 import { describe, it, before, after } from 'node:test';
@@ -95,12 +95,17 @@ describe('what a cold cxl tool stat_file runs of the build', () => {
     assert.notDeepEqual(forbidden(map.sources.map((s) => path.relative(repoRoot, path.resolve(dist, s)))), []);
   });
 
-  it('the code-cached bundle (tool, check, config) holds no module of the UI, the client, the agent session or its SDKs', () => {
-    // each bundled module is a lazy initialiser keyed by its path (the subcommands are import()ed;
-    // a CommonJS package's modules are keyed so too)
-    const bundle = fs.readFileSync(path.join(dist, 'scripted.cjs'), 'utf8');
-    const modules = new Set([...bundle.matchAll(/"((?:src\/|[^"]*node_modules\/)[^"]+\.(?:tsx?|m?js|cjs))"\(/g)].map((m) => m[1]));
-    assert.ok(modules.has('src/cli/tool.ts') && modules.has('src/core/local_fs/stat.ts'), `the bundle's module keys were not found (${modules.size}): this test would pass for the wrong reason`);
-    assert.deepEqual(forbidden(modules, NEVER_BUNDLED), []);
+  it('the code-cached bundles (tool, check, config) hold no module of the UI, the client, the agent session or its SDKs, nor another subcommand', () => {
+    for (const sub of ['tool', 'check', 'config']) {
+      // each bundled module is a lazy initialiser keyed by its path (the subcommand is import()ed;
+      // a CommonJS package's modules are keyed so too)
+      const bundle = fs.readFileSync(path.join(dist, `scripted-${sub}.cjs`), 'utf8');
+      const modules = new Set([...bundle.matchAll(/"((?:src\/|[^"]*node_modules\/)[^"]+\.(?:tsx?|m?js|cjs))"\(/g)].map((m) => m[1]));
+      assert.ok(modules.has(`src/cli/${sub}.ts`) && modules.has('src/core/local_fs/stat.ts'), `${sub}: the bundle's module keys were not found (${modules.size}): this test would pass for the wrong reason`);
+      assert.deepEqual(forbidden(modules, NEVER_BUNDLED), [], sub);
+      assert.deepEqual(['tool', 'check', 'config'].filter((other) => other !== sub && modules.has(`src/cli/${other}.ts`)), [], sub);
+      // a toolset's implementation is a lazy initialiser too: run when the toolset is opened
+      assert.ok(modules.has('src/core/native_git/toolset.ts'), `${sub}: native-git's toolset is not a lazy module of the bundle`);
+    }
   });
 });
