@@ -78,37 +78,45 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
 });
-// The scripted subcommands (tool, check, config) as one CommonJS file: bin/cxl.js compiles it
-// with a V8 code cache, which only a classic script can use on Node 20. import() becomes a call
-// of the bundled module, or a require() of the packages only some calls load (an MCP server, a
-// remote service's document, a git call): they stay out, so the bundle and its cache hold what every start runs.
-const scripted = await build({
-  absWorkingDir: root,
-  entryPoints: ['src/cli/scripted.ts'],
-  outfile: path.join(outdir, 'scripted.cjs'),
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  external: ['@vscode/ripgrep', 'deno', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', '@readme/openapi-parser', 'js-yaml', 'ajv', 'ajv/*', 'isomorphic-git'],
-  supported: { 'dynamic-import': false },
-  // a module that finds a file beside itself asks import.meta.url: here, the bundle's own URL
-  define: { 'import.meta.url': '__cxlModuleUrl' },
-  minifyWhitespace: true,
-  minifySyntax: true,
-  metafile: true,
-  logLevel: 'warning',
-});
-// esbuild gives each `import fs from 'node:fs'` of the bundle its own namespace object, copying
-// every property of the built-in as a getter (__toESM): ~70 copies of fs, path, process and os,
-// 3-5 ms of every start. One copy per built-in, shared, is the same object to every reader.
-const scriptedFile = path.join(outdir, 'scripted.cjs');
-const bundled = readFileSync(scriptedFile, 'utf8');
-const shared = bundled
-  .replace(/__toESM\(require\("(node:[a-z_/]+)"\),1\)/g, '__cxlBuiltin("$1")')
-  .replace(/^"use strict";/, '"use strict";var __cxlModuleUrl=require("node:url").pathToFileURL(__filename).href,__cxlBuiltins=new Map,__cxlBuiltin=n=>{let m=__cxlBuiltins.get(n);return m||__cxlBuiltins.set(n,m=__toESM(require(n),1)),m};');
-if (shared === bundled) throw new Error('build: scripted.cjs no longer has the shape the built-in sharing expects (see scripts/build.mjs)');
-writeFileSync(scriptedFile, shared);
+// The scripted subcommands (tool, check, config), each as its own CommonJS file
+// (dist/scripted-<name>.cjs, from src/cli/scripted_<name>.ts): bin/cxl.js compiles it with a V8
+// code cache, which only a classic script can use on Node 20. One file each, so a start reads and
+// deserialises only its own subcommand's code (`cxl check` needs no local_fs, `cxl tool` no
+// command checker until local_shell is opened). import() becomes a call of the bundled module
+// (a lazy initialiser: a built-in toolset's implementation runs only when it is opened), or a
+// require() of the packages only some calls load (an MCP server, a remote service's document, a
+// git call): they stay out, so the bundle and its cache hold what every start runs.
+const SCRIPTED = ['tool', 'check', 'config'];
+const scripted = [];
+for (const sub of SCRIPTED) {
+  const outfile = path.join(outdir, `scripted-${sub}.cjs`);
+  scripted.push(await build({
+    absWorkingDir: root,
+    entryPoints: [`src/cli/scripted_${sub}.ts`],
+    outfile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    external: ['@vscode/ripgrep', 'deno', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', '@readme/openapi-parser', 'js-yaml', 'ajv', 'ajv/*', 'isomorphic-git'],
+    supported: { 'dynamic-import': false },
+    // a module that finds a file beside itself asks import.meta.url: here, the bundle's own URL
+    define: { 'import.meta.url': '__cxlModuleUrl' },
+    minifyWhitespace: true,
+    minifySyntax: true,
+    metafile: true,
+    logLevel: 'warning',
+  }));
+  // esbuild gives each `import fs from 'node:fs'` of the bundle its own namespace object, copying
+  // every property of the built-in as a getter (__toESM): ~70 copies of fs, path, process and os,
+  // 3-5 ms of every start. One copy per built-in, shared, is the same object to every reader.
+  const bundled = readFileSync(outfile, 'utf8');
+  const shared = bundled
+    .replace(/__toESM\(require\("(node:[a-z_/]+)"\),1\)/g, '__cxlBuiltin("$1")')
+    .replace(/^"use strict";/, '"use strict";var __cxlModuleUrl=require("node:url").pathToFileURL(__filename).href,__cxlBuiltins=new Map,__cxlBuiltin=n=>{let m=__cxlBuiltins.get(n);return m||__cxlBuiltins.set(n,m=__toESM(require(n),1)),m};');
+  if (shared === bundled) throw new Error(`build: scripted-${sub}.cjs no longer has the shape the built-in sharing expects (see scripts/build.mjs)`);
+  writeFileSync(outfile, shared);
+}
 // The early agent under Node (src/cli/early_agent_node.ts): bin/cxl.js requires it before the
 // ES-module loader starts, so it is CommonJS.
 const early = await build({
@@ -144,7 +152,7 @@ const entrySource = readFileSync(path.join(outdir, 'cli.js'), 'utf8');
 if (/^\s*import\s*[^(\s]/m.test(entrySource) || /\brequire\s*\(/.test(entrySource) || !entrySource.includes('import("./main.js")')) {
   throw new Error('build: dist/cli.js must import nothing statically and then import ./main.js (see src/cli.ts)');
 }
-const written = new Set([...Object.keys(result.metafile.outputs), ...Object.keys(scripted.metafile.outputs), ...Object.keys(early.metafile.outputs), ...Object.keys(entry.metafile.outputs)].map((f) => path.resolve(root, f)));
+const written = new Set([...Object.keys(result.metafile.outputs), ...scripted.flatMap((r) => Object.keys(r.metafile.outputs)), ...Object.keys(early.metafile.outputs), ...Object.keys(entry.metafile.outputs)].map((f) => path.resolve(root, f)));
 for (const name of readdirSync(outdir)) {
   const file = path.join(outdir, name);
   if (!written.has(file)) rmSync(file, { recursive: true, force: true });

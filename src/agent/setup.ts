@@ -531,7 +531,7 @@ class SessionToolsFactory {
         ...(b.mission ? { mission: b.mission } : {}),
         ...(b.extra?.length ? { extra: b.extra } : {}),
       };
-      const opened = builtin.open(site, policies[builtin.name]);
+      const opened = await builtin.open(site, policies[builtin.name]);
       toolsets.push(opened.toolset);
       root = opened.root ?? root;
     }

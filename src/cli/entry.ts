@@ -1,6 +1,6 @@
 // The command line: `--version`, `--help`, the subcommand's name, and the exit code. Shared by
 // the ES-module entry (src/cli.ts, every subcommand loaded lazily) and the bundle of the scripted
-// subcommands that bin/cxl.js runs with a code cache (src/cli/scripted.ts).
+// subcommands that bin/cxl.js runs with a code cache (src/cli/scripted_<name>.ts, one bundle each).
 import process from 'node:process';
 import pkg from '../../package.json' with { type: 'json' };
 import { ToolError } from '../core/errors.ts';

@@ -54,18 +54,52 @@ export function sessionLedgerFile(id: string): string {
   return path.join(base, 'sessions', id, 'ledger.json');
 }
 
-/** Opens every built-in toolset (agent/tools/builtin.ts) at the root, each failing alone (its calls then report why). */
-function buildToolsets(o: ToolRunOptions, ledger: ReadLedger): Map<string, Toolset | ToolError> {
-  const out = new Map<string, Toolset | ToolError>();
-  const site = { root: o.root, ledger, warn: (w: string) => void process.stderr.write(`cxl tool: warning: ${w}\n`) };
-  for (const builtin of BUILTIN_TOOLSETS) {
-    try {
-      out.set(builtin.name, builtin.open(site, builtin.fromFlags(o.policy)).toolset);
-    } catch (err) {
-      out.set(builtin.name, toToolError(err));
-    }
+/**
+ * The built-in toolsets (agent/tools/builtin.ts), each opened when a call first names it or one of
+ * its tools: opening imports its implementation, so a cold `cxl tool stat_file` loads local_fs
+ * alone. Each fails alone (its calls then report why).
+ */
+class LazyBuiltins {
+  readonly #site;
+  readonly #opening = new Map<string, Promise<Toolset | ToolError>>();
+  constructor(private readonly o: ToolRunOptions, ledger: ReadLedger, private readonly gate: Gate, private readonly toolsets: Map<string, Toolset | ToolError>) {
+    this.#site = { root: o.root, ledger, warn: (w: string) => void process.stderr.write(`cxl tool: warning: ${w}\n`) };
   }
-  return out;
+
+  has(name: string): boolean {
+    return BUILTIN_TOOLSETS.some((b) => b.name === name);
+  }
+
+  /** Opens the built-in toolset `name` (once) into the map and the gate. */
+  open(name: string): Promise<Toolset | ToolError> {
+    let p = this.#opening.get(name);
+    if (!p) {
+      const builtin = BUILTIN_TOOLSETS.find((b) => b.name === name)!;
+      p = builtin.open(this.#site, builtin.fromFlags(this.o.policy)).then((opened) => opened.toolset, toToolError);
+      this.#opening.set(name, p);
+    }
+    return p.then((ts) => {
+      if (!this.toolsets.has(name)) {
+        this.toolsets.set(name, ts);
+        if (!(ts instanceof ToolError)) this.gate.add(ts);
+      }
+      return ts;
+    });
+  }
+
+  /**
+   * Opens what a bare tool name needs: the toolset whose named tools hold it and those that name
+   * none (they are asked their list); when none names it, every toolset, so the lookup sees all
+   * lists and a toolset that failed to open answers with its error, as before.
+   */
+  async forTool(name: string): Promise<void> {
+    const named = BUILTIN_TOOLSETS.find((b) => b.tools?.includes(name));
+    await Promise.all(BUILTIN_TOOLSETS.filter((b) => !named || b === named || !b.tools).map((b) => this.open(b.name)));
+  }
+
+  async all(): Promise<void> {
+    await Promise.all(BUILTIN_TOOLSETS.map((b) => this.open(b.name)));
+  }
 }
 
 async function callTool(gate: Gate, toolsets: Map<string, Toolset | ToolError>, name: unknown, args: unknown): Promise<{ result: unknown; envelope: unknown }> {
@@ -151,12 +185,16 @@ export async function main(argv: string[]): Promise<number> {
   }
   const ledgerFile = sessionId ? sessionLedgerFile(sessionId) : undefined;
   const ledger = ledgerFile ? ReadLedger.load(ledgerFile, sessionId!) : new ReadLedger(`cxl-tool-${process.pid}-${Date.now()}`);
-  const toolsets = buildToolsets(o, ledger);
-  for (const ts of toolsets.values()) if (!(ts instanceof ToolError)) gate.add(ts);
+  const toolsets = new Map<string, Toolset | ToolError>();
+  const builtins = new LazyBuiltins(o, ledger, gate, toolsets);
   const run = async (name: unknown, args: unknown) => {
     try {
       // `<server>.<tool>` of a configured MCP server: start it on first use
       const server = typeof name === 'string' && name.includes('.') ? name.slice(0, name.indexOf('.')) : '';
+      // a built-in toolset is opened by the first call that names it or one of its tools
+      if (server && builtins.has(server)) await builtins.open(server);
+      else if (!server && typeof name === 'string' && name !== '') await builtins.forTool(name);
+      else if (server && !mcp.has(server) && !Object.hasOwn(config.data.remote_tools ?? {}, server)) await builtins.all();
       if (server && !toolsets.has(server) && mcp.has(server)) {
         const ts = await mcp.get(server);
         toolsets.set(server, ts);

@@ -1,17 +1,14 @@
 // `cxl config`'s list of the built-in toolsets a chain task offers and how the envelope gates
 // each of their tools, so a person sees before a session that `git_status` runs unasked and
-// `git_commit` asks. Each toolset is opened (nothing is probed or loaded by opening) and its
-// tools listed; each tool is decided on its axis with no path: a path can still make it ask or
+// `git_commit` asks. Each toolset's tools are the names it declares (none is opened: that would
+// load its implementation); each tool is decided on its axis with no path: a path can still make it ask or
 // deny (the quarantine, approve_paths, the write wall), which the lines say.
-import process from 'node:process';
 import { BUILTIN_TOOLSETS } from '../agent/tools/builtin.ts';
 import { admitsToolset } from '../config/toolset_list.ts';
 import { decide, type CompiledEnvelope, type Grant } from '../core/envelope/index.ts';
-import { ReadLedger } from '../core/local_fs/ledger.ts';
 
 /** One line per built-in toolset `tools` admits: its tools grouped by what `env` decides. */
-export function describeToolsetGating(tools: readonly string[], env: CompiledEnvelope, root = process.cwd()): string[] {
-  const site = { root, ledger: new ReadLedger('cxl-config'), warn: () => {} };
+export function describeToolsetGating(tools: readonly string[], env: CompiledEnvelope): string[] {
   const lines: string[] = [];
   const off: string[] = [];
   for (const builtin of BUILTIN_TOOLSETS) {
@@ -19,13 +16,9 @@ export function describeToolsetGating(tools: readonly string[], env: CompiledEnv
       off.push(builtin.name);
       continue;
     }
-    let specs;
-    try {
-      specs = builtin.open(site, undefined).toolset.list();
-    } catch (err) {
-      lines.push(`#   ${builtin.name}: cannot be opened here (${(err as Error).message})`);
-      continue;
-    }
+    // the names it declares, so nothing of its implementation is loaded; one that declares none
+    // (the mission tools) offers none here, where no mission is bound
+    const specs = (builtin.tools ?? []).map((name) => ({ name }));
     // a toolset whose every call decides its own axis (local_shell: a command line)
     if (specs.length && specs.every((t) => builtin.axis(t.name) === undefined)) {
       lines.push(`#   ${builtin.name}: each command line is decided by the shell axis (shell.grant ${env.resolved.shell.grant?.value.grant ?? 'unset'}, prefix_allowlist, ask_always, blacklist)`);

@@ -38,7 +38,7 @@ describe('the code cache of the scripted subcommands', () => {
     assert.equal(first.code, 0, first.stderr);
     const files = cacheFiles(cache);
     assert.equal(files.length, 1);
-    assert.match(files[0], /^scripted\.cjs-tool-v\d+\.\d+\.\d+-/);
+    assert.match(files[0], /^scripted-tool\.cjs-tool-v\d+\.\d+\.\d+-/);
     const before = fs.statSync(path.join(cache, files[0]));
     const second = cxl(stat, { CXL_CODE_CACHE_DIR: cache });
     assert.equal(second.code, 0, second.stderr);
@@ -64,8 +64,8 @@ describe('the code cache of the scripted subcommands', () => {
   it("an older build's cache is removed when the new one is written", () => {
     const cache = path.join(dir, 'c3');
     fs.mkdirSync(cache);
-    const old = path.join(cache, 'scripted.cjs-tool-v1.0.0-x64-1-1.bin');
-    const other = path.join(cache, 'scripted.cjs-check-v1.0.0-x64-1-1.bin');
+    const old = path.join(cache, 'scripted-tool.cjs-tool-v1.0.0-x64-1-1.bin');
+    const other = path.join(cache, 'scripted-check.cjs-check-v1.0.0-x64-1-1.bin');
     fs.writeFileSync(old, 'x');
     fs.writeFileSync(other, 'x');
     assert.equal(cxl(stat, { CXL_CODE_CACHE_DIR: cache }).code, 0);

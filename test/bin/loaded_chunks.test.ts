@@ -2,7 +2,7 @@
 // from the built output (test/cli/lazy_imports.test.ts walks the source; an esbuild change, a
 // shared chunk or a moved import() would land here first). Two paths: the ES-module build
 // (CXL_NO_CODE_CACHE=1), whose loaded chunks are recorded by a module hook and named by their
-// source maps; and the code-cached bundle, dist/scripted.cjs, which must not hold the UI or the
+// source maps; and the code-cached bundles, dist/scripted-<name>.cjs, which must not hold the UI or the
 // agent's session machinery at all. bin/ is Node's entry, so this drives `node` (found on PATH
 // under Deno).
 import { describe, it, before, after } from 'node:test';
@@ -29,15 +29,21 @@ const forbidden = (sources: Iterable<string>, list = FORBIDDEN) => [...sources].
 // imports it, so those may be in it
 const NEVER_BUNDLED = FORBIDDEN.filter((re) => !String(re).includes('providers')).concat([/^src\/agent\/(acp|sessions|checkpoints)\//]);
 
+// What each built-in toolset but local_fs is beyond its registry entry (builtin.ts), the policy
+// and tool names that entry reads (policy.ts, shell_policy.ts, tools.ts, tool.ts), and the two
+// shell modules the configuration itself reads (config/schema.ts: shell.env's name pattern and the
+// sandbox section)
+const TOOLSET_IMPLEMENTATIONS = [/^src\/core\/shell\/(?!builtin\.ts$|shell_policy\.ts$|env\.ts$|sandbox\/settings\.ts$)/, /^src\/core\/native_git\/(?!builtin\.ts$|policy\.ts$|tools\.ts$)/, /^src\/core\/native_go\/(?!builtin\.ts$|policy\.ts$|tools\.ts$)/, /^src\/core\/native_jq\/(?!builtin\.ts$|policy\.ts$|tool\.ts$)/];
+
 /** The repo-relative sources of every dist/ chunk a run of `cxl <args>` (the ES-module build) loaded. */
-function loadedSources(args: string[]): { sources: Set<string>; chunks: string[]; stdout: string } {
+function loadedSources(args: string[], status = 0): { sources: Set<string>; chunks: string[]; stdout: string } {
   const list = path.join(dir, `chunks-${Math.random().toString(36).slice(2)}.txt`);
   const r = spawnSync(nodeBin, ['--import', pathToFileURL(path.join(dir, 'register.mjs')).href, path.join(repoRoot, 'bin', 'cxl.js'), ...args], {
     cwd: dir,
     env: { ...process.env, NO_COLOR: '1', CXL_NO_CODE_CACHE: '1', CXL_CHUNK_LIST: list },
     encoding: 'utf8',
   });
-  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.status, status, r.stderr);
   const chunks = [...new Set(fs.readFileSync(list, 'utf8').split('\n').filter((u) => u.startsWith('file:')))]
     .map((u) => new URL(u).pathname)
     .filter((f) => path.dirname(f) === dist && f.endsWith('.js'));
@@ -68,6 +74,18 @@ describe('what a cold cxl tool stat_file runs of the build', () => {
     assert.deepEqual(forbidden(sources), []);
   });
 
+  it('loads no implementation of local_shell, native-git, native-go or native-jq: the registry holds their names and import()s each when it is opened', () => {
+    const { sources, stdout } = loadedSources(['tool', 'stat_file', '{"path":"f.txt"}']);
+    assert.equal(JSON.parse(stdout).result.size, 6);
+    const loaded = forbidden(sources, TOOLSET_IMPLEMENTATIONS);
+    assert.deepEqual(loaded, []);
+    // the same list does catch them: a call of git_status loads native-git's (it answers that
+    // this is no repository: exit 1)
+    const git = loadedSources(['tool', 'git_status', '{}'], 1);
+    assert.ok(git.sources.has('src/core/native_git/toolset.ts'), 'a git_status call loaded no native_git/toolset.ts: the check above would pass for the wrong reason');
+    assert.ok(!forbidden(git.sources, TOOLSET_IMPLEMENTATIONS.filter((re) => !String(re).includes('native_git'))).length);
+  });
+
   it('the same call through the ES-module build of the UI does load them (the check can see them)', () => {
     // `cxl --help` is answered by main.js alone; the UI's chunk is what `cxl` without arguments
     // imports: its source map names Ink and src/ui, so the list above would catch them
@@ -77,12 +95,17 @@ describe('what a cold cxl tool stat_file runs of the build', () => {
     assert.notDeepEqual(forbidden(map.sources.map((s) => path.relative(repoRoot, path.resolve(dist, s)))), []);
   });
 
-  it('the code-cached bundle (tool, check, config) holds no module of the UI, the client, the agent session or its SDKs', () => {
-    // each bundled module is a lazy initialiser keyed by its path (the subcommands are import()ed;
-    // a CommonJS package's modules are keyed so too)
-    const bundle = fs.readFileSync(path.join(dist, 'scripted.cjs'), 'utf8');
-    const modules = new Set([...bundle.matchAll(/"((?:src\/|[^"]*node_modules\/)[^"]+\.(?:tsx?|m?js|cjs))"\(/g)].map((m) => m[1]));
-    assert.ok(modules.has('src/cli/tool.ts') && modules.has('src/core/local_fs/stat.ts'), `the bundle's module keys were not found (${modules.size}): this test would pass for the wrong reason`);
-    assert.deepEqual(forbidden(modules, NEVER_BUNDLED), []);
+  it('the code-cached bundles (tool, check, config) hold no module of the UI, the client, the agent session or its SDKs, nor another subcommand', () => {
+    for (const sub of ['tool', 'check', 'config']) {
+      // each bundled module is a lazy initialiser keyed by its path (the subcommand is import()ed;
+      // a CommonJS package's modules are keyed so too)
+      const bundle = fs.readFileSync(path.join(dist, `scripted-${sub}.cjs`), 'utf8');
+      const modules = new Set([...bundle.matchAll(/"((?:src\/|[^"]*node_modules\/)[^"]+\.(?:tsx?|m?js|cjs))"\(/g)].map((m) => m[1]));
+      assert.ok(modules.has(`src/cli/${sub}.ts`) && modules.has('src/core/local_fs/stat.ts'), `${sub}: the bundle's module keys were not found (${modules.size}): this test would pass for the wrong reason`);
+      assert.deepEqual(forbidden(modules, NEVER_BUNDLED), [], sub);
+      assert.deepEqual(['tool', 'check', 'config'].filter((other) => other !== sub && modules.has(`src/cli/${other}.ts`)), [], sub);
+      // a toolset's implementation is a lazy initialiser too: run when the toolset is opened
+      assert.ok(modules.has('src/core/native_git/toolset.ts'), `${sub}: native-git's toolset is not a lazy module of the bundle`);
+    }
   });
 });

@@ -23,7 +23,8 @@ const mission: BuiltinToolset<ToolsetSite> = {
   policyKeys: [],
   axis: (tool) => MISSION_AXES[tool] ?? null,
   fromFlags: () => ({}),
-  open: (site) => ({ toolset: new MissionToolset(site.mission) }),
+  // its tools depend on what it speaks for (a supervisor is offered more): no `tools`, it is opened to list them
+  open: async (site) => ({ toolset: new MissionToolset(site.mission) }),
 };
 
 /** In the order they are opened and offered. */

@@ -1,7 +1,7 @@
 // What a built-in toolset says of itself to the one registry (core/registry/builtin_toolsets.ts):
 // its name and folder, how the model sees its tools, whether the default chain offers it and with
 // which tools_policies, its policy keys, the axis `cxl config` shows each tool on, its
-// `cxl tool --policy` flags, and how it is opened. Everything it says about a call it says
+// `cxl tool --policy` flags, its tools' names, and how it is opened. Everything it says about a call it says
 // through the contract (toolset.ts); the agent, the config and the layering test read this.
 import type { Axis } from '../envelope/index.ts';
 import type { Toolset } from './toolset.ts';
@@ -32,8 +32,17 @@ export interface BuiltinToolset<Site> {
   axis(tool: string): Axis | undefined;
   /** `cxl tool --policy key=value` flags as this toolset's tools_policies */
   fromFlags(flat: Readonly<Record<string, string>>): Record<string, string>;
-  /** Opens it with its tools_policies (strings, as configured); throws ToolError when they cannot be used. */
-  open(site: Site, policy: Record<string, string> | undefined): Opened;
+  /**
+   * The names of the tools it offers, known without opening it (`cxl tool` routes a bare name by
+   * them, `cxl config` lists them); absent: open it and ask its list().
+   */
+  readonly tools?: readonly string[];
+  /**
+   * Opens it with its tools_policies (strings, as configured); rejects with ToolError when they
+   * cannot be used. Asynchronous so a toolset's implementation is imported only when it is opened:
+   * a cold `cxl tool stat_file` loads none of local_shell, native-git, native-go or native-jq.
+   */
+  open(site: Site, policy: Record<string, string> | undefined): Promise<Opened>;
 }
 
 /** A built-in toolset of core: its folder under src/core/ and the rooms past the contract's it imports (test/layering.test.ts). */

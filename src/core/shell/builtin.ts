@@ -1,10 +1,13 @@
 // local_shell as a built-in toolset entry (core/registry/builtin_toolsets.ts lists it): bare
 // model-facing names, in the default chain under the shipped command policy, its policy keys,
-// its flat `cxl tool --policy` flags, and how it opens.
+// its flat `cxl tool --policy` flags, its one tool's name, and how it opens: the shell itself
+// (local_shell.ts, its checker and argument rules) is imported when it is opened.
 import type { CoreToolset } from '../contract/builtin_toolset.ts';
-import { LOCAL_SHELL, LocalShell } from './local_shell.ts';
 import { SHELL_POLICY_KEYS, SHIPPED_SHELL_POLICY, shellPolicyFromFlat } from './shell_policy.ts';
 import type { TerminalHost } from './terminal.ts';
+
+// plan.ts's LOCAL_SHELL (also its one tool's name), written here so the entry imports no part of the shell
+const LOCAL_SHELL = 'local_shell';
 
 /** What local_shell needs of where it is opened. */
 export interface ShellSite {
@@ -19,6 +22,7 @@ export const LOCAL_SHELL_BUILTIN: CoreToolset<ShellSite> = Object.freeze({
   bareNames: true,
   policyKeys: SHELL_POLICY_KEYS,
   defaultChain: { policy: { _allowed_dir: '.', ...SHIPPED_SHELL_POLICY } },
+  tools: [LOCAL_SHELL],
   // each command line is decided on its own facts (the shell axis, prefixes, the blacklist)
   axis: () => undefined,
   fromFlags: shellPolicyFromFlat,
@@ -27,7 +31,8 @@ export const LOCAL_SHELL_BUILTIN: CoreToolset<ShellSite> = Object.freeze({
    * _allowed_dir; no policy at all is the platform shell, unconfined. Without a client terminal
    * the tool is still offered, and refuses naming the capability.
    */
-  open(site: ShellSite, policy: Record<string, string> | undefined) {
+  async open(site: ShellSite, policy: Record<string, string> | undefined) {
+    const { LocalShell } = await import('./local_shell.ts');
     const confined = policy && Object.keys(policy).length && policy._allowed_dir === undefined ? { ...policy, _allowed_dir: '.' } : policy;
     return { toolset: new LocalShell({ root: site.root, policy: confined, host: site.host }) };
   },

@@ -55,7 +55,7 @@ test('every tool of every built-in toolset that changes something plans effects,
   const site = { root, ledger: new ReadLedger('every'), warn: () => {} };
   const planned: string[] = [];
   for (const b of BUILTIN_TOOLSETS) {
-    const ts = b.open(site, b.fromFlags({})).toolset;
+    const ts = (await b.open(site, b.fromFlags({}))).toolset;
     gate.add(ts);
     for (const spec of ts.list()) {
       const name = `${ts.name}.${spec.name}`;

@@ -262,19 +262,19 @@ test('a file a prompt created that is now a link is not removed through it (its 
 });
 
 /** A git repository in the world's workspace, and a gate that records through the session's checkpoints as a session's does. */
-function gitWorld(files: Record<string, string>): { w: World; git: (...args: string[]) => string; gate: Gate } {
+async function gitWorld(files: Record<string, string>): Promise<{ w: World; git: (...args: string[]) => string; gate: Gate }> {
   const w = world(files);
   const git = (...args: string[]) => execFileSync('git', ['-C', w.root, '-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { encoding: 'utf8' });
   git('init', '-q', '-b', 'main');
   git('add', '.');
   git('commit', '-q', '-m', 'one');
   const gate = new Gate({ envelope: env('auto_edit'), autoApprove: true, effects: w.cps });
-  gate.add(NATIVE_GIT_BUILTIN.open({ root: w.root, warn: () => {} }, undefined).toolset);
+  gate.add((await NATIVE_GIT_BUILTIN.open({ root: w.root, warn: () => {} }, undefined)).toolset);
   return { w, git, gate };
 }
 
 test('native-git\'s git_restore, through a gate that records as a session\'s does: the rewind brings back the uncommitted edit it discarded', async () => {
-  const { w, gate } = gitWorld({ 'a.txt': 'committed\n' });
+  const { w, gate } = await gitWorld({ 'a.txt': 'committed\n' });
   fs.writeFileSync(path.join(w.root, 'a.txt'), 'my uncommitted edit\n');
   const n = await w.prompt('discard it', async () => void (await gate.call('native-git.git_restore', { paths: ['a.txt'] })));
   assert.equal(w.read('a.txt'), 'committed\n');
@@ -284,7 +284,7 @@ test('native-git\'s git_restore, through a gate that records as a session\'s doe
 });
 
 test('native-git\'s git_checkout_branch is recorded: the rewind brings back the files the checkout changed, added and removed', async () => {
-  const { w, git, gate } = gitWorld({ 'a.txt': 'on main\n', 'gone.txt': 'only on main\n' });
+  const { w, git, gate } = await gitWorld({ 'a.txt': 'on main\n', 'gone.txt': 'only on main\n' });
   git('checkout', '-q', '-b', 'other');
   fs.writeFileSync(path.join(w.root, 'a.txt'), 'on other\n');
   fs.writeFileSync(path.join(w.root, 'new.txt'), 'only on other\n');

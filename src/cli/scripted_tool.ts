@@ -1,0 +1,7 @@
+// The entry of dist/scripted-tool.cjs, the bundle bin/cxl.js runs with a V8 code cache for
+// `cxl tool`: the subcommands people call from scripts start cold every time, and compiling their
+// modules was a third of their start. One bundle per subcommand (scripts/build.mjs), so a start
+// reads and deserialises only its own subcommand's code; the rest of cxl starts from src/cli.ts.
+import { start } from './entry.ts';
+
+start({ tool: () => import('./tool.ts') });
