@@ -7,7 +7,7 @@
 import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
 import pkg from '../../package.json' with { type: 'json' };
-import { META_HOST, META_SANDBOX, META_SHELL_CONTEXT, META_SHELL_RUN, META_TRUST_PROMPT, OPTION_READ_ALLOW, OPTION_READ_REFUSE, type HostMeta, type RestoreMeta } from '../core/protocol_names.ts';
+import { META_HOST, META_SANDBOX, META_SHELL_CONTEXT, META_SHELL_RUN, META_TRUST_PROMPT, OPTION_READ_ALLOW, OPTION_READ_REFUSE, type HostMeta } from '../core/protocol_names.ts';
 import { AgentProcess } from './connection/agent_process.ts';
 import type { AgentEnd } from './connection/remote_agent.ts';
 import { authMethodsOf } from './login/auth.ts';
@@ -28,7 +28,7 @@ import { errorDetail, errorText, isAuthRequired } from './connection/request_err
 import { PermissionAnswers, type PermissionControls } from './permissions/permission_answers.ts';
 import { newestSession, pickerOrder, sandboxOf } from './session/session_meta.ts';
 import { forkFor, type ForkControls, type ForkRequests } from './fork/requests.ts';
-import { RewindRequests, type RewindControls } from './rewind/requests.ts';
+import { RewindRequests } from './rewind/requests.ts';
 import type { SessionLink } from './session/link.ts';
 import { ClientStore, type SandboxView } from './state.ts';
 import { noiseExplained, StdoutNoise } from './connection/stdout_noise.ts';
@@ -88,7 +88,7 @@ function stopWaiting(signal: AbortSignal): Promise<never> {
 }
 
 /** The client: the protocol's handlers, the session's start, load and close, the prompt turn; each feature's slice delegates to its room. */
-export class AcpClient implements ConfigControls, ModelControls, LoginControls, ShellControls, RewindControls, ForkControls, TrustControls, PermissionControls, ElicitationControls {
+export class AcpClient implements ConfigControls, ModelControls, LoginControls, ShellControls, ForkControls, TrustControls, PermissionControls, ElicitationControls {
   readonly store: ClientStore;
   readonly fsHost: FsHost;
   readonly terminals: TerminalHost;
@@ -129,7 +129,8 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
   #canDelete = false;
   /** What the features' requests see of this client. */
   readonly #link: SessionLink = this.#linkOf();
-  readonly #rewind: RewindRequests;
+  /** /rewind, /undo, Esc Esc: the way back (client/rewind/) */
+  readonly rewind: RewindRequests;
   readonly #models: ModelRequests;
   readonly #config: ConfigRequests;
   readonly #login: LoginRequests;
@@ -151,7 +152,7 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
     this.#permissions = new PermissionAnswers(this.store);
     this.#forms = new ElicitationAnswers(this.store);
     this.#env = opts.env ?? process.env;
-    this.#rewind = new RewindRequests(this.#link, this.store);
+    this.rewind = new RewindRequests(this.#link, this.store);
     this.#models = new ModelRequests(this.#link, this.store, opts.builtin === true);
     this.#config = new ConfigRequests(this.#link, this.store);
     this.#login = new LoginRequests(this.#link, this.store);
@@ -736,32 +737,7 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
     return this.#models.model(arg);
   }
 
-  // ---- the way back: rewind, undo, fork (client/rewind/, client/fork/) ----------------------
-
-  /** /rewind (and Esc Esc on an empty prompt): the prompts to go back to. */
-  rewind(): Promise<void> {
-    return this.#rewind.rewind();
-  }
-
-  /** /undo: what going back to before the last prompt (its files and its conversation) would do. */
-  undo(): Promise<void> {
-    return this.#rewind.undo();
-  }
-
-  /** The picker's choice: the diff and what is kept, before anything is done. */
-  rewindPreview(n: number, restore: RestoreMeta): Promise<void> {
-    return this.#rewind.preview(n, restore);
-  }
-
-  /** The person said yes to the preview; resolves with the prompt gone back to, for the composer. */
-  rewindApply(overwrite: boolean): Promise<string | undefined> {
-    return this.#rewind.apply(overwrite);
-  }
-
-  /** The picker closed. */
-  dismissRewind(): void {
-    this.#rewind.dismiss();
-  }
+  // ---- the way back: fork (client/fork/) ------------------------------------------------------
 
   /** /fork: a new session with this one's history, shown in place of it; this one stays as it is. */
   fork(): Promise<void> {

@@ -123,12 +123,12 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
   {
     name: 'rewind',
     description: 'go back to before an earlier prompt: its files, the conversation, or both (Esc Esc)',
-    run: (ctx) => (ctx.controller.rewind ? void ctx.controller.rewind() : unavailable(ctx, 'Going back')),
+    run: (ctx) => (ctx.controller.rewind ? void ctx.controller.rewind.rewind() : unavailable(ctx, 'Going back')),
   },
   {
     name: 'undo',
     description: 'go back to before the last prompt (its files and the conversation), after showing the diff',
-    run: (ctx) => (ctx.controller.undo ? void ctx.controller.undo() : unavailable(ctx, 'Undo')),
+    run: (ctx) => (ctx.controller.rewind ? void ctx.controller.rewind.undo() : unavailable(ctx, 'Undo')),
   },
   {
     name: 'fork',

@@ -6,20 +6,21 @@ import { errorText } from '../connection/request_errors.ts';
 import type { SessionLink } from '../session/link.ts';
 import type { RewindShelf } from './state.ts';
 
-/** The controller's slice: what the screen asks of the client for the way back. */
+/** The controller's slice (`controller.rewind`): what the screen asks of the client for the way back. */
 export interface RewindControls {
   /** /rewind, Esc Esc: the prompts to go back to (the rewind picker). */
   rewind(): void | Promise<void>;
   /** /undo: what going back to before the last prompt would do. */
   undo(): void | Promise<void>;
   /** The rewind picker's choice: what going back to before prompt `n` would do. */
-  rewindPreview(n: number, restore: RestoreMeta): void | Promise<void>;
+  preview(n: number, restore: RestoreMeta): void | Promise<void>;
   /** The person said yes to the preview; resolves with the prompt gone back to (for the composer). */
-  rewindApply(overwrite: boolean): Promise<string | undefined>;
-  dismissRewind(): void;
+  apply(overwrite: boolean): Promise<string | undefined>;
+  /** The picker closed. */
+  dismiss(): void;
 }
 
-export class RewindRequests {
+export class RewindRequests implements RewindControls {
   constructor(
     private readonly link: SessionLink,
     private readonly store: RewindShelf,

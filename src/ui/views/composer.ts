@@ -171,7 +171,7 @@ function escEsc(ctx: KeyContext): void {
   const now = Date.now();
   if (at !== undefined && now - at <= ESC_ESC_MS) {
     ctx.setUi((x) => ({ ...x, escAt: undefined }));
-    if (ctx.controller.rewind) void ctx.controller.rewind();
+    if (ctx.controller.rewind) void ctx.controller.rewind.rewind();
     return;
   }
   ctx.setUi((x) => ({ ...x, escAt: now, hint: 'Esc again: go back to an earlier prompt (/rewind).' }));
