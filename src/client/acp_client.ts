@@ -27,7 +27,7 @@ import { ModelRequests, type ModelControls } from './models/requests.ts';
 import { errorDetail, errorText, isAuthRequired } from './connection/request_errors.ts';
 import { PermissionAnswers, type PermissionControls } from './permissions/permission_answers.ts';
 import { newestSession, pickerOrder, sandboxOf } from './session/session_meta.ts';
-import { forkFor, type ForkControls, type ForkRequests } from './fork/requests.ts';
+import { forkFor, type ForkControls } from './fork/requests.ts';
 import { RewindRequests } from './rewind/requests.ts';
 import type { SessionLink } from './session/link.ts';
 import { ClientStore, type SandboxView } from './state.ts';
@@ -88,7 +88,7 @@ function stopWaiting(signal: AbortSignal): Promise<never> {
 }
 
 /** The client: the protocol's handlers, the session's start, load and close, the prompt turn; each feature's slice delegates to its room. */
-export class AcpClient implements ConfigControls, ModelControls, LoginControls, ShellControls, ForkControls, TrustControls, PermissionControls, ElicitationControls {
+export class AcpClient implements ConfigControls, ModelControls, LoginControls, ShellControls, TrustControls, PermissionControls, ElicitationControls {
   readonly store: ClientStore;
   readonly fsHost: FsHost;
   readonly terminals: TerminalHost;
@@ -127,6 +127,11 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
   #used = false;
   /** the agent offers session/delete: a session this client made and never used is deleted when it leaves it */
   #canDelete = false;
+  /** /fork (client/fork/): session/fork's requests, or the object saying the agent does not offer it */
+  get fork(): ForkControls {
+    return this.#fork;
+  }
+
   /** What the features' requests see of this client. */
   readonly #link: SessionLink = this.#linkOf();
   /** /rewind, /undo, Esc Esc: the way back (client/rewind/) */
@@ -137,7 +142,7 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
   readonly #trust: TrustRequests;
   readonly #shell: ShellRequests;
   /** session/fork's requests, or the object saying the agent does not offer it (chosen on initialize) */
-  #fork: ForkRequests;
+  #fork: ForkControls;
   readonly #stdoutNoise = new StdoutNoise((line) => this.#proc?.note(`the agent wrote on stdout, not ACP: ${line}`));
 
   /** the environment the trust record and the agent see (HOME decides where ~/.contenox is) */
@@ -735,13 +740,6 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
   /** /model: the picker over the session's models (no argument), or switch to the one named. */
   model(arg: string): Promise<void> {
     return this.#models.model(arg);
-  }
-
-  // ---- the way back: fork (client/fork/) ------------------------------------------------------
-
-  /** /fork: a new session with this one's history, shown in place of it; this one stays as it is. */
-  fork(): Promise<void> {
-    return this.#fork.fork();
   }
 
   /** /login: the login picker again. */

@@ -133,7 +133,7 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
   {
     name: 'fork',
     description: "start a new session with this one's history (this one stays as it is)",
-    run: (ctx) => (ctx.controller.fork ? void ctx.controller.fork() : unavailable(ctx, 'Forking')),
+    run: (ctx) => (ctx.controller.fork ? void ctx.controller.fork.fork() : unavailable(ctx, 'Forking')),
   },
   {
     name: 'keys',
