@@ -23,7 +23,7 @@ import { FsHost } from './hosts/fs_host.ts';
 import { forwardMcp, type ConfiguredMcpServer } from './session/mcp_forward.ts';
 import { promptBlocks } from './composer/mentions.ts';
 import { modelStateOf } from './models/models.ts';
-import { ModelRequests, type ModelControls } from './models/requests.ts';
+import { ModelRequests } from './models/requests.ts';
 import { errorDetail, errorText, isAuthRequired } from './connection/request_errors.ts';
 import { PermissionAnswers, type PermissionControls } from './permissions/permission_answers.ts';
 import { newestSession, pickerOrder, sandboxOf } from './session/session_meta.ts';
@@ -88,7 +88,7 @@ function stopWaiting(signal: AbortSignal): Promise<never> {
 }
 
 /** The client: the protocol's handlers, the session's start, load and close, the prompt turn; each feature's slice delegates to its room. */
-export class AcpClient implements ConfigControls, ModelControls, LoginControls, ShellControls, TrustControls, PermissionControls, ElicitationControls {
+export class AcpClient implements ConfigControls, LoginControls, ShellControls, TrustControls, PermissionControls, ElicitationControls {
   readonly store: ClientStore;
   readonly fsHost: FsHost;
   readonly terminals: TerminalHost;
@@ -136,7 +136,8 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
   readonly #link: SessionLink = this.#linkOf();
   /** /rewind, /undo, Esc Esc: the way back (client/rewind/) */
   readonly rewind: RewindRequests;
-  readonly #models: ModelRequests;
+  /** /model, --model: the session's models (client/models/) */
+  readonly models: ModelRequests;
   readonly #config: ConfigRequests;
   readonly #login: LoginRequests;
   readonly #trust: TrustRequests;
@@ -158,7 +159,7 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
     this.#forms = new ElicitationAnswers(this.store);
     this.#env = opts.env ?? process.env;
     this.rewind = new RewindRequests(this.#link, this.store);
-    this.#models = new ModelRequests(this.#link, this.store, opts.builtin === true);
+    this.models = new ModelRequests(this.#link, this.store, opts.builtin === true);
     this.#config = new ConfigRequests(this.#link, this.store);
     this.#login = new LoginRequests(this.#link, this.store);
     this.#trust = new TrustRequests(this.#link, this.store, this.#env);
@@ -488,7 +489,7 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
     this.#buffered.delete(res.sessionId);
     if (this.opts.model && !this.opts.builtin) {
       // The built-in agent got --model on its command line; another agent only through the session.
-      if (models) await this.#models.switchTo(this.opts.model);
+      if (models) await this.models.switchTo(this.opts.model);
       else this.store.notice('warn', `${this.#agentName} does not say which models it offers, so --model ${this.opts.model} was not passed; it uses its own default.`);
     }
     this.#drain();
@@ -635,7 +636,7 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
       this.#used = true;
       if (!replays) this.store.notice('info', `Resumed session ${id}. ${this.#agentName} resumes without replaying it, so its earlier conversation is not shown here; the agent still has it.`);
       if (atStartup) await this.#askedMode();
-      if (atStartup && this.opts.model) await this.#models.flag(this.opts.model);
+      if (atStartup && this.opts.model) await this.models.flag(this.opts.model);
       this.#drain();
       return true;
     } catch (err) {
@@ -733,13 +734,6 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
   /** The login picker was closed without a pick. */
   dismissLogin(): void {
     this.#login.dismiss();
-  }
-
-  // ---- models (client/models/) ----------------------------------------------------------------
-
-  /** /model: the picker over the session's models (no argument), or switch to the one named. */
-  model(arg: string): Promise<void> {
-    return this.#models.model(arg);
   }
 
   /** /login: the login picker again. */

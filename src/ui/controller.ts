@@ -12,13 +12,15 @@ import type { ShellControls } from '../client/shell/requests.ts';
 import type { TrustControls } from '../client/trust/requests.ts';
 
 /** Each feature's slice, as its room of the client declares it. */
-type FeatureControls = ConfigControls & ModelControls & LoginControls & ShellControls & TrustControls & PermissionControls & ElicitationControls;
+type FeatureControls = ConfigControls & LoginControls & ShellControls & TrustControls & PermissionControls & ElicitationControls;
 
 export interface Controller extends Partial<FeatureControls> {
   /** /rewind, /undo, Esc Esc: the way back. */
   readonly rewind?: RewindControls;
   /** /fork: a new session with this one's history. */
   readonly fork?: ForkControls;
+  /** /model: the session's models. */
+  readonly models?: ModelControls;
   send(text: string): void;
   /** Ctrl+C: every pending approval answered `cancelled`, then session/cancel. */
   cancel(): void;

@@ -77,7 +77,7 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
     args: '[NAME]',
     description: "pick one of the agent's models (or name it) for this session",
     run: (ctx, arg) => {
-      if (ctx.controller.model) return void ctx.controller.model(arg);
+      if (ctx.controller.models) return void ctx.controller.models.model(arg);
       const m = ctx.state.model;
       ctx.hint(m ? `Model: ${m}. This agent's model is set when it starts (--model NAME).` : 'This agent does not say which model it uses.');
     },

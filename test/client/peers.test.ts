@@ -168,11 +168,11 @@ test('models: a switch the agent refuses keeps the session and the model; the re
 test('/model opens the picker over the models and switches; an agent without models says so', async () => {
   const c = legacyModels;
   await waitFor(c, (x) => x.models?.current === 'peer-large-2', 'the switch at start');
-  void c.model('');
+  void c.models.model('');
   let s = await waitFor(c, (x) => x.modelChoices !== undefined, 'the picker');
   assert.deepEqual(s.modelChoices!.models.map((m) => m.id), ['peer-small', 'peer-large', 'peer-large-2']);
   assert.equal(s.modelChoices!.current, 'peer-large-2');
-  void c.model('peer-large');
+  void c.models.model('peer-large');
   s = await waitFor(c, (x) => x.model === 'Peer Large', 'the switch');
   assert.equal(s.modelChoices, undefined, 'the picker closes');
   assert.match(lastNotice(s)!.text, /Model: Peer Large/);

@@ -9,11 +9,12 @@ import { matchModel, modelLabel, modelNames, modelStateOf } from './models.ts';
 import type { ModelShelf } from './state.ts';
 
 /** The controller's slice: /model, the model picker over the session's models (no argument, the store's modelChoices), or a switch to one. */
+/** The controller's slice (`controller.models`): /model. */
 export interface ModelControls {
   model(arg: string): void | Promise<void>;
 }
 
-export class ModelRequests {
+export class ModelRequests implements ModelControls {
   constructor(
     private readonly link: SessionLink,
     private readonly store: ModelShelf,

@@ -22,7 +22,7 @@ function pick(ctx: KeyContext): void {
   const chosen = c.models[selectedIndex(c, ctx.ui().modelIndex)];
   ctx.setUi((x) => ({ ...x, modelIndex: -1 }));
   ctx.store.offerModels(undefined);
-  if (chosen && ctx.controller.model) void ctx.controller.model(chosen.id);
+  if (chosen && ctx.controller.models) void ctx.controller.models.model(chosen.id);
 }
 
 function close(ctx: KeyContext): void {
