@@ -15,7 +15,7 @@ import { LoginRequests, type LoginControls } from './login/requests.ts';
 import type { TrustOffer } from './trust/trust_offer.ts';
 import { TrustRequests, type TrustControls } from './trust/requests.ts';
 import { joinCommandLine } from './connection/command_line.ts';
-import { ConfigRequests, type ConfigControls } from './config_options/requests.ts';
+import { ConfigRequests } from './config_options/requests.ts';
 import { FileIndex } from './composer/file_index.ts';
 import { ElicitationAnswers, type ElicitationControls } from './elicitation/elicitation_answers.ts';
 import { ELICITATION_CAPS, elicit } from './elicitation/requests.ts';
@@ -88,7 +88,7 @@ function stopWaiting(signal: AbortSignal): Promise<never> {
 }
 
 /** The client: the protocol's handlers, the session's start, load and close, the prompt turn; each feature's slice delegates to its room. */
-export class AcpClient implements ConfigControls, LoginControls, ShellControls, TrustControls, PermissionControls, ElicitationControls {
+export class AcpClient implements LoginControls, ShellControls, TrustControls, PermissionControls, ElicitationControls {
   readonly store: ClientStore;
   readonly fsHost: FsHost;
   readonly terminals: TerminalHost;
@@ -138,7 +138,8 @@ export class AcpClient implements ConfigControls, LoginControls, ShellControls, 
   readonly rewind: RewindRequests;
   /** /model, --model: the session's models (client/models/) */
   readonly models: ModelRequests;
-  readonly #config: ConfigRequests;
+  /** Shift+Tab, /mode, /config: the session's modes and config options (client/config_options/) */
+  readonly config: ConfigRequests;
   readonly #login: LoginRequests;
   readonly #trust: TrustRequests;
   readonly #shell: ShellRequests;
@@ -160,7 +161,7 @@ export class AcpClient implements ConfigControls, LoginControls, ShellControls, 
     this.#env = opts.env ?? process.env;
     this.rewind = new RewindRequests(this.#link, this.store);
     this.models = new ModelRequests(this.#link, this.store, opts.builtin === true);
-    this.#config = new ConfigRequests(this.#link, this.store);
+    this.config = new ConfigRequests(this.#link, this.store);
     this.#login = new LoginRequests(this.#link, this.store);
     this.#trust = new TrustRequests(this.#link, this.store, this.#env);
     this.#shell = new ShellRequests(this.userShell, this.store);
@@ -550,7 +551,7 @@ export class AcpClient implements ConfigControls, LoginControls, ShellControls, 
   async #askedMode(): Promise<void> {
     const st = this.store.getState();
     const want = this.opts.envelope;
-    if (want && st.mode !== want && st.modes.some((m) => m.id === want)) await this.setMode(want);
+    if (want && st.mode !== want && st.modes.some((m) => m.id === want)) await this.config.setMode(want);
   }
 
   /** session/list for this root, every page up to a bound; undefined (with a notice) when it fails. */
@@ -680,19 +681,6 @@ export class AcpClient implements ConfigControls, LoginControls, ShellControls, 
     );
     await Promise.race([request, new Promise<void>((r) => (timer = setTimeout(r, CLOSE_WAIT_MS)))]);
     clearTimeout(timer);
-  }
-
-  /**
-   * Shift+Tab, /mode: through the session's `mode` config option when it has one, else
-   * session/set_mode; the status line follows once the agent accepts.
-   */
-  setMode(modeId: string): Promise<void> {
-    return this.#config.setMode(modeId);
-  }
-
-  /** /config: every option and its values (no argument), one option (`ID`), or set one (`ID VALUE`). */
-  config(arg: string): Promise<void> {
-    return this.#config.config(arg);
   }
 
   /** Refuse what would replace the session while a turn or the agent is not in a state for it. */

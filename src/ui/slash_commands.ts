@@ -61,9 +61,10 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
       const want = arg.toLowerCase();
       const hit = modes.find((m) => m.id.toLowerCase() === want) ?? modes.find((m) => m.name.toLowerCase() === want);
       if (!hit) return ctx.hint(`No mode \`${arg}\`. Modes: ${list}.`);
-      if (!ctx.controller.setMode) return unavailable(ctx, 'Switching modes');
+      const config = ctx.controller.config;
+      if (!config) return unavailable(ctx, 'Switching modes');
       // confirmed in the history once the agent has switched (a refusal is reported by the client)
-      void Promise.resolve(ctx.controller.setMode(hit.id)).then(() => {
+      void Promise.resolve(config.setMode(hit.id)).then(() => {
         if (ctx.store.getState().mode === hit.id) ctx.store.notice('info', `Mode: ${hit.name}${hit.description ? ` (${hit.description})` : ''}.`);
       });
     },
@@ -90,7 +91,7 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
     name: 'config',
     args: '[ID]',
     description: "the agent's config options (effort, thought level, …); /config ID VALUE sets one",
-    run: (ctx, arg) => (ctx.controller.config ? ctx.controller.config(arg) : unavailable(ctx, 'Config options')),
+    run: (ctx, arg) => (ctx.controller.config ? ctx.controller.config.config(arg) : unavailable(ctx, 'Config options')),
     complete: (state, partial) =>
       state.configOptions
         .filter((o) => o.id.toLowerCase().startsWith(partial.toLowerCase()))

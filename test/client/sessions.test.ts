@@ -38,9 +38,9 @@ test('the client sandbox is shown when the agent reports none, and the agent rep
 test('setMode switches through session/set_mode; an unknown mode is refused with the reason; current_mode_update is followed', async () => {
   const c = await started();
   try {
-    await c.setMode('code');
+    await c.config.setMode('code');
     assert.equal(c.store.getState().mode, 'code');
-    await c.setMode('nope');
+    await c.config.setMode('nope');
     const s = c.store.getState();
     assert.equal(s.mode, 'code', 'a refused mode does not change what is shown');
     assert.ok(s.history.some((h) => h.kind === 'notice' && /did not switch to mode nope/.test(h.text) && /no mode nope/.test(h.text)));

@@ -27,9 +27,12 @@ function controller(store: ClientStore): Controller & { calls: Calls } {
     send: (t) => void calls.sent.push(t),
     cancel: () => store.cancelTurn(),
     quit: () => void calls.quits++,
-    setMode: (m) => {
-      calls.modes.push(m);
-      store.setMode(m);
+    config: {
+      setMode: (m) => {
+        calls.modes.push(m);
+        store.setMode(m);
+      },
+      config: () => {},
     },
     newSession: () => void calls.news++,
     listSessions: () => void calls.lists++,

@@ -8,8 +8,7 @@ import type { SessionLink } from '../session/link.ts';
 import { matchModel, modelLabel, modelNames, modelStateOf } from './models.ts';
 import type { ModelShelf } from './state.ts';
 
-/** The controller's slice: /model, the model picker over the session's models (no argument, the store's modelChoices), or a switch to one. */
-/** The controller's slice (`controller.models`): /model. */
+/** The controller's slice (`controller.models`): /model, the model picker over the session's models (no argument, the store's modelChoices), or a switch to one. */
 export interface ModelControls {
   model(arg: string): void | Promise<void>;
 }
