@@ -11,7 +11,7 @@ import { META_HOST, META_SANDBOX, META_SHELL_CONTEXT, META_SHELL_RUN, META_TRUST
 import { AgentProcess } from './connection/agent_process.ts';
 import type { AgentEnd } from './connection/remote_agent.ts';
 import { authMethodsOf } from './login/auth.ts';
-import { LoginRequests, type LoginControls } from './login/requests.ts';
+import { LoginRequests } from './login/requests.ts';
 import type { TrustOffer } from './trust/trust_offer.ts';
 import { TrustRequests, type TrustControls } from './trust/requests.ts';
 import { joinCommandLine } from './connection/command_line.ts';
@@ -88,7 +88,7 @@ function stopWaiting(signal: AbortSignal): Promise<never> {
 }
 
 /** The client: the protocol's handlers, the session's start, load and close, the prompt turn; each feature's slice delegates to its room. */
-export class AcpClient implements LoginControls, ShellControls, TrustControls, PermissionControls, ElicitationControls {
+export class AcpClient implements ShellControls, TrustControls, PermissionControls, ElicitationControls {
   readonly store: ClientStore;
   readonly fsHost: FsHost;
   readonly terminals: TerminalHost;
@@ -140,7 +140,8 @@ export class AcpClient implements LoginControls, ShellControls, TrustControls, P
   readonly models: ModelRequests;
   /** Shift+Tab, /mode, /config: the session's modes and config options (client/config_options/) */
   readonly config: ConfigRequests;
-  readonly #login: LoginRequests;
+  /** /login and the login picker: `authenticate` (client/login/) */
+  readonly login: LoginRequests;
   readonly #trust: TrustRequests;
   readonly #shell: ShellRequests;
   /** session/fork's requests, or the object saying the agent does not offer it (chosen on initialize) */
@@ -162,7 +163,7 @@ export class AcpClient implements LoginControls, ShellControls, TrustControls, P
     this.rewind = new RewindRequests(this.#link, this.store);
     this.models = new ModelRequests(this.#link, this.store, opts.builtin === true);
     this.config = new ConfigRequests(this.#link, this.store);
-    this.#login = new LoginRequests(this.#link, this.store);
+    this.login = new LoginRequests(this.#link, this.store);
     this.#trust = new TrustRequests(this.#link, this.store, this.#env);
     this.#shell = new ShellRequests(this.userShell, this.store);
     this.#fork = forkFor(false, this.#link, this.store, this.fsHost.root);
@@ -374,7 +375,7 @@ export class AcpClient implements LoginControls, ShellControls, TrustControls, P
       return this.#failed('The agent did not initialize', err);
     }
     this.#initName = init.agentInfo?.title ?? init.agentInfo?.name ?? undefined;
-    this.#login.methods = authMethodsOf(init.authMethods ?? [], this.opts.argv, this.opts.env ?? process.env);
+    this.login.methods = authMethodsOf(init.authMethods ?? [], this.opts.argv, this.opts.env ?? process.env);
     const caps = init.agentCapabilities;
     this.#mcpCaps = caps?.mcpCapabilities ?? undefined;
     // an agent that keeps `!line` runs with the session (cxl's) is handed each; another gets them with the next prompt only
@@ -467,9 +468,9 @@ export class AcpClient implements LoginControls, ShellControls, TrustControls, P
       const handled = told ? answer.then((r) => told.then(() => r), (err: unknown) => told.then(() => Promise.reject(err))) : answer;
       res = await this.#waitFor('session/new', handled, this.opts.sessionTimeoutMs ?? ANSWER_TIMEOUT_MS);
     } catch (err) {
-      if (isAuthRequired(err) && this.#login.offered && !this.#exited) {
+      if (isAuthRequired(err) && this.login.offered && !this.#exited) {
         this.store.sessionFailed(`${this.#agentName} needs a login before it starts a session: ${errorText(err)}. Pick a login method below (/login shows them again).`, errorDetail(err));
-        this.#login.offer(errorText(err), 'new_session');
+        this.login.offer(errorText(err), 'new_session');
       } else if (isAuthRequired(err) && !this.#exited) {
         this.store.sessionFailed(`${this.#agentName} needs a login before it starts a session and offers no login method: ${errorText(err)}. Log in with the agent's own command or set its API key, then start cxl again.`, errorDetail(err));
       } else await this.#failed('The agent did not start a session', err);
@@ -699,11 +700,6 @@ export class AcpClient implements LoginControls, ShellControls, TrustControls, P
 
   // ---- login (client/login/) and trust (client/trust/) ----------------------------------------
 
-  /** The login picker: the user picked a method. */
-  authenticate(methodId: string): Promise<void> {
-    return this.#login.authenticate(methodId);
-  }
-
   /** Trust the folder as shown: recorded, then a new session, which applies its configuration. */
   trustProject(): Promise<void> {
     return this.#trust.trust();
@@ -717,16 +713,6 @@ export class AcpClient implements LoginControls, ShellControls, TrustControls, P
   /** /trust: the prompt again. */
   offerTrust(): void {
     this.#trust.offer();
-  }
-
-  /** The login picker was closed without a pick. */
-  dismissLogin(): void {
-    this.#login.dismiss();
-  }
-
-  /** /login: the login picker again. */
-  login(): void {
-    this.#login.login();
   }
 
   /**
@@ -753,7 +739,7 @@ export class AcpClient implements LoginControls, ShellControls, TrustControls, P
       return;
     }
     if (this.#sessionId === undefined && st.sessionError !== undefined) {
-      const how = this.#login.offered ? 'Log in first (/login shows the methods), then send it again' : 'Quit with Ctrl+D, fix what the message above says and start cxl again';
+      const how = this.login.offered ? 'Log in first (/login shows the methods), then send it again' : 'Quit with Ctrl+D, fix what the message above says and start cxl again';
       this.store.notice('error', `Not sent: “${text.split('\n')[0]}”. There is no session (${st.sessionError.replace(/\.$/, '')}). ${how}; ↑ recalls the prompt.`);
       return;
     }
@@ -820,14 +806,14 @@ export class AcpClient implements LoginControls, ShellControls, TrustControls, P
     if (this.#proc) await Promise.race([this.#proc.exited, new Promise((r) => setTimeout(r, 300))]);
     this.store.endTurn('error');
     if (this.#exited) return;
-    const login = isAuthRequired(err) && this.#login.offered;
+    const login = isAuthRequired(err) && this.login.offered;
     const how = login
       ? ' Pick a login method below, then send the prompt again.'
       : isAuthRequired(err)
         ? ` ${this.#agentName} offers no login method here: log in with its own command or set its API key, then start cxl again.`
         : '';
     this.store.notice('error', `The turn failed: ${errorText(err)}.${how}`, errorDetail(err));
-    if (login) this.#login.offer(errorText(err), 'continue');
+    if (login) this.login.offer(errorText(err), 'continue');
   }
 
   /**

@@ -12,7 +12,7 @@ import type { ShellControls } from '../client/shell/requests.ts';
 import type { TrustControls } from '../client/trust/requests.ts';
 
 /** Each feature's slice, as its room of the client declares it. */
-type FeatureControls = LoginControls & ShellControls & TrustControls & PermissionControls & ElicitationControls;
+type FeatureControls = ShellControls & TrustControls & PermissionControls & ElicitationControls;
 
 export interface Controller extends Partial<FeatureControls> {
   /** /rewind, /undo, Esc Esc: the way back. */
@@ -23,6 +23,8 @@ export interface Controller extends Partial<FeatureControls> {
   readonly models?: ModelControls;
   /** Shift+Tab, /mode, /config: the session's modes and config options. */
   readonly config?: ConfigControls;
+  /** /login and the login picker. */
+  readonly login?: LoginControls;
   send(text: string): void;
   /** Ctrl+C: every pending approval answered `cancelled`, then session/cancel. */
   cancel(): void;

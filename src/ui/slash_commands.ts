@@ -105,7 +105,7 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
   {
     name: 'login',
     description: "the agent's login methods (when it asks for a login)",
-    run: (ctx) => (ctx.controller.login ? ctx.controller.login() : unavailable(ctx, 'Logging in')),
+    run: (ctx) => (ctx.controller.login ? ctx.controller.login.login() : unavailable(ctx, 'Logging in')),
   },
   {
     name: 'clear',

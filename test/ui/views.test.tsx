@@ -46,9 +46,13 @@ function client(store: ClientStore): Controller & { calls: string[] } {
       calls.push('dismiss sessions');
       store.offerSessions(undefined);
     },
-    dismissLogin: () => {
-      calls.push('dismiss login');
-      store.setAuth(undefined);
+    login: {
+      authenticate: () => {},
+      login: () => {},
+      dismiss: () => {
+        calls.push('dismiss login');
+        store.setAuth(undefined);
+      },
     },
   };
 }

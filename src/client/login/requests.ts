@@ -9,12 +9,15 @@ import type { LoginShelf } from './state.ts';
 
 /** The controller's slice: the login picker (a method picked, or closed) and /login, which opens it. */
 export interface LoginControls {
+  /** The login picker: the person picked a method. */
   authenticate(methodId: string): void | Promise<void>;
-  dismissLogin(): void;
+  /** The login picker was closed without a pick. */
+  dismiss(): void;
+  /** /login: the login picker again. */
   login(): void;
 }
 
-export class LoginRequests {
+export class LoginRequests implements LoginControls {
   /** the agent's login methods, from its initialize answer */
   methods: AuthMethodView[] = [];
 
