@@ -13,7 +13,7 @@ import type { AgentEnd } from './connection/remote_agent.ts';
 import { authMethodsOf } from './login/auth.ts';
 import { LoginRequests } from './login/requests.ts';
 import type { TrustOffer } from './trust/trust_offer.ts';
-import { TrustRequests, type TrustControls } from './trust/requests.ts';
+import { TrustRequests } from './trust/requests.ts';
 import { joinCommandLine } from './connection/command_line.ts';
 import { ConfigRequests } from './config_options/requests.ts';
 import { FileIndex } from './composer/file_index.ts';
@@ -88,7 +88,7 @@ function stopWaiting(signal: AbortSignal): Promise<never> {
 }
 
 /** The client: the protocol's handlers, the session's start, load and close, the prompt turn; each feature's slice delegates to its room. */
-export class AcpClient implements ShellControls, TrustControls, PermissionControls, ElicitationControls {
+export class AcpClient implements ShellControls, PermissionControls, ElicitationControls {
   readonly store: ClientStore;
   readonly fsHost: FsHost;
   readonly terminals: TerminalHost;
@@ -142,7 +142,8 @@ export class AcpClient implements ShellControls, TrustControls, PermissionContro
   readonly config: ConfigRequests;
   /** /login and the login picker: `authenticate` (client/login/) */
   readonly login: LoginRequests;
-  readonly #trust: TrustRequests;
+  /** /trust and the trust prompt (client/trust/) */
+  readonly trust: TrustRequests;
   readonly #shell: ShellRequests;
   /** session/fork's requests, or the object saying the agent does not offer it (chosen on initialize) */
   #fork: ForkControls;
@@ -164,7 +165,7 @@ export class AcpClient implements ShellControls, TrustControls, PermissionContro
     this.models = new ModelRequests(this.#link, this.store, opts.builtin === true);
     this.config = new ConfigRequests(this.#link, this.store);
     this.login = new LoginRequests(this.#link, this.store);
-    this.#trust = new TrustRequests(this.#link, this.store, this.#env);
+    this.trust = new TrustRequests(this.#link, this.store, this.#env);
     this.#shell = new ShellRequests(this.userShell, this.store);
     this.#fork = forkFor(false, this.#link, this.store, this.fsHost.root);
     if (opts.trust) {
@@ -699,21 +700,6 @@ export class AcpClient implements ShellControls, TrustControls, PermissionContro
   }
 
   // ---- login (client/login/) and trust (client/trust/) ----------------------------------------
-
-  /** Trust the folder as shown: recorded, then a new session, which applies its configuration. */
-  trustProject(): Promise<void> {
-    return this.#trust.trust();
-  }
-
-  /** The trust prompt was closed without trusting: the folder's configuration stays held back. */
-  dismissTrust(): void {
-    this.#trust.dismiss();
-  }
-
-  /** /trust: the prompt again. */
-  offerTrust(): void {
-    this.#trust.offer();
-  }
 
   /**
    * `!line`: the person's own shell runs it here, whatever the agent (the agent gets the output

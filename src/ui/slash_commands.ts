@@ -100,7 +100,7 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
   {
     name: 'trust',
     description: "trust this folder's own configuration (asks, after showing what it changes)",
-    run: (ctx) => (ctx.controller.offerTrust ? ctx.controller.offerTrust() : unavailable(ctx, 'Trusting a folder')),
+    run: (ctx) => (ctx.controller.trust ? ctx.controller.trust.offer() : unavailable(ctx, 'Trusting a folder')),
   },
   {
     name: 'login',

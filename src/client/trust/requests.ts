@@ -9,12 +9,15 @@ const NOTHING = 'Nothing to trust: this folder has no configuration of its own h
 
 /** The controller's slice: the trust prompt: trust this folder's own configuration (then a new session applies it), close it, open it again (/trust). */
 export interface TrustControls {
-  trustProject(): void | Promise<void>;
-  dismissTrust(): void;
-  offerTrust(): void;
+  /** Trust the folder as shown: recorded, then a new session, which applies its configuration. */
+  trust(): void | Promise<void>;
+  /** The trust prompt was closed without trusting: the folder's configuration stays held back. */
+  dismiss(): void;
+  /** /trust: the prompt again. */
+  offer(): void;
 }
 
-export class TrustRequests {
+export class TrustRequests implements TrustControls {
   constructor(
     private readonly link: SessionLink,
     private readonly store: TrustShelf,
