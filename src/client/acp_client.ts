@@ -33,7 +33,7 @@ import type { SessionLink } from './session/link.ts';
 import { ClientStore, type SandboxView } from './state.ts';
 import { noiseExplained, StdoutNoise } from './connection/stdout_noise.ts';
 import { TerminalHost } from './hosts/terminal_host.ts';
-import { AgentKeepsRuns, HANDED_ONLY, ShellRequests, type ShellControls } from './shell/requests.ts';
+import { AgentKeepsRuns, HANDED_ONLY, ShellRequests } from './shell/requests.ts';
 import { shellContextText, UserShell } from './shell/user_shell.ts';
 import { updateGuard, type UnknownUpdate } from './connection/update_guard.ts';
 
@@ -88,7 +88,7 @@ function stopWaiting(signal: AbortSignal): Promise<never> {
 }
 
 /** The client: the protocol's handlers, the session's start, load and close, the prompt turn; each feature's slice delegates to its room. */
-export class AcpClient implements ShellControls, PermissionControls, ElicitationControls {
+export class AcpClient implements PermissionControls, ElicitationControls {
   readonly store: ClientStore;
   readonly fsHost: FsHost;
   readonly terminals: TerminalHost;
@@ -144,7 +144,8 @@ export class AcpClient implements ShellControls, PermissionControls, Elicitation
   readonly login: LoginRequests;
   /** /trust and the trust prompt (client/trust/) */
   readonly trust: TrustRequests;
-  readonly #shell: ShellRequests;
+  /** `!line`: the person's own shell, kept with the session by an agent that keeps runs (client/shell/) */
+  readonly shell: ShellRequests;
   /** session/fork's requests, or the object saying the agent does not offer it (chosen on initialize) */
   #fork: ForkControls;
   readonly #stdoutNoise = new StdoutNoise((line) => this.#proc?.note(`the agent wrote on stdout, not ACP: ${line}`));
@@ -166,7 +167,7 @@ export class AcpClient implements ShellControls, PermissionControls, Elicitation
     this.config = new ConfigRequests(this.#link, this.store);
     this.login = new LoginRequests(this.#link, this.store);
     this.trust = new TrustRequests(this.#link, this.store, this.#env);
-    this.#shell = new ShellRequests(this.userShell, this.store);
+    this.shell = new ShellRequests(this.userShell, this.store);
     this.#fork = forkFor(false, this.#link, this.store, this.fsHost.root);
     if (opts.trust) {
       // what trusting would change; why it is held back and what to do is the trust prompt's, once
@@ -380,7 +381,7 @@ export class AcpClient implements ShellControls, PermissionControls, Elicitation
     const caps = init.agentCapabilities;
     this.#mcpCaps = caps?.mcpCapabilities ?? undefined;
     // an agent that keeps `!line` runs with the session (cxl's) is handed each; another gets them with the next prompt only
-    this.#shell.keeping = caps?._meta?.[META_SHELL_RUN] === true ? new AgentKeepsRuns(this.#link) : HANDED_ONLY;
+    this.shell.keeping = caps?._meta?.[META_SHELL_RUN] === true ? new AgentKeepsRuns(this.#link) : HANDED_ONLY;
     // a standing host serves no file reads, edits or commands: said once here, not per call
     const host = caps?._meta?.[META_HOST] as HostMeta | undefined;
     if (host && typeof host.workspace === 'string') {
@@ -697,16 +698,6 @@ export class AcpClient implements ShellControls, PermissionControls, Elicitation
       return true;
     }
     return false;
-  }
-
-  // ---- login (client/login/) and trust (client/trust/) ----------------------------------------
-
-  /**
-   * `!line`: the person's own shell runs it here, whatever the agent (the agent gets the output
-   * with the next prompt). One at a time; Ctrl+C stops it.
-   */
-  shell(line: string): void {
-    this.#shell.run(line);
   }
 
   /**

@@ -12,7 +12,7 @@ import type { ShellControls } from '../client/shell/requests.ts';
 import type { TrustControls } from '../client/trust/requests.ts';
 
 /** Each feature's slice, as its room of the client declares it. */
-type FeatureControls = ShellControls & PermissionControls & ElicitationControls;
+type FeatureControls = PermissionControls & ElicitationControls;
 
 export interface Controller extends Partial<FeatureControls> {
   /** /rewind, /undo, Esc Esc: the way back. */
@@ -27,6 +27,8 @@ export interface Controller extends Partial<FeatureControls> {
   readonly login?: LoginControls;
   /** /trust and the trust prompt. */
   readonly trust?: TrustControls;
+  /** `!line`: the person's own shell. */
+  readonly shell?: ShellControls;
   send(text: string): void;
   /** Ctrl+C: every pending approval answered `cancelled`, then session/cancel. */
   cancel(): void;

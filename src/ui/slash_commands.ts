@@ -223,7 +223,7 @@ export function routePrompt(text: string, ctx: SlashContext): string | undefined
   if (bang) {
     const line = bang[1].trim();
     if (line === '') ctx.hint('Write the command after !, e.g. !git status: it runs in your shell, in the sandbox.');
-    else if (ctx.controller.shell) ctx.controller.shell(line);
+    else if (ctx.controller.shell) ctx.controller.shell.run(line);
     else ctx.hint('Running a shell line needs a running client.');
     return undefined;
   }
