@@ -88,7 +88,7 @@ function stopWaiting(signal: AbortSignal): Promise<never> {
 }
 
 /** The client: the protocol's handlers, the session's start, load and close, the prompt turn; each feature's slice delegates to its room. */
-export class AcpClient implements PermissionControls, ElicitationControls {
+export class AcpClient implements ElicitationControls {
   readonly store: ClientStore;
   readonly fsHost: FsHost;
   readonly terminals: TerminalHost;
@@ -96,7 +96,7 @@ export class AcpClient implements PermissionControls, ElicitationControls {
   readonly files: FileIndex;
   /** The person's own shell (`!line`), which the screen runs whatever the agent. */
   readonly userShell: UserShell;
-  /** Permission requests waiting for the user; the screen answers them through `answerPermission`. */
+  /** Permission requests waiting for the user; the screen answers them through `permissions`. */
   readonly #permissions: PermissionAnswers;
   /** Forms the agent asked for; the screen answers them through `answerElicitation`. */
   readonly #forms: ElicitationAnswers;
@@ -181,9 +181,9 @@ export class AcpClient implements PermissionControls, ElicitationControls {
     this.#forms.answer(key, response);
   }
 
-  /** The user answered the permission request queued under `key` (the approval's keys). */
-  answerPermission(key: string, outcome: acp.RequestPermissionOutcome): void {
-    this.#permissions.answer(key, outcome);
+  /** The approval's keys answer the permission request queued under `key` (client/permissions/). */
+  get permissions(): PermissionControls {
+    return this.#permissions;
   }
 
   /** The @ list opened: list the workspace's files (again, when the listing is old). */

@@ -12,7 +12,7 @@ import type { ShellControls } from '../client/shell/requests.ts';
 import type { TrustControls } from '../client/trust/requests.ts';
 
 /** Each feature's slice, as its room of the client declares it. */
-type FeatureControls = PermissionControls & ElicitationControls;
+type FeatureControls = ElicitationControls;
 
 export interface Controller extends Partial<FeatureControls> {
   /** /rewind, /undo, Esc Esc: the way back. */
@@ -29,6 +29,8 @@ export interface Controller extends Partial<FeatureControls> {
   readonly trust?: TrustControls;
   /** `!line`: the person's own shell. */
   readonly shell?: ShellControls;
+  /** The approval's keys: the agent's permission requests answered. */
+  readonly permissions?: PermissionControls;
   send(text: string): void;
   /** Ctrl+C: every pending approval answered `cancelled`, then session/cancel. */
   cancel(): void;

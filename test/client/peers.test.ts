@@ -73,7 +73,7 @@ test('the SDK example agent\'s turns (call ids reused, a rejected edit left pend
   for (const round of [1, 2]) {
     c.send('example');
     const s = await waitFor(c, (x) => x.permissions.length === 1, `the permission of round ${round}`);
-    c.answerPermission(s.permissions[0].key, { outcome: 'selected', optionId: 'reject' });
+    c.permissions.answer(s.permissions[0].key, { outcome: 'selected', optionId: 'reject' });
     await waitFor(c, (x) => !x.running, `round ${round} to end`);
   }
   const s = await idle(c, 'both turns settled');

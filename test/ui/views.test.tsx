@@ -38,9 +38,11 @@ function client(store: ClientStore): Controller & { calls: string[] } {
     send: (t) => void calls.push(`send ${t}`),
     cancel: () => void calls.push('cancel'),
     quit: () => void calls.push('quit'),
-    answerPermission: (key, outcome) => {
-      calls.push(`answer ${outcome.outcome === 'selected' ? outcome.optionId : outcome.outcome}`);
-      states.permissionAnswers(store).answer(key, outcome);
+    permissions: {
+      answer: (key, outcome) => {
+        calls.push(`answer ${outcome.outcome === 'selected' ? outcome.optionId : outcome.outcome}`);
+        states.permissionAnswers(store).answer(key, outcome);
+      },
     },
     dismissSessions: () => {
       calls.push('dismiss sessions');
