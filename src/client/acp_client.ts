@@ -87,8 +87,8 @@ function stopWaiting(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
 }
 
-/** The client: the protocol's handlers, the session's start, load and close, the prompt turn; each feature's slice delegates to its room. */
-export class AcpClient implements ElicitationControls {
+/** The client: the protocol's handlers, the session's start, load and close, the prompt turn; each feature's slice is its room's own object (`client.rewind`, `client.models`, …). */
+export class AcpClient {
   readonly store: ClientStore;
   readonly fsHost: FsHost;
   readonly terminals: TerminalHost;
@@ -98,7 +98,7 @@ export class AcpClient implements ElicitationControls {
   readonly userShell: UserShell;
   /** Permission requests waiting for the user; the screen answers them through `permissions`. */
   readonly #permissions: PermissionAnswers;
-  /** Forms the agent asked for; the screen answers them through `answerElicitation`. */
+  /** Forms the agent asked for; the screen answers them through `elicitation`. */
   readonly #forms: ElicitationAnswers;
   #proc: AgentEnd | undefined;
   #conn: acp.ClientConnection | undefined;
@@ -176,9 +176,9 @@ export class AcpClient implements ElicitationControls {
     }
   }
 
-  /** The person sent, declined or cancelled the form queued under `key`. */
-  answerElicitation(key: string, response: acp.CreateElicitationResponse): void {
-    this.#forms.answer(key, response);
+  /** The form's keys: the person sent, declined or cancelled the form queued under `key` (client/elicitation/). */
+  get elicitation(): ElicitationControls {
+    return this.#forms;
   }
 
   /** The approval's keys answer the permission request queued under `key` (client/permissions/). */

@@ -13,12 +13,12 @@ export interface FormShelf {
 
 const CANCEL: CreateElicitationResponse = { action: 'cancel' };
 
-/** The controller's slice: the form's keys answer the elicitation queued under `key` (sent, declined or cancelled). */
+/** The controller's slice (`controller.elicitation`): the form's keys answer the elicitation queued under `key` (sent, declined or cancelled). */
 export interface ElicitationControls {
-  answerElicitation(key: string, response: CreateElicitationResponse): void;
+  answer(key: string, response: CreateElicitationResponse): void;
 }
 
-export class ElicitationAnswers {
+export class ElicitationAnswers implements ElicitationControls {
   readonly #waiting = new Map<string, (r: CreateElicitationResponse) => void>();
 
   constructor(private readonly store: FormShelf) {}
