@@ -31,9 +31,10 @@ import type { ElicitationSlice, PendingElicitation } from './elicitation/state.t
 import type { LoginSlice } from './login/state.ts';
 import type { ModelChoices, ModelSlice } from './models/state.ts';
 import type { PermissionSlice } from './permissions/state.ts';
-import type { RewindSlice, RewindView } from './rewind/state.ts';
+import { RewindStore, type RewindSlice, type RewindView } from './rewind/state.ts';
 import type { ShellSlice } from './shell/state.ts';
 import type { TrustSlice } from './trust/state.ts';
+import type { StoreCell } from './session/store_cell.ts';
 import type { HistoryItem, LiveItem, PendingPermission, SandboxView, ShellRunView, TerminalView, TextKind } from './session/views.ts';
 
 export type { FileIndexView, ModelChoices, PendingElicitation, RewindView, HistoryItem, LiveItem, PendingPermission, SandboxView, ShellRunView, TerminalView, TextKind };
@@ -241,6 +242,11 @@ export class ClientStore {
 
   getState = (): ClientState => this.state;
 
+  /** What each feature's part of the store is given: this store's state, read and patched. */
+  readonly #cell: StoreCell<ClientState> = { getState: () => this.state, set: (patch) => this.set(patch), key: (prefix) => this.key(prefix) };
+  /** Each feature's part of the store, declared in its room's state.ts. */
+  readonly rewind = new RewindStore(this.#cell);
+
   subscribe = (fn: Listener): (() => void) => {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
@@ -327,11 +333,6 @@ export class ClientStore {
 
   offerSessions(choices: SessionChoices | undefined): void {
     this.set({ sessionChoices: choices });
-  }
-
-  /** The rewind picker: open at a step, or closed (undefined). */
-  offerRewind(view: RewindView | undefined): void {
-    this.set({ rewind: view });
   }
 
   setFiles(files: FileIndexView): void {

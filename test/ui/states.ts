@@ -185,7 +185,7 @@ const REWIND_PROMPTS = [
 export function rewindPick(): ClientStore {
   const s = idle();
   const at = Date.now() - 7 * 60_000;
-  s.offerRewind({ step: 'pick', prompts: REWIND_PROMPTS.map((p, i) => ({ ...p, at: new Date(at + i * 60_000).toISOString() })) });
+  s.rewind.offer({ step: 'pick', prompts: REWIND_PROMPTS.map((p, i) => ({ ...p, at: new Date(at + i * 60_000).toISOString() })) });
   return s;
 }
 
@@ -193,7 +193,7 @@ export function rewindPick(): ClientStore {
 export function rewindPreview(): ClientStore {
   const s = rewindPick();
   const prompts = s.getState().rewind!.prompts;
-  s.offerRewind({
+  s.rewind.offer({
     step: 'preview',
     prompts,
     plan: {

@@ -48,7 +48,7 @@ export class RewindRequests implements RewindControls {
     const prompts = await this.#checkpoints();
     if (!prompts) return;
     if (prompts.length === 0) return this.store.notice('info', 'No prompt to go back to yet.');
-    this.store.offerRewind({ step: 'pick', prompts });
+    this.store.rewind.offer({ step: 'pick', prompts });
   }
 
   /** /undo: what going back to before the last prompt (its files and its conversation) would do. */
@@ -67,9 +67,9 @@ export class RewindRequests implements RewindControls {
     if (!conn || !sessionId) return;
     try {
       const plan = await conn.agent.request<RewindMeta>(METHOD_REWIND_PREVIEW, { sessionId, n, restore });
-      this.store.offerRewind({ step: 'preview', prompts, plan });
+      this.store.rewind.offer({ step: 'preview', prompts, plan });
     } catch (err) {
-      this.store.offerRewind(undefined);
+      this.store.rewind.offer(undefined);
       this.store.notice('error', `Could not go back to before prompt ${n}: ${errorText(err)}.`);
     }
   }
@@ -84,16 +84,16 @@ export class RewindRequests implements RewindControls {
     const view = this.store.getState().rewind;
     if (!conn || !sessionId || view?.step !== 'preview' || view.busy) return undefined;
     const { plan } = view;
-    this.store.offerRewind({ ...view, busy: true });
+    this.store.rewind.offer({ ...view, busy: true });
     let done: RewindMeta;
     try {
       done = await conn.agent.request<RewindMeta>(METHOD_REWIND, { sessionId, n: plan.n, restore: plan.restore, overwrite: overwrite ? plan.files.filter((f) => f.changedSince).map((f) => f.path) : [] });
     } catch (err) {
-      this.store.offerRewind(undefined);
+      this.store.rewind.offer(undefined);
       this.store.notice('error', `Could not go back to before prompt ${plan.n}: ${errorText(err)}.`);
       return undefined;
     }
-    this.store.offerRewind(undefined);
+    this.store.rewind.offer(undefined);
     const text = view.prompts.find((p) => p.n === plan.n)?.text;
     const rewound = done.conversation !== undefined && !done.conversation.cannot;
     if (rewound) await this.link.loadSession(sessionId);
@@ -105,7 +105,7 @@ export class RewindRequests implements RewindControls {
 
   /** The picker closed. */
   dismiss(): void {
-    this.store.offerRewind(undefined);
+    this.store.rewind.offer(undefined);
   }
 }
 

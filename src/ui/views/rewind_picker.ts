@@ -35,10 +35,10 @@ function apply(ctx: KeyContext, overwrite: boolean): void {
 /** Esc: from the preview back to the list (which /undo opens on its own); from the list, closed. */
 function back(ctx: KeyContext): void {
   const r = ctx.state.rewind;
-  if (r?.step === 'preview' && !r.busy && r.prompts.length > 1) return ctx.store.offerRewind({ step: 'pick', prompts: r.prompts });
+  if (r?.step === 'preview' && !r.busy && r.prompts.length > 1) return ctx.store.rewind.offer({ step: 'pick', prompts: r.prompts });
   ctx.setUi((x) => ({ ...x, rewindIndex: 0 }));
   if (ctx.controller.rewind) ctx.controller.rewind.dismiss();
-  else ctx.store.offerRewind(undefined);
+  else ctx.store.rewind.offer(undefined);
 }
 
 export const rewindPickerView: View = {
