@@ -481,7 +481,7 @@ export class AcpClient {
     this.#sessionId = res.sessionId;
     this.#used = false;
     this.#unknownKinds.clear();
-    this.store.setAuth(undefined);
+    this.store.login.set(undefined);
     this.store.sessionRecovered();
     this.store.setSessionConfig(res.configOptions, res.modes);
     this.#sessionMeta(res._meta);

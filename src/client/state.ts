@@ -17,7 +17,6 @@ import type {
 } from '@agentclientprotocol/sdk';
 import { META_MISSION, META_MODEL, META_SHELL_CONTEXT, META_SHELL_RUN, META_TOKENS_AFTER, META_TOKENS_BEFORE, META_TURN_ENDED, type MissionMeta, type ShellRunMeta } from '../core/protocol_names.ts';
 import type { AgentExit } from './connection/agent_process.ts';
-import type { AuthOffer } from './login/auth.ts';
 import { formOf, initialValues } from './elicitation/elicitation.ts';
 import { modesOf, withCurrentMode } from './config_options/config_options.ts';
 import type { TrustOffer } from './trust/trust_offer.ts';
@@ -28,7 +27,7 @@ import { contextOf } from './shell/user_shell.ts';
 import type { FileIndexView } from './composer/file_index.ts';
 import type { ConfigSlice } from './config_options/state.ts';
 import type { ElicitationSlice, PendingElicitation } from './elicitation/state.ts';
-import type { LoginSlice } from './login/state.ts';
+import { LoginStore, type LoginSlice } from './login/state.ts';
 import type { ModelChoices, ModelSlice } from './models/state.ts';
 import type { PermissionSlice } from './permissions/state.ts';
 import { RewindStore, type RewindSlice, type RewindView } from './rewind/state.ts';
@@ -246,6 +245,7 @@ export class ClientStore {
   readonly #cell: StoreCell<ClientState> = { getState: () => this.state, set: (patch) => this.set(patch), key: (prefix) => this.key(prefix) };
   /** Each feature's part of the store, declared in its room's state.ts. */
   readonly rewind = new RewindStore(this.#cell);
+  readonly login = new LoginStore(this.#cell);
 
   subscribe = (fn: Listener): (() => void) => {
     this.listeners.add(fn);
@@ -403,10 +403,6 @@ export class ClientStore {
   /** The models of the session; the status line names the one in use. */
   setModels(models: ModelState | undefined): void {
     this.set({ models, model: modelLabel(models) ?? this.state.model });
-  }
-
-  setAuth(auth: AuthOffer | undefined): void {
-    this.set({ auth });
   }
 
   setTrust(trust: TrustOffer | undefined): void {

@@ -53,7 +53,7 @@ function client(store: ClientStore): Controller & { calls: string[] } {
       login: () => {},
       dismiss: () => {
         calls.push('dismiss login');
-        store.setAuth(undefined);
+        store.login.set(undefined);
       },
     },
   };
@@ -61,7 +61,7 @@ function client(store: ClientStore): Controller & { calls: string[] } {
 
 test('one precedence: with every overlay open, the one drawn is the one Esc closes, down to the composer', async () => {
   const store = states.picker();
-  store.setAuth({ reason: 'Authentication required', then: 'continue', methods: [{ id: 'key', name: 'Use an API key', kind: 'agent', vars: [], setVars: [] }] });
+  store.login.set({ reason: 'Authentication required', then: 'continue', methods: [{ id: 'key', name: 'Use an API key', kind: 'agent', vars: [], setVars: [] }] });
   const answer = states.permissionAnswers(store).ask('a1b2c3d4e5f6', { toolCallId: 'e1', title: 'Edit src/app.ts', kind: 'edit', status: 'pending', content: [states.DIFF] }, states.OPTIONS);
   const ctl = client(store);
   const initial = { transcript: { selected: 0, expanded: new Set<string>() }, composer: { text: '/', cursor: 1 } };
