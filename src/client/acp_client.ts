@@ -172,7 +172,7 @@ export class AcpClient {
     if (opts.trust) {
       // what trusting would change; why it is held back and what to do is the trust prompt's, once
       this.store.info(`What trusting ${opts.trust.dir} would change`, opts.trust.preview);
-      this.store.setTrust(opts.trust);
+      this.store.trust.set(opts.trust);
     }
   }
 

@@ -19,7 +19,6 @@ import { META_MISSION, META_MODEL, META_SHELL_CONTEXT, META_SHELL_RUN, META_TOKE
 import type { AgentExit } from './connection/agent_process.ts';
 import { formOf, initialValues } from './elicitation/elicitation.ts';
 import { modesOf, withCurrentMode } from './config_options/config_options.ts';
-import type { TrustOffer } from './trust/trust_offer.ts';
 import { modelLabel, modelStateOf, type ModelState } from './models/models.ts';
 import { type ToolCallView } from './session/tool_call.ts';
 import { closeUnfinished, finishedPrefix, placeCall } from './session/turn_model.ts';
@@ -32,7 +31,7 @@ import type { ModelChoices, ModelSlice } from './models/state.ts';
 import type { PermissionSlice } from './permissions/state.ts';
 import { RewindStore, type RewindSlice, type RewindView } from './rewind/state.ts';
 import type { ShellSlice } from './shell/state.ts';
-import type { TrustSlice } from './trust/state.ts';
+import { TrustStore, type TrustSlice } from './trust/state.ts';
 import type { StoreCell } from './session/store_cell.ts';
 import type { HistoryItem, LiveItem, PendingPermission, SandboxView, ShellRunView, TerminalView, TextKind } from './session/views.ts';
 
@@ -246,6 +245,7 @@ export class ClientStore {
   /** Each feature's part of the store, declared in its room's state.ts. */
   readonly rewind = new RewindStore(this.#cell);
   readonly login = new LoginStore(this.#cell);
+  readonly trust = new TrustStore(this.#cell);
 
   subscribe = (fn: Listener): (() => void) => {
     this.listeners.add(fn);
@@ -403,10 +403,6 @@ export class ClientStore {
   /** The models of the session; the status line names the one in use. */
   setModels(models: ModelState | undefined): void {
     this.set({ models, model: modelLabel(models) ?? this.state.model });
-  }
-
-  setTrust(trust: TrustOffer | undefined): void {
-    this.set({ trust });
   }
 
   /**

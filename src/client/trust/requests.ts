@@ -36,7 +36,7 @@ export class TrustRequests implements TrustControls {
       this.store.notice('error', `Not trusted: ${(err as Error).message}`);
       return;
     }
-    this.store.setTrust(undefined);
+    this.store.trust.set(undefined);
     this.store.notice('info', `Trusted ${offer.dir}: its configuration (${offer.files.join(', ')}) applies from this new session on; if it changes, cxl asks again.`);
     // the session left is closed with the agent, as on /clear
     const left = this.link.sessionId;
@@ -47,7 +47,7 @@ export class TrustRequests implements TrustControls {
   dismiss(): void {
     const offer = this.store.getState().trust;
     if (!offer || offer.dismissed) return;
-    this.store.setTrust({ ...offer, dismissed: true });
+    this.store.trust.set({ ...offer, dismissed: true });
     this.store.notice('info', 'This folder\'s own configuration is not applied. /trust asks again; `cxl trust` in a shell does the same.');
   }
 
@@ -55,6 +55,6 @@ export class TrustRequests implements TrustControls {
   offer(): void {
     const offer = this.store.getState().trust;
     if (!offer) return void this.store.notice('info', NOTHING);
-    this.store.setTrust({ ...offer, dismissed: false });
+    this.store.trust.set({ ...offer, dismissed: false });
   }
 }
