@@ -487,7 +487,7 @@ export class AcpClient {
     this.#sessionMeta(res._meta);
     this.store.sessionStarted(res.sessionId);
     const models = modelStateOf(res.configOptions, (res as { models?: unknown }).models);
-    this.store.setModels(models);
+    this.store.models.update(models);
     await this.#askedMode();
     for (const u of this.#buffered.get(res.sessionId) ?? []) this.store.applyUpdate(u);
     this.#buffered.delete(res.sessionId);
@@ -636,7 +636,7 @@ export class AcpClient {
       this.#sessionMeta(res._meta);
       this.store.sessionStarted(id);
       const models = modelStateOf(res.configOptions, (res as { models?: unknown }).models);
-      if (models) this.store.setModels(models);
+      if (models) this.store.models.update(models);
       this.#used = true;
       if (!replays) this.store.notice('info', `Resumed session ${id}. ${this.#agentName} resumes without replaying it, so its earlier conversation is not shown here; the agent still has it.`);
       if (atStartup) await this.#askedMode();

@@ -19,7 +19,7 @@ import { META_MISSION, META_MODEL, META_SHELL_CONTEXT, META_SHELL_RUN, META_TOKE
 import type { AgentExit } from './connection/agent_process.ts';
 import { formOf, initialValues } from './elicitation/elicitation.ts';
 import { modesOf, withCurrentMode } from './config_options/config_options.ts';
-import { modelLabel, modelStateOf, type ModelState } from './models/models.ts';
+import { modelStateOf } from './models/models.ts';
 import { type ToolCallView } from './session/tool_call.ts';
 import { closeUnfinished, finishedPrefix, placeCall } from './session/turn_model.ts';
 import { contextOf } from './shell/user_shell.ts';
@@ -27,7 +27,7 @@ import type { FileIndexView } from './composer/file_index.ts';
 import type { ConfigSlice } from './config_options/state.ts';
 import type { ElicitationSlice, PendingElicitation } from './elicitation/state.ts';
 import { LoginStore, type LoginSlice } from './login/state.ts';
-import type { ModelChoices, ModelSlice } from './models/state.ts';
+import { ModelStore, type ModelChoices, type ModelSlice } from './models/state.ts';
 import type { PermissionSlice } from './permissions/state.ts';
 import { RewindStore, type RewindSlice, type RewindView } from './rewind/state.ts';
 import type { ShellSlice } from './shell/state.ts';
@@ -246,6 +246,7 @@ export class ClientStore {
   readonly rewind = new RewindStore(this.#cell);
   readonly login = new LoginStore(this.#cell);
   readonly trust = new TrustStore(this.#cell);
+  readonly models = new ModelStore(this.#cell);
 
   subscribe = (fn: Listener): (() => void) => {
     this.listeners.add(fn);
@@ -289,7 +290,7 @@ export class ClientStore {
     const m = modesOf(configOptions, modes);
     this.set({ configOptions: configOptions ?? [], modes: m.modes, mode: m.current ?? this.state.mode, modeSource: m.source });
     const models = modelStateOf(configOptions, undefined);
-    if (models) this.setModels(models);
+    if (models) this.models.update(models);
   }
 
   /** The full set of config options, as config_option_update and set_config_option's answer give it. */
@@ -299,7 +300,7 @@ export class ClientStore {
     if (m.source) this.set({ configOptions, modes: m.modes, mode: m.current ?? this.state.mode, modeSource: m.source });
     else this.set({ configOptions });
     const models = modelStateOf(configOptions);
-    if (models) return this.setModels(models);
+    if (models) return this.models.update(models);
     const model = configOptions.find((o) => o.category === 'model');
     if (model && 'currentValue' in model && typeof model.currentValue === 'string') this.set({ model: model.currentValue });
   }
@@ -319,16 +320,6 @@ export class ClientStore {
 
   setSandbox(sandbox: SandboxView | undefined): void {
     this.set({ sandbox });
-  }
-
-  /** The model picker: open with the session's models, or closed (undefined). */
-  offerModels(choices: ModelChoices | undefined): void {
-    if (choices !== this.state.modelChoices) this.set({ modelChoices: choices });
-  }
-
-  /** A model was switched to: the status line names it at once, without the problem said of the one before. */
-  modelChosen(): void {
-    this.set({ modelProblem: undefined, modelPick: undefined });
   }
 
   offerSessions(choices: SessionChoices | undefined): void {
@@ -398,11 +389,6 @@ export class ClientStore {
   /** `what` has gone unanswered for too long (undefined: answered after all). */
   setStalled(what: string | undefined): void {
     this.set({ stalled: what });
-  }
-
-  /** The models of the session; the status line names the one in use. */
-  setModels(models: ModelState | undefined): void {
-    this.set({ models, model: modelLabel(models) ?? this.state.model });
   }
 
   /**
