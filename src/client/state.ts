@@ -5,7 +5,6 @@
 import type {
   AvailableCommand,
   ContentBlock,
-  ElicitationSchema,
   PermissionOption,
   PlanEntry,
   SessionConfigOption,
@@ -17,7 +16,6 @@ import type {
 } from '@agentclientprotocol/sdk';
 import { META_MISSION, META_MODEL, META_SHELL_CONTEXT, META_SHELL_RUN, META_TOKENS_AFTER, META_TOKENS_BEFORE, META_TURN_ENDED, type MissionMeta, type ShellRunMeta } from '../core/protocol_names.ts';
 import type { AgentExit } from './connection/agent_process.ts';
-import { formOf, initialValues } from './elicitation/elicitation.ts';
 import { modesOf, withCurrentMode } from './config_options/config_options.ts';
 import { modelStateOf } from './models/models.ts';
 import { type ToolCallView } from './session/tool_call.ts';
@@ -25,7 +23,7 @@ import { closeUnfinished, finishedPrefix, placeCall } from './session/turn_model
 import { contextOf } from './shell/user_shell.ts';
 import type { FileIndexView } from './composer/file_index.ts';
 import type { ConfigSlice } from './config_options/state.ts';
-import type { ElicitationSlice, PendingElicitation } from './elicitation/state.ts';
+import { ElicitationStore, type ElicitationSlice, type PendingElicitation } from './elicitation/state.ts';
 import { LoginStore, type LoginSlice } from './login/state.ts';
 import { ModelStore, type ModelChoices, type ModelSlice } from './models/state.ts';
 import type { PermissionSlice } from './permissions/state.ts';
@@ -247,6 +245,7 @@ export class ClientStore {
   readonly login = new LoginStore(this.#cell);
   readonly trust = new TrustStore(this.#cell);
   readonly models = new ModelStore(this.#cell);
+  readonly elicitation = new ElicitationStore(this.#cell);
 
   subscribe = (fn: Listener): (() => void) => {
     this.listeners.add(fn);
@@ -721,20 +720,6 @@ export class ClientStore {
   removePermission(key: string): void {
     this.set({ permissions: this.state.permissions.filter((p) => p.key !== key) });
     this.flush(false);
-  }
-
-  // ---- elicitations ----------------------------------------------------------------------------
-
-  /** elicitation/create (form): the form is shown until `removeElicitation`; returns its key. */
-  addElicitation(sessionId: string, message: string, schema: ElicitationSchema): string {
-    const key = this.key('e');
-    const form = formOf(message, schema);
-    this.set({ elicitations: [...this.state.elicitations, { key, sessionId, ...form, initial: initialValues(form.fields, schema) }] });
-    return key;
-  }
-
-  removeElicitation(key: string): void {
-    this.set({ elicitations: this.state.elicitations.filter((e) => e.key !== key) });
   }
 
   /** Ctrl+O: print a call's whole output into the scrollback. */

@@ -6,8 +6,10 @@ import type { CreateElicitationResponse, ElicitationSchema } from '@agentclientp
 
 /** What of the store the queue uses: a form shown, taken away, and the ones shown now. */
 export interface FormShelf {
-  addElicitation(sessionId: string, message: string, schema: ElicitationSchema): string;
-  removeElicitation(key: string): void;
+  readonly elicitation: {
+    add(sessionId: string, message: string, schema: ElicitationSchema): string;
+    remove(key: string): void;
+  };
   getState(): { elicitations: readonly { key: string }[] };
 }
 
@@ -26,7 +28,7 @@ export class ElicitationAnswers implements ElicitationControls {
   /** Show the form and wait for the person's answer; `signal`: the agent withdrew the request. */
   ask(sessionId: string, message: string, schema: ElicitationSchema, signal?: AbortSignal): Promise<CreateElicitationResponse> {
     return new Promise((resolve) => {
-      const key = this.store.addElicitation(sessionId, message, schema);
+      const key = this.store.elicitation.add(sessionId, message, schema);
       this.#waiting.set(key, resolve);
       signal?.addEventListener('abort', () => this.answer(key, CANCEL), { once: true });
     });
@@ -36,7 +38,7 @@ export class ElicitationAnswers implements ElicitationControls {
     const resolve = this.#waiting.get(key);
     if (!resolve) return;
     this.#waiting.delete(key);
-    this.store.removeElicitation(key);
+    this.store.elicitation.remove(key);
     resolve(response);
   }
 
