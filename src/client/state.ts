@@ -9,20 +9,18 @@ import type {
   PlanEntry,
   SessionConfigOption,
   SessionInfo,
-  SessionMode,
   SessionModeState,
   SessionUpdate,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
 import { META_MISSION, META_MODEL, META_SHELL_CONTEXT, META_SHELL_RUN, META_TOKENS_AFTER, META_TOKENS_BEFORE, META_TURN_ENDED, type MissionMeta, type ShellRunMeta } from '../core/protocol_names.ts';
 import type { AgentExit } from './connection/agent_process.ts';
-import { modesOf, withCurrentMode } from './config_options/config_options.ts';
 import { modelStateOf } from './models/models.ts';
 import { type ToolCallView } from './session/tool_call.ts';
 import { closeUnfinished, finishedPrefix, placeCall } from './session/turn_model.ts';
 import { contextOf } from './shell/user_shell.ts';
 import type { FileIndexView } from './composer/file_index.ts';
-import type { ConfigSlice } from './config_options/state.ts';
+import { ConfigStore, type ConfigSlice } from './config_options/state.ts';
 import { ElicitationStore, type ElicitationSlice, type PendingElicitation } from './elicitation/state.ts';
 import { LoginStore, type LoginSlice } from './login/state.ts';
 import { ModelStore, type ModelChoices, type ModelSlice } from './models/state.ts';
@@ -246,6 +244,7 @@ export class ClientStore {
   readonly trust = new TrustStore(this.#cell);
   readonly models = new ModelStore(this.#cell);
   readonly elicitation = new ElicitationStore(this.#cell);
+  readonly config = new ConfigStore(this.#cell);
 
   subscribe = (fn: Listener): (() => void) => {
     this.listeners.add(fn);
@@ -275,38 +274,24 @@ export class ClientStore {
     this.set({ capabilities });
   }
 
-  /** The modes a session offers (session/new or load) and the current one. */
-  setModes(modes: SessionMode[], current?: string): void {
-    this.set({ modes, mode: current ?? this.state.mode, modeSource: modes.length ? { kind: 'modes' } : undefined });
-  }
-
   /**
    * What a session/new, load or resume answered about its configuration: the config options (the
    * source of truth when there are any: modes from the `mode` option, models from `model`), the
    * `modes` field as the fallback.
    */
   setSessionConfig(configOptions: SessionConfigOption[] | null | undefined, modes: SessionModeState | null | undefined): void {
-    const m = modesOf(configOptions, modes);
-    this.set({ configOptions: configOptions ?? [], modes: m.modes, mode: m.current ?? this.state.mode, modeSource: m.source });
+    this.config.setSession(configOptions, modes);
     const models = modelStateOf(configOptions, undefined);
     if (models) this.models.update(models);
   }
 
-  /** The full set of config options, as config_option_update and set_config_option's answer give it. */
+  /** The full set of config options, as config_option_update and set_config_option's answer give it, with what they say of the model. */
   setConfigOptions(configOptions: SessionConfigOption[]): void {
-    const m = modesOf(configOptions, undefined);
-    // an agent that offers modes only through `modes` keeps them when its options change
-    if (m.source) this.set({ configOptions, modes: m.modes, mode: m.current ?? this.state.mode, modeSource: m.source });
-    else this.set({ configOptions });
+    this.config.setOptions(configOptions);
     const models = modelStateOf(configOptions);
     if (models) return this.models.update(models);
     const model = configOptions.find((o) => o.category === 'model');
     if (model && 'currentValue' in model && typeof model.currentValue === 'string') this.set({ model: model.currentValue });
-  }
-
-  /** The agent accepted a mode switch (or said it switched): both views of the mode follow. */
-  setMode(mode: string): void {
-    this.set({ mode, configOptions: withCurrentMode(this.state.configOptions, mode) });
   }
 
   setMcpSkipped(skipped: string[]): void {
@@ -594,7 +579,7 @@ export class ClientStore {
       case 'available_commands_update':
         return this.set({ commands: update.availableCommands });
       case 'current_mode_update':
-        return this.setMode(update.currentModeId);
+        return this.config.setMode(update.currentModeId);
       case 'session_info_update':
         if (typeof update.title === 'string') this.set({ title: update.title });
         // cxl acp says when no model answers (and the status line says so until one does)

@@ -30,7 +30,7 @@ function controller(store: ClientStore): Controller & { calls: Calls } {
     config: {
       setMode: (m) => {
         calls.modes.push(m);
-        store.setMode(m);
+        store.config.setMode(m);
       },
       config: () => {},
     },
@@ -106,7 +106,7 @@ test('the status line colours the mode by how much it lets the agent do unasked'
   const { modeRisk } = await import('../../src/ui/mode_risk.ts');
   const store = states.withModes();
   const span = (mode: string) => {
-    store.setMode(mode);
+    store.config.setMode(mode);
     return statusRow(store.getState(), 140).find((x) => x.text.startsWith('envelope '));
   };
   assert.equal(span('read_only')?.color, 'risk_low');

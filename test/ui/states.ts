@@ -123,7 +123,7 @@ export function crashed(): ClientStore {
 /** Idle, with modes (the built-in agent's envelopes) and commands the agent advertised. */
 export function withModes(): ClientStore {
   const s = idle();
-  s.setModes([{ id: 'default', name: 'default' }, { id: 'read_only', name: 'read_only', description: 'reads allowed, writes and shell denied' }], 'default');
+  s.config.setModes([{ id: 'default', name: 'default' }, { id: 'read_only', name: 'read_only', description: 'reads allowed, writes and shell denied' }], 'default');
   s.applyUpdate({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'compact', description: 'summarise the session' }, { name: 'tool', description: 'run one tool', input: { hint: 'name {json}' } }] });
   return s;
 }

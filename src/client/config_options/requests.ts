@@ -32,7 +32,7 @@ export class ConfigRequests implements ConfigControls {
         if (this.link.sessionId === sessionId) this.store.setConfigOptions(r.configOptions);
       } else {
         await conn.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId });
-        if (this.link.sessionId === sessionId) this.store.setMode(modeId);
+        if (this.link.sessionId === sessionId) this.store.config.setMode(modeId);
       }
     } catch (err) {
       this.store.notice('error', `${this.link.agentName} did not switch to mode ${modeId}: ${errorText(err)}. The session stays in ${this.store.getState().mode ?? 'its mode'}.`, errorDetail(err));
