@@ -26,6 +26,7 @@ import { modelStateOf } from './models/models.ts';
 import { ModelRequests } from './models/requests.ts';
 import { errorDetail, errorText, isAuthRequired } from './connection/request_errors.ts';
 import { PermissionAnswers, type PermissionControls } from './permissions/permission_answers.ts';
+import { requestPermission } from './permissions/requests.ts';
 import { newestSession, pickerOrder, sandboxOf } from './session/session_meta.ts';
 import { forkFor, type ForkControls } from './fork/requests.ts';
 import { RewindRequests } from './rewind/requests.ts';
@@ -294,17 +295,7 @@ export class AcpClient {
     return acp
       .client({ name: 'cxl' })
       .onNotification(acp.methods.client.session.update, ({ params }) => this.#onUpdate(params))
-      .onRequest(acp.methods.client.session.requestPermission, async ({ params, signal }) => {
-        const outcome = this.#permissions.ask(params.sessionId, params.toolCall, params.options);
-        // The agent may withdraw the request ($/cancel_request): drop it from the queue.
-        const onAbort = () => this.#permissions.withdraw(params.toolCall.toolCallId);
-        signal.addEventListener('abort', onAbort, { once: true });
-        try {
-          return { outcome: await outcome };
-        } finally {
-          signal.removeEventListener('abort', onAbort);
-        }
-      })
+      .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => requestPermission(params, signal, this.#permissions))
       .onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => ({ content: await this.fsHost.readTextFile(params.path, params.line, params.limit) }))
       .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
         await this.fsHost.writeTextFile(params.path, params.content);
