@@ -416,6 +416,8 @@ interface SessionToolsInput {
   askTimeoutMs?: number;
   /** the session's checkpoints (ACP sessions): writes and commands are recorded */
   checkpoints?: SessionCheckpoints;
+  /** the session's additional directories (ACP sessions), checked and canonical */
+  extra?: readonly string[];
   /** the client offers to trust the folder itself (META_TRUST_PROMPT) */
   trustPrompt?: boolean;
   nobodyHint?: string;
@@ -450,6 +452,7 @@ class SessionToolsFactory {
       missing: (spec) => missingCapability(spec, ctx.capabilities),
       ...(ctx.mission ? { mission: ctx.mission } : {}),
       ...(ctx.checkpoints ? { checkpoints: ctx.checkpoints } : {}),
+      ...(ctx.extra?.length ? { extra: ctx.extra } : {}),
       trustPrompt: (ctx.capabilities._meta as Record<string, unknown> | undefined)?.[META_TRUST_PROMPT] === true,
     });
   }
@@ -526,6 +529,7 @@ class SessionToolsFactory {
         host: b.host === 'local' ? undefined : b.host,
         warn,
         ...(b.mission ? { mission: b.mission } : {}),
+        ...(b.extra?.length ? { extra: b.extra } : {}),
       };
       const opened = builtin.open(site, policies[builtin.name]);
       toolsets.push(opened.toolset);

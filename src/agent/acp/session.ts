@@ -22,6 +22,7 @@ import { BlobStore, type BlobLimits } from '../checkpoints/blob_store.ts';
 import { SessionCheckpoints } from '../checkpoints/recorder.ts';
 import { applyFiles, planRewind, type RestoreChecks, type RestoreWhat, type RewindPlan, type RewindResult } from '../checkpoints/rewind.ts';
 import { canonicalRoot } from '../../core/paths.ts';
+import { keptAdditionalDirs, sessionAdditionalRoots } from './additional_dirs.ts';
 import type { LoadedCommands } from '../../config/commands.ts';
 import type { Memory } from '../../config/memory.ts';
 import { META_COMMAND_SOURCE, type CheckpointsMeta } from '../../core/protocol_names.ts';
@@ -51,6 +52,8 @@ export interface ToolContext {
   mission?: MissionBinding;
   /** the session's checkpoints: the tools record what they change through them */
   checkpoints?: SessionCheckpoints;
+  /** the session's additional directories, checked and canonical (additional_dirs.ts): the file tools reach them too */
+  extra?: readonly string[];
   /**
    * report something to the user in the session (an MCP server died, a config warning, a failed
    * save): an ACP `notice` when the client shows them, else an agent message
@@ -516,7 +519,7 @@ function modeState(modes: SessionMode[], current: string): acp.SessionModeState 
 
 
 /** A session's checkpoints, kept under the data dir and saved with the session (`extras`). */
-function checkpointsOf(o: AgentOptions, stored: StoredSession, notify: Notify): SessionCheckpoints | undefined {
+function checkpointsOf(o: AgentOptions, stored: StoredSession, notify: Notify, extra: readonly string[]): SessionCheckpoints | undefined {
   if (!o.checkpointsDir) return undefined;
   let root: string;
   try {
@@ -526,6 +529,7 @@ function checkpointsOf(o: AgentOptions, stored: StoredSession, notify: Notify): 
   }
   return new SessionCheckpoints({
     root,
+    ...(extra.length ? { extra } : {}),
     store: new BlobStore(o.checkpointsDir, stored.sessionId, o.checkpointLimits),
     saved: stored.extras,
     // a copy each time: the log writes a key whose value is a new object
@@ -553,8 +557,10 @@ export async function openSession(o: AgentOptions, client: acp.AgentContext, cap
   const holder: { live?: LiveSession } = {};
   const firing = (): FiringSession => ({ sessionId: stored.sessionId, cwd: stored.cwd, envelope: stored.mode, envelopes: o.modesFor(stored.cwd).modes.map((m) => m.id) });
   const mission = o.fleet?.binding(stored.sessionId, firing, (m) => holder.live?.relay?.watch(m, true));
-  const checkpoints = checkpointsOf(o, stored, notices.notify);
-  const tools = await o.buildTools({ sessionId: stored.sessionId, cwd: stored.cwd, mode: stored.mode, client, capabilities: caps, mcpServers, ledger: stored.ledger, allows: stored.allows, notice: notices.notify, ...(mission ? { mission } : {}), ...(checkpoints ? { checkpoints } : {}) });
+  // checked again on every open: a directory gone or turned into a link since refuses the session
+  const extra = keptAdditionalDirs(stored).length ? sessionAdditionalRoots(stored, canonicalRoot(stored.cwd)) : [];
+  const checkpoints = checkpointsOf(o, stored, notices.notify, extra);
+  const tools = await o.buildTools({ sessionId: stored.sessionId, cwd: stored.cwd, mode: stored.mode, client, capabilities: caps, mcpServers, ledger: stored.ledger, allows: stored.allows, notice: notices.notify, ...(mission ? { mission } : {}), ...(checkpoints ? { checkpoints } : {}), ...(extra.length ? { extra } : {}) });
   let log: SessionLog;
   try {
     log = await makeLog();

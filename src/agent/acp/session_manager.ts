@@ -141,6 +141,8 @@ export class SessionManager {
       live = await this.#open(client, stored, params.mcpServers ?? [], async () => log, caps);
     } catch (err) {
       await log.close();
+      // an additional directory kept with the session and refused now: said with what to do
+      if (isToolError(err) && err.code === 'bad_path') throw sessionRefused(stored.cwd, err.message);
       throw err;
     }
     return live.answer();

@@ -8,6 +8,7 @@
 // or a fork carries them.
 import path from 'node:path';
 import type { EffectRecorder } from '../../core/contract/toolset.ts';
+import { isWithin } from '../../core/paths.ts';
 import { CAP_REACHED, NO_SPACE, type BlobStore } from './blob_store.ts';
 import { diffStates, scanWorkspace, stampAt, type Stamp, type WorkspaceState } from './workspace_state.ts';
 
@@ -41,7 +42,10 @@ export interface PromptCheckpoint {
   history: number | null;
   /** the replay's length before it */
   replay: number;
-  /** root-relative path → what the prompt did to it */
+  /**
+   * root-relative path → what the prompt did to it; a file in one of the session's additional
+   * directories by its absolute path (a key a relative path never is, so never joined onto the root)
+   */
   files: Record<string, FileChange>;
   /** what could not be recorded (a workspace too big to compare, a file not kept) */
   notes: string[];
@@ -50,6 +54,8 @@ export interface PromptCheckpoint {
 export interface RecorderOptions {
   /** the session root: paths are kept relative to it */
   root: string;
+  /** the session's additional directories (canonical): a file there is kept by its absolute path */
+  extra?: readonly string[];
   store: BlobStore;
   /** saves a prompt's record with the session (undefined: it is gone) */
   save(key: string, value: PromptCheckpoint | undefined): void;
@@ -73,6 +79,8 @@ export function savedCheckpoints(extras: Record<string, unknown> | undefined): P
 /** The gate records every call with effects through a session's checkpoints (GateOptions.effects). */
 export class SessionCheckpoints implements EffectRecorder {
   readonly root: string;
+  /** the session's additional directories (canonical) */
+  readonly extra: readonly string[];
   readonly store: BlobStore;
   #prompts: PromptCheckpoint[];
   #current: PromptCheckpoint | undefined;
@@ -83,6 +91,7 @@ export class SessionCheckpoints implements EffectRecorder {
 
   constructor(private readonly o: RecorderOptions) {
     this.root = o.root;
+    this.extra = o.extra ?? [];
     this.store = o.store;
     this.#prompts = savedCheckpoints(o.saved);
   }
@@ -122,9 +131,11 @@ export class SessionCheckpoints implements EffectRecorder {
     this.o.save(`${CHECKPOINT_KEY}${cp.n}`, cp);
   }
 
+  /** The key of `abs`: root-relative, or absolute in an additional directory; undefined outside them all. */
   #rel(abs: string): string | undefined {
     const rel = path.relative(this.root, abs);
-    return rel === '' || rel.startsWith('..') || path.isAbsolute(rel) ? undefined : rel.split(path.sep).join('/');
+    if (!(rel === '' || rel.startsWith('..') || path.isAbsolute(rel))) return rel.split(path.sep).join('/');
+    return this.extra.some((r) => abs !== r && isWithin(r, abs)) ? abs : undefined;
   }
 
   #open(): PromptCheckpoint {

@@ -20,7 +20,7 @@ import { gatePath } from '../../core/local_fs/context.ts';
 import { WorkspaceFileIO, type FileSnapshot } from '../../core/local_fs/file_io.ts';
 import { LOCAL_FS } from '../../core/local_fs/plan.ts';
 import { DEFAULT_FS_POLICY } from '../../core/local_fs/policy.ts';
-import type { ConfinedPath } from '../../core/paths.ts';
+import { isWithin, type ConfinedPath } from '../../core/paths.ts';
 import { gitWriteFact, hooksDirs, type HooksDir } from '../../core/protect/git_dirs.ts';
 import { identitiesChanged, type IdentityIndex } from '../../core/protect/identity.ts';
 import { defaultPathMatcher } from '../../core/protect/matcher.ts';
@@ -127,8 +127,22 @@ async function breathe(since: { at: number }): Promise<void> {
   since.at = performance.now();
 }
 
-/** The first name along `rel` (under `root`) that is a symbolic link now, and where it points. */
-function linkAlong(root: string, rel: string): { at: string; to: string } | undefined {
+/** Where a record's key is on disk: root-relative, or absolute (a file in an additional directory). */
+function onDisk(root: string, rel: string): string {
+  return path.isAbsolute(rel) ? rel : path.join(root, rel);
+}
+
+/**
+ * The first name along `rel` (under `root`, or for an absolute key under the additional directory
+ * holding it) that is a symbolic link now, and where it points.
+ */
+function linkAlong(root: string, rel: string, extra: readonly string[]): { at: string; to: string } | undefined {
+  if (path.isAbsolute(rel)) {
+    const r = extra.find((d) => isWithin(d, rel));
+    if (r === undefined) return undefined;
+    const found = linkAlong(r, path.relative(r, rel).split(path.sep).join('/'), []);
+    return found && { at: path.join(r, found.at), to: found.to };
+  }
   const parts = rel.split('/');
   for (let k = 1; k <= parts.length; k++) {
     const at = parts.slice(0, k).join('/');
@@ -159,16 +173,18 @@ function gateRefusal(err: unknown): string {
  * now), and the envelope's decision on a write_file of it (deny refuses; an always-ask path is
  * said, and the person's yes to the plan answers it).
  */
-async function restoreTarget(root: string, rel: string, checks: RestoreChecks, hooks: readonly HooksDir[]): Promise<{ why: string } | { file: ConfinedPath; alwaysAsk?: string }> {
+async function restoreTarget(root: string, extra: readonly string[], rel: string, checks: RestoreChecks, hooks: readonly HooksDir[]): Promise<{ why: string } | { file: ConfinedPath; alwaysAsk?: string }> {
   let file: ConfinedPath;
   try {
-    file = await gatePath({ root, policy: DEFAULT_FS_POLICY, matcher: defaultPathMatcher, approvals: 'refuse', ...(checks.identity ? { identity: checks.identity } : {}) }, 'write_file', rel);
+    // an absolute key (a file in an additional directory) is confined to the session's additional
+    // directories as they are now: one the session no longer has refuses it as outside
+    file = await gatePath({ root, ...(extra.length ? { extra } : {}), policy: DEFAULT_FS_POLICY, matcher: defaultPathMatcher, approvals: 'refuse', ...(checks.identity ? { identity: checks.identity } : {}) }, 'write_file', rel);
   } catch (err) {
-    const link = linkAlong(root, rel);
+    const link = linkAlong(root, rel, extra);
     return { why: `${gateRefusal(err)}${link ? ` (\`${link.at}\` is a symbolic link now, to \`${link.to}\`)` : ''}` };
   }
   if (file.rel !== file.requestedRel) {
-    const link = linkAlong(root, rel);
+    const link = linkAlong(root, rel, extra);
     return { why: `${link ? `\`${link.at}\` is a symbolic link now (to \`${link.to}\`)` : 'a name along it is a link now'}: restoring ${rel} would write ${file.rel} instead, and a restore puts a file back only where it was` };
   }
   const facts: CallFacts = { toolset: LOCAL_FS, tool: 'write_file', axis: 'files.write', paths: [file.requestedRel], resolved: [file.rel], absolute: [file.lexical, file.real] };
@@ -201,14 +217,14 @@ export async function planRewind(cp: SessionCheckpoints, n: number, restore: Res
   // a build step, an editor, another program may have made new names since the last scan (a hard
   // link to a key): looked up afresh, which costs a scan only when a file has a second name
   identitiesChanged();
-  const io = new WorkspaceFileIO(cp.root);
+  const io = new WorkspaceFileIO(cp.root, cp.extra);
   // the hooks dirs git config names, read once for every path
   const hooks = hooksDirs(cp.root);
   const since = { at: performance.now() };
   let budget = o.diffs === false ? 0 : PREVIEW_DIFF_LINES;
   for (const [rel, t] of targets(prompts, n)) {
     await breathe(since);
-    const abs = path.join(cp.root, rel);
+    const abs = onDisk(cp.root, rel);
     const now = stampAt(abs);
     const exists = now !== null || fs.existsSync(abs);
     if (t.before === null && !t.lost && !exists) continue; // created, and already gone
@@ -229,7 +245,7 @@ export async function planRewind(cp: SessionCheckpoints, n: number, restore: Res
     }
     const then = kept?.data;
     // what is there now is read only where a restore may write: a path that leads elsewhere now is not read
-    const target = await restoreTarget(cp.root, rel, checks, hooks);
+    const target = await restoreTarget(cp.root, cp.extra, rel, checks, hooks);
     if ('why' in target) {
       file.cannot = target.why;
       plan.files.push(file);
@@ -266,7 +282,7 @@ export async function planRewind(cp: SessionCheckpoints, n: number, restore: Res
  */
 export async function applyFiles(cp: SessionCheckpoints, plan: RewindPlan, overwrite: ReadonlySet<string>, checks: RestoreChecks): Promise<RewindResult> {
   const t = targets(cp.prompts(), plan.n);
-  const io = new WorkspaceFileIO(cp.root);
+  const io = new WorkspaceFileIO(cp.root, cp.extra);
   identitiesChanged();
   const hooks = hooksDirs(cp.root);
   const since = { at: performance.now() };
@@ -278,7 +294,7 @@ export async function applyFiles(cp: SessionCheckpoints, plan: RewindPlan, overw
     if (!target) return 'no record of it';
     try {
       // resolved again now: the plan was made a moment (or a minute) ago
-      const ok = await restoreTarget(cp.root, f.path, checks, hooks);
+      const ok = await restoreTarget(cp.root, cp.extra, f.path, checks, hooks);
       if ('why' in ok) return ok.why;
       const now = await readNow(io, ok.file, true);
       if (target.before === null) {

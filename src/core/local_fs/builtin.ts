@@ -13,6 +13,8 @@ import { LOCAL_FS, LocalFsToolset } from './toolset.ts';
 /** What local_fs needs of where it is opened. */
 export interface FsSite {
   root: string;
+  /** the session's additional directories, checked and canonical (extra_roots.ts) */
+  extra?: readonly string[];
   sessionId?: string;
   /** the session's read ledger */
   ledger: ReadLedger;
@@ -37,7 +39,7 @@ export const LOCAL_FS_BUILTIN: CoreToolset<FsSite> = Object.freeze({
     const parsed = parseFsPolicy(policy);
     parsed.warnings.forEach(site.warn);
     // the IO is the toolset's own (the workspace under its root) unless the site brings one
-    const ts = new LocalFsToolset({ root: site.root, policy: parsed.policy, ledger: site.ledger, sessionId: site.sessionId, io: site.io, approvals: ASK });
+    const ts = new LocalFsToolset({ root: site.root, policy: parsed.policy, ledger: site.ledger, sessionId: site.sessionId, io: site.io, approvals: ASK, ...(site.extra?.length ? { extra: site.extra } : {}) });
     return { toolset: ts, root: ts.root };
   },
 });

@@ -9,7 +9,7 @@ import { deniedSubstring, type FsPolicy } from './policy.ts';
 import type { LedgerUse } from './ledger.ts';
 import type { IdentityIndex } from '../protect/identity.ts';
 import { classifyConfined } from '../protect/confined_class.ts';
-import { confine, type ConfinedPath } from '../paths.ts';
+import { confine, isWithin, relativeTo, type ConfinedPath } from '../paths.ts';
 import type { PathMatcher } from '../protect/matcher.ts';
 
 /**
@@ -32,6 +32,8 @@ export type GrepEngine = 'auto' | 'ripgrep' | 'builtin';
 
 export interface FsContext {
   readonly root: string;
+  /** the session's additional directories, canonical (a path there is shown absolute) */
+  readonly extra?: readonly string[];
   readonly policy: FsPolicy;
   /** the session's ledger, as this call reports to it */
   readonly ledger: LedgerUse;
@@ -49,6 +51,8 @@ export interface FsContext {
 
 export interface GateOptions {
   root: string;
+  /** the session's additional directories, canonical (extra_roots.ts): inside them is inside too */
+  extra?: readonly string[];
   policy: FsPolicy;
   matcher: PathMatcher;
   approvals: ApprovalMode;
@@ -69,7 +73,7 @@ export async function gatePath(o: GateOptions, tool: string, p: string): Promise
  * substrings; `readApprove` when it is on the read-approve list (someone must say yes first).
  */
 export function classifyPath(o: Omit<GateOptions, 'approvals'>, tool: string, p: string): { c: ConfinedPath; readApprove?: ApprovalRequest } {
-  const c = confine(o.root, p);
+  const c = confine(o.root, p, o.extra);
   // the quarantine looks at absolute forms so a root inside ~/.ssh is covered too
   const { cls, alias } = classifyConfined(c, o.root, o.matcher, o.identity);
   const linked = alias !== undefined ? ` is another name (a hard link) of ${alias}, which` : '';
@@ -96,6 +100,19 @@ export async function answerReadApprove(o: Pick<GateOptions, 'approvals' | 'ask'
   if (!ok) {
     throw new ToolError('approval_required', `${c.rel} ${req.reason} and needs a human's approval, which nobody can give here. Do without it, or rerun with approval (cxl tool --yes).`);
   }
+}
+
+/**
+ * A traversal (list_dir, a tree grep, find_files) of a directory in one of the session's
+ * additional directories runs rooted there: the same filters (.gitignore from that directory
+ * down, heavy dirs, the quarantine on absolute paths), and its paths are shown absolute by `shown`.
+ * In the workspace it is the context and the path as they are.
+ */
+export function traversalRoot<C extends Pick<FsContext, 'root' | 'extra'>>(ctx: C, c: ConfinedPath): { ctx: C; dir: ConfinedPath; shown: (rel: string) => string } {
+  const r = path.isAbsolute(c.rel) ? ctx.extra?.find((d) => isWithin(d, c.real)) : undefined;
+  if (r === undefined) return { ctx, dir: c, shown: (rel) => rel };
+  const rel = relativeTo(r, c.real);
+  return { ctx: { ...ctx, root: r }, dir: { ...c, rel, requestedRel: rel }, shown: (x) => (x === '.' ? r : path.join(r, x)) };
 }
 
 /** lstat of a confined path, or undefined when it does not exist. */

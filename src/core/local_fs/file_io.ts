@@ -347,11 +347,11 @@ async function readHashing(fd: number, sizeHint: number, max: number, shown: str
 /** Direct disk access for the workspace shapes. */
 export class WorkspaceFileIO implements FileIO {
   readonly kind = 'workspace' as const;
-  readonly #root: string;
+  readonly #roots: readonly string[];
 
-  /** `root` is the canonical root every path was confined to. */
-  constructor(root: string) {
-    this.#root = root;
+  /** `root` is the canonical root every path was confined to; `extra`: the session's additional roots (canonical). */
+  constructor(root: string, extra: readonly string[] = []) {
+    this.#roots = [root, ...extra];
   }
 
   async read(file: ConfinedPath, opts: ReadOptions): Promise<FileSnapshot> {
@@ -393,7 +393,7 @@ export class WorkspaceFileIO implements FileIO {
     } catch (err) {
       throw new ToolError('io_error', `Cannot resolve the directory of ${file.rel}: ${(err as Error).message}.`);
     }
-    if (realDir !== dir || !isWithin(this.#root, realDir)) {
+    if (realDir !== dir || !this.#roots.some((r) => isWithin(r, realDir))) {
       throw new ToolError('escape', `The directory of ${file.rel} changed into a link after it was checked; refused.`);
     }
     return dir;

@@ -5,7 +5,7 @@ import { ToolError } from '../errors.ts';
 import { compileGlobs } from '../glob.ts';
 import type { ConfinedPath } from '../paths.ts';
 import { schema, str } from './args.ts';
-import { lstatOf, type FsContext } from './context.ts';
+import { lstatOf, traversalRoot, type FsContext } from './context.ts';
 import { comparePaths, TraversalFilter, walk } from './filter.ts';
 import { rgGlobLiteral, runRipgrep } from './ripgrep.ts';
 import type { Args, ToolDef } from './tool_def.ts';
@@ -91,8 +91,10 @@ export const findFiles: ToolDef = {
     const st = lstatOf(c);
     if (!st) throw new ToolError('not_found', `${c.rel} does not exist.`);
     if (!st.isDirectory()) throw new ToolError('not_directory', `${c.rel} is not a directory; find_files searches directories.`);
-    const all =
-      ctx.rgPath ? await findFilesRipgrep(ctx, ctx.rgPath, c, pattern, signal) : findBuiltin(ctx, c, pattern, signal);
+    // in an additional directory: searched from there, its paths shown absolute
+    const t = traversalRoot(ctx, c);
+    const found = ctx.rgPath ? await findFilesRipgrep(t.ctx, ctx.rgPath, t.dir, pattern, signal) : findBuiltin(t.ctx, t.dir, pattern, signal);
+    const all = t.ctx === ctx ? found : found.map(t.shown);
     const cap = ctx.policy.maxFindResults;
     if (all.length <= cap) return { matches: all, count: all.length };
     return {

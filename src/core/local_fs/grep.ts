@@ -8,7 +8,7 @@ import path from 'node:path';
 import { ToolError } from '../errors.ts';
 import type { ConfinedPath } from '../paths.ts';
 import { bool, int, schema, str } from './args.ts';
-import { lstatOf, type FsContext } from './context.ts';
+import { lstatOf, traversalRoot, type FsContext } from './context.ts';
 import { comparePaths, TraversalFilter, walk } from './filter.ts';
 import { mustBeFile, refuseBinary } from './read.ts';
 import { rgGlobLiteral, runRipgrep } from './ripgrep.ts';
@@ -296,11 +296,17 @@ export const grep: ToolDef = {
       return render(ctx, [{ rel: c.rel, hits: searchBuffer(bytes, q, cap + 1) }], cap, false, q);
     }
     const cap = ctx.policy.maxGrepMatches ?? 100;
+    // in an additional directory: searched from there, its paths shown absolute
+    const t = traversalRoot(ctx, c);
     let files: FileHits[] | null = null;
-    if (!regex && ctx.rgPath) files = await grepTreeRipgrep(ctx, ctx.rgPath, c, q, cap, signal);
+    if (!regex && ctx.rgPath) files = await grepTreeRipgrep(t.ctx, ctx.rgPath, t.dir, q, cap, signal);
     const scan: ScanNotes = { skipped: 0, stoppedAt: undefined };
-    files ??= grepTreeBuiltin(ctx, c, q, cap, signal, scan);
+    files ??= grepTreeBuiltin(t.ctx, t.dir, q, cap, signal, scan);
     if (signal?.aborted) throw new ToolError('cancelled', 'grep was cancelled.');
+    if (t.ctx !== ctx) {
+      files = files.map((f) => ({ ...f, rel: t.shown(f.rel) }));
+      if (scan.stoppedAt) scan.stoppedAt = t.shown(scan.stoppedAt);
+    }
     return render(ctx, files, cap, true, q, scanNotes(scan, ctx));
   },
 };

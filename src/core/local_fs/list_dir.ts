@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ToolError } from '../errors.ts';
 import { bool, int, schema, str } from './args.ts';
-import { lstatOf } from './context.ts';
+import { lstatOf, traversalRoot } from './context.ts';
 import { TraversalFilter, walk } from './filter.ts';
 import { humanSize } from './text.ts';
 import type { Args, ToolDef } from './tool_def.ts';
@@ -42,19 +42,21 @@ export const listDir: ToolDef = {
     const wanted = (a.max_depth as number | undefined) ?? 3;
     const depth = recursive ? Math.min(wanted, ctx.policy.maxListDepth) : 1;
     const offset = (a.offset as number | undefined) ?? 0;
-    const filter = new TraversalFilter(ctx, c.rel);
+    // in an additional directory: walked from there (names below are shown relative to the listed one anyway)
+    const t = traversalRoot(ctx, c);
+    const filter = new TraversalFilter(t.ctx, t.dir.rel);
     const lines: string[] = [];
     let total = 0;
     let stopped = false;
-    for (const e of walk(ctx, filter, c.rel, { maxDepth: depth, showHeavy: true, signal })) {
+    for (const e of walk(t.ctx, filter, t.dir.rel, { maxDepth: depth, showHeavy: true, signal })) {
       if (total >= LIST_WALK_CAP) {
         stopped = true;
         break;
       }
       total++;
       if (total <= offset || lines.length >= LIST_PAGE) continue;
-      const shownName = c.rel === '.' ? e.rel : e.rel.slice(c.rel.length + 1);
-      lines.push(entryLine(path.join(ctx.root, e.rel), shownName, e.kind, recursive && e.skipped !== undefined, e.stat));
+      const shownName = t.dir.rel === '.' ? e.rel : e.rel.slice(t.dir.rel.length + 1);
+      lines.push(entryLine(path.join(t.ctx.root, e.rel), shownName, e.kind, recursive && e.skipped !== undefined, e.stat));
     }
     if (total === 0) return '(empty directory)';
     const out: string[] = [];

@@ -42,6 +42,8 @@ export interface PlannedPath {
 /** What a plan needs of the toolset. */
 export interface FsParts {
   readonly root: string;
+  /** the session's additional directories, canonical */
+  readonly extra?: readonly string[];
   readonly policy: FsPolicy;
   readonly ledger: ReadLedger;
   readonly io: FileIO;
@@ -110,10 +112,10 @@ export function readApproveQuestion(req: ApprovalRequest): RunQuestion {
  * The path a call names, confined and classified: confinement, quarantine, denied substrings
  * refuse here; the read-approve list is the envelope's question (and asked when the run gets there).
  */
-export function plannedPath(parts: Pick<FsParts, 'root' | 'policy' | 'matcher' | 'identity'>, tool: string, a: Args): PlannedPath | undefined {
+export function plannedPath(parts: Pick<FsParts, 'root' | 'extra' | 'policy' | 'matcher' | 'identity'>, tool: string, a: Args): PlannedPath | undefined {
   const arg = pathOf(tool, a.path);
   if (arg === undefined) return undefined;
-  return { arg, ...classifyPath({ root: parts.root, policy: parts.policy, matcher: parts.matcher, identity: parts.identity }, tool, arg) };
+  return { arg, ...classifyPath({ root: parts.root, ...(parts.extra?.length ? { extra: parts.extra } : {}), policy: parts.policy, matcher: parts.matcher, identity: parts.identity }, tool, arg) };
 }
 
 /** The plan of one call whose arguments `a` were checked (`raw` as given, for the diff). */

@@ -38,6 +38,8 @@ export const LOCAL_FS_TOOLS: readonly ToolDef[] = Object.freeze([
 export interface LocalFsOptions {
   /** the session cwd; `policy.allowedDir`, when set, is resolved against it */
   root: string;
+  /** the session's additional directories, already checked and canonical (extra_roots.ts's `additionalRoots`) */
+  extra?: readonly string[];
   policy?: FsPolicy;
   /** the session's read ledger (a fresh one when omitted) */
   ledger?: ReadLedger;
@@ -60,6 +62,7 @@ export interface LocalFsOptions {
 export class LocalFsToolset implements Toolset {
   readonly name = LOCAL_FS;
   readonly root: string;
+  readonly extra: readonly string[];
   readonly policy: FsPolicy;
   readonly ledger: ReadLedger;
   readonly io: FileIO;
@@ -73,8 +76,9 @@ export class LocalFsToolset implements Toolset {
     this.#opts = opts;
     this.policy = opts.policy ?? { ...DEFAULT_FS_POLICY };
     this.root = canonicalRoot(this.policy.allowedDir ? path.resolve(opts.root, this.policy.allowedDir) : opts.root);
+    this.extra = opts.extra ?? [];
     this.ledger = opts.ledger ?? new ReadLedger(opts.sessionId ?? nodeCrypto().randomUUID());
-    this.io = opts.io ?? new WorkspaceFileIO(this.root);
+    this.io = opts.io ?? new WorkspaceFileIO(this.root, this.extra);
     this.identity = opts.identity ?? defaultIdentityIndex;
   }
 
@@ -103,7 +107,7 @@ export class LocalFsToolset implements Toolset {
 
   #gate(ask?: AskApproval): PathGate & { identity: IdentityIndex } {
     const o = this.#opts;
-    return { root: this.root, policy: this.policy, matcher: o.matcher ?? defaultPathMatcher, identity: this.identity, approvals: o.approvals ?? 'refuse', ask: ask ?? o.ask };
+    return { root: this.root, ...(this.extra.length ? { extra: this.extra } : {}), policy: this.policy, matcher: o.matcher ?? defaultPathMatcher, identity: this.identity, approvals: o.approvals ?? 'refuse', ask: ask ?? o.ask };
   }
 
   /** A tool by its bare or qualified name. */
@@ -161,6 +165,7 @@ export class LocalFsToolset implements Toolset {
       const gate = this.#gate(opts.ask);
       const ctx: FsContext = {
         root: this.root,
+        ...(this.extra.length ? { extra: this.extra } : {}),
         policy: this.policy,
         ledger: opts.onLedger ? this.ledger.reporting(opts.onLedger) : this.ledger,
         io: opts.writes ? new RecordedIO(this.io, opts.writes) : this.io,

@@ -73,11 +73,15 @@ export class ObjectStore {
       if (!name.endsWith('.idx') || !names.includes(`${name.slice(0, -4)}.pack`)) continue;
       const idx = `${this.#dir}/pack/${name}`;
       const head = Buffer.alloc(8 + 256 * 4);
-      readAt(idx, head, 0);
+      if (readAt(idx, head, 0) < head.length) continue;
       // version 2 only (git's default since 2006); a version 1 index is left to isomorphic-git
       if (head.readUInt32BE(0) !== 0xff744f63 || head.readUInt32BE(4) !== 2) continue;
       const fanout = new Uint32Array(256);
       for (let i = 0; i < 256; i++) fanout[i] = head.readUInt32BE(8 + i * 4);
+      // a repository is someone else's bytes: a fanout that is not rising, or that counts more
+      // objects than the file can hold (oid, crc and offset each), would size reads from a lie
+      if (fanout.some((n, i) => i > 0 && n < fanout[i - 1])) continue;
+      if (head.length + fanout[255] * 28 > fs.statSync(idx).size) continue;
       this.#packs.push({ idx, pack: `${idx.slice(0, -4)}.pack`, fanout, count: fanout[255] });
     }
     return this.#packs;
@@ -207,7 +211,11 @@ export function applyDelta(base: Buffer, delta: Buffer): Buffer {
     return n;
   };
   if (varint() !== base.length) throw new Error('delta base size mismatch');
-  const out = Buffer.alloc(varint());
+  const size = varint();
+  // each op is at least one byte and yields at most the base (a copy) or 127 bytes (an insert):
+  // a declared size beyond that is a lie that would allocate gigabytes
+  if (size > delta.length * Math.max(base.length, 127)) throw new Error('delta result size beyond what its ops can make');
+  const out = Buffer.alloc(size);
   let o = 0;
   while (i < delta.length) {
     const op = delta[i++];
@@ -242,8 +250,13 @@ export function parseTree(body: Buffer): { path: string; mode: string; oid: stri
   let i = 0;
   while (i < body.length) {
     const sp = body.indexOf(32, i);
-    const nul = body.indexOf(0, sp);
-    out.push({ mode: body.toString('latin1', i, sp), path: body.toString('utf8', sp + 1, nul), oid: body.toString('hex', nul + 1, nul + 21) });
+    const nul = sp < 0 ? -1 : body.indexOf(0, sp);
+    // a cut or crafted tree must not loop or reach outside its entry; a name git's fsck refuses
+    // (empty, `.`, `..`, with a slash) is never turned into a path
+    if (sp <= i || nul < 0 || nul + 21 > body.length) throw new Error('malformed tree object');
+    const path = body.toString('utf8', sp + 1, nul);
+    if (path === '' || path === '.' || path === '..' || path.includes('/')) throw new Error(`tree entry with a name git refuses: ${JSON.stringify(path)}`);
+    out.push({ mode: body.toString('latin1', i, sp), path, oid: body.toString('hex', nul + 1, nul + 21) });
     i = nul + 21;
   }
   return out;

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ObjectStore } from '../../../src/core/native_git/objects.ts';
+import { applyDelta, ObjectStore, parseTree } from '../../../src/core/native_git/objects.ts';
 import { git, repo, text, toolset, write } from './fixture.ts';
 
 /** A history in which one file grows commit by commit, so a repack stores it as deltas. */
@@ -61,4 +61,53 @@ test('status and diff answer the same on a packed repository as on its loose sel
   assert.deepEqual(after, before);
   assert.match(after.status, /^HEAD [0-9a-f]{8} commit 5$/m);
   assert.match(after.diff, /^\+rewritten$/m);
+});
+
+// A repository is someone else's bytes: each of these was crafted to loop, to allocate gigabytes
+// or to name a path outside the tree.
+test('a cut or crafted tree object is refused, never looped over or turned into a path outside the tree', () => {
+  const oid = Buffer.alloc(20, 0xab);
+  const entry = (mode: string, name: string) => Buffer.concat([Buffer.from(`${mode} ${name}\0`, 'utf8'), oid]);
+  assert.deepEqual(parseTree(entry('100644', 'a.txt')).map((e) => e.path), ['a.txt']);
+  const cut = entry('100644', 'a.txt').subarray(0, 15);
+  const started = performance.now();
+  assert.throws(() => parseTree(Buffer.concat([Buffer.alloc(30, 0x61), cut])), /malformed tree/);
+  assert.throws(() => parseTree(cut), /malformed tree/);
+  assert.throws(() => parseTree(Buffer.from('100644 no-nul-at-all')), /malformed tree/);
+  assert.ok(performance.now() - started < 1000, 'no loop');
+  for (const name of ['..', '.', 'a/../../etc', '/etc', '']) assert.throws(() => parseTree(entry('100644', name)), /git refuses|malformed/, name);
+});
+
+test('a delta that declares a result larger than its ops can make is refused before it allocates', () => {
+  const varint = (n: number) => {
+    const out = [];
+    do {
+      out.push((n & 0x7f) | (n >= 0x80 ? 0x80 : 0));
+      n = Math.floor(n / 128);
+    } while (n > 0);
+    return out;
+  };
+  const base = Buffer.from('hello world');
+  // copy 5 bytes from 0, insert "!"
+  const good = Buffer.from([...varint(base.length), ...varint(6), 0x90, 5, 1, 0x21]);
+  assert.equal(applyDelta(base, good).toString(), 'hello!');
+  const liar = Buffer.from([...varint(base.length), ...varint(2 ** 31), 0x90, 5, 1, 0x21]);
+  assert.throws(() => applyDelta(base, liar), /beyond what its ops can make/);
+});
+
+test('a pack index whose fanout lies about its size is passed over (the caller asks isomorphic-git)', () => {
+  const dir = history();
+  const objects = everyObject(dir);
+  git(dir, 'repack', '-adq');
+  const packDir = path.join(dir, '.git/objects/pack');
+  const idx = path.join(packDir, fs.readdirSync(packDir).find((f) => f.endsWith('.idx'))!);
+  const bytes = fs.readFileSync(idx);
+  // the last fanout entry counts 50 million objects: 1 GB of oids the file does not hold
+  bytes.writeUInt32BE(50_000_000, 8 + 255 * 4);
+  fs.chmodSync(idx, 0o644);
+  fs.writeFileSync(idx, bytes);
+  const store = new ObjectStore(`${dir}/.git`);
+  const started = performance.now();
+  for (const oid of [...objects.keys()].slice(0, 5)) assert.equal(store.read(oid), null);
+  assert.ok(performance.now() - started < 2000);
 });

@@ -1,0 +1,38 @@
+// A session's additional directories (ACP `additionalDirectories`), kept with the session as the
+// client gave them (one `extras` key) and checked again each time a process opens it: a directory
+// that has gone, or become a link to somewhere refused, since the session began refuses the
+// session with why, never a silent wider or narrower reach. The file tools and the checkpoints
+// get the canonical forms (core/local_fs/extra_roots.ts).
+import { ToolError } from '../../core/errors.ts';
+import { additionalRoots } from '../../core/local_fs/extra_roots.ts';
+import type { PathMatcher } from '../../core/protect/matcher.ts';
+import type { StoredSession } from '../sessions/store.ts';
+
+/** The extras key the directories are kept under, as given (absolute paths). */
+export const ADDITIONAL_DIRS_KEY = 'additionalDirectories';
+
+/** The directories kept with the session (an empty list when none, or when the value is not a list of strings). */
+export function keptAdditionalDirs(stored: Pick<StoredSession, 'extras'>): string[] {
+  const v = stored.extras?.[ADDITIONAL_DIRS_KEY];
+  return Array.isArray(v) && v.every((d) => typeof d === 'string') ? [...v] : [];
+}
+
+/**
+ * The session's additional roots, canonical, checked now against its canonical `root`.
+ * `requested`: a list the client gives on this open (it replaces the kept one, and is kept);
+ * absent or null: the kept list. Throws `bad_path` naming the directory and why.
+ */
+export function sessionAdditionalRoots(stored: Pick<StoredSession, 'extras' | 'sessionId'>, root: string, requested?: readonly string[] | null, o: { home?: string; matcher?: PathMatcher } = {}): string[] {
+  const dirs = requested ?? keptAdditionalDirs(stored);
+  if (requested) {
+    if (requested.length) (stored.extras ??= {})[ADDITIONAL_DIRS_KEY] = [...requested];
+    else if (stored.extras) delete stored.extras[ADDITIONAL_DIRS_KEY];
+  }
+  if (!dirs.length) return [];
+  try {
+    return additionalRoots(dirs, { root, ...o });
+  } catch (err) {
+    if (!(err instanceof ToolError) || requested) throw err;
+    throw new ToolError('bad_path', `${err.message} It was one of this session's additional directories (${dirs.join(', ')}) when it began; restore it, or start a new session without it.`);
+  }
+}
