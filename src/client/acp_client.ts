@@ -395,11 +395,11 @@ export class AcpClient {
       resumeSession: caps?.sessionCapabilities?.resume != null,
       closeSession: caps?.sessionCapabilities?.close != null,
       listSessions: caps?.sessionCapabilities?.list != null,
-      // unstable in ACP: cxl's agent offers it
-      forkSession: (caps?.sessionCapabilities as Record<string, unknown> | undefined)?.fork != null && caps?.loadSession === true,
       embeddedContext: caps?.promptCapabilities?.embeddedContext === true,
     });
-    this.#fork = forkFor(this.store.getState().capabilities.forkSession === true, this.#link, this.store, this.fsHost.root);
+    // session/fork is unstable in ACP (cxl's agent offers it): the choice is the fork room's object, not a capability the store keeps
+    const forks = (caps?.sessionCapabilities as Record<string, unknown> | undefined)?.fork != null && caps?.loadSession === true;
+    this.#fork = forkFor(forks, this.#link, this.store, this.fsHost.root);
     if (this.opts.sandbox) this.store.setSandbox(this.opts.sandbox);
     // not in this turn: what reacts to the agent being ready runs before the session's outcome
     setTimeout(tell, 0);

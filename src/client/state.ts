@@ -64,8 +64,6 @@ export interface AgentCapabilities {
   closeSession: boolean;
   listSessions: boolean;
   embeddedContext: boolean;
-  /** session/fork (unstable): a new session with this one's history */
-  forkSession?: boolean;
 }
 
 /** Sessions offered to resume (the /resume picker, `cxl --resume`); `startup`: no session is open yet. */

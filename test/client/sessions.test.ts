@@ -4,6 +4,7 @@
 // `cxl --continue` / `--resume [ID]` in a second agent process.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
+import { NoFork } from '../../src/client/fork/requests.ts';
 import { allText, removeWorkdirs, started, waitFor, workdir } from './client_harness.ts';
 
 after(removeWorkdirs);
@@ -16,7 +17,8 @@ test('a session answer gives the status line its modes, the model by name, the s
     assert.equal(s.mode, 'ask');
     assert.equal(s.model, 'Large Model 2', "the selected value's name, not its id");
     assert.deepEqual(s.sandbox, { state: 'bubblewrap', reason: `the client said ${c.terminals.sandboxState().state}` });
-    assert.deepEqual(s.capabilities, { loadSession: true, resumeSession: false, closeSession: false, listSessions: true, forkSession: false, embeddedContext: true });
+    assert.deepEqual(s.capabilities, { loadSession: true, resumeSession: false, closeSession: false, listSessions: true, embeddedContext: true });
+    assert.ok(c.fork instanceof NoFork, 'an agent without session/fork gets the object that says so');
     assert.equal(s.usage, undefined);
     c.send('usage');
     const u = await waitFor(c, (x) => x.usage !== undefined, 'the usage update');
