@@ -37,7 +37,7 @@ async function scrolling(lines: number): Promise<Run> {
   store.sessionStarted('bench-session');
   store.beginTurn('rename alpha to beta where it matters');
   const answers = new PermissionAnswers(store);
-  const controller = { send() {}, cancel() {}, quit() {}, answerPermission: (key: string, o: Parameters<typeof answers.answer>[1]) => answers.answer(key, o) };
+  const controller = { send() {}, cancel() {}, quit() {}, permissions: answers };
   const { stdout, stdin, inst } = await renderFake(createElement(App, { store, controller, animate: false, arming: { armMs: 0, quietMs: 0 } }));
   const frame = (what: string, act: () => void) => frameAfter(stdout, what, act);
   const firstFrameMs = await frame('the request', () => void answers.ask('bench-session', { toolCallId: 'e1', title: 'Edit src/values.ts', kind: 'edit', status: 'pending', content: [change(lines)] }, [

@@ -7,15 +7,15 @@
 import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
 import pkg from '../../package.json' with { type: 'json' };
-import { META_HOST, META_SANDBOX, META_SHELL_CONTEXT, META_SHELL_RUN, META_TRUST_PROMPT, OPTION_READ_ALLOW, OPTION_READ_REFUSE, type HostMeta, type RestoreMeta } from '../core/protocol_names.ts';
+import { META_HOST, META_SANDBOX, META_SHELL_CONTEXT, META_SHELL_RUN, META_TRUST_PROMPT, OPTION_READ_ALLOW, OPTION_READ_REFUSE, type HostMeta } from '../core/protocol_names.ts';
 import { AgentProcess } from './connection/agent_process.ts';
 import type { AgentEnd } from './connection/remote_agent.ts';
 import { authMethodsOf } from './login/auth.ts';
-import { LoginRequests, type LoginControls } from './login/requests.ts';
+import { LoginRequests } from './login/requests.ts';
 import type { TrustOffer } from './trust/trust_offer.ts';
-import { TrustRequests, type TrustControls } from './trust/requests.ts';
+import { TrustRequests } from './trust/requests.ts';
 import { joinCommandLine } from './connection/command_line.ts';
-import { ConfigRequests, type ConfigControls } from './config_options/requests.ts';
+import { ConfigRequests } from './config_options/requests.ts';
 import { FileIndex } from './composer/file_index.ts';
 import { ElicitationAnswers, type ElicitationControls } from './elicitation/elicitation_answers.ts';
 import { ELICITATION_CAPS, elicit } from './elicitation/requests.ts';
@@ -23,17 +23,18 @@ import { FsHost } from './hosts/fs_host.ts';
 import { forwardMcp, type ConfiguredMcpServer } from './session/mcp_forward.ts';
 import { promptBlocks } from './composer/mentions.ts';
 import { modelStateOf } from './models/models.ts';
-import { ModelRequests, type ModelControls } from './models/requests.ts';
+import { ModelRequests } from './models/requests.ts';
 import { errorDetail, errorText, isAuthRequired } from './connection/request_errors.ts';
 import { PermissionAnswers, type PermissionControls } from './permissions/permission_answers.ts';
+import { requestPermission } from './permissions/requests.ts';
 import { newestSession, pickerOrder, sandboxOf } from './session/session_meta.ts';
-import { forkFor, type ForkControls, type ForkRequests } from './fork/requests.ts';
-import { RewindRequests, type RewindControls } from './rewind/requests.ts';
+import { forkFor, type ForkControls } from './fork/requests.ts';
+import { RewindRequests } from './rewind/requests.ts';
 import type { SessionLink } from './session/link.ts';
 import { ClientStore, type SandboxView } from './state.ts';
 import { noiseExplained, StdoutNoise } from './connection/stdout_noise.ts';
 import { TerminalHost } from './hosts/terminal_host.ts';
-import { AgentKeepsRuns, HANDED_ONLY, ShellRequests, type ShellControls } from './shell/requests.ts';
+import { AgentKeepsRuns, HANDED_ONLY, ShellRequests } from './shell/requests.ts';
 import { shellContextText, UserShell } from './shell/user_shell.ts';
 import { updateGuard, type UnknownUpdate } from './connection/update_guard.ts';
 
@@ -87,8 +88,8 @@ function stopWaiting(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
 }
 
-/** The client: the protocol's handlers, the session's start, load and close, the prompt turn; each feature's slice delegates to its room. */
-export class AcpClient implements ConfigControls, ModelControls, LoginControls, ShellControls, RewindControls, ForkControls, TrustControls, PermissionControls, ElicitationControls {
+/** The client: the protocol's handlers, the session's start, load and close, the prompt turn; each feature's slice is its room's own object (`client.rewind`, `client.models`, …). */
+export class AcpClient {
   readonly store: ClientStore;
   readonly fsHost: FsHost;
   readonly terminals: TerminalHost;
@@ -96,9 +97,9 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
   readonly files: FileIndex;
   /** The person's own shell (`!line`), which the screen runs whatever the agent. */
   readonly userShell: UserShell;
-  /** Permission requests waiting for the user; the screen answers them through `answerPermission`. */
+  /** Permission requests waiting for the user; the screen answers them through `permissions`. */
   readonly #permissions: PermissionAnswers;
-  /** Forms the agent asked for; the screen answers them through `answerElicitation`. */
+  /** Forms the agent asked for; the screen answers them through `elicitation`. */
   readonly #forms: ElicitationAnswers;
   #proc: AgentEnd | undefined;
   #conn: acp.ClientConnection | undefined;
@@ -127,16 +128,27 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
   #used = false;
   /** the agent offers session/delete: a session this client made and never used is deleted when it leaves it */
   #canDelete = false;
+  /** /fork (client/fork/): session/fork's requests, or the object saying the agent does not offer it */
+  get fork(): ForkControls {
+    return this.#fork;
+  }
+
   /** What the features' requests see of this client. */
   readonly #link: SessionLink = this.#linkOf();
-  readonly #rewind: RewindRequests;
-  readonly #models: ModelRequests;
-  readonly #config: ConfigRequests;
-  readonly #login: LoginRequests;
-  readonly #trust: TrustRequests;
-  readonly #shell: ShellRequests;
+  /** /rewind, /undo, Esc Esc: the way back (client/rewind/) */
+  readonly rewind: RewindRequests;
+  /** /model, --model: the session's models (client/models/) */
+  readonly models: ModelRequests;
+  /** Shift+Tab, /mode, /config: the session's modes and config options (client/config_options/) */
+  readonly config: ConfigRequests;
+  /** /login and the login picker: `authenticate` (client/login/) */
+  readonly login: LoginRequests;
+  /** /trust and the trust prompt (client/trust/) */
+  readonly trust: TrustRequests;
+  /** `!line`: the person's own shell, kept with the session by an agent that keeps runs (client/shell/) */
+  readonly shell: ShellRequests;
   /** session/fork's requests, or the object saying the agent does not offer it (chosen on initialize) */
-  #fork: ForkRequests;
+  #fork: ForkControls;
   readonly #stdoutNoise = new StdoutNoise((line) => this.#proc?.note(`the agent wrote on stdout, not ACP: ${line}`));
 
   /** the environment the trust record and the agent see (HOME decides where ~/.contenox is) */
@@ -151,28 +163,28 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
     this.#permissions = new PermissionAnswers(this.store);
     this.#forms = new ElicitationAnswers(this.store);
     this.#env = opts.env ?? process.env;
-    this.#rewind = new RewindRequests(this.#link, this.store);
-    this.#models = new ModelRequests(this.#link, this.store, opts.builtin === true);
-    this.#config = new ConfigRequests(this.#link, this.store);
-    this.#login = new LoginRequests(this.#link, this.store);
-    this.#trust = new TrustRequests(this.#link, this.store, this.#env);
-    this.#shell = new ShellRequests(this.userShell, this.store);
+    this.rewind = new RewindRequests(this.#link, this.store);
+    this.models = new ModelRequests(this.#link, this.store, opts.builtin === true);
+    this.config = new ConfigRequests(this.#link, this.store);
+    this.login = new LoginRequests(this.#link, this.store);
+    this.trust = new TrustRequests(this.#link, this.store, this.#env);
+    this.shell = new ShellRequests(this.userShell, this.store);
     this.#fork = forkFor(false, this.#link, this.store, this.fsHost.root);
     if (opts.trust) {
       // what trusting would change; why it is held back and what to do is the trust prompt's, once
       this.store.info(`What trusting ${opts.trust.dir} would change`, opts.trust.preview);
-      this.store.setTrust(opts.trust);
+      this.store.trust.set(opts.trust);
     }
   }
 
-  /** The person sent, declined or cancelled the form queued under `key`. */
-  answerElicitation(key: string, response: acp.CreateElicitationResponse): void {
-    this.#forms.answer(key, response);
+  /** The form's keys: the person sent, declined or cancelled the form queued under `key` (client/elicitation/). */
+  get elicitation(): ElicitationControls {
+    return this.#forms;
   }
 
-  /** The user answered the permission request queued under `key` (the approval's keys). */
-  answerPermission(key: string, outcome: acp.RequestPermissionOutcome): void {
-    this.#permissions.answer(key, outcome);
+  /** The approval's keys answer the permission request queued under `key` (client/permissions/). */
+  get permissions(): PermissionControls {
+    return this.#permissions;
   }
 
   /** The @ list opened: list the workspace's files (again, when the listing is old). */
@@ -283,17 +295,7 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
     return acp
       .client({ name: 'cxl' })
       .onNotification(acp.methods.client.session.update, ({ params }) => this.#onUpdate(params))
-      .onRequest(acp.methods.client.session.requestPermission, async ({ params, signal }) => {
-        const outcome = this.#permissions.ask(params.sessionId, params.toolCall, params.options);
-        // The agent may withdraw the request ($/cancel_request): drop it from the queue.
-        const onAbort = () => this.#permissions.withdraw(params.toolCall.toolCallId);
-        signal.addEventListener('abort', onAbort, { once: true });
-        try {
-          return { outcome: await outcome };
-        } finally {
-          signal.removeEventListener('abort', onAbort);
-        }
-      })
+      .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => requestPermission(params, signal, this.#permissions))
       .onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => ({ content: await this.fsHost.readTextFile(params.path, params.line, params.limit) }))
       .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
         await this.fsHost.writeTextFile(params.path, params.content);
@@ -366,11 +368,11 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
       return this.#failed('The agent did not initialize', err);
     }
     this.#initName = init.agentInfo?.title ?? init.agentInfo?.name ?? undefined;
-    this.#login.methods = authMethodsOf(init.authMethods ?? [], this.opts.argv, this.opts.env ?? process.env);
+    this.login.methods = authMethodsOf(init.authMethods ?? [], this.opts.argv, this.opts.env ?? process.env);
     const caps = init.agentCapabilities;
     this.#mcpCaps = caps?.mcpCapabilities ?? undefined;
     // an agent that keeps `!line` runs with the session (cxl's) is handed each; another gets them with the next prompt only
-    this.#shell.keeping = caps?._meta?.[META_SHELL_RUN] === true ? new AgentKeepsRuns(this.#link) : HANDED_ONLY;
+    this.shell.keeping = caps?._meta?.[META_SHELL_RUN] === true ? new AgentKeepsRuns(this.#link) : HANDED_ONLY;
     // a standing host serves no file reads, edits or commands: said once here, not per call
     const host = caps?._meta?.[META_HOST] as HostMeta | undefined;
     if (host && typeof host.workspace === 'string') {
@@ -393,11 +395,11 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
       resumeSession: caps?.sessionCapabilities?.resume != null,
       closeSession: caps?.sessionCapabilities?.close != null,
       listSessions: caps?.sessionCapabilities?.list != null,
-      // unstable in ACP: cxl's agent offers it
-      forkSession: (caps?.sessionCapabilities as Record<string, unknown> | undefined)?.fork != null && caps?.loadSession === true,
       embeddedContext: caps?.promptCapabilities?.embeddedContext === true,
     });
-    this.#fork = forkFor(this.store.getState().capabilities.forkSession === true, this.#link, this.store, this.fsHost.root);
+    // session/fork is unstable in ACP (cxl's agent offers it): the choice is the fork room's object, not a capability the store keeps
+    const forks = (caps?.sessionCapabilities as Record<string, unknown> | undefined)?.fork != null && caps?.loadSession === true;
+    this.#fork = forkFor(forks, this.#link, this.store, this.fsHost.root);
     if (this.opts.sandbox) this.store.setSandbox(this.opts.sandbox);
     // not in this turn: what reacts to the agent being ready runs before the session's outcome
     setTimeout(tell, 0);
@@ -459,9 +461,9 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
       const handled = told ? answer.then((r) => told.then(() => r), (err: unknown) => told.then(() => Promise.reject(err))) : answer;
       res = await this.#waitFor('session/new', handled, this.opts.sessionTimeoutMs ?? ANSWER_TIMEOUT_MS);
     } catch (err) {
-      if (isAuthRequired(err) && this.#login.offered && !this.#exited) {
+      if (isAuthRequired(err) && this.login.offered && !this.#exited) {
         this.store.sessionFailed(`${this.#agentName} needs a login before it starts a session: ${errorText(err)}. Pick a login method below (/login shows them again).`, errorDetail(err));
-        this.#login.offer(errorText(err), 'new_session');
+        this.login.offer(errorText(err), 'new_session');
       } else if (isAuthRequired(err) && !this.#exited) {
         this.store.sessionFailed(`${this.#agentName} needs a login before it starts a session and offers no login method: ${errorText(err)}. Log in with the agent's own command or set its API key, then start cxl again.`, errorDetail(err));
       } else await this.#failed('The agent did not start a session', err);
@@ -470,19 +472,19 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
     this.#sessionId = res.sessionId;
     this.#used = false;
     this.#unknownKinds.clear();
-    this.store.setAuth(undefined);
+    this.store.login.set(undefined);
     this.store.sessionRecovered();
     this.store.setSessionConfig(res.configOptions, res.modes);
     this.#sessionMeta(res._meta);
     this.store.sessionStarted(res.sessionId);
     const models = modelStateOf(res.configOptions, (res as { models?: unknown }).models);
-    this.store.setModels(models);
+    this.store.models.update(models);
     await this.#askedMode();
     for (const u of this.#buffered.get(res.sessionId) ?? []) this.store.applyUpdate(u);
     this.#buffered.delete(res.sessionId);
     if (this.opts.model && !this.opts.builtin) {
       // The built-in agent got --model on its command line; another agent only through the session.
-      if (models) await this.#models.switchTo(this.opts.model);
+      if (models) await this.models.switchTo(this.opts.model);
       else this.store.notice('warn', `${this.#agentName} does not say which models it offers, so --model ${this.opts.model} was not passed; it uses its own default.`);
     }
     this.#drain();
@@ -543,7 +545,7 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
   async #askedMode(): Promise<void> {
     const st = this.store.getState();
     const want = this.opts.envelope;
-    if (want && st.mode !== want && st.modes.some((m) => m.id === want)) await this.setMode(want);
+    if (want && st.mode !== want && st.modes.some((m) => m.id === want)) await this.config.setMode(want);
   }
 
   /** session/list for this root, every page up to a bound; undefined (with a notice) when it fails. */
@@ -625,11 +627,11 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
       this.#sessionMeta(res._meta);
       this.store.sessionStarted(id);
       const models = modelStateOf(res.configOptions, (res as { models?: unknown }).models);
-      if (models) this.store.setModels(models);
+      if (models) this.store.models.update(models);
       this.#used = true;
       if (!replays) this.store.notice('info', `Resumed session ${id}. ${this.#agentName} resumes without replaying it, so its earlier conversation is not shown here; the agent still has it.`);
       if (atStartup) await this.#askedMode();
-      if (atStartup && this.opts.model) await this.#models.flag(this.opts.model);
+      if (atStartup && this.opts.model) await this.models.flag(this.opts.model);
       this.#drain();
       return true;
     } catch (err) {
@@ -675,19 +677,6 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
     clearTimeout(timer);
   }
 
-  /**
-   * Shift+Tab, /mode: through the session's `mode` config option when it has one, else
-   * session/set_mode; the status line follows once the agent accepts.
-   */
-  setMode(modeId: string): Promise<void> {
-    return this.#config.setMode(modeId);
-  }
-
-  /** /config: every option and its values (no argument), one option (`ID`), or set one (`ID VALUE`). */
-  config(arg: string): Promise<void> {
-    return this.#config.config(arg);
-  }
-
   /** Refuse what would replace the session while a turn or the agent is not in a state for it. */
   #busy(what: string): boolean {
     const st = this.store.getState();
@@ -700,85 +689,6 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
       return true;
     }
     return false;
-  }
-
-  // ---- login (client/login/) and trust (client/trust/) ----------------------------------------
-
-  /** The login picker: the user picked a method. */
-  authenticate(methodId: string): Promise<void> {
-    return this.#login.authenticate(methodId);
-  }
-
-  /** Trust the folder as shown: recorded, then a new session, which applies its configuration. */
-  trustProject(): Promise<void> {
-    return this.#trust.trust();
-  }
-
-  /** The trust prompt was closed without trusting: the folder's configuration stays held back. */
-  dismissTrust(): void {
-    this.#trust.dismiss();
-  }
-
-  /** /trust: the prompt again. */
-  offerTrust(): void {
-    this.#trust.offer();
-  }
-
-  /** The login picker was closed without a pick. */
-  dismissLogin(): void {
-    this.#login.dismiss();
-  }
-
-  // ---- models (client/models/) ----------------------------------------------------------------
-
-  /** /model: the picker over the session's models (no argument), or switch to the one named. */
-  model(arg: string): Promise<void> {
-    return this.#models.model(arg);
-  }
-
-  // ---- the way back: rewind, undo, fork (client/rewind/, client/fork/) ----------------------
-
-  /** /rewind (and Esc Esc on an empty prompt): the prompts to go back to. */
-  rewind(): Promise<void> {
-    return this.#rewind.rewind();
-  }
-
-  /** /undo: what going back to before the last prompt (its files and its conversation) would do. */
-  undo(): Promise<void> {
-    return this.#rewind.undo();
-  }
-
-  /** The picker's choice: the diff and what is kept, before anything is done. */
-  rewindPreview(n: number, restore: RestoreMeta): Promise<void> {
-    return this.#rewind.preview(n, restore);
-  }
-
-  /** The person said yes to the preview; resolves with the prompt gone back to, for the composer. */
-  rewindApply(overwrite: boolean): Promise<string | undefined> {
-    return this.#rewind.apply(overwrite);
-  }
-
-  /** The picker closed. */
-  dismissRewind(): void {
-    this.#rewind.dismiss();
-  }
-
-  /** /fork: a new session with this one's history, shown in place of it; this one stays as it is. */
-  fork(): Promise<void> {
-    return this.#fork.fork();
-  }
-
-  /** /login: the login picker again. */
-  login(): void {
-    this.#login.login();
-  }
-
-  /**
-   * `!line`: the person's own shell runs it here, whatever the agent (the agent gets the output
-   * with the next prompt). One at a time; Ctrl+C stops it.
-   */
-  shell(line: string): void {
-    this.#shell.run(line);
   }
 
   /**
@@ -797,7 +707,7 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
       return;
     }
     if (this.#sessionId === undefined && st.sessionError !== undefined) {
-      const how = this.#login.offered ? 'Log in first (/login shows the methods), then send it again' : 'Quit with Ctrl+D, fix what the message above says and start cxl again';
+      const how = this.login.offered ? 'Log in first (/login shows the methods), then send it again' : 'Quit with Ctrl+D, fix what the message above says and start cxl again';
       this.store.notice('error', `Not sent: “${text.split('\n')[0]}”. There is no session (${st.sessionError.replace(/\.$/, '')}). ${how}; ↑ recalls the prompt.`);
       return;
     }
@@ -864,14 +774,14 @@ export class AcpClient implements ConfigControls, ModelControls, LoginControls, 
     if (this.#proc) await Promise.race([this.#proc.exited, new Promise((r) => setTimeout(r, 300))]);
     this.store.endTurn('error');
     if (this.#exited) return;
-    const login = isAuthRequired(err) && this.#login.offered;
+    const login = isAuthRequired(err) && this.login.offered;
     const how = login
       ? ' Pick a login method below, then send the prompt again.'
       : isAuthRequired(err)
         ? ` ${this.#agentName} offers no login method here: log in with its own command or set its API key, then start cxl again.`
         : '';
     this.store.notice('error', `The turn failed: ${errorText(err)}.${how}`, errorDetail(err));
-    if (login) this.#login.offer(errorText(err), 'continue');
+    if (login) this.login.offer(errorText(err), 'continue');
   }
 
   /**

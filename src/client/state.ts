@@ -5,35 +5,30 @@
 import type {
   AvailableCommand,
   ContentBlock,
-  ElicitationSchema,
   PermissionOption,
   PlanEntry,
   SessionConfigOption,
   SessionInfo,
-  SessionMode,
   SessionModeState,
   SessionUpdate,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk';
 import { META_MISSION, META_MODEL, META_SHELL_CONTEXT, META_SHELL_RUN, META_TOKENS_AFTER, META_TOKENS_BEFORE, META_TURN_ENDED, type MissionMeta, type ShellRunMeta } from '../core/protocol_names.ts';
 import type { AgentExit } from './connection/agent_process.ts';
-import type { AuthOffer } from './login/auth.ts';
-import { formOf, initialValues } from './elicitation/elicitation.ts';
-import { modesOf, withCurrentMode } from './config_options/config_options.ts';
-import type { TrustOffer } from './trust/trust_offer.ts';
-import { modelLabel, modelStateOf, type ModelState } from './models/models.ts';
+import { modelStateOf } from './models/models.ts';
 import { type ToolCallView } from './session/tool_call.ts';
 import { closeUnfinished, finishedPrefix, placeCall } from './session/turn_model.ts';
 import { contextOf } from './shell/user_shell.ts';
 import type { FileIndexView } from './composer/file_index.ts';
-import type { ConfigSlice } from './config_options/state.ts';
-import type { ElicitationSlice, PendingElicitation } from './elicitation/state.ts';
-import type { LoginSlice } from './login/state.ts';
-import type { ModelChoices, ModelSlice } from './models/state.ts';
+import { ConfigStore, type ConfigSlice } from './config_options/state.ts';
+import { ElicitationStore, type ElicitationSlice, type PendingElicitation } from './elicitation/state.ts';
+import { LoginStore, type LoginSlice } from './login/state.ts';
+import { ModelStore, type ModelChoices, type ModelSlice } from './models/state.ts';
 import type { PermissionSlice } from './permissions/state.ts';
-import type { RewindSlice, RewindView } from './rewind/state.ts';
+import { RewindStore, type RewindSlice, type RewindView } from './rewind/state.ts';
 import type { ShellSlice } from './shell/state.ts';
-import type { TrustSlice } from './trust/state.ts';
+import { TrustStore, type TrustSlice } from './trust/state.ts';
+import type { StoreCell } from './session/store_cell.ts';
 import type { HistoryItem, LiveItem, PendingPermission, SandboxView, ShellRunView, TerminalView, TextKind } from './session/views.ts';
 
 export type { FileIndexView, ModelChoices, PendingElicitation, RewindView, HistoryItem, LiveItem, PendingPermission, SandboxView, ShellRunView, TerminalView, TextKind };
@@ -69,8 +64,6 @@ export interface AgentCapabilities {
   closeSession: boolean;
   listSessions: boolean;
   embeddedContext: boolean;
-  /** session/fork (unstable): a new session with this one's history */
-  forkSession?: boolean;
 }
 
 /** Sessions offered to resume (the /resume picker, `cxl --resume`); `startup`: no session is open yet. */
@@ -241,6 +234,16 @@ export class ClientStore {
 
   getState = (): ClientState => this.state;
 
+  /** What each feature's part of the store is given: this store's state, read and patched. */
+  readonly #cell: StoreCell<ClientState> = { getState: () => this.state, set: (patch) => this.set(patch), key: (prefix) => this.key(prefix) };
+  /** Each feature's part of the store, declared in its room's state.ts. */
+  readonly rewind = new RewindStore(this.#cell);
+  readonly login = new LoginStore(this.#cell);
+  readonly trust = new TrustStore(this.#cell);
+  readonly models = new ModelStore(this.#cell);
+  readonly elicitation = new ElicitationStore(this.#cell);
+  readonly config = new ConfigStore(this.#cell);
+
   subscribe = (fn: Listener): (() => void) => {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
@@ -269,38 +272,24 @@ export class ClientStore {
     this.set({ capabilities });
   }
 
-  /** The modes a session offers (session/new or load) and the current one. */
-  setModes(modes: SessionMode[], current?: string): void {
-    this.set({ modes, mode: current ?? this.state.mode, modeSource: modes.length ? { kind: 'modes' } : undefined });
-  }
-
   /**
    * What a session/new, load or resume answered about its configuration: the config options (the
    * source of truth when there are any: modes from the `mode` option, models from `model`), the
    * `modes` field as the fallback.
    */
   setSessionConfig(configOptions: SessionConfigOption[] | null | undefined, modes: SessionModeState | null | undefined): void {
-    const m = modesOf(configOptions, modes);
-    this.set({ configOptions: configOptions ?? [], modes: m.modes, mode: m.current ?? this.state.mode, modeSource: m.source });
+    this.config.setSession(configOptions, modes);
     const models = modelStateOf(configOptions, undefined);
-    if (models) this.setModels(models);
+    if (models) this.models.update(models);
   }
 
-  /** The full set of config options, as config_option_update and set_config_option's answer give it. */
+  /** The full set of config options, as config_option_update and set_config_option's answer give it, with what they say of the model. */
   setConfigOptions(configOptions: SessionConfigOption[]): void {
-    const m = modesOf(configOptions, undefined);
-    // an agent that offers modes only through `modes` keeps them when its options change
-    if (m.source) this.set({ configOptions, modes: m.modes, mode: m.current ?? this.state.mode, modeSource: m.source });
-    else this.set({ configOptions });
+    this.config.setOptions(configOptions);
     const models = modelStateOf(configOptions);
-    if (models) return this.setModels(models);
+    if (models) return this.models.update(models);
     const model = configOptions.find((o) => o.category === 'model');
     if (model && 'currentValue' in model && typeof model.currentValue === 'string') this.set({ model: model.currentValue });
-  }
-
-  /** The agent accepted a mode switch (or said it switched): both views of the mode follow. */
-  setMode(mode: string): void {
-    this.set({ mode, configOptions: withCurrentMode(this.state.configOptions, mode) });
   }
 
   setMcpSkipped(skipped: string[]): void {
@@ -315,23 +304,8 @@ export class ClientStore {
     this.set({ sandbox });
   }
 
-  /** The model picker: open with the session's models, or closed (undefined). */
-  offerModels(choices: ModelChoices | undefined): void {
-    if (choices !== this.state.modelChoices) this.set({ modelChoices: choices });
-  }
-
-  /** A model was switched to: the status line names it at once, without the problem said of the one before. */
-  modelChosen(): void {
-    this.set({ modelProblem: undefined, modelPick: undefined });
-  }
-
   offerSessions(choices: SessionChoices | undefined): void {
     this.set({ sessionChoices: choices });
-  }
-
-  /** The rewind picker: open at a step, or closed (undefined). */
-  offerRewind(view: RewindView | undefined): void {
-    this.set({ rewind: view });
   }
 
   setFiles(files: FileIndexView): void {
@@ -397,19 +371,6 @@ export class ClientStore {
   /** `what` has gone unanswered for too long (undefined: answered after all). */
   setStalled(what: string | undefined): void {
     this.set({ stalled: what });
-  }
-
-  /** The models of the session; the status line names the one in use. */
-  setModels(models: ModelState | undefined): void {
-    this.set({ models, model: modelLabel(models) ?? this.state.model });
-  }
-
-  setAuth(auth: AuthOffer | undefined): void {
-    this.set({ auth });
-  }
-
-  setTrust(trust: TrustOffer | undefined): void {
-    this.set({ trust });
   }
 
   /**
@@ -616,7 +577,7 @@ export class ClientStore {
       case 'available_commands_update':
         return this.set({ commands: update.availableCommands });
       case 'current_mode_update':
-        return this.setMode(update.currentModeId);
+        return this.config.setMode(update.currentModeId);
       case 'session_info_update':
         if (typeof update.title === 'string') this.set({ title: update.title });
         // cxl acp says when no model answers (and the status line says so until one does)
@@ -742,20 +703,6 @@ export class ClientStore {
   removePermission(key: string): void {
     this.set({ permissions: this.state.permissions.filter((p) => p.key !== key) });
     this.flush(false);
-  }
-
-  // ---- elicitations ----------------------------------------------------------------------------
-
-  /** elicitation/create (form): the form is shown until `removeElicitation`; returns its key. */
-  addElicitation(sessionId: string, message: string, schema: ElicitationSchema): string {
-    const key = this.key('e');
-    const form = formOf(message, schema);
-    this.set({ elicitations: [...this.state.elicitations, { key, sessionId, ...form, initial: initialValues(form.fields, schema) }] });
-    return key;
-  }
-
-  removeElicitation(key: string): void {
-    this.set({ elicitations: this.state.elicitations.filter((e) => e.key !== key) });
   }
 
   /** Ctrl+O: print a call's whole output into the scrollback. */

@@ -61,9 +61,10 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
       const want = arg.toLowerCase();
       const hit = modes.find((m) => m.id.toLowerCase() === want) ?? modes.find((m) => m.name.toLowerCase() === want);
       if (!hit) return ctx.hint(`No mode \`${arg}\`. Modes: ${list}.`);
-      if (!ctx.controller.setMode) return unavailable(ctx, 'Switching modes');
+      const config = ctx.controller.config;
+      if (!config) return unavailable(ctx, 'Switching modes');
       // confirmed in the history once the agent has switched (a refusal is reported by the client)
-      void Promise.resolve(ctx.controller.setMode(hit.id)).then(() => {
+      void Promise.resolve(config.setMode(hit.id)).then(() => {
         if (ctx.store.getState().mode === hit.id) ctx.store.notice('info', `Mode: ${hit.name}${hit.description ? ` (${hit.description})` : ''}.`);
       });
     },
@@ -77,7 +78,7 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
     args: '[NAME]',
     description: "pick one of the agent's models (or name it) for this session",
     run: (ctx, arg) => {
-      if (ctx.controller.model) return void ctx.controller.model(arg);
+      if (ctx.controller.models) return void ctx.controller.models.model(arg);
       const m = ctx.state.model;
       ctx.hint(m ? `Model: ${m}. This agent's model is set when it starts (--model NAME).` : 'This agent does not say which model it uses.');
     },
@@ -90,7 +91,7 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
     name: 'config',
     args: '[ID]',
     description: "the agent's config options (effort, thought level, …); /config ID VALUE sets one",
-    run: (ctx, arg) => (ctx.controller.config ? ctx.controller.config(arg) : unavailable(ctx, 'Config options')),
+    run: (ctx, arg) => (ctx.controller.config ? ctx.controller.config.config(arg) : unavailable(ctx, 'Config options')),
     complete: (state, partial) =>
       state.configOptions
         .filter((o) => o.id.toLowerCase().startsWith(partial.toLowerCase()))
@@ -99,12 +100,12 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
   {
     name: 'trust',
     description: "trust this folder's own configuration (asks, after showing what it changes)",
-    run: (ctx) => (ctx.controller.offerTrust ? ctx.controller.offerTrust() : unavailable(ctx, 'Trusting a folder')),
+    run: (ctx) => (ctx.controller.trust ? ctx.controller.trust.offer() : unavailable(ctx, 'Trusting a folder')),
   },
   {
     name: 'login',
     description: "the agent's login methods (when it asks for a login)",
-    run: (ctx) => (ctx.controller.login ? ctx.controller.login() : unavailable(ctx, 'Logging in')),
+    run: (ctx) => (ctx.controller.login ? ctx.controller.login.login() : unavailable(ctx, 'Logging in')),
   },
   {
     name: 'clear',
@@ -123,17 +124,17 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
   {
     name: 'rewind',
     description: 'go back to before an earlier prompt: its files, the conversation, or both (Esc Esc)',
-    run: (ctx) => (ctx.controller.rewind ? void ctx.controller.rewind() : unavailable(ctx, 'Going back')),
+    run: (ctx) => (ctx.controller.rewind ? void ctx.controller.rewind.rewind() : unavailable(ctx, 'Going back')),
   },
   {
     name: 'undo',
     description: 'go back to before the last prompt (its files and the conversation), after showing the diff',
-    run: (ctx) => (ctx.controller.undo ? void ctx.controller.undo() : unavailable(ctx, 'Undo')),
+    run: (ctx) => (ctx.controller.rewind ? void ctx.controller.rewind.undo() : unavailable(ctx, 'Undo')),
   },
   {
     name: 'fork',
     description: "start a new session with this one's history (this one stays as it is)",
-    run: (ctx) => (ctx.controller.fork ? void ctx.controller.fork() : unavailable(ctx, 'Forking')),
+    run: (ctx) => (ctx.controller.fork ? void ctx.controller.fork.fork() : unavailable(ctx, 'Forking')),
   },
   {
     name: 'keys',
@@ -222,7 +223,7 @@ export function routePrompt(text: string, ctx: SlashContext): string | undefined
   if (bang) {
     const line = bang[1].trim();
     if (line === '') ctx.hint('Write the command after !, e.g. !git status: it runs in your shell, in the sandbox.');
-    else if (ctx.controller.shell) ctx.controller.shell(line);
+    else if (ctx.controller.shell) ctx.controller.shell.run(line);
     else ctx.hint('Running a shell line needs a running client.');
     return undefined;
   }

@@ -47,7 +47,7 @@ async function started(cwd = workdir()): Promise<AcpClient> {
 /** Waits for the one pending permission and answers it with the fixture's allow-once option. */
 async function allowOnce(c: AcpClient, what: string): Promise<void> {
   const s = await waitFor(c, (x) => x.permissions.length === 1, what);
-  c.answerPermission(s.permissions[0].key, { outcome: 'selected', optionId: 'once' });
+  c.permissions.answer(s.permissions[0].key, { outcome: 'selected', optionId: 'once' });
 }
 
 test('updates sent before session/new answered are buffered and applied to the session', async () => {
@@ -74,7 +74,7 @@ test('a permission that names only the call id is joined to the earlier tool_cal
     assert.equal(p.call.kind, 'edit');
     assert.equal(p.call.content[0]?.type, 'diff');
     assert.deepEqual(p.options.map((o) => o.kind), ['allow_once', 'allow_always', 'reject_once']);
-    c.answerPermission(p.key, { outcome: 'selected', optionId: 'once' });
+    c.permissions.answer(p.key, { outcome: 'selected', optionId: 'once' });
     const done = await waitFor(c, (x) => !x.running && allText(x).includes('wrote notes.txt (once)'), 'the write');
     assert.equal(readFileSync(path.join(cwd, 'notes.txt'), 'utf8'), 'one\ntwo\nthree\n');
     const call = Object.values(done.toolCalls)[0];
@@ -171,7 +171,7 @@ test('fs/read_text_file is confined to the root and never serves the quarantine;
     c.send(`read ${cwd}/.env`);
     let s = await waitFor(c, (x) => x.permissions.length === 1, 'the .env approval');
     assert.match(s.permissions[0].call.title, /\.env/);
-    c.answerPermission(s.permissions[0].key, { outcome: 'selected', optionId: 'reject' });
+    c.permissions.answer(s.permissions[0].key, { outcome: 'selected', optionId: 'reject' });
     s = await waitFor(c, (x) => /error:-32603:.*declined/.test(allText(x)), 'the refusal');
     assert.doesNotMatch(allText(s), /API_KEY/);
   } finally {

@@ -73,7 +73,7 @@ test('the SDK example agent\'s turns (call ids reused, a rejected edit left pend
   for (const round of [1, 2]) {
     c.send('example');
     const s = await waitFor(c, (x) => x.permissions.length === 1, `the permission of round ${round}`);
-    c.answerPermission(s.permissions[0].key, { outcome: 'selected', optionId: 'reject' });
+    c.permissions.answer(s.permissions[0].key, { outcome: 'selected', optionId: 'reject' });
     await waitFor(c, (x) => !x.running, `round ${round} to end`);
   }
   const s = await idle(c, 'both turns settled');
@@ -168,11 +168,11 @@ test('models: a switch the agent refuses keeps the session and the model; the re
 test('/model opens the picker over the models and switches; an agent without models says so', async () => {
   const c = legacyModels;
   await waitFor(c, (x) => x.models?.current === 'peer-large-2', 'the switch at start');
-  void c.model('');
+  void c.models.model('');
   let s = await waitFor(c, (x) => x.modelChoices !== undefined, 'the picker');
   assert.deepEqual(s.modelChoices!.models.map((m) => m.id), ['peer-small', 'peer-large', 'peer-large-2']);
   assert.equal(s.modelChoices!.current, 'peer-large-2');
-  void c.model('peer-large');
+  void c.models.model('peer-large');
   s = await waitFor(c, (x) => x.model === 'Peer Large', 'the switch');
   assert.equal(s.modelChoices, undefined, 'the picker closes');
   assert.match(lastNotice(s)!.text, /Model: Peer Large/);
@@ -195,10 +195,10 @@ test('login: every kind of method is shown with its description and variable; a 
   assert.equal(s.auth!.methods[0].description, 'Opens your browser to log in to Peer.');
   assert.match(s.auth!.methods[3].command ?? '', /PEER_LOGIN=1 .*peer_agent\.ts --auth --login$/);
   // An API key that is not set: the agent refuses; the picker says which variable to set.
-  await c.authenticate('api-key');
+  await c.login.authenticate('api-key');
   s = c.store.getState();
   assert.match(s.auth?.note ?? '', /PEER_API_KEY is not set.*Set PEER_API_KEY in the environment/);
-  await c.authenticate('agent-login');
+  await c.login.authenticate('agent-login');
   s = await open(c);
   assert.equal(s.auth, undefined);
   assert.equal(s.sessionError, undefined);
@@ -212,11 +212,11 @@ test('login: a terminal method is never sent to authenticate; once the user ran 
   const home = terminalHome;
   const c = terminalLogin;
   await waitFor(c, (x) => x.auth !== undefined, 'the login picker');
-  await c.authenticate('tui-login');
+  await c.login.authenticate('tui-login');
   let s = c.store.getState();
   assert.match(s.auth?.note ?? '', /run `.*--login` in a terminal first/);
   writeFileSync(path.join(home, '.peer-login'), '');
-  await c.authenticate('tui-login');
+  await c.login.authenticate('tui-login');
   s = await open(c);
   assert.ok(!s.agentLog.some((l) => l.includes('authenticate tui-login')));
 });
@@ -225,7 +225,7 @@ test('login: with the variable set, the env-var method works', async () => {
   const c = keyLogin;
   const s = await waitFor(c, (x) => x.auth !== undefined, 'the login picker');
   assert.deepEqual(s.auth!.methods[1].setVars, ['PEER_API_KEY']);
-  await c.authenticate('api-key');
+  await c.login.authenticate('api-key');
   await open(c);
 });
 
@@ -235,7 +235,7 @@ test('login asked for by a prompt (the session opened): the picker, then the pro
   c.send('hi');
   let s = await waitFor(c, (x) => x.auth !== undefined, 'the picker');
   assert.equal(s.auth!.then, 'continue');
-  await c.authenticate('agent-login');
+  await c.login.authenticate('agent-login');
   s = c.store.getState();
   assert.equal(s.auth, undefined);
   assert.match(lastNotice(s)!.text, /Logged in to Peer Agent \(Log in with Peer\)\. Send your prompt again/);
@@ -284,6 +284,6 @@ test('a login asked for with no method offered: no picker, the error says how to
   const s = await waitFor(bareLogin, (x) => x.sessionError !== undefined, 'the failure');
   assert.equal(s.auth, undefined);
   assert.match(s.sessionError!, /^Peer Agent needs a login before it starts a session and offers no login method: Authentication required \(-32000\)\. Log in with the agent's own command or set its API key, then start cxl again\.$/);
-  bareLogin.login();
+  bareLogin.login.login();
   await waitFor(bareLogin, (x) => /offers no login methods/.test(lastNotice(x)?.text ?? ''), '/login saying so');
 });

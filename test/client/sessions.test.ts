@@ -4,6 +4,7 @@
 // `cxl --continue` / `--resume [ID]` in a second agent process.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
+import { NoFork } from '../../src/client/fork/requests.ts';
 import { allText, removeWorkdirs, started, waitFor, workdir } from './client_harness.ts';
 
 after(removeWorkdirs);
@@ -16,7 +17,8 @@ test('a session answer gives the status line its modes, the model by name, the s
     assert.equal(s.mode, 'ask');
     assert.equal(s.model, 'Large Model 2', "the selected value's name, not its id");
     assert.deepEqual(s.sandbox, { state: 'bubblewrap', reason: `the client said ${c.terminals.sandboxState().state}` });
-    assert.deepEqual(s.capabilities, { loadSession: true, resumeSession: false, closeSession: false, listSessions: true, forkSession: false, embeddedContext: true });
+    assert.deepEqual(s.capabilities, { loadSession: true, resumeSession: false, closeSession: false, listSessions: true, embeddedContext: true });
+    assert.ok(c.fork instanceof NoFork, 'an agent without session/fork gets the object that says so');
     assert.equal(s.usage, undefined);
     c.send('usage');
     const u = await waitFor(c, (x) => x.usage !== undefined, 'the usage update');
@@ -38,9 +40,9 @@ test('the client sandbox is shown when the agent reports none, and the agent rep
 test('setMode switches through session/set_mode; an unknown mode is refused with the reason; current_mode_update is followed', async () => {
   const c = await started();
   try {
-    await c.setMode('code');
+    await c.config.setMode('code');
     assert.equal(c.store.getState().mode, 'code');
-    await c.setMode('nope');
+    await c.config.setMode('nope');
     const s = c.store.getState();
     assert.equal(s.mode, 'code', 'a refused mode does not change what is shown');
     assert.ok(s.history.some((h) => h.kind === 'notice' && /did not switch to mode nope/.test(h.text) && /no mode nope/.test(h.text)));

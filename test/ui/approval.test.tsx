@@ -24,7 +24,7 @@ function controller(store: ClientStore): Controller & { sent: string[]; cancels:
       store.cancelTurn();
     },
     quit: () => void c.quits++,
-    answerPermission: (key: string, outcome: RequestPermissionOutcome) => states.permissionAnswers(store).answer(key, outcome),
+    permissions: { answer: (key: string, outcome: RequestPermissionOutcome) => states.permissionAnswers(store).answer(key, outcome) },
   };
   return c;
 }

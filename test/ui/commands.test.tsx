@@ -27,9 +27,12 @@ function controller(store: ClientStore): Controller & { calls: Calls } {
     send: (t) => void calls.sent.push(t),
     cancel: () => store.cancelTurn(),
     quit: () => void calls.quits++,
-    setMode: (m) => {
-      calls.modes.push(m);
-      store.setMode(m);
+    config: {
+      setMode: (m) => {
+        calls.modes.push(m);
+        store.config.setMode(m);
+      },
+      config: () => {},
     },
     newSession: () => void calls.news++,
     listSessions: () => void calls.lists++,
@@ -103,7 +106,7 @@ test('the status line colours the mode by how much it lets the agent do unasked'
   const { modeRisk } = await import('../../src/ui/mode_risk.ts');
   const store = states.withModes();
   const span = (mode: string) => {
-    store.setMode(mode);
+    store.config.setMode(mode);
     return statusRow(store.getState(), 140).find((x) => x.text.startsWith('envelope '));
   };
   assert.equal(span('read_only')?.color, 'risk_low');

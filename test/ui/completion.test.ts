@@ -9,7 +9,7 @@ import { baseStore } from './states.ts';
 
 function state(extra: (s: ReturnType<typeof baseStore>) => void = () => {}) {
   const s = baseStore();
-  s.setModes([{ id: 'default', name: 'default' }, { id: 'read_only', name: 'read_only', description: 'reads only' }], 'default');
+  s.config.setModes([{ id: 'default', name: 'default' }, { id: 'read_only', name: 'read_only', description: 'reads only' }], 'default');
   s.applyUpdate({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'compact', description: 'summarise the session' }, { name: 'help', description: 'the agent help' }, { name: 'tool', description: 'run a tool', input: { hint: 'name {json}' } }] });
   s.setFiles({ paths: ['README.md', 'src/app.ts', 'src/ui/App.tsx', 'src/ui/text_layout.ts', 'test/ui/keys.test.tsx', 'docs/tui.md'], loading: false, truncated: false });
   extra(s);

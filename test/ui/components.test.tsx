@@ -37,7 +37,7 @@ async function show(rows: Row[], width: number): Promise<string> {
 function foreign(): ClientStore {
   const s = new ClientStore({ label: 'claude-agent-acp', cwd: states.CWD, settleMs: 0 });
   s.agentReady({ name: 'Claude Agent' });
-  s.setModes([{ id: 'default', name: 'Default' }, { id: 'plan', name: 'Plan mode' }], 'plan');
+  s.config.setModes([{ id: 'default', name: 'Default' }, { id: 'plan', name: 'Plan mode' }], 'plan');
   s.sessionStarted('0f9e8d7c-6b5a', { model: 'Sonnet 4.5', mode: 'plan' });
   s.applyUpdate({ sessionUpdate: 'usage_update', used: 151_000, size: 200_000 });
   s.setSandbox({ state: 'off' });

@@ -123,7 +123,7 @@ test('checkForm: bounds, formats, patterns and multi-select counts, each said in
 test('screen: a form at 100 columns', async () => {
   const s = states.baseStore();
   s.beginTurn('deploy it');
-  s.addElicitation('a1b2c3d4e5f6', 'Which account should the deploy use?', {
+  s.elicitation.add('a1b2c3d4e5f6', 'Which account should the deploy use?', {
     type: 'object',
     title: 'Deploy',
     required: ['user'],

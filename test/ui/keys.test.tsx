@@ -28,7 +28,7 @@ function recorder(store: ClientStore): Recorder {
       store.cancelTurn();
     },
     quit: () => void r.quits++,
-    answerPermission: (key, outcome) => states.permissionAnswers(store).answer(key, outcome),
+    permissions: { answer: (key, outcome) => states.permissionAnswers(store).answer(key, outcome) },
   };
   return r;
 }

@@ -17,7 +17,7 @@ function mount(settings: NotifySettings = { mode: 'auto', title: true }) {
   const written: string[] = [];
   const store = states.baseStore();
   const notifier = new Notifier((s) => void written.push(s), settings);
-  const r = renderAt(<App store={store} controller={{ send() {}, cancel() {}, quit() {}, answerPermission: (k, o) => states.permissionAnswers(store).answer(k, o) }} animate={false} size={{ columns: 100, rows: 30 }} arming={NO_ARMING} notifier={notifier} />, 100, 30);
+  const r = renderAt(<App store={store} controller={{ send() {}, cancel() {}, quit() {}, permissions: { answer: (k, o) => states.permissionAnswers(store).answer(k, o) } }} animate={false} size={{ columns: 100, rows: 30 }} arming={NO_ARMING} notifier={notifier} />, 100, 30);
   return { r, store, written, out: () => written.join('') };
 }
 

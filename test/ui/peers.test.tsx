@@ -168,7 +168,7 @@ test('the status line names the model the agent uses after --model matched its n
 // Fixed states for review: the picker and the log pane as laid out at two widths.
 function loginState() {
   const s = states.baseStore();
-  s.setAuth({
+  s.login.set({
     reason: 'Authentication required (-32000)',
     then: 'new_session',
     methods: [

@@ -123,7 +123,7 @@ export function crashed(): ClientStore {
 /** Idle, with modes (the built-in agent's envelopes) and commands the agent advertised. */
 export function withModes(): ClientStore {
   const s = idle();
-  s.setModes([{ id: 'default', name: 'default' }, { id: 'read_only', name: 'read_only', description: 'reads allowed, writes and shell denied' }], 'default');
+  s.config.setModes([{ id: 'default', name: 'default' }, { id: 'read_only', name: 'read_only', description: 'reads allowed, writes and shell denied' }], 'default');
   s.applyUpdate({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'compact', description: 'summarise the session' }, { name: 'tool', description: 'run one tool', input: { hint: 'name {json}' } }] });
   return s;
 }
@@ -185,7 +185,7 @@ const REWIND_PROMPTS = [
 export function rewindPick(): ClientStore {
   const s = idle();
   const at = Date.now() - 7 * 60_000;
-  s.offerRewind({ step: 'pick', prompts: REWIND_PROMPTS.map((p, i) => ({ ...p, at: new Date(at + i * 60_000).toISOString() })) });
+  s.rewind.offer({ step: 'pick', prompts: REWIND_PROMPTS.map((p, i) => ({ ...p, at: new Date(at + i * 60_000).toISOString() })) });
   return s;
 }
 
@@ -193,7 +193,7 @@ export function rewindPick(): ClientStore {
 export function rewindPreview(): ClientStore {
   const s = rewindPick();
   const prompts = s.getState().rewind!.prompts;
-  s.offerRewind({
+  s.rewind.offer({
     step: 'preview',
     prompts,
     plan: {

@@ -38,24 +38,30 @@ function client(store: ClientStore): Controller & { calls: string[] } {
     send: (t) => void calls.push(`send ${t}`),
     cancel: () => void calls.push('cancel'),
     quit: () => void calls.push('quit'),
-    answerPermission: (key, outcome) => {
-      calls.push(`answer ${outcome.outcome === 'selected' ? outcome.optionId : outcome.outcome}`);
-      states.permissionAnswers(store).answer(key, outcome);
+    permissions: {
+      answer: (key, outcome) => {
+        calls.push(`answer ${outcome.outcome === 'selected' ? outcome.optionId : outcome.outcome}`);
+        states.permissionAnswers(store).answer(key, outcome);
+      },
     },
     dismissSessions: () => {
       calls.push('dismiss sessions');
       store.offerSessions(undefined);
     },
-    dismissLogin: () => {
-      calls.push('dismiss login');
-      store.setAuth(undefined);
+    login: {
+      authenticate: () => {},
+      login: () => {},
+      dismiss: () => {
+        calls.push('dismiss login');
+        store.login.set(undefined);
+      },
     },
   };
 }
 
 test('one precedence: with every overlay open, the one drawn is the one Esc closes, down to the composer', async () => {
   const store = states.picker();
-  store.setAuth({ reason: 'Authentication required', then: 'continue', methods: [{ id: 'key', name: 'Use an API key', kind: 'agent', vars: [], setVars: [] }] });
+  store.login.set({ reason: 'Authentication required', then: 'continue', methods: [{ id: 'key', name: 'Use an API key', kind: 'agent', vars: [], setVars: [] }] });
   const answer = states.permissionAnswers(store).ask('a1b2c3d4e5f6', { toolCallId: 'e1', title: 'Edit src/app.ts', kind: 'edit', status: 'pending', content: [states.DIFF] }, states.OPTIONS);
   const ctl = client(store);
   const initial = { transcript: { selected: 0, expanded: new Set<string>() }, composer: { text: '/', cursor: 1 } };

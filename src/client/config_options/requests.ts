@@ -7,7 +7,7 @@ import type { SessionLink } from '../session/link.ts';
 import { configLines, currentLabel, findOption, matchValue } from './config_options.ts';
 import type { ConfigShelf } from './state.ts';
 
-/** The controller's slice: the session's modes and config options. */
+/** The controller's slice (`controller.config`): the session's modes and config options. */
 export interface ConfigControls {
   /** session/set_mode (Shift+Tab, /mode); settles once the agent has answered. */
   setMode(modeId: string): void | Promise<void>;
@@ -15,7 +15,7 @@ export interface ConfigControls {
   config(arg: string): void | Promise<void>;
 }
 
-export class ConfigRequests {
+export class ConfigRequests implements ConfigControls {
   constructor(
     private readonly link: SessionLink,
     private readonly store: ConfigShelf,
@@ -32,7 +32,7 @@ export class ConfigRequests {
         if (this.link.sessionId === sessionId) this.store.setConfigOptions(r.configOptions);
       } else {
         await conn.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId });
-        if (this.link.sessionId === sessionId) this.store.setMode(modeId);
+        if (this.link.sessionId === sessionId) this.store.config.setMode(modeId);
       }
     } catch (err) {
       this.store.notice('error', `${this.link.agentName} did not switch to mode ${modeId}: ${errorText(err)}. The session stays in ${this.store.getState().mode ?? 'its mode'}.`, errorDetail(err));

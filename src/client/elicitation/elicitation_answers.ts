@@ -6,19 +6,21 @@ import type { CreateElicitationResponse, ElicitationSchema } from '@agentclientp
 
 /** What of the store the queue uses: a form shown, taken away, and the ones shown now. */
 export interface FormShelf {
-  addElicitation(sessionId: string, message: string, schema: ElicitationSchema): string;
-  removeElicitation(key: string): void;
+  readonly elicitation: {
+    add(sessionId: string, message: string, schema: ElicitationSchema): string;
+    remove(key: string): void;
+  };
   getState(): { elicitations: readonly { key: string }[] };
 }
 
 const CANCEL: CreateElicitationResponse = { action: 'cancel' };
 
-/** The controller's slice: the form's keys answer the elicitation queued under `key` (sent, declined or cancelled). */
+/** The controller's slice (`controller.elicitation`): the form's keys answer the elicitation queued under `key` (sent, declined or cancelled). */
 export interface ElicitationControls {
-  answerElicitation(key: string, response: CreateElicitationResponse): void;
+  answer(key: string, response: CreateElicitationResponse): void;
 }
 
-export class ElicitationAnswers {
+export class ElicitationAnswers implements ElicitationControls {
   readonly #waiting = new Map<string, (r: CreateElicitationResponse) => void>();
 
   constructor(private readonly store: FormShelf) {}
@@ -26,7 +28,7 @@ export class ElicitationAnswers {
   /** Show the form and wait for the person's answer; `signal`: the agent withdrew the request. */
   ask(sessionId: string, message: string, schema: ElicitationSchema, signal?: AbortSignal): Promise<CreateElicitationResponse> {
     return new Promise((resolve) => {
-      const key = this.store.addElicitation(sessionId, message, schema);
+      const key = this.store.elicitation.add(sessionId, message, schema);
       this.#waiting.set(key, resolve);
       signal?.addEventListener('abort', () => this.answer(key, CANCEL), { once: true });
     });
@@ -36,7 +38,7 @@ export class ElicitationAnswers {
     const resolve = this.#waiting.get(key);
     if (!resolve) return;
     this.#waiting.delete(key);
-    this.store.removeElicitation(key);
+    this.store.elicitation.remove(key);
     resolve(response);
   }
 

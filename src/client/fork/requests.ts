@@ -4,12 +4,8 @@
 import { errorText } from '../connection/request_errors.ts';
 import type { Notices, SessionLink } from '../session/link.ts';
 
-/** The controller's slice: /fork, a new session with this one's history. */
+/** The controller's slice (`controller.fork`): /fork, a new session with this one's history. */
 export interface ForkControls {
-  fork(): void | Promise<void>;
-}
-
-export interface ForkRequests {
   fork(): Promise<void>;
 }
 
@@ -22,7 +18,7 @@ function forkable(link: SessionLink, store: Notices): boolean {
   return !link.busy('fork the session');
 }
 
-export class Fork implements ForkRequests {
+export class Fork implements ForkControls {
   constructor(
     private readonly link: SessionLink,
     private readonly store: Notices,
@@ -44,7 +40,7 @@ export class Fork implements ForkRequests {
 }
 
 /** The agent does not offer session/fork (or has not said yet): /fork says so. */
-export class NoFork implements ForkRequests {
+export class NoFork implements ForkControls {
   constructor(
     private readonly link: SessionLink,
     private readonly store: Notices,
@@ -57,6 +53,6 @@ export class NoFork implements ForkRequests {
 }
 
 /** The fork requests for an agent that does or does not offer session/fork. */
-export function forkFor(offered: boolean, link: SessionLink, store: Notices, cwd: string): ForkRequests {
+export function forkFor(offered: boolean, link: SessionLink, store: Notices, cwd: string): ForkControls {
   return offered ? new Fork(link, store, cwd) : new NoFork(link, store);
 }

@@ -9,12 +9,15 @@ import type { LoginShelf } from './state.ts';
 
 /** The controller's slice: the login picker (a method picked, or closed) and /login, which opens it. */
 export interface LoginControls {
+  /** The login picker: the person picked a method. */
   authenticate(methodId: string): void | Promise<void>;
-  dismissLogin(): void;
+  /** The login picker was closed without a pick. */
+  dismiss(): void;
+  /** /login: the login picker again. */
   login(): void;
 }
 
-export class LoginRequests {
+export class LoginRequests implements LoginControls {
   /** the agent's login methods, from its initialize answer */
   methods: AuthMethodView[] = [];
 
@@ -30,7 +33,7 @@ export class LoginRequests {
 
   /** The login picker, for `reason`; `then`: what a login leads to (a new session, or the prompt again). */
   offer(reason: string, then: AuthOffer['then']): void {
-    this.store.setAuth({ methods: this.methods, reason, then });
+    this.store.login.set({ methods: this.methods, reason, then });
   }
 
   /** /login: the login picker again. */
@@ -45,7 +48,7 @@ export class LoginRequests {
     const offer = this.store.getState().auth;
     const m = offer?.methods.find((x) => x.id === methodId);
     if (!conn || !offer || !m || offer.busy || this.link.exited) return;
-    this.store.setAuth({ ...offer, busy: m.id, note: undefined });
+    this.store.login.set({ ...offer, busy: m.id, note: undefined });
     if (m.kind !== 'terminal') {
       // A terminal method is the user's to run (the protocol keeps it out of authenticate).
       try {
@@ -53,12 +56,12 @@ export class LoginRequests {
       } catch (err) {
         const fix = m.kind === 'env_var' && m.setVars.length < m.vars.length ? ` Set ${m.vars.filter((v) => !m.setVars.includes(v)).join(' or ')} in the environment and start cxl again.` : '';
         const why = [errorText(err), ...errorDetail(err)].join(' · ').replace(/\.+$/, '');
-        this.store.setAuth({ ...offer, busy: undefined, note: `${m.name} did not work: ${why}.${fix}` });
+        this.store.login.set({ ...offer, busy: undefined, note: `${m.name} did not work: ${why}.${fix}` });
         return;
       }
     }
     if (offer.then === 'continue') {
-      this.store.setAuth(undefined);
+      this.store.login.set(undefined);
       this.store.notice('info', `Logged in to ${this.link.agentName} (${m.name}). Send your prompt again.`);
       return;
     }
@@ -67,13 +70,13 @@ export class LoginRequests {
       return;
     }
     const again = this.store.getState().auth;
-    if (again) this.store.setAuth({ ...again, busy: undefined, note: m.kind === 'terminal' ? `Still no session: run \`${m.command}\` in a terminal first, then pick it again.` : `Still no session after ${m.name}; see the message above.` });
+    if (again) this.store.login.set({ ...again, busy: undefined, note: m.kind === 'terminal' ? `Still no session: run \`${m.command}\` in a terminal first, then pick it again.` : `Still no session after ${m.name}; see the message above.` });
   }
 
   /** The login picker was closed without a pick. */
   dismiss(): void {
     if (!this.store.getState().auth) return;
-    this.store.setAuth(undefined);
+    this.store.login.set(undefined);
     if (this.link.sessionId === undefined) this.store.notice('info', 'No session yet: /login shows the login methods again; Ctrl+D quits.');
   }
 }

@@ -1,5 +1,6 @@
 // The login picker's slice of the store as the login requests use it.
 import type { Notices } from '../session/link.ts';
+import type { StoreCell } from '../session/store_cell.ts';
 import type { AuthOffer } from './auth.ts';
 
 /** The fields the login adds to the store's state. */
@@ -8,8 +9,18 @@ export interface LoginSlice {
   auth?: AuthOffer;
 }
 
+/** The login's part of the store (`store.login`). */
+export class LoginStore {
+  constructor(private readonly cell: StoreCell<LoginSlice>) {}
+
+  /** The login picker: offered, or closed (undefined). */
+  set(auth: AuthOffer | undefined): void {
+    this.cell.set({ auth });
+  }
+}
+
 /** What of the store the login requests use. */
 export interface LoginShelf extends Notices {
   getState(): LoginSlice;
-  setAuth(auth: AuthOffer | undefined): void;
+  readonly login: LoginStore;
 }

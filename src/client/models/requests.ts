@@ -8,12 +8,12 @@ import type { SessionLink } from '../session/link.ts';
 import { matchModel, modelLabel, modelNames, modelStateOf } from './models.ts';
 import type { ModelShelf } from './state.ts';
 
-/** The controller's slice: /model, the model picker over the session's models (no argument, the store's modelChoices), or a switch to one. */
+/** The controller's slice (`controller.models`): /model, the model picker over the session's models (no argument, the store's modelChoices), or a switch to one. */
 export interface ModelControls {
   model(arg: string): void | Promise<void>;
 }
 
-export class ModelRequests {
+export class ModelRequests implements ModelControls {
   constructor(
     private readonly link: SessionLink,
     private readonly store: ModelShelf,
@@ -38,14 +38,14 @@ export class ModelRequests {
       if (state.source === 'config_option' && state.configId) {
         const r = await conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: state.configId, value: hit.id });
         this.store.setConfigOptions(r.configOptions);
-        if (!modelStateOf(r.configOptions)) this.store.setModels({ ...state, current: hit.id });
+        if (!modelStateOf(r.configOptions)) this.store.models.update({ ...state, current: hit.id });
       } else {
         // `models` agents take the unstable session/set_model (gone from the SDK's schema, still answered).
         await conn.agent.request('session/set_model', { sessionId, modelId: hit.id });
-        this.store.setModels({ ...state, current: hit.id });
+        this.store.models.update({ ...state, current: hit.id });
       }
       // the status line names it at once; whether it answers, the agent says (cxl's checks it now)
-      this.store.modelChosen();
+      this.store.models.chosen();
       this.link.markUsed();
       return true;
     } catch (err) {
@@ -57,10 +57,10 @@ export class ModelRequests {
   /** /model: the picker over the session's models (no argument), or switch to the one named. */
   async model(arg: string): Promise<void> {
     const state = this.store.getState().models;
-    this.store.offerModels(undefined);
+    this.store.models.offer(undefined);
     if (this.link.sessionId === undefined) return this.store.notice('warn', 'There is no session yet, so there is no model to choose.');
     if (!state || state.available.length === 0) return this.store.notice('info', `${this.link.agentName} does not say which models it offers${this.store.getState().model ? ` (in use: ${this.store.getState().model})` : ''}.`);
-    if (arg.trim() === '') return this.store.offerModels({ models: state.available, current: state.current });
+    if (arg.trim() === '') return this.store.models.offer({ models: state.available, current: state.current });
     const was = modelLabel(state);
     if (await this.switchTo(arg)) {
       const now = modelLabel(this.store.getState().models) ?? arg;
@@ -86,7 +86,7 @@ export class ModelRequests {
       try {
         const r = await conn.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: state.configId, value: want });
         this.store.setConfigOptions(r.configOptions);
-        this.store.modelChosen();
+        this.store.models.chosen();
         ok = true;
       } catch (err) {
         this.store.notice('error', `${this.link.agentName} did not switch to ${want} (--model): ${errorText(err)}. The session stays on ${was ?? 'its model'}.`, errorDetail(err));

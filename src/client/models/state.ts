@@ -2,7 +2,8 @@
 // model requests use (the models offered and in use, the config options they may come from).
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
 import type { Notices } from '../session/link.ts';
-import type { ModelChoice, ModelState } from './models.ts';
+import type { StoreCell } from '../session/store_cell.ts';
+import { modelLabel, type ModelChoice, type ModelState } from './models.ts';
 
 /** The model picker (/model): the session's models as offered when it opened, and the one in use. */
 export interface ModelChoices {
@@ -22,12 +23,29 @@ export interface ModelSlice {
   modelChoices?: ModelChoices;
 }
 
+/** The models' part of the store (`store.models`); `model` is the session's label for the one in use. */
+export class ModelStore {
+  constructor(private readonly cell: StoreCell<ModelSlice & { model?: string }>) {}
+
+  /** The models of the session; the status line names the one in use. */
+  update(models: ModelState | undefined): void {
+    this.cell.set({ models, model: modelLabel(models) ?? this.cell.getState().model });
+  }
+
+  /** The model picker: open with the session's models, or closed (undefined). */
+  offer(choices: ModelChoices | undefined): void {
+    if (choices !== this.cell.getState().modelChoices) this.cell.set({ modelChoices: choices });
+  }
+
+  /** A model was switched to: the status line names it at once, without the problem said of the one before. */
+  chosen(): void {
+    this.cell.set({ modelProblem: undefined, modelPick: undefined });
+  }
+}
+
 /** What of the store the model requests use. */
 export interface ModelShelf extends Notices {
   getState(): ModelSlice & { model?: string };
-  setModels(models: ModelState | undefined): void;
+  readonly models: ModelStore;
   setConfigOptions(configOptions: SessionConfigOption[]): void;
-  offerModels(choices: ModelChoices | undefined): void;
-  /** a model was chosen: the status line names it at once */
-  modelChosen(): void;
 }

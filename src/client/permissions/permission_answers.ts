@@ -13,12 +13,12 @@ export interface PermissionShelf {
 
 const CANCELLED: RequestPermissionOutcome = { outcome: 'cancelled' };
 
-/** The controller's slice: the approval's keys answer the permission request queued under `key` (only an agent asks). */
+/** The controller's slice (`controller.permissions`): the approval's keys answer the permission request queued under `key` (only an agent asks). */
 export interface PermissionControls {
-  answerPermission(key: string, outcome: RequestPermissionOutcome): void;
+  answer(key: string, outcome: RequestPermissionOutcome): void;
 }
 
-export class PermissionAnswers {
+export class PermissionAnswers implements PermissionControls {
   readonly #waiting = new Map<string, (o: RequestPermissionOutcome) => void>();
 
   constructor(private readonly store: PermissionShelf) {}

@@ -6,20 +6,21 @@ import { errorText } from '../connection/request_errors.ts';
 import type { SessionLink } from '../session/link.ts';
 import type { RewindShelf } from './state.ts';
 
-/** The controller's slice: what the screen asks of the client for the way back. */
+/** The controller's slice (`controller.rewind`): what the screen asks of the client for the way back. */
 export interface RewindControls {
   /** /rewind, Esc Esc: the prompts to go back to (the rewind picker). */
   rewind(): void | Promise<void>;
   /** /undo: what going back to before the last prompt would do. */
   undo(): void | Promise<void>;
   /** The rewind picker's choice: what going back to before prompt `n` would do. */
-  rewindPreview(n: number, restore: RestoreMeta): void | Promise<void>;
+  preview(n: number, restore: RestoreMeta): void | Promise<void>;
   /** The person said yes to the preview; resolves with the prompt gone back to (for the composer). */
-  rewindApply(overwrite: boolean): Promise<string | undefined>;
-  dismissRewind(): void;
+  apply(overwrite: boolean): Promise<string | undefined>;
+  /** The picker closed. */
+  dismiss(): void;
 }
 
-export class RewindRequests {
+export class RewindRequests implements RewindControls {
   constructor(
     private readonly link: SessionLink,
     private readonly store: RewindShelf,
@@ -47,7 +48,7 @@ export class RewindRequests {
     const prompts = await this.#checkpoints();
     if (!prompts) return;
     if (prompts.length === 0) return this.store.notice('info', 'No prompt to go back to yet.');
-    this.store.offerRewind({ step: 'pick', prompts });
+    this.store.rewind.offer({ step: 'pick', prompts });
   }
 
   /** /undo: what going back to before the last prompt (its files and its conversation) would do. */
@@ -66,9 +67,9 @@ export class RewindRequests {
     if (!conn || !sessionId) return;
     try {
       const plan = await conn.agent.request<RewindMeta>(METHOD_REWIND_PREVIEW, { sessionId, n, restore });
-      this.store.offerRewind({ step: 'preview', prompts, plan });
+      this.store.rewind.offer({ step: 'preview', prompts, plan });
     } catch (err) {
-      this.store.offerRewind(undefined);
+      this.store.rewind.offer(undefined);
       this.store.notice('error', `Could not go back to before prompt ${n}: ${errorText(err)}.`);
     }
   }
@@ -83,16 +84,16 @@ export class RewindRequests {
     const view = this.store.getState().rewind;
     if (!conn || !sessionId || view?.step !== 'preview' || view.busy) return undefined;
     const { plan } = view;
-    this.store.offerRewind({ ...view, busy: true });
+    this.store.rewind.offer({ ...view, busy: true });
     let done: RewindMeta;
     try {
       done = await conn.agent.request<RewindMeta>(METHOD_REWIND, { sessionId, n: plan.n, restore: plan.restore, overwrite: overwrite ? plan.files.filter((f) => f.changedSince).map((f) => f.path) : [] });
     } catch (err) {
-      this.store.offerRewind(undefined);
+      this.store.rewind.offer(undefined);
       this.store.notice('error', `Could not go back to before prompt ${plan.n}: ${errorText(err)}.`);
       return undefined;
     }
-    this.store.offerRewind(undefined);
+    this.store.rewind.offer(undefined);
     const text = view.prompts.find((p) => p.n === plan.n)?.text;
     const rewound = done.conversation !== undefined && !done.conversation.cannot;
     if (rewound) await this.link.loadSession(sessionId);
@@ -104,7 +105,7 @@ export class RewindRequests {
 
   /** The picker closed. */
   dismiss(): void {
-    this.store.offerRewind(undefined);
+    this.store.rewind.offer(undefined);
   }
 }
 

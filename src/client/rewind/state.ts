@@ -2,6 +2,7 @@
 // then what going back to one would do.
 import type { CheckpointsMeta, RewindMeta } from '../../core/protocol_names.ts';
 import type { Notices } from '../session/link.ts';
+import type { StoreCell } from '../session/store_cell.ts';
 
 export type RewindView =
   | { step: 'pick'; prompts: CheckpointsMeta['prompts'] }
@@ -13,8 +14,18 @@ export interface RewindSlice {
   rewind?: RewindView;
 }
 
+/** The rewind's part of the store (`store.rewind`). */
+export class RewindStore {
+  constructor(private readonly cell: StoreCell<RewindSlice>) {}
+
+  /** The rewind picker: open at a step, or closed (undefined). */
+  offer(view: RewindView | undefined): void {
+    this.cell.set({ rewind: view });
+  }
+}
+
 /** What of the store the rewind's requests use. */
 export interface RewindShelf extends Notices {
   getState(): RewindSlice;
-  offerRewind(view: RewindView | undefined): void;
+  readonly rewind: RewindStore;
 }

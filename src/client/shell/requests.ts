@@ -47,12 +47,12 @@ export class AgentKeepsRuns implements ShellKeeping {
   }
 }
 
-/** The controller's slice: `!line`, run by the person's own shell (the agent gets its output with the next prompt). */
+/** The controller's slice (`controller.shell`): `!line`, run by the person's own shell (the agent gets its output with the next prompt). */
 export interface ShellControls {
-  shell(line: string): void;
+  run(line: string): void;
 }
 
-export class ShellRequests {
+export class ShellRequests implements ShellControls {
   /** chosen once the agent has said whether it keeps runs */
   keeping: ShellKeeping = HANDED_ONLY;
 

@@ -9,12 +9,15 @@ const NOTHING = 'Nothing to trust: this folder has no configuration of its own h
 
 /** The controller's slice: the trust prompt: trust this folder's own configuration (then a new session applies it), close it, open it again (/trust). */
 export interface TrustControls {
-  trustProject(): void | Promise<void>;
-  dismissTrust(): void;
-  offerTrust(): void;
+  /** Trust the folder as shown: recorded, then a new session, which applies its configuration. */
+  trust(): void | Promise<void>;
+  /** The trust prompt was closed without trusting: the folder's configuration stays held back. */
+  dismiss(): void;
+  /** /trust: the prompt again. */
+  offer(): void;
 }
 
-export class TrustRequests {
+export class TrustRequests implements TrustControls {
   constructor(
     private readonly link: SessionLink,
     private readonly store: TrustShelf,
@@ -33,7 +36,7 @@ export class TrustRequests {
       this.store.notice('error', `Not trusted: ${(err as Error).message}`);
       return;
     }
-    this.store.setTrust(undefined);
+    this.store.trust.set(undefined);
     this.store.notice('info', `Trusted ${offer.dir}: its configuration (${offer.files.join(', ')}) applies from this new session on; if it changes, cxl asks again.`);
     // the session left is closed with the agent, as on /clear
     const left = this.link.sessionId;
@@ -44,7 +47,7 @@ export class TrustRequests {
   dismiss(): void {
     const offer = this.store.getState().trust;
     if (!offer || offer.dismissed) return;
-    this.store.setTrust({ ...offer, dismissed: true });
+    this.store.trust.set({ ...offer, dismissed: true });
     this.store.notice('info', 'This folder\'s own configuration is not applied. /trust asks again; `cxl trust` in a shell does the same.');
   }
 
@@ -52,6 +55,6 @@ export class TrustRequests {
   offer(): void {
     const offer = this.store.getState().trust;
     if (!offer) return void this.store.notice('info', NOTHING);
-    this.store.setTrust({ ...offer, dismissed: false });
+    this.store.trust.set({ ...offer, dismissed: false });
   }
 }

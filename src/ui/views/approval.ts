@@ -15,7 +15,7 @@ import type { KeyContext, KeyHandler, View, ViewContext } from './view.ts';
 /** Answer the approval on screen with this option (none: the key picks nothing, and nothing happens). */
 export function answer(ctx: ViewContext, optionId: string | undefined): void {
   const perm = ctx.state.permissions[0];
-  if (perm && optionId !== undefined) ctx.controller.answerPermission?.(perm.key, { outcome: 'selected', optionId });
+  if (perm && optionId !== undefined) ctx.controller.permissions?.answer(perm.key, { outcome: 'selected', optionId });
 }
 
 /** A key that is a character someone types (not Esc, an arrow, a Ctrl chord). */

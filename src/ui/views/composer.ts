@@ -94,9 +94,10 @@ function expandLastPaste(ctx: ViewContext): void {
 export function cycleMode(ctx: ViewContext): void {
   const st = ctx.store.getState();
   if (st.modes.length === 0) return ctx.setUi((u) => ({ ...u, hint: 'This agent offers no modes to switch between.' }));
-  if (!ctx.controller.setMode) return ctx.setUi((u) => ({ ...u, hint: 'Switching modes needs a running agent.' }));
+  const config = ctx.controller.config;
+  if (!config) return ctx.setUi((u) => ({ ...u, hint: 'Switching modes needs a running agent.' }));
   const at = st.modes.findIndex((m) => m.id === st.mode);
-  ctx.controller.setMode(st.modes[(at + 1) % st.modes.length].id);
+  void config.setMode(st.modes[(at + 1) % st.modes.length].id);
 }
 
 export function newline(ctx: ViewContext): void {
@@ -171,7 +172,7 @@ function escEsc(ctx: KeyContext): void {
   const now = Date.now();
   if (at !== undefined && now - at <= ESC_ESC_MS) {
     ctx.setUi((x) => ({ ...x, escAt: undefined }));
-    if (ctx.controller.rewind) void ctx.controller.rewind();
+    if (ctx.controller.rewind) void ctx.controller.rewind.rewind();
     return;
   }
   ctx.setUi((x) => ({ ...x, escAt: now, hint: 'Esc again: go back to an earlier prompt (/rewind).' }));

@@ -70,7 +70,7 @@ function send(ctx: KeyContext): void {
   const r = checkForm(e.fields, d.values);
   if ('error' in r) return ctx.setUi((u) => ({ ...u, form: { ...d, field: r.field, error: r.error } }));
   ctx.setUi((u) => ({ ...u, form: undefined }));
-  ctx.controller.answerElicitation?.(e.key, { action: 'accept', content: r.content });
+  ctx.controller.elicitation?.answer(e.key, { action: 'accept', content: r.content });
 }
 
 function backspace(ctx: ViewContext): void {
@@ -93,7 +93,7 @@ export const elicitationView: View = {
     form_decline: (ctx) => {
       const e = ctx.state.elicitations[0];
       ctx.setUi((u) => ({ ...u, form: undefined }));
-      if (e) ctx.controller.answerElicitation?.(e.key, { action: 'decline' });
+      if (e) ctx.controller.elicitation?.answer(e.key, { action: 'decline' });
     },
   },
   edit: (ctx) => {

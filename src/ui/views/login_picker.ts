@@ -8,9 +8,9 @@ export const loginPickerView: View = {
   keys: {
     auth_pick: (ctx) => {
       const m = ctx.state.auth?.methods[Number(ctx.input) - 1];
-      if (m) ctx.controller.authenticate?.(m.id);
+      if (m) ctx.controller.login?.authenticate(m.id);
     },
-    auth_dismiss: (ctx) => ctx.controller.dismissLogin?.(),
+    auth_dismiss: (ctx) => ctx.controller.login?.dismiss(),
   },
   panel: (s, _ui, width, room) => (s.auth ? authRows(s.auth, s.agent.name ?? s.agent.label, width, Math.max(6, room - 3)) : []),
 };

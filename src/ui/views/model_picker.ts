@@ -21,13 +21,13 @@ function pick(ctx: KeyContext): void {
   if (!c) return;
   const chosen = c.models[selectedIndex(c, ctx.ui().modelIndex)];
   ctx.setUi((x) => ({ ...x, modelIndex: -1 }));
-  ctx.store.offerModels(undefined);
-  if (chosen && ctx.controller.model) void ctx.controller.model(chosen.id);
+  ctx.store.models.offer(undefined);
+  if (chosen && ctx.controller.models) void ctx.controller.models.model(chosen.id);
 }
 
 function close(ctx: KeyContext): void {
   ctx.setUi((x) => ({ ...x, modelIndex: -1 }));
-  ctx.store.offerModels(undefined);
+  ctx.store.models.offer(undefined);
 }
 
 export const modelPickerView: View = {

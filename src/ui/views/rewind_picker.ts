@@ -21,12 +21,12 @@ function chosen(ctx: KeyContext): number | undefined {
 
 function preview(ctx: KeyContext, restore: 'files' | 'conversation' | 'both'): void {
   const n = chosen(ctx);
-  if (n !== undefined) void ctx.controller.rewindPreview?.(n, restore);
+  if (n !== undefined) void ctx.controller.rewind?.preview(n, restore);
 }
 
 function apply(ctx: KeyContext, overwrite: boolean): void {
-  if (ctx.state.rewind?.step !== 'preview' || !ctx.controller.rewindApply) return;
-  void ctx.controller.rewindApply(overwrite).then((text) => {
+  if (ctx.state.rewind?.step !== 'preview' || !ctx.controller.rewind) return;
+  void ctx.controller.rewind.apply(overwrite).then((text) => {
     if (text !== undefined) ctx.setUi((x) => ({ ...x, composer: { text, cursor: text.length }, rewindIndex: 0 }));
     else ctx.setUi((x) => ({ ...x, rewindIndex: 0 }));
   });
@@ -35,10 +35,10 @@ function apply(ctx: KeyContext, overwrite: boolean): void {
 /** Esc: from the preview back to the list (which /undo opens on its own); from the list, closed. */
 function back(ctx: KeyContext): void {
   const r = ctx.state.rewind;
-  if (r?.step === 'preview' && !r.busy && r.prompts.length > 1) return ctx.store.offerRewind({ step: 'pick', prompts: r.prompts });
+  if (r?.step === 'preview' && !r.busy && r.prompts.length > 1) return ctx.store.rewind.offer({ step: 'pick', prompts: r.prompts });
   ctx.setUi((x) => ({ ...x, rewindIndex: 0 }));
-  if (ctx.controller.dismissRewind) ctx.controller.dismissRewind();
-  else ctx.store.offerRewind(undefined);
+  if (ctx.controller.rewind) ctx.controller.rewind.dismiss();
+  else ctx.store.rewind.offer(undefined);
 }
 
 export const rewindPickerView: View = {

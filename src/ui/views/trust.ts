@@ -6,8 +6,8 @@ import type { View } from './view.ts';
 export const trustView: View = {
   focus: 'trust',
   keys: {
-    trust_accept: (ctx) => ctx.controller.trustProject?.(),
-    trust_dismiss: (ctx) => ctx.controller.dismissTrust?.(),
+    trust_accept: (ctx) => ctx.controller.trust?.trust(),
+    trust_dismiss: (ctx) => ctx.controller.trust?.dismiss(),
   },
   panel: (s, _ui, width, room) => (s.trust ? trustRows(s.trust, width, Math.max(6, room - 3)) : []),
 };

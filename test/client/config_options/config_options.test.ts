@@ -19,7 +19,7 @@ test('modes offered only as a config option are the session\'s modes; a switch g
   assert.deepEqual(s.modes.map((m) => [m.id, m.name]), [['build', 'Build'], ['plan', 'Plan']]);
   assert.equal(s.mode, 'build');
   assert.deepEqual(s.modeSource, { kind: 'config_option', configId: 'mode' });
-  await c.setMode('plan');
+  await c.config.setMode('plan');
   s = await waitFor(c, (x) => x.mode === 'plan' && agentSaid(x, 'set_config_option').length > 0, 'the switch');
   assert.deepEqual(agentSaid(s, 'set_config_option'), ['peer-agent: set_config_option mode=plan'], 'not session/set_mode, which this agent does not have');
   assert.equal((s.configOptions.find((o) => o.id === 'mode') as { currentValue: string }).currentValue, 'plan');
@@ -29,19 +29,19 @@ test('modes offered only as a config option are the session\'s modes; a switch g
 test('/config lists every option with its values, sets a select and a boolean, and refuses a value the agent does not offer', async () => {
   const c = listing;
   await waitFor(c, (x) => x.sessionId !== undefined, 'the session');
-  await c.config('');
+  await c.config.config('');
   let s = c.store.getState();
   const info = s.history.find((h) => h.kind === 'info');
   assert.ok(info && info.kind === 'info');
   assert.deepEqual(info.lines.slice(0, 4), ['  mode  Mode: Build (build)', '      ● build (Build) · edits files', '      ○ plan (Plan) · reads only', '  effort  Effort: Medium (medium)']);
   assert.ok(info.lines.includes('  fast  Fast mode: off'));
-  await c.config('effort high');
-  await c.config('Fast on');
+  await c.config.config('effort high');
+  await c.config.config('Fast on');
   s = await waitFor(c, (x) => /Fast mode: on\./.test(shown(x)) && agentSaid(x, 'set_config_option').length === 2, 'the boolean set');
   assert.match(shown(s), /Effort: High \(high\)\./);
   assert.deepEqual(agentSaid(s, 'set_config_option'), ['peer-agent: set_config_option effort=high', 'peer-agent: set_config_option fast=true']);
-  await c.config('effort extreme');
-  await c.config('colour red');
+  await c.config.config('effort extreme');
+  await c.config.config('colour red');
   s = c.store.getState();
   assert.match(shown(s), /effort has no value “extreme”; values: low, medium, high\./);
   assert.match(shown(s), /has no config option “colour”\. Options: mode, effort, fast\./);

@@ -31,17 +31,17 @@ test('/model opens the picker over the server’s models, /model fake-mini switc
     return c;
   };
   const c = await open();
-  await c.model('');
+  await c.models.model('');
   let s = c.store.getState();
   assert.deepEqual(s.modelChoices, { models: [{ id: 'fake-coder', name: 'fake-coder' }, { id: 'fake-mini', name: 'fake-mini' }], current: 'fake-coder' }, 'the picker, the model in use marked');
-  await c.model('fake-mini');
+  await c.models.model('fake-mini');
   s = await waitFor(c, (x) => x.models?.current === 'fake-mini', 'the switch');
   assert.equal(s.model, 'fake-mini', 'the status line names it');
   c.send('hi');
   await waitFor(c, (x) => !x.running && srv.requests.filter((r) => !r._rejected).length === 1, 'the turn');
   assert.equal(srv.requests[0].model, 'fake-mini');
   // a model the server does not list is refused, and the session keeps its model
-  await c.model('fake-huge');
+  await c.models.model('fake-huge');
   s = c.store.getState();
   assert.match((s.history.at(-1) as { text: string }).text, /no model “fake-huge”; the session stays on fake-mini/);
   const id = s.sessionId!;
@@ -73,7 +73,7 @@ test('with Ollama the models come from /api/tags, and /model switches the next r
   cleanups.push(() => c.close());
   await c.start();
   await waitFor(c, (s) => s.sessionId !== undefined && (s.models?.available.length ?? 0) === 2, 'the session and the server’s two models');
-  await c.model('qwen3:0.6b');
+  await c.models.model('qwen3:0.6b');
   await waitFor(c, (x) => x.models?.current === 'qwen3:0.6b', 'the switch');
   c.send('hi');
   await waitFor(c, (x) => !x.running && srv.requests.length === 1, 'the turn');

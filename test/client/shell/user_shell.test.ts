@@ -53,7 +53,7 @@ async function builtin(): Promise<{ c: AcpClient; srv: FakeServer; repo: string;
 
 test('!git log --oneline | head -1 runs as typed in the workspace, shows its output, and the next request carries it', async () => {
   const { c, srv } = await builtin();
-  c.shell('git log --oneline | head -1');
+  c.shell.run('git log --oneline | head -1');
   const s = await waitFor(c, (x) => lastShell(x) !== undefined, 'the shell line to finish');
   const run = lastShell(s)!.run!;
   assert.equal(run.exitCode, 0);
@@ -73,10 +73,10 @@ test('!git log --oneline | head -1 runs as typed in the workspace, shows its out
 
 test('!cat ~/.ssh/id_rsa shows nothing of the key, and !env none of the API key: the sandbox hides them, so the model cannot get them either', async () => {
   const { c, srv, home } = await builtin();
-  c.shell('cat ~/.ssh/id_rsa; ls -la ~/.ssh; cat "$HOME/.ssh/id_rsa" | base64');
+  c.shell.run('cat ~/.ssh/id_rsa; ls -la ~/.ssh; cat "$HOME/.ssh/id_rsa" | base64');
   let s = await waitFor(c, (x) => lastShell(x) !== undefined, 'the cat to finish');
   assert.doesNotMatch(lastShell(s)!.run!.output, /b3BlbnNzaC1rZXktdjEA|PRIVATE KEY|YjNCbGJuTnphQzF/);
-  c.shell('env');
+  c.shell.run('env');
   s = await waitFor(c, (x) => x.history.filter((h) => h.kind === 'shell').length === 2, 'env to finish');
   const env = lastShell(s)!.run!.output;
   assert.match(env, new RegExp(`HOME=${home}`), 'env ran and printed its environment');
@@ -93,7 +93,7 @@ test('a line the person types is theirs to run: a pipe, a glob, $VAR and an inte
   const { c, repo } = await builtin();
   writeFileSync(path.join(repo, 'b.txt'), 'b\n');
   // the output goes to a name the glob does not match: the shell may create it before the glob expands
-  c.shell('X=ok; echo *.txt $X | tr a-z A-Z > shout.out; python3 -c "print(2+2)" 2>/dev/null || echo 4');
+  c.shell.run('X=ok; echo *.txt $X | tr a-z A-Z > shout.out; python3 -c "print(2+2)" 2>/dev/null || echo 4');
   const s = await waitFor(c, (x) => lastShell(x) !== undefined, 'the line to finish');
   assert.equal(s.permissions.length, 0);
   assert.equal(lastShell(s)!.run!.output, '4\n');
@@ -102,7 +102,7 @@ test('a line the person types is theirs to run: a pipe, a glob, $VAR and an inte
 
 test('Ctrl+C stops a running line and everything it started', async () => {
   const { c } = await builtin();
-  c.shell('sleep 30 & sleep 30; echo never');
+  c.shell.run('sleep 30 & sleep 30; echo never');
   await waitFor(c, (x) => x.shell !== undefined, 'the line to start');
   c.cancel();
   const s = await waitFor(c, (x) => lastShell(x) !== undefined, 'the line to end', 5000);
@@ -118,7 +118,7 @@ test('with another agent the client runs the line the same way and sends its out
   cleanups.push(() => c.close());
   await c.start();
   await waitFor(c, (x) => x.sessionId !== undefined, 'the session');
-  c.shell('ls');
+  c.shell.run('ls');
   await waitFor(c, (x) => lastShell(x) !== undefined, 'ls to finish');
   c.send('echo');
   const s = await waitFor(c, (x) => !x.running && x.history.some((h) => h.kind === 'agent' && h.text.includes('cxl/shellContext')), 'the echoed prompt');
