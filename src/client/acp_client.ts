@@ -30,7 +30,7 @@ import { requestPermission } from './permissions/requests.ts';
 import { newestSession, pickerOrder, sandboxOf } from './session/session_meta.ts';
 import { forkFor, type ForkControls } from './fork/requests.ts';
 import { RewindRequests } from './rewind/requests.ts';
-import type { SessionLink } from './session/link.ts';
+import { ClientLink } from './client_link.ts';
 import { ClientStore, type SandboxView } from './state.ts';
 import { noiseExplained, StdoutNoise } from './connection/stdout_noise.ts';
 import { TerminalHost } from './hosts/terminal_host.ts';
@@ -101,14 +101,10 @@ export class AcpClient {
   readonly #permissions: PermissionAnswers;
   /** Forms the agent asked for; the screen answers them through `elicitation`. */
   readonly #forms: ElicitationAnswers;
-  #proc: AgentEnd | undefined;
-  #conn: acp.ClientConnection | undefined;
-  #sessionId: string | undefined;
   #buffered = new Map<string, acp.SessionUpdate[]>();
   #quit!: () => void;
   /** Resolves when the user quits. */
   readonly quitRequested = new Promise<void>((r) => (this.#quit = r));
-  #exited = false;
   #mcpCaps: acp.McpCapabilities | undefined;
   /** Resolves once the agent's exit is on screen. */
   #exitReported: Promise<void> | undefined;
@@ -121,11 +117,7 @@ export class AcpClient {
    */
   #abandoned: { sessionId: string; told: boolean } | undefined;
   #cancelTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Update kinds not understood in this session, each shown once. */
-  #unknownKinds = new Set<string>();
   #mcpSaid = false;
-  /** Something of this session is with the agent: a prompt sent, a `!line` kept, a model chosen, or it was resumed. */
-  #used = false;
   /** the agent offers session/delete: a session this client made and never used is deleted when it leaves it */
   #canDelete = false;
   /** /fork (client/fork/): session/fork's requests, or the object saying the agent does not offer it */
@@ -134,7 +126,7 @@ export class AcpClient {
   }
 
   /** What the features' requests see of this client. */
-  readonly #link: SessionLink = this.#linkOf();
+  readonly #link: ClientLink;
   /** /rewind, /undo, Esc Esc: the way back (client/rewind/) */
   readonly rewind: RewindRequests;
   /** /model, --model: the session's models (client/models/) */
@@ -149,13 +141,14 @@ export class AcpClient {
   readonly shell: ShellRequests;
   /** session/fork's requests, or the object saying the agent does not offer it (chosen on initialize) */
   #fork: ForkControls;
-  readonly #stdoutNoise = new StdoutNoise((line) => this.#proc?.note(`the agent wrote on stdout, not ACP: ${line}`));
+  readonly #stdoutNoise = new StdoutNoise((line) => this.#link.proc?.note(`the agent wrote on stdout, not ACP: ${line}`));
 
   /** the environment the trust record and the agent see (HOME decides where ~/.contenox is) */
   readonly #env: Record<string, string | undefined>;
   constructor(readonly opts: ClientOptions) {
     // Another agent's model is what its session says, not what was asked for.
     this.store = new ClientStore({ label: opts.label, builtin: opts.builtin, cwd: opts.cwd, model: opts.builtin ? opts.model : undefined, envelope: opts.envelope, settleMs: opts.settleMs });
+    this.#link = new ClientLink(this.store, () => ({ loadSession: (id) => this.loadSession(id), openSession: () => this.#newSession(), closeSession: (id) => this.#closeSession(id) }));
     this.fsHost = new FsHost(opts.cwd, (rel) => this.#askRead(rel));
     this.terminals = new TerminalHost(this.fsHost.root, (v) => this.store.updateTerminal(v));
     this.files = new FileIndex(this.fsHost.root, (v) => this.store.setFiles(v));
@@ -193,7 +186,7 @@ export class AcpClient {
   }
 
   get sessionId(): string | undefined {
-    return this.#sessionId;
+    return this.#link.sessionId;
   }
 
   /**
@@ -207,7 +200,7 @@ export class AcpClient {
   /** A read-approve file (.env, keys): the user decides, as for any other approval. */
   async #askRead(rel: string): Promise<boolean> {
     const out = await this.#permissions.ask(
-      this.#sessionId ?? '',
+      this.#link.sessionId ?? '',
       { toolCallId: `client-read-${rel}-${Date.now()}`, title: `The agent wants to read ${rel}`, kind: 'read', status: 'pending', locations: [{ path: rel }] },
       [
         { optionId: OPTION_READ_ALLOW, name: 'Allow this read', kind: 'allow_once' },
@@ -218,7 +211,7 @@ export class AcpClient {
   }
 
   #onUpdate(n: acp.SessionNotification): void {
-    if (this.#sessionId !== undefined && n.sessionId === this.#sessionId) {
+    if (this.#link.sessionId !== undefined && n.sessionId === this.#link.sessionId) {
       // between an abandoned turn and the next prompt, a turn's output is the abandoned turn's
       if (this.#abandoned?.sessionId === n.sessionId && !this.store.getState().running && TURN_CONTENT.has(n.update.sessionUpdate)) return this.#late(n.update);
       this.store.applyUpdate(n.update);
@@ -237,18 +230,18 @@ export class AcpClient {
   #late(u: acp.SessionUpdate): void {
     const a = this.#abandoned!;
     const content = (u as { content?: { type?: string; text?: string } }).content;
-    this.#proc?.note(`${u.sessionUpdate} for the turn you stopped waiting for (not shown): ${content?.type === 'text' ? content.text : JSON.stringify(u).slice(0, 2000)}`);
+    this.#link.proc?.note(`${u.sessionUpdate} for the turn you stopped waiting for (not shown): ${content?.type === 'text' ? content.text : JSON.stringify(u).slice(0, 2000)}`);
     if (a.told) return;
     a.told = true;
-    this.store.notice('info', `${this.#agentName} is still sending output for the turn you stopped waiting for; it is not shown as an answer, and is in the agent log (Ctrl+L).`);
+    this.store.notice('info', `${this.#link.agentName} is still sending output for the turn you stopped waiting for; it is not shown as an answer, and is in the agent log (Ctrl+L).`);
   }
 
   /** An update the SDK would not parse: kept in the agent log, and said once per kind in the conversation. */
   #onUnknownUpdate(u: UnknownUpdate): void {
-    this.#proc?.note(`an update of a kind this client does not know (${u.kind}) for session ${u.sessionId}: ${JSON.stringify(u.raw).slice(0, 2000)}`);
-    if (u.sessionId !== this.#sessionId || this.#unknownKinds.has(u.kind)) return;
-    this.#unknownKinds.add(u.kind);
-    this.store.notice('info', `${this.#agentName} sent an update this client does not show (${u.kind}); it is in the agent log (Ctrl+L).`);
+    this.#link.proc?.note(`an update of a kind this client does not know (${u.kind}) for session ${u.sessionId}: ${JSON.stringify(u.raw).slice(0, 2000)}`);
+    if (u.sessionId !== this.#link.sessionId || this.#link.unknownKinds.has(u.kind)) return;
+    this.#link.unknownKinds.add(u.kind);
+    this.store.notice('info', `${this.#link.agentName} sent an update this client does not show (${u.kind}); it is in the agent log (Ctrl+L).`);
   }
 
   /**
@@ -258,37 +251,12 @@ export class AcpClient {
    */
   sdkLog(level: string, args: unknown[]): void {
     const text = args.map((a) => (typeof a === 'string' ? a : safeJson(a))).join(' ');
-    this.#proc?.note(`${level}: ${text}`);
+    this.#link.proc?.note(`${level}: ${text}`);
     const about = args[1] as { method?: unknown } | undefined;
-    if (args[0] === 'Error handling notification' && about?.method === 'session/update' && this.#sessionId !== undefined && !this.#unknownKinds.has('(unreadable)')) {
-      this.#unknownKinds.add('(unreadable)');
-      this.store.notice('info', `${this.#agentName} sent an update this client could not read; it was dropped and the error is in the agent log (Ctrl+L).`);
+    if (args[0] === 'Error handling notification' && about?.method === 'session/update' && this.#link.sessionId !== undefined && !this.#link.unknownKinds.has('(unreadable)')) {
+      this.#link.unknownKinds.add('(unreadable)');
+      this.store.notice('info', `${this.#link.agentName} sent an update this client could not read; it was dropped and the error is in the agent log (Ctrl+L).`);
     }
-  }
-
-  #linkOf(): SessionLink {
-    // the getters read this client's fields as they are at each use
-    const client = this;
-    return {
-      get conn() {
-        return client.#conn;
-      },
-      get sessionId() {
-        return client.#sessionId;
-      },
-      get exited() {
-        return client.#exited;
-      },
-      get agentName() {
-        return client.#agentName;
-      },
-      busy: (what) => this.#busy(what),
-      markUsed: () => void (this.#used = true),
-      note: (line) => this.#proc?.note(line),
-      loadSession: (id) => this.loadSession(id),
-      openSession: () => this.#newSession(),
-      closeSession: (id) => this.#closeSession(id),
-    };
   }
 
   #app(): acp.ClientApp {
@@ -314,11 +282,9 @@ export class AcpClient {
       })
       .onRequest(acp.methods.client.elicitation.create, ({ params, signal }) => elicit(params, signal, this.#forms, this.#link, this.store))
       // completes a URL elicitation, which this client does not offer: noted, nothing to close
-      .onNotification(acp.methods.client.elicitation.complete, ({ params }) => this.#proc?.note(`elicitation/complete ${params.elicitationId} (no URL elicitation is open here)`));
+      .onNotification(acp.methods.client.elicitation.complete, ({ params }) => this.#link.proc?.note(`elicitation/complete ${params.elicitationId} (no URL elicitation is open here)`));
   }
 
-  /** the agent's name from its initialize answer (the store hears of it a little later) */
-  #initName: string | undefined;
   #sent!: () => void;
   /** Settled once start() has written `initialize` (or given up before): the UI loads its screen after that, not before. */
   readonly initializeSent = new Promise<void>((resolve) => (this.#sent = resolve));
@@ -336,21 +302,21 @@ export class AcpClient {
     const hooks = { onStderr: (l: string[]) => this.store.setStderrTail(l), onLog: (l: string[]) => this.store.setAgentLog(l) };
     const proc = this.opts.process ?? new AgentProcess(this.opts.argv, { cwd: this.fsHost.root, env: this.opts.env, ...hooks });
     proc.listen(hooks);
-    this.#proc = proc;
+    this.#link.proc = proc;
     this.#exitReported = proc.exited.then(async (exit) => {
-      this.#exited = true;
+      this.#link.exited = true;
       // nothing an agent started through us outlives it, however it ended (crash, kill, exit)
       this.terminals.dispose();
       this.#permissions.cancelAll();
       this.#forms.cancelAll();
       // what it wrote last is still being read: the report names any of it that was not ACP
-      await Promise.race([this.#conn?.closed, new Promise((r) => setTimeout(r, 200))]);
+      await Promise.race([this.#link.conn?.closed, new Promise((r) => setTimeout(r, 200))]);
       this.store.agentExited({ ...exit, stderrTail: proc.stderrTail(), stdoutNoise: noiseExplained(this.#stdoutNoise.lines) });
     });
     const { input, output } = proc.streams();
     const stream = acp.ndJsonStream(output, this.#stdoutNoise.watch(input));
     const conn = this.#app().connect({ writable: stream.writable, readable: stream.readable.pipeThrough(updateGuard((u) => this.#onUnknownUpdate(u))) });
-    this.#conn = conn;
+    this.#link.conn = conn;
     let init: acp.InitializeResponse;
     // the agent learns which sandbox our terminals run in (it decides what may run unasked); the
     // probe starts a sandbox, so it runs while the caller goes on (the UI loads its screen)
@@ -367,7 +333,7 @@ export class AcpClient {
     } catch (err) {
       return this.#failed('The agent did not initialize', err);
     }
-    this.#initName = init.agentInfo?.title ?? init.agentInfo?.name ?? undefined;
+    this.#link.initName = init.agentInfo?.title ?? init.agentInfo?.name ?? undefined;
     this.login.methods = authMethodsOf(init.authMethods ?? [], this.opts.argv, this.opts.env ?? process.env);
     const caps = init.agentCapabilities;
     this.#mcpCaps = caps?.mcpCapabilities ?? undefined;
@@ -388,7 +354,7 @@ export class AcpClient {
       opening.catch(() => {}); // awaited below, where a failure is reported
       await new Promise((r) => setTimeout(r, 0));
     }
-    this.store.agentReady({ name: this.#initName, version: init.agentInfo?.version ?? undefined });
+    this.store.agentReady({ name: this.#link.initName, version: init.agentInfo?.version ?? undefined });
     this.#canDelete = (caps?.sessionCapabilities as Record<string, unknown> | undefined)?.delete != null;
     this.store.setCapabilities({
       loadSession: caps?.loadSession === true,
@@ -411,23 +377,17 @@ export class AcpClient {
     }
   }
 
-  /** The agent as the user named it. */
-  get #agentName(): string {
-    const a = this.store.getState().agent;
-    return this.#initName ?? a.name ?? a.label;
-  }
-
   /**
    * Tell the user when the agent leaves `what` unanswered for too long, naming the command; go on
    * waiting (npx may still be fetching the agent), so nothing typed meanwhile is lost.
    */
   async #waitFor<T>(what: string, p: Promise<T>, ms: number): Promise<T> {
     const timer = setTimeout(() => {
-      if (this.#exited) return;
+      if (this.#link.exited) return;
       this.store.setStalled(what);
       this.store.notice(
         'warn',
-        `${this.#agentName} has not answered ${what} after ${Math.round(ms / 1000)} s. Still waiting; the agent command is: ${joinCommandLine(this.opts.argv)}. Its stderr is in the agent log (Ctrl+L); if it is stuck, quit with Ctrl+D and check the command.`,
+        `${this.#link.agentName} has not answered ${what} after ${Math.round(ms / 1000)} s. Still waiting; the agent command is: ${joinCommandLine(this.opts.argv)}. Its stderr is in the agent log (Ctrl+L); if it is stuck, quit with Ctrl+D and check the command.`,
       );
     }, ms);
     try {
@@ -441,8 +401,8 @@ export class AcpClient {
   /** A request of the start failed: say so with the agent's details, unless its exit says it all. */
   async #failed(what: string, err: unknown): Promise<void> {
     // A closed connection usually means the agent died: let its exit report say so.
-    if (this.#proc) await Promise.race([this.#proc.exited, new Promise((r) => setTimeout(r, 300))]);
-    if (this.#exited) return;
+    if (this.#link.proc) await Promise.race([this.#link.proc.exited, new Promise((r) => setTimeout(r, 300))]);
+    if (this.#link.exited) return;
     this.store.sessionFailed(`${what}: ${errorText(err)}.`, errorDetail(err));
   }
 
@@ -453,7 +413,7 @@ export class AcpClient {
    * start); the answer is handled after it, whenever it comes.
    */
   async #newSession(told?: Promise<void>): Promise<boolean> {
-    const conn = this.#conn;
+    const conn = this.#link.conn;
     if (!conn) return false;
     let res: acp.NewSessionResponse;
     try {
@@ -461,17 +421,17 @@ export class AcpClient {
       const handled = told ? answer.then((r) => told.then(() => r), (err: unknown) => told.then(() => Promise.reject(err))) : answer;
       res = await this.#waitFor('session/new', handled, this.opts.sessionTimeoutMs ?? ANSWER_TIMEOUT_MS);
     } catch (err) {
-      if (isAuthRequired(err) && this.login.offered && !this.#exited) {
-        this.store.sessionFailed(`${this.#agentName} needs a login before it starts a session: ${errorText(err)}. Pick a login method below (/login shows them again).`, errorDetail(err));
+      if (isAuthRequired(err) && this.login.offered && !this.#link.exited) {
+        this.store.sessionFailed(`${this.#link.agentName} needs a login before it starts a session: ${errorText(err)}. Pick a login method below (/login shows them again).`, errorDetail(err));
         this.login.offer(errorText(err), 'new_session');
-      } else if (isAuthRequired(err) && !this.#exited) {
-        this.store.sessionFailed(`${this.#agentName} needs a login before it starts a session and offers no login method: ${errorText(err)}. Log in with the agent's own command or set its API key, then start cxl again.`, errorDetail(err));
+      } else if (isAuthRequired(err) && !this.#link.exited) {
+        this.store.sessionFailed(`${this.#link.agentName} needs a login before it starts a session and offers no login method: ${errorText(err)}. Log in with the agent's own command or set its API key, then start cxl again.`, errorDetail(err));
       } else await this.#failed('The agent did not start a session', err);
       return false;
     }
-    this.#sessionId = res.sessionId;
-    this.#used = false;
-    this.#unknownKinds.clear();
+    this.#link.sessionId = res.sessionId;
+    this.#link.used = false;
+    this.#link.unknownKinds.clear();
     this.store.login.set(undefined);
     this.store.sessionRecovered();
     this.store.setSessionConfig(res.configOptions, res.modes);
@@ -485,7 +445,7 @@ export class AcpClient {
     if (this.opts.model && !this.opts.builtin) {
       // The built-in agent got --model on its command line; another agent only through the session.
       if (models) await this.models.switchTo(this.opts.model);
-      else this.store.notice('warn', `${this.#agentName} does not say which models it offers, so --model ${this.opts.model} was not passed; it uses its own default.`);
+      else this.store.notice('warn', `${this.#link.agentName} does not say which models it offers, so --model ${this.opts.model} was not passed; it uses its own default.`);
     }
     this.#drain();
     return true;
@@ -502,7 +462,7 @@ export class AcpClient {
     this.store.setMcpSkipped(skipped);
     if (skipped.length && !this.#mcpSaid) {
       this.#mcpSaid = true;
-      this.store.notice('warn', `Not passed to ${this.#agentName}: MCP server${skipped.length > 1 ? 's' : ''} ${skipped.join('; ')}. The others were passed.`);
+      this.store.notice('warn', `Not passed to ${this.#link.agentName}: MCP server${skipped.length > 1 ? 's' : ''} ${skipped.join('; ')}. The others were passed.`);
     }
     return servers;
   }
@@ -550,7 +510,7 @@ export class AcpClient {
 
   /** session/list for this root, every page up to a bound; undefined (with a notice) when it fails. */
   async #listAll(): Promise<acp.SessionInfo[] | undefined> {
-    const conn = this.#conn;
+    const conn = this.#link.conn;
     if (!conn) return undefined;
     if (!this.store.getState().capabilities.listSessions) {
       this.store.notice('warn', 'This agent does not list its sessions (no session/list); resume one by id: `/resume ID` or `cxl --resume ID`.');
@@ -574,7 +534,7 @@ export class AcpClient {
 
   /** /resume: the picker over this root's sessions. */
   async listSessions(): Promise<void> {
-    if (this.#busy('resume a session')) return;
+    if (this.#link.busy('resume a session')) return;
     const caps = this.store.getState().capabilities;
     if (!caps.loadSession && !caps.resumeSession) {
       this.store.notice('warn', 'This agent cannot resume sessions (it offers neither session/load nor session/resume).');
@@ -582,7 +542,7 @@ export class AcpClient {
     }
     const sessions = await this.#listAll();
     if (sessions === undefined) return;
-    const others = sessions.filter((x) => x.sessionId !== this.#sessionId);
+    const others = sessions.filter((x) => x.sessionId !== this.#link.sessionId);
     if (others.length === 0) {
       this.store.notice('info', `No other session in ${this.fsHost.root} to resume.`);
       return;
@@ -594,7 +554,7 @@ export class AcpClient {
   dismissSessions(): void {
     const startup = this.store.getState().sessionChoices?.startup;
     this.store.offerSessions(undefined);
-    if (startup && this.#sessionId === undefined) void this.#newSession();
+    if (startup && this.#link.sessionId === undefined) void this.#newSession();
   }
 
   /**
@@ -604,10 +564,10 @@ export class AcpClient {
    * is shown.
    */
   async loadSession(id: string): Promise<boolean> {
-    const conn = this.#conn;
-    if (!conn || this.#busy('resume a session')) return false;
+    const conn = this.#link.conn;
+    if (!conn || this.#link.busy('resume a session')) return false;
     this.store.offerSessions(undefined);
-    const previous = this.#sessionId;
+    const previous = this.#link.sessionId;
     const atStartup = previous === undefined;
     const replays = this.store.getState().capabilities.loadSession;
     this.#permissions.cancelAll();
@@ -615,8 +575,8 @@ export class AcpClient {
     if (previous !== undefined && previous !== id) await this.#closeSession(previous);
     this.store.resetConversation(id);
     // The replay comes as session/update for this id before the answer: route it to the screen.
-    this.#sessionId = id;
-    this.#unknownKinds.clear();
+    this.#link.sessionId = id;
+    this.#link.unknownKinds.clear();
     try {
       const mcpServers = this.#mcpServers();
       const res = replays
@@ -628,14 +588,14 @@ export class AcpClient {
       this.store.sessionStarted(id);
       const models = modelStateOf(res.configOptions, (res as { models?: unknown }).models);
       if (models) this.store.models.update(models);
-      this.#used = true;
-      if (!replays) this.store.notice('info', `Resumed session ${id}. ${this.#agentName} resumes without replaying it, so its earlier conversation is not shown here; the agent still has it.`);
+      this.#link.used = true;
+      if (!replays) this.store.notice('info', `Resumed session ${id}. ${this.#link.agentName} resumes without replaying it, so its earlier conversation is not shown here; the agent still has it.`);
       if (atStartup) await this.#askedMode();
       if (atStartup && this.opts.model) await this.models.flag(this.opts.model);
       this.#drain();
       return true;
     } catch (err) {
-      this.#sessionId = previous;
+      this.#link.sessionId = previous;
       this.store.replayDone();
       this.store.notice('error', `Could not resume session ${id}: ${errorText(err)}.${previous ? '' : ' Starting a new one.'}`);
       if (previous) this.store.sessionStarted(previous);
@@ -645,14 +605,14 @@ export class AcpClient {
 
   /** /clear: a new session; the old one is closed with the agent (it stays resumable), or deleted if it was never used. */
   async newSession(): Promise<void> {
-    if (!this.#conn || this.#busy('start a new session')) return;
+    if (!this.#link.conn || this.#link.busy('start a new session')) return;
     this.store.offerSessions(undefined);
     this.#permissions.cancelAll();
     this.#forms.cancelAll();
-    const old = this.#sessionId;
-    const unused = !this.#used;
+    const old = this.#link.sessionId;
+    const unused = !this.#link.used;
     this.store.resetConversation();
-    this.#sessionId = undefined;
+    this.#link.sessionId = undefined;
     if (old !== undefined) await this.#closeSession(old, unused);
     await this.#newSession();
   }
@@ -661,34 +621,20 @@ export class AcpClient {
    * session/close for a session this client leaves, when the agent offers it (its turns stop, its
    * MCP servers end); bounded, since the client goes on either way.
    */
-  async #closeSession(sessionId: string, unused = sessionId === this.#sessionId && !this.#used): Promise<void> {
-    const conn = this.#conn;
+  async #closeSession(sessionId: string, unused = sessionId === this.#link.sessionId && !this.#link.used): Promise<void> {
+    const conn = this.#link.conn;
     // a session this client made and never used is nobody's: an agent that keeps every session it
     // handed out (cxl's does) would list it among the others at every start
     const discard = unused && this.#canDelete;
-    if (!conn || this.#exited || (!discard && !this.store.getState().capabilities.closeSession)) return;
+    if (!conn || this.#link.exited || (!discard && !this.store.getState().capabilities.closeSession)) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const method = discard ? acp.methods.agent.session.delete : acp.methods.agent.session.close;
     const request = conn.agent.request(method, { sessionId }).then(
       () => undefined,
-      (err: unknown) => this.#proc?.note(`${method} ${sessionId}: ${errorText(err)}`),
+      (err: unknown) => this.#link.proc?.note(`${method} ${sessionId}: ${errorText(err)}`),
     );
     await Promise.race([request, new Promise<void>((r) => (timer = setTimeout(r, CLOSE_WAIT_MS)))]);
     clearTimeout(timer);
-  }
-
-  /** Refuse what would replace the session while a turn or the agent is not in a state for it. */
-  #busy(what: string): boolean {
-    const st = this.store.getState();
-    if (st.agent.status === 'exited') {
-      this.store.notice('error', `The agent is not running, so it cannot ${what}. Quit with Ctrl+D and start cxl again.`);
-      return true;
-    }
-    if (st.running || st.loading) {
-      this.store.notice('warn', `A turn is running: cancel it with Ctrl+C first, then ${what}.`);
-      return true;
-    }
-    return false;
   }
 
   /**
@@ -696,7 +642,7 @@ export class AcpClient {
    * this one has something in it (one left unused is deleted as this client leaves it).
    */
   get resumable(): boolean {
-    return this.#sessionId !== undefined && this.#used && this.store.getState().capabilities.loadSession;
+    return this.#link.sessionId !== undefined && this.#link.used && this.store.getState().capabilities.loadSession;
   }
 
   /** The composer sent text: a prompt now, or queued behind the running turn. */
@@ -706,12 +652,12 @@ export class AcpClient {
       this.store.notice('error', 'The agent is not running, so nothing was sent. Quit with Ctrl+D and start cxl again.');
       return;
     }
-    if (this.#sessionId === undefined && st.sessionError !== undefined) {
+    if (this.#link.sessionId === undefined && st.sessionError !== undefined) {
       const how = this.login.offered ? 'Log in first (/login shows the methods), then send it again' : 'Quit with Ctrl+D, fix what the message above says and start cxl again';
       this.store.notice('error', `Not sent: “${text.split('\n')[0]}”. There is no session (${st.sessionError.replace(/\.$/, '')}). ${how}; ↑ recalls the prompt.`);
       return;
     }
-    if (st.running || this.#sessionId === undefined) {
+    if (st.running || this.#link.sessionId === undefined) {
       this.store.queuePrompt(text);
       return;
     }
@@ -724,11 +670,11 @@ export class AcpClient {
   }
 
   async #prompt(text: string): Promise<void> {
-    const conn = this.#conn;
-    const sessionId = this.#sessionId;
+    const conn = this.#link.conn;
+    const sessionId = this.#link.sessionId;
     if (!conn || !sessionId) return;
     this.store.beginTurn(text);
-    this.#used = true;
+    this.#link.used = true;
     const turn = new AbortController();
     this.#turn = turn;
     let answered: Promise<acp.PromptResponse> | undefined;
@@ -771,14 +717,14 @@ export class AcpClient {
 
   async #promptFailed(err: unknown): Promise<void> {
     // A closed connection usually means the agent died: let its exit report say so.
-    if (this.#proc) await Promise.race([this.#proc.exited, new Promise((r) => setTimeout(r, 300))]);
+    if (this.#link.proc) await Promise.race([this.#link.proc.exited, new Promise((r) => setTimeout(r, 300))]);
     this.store.endTurn('error');
-    if (this.#exited) return;
+    if (this.#link.exited) return;
     const login = isAuthRequired(err) && this.login.offered;
     const how = login
       ? ' Pick a login method below, then send the prompt again.'
       : isAuthRequired(err)
-        ? ` ${this.#agentName} offers no login method here: log in with its own command or set its API key, then start cxl again.`
+        ? ` ${this.#link.agentName} offers no login method here: log in with its own command or set its API key, then start cxl again.`
         : '';
     this.store.notice('error', `The turn failed: ${errorText(err)}.${how}`, errorDetail(err));
     if (login) this.login.offer(errorText(err), 'continue');
@@ -797,8 +743,8 @@ export class AcpClient {
     this.#permissions.cancelAll();
     this.#forms.cancelAll();
     this.store.cancelTurn();
-    const conn = this.#conn;
-    if (conn && this.#sessionId && !this.#exited) void conn.agent.notify(acp.methods.agent.session.cancel, { sessionId: this.#sessionId }).catch(() => {});
+    const conn = this.#link.conn;
+    if (conn && this.#link.sessionId && !this.#link.exited) void conn.agent.notify(acp.methods.agent.session.cancel, { sessionId: this.#link.sessionId }).catch(() => {});
     if (!st.running) return;
     const ms = this.opts.cancelNoticeMs ?? CANCEL_NOTICE_MS;
     clearTimeout(this.#cancelTimer);
@@ -813,11 +759,11 @@ export class AcpClient {
   async close(graceMs = 1500): Promise<void> {
     this.userShell.kill();
     clearTimeout(this.#cancelTimer);
-    if (this.#sessionId !== undefined) await this.#closeSession(this.#sessionId);
+    if (this.#link.sessionId !== undefined) await this.#closeSession(this.#link.sessionId);
     this.terminals.dispose();
     this.files.dispose();
     this.store.dispose();
-    const proc = this.#proc;
+    const proc = this.#link.proc;
     if (!proc) return;
     proc.endStdin();
     proc.kill('SIGTERM');
