@@ -7,7 +7,7 @@
 import process from 'node:process';
 import * as acp from '@agentclientprotocol/sdk';
 import pkg from '../../package.json' with { type: 'json' };
-import { META_HOST, META_SANDBOX, META_SHELL_CONTEXT, META_SHELL_RUN, META_TRUST_PROMPT, OPTION_READ_ALLOW, OPTION_READ_REFUSE, type HostMeta } from '../core/protocol_names.ts';
+import { META_HOST, META_SANDBOX, META_SHELL_RUN, META_TRUST_PROMPT, OPTION_READ_ALLOW, OPTION_READ_REFUSE, type HostMeta } from '../core/protocol_names.ts';
 import { AgentProcess } from './connection/agent_process.ts';
 import type { AgentEnd } from './connection/remote_agent.ts';
 import { authMethodsOf } from './login/auth.ts';
@@ -21,7 +21,6 @@ import { ElicitationAnswers, type ElicitationControls } from './elicitation/elic
 import { ELICITATION_CAPS, elicit } from './elicitation/requests.ts';
 import { FsHost } from './hosts/fs_host.ts';
 import { forwardMcp, type ConfiguredMcpServer } from './session/mcp_forward.ts';
-import { promptBlocks } from './composer/mentions.ts';
 import { modelStateOf } from './models/models.ts';
 import { ModelRequests } from './models/requests.ts';
 import { errorDetail, errorText, isAuthRequired } from './connection/request_errors.ts';
@@ -31,11 +30,12 @@ import { newestSession, pickerOrder, sandboxOf } from './session/session_meta.ts
 import { forkFor, type ForkControls } from './fork/requests.ts';
 import { RewindRequests } from './rewind/requests.ts';
 import { ClientLink } from './client_link.ts';
+import { PromptTurn } from './prompt_turn.ts';
 import { ClientStore, type SandboxView } from './state.ts';
 import { noiseExplained, StdoutNoise } from './connection/stdout_noise.ts';
 import { TerminalHost } from './hosts/terminal_host.ts';
 import { AgentKeepsRuns, HANDED_ONLY, ShellRequests } from './shell/requests.ts';
-import { shellContextText, UserShell } from './shell/user_shell.ts';
+import { UserShell } from './shell/user_shell.ts';
 import { updateGuard, type UnknownUpdate } from './connection/update_guard.ts';
 
 export interface ClientOptions {
@@ -66,7 +66,6 @@ export interface ClientOptions {
 }
 
 const ANSWER_TIMEOUT_MS = 30_000;
-const CANCEL_NOTICE_MS = 10_000;
 /** How long quitting or /clear waits for the agent to close the session. */
 const CLOSE_WAIT_MS = 1000;
 
@@ -78,15 +77,6 @@ const MAX_LIST_PAGES = 10;
 /** Updates kept per unknown session, and unknown sessions kept: a flood cannot grow memory. */
 const MAX_BUFFERED = 1000;
 const MAX_BUFFERED_SESSIONS = 16;
-
-
-/** The updates that are a turn's own output (what an abandoned turn may still send). */
-const TURN_CONTENT = new Set<string>(['agent_message_chunk', 'agent_thought_chunk', 'tool_call', 'tool_call_update', 'plan']);
-
-/** Rejects when the user stops waiting for the turn (the signal fires). */
-function stopWaiting(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
-}
 
 /** The client: the protocol's handlers, the session's start, load and close, the prompt turn; each feature's slice is its room's own object (`client.rewind`, `client.models`, …). */
 export class AcpClient {
@@ -108,15 +98,6 @@ export class AcpClient {
   #mcpCaps: acp.McpCapabilities | undefined;
   /** Resolves once the agent's exit is on screen. */
   #exitReported: Promise<void> | undefined;
-  /** The running prompt's request: aborted, the client stops waiting for it (and asks the agent to drop it). */
-  #turn: AbortController | undefined;
-  /**
-   * A turn the user stopped waiting for, until the agent answers its prompt (or a later one):
-   * what the agent sends while no other turn runs (text, thoughts, tool calls) is that turn's,
-   * and goes to the agent log, never into the next answer.
-   */
-  #abandoned: { sessionId: string; told: boolean } | undefined;
-  #cancelTimer: ReturnType<typeof setTimeout> | undefined;
   #mcpSaid = false;
   /** the agent offers session/delete: a session this client made and never used is deleted when it leaves it */
   #canDelete = false;
@@ -127,6 +108,8 @@ export class AcpClient {
 
   /** What the features' requests see of this client. */
   readonly #link: ClientLink;
+  /** the prompt turn: send, the queue, Ctrl+C and a turn stopped waiting for */
+  readonly #turns: PromptTurn;
   /** /rewind, /undo, Esc Esc: the way back (client/rewind/) */
   readonly rewind: RewindRequests;
   /** /model, --model: the session's models (client/models/) */
@@ -163,6 +146,7 @@ export class AcpClient {
     this.trust = new TrustRequests(this.#link, this.store, this.#env);
     this.shell = new ShellRequests(this.userShell, this.store);
     this.#fork = forkFor(false, this.#link, this.store, this.fsHost.root);
+    this.#turns = new PromptTurn(this.#link, this.store, { root: this.fsHost.root, login: this.login, waiting: [this.#permissions, this.#forms], userShell: this.userShell, cancelNoticeMs: opts.cancelNoticeMs });
     if (opts.trust) {
       // what trusting would change; why it is held back and what to do is the trust prompt's, once
       this.store.info(`What trusting ${opts.trust.dir} would change`, opts.trust.preview);
@@ -213,7 +197,7 @@ export class AcpClient {
   #onUpdate(n: acp.SessionNotification): void {
     if (this.#link.sessionId !== undefined && n.sessionId === this.#link.sessionId) {
       // between an abandoned turn and the next prompt, a turn's output is the abandoned turn's
-      if (this.#abandoned?.sessionId === n.sessionId && !this.store.getState().running && TURN_CONTENT.has(n.update.sessionUpdate)) return this.#late(n.update);
+      if (this.#turns.takeLate(n)) return;
       this.store.applyUpdate(n.update);
       return;
     }
@@ -224,16 +208,6 @@ export class AcpClient {
       this.#buffered.set(n.sessionId, list);
     }
     if (list.length < MAX_BUFFERED) list.push(n.update);
-  }
-
-  /** Output of the turn the user stopped waiting for: kept in the agent log, said once. */
-  #late(u: acp.SessionUpdate): void {
-    const a = this.#abandoned!;
-    const content = (u as { content?: { type?: string; text?: string } }).content;
-    this.#link.proc?.note(`${u.sessionUpdate} for the turn you stopped waiting for (not shown): ${content?.type === 'text' ? content.text : JSON.stringify(u).slice(0, 2000)}`);
-    if (a.told) return;
-    a.told = true;
-    this.store.notice('info', `${this.#link.agentName} is still sending output for the turn you stopped waiting for; it is not shown as an answer, and is in the agent log (Ctrl+L).`);
   }
 
   /** An update the SDK would not parse: kept in the agent log, and said once per kind in the conversation. */
@@ -447,7 +421,7 @@ export class AcpClient {
       if (models) await this.models.switchTo(this.opts.model);
       else this.store.notice('warn', `${this.#link.agentName} does not say which models it offers, so --model ${this.opts.model} was not passed; it uses its own default.`);
     }
-    this.#drain();
+    this.#turns.drain();
     return true;
   }
 
@@ -592,7 +566,7 @@ export class AcpClient {
       if (!replays) this.store.notice('info', `Resumed session ${id}. ${this.#link.agentName} resumes without replaying it, so its earlier conversation is not shown here; the agent still has it.`);
       if (atStartup) await this.#askedMode();
       if (atStartup && this.opts.model) await this.models.flag(this.opts.model);
-      this.#drain();
+      this.#turns.drain();
       return true;
     } catch (err) {
       this.#link.sessionId = previous;
@@ -645,110 +619,14 @@ export class AcpClient {
     return this.#link.sessionId !== undefined && this.#link.used && this.store.getState().capabilities.loadSession;
   }
 
-  /** The composer sent text: a prompt now, or queued behind the running turn. */
+  /** The composer sent text: a prompt now, or queued behind the running turn (prompt_turn.ts). */
   send(text: string): void {
-    const st = this.store.getState();
-    if (st.agent.status === 'exited') {
-      this.store.notice('error', 'The agent is not running, so nothing was sent. Quit with Ctrl+D and start cxl again.');
-      return;
-    }
-    if (this.#link.sessionId === undefined && st.sessionError !== undefined) {
-      const how = this.login.offered ? 'Log in first (/login shows the methods), then send it again' : 'Quit with Ctrl+D, fix what the message above says and start cxl again';
-      this.store.notice('error', `Not sent: “${text.split('\n')[0]}”. There is no session (${st.sessionError.replace(/\.$/, '')}). ${how}; ↑ recalls the prompt.`);
-      return;
-    }
-    if (st.running || this.#link.sessionId === undefined) {
-      this.store.queuePrompt(text);
-      return;
-    }
-    void this.#prompt(text);
+    this.#turns.send(text);
   }
 
-  #drain(): void {
-    const next = this.store.getState().running ? undefined : this.store.takeQueued();
-    if (next !== undefined) void this.#prompt(next);
-  }
-
-  async #prompt(text: string): Promise<void> {
-    const conn = this.#link.conn;
-    const sessionId = this.#link.sessionId;
-    if (!conn || !sessionId) return;
-    this.store.beginTurn(text);
-    this.#link.used = true;
-    const turn = new AbortController();
-    this.#turn = turn;
-    let answered: Promise<acp.PromptResponse> | undefined;
-    try {
-      const shellRuns = this.store.takeShellContext();
-      // what the person ran in their shell since the last prompt comes first, marked for cxl's agent
-      const context: acp.ContentBlock[] = shellRuns.length ? [{ type: 'text', text: shellContextText(shellRuns), _meta: { [META_SHELL_CONTEXT]: true } }] : [];
-      const prompt = [...context, ...promptBlocks(text, { root: this.fsHost.root, embed: this.store.getState().capabilities.embeddedContext })];
-      // aborted only when the user stops waiting for a cancel: the SDK asks the agent to drop the
-      // request ($/cancel_request) and this turn ends here; the answer is still awaited, so what
-      // the agent sends until then is known to be the abandoned turn's
-      answered = conn.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt }, { cancellationSignal: turn.signal });
-      const res = await Promise.race([answered, stopWaiting(turn.signal)]);
-      if (turn.signal.aborted) throw turn.signal.reason;
-      // a later prompt answered: any abandoned one before it is over
-      if (this.#abandoned?.sessionId === sessionId) this.#abandoned = undefined;
-      this.store.endTurn(res.stopReason);
-    } catch (err) {
-      if (turn.signal.aborted) {
-        this.store.endTurn('abandoned');
-        this.#abandon(sessionId, answered);
-      } else await this.#promptFailed(err);
-    } finally {
-      this.#turn = undefined;
-      clearTimeout(this.#cancelTimer);
-    }
-    this.#drain();
-  }
-
-  /** Until the agent answers the abandoned prompt (or fails to), its output is the old turn's. */
-  #abandon(sessionId: string, answered: Promise<acp.PromptResponse> | undefined): void {
-    if (!answered) return;
-    const mark = { sessionId, told: false };
-    this.#abandoned = mark;
-    const over = () => {
-      if (this.#abandoned === mark) this.#abandoned = undefined;
-    };
-    answered.then(over, over);
-  }
-
-  async #promptFailed(err: unknown): Promise<void> {
-    // A closed connection usually means the agent died: let its exit report say so.
-    if (this.#link.proc) await Promise.race([this.#link.proc.exited, new Promise((r) => setTimeout(r, 300))]);
-    this.store.endTurn('error');
-    if (this.#link.exited) return;
-    const login = isAuthRequired(err) && this.login.offered;
-    const how = login
-      ? ' Pick a login method below, then send the prompt again.'
-      : isAuthRequired(err)
-        ? ` ${this.#link.agentName} offers no login method here: log in with its own command or set its API key, then start cxl again.`
-        : '';
-    this.store.notice('error', `The turn failed: ${errorText(err)}.${how}`, errorDetail(err));
-    if (login) this.login.offer(errorText(err), 'continue');
-  }
-
-  /**
-   * Ctrl+C: every pending approval answered `cancelled`, then session/cancel; the screen says so
-   * when the agent leaves the turn unended for a while. Pressed again while the agent has still
-   * not ended it: the client stops waiting for that turn (the session stays; the agent is asked
-   * to drop the request) so the screen is usable again.
-   */
+  /** Ctrl+C: the turn cancelled; pressed again, the client stops waiting for it (prompt_turn.ts). */
   cancel(): void {
-    this.userShell.kill();
-    const st = this.store.getState();
-    if (st.cancelling && this.#turn) return this.#turn.abort();
-    this.#permissions.cancelAll();
-    this.#forms.cancelAll();
-    this.store.cancelTurn();
-    const conn = this.#link.conn;
-    if (conn && this.#link.sessionId && !this.#link.exited) void conn.agent.notify(acp.methods.agent.session.cancel, { sessionId: this.#link.sessionId }).catch(() => {});
-    if (!st.running) return;
-    const ms = this.opts.cancelNoticeMs ?? CANCEL_NOTICE_MS;
-    clearTimeout(this.#cancelTimer);
-    this.#cancelTimer = setTimeout(() => this.store.cancelOverdue(ms >= 1000 ? Math.round(ms / 1000) : Math.round(ms / 100) / 10), ms);
+    this.#turns.cancel();
   }
 
   quit(): void {
@@ -758,7 +636,7 @@ export class AcpClient {
   /** Close the session with the agent (when it offers that), then stop it (TERM, then KILL after `graceMs`) and every terminal. */
   async close(graceMs = 1500): Promise<void> {
     this.userShell.kill();
-    clearTimeout(this.#cancelTimer);
+    this.#turns.dispose();
     if (this.#link.sessionId !== undefined) await this.#closeSession(this.#link.sessionId);
     this.terminals.dispose();
     this.files.dispose();
