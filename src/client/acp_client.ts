@@ -14,23 +14,20 @@ import { authMethodsOf } from './login/auth.ts';
 import { LoginRequests } from './login/requests.ts';
 import type { TrustOffer } from './trust/trust_offer.ts';
 import { TrustRequests } from './trust/requests.ts';
-import { joinCommandLine } from './connection/command_line.ts';
 import { ConfigRequests } from './config_options/requests.ts';
 import { FileIndex } from './composer/file_index.ts';
 import { ElicitationAnswers, type ElicitationControls } from './elicitation/elicitation_answers.ts';
 import { ELICITATION_CAPS, elicit } from './elicitation/requests.ts';
 import { FsHost } from './hosts/fs_host.ts';
-import { forwardMcp, type ConfiguredMcpServer } from './session/mcp_forward.ts';
-import { modelStateOf } from './models/models.ts';
+import type { ConfiguredMcpServer } from './session/mcp_forward.ts';
 import { ModelRequests } from './models/requests.ts';
-import { errorDetail, errorText, isAuthRequired } from './connection/request_errors.ts';
 import { PermissionAnswers, type PermissionControls } from './permissions/permission_answers.ts';
 import { requestPermission } from './permissions/requests.ts';
-import { newestSession, pickerOrder, sandboxOf } from './session/session_meta.ts';
 import { forkFor, type ForkControls } from './fork/requests.ts';
 import { RewindRequests } from './rewind/requests.ts';
 import { ClientLink } from './client_link.ts';
 import { PromptTurn } from './prompt_turn.ts';
+import { ANSWER_TIMEOUT_MS, SessionLifecycle, type ResumeRequest } from './session_lifecycle.ts';
 import { ClientStore, type SandboxView } from './state.ts';
 import { noiseExplained, StdoutNoise } from './connection/stdout_noise.ts';
 import { TerminalHost } from './hosts/terminal_host.ts';
@@ -65,20 +62,9 @@ export interface ClientOptions {
   trust?: TrustOffer;
 }
 
-const ANSWER_TIMEOUT_MS = 30_000;
-/** How long quitting or /clear waits for the agent to close the session. */
-const CLOSE_WAIT_MS = 1000;
+export type { ResumeRequest } from './session_lifecycle.ts';
 
-export type ResumeRequest = { kind: 'continue' } | { kind: 'id'; id: string } | { kind: 'pick' };
-
-/** Pages of session/list read for a picker (a page is the agent's choice of size). */
-const MAX_LIST_PAGES = 10;
-
-/** Updates kept per unknown session, and unknown sessions kept: a flood cannot grow memory. */
-const MAX_BUFFERED = 1000;
-const MAX_BUFFERED_SESSIONS = 16;
-
-/** The client: the protocol's handlers, the session's start, load and close, the prompt turn; each feature's slice is its room's own object (`client.rewind`, `client.models`, …). */
+/** The client: the protocol's handlers, connecting and initialize; the session's start, load and close (session_lifecycle.ts) and the prompt turn (prompt_turn.ts) are its parts; each feature's slice is its room's own object (`client.rewind`, `client.models`, …). */
 export class AcpClient {
   readonly store: ClientStore;
   readonly fsHost: FsHost;
@@ -91,16 +77,11 @@ export class AcpClient {
   readonly #permissions: PermissionAnswers;
   /** Forms the agent asked for; the screen answers them through `elicitation`. */
   readonly #forms: ElicitationAnswers;
-  #buffered = new Map<string, acp.SessionUpdate[]>();
   #quit!: () => void;
   /** Resolves when the user quits. */
   readonly quitRequested = new Promise<void>((r) => (this.#quit = r));
-  #mcpCaps: acp.McpCapabilities | undefined;
   /** Resolves once the agent's exit is on screen. */
   #exitReported: Promise<void> | undefined;
-  #mcpSaid = false;
-  /** the agent offers session/delete: a session this client made and never used is deleted when it leaves it */
-  #canDelete = false;
   /** /fork (client/fork/): session/fork's requests, or the object saying the agent does not offer it */
   get fork(): ForkControls {
     return this.#fork;
@@ -110,6 +91,8 @@ export class AcpClient {
   readonly #link: ClientLink;
   /** the prompt turn: send, the queue, Ctrl+C and a turn stopped waiting for */
   readonly #turns: PromptTurn;
+  /** the session's start, load and close */
+  readonly #sessions: SessionLifecycle;
   /** /rewind, /undo, Esc Esc: the way back (client/rewind/) */
   readonly rewind: RewindRequests;
   /** /model, --model: the session's models (client/models/) */
@@ -131,7 +114,7 @@ export class AcpClient {
   constructor(readonly opts: ClientOptions) {
     // Another agent's model is what its session says, not what was asked for.
     this.store = new ClientStore({ label: opts.label, builtin: opts.builtin, cwd: opts.cwd, model: opts.builtin ? opts.model : undefined, envelope: opts.envelope, settleMs: opts.settleMs });
-    this.#link = new ClientLink(this.store, () => ({ loadSession: (id) => this.loadSession(id), openSession: () => this.#newSession(), closeSession: (id) => this.#closeSession(id) }));
+    this.#link = new ClientLink(this.store, () => ({ loadSession: (id) => this.#sessions.loadSession(id), openSession: () => this.#sessions.open(), closeSession: (id) => this.#sessions.close(id) }));
     this.fsHost = new FsHost(opts.cwd, (rel) => this.#askRead(rel));
     this.terminals = new TerminalHost(this.fsHost.root, (v) => this.store.updateTerminal(v));
     this.files = new FileIndex(this.fsHost.root, (v) => this.store.setFiles(v));
@@ -147,6 +130,7 @@ export class AcpClient {
     this.shell = new ShellRequests(this.userShell, this.store);
     this.#fork = forkFor(false, this.#link, this.store, this.fsHost.root);
     this.#turns = new PromptTurn(this.#link, this.store, { root: this.fsHost.root, login: this.login, waiting: [this.#permissions, this.#forms], userShell: this.userShell, cancelNoticeMs: opts.cancelNoticeMs });
+    this.#sessions = new SessionLifecycle(this.#link, this.store, opts, { root: this.fsHost.root, sandboxState: () => this.terminals.sandboxState(), waiting: [this.#permissions, this.#forms], login: this.login, models: this.models, config: this.config }, this.#turns);
     if (opts.trust) {
       // what trusting would change; why it is held back and what to do is the trust prompt's, once
       this.store.info(`What trusting ${opts.trust.dir} would change`, opts.trust.preview);
@@ -194,22 +178,6 @@ export class AcpClient {
     return out.outcome === 'selected' && out.optionId === OPTION_READ_ALLOW;
   }
 
-  #onUpdate(n: acp.SessionNotification): void {
-    if (this.#link.sessionId !== undefined && n.sessionId === this.#link.sessionId) {
-      // between an abandoned turn and the next prompt, a turn's output is the abandoned turn's
-      if (this.#turns.takeLate(n)) return;
-      this.store.applyUpdate(n.update);
-      return;
-    }
-    let list = this.#buffered.get(n.sessionId);
-    if (!list) {
-      if (this.#buffered.size >= MAX_BUFFERED_SESSIONS) return;
-      list = [];
-      this.#buffered.set(n.sessionId, list);
-    }
-    if (list.length < MAX_BUFFERED) list.push(n.update);
-  }
-
   /** An update the SDK would not parse: kept in the agent log, and said once per kind in the conversation. */
   #onUnknownUpdate(u: UnknownUpdate): void {
     this.#link.proc?.note(`an update of a kind this client does not know (${u.kind}) for session ${u.sessionId}: ${JSON.stringify(u.raw).slice(0, 2000)}`);
@@ -236,7 +204,7 @@ export class AcpClient {
   #app(): acp.ClientApp {
     return acp
       .client({ name: 'cxl' })
-      .onNotification(acp.methods.client.session.update, ({ params }) => this.#onUpdate(params))
+      .onNotification(acp.methods.client.session.update, ({ params }) => this.#sessions.update(params))
       .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => requestPermission(params, signal, this.#permissions))
       .onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => ({ content: await this.fsHost.readTextFile(params.path, params.line, params.limit) }))
       .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
@@ -303,14 +271,14 @@ export class AcpClient {
         clientInfo: { name: 'cxl', version: pkg.version },
       });
       this.#sent();
-      init = await this.#waitFor('initialize', asked, this.opts.initTimeoutMs ?? ANSWER_TIMEOUT_MS);
+      init = await this.#sessions.waitFor('initialize', asked, this.opts.initTimeoutMs ?? ANSWER_TIMEOUT_MS);
     } catch (err) {
-      return this.#failed('The agent did not initialize', err);
+      return this.#sessions.failed('The agent did not initialize', err);
     }
     this.#link.initName = init.agentInfo?.title ?? init.agentInfo?.name ?? undefined;
     this.login.methods = authMethodsOf(init.authMethods ?? [], this.opts.argv, this.opts.env ?? process.env);
     const caps = init.agentCapabilities;
-    this.#mcpCaps = caps?.mcpCapabilities ?? undefined;
+    this.#sessions.mcpCaps = caps?.mcpCapabilities ?? undefined;
     // an agent that keeps `!line` runs with the session (cxl's) is handed each; another gets them with the next prompt only
     this.shell.keeping = caps?._meta?.[META_SHELL_RUN] === true ? new AgentKeepsRuns(this.#link) : HANDED_ONLY;
     // a standing host serves no file reads, edits or commands: said once here, not per call
@@ -323,13 +291,13 @@ export class AcpClient {
     // handled after the store has heard (`told`), as if asked after.
     let tell = () => {};
     const told = new Promise<void>((r) => (tell = r));
-    const opening = this.opts.resume ? undefined : this.#newSession(told);
+    const opening = this.opts.resume ? undefined : this.#sessions.open(told);
     if (opening) {
       opening.catch(() => {}); // awaited below, where a failure is reported
       await new Promise((r) => setTimeout(r, 0));
     }
     this.store.agentReady({ name: this.#link.initName, version: init.agentInfo?.version ?? undefined });
-    this.#canDelete = (caps?.sessionCapabilities as Record<string, unknown> | undefined)?.delete != null;
+    this.#sessions.canDelete = (caps?.sessionCapabilities as Record<string, unknown> | undefined)?.delete != null;
     this.store.setCapabilities({
       loadSession: caps?.loadSession === true,
       resumeSession: caps?.sessionCapabilities?.resume != null,
@@ -344,279 +312,36 @@ export class AcpClient {
     // not in this turn: what reacts to the agent being ready runs before the session's outcome
     setTimeout(tell, 0);
     try {
-      if (this.opts.resume) await this.#resumeAtStart(this.opts.resume);
+      if (this.opts.resume) await this.#sessions.resumeAtStart(this.opts.resume);
       else await opening;
     } catch (err) {
-      await this.#failed('The agent did not start a session', err);
+      await this.#sessions.failed('The agent did not start a session', err);
     }
   }
 
-  /**
-   * Tell the user when the agent leaves `what` unanswered for too long, naming the command; go on
-   * waiting (npx may still be fetching the agent), so nothing typed meanwhile is lost.
-   */
-  async #waitFor<T>(what: string, p: Promise<T>, ms: number): Promise<T> {
-    const timer = setTimeout(() => {
-      if (this.#link.exited) return;
-      this.store.setStalled(what);
-      this.store.notice(
-        'warn',
-        `${this.#link.agentName} has not answered ${what} after ${Math.round(ms / 1000)} s. Still waiting; the agent command is: ${joinCommandLine(this.opts.argv)}. Its stderr is in the agent log (Ctrl+L); if it is stuck, quit with Ctrl+D and check the command.`,
-      );
-    }, ms);
-    try {
-      return await p;
-    } finally {
-      clearTimeout(timer);
-      if (this.store.getState().stalled === what) this.store.setStalled(undefined);
-    }
-  }
-
-  /** A request of the start failed: say so with the agent's details, unless its exit says it all. */
-  async #failed(what: string, err: unknown): Promise<void> {
-    // A closed connection usually means the agent died: let its exit report say so.
-    if (this.#link.proc) await Promise.race([this.#link.proc.exited, new Promise((r) => setTimeout(r, 300))]);
-    if (this.#link.exited) return;
-    this.store.sessionFailed(`${what}: ${errorText(err)}.`, errorDetail(err));
-  }
-
-  /**
-   * session/new, in the envelope and with the model asked for; then what was typed meanwhile is
-   * sent. Returns whether a session is open; a failure is shown (with a login picker when the agent
-   * wants a login), never thrown. `told`: settled once the store has heard of the agent (at
-   * start); the answer is handled after it, whenever it comes.
-   */
-  async #newSession(told?: Promise<void>): Promise<boolean> {
-    const conn = this.#link.conn;
-    if (!conn) return false;
-    let res: acp.NewSessionResponse;
-    try {
-      const answer = conn.agent.request(acp.methods.agent.session.new, { cwd: this.fsHost.root, mcpServers: this.#mcpServers() });
-      const handled = told ? answer.then((r) => told.then(() => r), (err: unknown) => told.then(() => Promise.reject(err))) : answer;
-      res = await this.#waitFor('session/new', handled, this.opts.sessionTimeoutMs ?? ANSWER_TIMEOUT_MS);
-    } catch (err) {
-      if (isAuthRequired(err) && this.login.offered && !this.#link.exited) {
-        this.store.sessionFailed(`${this.#link.agentName} needs a login before it starts a session: ${errorText(err)}. Pick a login method below (/login shows them again).`, errorDetail(err));
-        this.login.offer(errorText(err), 'new_session');
-      } else if (isAuthRequired(err) && !this.#link.exited) {
-        this.store.sessionFailed(`${this.#link.agentName} needs a login before it starts a session and offers no login method: ${errorText(err)}. Log in with the agent's own command or set its API key, then start cxl again.`, errorDetail(err));
-      } else await this.#failed('The agent did not start a session', err);
-      return false;
-    }
-    this.#link.sessionId = res.sessionId;
-    this.#link.used = false;
-    this.#link.unknownKinds.clear();
-    this.store.login.set(undefined);
-    this.store.sessionRecovered();
-    this.store.setSessionConfig(res.configOptions, res.modes);
-    this.#sessionMeta(res._meta);
-    this.store.sessionStarted(res.sessionId);
-    const models = modelStateOf(res.configOptions, (res as { models?: unknown }).models);
-    this.store.models.update(models);
-    await this.#askedMode();
-    for (const u of this.#buffered.get(res.sessionId) ?? []) this.store.applyUpdate(u);
-    this.#buffered.delete(res.sessionId);
-    if (this.opts.model && !this.opts.builtin) {
-      // The built-in agent got --model on its command line; another agent only through the session.
-      if (models) await this.models.switchTo(this.opts.model);
-      else this.store.notice('warn', `${this.#link.agentName} does not say which models it offers, so --model ${this.opts.model} was not passed; it uses its own default.`);
-    }
-    this.#turns.drain();
-    return true;
-  }
-
-  /**
-   * The person's MCP servers for another agent's session (none for the built-in agent, which
-   * reads the same configuration). What cannot be passed shows in the status line, and is said
-   * once.
-   */
-  #mcpServers(): acp.McpServer[] {
-    if (this.opts.builtin || !this.opts.mcpServers?.length) return [];
-    const { servers, skipped } = forwardMcp(this.opts.mcpServers, this.#mcpCaps);
-    this.store.setMcpSkipped(skipped);
-    if (skipped.length && !this.#mcpSaid) {
-      this.#mcpSaid = true;
-      this.store.notice('warn', `Not passed to ${this.#link.agentName}: MCP server${skipped.length > 1 ? 's' : ''} ${skipped.join('; ')}. The others were passed.`);
-    }
-    return servers;
-  }
-
-  /** The sandbox the agent reports wins over the client's own terminal host's. */
-  #sessionMeta(meta: Record<string, unknown> | null | undefined): void {
-    this.store.setSandbox(sandboxOf(meta) ?? this.opts.sandbox ?? this.terminals.sandboxState());
-  }
-
-  async #resumeAtStart(how: ResumeRequest): Promise<void> {
-    const st = this.store.getState();
-    if (!st.capabilities.loadSession && !st.capabilities.resumeSession) {
-      this.store.notice('warn', `${st.agent.name ?? st.agent.label} cannot resume sessions (it offers neither session/load nor session/resume), so this is a new session.`);
-      return void (await this.#newSession());
-    }
-    if (how.kind === 'id') {
-      if (await this.loadSession(how.id)) return;
-      return void (await this.#newSession());
-    }
-    const sessions = await this.#listAll();
-    if (sessions === undefined) return void (await this.#newSession());
-    if (how.kind === 'pick') {
-      if (sessions.length === 0) {
-        this.store.notice('info', `No earlier session in ${this.fsHost.root}; this is a new one.`);
-        return void (await this.#newSession());
-      }
-      // The picker's answer opens a session (loadSession) or a new one (newSession).
-      this.store.offerSessions({ sessions: pickerOrder(sessions), startup: true });
-      return;
-    }
-    const newest = newestSession(sessions);
-    if (!newest) {
-      this.store.notice('info', `No earlier session in ${this.fsHost.root} to continue; this is a new one.`);
-      return void (await this.#newSession());
-    }
-    if (!(await this.loadSession(newest.sessionId))) await this.#newSession();
-  }
-
-  /** A session opened or resumed at startup: an --envelope given wins over the mode it starts in. */
-  async #askedMode(): Promise<void> {
-    const st = this.store.getState();
-    const want = this.opts.envelope;
-    if (want && st.mode !== want && st.modes.some((m) => m.id === want)) await this.config.setMode(want);
-  }
-
-  /** session/list for this root, every page up to a bound; undefined (with a notice) when it fails. */
-  async #listAll(): Promise<acp.SessionInfo[] | undefined> {
-    const conn = this.#link.conn;
-    if (!conn) return undefined;
-    if (!this.store.getState().capabilities.listSessions) {
-      this.store.notice('warn', 'This agent does not list its sessions (no session/list); resume one by id: `/resume ID` or `cxl --resume ID`.');
-      return undefined;
-    }
-    const out: acp.SessionInfo[] = [];
-    let cursor: string | undefined;
-    try {
-      for (let page = 0; page < MAX_LIST_PAGES; page++) {
-        const res = await conn.agent.request(acp.methods.agent.session.list, { cwd: this.fsHost.root, ...(cursor ? { cursor } : {}) });
-        out.push(...res.sessions.filter((x) => x.cwd === this.fsHost.root || x.cwd === this.opts.cwd));
-        if (!res.nextCursor) break;
-        cursor = res.nextCursor;
-      }
-    } catch (err) {
-      this.store.notice('error', `The agent could not list its sessions: ${errorText(err)}`);
-      return undefined;
-    }
-    return out;
-  }
-
-  /** /resume: the picker over this root's sessions. */
-  async listSessions(): Promise<void> {
-    if (this.#link.busy('resume a session')) return;
-    const caps = this.store.getState().capabilities;
-    if (!caps.loadSession && !caps.resumeSession) {
-      this.store.notice('warn', 'This agent cannot resume sessions (it offers neither session/load nor session/resume).');
-      return;
-    }
-    const sessions = await this.#listAll();
-    if (sessions === undefined) return;
-    const others = sessions.filter((x) => x.sessionId !== this.#link.sessionId);
-    if (others.length === 0) {
-      this.store.notice('info', `No other session in ${this.fsHost.root} to resume.`);
-      return;
-    }
-    this.store.offerSessions({ sessions: pickerOrder(others), startup: false });
+  /** /resume: the picker over this root's sessions (session_lifecycle.ts). */
+  listSessions(): Promise<void> {
+    return this.#sessions.listSessions();
   }
 
   /** The picker closed without a choice: at startup that means a new session. */
   dismissSessions(): void {
-    const startup = this.store.getState().sessionChoices?.startup;
-    this.store.offerSessions(undefined);
-    if (startup && this.#link.sessionId === undefined) void this.#newSession();
+    this.#sessions.dismissSessions();
   }
 
-  /**
-   * session/load: the screen starts over and the agent replays the session's history into it;
-   * session/resume for an agent that can resume but not load (the history is not shown again).
-   * The session left is closed with the agent. Returns whether it worked; on failure the reason
-   * is shown.
-   */
-  async loadSession(id: string): Promise<boolean> {
-    const conn = this.#link.conn;
-    if (!conn || this.#link.busy('resume a session')) return false;
-    this.store.offerSessions(undefined);
-    const previous = this.#link.sessionId;
-    const atStartup = previous === undefined;
-    const replays = this.store.getState().capabilities.loadSession;
-    this.#permissions.cancelAll();
-    this.#forms.cancelAll();
-    if (previous !== undefined && previous !== id) await this.#closeSession(previous);
-    this.store.resetConversation(id);
-    // The replay comes as session/update for this id before the answer: route it to the screen.
-    this.#link.sessionId = id;
-    this.#link.unknownKinds.clear();
-    try {
-      const mcpServers = this.#mcpServers();
-      const res = replays
-        ? await conn.agent.request(acp.methods.agent.session.load, { sessionId: id, cwd: this.fsHost.root, mcpServers })
-        : await conn.agent.request(acp.methods.agent.session.resume, { sessionId: id, cwd: this.fsHost.root, mcpServers });
-      this.store.replayDone();
-      this.store.setSessionConfig(res.configOptions, res.modes);
-      this.#sessionMeta(res._meta);
-      this.store.sessionStarted(id);
-      const models = modelStateOf(res.configOptions, (res as { models?: unknown }).models);
-      if (models) this.store.models.update(models);
-      this.#link.used = true;
-      if (!replays) this.store.notice('info', `Resumed session ${id}. ${this.#link.agentName} resumes without replaying it, so its earlier conversation is not shown here; the agent still has it.`);
-      if (atStartup) await this.#askedMode();
-      if (atStartup && this.opts.model) await this.models.flag(this.opts.model);
-      this.#turns.drain();
-      return true;
-    } catch (err) {
-      this.#link.sessionId = previous;
-      this.store.replayDone();
-      this.store.notice('error', `Could not resume session ${id}: ${errorText(err)}.${previous ? '' : ' Starting a new one.'}`);
-      if (previous) this.store.sessionStarted(previous);
-      return false;
-    }
+  /** session/load (or resume) into the screen; whether it worked (a failure is shown). */
+  loadSession(id: string): Promise<boolean> {
+    return this.#sessions.loadSession(id);
   }
 
-  /** /clear: a new session; the old one is closed with the agent (it stays resumable), or deleted if it was never used. */
-  async newSession(): Promise<void> {
-    if (!this.#link.conn || this.#link.busy('start a new session')) return;
-    this.store.offerSessions(undefined);
-    this.#permissions.cancelAll();
-    this.#forms.cancelAll();
-    const old = this.#link.sessionId;
-    const unused = !this.#link.used;
-    this.store.resetConversation();
-    this.#link.sessionId = undefined;
-    if (old !== undefined) await this.#closeSession(old, unused);
-    await this.#newSession();
+  /** /clear: a new session; the old one is closed with the agent, or deleted if it was never used. */
+  newSession(): Promise<void> {
+    return this.#sessions.clear();
   }
 
-  /**
-   * session/close for a session this client leaves, when the agent offers it (its turns stop, its
-   * MCP servers end); bounded, since the client goes on either way.
-   */
-  async #closeSession(sessionId: string, unused = sessionId === this.#link.sessionId && !this.#link.used): Promise<void> {
-    const conn = this.#link.conn;
-    // a session this client made and never used is nobody's: an agent that keeps every session it
-    // handed out (cxl's does) would list it among the others at every start
-    const discard = unused && this.#canDelete;
-    if (!conn || this.#link.exited || (!discard && !this.store.getState().capabilities.closeSession)) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const method = discard ? acp.methods.agent.session.delete : acp.methods.agent.session.close;
-    const request = conn.agent.request(method, { sessionId }).then(
-      () => undefined,
-      (err: unknown) => this.#link.proc?.note(`${method} ${sessionId}: ${errorText(err)}`),
-    );
-    await Promise.race([request, new Promise<void>((r) => (timer = setTimeout(r, CLOSE_WAIT_MS)))]);
-    clearTimeout(timer);
-  }
-
-  /**
-   * Whether the session can be resumed once this client leaves it: the agent loads sessions, and
-   * this one has something in it (one left unused is deleted as this client leaves it).
-   */
+  /** Whether the session can be resumed once this client leaves it (session_lifecycle.ts). */
   get resumable(): boolean {
-    return this.#link.sessionId !== undefined && this.#link.used && this.store.getState().capabilities.loadSession;
+    return this.#sessions.resumable;
   }
 
   /** The composer sent text: a prompt now, or queued behind the running turn (prompt_turn.ts). */
@@ -637,7 +362,7 @@ export class AcpClient {
   async close(graceMs = 1500): Promise<void> {
     this.userShell.kill();
     this.#turns.dispose();
-    if (this.#link.sessionId !== undefined) await this.#closeSession(this.#link.sessionId);
+    if (this.#link.sessionId !== undefined) await this.#sessions.close(this.#link.sessionId);
     this.terminals.dispose();
     this.files.dispose();
     this.store.dispose();
