@@ -188,6 +188,11 @@ export class LocalShell implements Toolset {
     }
   }
 
+  /** The session's additional directories (canonical). */
+  get extra(): readonly string[] {
+    return this.opts.extra ?? [];
+  }
+
   /** The directories a workspace-write call may write: the session root, the policy's allowed dir and the session's additional directories. */
   get writableRoots(): string[] {
     const a = this.policy?.allowedDir;

@@ -263,13 +263,14 @@ export interface ArgNote {
 
 /**
  * Everything about a step's arguments that keeps it from running unasked in an envelope whose
- * workspace root is `root`: every finding (any cost), a path outside the root, a recursive read
+ * workspace root is `root` (and additional directories `extra`): every finding (any cost), a path outside them, a recursive read
  * over protected files, and git finding a repository other than the root's own `.git`.
  */
-export function readOnlyNotes(args: StepArgs, root: string): ArgNote[] {
+export function readOnlyNotes(args: StepArgs, root: string, extra: readonly string[] = []): ArgNote[] {
   const notes: ArgNote[] = args.findings.map((f) => ({ rule: f.rule, why: f.why, ...(f.sub ? { sub: f.sub } : {}) }));
   for (const p of args.paths) {
-    if (!inside(root, p)) notes.push({ rule: 'path outside the root', why: `\`${shown(p)}\` is outside the workspace root` });
+    // a session's additional directory is the workspace's equal here
+    if (!inside(root, p) && !extra.some((d) => inside(d, p))) notes.push({ rule: 'path outside the root', why: `\`${shown(p)}\` is outside the workspace root` });
     if (outsideLink(p.holds)) notes.push({ rule: 'path outside the root', why: `a recursive read of \`${p.word}\` would follow ${holdsText(p.holds)}` });
     else if (p.holds) notes.push({ rule: 'recursive read of protected files', why: `a recursive read of \`${p.word}\` would meet ${holdsText(p.holds)}` });
   }

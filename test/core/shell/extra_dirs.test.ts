@@ -73,6 +73,28 @@ describe('cd and paths under the command policy', () => {
   });
 });
 
+describe('the envelope takes an additional directory as the workspace', () => {
+  const decide = async (ws: string, command: string, extra?: string[], withPolicy = true) => {
+    const gate = new Gate({ envelope: buildEnvelope('default', SHIPPED_ENVELOPES, FLOOR_RULES), root: ws });
+    gate.add(new LocalShell({ root: ws, ...(withPolicy ? { policy } : {}), ...(extra ? { extra } : {}) }));
+    const r = await gate.evaluate('local_shell', { command });
+    return `${r.decision.action}:${r.decision.rule}`;
+  };
+
+  test('a read-only line there runs unasked as in the workspace; outside every root it asks; a read-approve file there still asks', async () => {
+    const { ws, extra, outside } = layout();
+    writeFileSync(path.join(extra, '.env'), 'S=1\n');
+    for (const withPolicy of [true, false]) {
+      assert.equal(await decide(ws, `cat ${extra}/notes.txt`, [extra], withPolicy), 'allow:shell.prefix_allowlist', `policy ${withPolicy}`);
+      assert.equal(await decide(ws, `cat ${extra}/notes.txt`, undefined, false), 'approve:shell', 'without the directory it is outside');
+      assert.equal(await decide(ws, `cat ${outside}/secret.txt`, [extra], false), 'approve:shell');
+      assert.equal(await decide(ws, `grep -r x ${extra}/out`, [extra], false), 'approve:shell', 'a recursive read following a link out asks');
+    }
+    assert.equal(await decide(ws, `cd ${extra} && cat notes.txt`, [extra]), 'allow:shell.prefix_allowlist');
+    assert.notEqual(await decide(ws, `cat ${extra}/.env`, [extra], false), 'allow:shell.prefix_allowlist');
+  });
+});
+
 describe('the sandbox treats an additional directory as the workspace', () => {
   const haveBwrap = hasBwrap('the additional-directory sandbox tests (test/core/shell/extra_dirs.test.ts)');
   // no command policy (its argument rules refuse `sh -c`): what runs is the envelope's and the sandbox's
