@@ -49,12 +49,13 @@ function cursorIndex(all: ReadonlyArray<{ sessionId: string; updatedAt: string }
 }
 
 /**
- * The client's additionalDirectories, checked against the session's root and kept with it (they
- * replace the kept list); none given (absent or empty): the kept list, checked again when the
- * session opens. A refused directory is -32602 naming it and why.
+ * The client's additionalDirectories on this open, checked against the session's root and kept
+ * with it. As the schema says, none given (absent or empty) is none: a client that does not name
+ * a directory never finds the agent reaching it because an earlier client did. A refused
+ * directory is -32602 naming it and why.
  */
-function takeAdditional(stored: StoredSession, dirs: readonly string[] | null | undefined): void {
-  if (!dirs?.length) return;
+function takeAdditional(stored: StoredSession, given: readonly string[] | null | undefined): void {
+  const dirs = given ?? [];
   let root = stored.cwd;
   try {
     root = canonicalRoot(stored.cwd);
@@ -176,7 +177,7 @@ export class SessionManager {
    * checkpoints (their kept content copied), opened under a new id; the original is left as it
    * was. A session open here is saved first, so the fork starts from what it shows now.
    */
-  async fork(client: acp.AgentContext, params: { sessionId: string; cwd: string; mcpServers?: acp.McpServer[] }, caps = this.caps): Promise<SessionAnswer & { sessionId: string }> {
+  async fork(client: acp.AgentContext, params: { sessionId: string; cwd: string; mcpServers?: acp.McpServer[]; additionalDirectories?: string[] }, caps = this.caps): Promise<SessionAnswer & { sessionId: string }> {
     if (!path.isAbsolute(params.cwd)) throw relativeCwd(params.cwd);
     const open = this.#sessions.get(params.sessionId);
     let source: StoredSession | undefined;
@@ -196,6 +197,7 @@ export class SessionManager {
       if (cwd === source.cwd) new BlobStore(this.o.checkpointsDir, source.sessionId).copyTo(new BlobStore(this.o.checkpointsDir, stored.sessionId));
       else for (const k of Object.keys(stored.extras ?? {})) if (k.startsWith(CHECKPOINT_KEY)) delete stored.extras![k];
     }
+    takeAdditional(stored, params.additionalDirectories);
     const known = this.o.modesFor(cwd);
     if (!known.modes.some((m) => m.id === stored.mode)) stored.mode = known.current;
     return this.#create(client, stored, params.mcpServers ?? [], caps);

@@ -54,7 +54,7 @@ test('a kept additional directory: read and edit there, outside both refused, th
   const h = new Harness({ args: ['--provider', 'openai', '--model', 'fake', '--context-window', '1000000'], env, permission: () => 'allow_once' });
   cleanups.push(() => h.stop());
   await h.start();
-  await h.agent.request(acp.methods.agent.session.load, { sessionId: 'with-lib', cwd: project, mcpServers: [] });
+  await h.agent.request(acp.methods.agent.session.load, { sessionId: 'with-lib', cwd: project, mcpServers: [], additionalDirectories: [lib] });
   await h.prompt('with-lib', 'edit x');
   const results = srv.requests.slice(1).map((r) => JSON.stringify((r.messages as Array<{ role: string }>).at(-1)));
   assert.match(results[0], /x before/, 'read in the additional directory');
@@ -73,7 +73,7 @@ test('a kept additional directory: read and edit there, outside both refused, th
   const h2 = new Harness({ args: ['--provider', 'openai', '--model', 'fake'], env });
   cleanups.push(() => h2.stop());
   await h2.start();
-  await assert.rejects(h2.agent.request(acp.methods.agent.session.load, { sessionId: 'with-lib', cwd: project, mcpServers: [] }), (e: acp.RequestError) => e.code === -32602 && /holds the home directory.*start a new session without it/.test(e.message + JSON.stringify(e.data ?? '')));
+  await assert.rejects(h2.agent.request(acp.methods.agent.session.load, { sessionId: 'with-lib', cwd: project, mcpServers: [], additionalDirectories: [lib] }), (e: acp.RequestError) => e.code === -32602 && /holds the home directory/.test(e.message + JSON.stringify(e.data ?? '')));
 });
 
 test('session/new with an additional directory: read, edit and a shell cat there, a path outside both refused; a bad directory refused with -32602 and why', async () => {
@@ -127,6 +127,10 @@ test('session/new with an additional directory: read, edit and a shell cat there
   await h.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [], additionalDirectories: [lib2] });
   await h.agent.request(acp.methods.agent.session.close, { sessionId });
   assert.deepEqual((await new SessionStore(path.join(base, 'data', 'cxl')).load(sessionId))?.extras?.[ADDITIONAL_DIRS_KEY], [lib2]);
+  // a client that names none (the schema: none) does not inherit what an earlier client named
+  await h.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [] });
+  await h.agent.request(acp.methods.agent.session.close, { sessionId });
+  assert.equal((await new SessionStore(path.join(base, 'data', 'cxl')).load(sessionId))?.extras?.[ADDITIONAL_DIRS_KEY], undefined);
 
   const file = x;
   for (const [bad, why] of [['lib', /relative/], ['/', /file system root/], [file, /not a directory/], [path.join(home, '.ssh'), /protected directory/], [path.join(base, 'missing'), /does not exist/]] as const) {
