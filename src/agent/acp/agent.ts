@@ -51,7 +51,7 @@ function initialized(version: string): acp.InitializeResponse {
       promptCapabilities: { embeddedContext: true },
       mcpCapabilities: { http: true },
       // fork is unstable in ACP: offered to the clients that look for it
-      sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, fork: {} } as acp.SessionCapabilities,
+      sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, fork: {}, additionalDirectories: {} } as acp.SessionCapabilities,
       // nothing to forget (no login), but a client may ask: logout is answered
       auth: { logout: {} },
       // the person's own shell lines are kept with the session (_cxl/shell_run)

@@ -63,12 +63,9 @@ export function unreadableBlock(type: string, mimeType: string | undefined): acp
   );
 }
 
-/** additionalDirectories: a session's tools are confined to its one root. */
-export function noAdditionalDirectories(dirs: readonly string[]): acp.RequestError {
-  return acp.RequestError.invalidParams(
-    { additionalDirectories: dirs },
-    `this agent confines a session's tools to its cwd and takes no additional directories (${dirs.join(', ')}); start the session in a directory that holds them all.`,
-  );
+/** additionalDirectories: one of them is refused (core/local_fs/extra_roots.ts says why). */
+export function badAdditionalDirectory(dirs: readonly string[], why: string): acp.RequestError {
+  return acp.RequestError.invalidParams({ additionalDirectories: dirs }, `${why} Give absolute paths to existing directories outside the credential stores, or start the session without them.`);
 }
 
 /** A session/list cursor this agent did not hand out. */

@@ -6,6 +6,8 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { isToolError } from '../../core/errors.ts';
+import { canonicalRoot } from '../../core/paths.ts';
+import { sessionAdditionalRoots } from './additional_dirs.ts';
 import { META_UNATTENDED } from '../../core/protocol_names.ts';
 import type { SessionLog, StoredSession } from '../sessions/store.ts';
 import { BlobStore } from '../checkpoints/blob_store.ts';
@@ -17,7 +19,7 @@ const UNIT_SESSION_PREFIX = 'run-';
 
 /** How long a session's answer waits for the server's list of models (a client replays its saved model against it at once). */
 const MODELS_WAIT_MS = 1000;
-import { badCursor, noAdditionalDirectories, relativeCwd, sessionNotFound, sessionRefused, turnRunning } from './errors.ts';
+import { badAdditionalDirectory, badCursor, relativeCwd, sessionNotFound, sessionRefused, turnRunning } from './errors.ts';
 import { replaySession } from './replay.ts';
 import { openSession, type AgentOptions, type LiveSession, type SessionAnswer } from './session.ts';
 
@@ -46,9 +48,26 @@ function cursorIndex(all: ReadonlyArray<{ sessionId: string; updatedAt: string }
   return next === -1 ? all.length : next;
 }
 
-/** additionalDirectories is refused with its reason rather than ignored (the capability is not offered). */
-function refuseAdditional(params: { additionalDirectories?: string[] | null }): void {
-  if (params.additionalDirectories?.length) throw noAdditionalDirectories(params.additionalDirectories);
+/**
+ * The client's additionalDirectories on this open, checked against the session's root and kept
+ * with it. As the schema says, none given (absent or empty) is none: a client that does not name
+ * a directory never finds the agent reaching it because an earlier client did. A refused
+ * directory is -32602 naming it and why.
+ */
+function takeAdditional(stored: StoredSession, given: readonly string[] | null | undefined): void {
+  const dirs = given ?? [];
+  let root = stored.cwd;
+  try {
+    root = canonicalRoot(stored.cwd);
+  } catch {
+    // a cwd that does not exist is refused when the session opens, with its own reason
+  }
+  try {
+    sessionAdditionalRoots(stored, root, dirs);
+  } catch (err) {
+    if (isToolError(err) && err.code === 'bad_path') throw badAdditionalDirectory(dirs, err.message);
+    throw err;
+  }
 }
 
 export class SessionManager {
@@ -103,10 +122,10 @@ export class SessionManager {
   /** `caps`: the capabilities of the client asking (a host's connections each have their own); default the one client's */
   async create(client: acp.AgentContext, params: acp.NewSessionRequest, caps = this.caps): Promise<SessionAnswer & { sessionId: string }> {
     if (!path.isAbsolute(params.cwd)) throw relativeCwd(params.cwd);
-    refuseAdditional(params);
     const cwd = path.resolve(params.cwd);
     const now = new Date().toISOString();
     const stored: StoredSession = { version: 1, sessionId: randomUUID(), cwd, createdAt: now, updatedAt: now, mode: this.o.modesFor(cwd).current, history: [], replay: [], allows: [] };
+    takeAdditional(stored, params.additionalDirectories);
     return this.#create(client, stored, params.mcpServers ?? [], caps);
   }
 
@@ -121,7 +140,6 @@ export class SessionManager {
   }
 
   async #reopen(client: acp.AgentContext, params: { sessionId: string; cwd?: string | null; mcpServers?: acp.McpServer[] | null; additionalDirectories?: string[] }, replay: boolean, caps: acp.ClientCapabilities): Promise<SessionAnswer> {
-    refuseAdditional(params);
     const old = this.#sessions.get(params.sessionId);
     if (old) {
       old.cancel();
@@ -132,6 +150,12 @@ export class SessionManager {
     if (!log) throw sessionNotFound(params.sessionId);
     const stored = log.session;
     if (params.cwd && path.isAbsolute(params.cwd)) stored.cwd = path.resolve(params.cwd);
+    try {
+      takeAdditional(stored, params.additionalDirectories);
+    } catch (err) {
+      await log.close();
+      throw err;
+    }
     // the whole history is replayed before the response
     if (replay) await replaySession(client, stored, caps);
     const known = this.o.modesFor(stored.cwd);
@@ -153,7 +177,7 @@ export class SessionManager {
    * checkpoints (their kept content copied), opened under a new id; the original is left as it
    * was. A session open here is saved first, so the fork starts from what it shows now.
    */
-  async fork(client: acp.AgentContext, params: { sessionId: string; cwd: string; mcpServers?: acp.McpServer[] }, caps = this.caps): Promise<SessionAnswer & { sessionId: string }> {
+  async fork(client: acp.AgentContext, params: { sessionId: string; cwd: string; mcpServers?: acp.McpServer[]; additionalDirectories?: string[] }, caps = this.caps): Promise<SessionAnswer & { sessionId: string }> {
     if (!path.isAbsolute(params.cwd)) throw relativeCwd(params.cwd);
     const open = this.#sessions.get(params.sessionId);
     let source: StoredSession | undefined;
@@ -173,6 +197,7 @@ export class SessionManager {
       if (cwd === source.cwd) new BlobStore(this.o.checkpointsDir, source.sessionId).copyTo(new BlobStore(this.o.checkpointsDir, stored.sessionId));
       else for (const k of Object.keys(stored.extras ?? {})) if (k.startsWith(CHECKPOINT_KEY)) delete stored.extras![k];
     }
+    takeAdditional(stored, params.additionalDirectories);
     const known = this.o.modesFor(cwd);
     if (!known.modes.some((m) => m.id === stored.mode)) stored.mode = known.current;
     return this.#create(client, stored, params.mcpServers ?? [], caps);

@@ -1,14 +1,16 @@
 // Serves the agent's fs/read_text_file and fs/write_text_file from this machine's disk, through
 // the same confinement and credential quarantine as the local tools: nothing outside the session
-// root, never a quarantined file, and the read-approve list (.env, keys) only after the user says
+// root and the additional directories the client gave the session, never a quarantined file, and the read-approve list (.env, keys) only after the user says
 // so; a hard link counts as the file it links to.
 import { Buffer } from 'node:buffer';
+import path from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { ToolError } from '../../core/errors.ts';
+import { additionalRoots } from '../../core/local_fs/extra_roots.ts';
 import { WorkspaceFileIO } from '../../core/local_fs/file_io.ts';
 import { classifyConfined } from '../../core/protect/confined_class.ts';
 import { IdentityIndex } from '../../core/protect/identity.ts';
-import { canonicalRoot, confine, type ConfinedPath } from '../../core/paths.ts';
+import { canonicalRoot, confine, isWithin, type ConfinedPath } from '../../core/paths.ts';
 import { defaultPathMatcher } from '../../core/protect/matcher.ts';
 import { lineRange } from './line_range.ts';
 
@@ -41,20 +43,26 @@ const IDENTITY_MAX_AGE_MS = 3000;
 
 export class FsHost {
   readonly root: string;
+  /** the session's additional directories, checked and canonical (none unless the client gives the agent some) */
+  readonly extra: readonly string[];
   readonly #io: WorkspaceFileIO;
   readonly #ask: AskRead;
   readonly #identity = new IdentityIndex({ maxAgeMs: IDENTITY_MAX_AGE_MS });
 
-  constructor(root: string, ask: AskRead) {
+  /** `extra`: the additional directories the session was given (absolute); each is checked as the agent checks it, a bad one throws `bad_path` with why. */
+  constructor(root: string, ask: AskRead, extra: readonly string[] = []) {
     this.root = canonicalRoot(root);
-    this.#io = new WorkspaceFileIO(this.root);
+    this.extra = extra.length ? additionalRoots(extra, { root: this.root }) : [];
+    this.#io = new WorkspaceFileIO(this.root, this.extra);
     this.#ask = ask;
   }
 
   /** The path confined to the root, refused when quarantined; `readApprove`: only after the user says so. */
   #confine(p: string): { cp: ConfinedPath; readApprove: boolean } {
-    const cp = confine(this.root, p);
-    const { cls, alias } = classifyConfined(cp, this.root, defaultPathMatcher, this.#identity);
+    const cp = confine(this.root, p, this.extra);
+    // a file in an additional directory: its hard links are looked for from there
+    const home = path.isAbsolute(cp.rel) ? (this.extra.find((d) => isWithin(d, cp.real)) ?? this.root) : this.root;
+    const { cls, alias } = classifyConfined(cp, home, defaultPathMatcher, this.#identity);
     if (cls === 'quarantined') {
       const linked = alias !== undefined ? ` is another name (a hard link) of ${alias}, which` : '';
       throw new ToolError('quarantined', `${cp.rel}${linked} is in the credential quarantine; the client never serves it. Work without that file.`);

@@ -49,6 +49,11 @@ export interface TerminalHostOptions {
   network?: boolean;
   /** where to find the sandbox program (tests point it at a broken one) */
   probe?: Omit<ProbeOptions, 'network'>;
+  /**
+   * the session's additional directories, checked and canonical (the fs host's `extra`): a
+   * terminal's cwd may be there, and the sandbox treats them as the root
+   */
+  extra?: readonly string[];
 }
 
 export class TerminalHost {
@@ -61,7 +66,12 @@ export class TerminalHost {
     private readonly opts: TerminalHostOptions = {},
   ) {
     // the programs the sandbox starts are chosen outside the directory its commands may write
-    this.#local = new LocalTerminalHost({ probe: { ...opts.probe, roots: [root] } });
+    this.#local = new LocalTerminalHost({ probe: { ...opts.probe, roots: this.roots } });
+  }
+
+  /** The session root and its additional directories. */
+  get roots(): string[] {
+    return [this.root, ...(this.opts.extra ?? []).filter((d) => d !== this.root)];
   }
 
   /** The sandbox this client's terminals run in (what the status line and the agent are told). */
@@ -115,7 +125,7 @@ export class TerminalHost {
       }
       return undefined;
     }
-    return { profile, network, roots: [this.root] };
+    return { profile, network, roots: this.roots };
   }
 
   create(p: CreateTerminal): string {
@@ -123,8 +133,8 @@ export class TerminalHost {
     let sandbox: TerminalSandbox | undefined;
     try {
       if (p.cwd) {
-        const c = confine(this.root, p.cwd);
-        if (!c.exists || !fs.statSync(c.real).isDirectory()) throw new ToolError('not_directory', `The terminal's cwd ${p.cwd} is not a directory inside the session root.`);
+        const c = confine(this.root, p.cwd, this.opts.extra ?? []);
+        if (!c.exists || !fs.statSync(c.real).isDirectory()) throw new ToolError('not_directory', `The terminal's cwd ${p.cwd} is not a directory inside the session root${this.opts.extra?.length ? ' or its additional directories' : ''}.`);
         cwd = c.real;
       }
       sandbox = this.#sandbox(p);

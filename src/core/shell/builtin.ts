@@ -14,6 +14,8 @@ export interface ShellSite {
   root: string;
   /** where commands run: the client's terminals, else this machine */
   host?: TerminalHost;
+  /** the session's additional directories, checked and canonical (local_fs/extra_roots.ts) */
+  extra?: readonly string[];
 }
 
 export const LOCAL_SHELL_BUILTIN: CoreToolset<ShellSite> = Object.freeze({
@@ -34,6 +36,6 @@ export const LOCAL_SHELL_BUILTIN: CoreToolset<ShellSite> = Object.freeze({
   async open(site: ShellSite, policy: Record<string, string> | undefined) {
     const { LocalShell } = await import('./local_shell.ts');
     const confined = policy && Object.keys(policy).length && policy._allowed_dir === undefined ? { ...policy, _allowed_dir: '.' } : policy;
-    return { toolset: new LocalShell({ root: site.root, policy: confined, host: site.host }) };
+    return { toolset: new LocalShell({ root: site.root, policy: confined, host: site.host, ...(site.extra?.length ? { extra: site.extra } : {}) }) };
   },
 });

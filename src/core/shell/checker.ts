@@ -30,6 +30,11 @@ export interface ShellPolicy {
   deniedCommands?: string[];
   /** when set, no `cd` may leave it and programs named by path must reside under it */
   allowedDir?: string;
+  /**
+   * the session's additional directories, checked and canonical (local_fs/extra_roots.ts): with
+   * an allowed dir, `cd`, a start directory, program paths and path words may be inside any of them too
+   */
+  extraDirs?: readonly string[];
 }
 
 export interface CheckOptions {
@@ -100,6 +105,8 @@ export interface Allowed {
   startDir: string;
   /** the allowed dir, real path, when the policy has one */
   allowedDir?: string;
+  /** the session's additional directories, where `cd` may go too (with an allowed dir) */
+  extraDirs?: readonly string[];
   steps: CheckedStep[];
 }
 
@@ -175,6 +182,7 @@ interface CompiledPolicy {
   denyNames: Set<string>;
   denyReal: Set<string>;
   allowedDir?: string;
+  extraDirs: readonly string[];
 }
 
 function realOrSelf(p: string): string {
@@ -226,7 +234,17 @@ function compileNow(policy: ShellPolicy): CompiledPolicy {
   }
   let allowedDir: string | undefined;
   if (policy.allowedDir !== undefined) allowedDir = realDirectory(path.resolve(policy.allowedDir));
-  return { allowNames, allowAbs, allowSubs, denyNames, denyReal, allowedDir };
+  return { allowNames, allowAbs, allowSubs, denyNames, denyReal, allowedDir, extraDirs: allowedDir ? (policy.extraDirs ?? []) : [] };
+}
+
+/** Inside the allowed dir or one of the session's additional directories (true without an allowed dir). */
+function allowedPlace(pol: CompiledPolicy, real: string): boolean {
+  return !pol.allowedDir || isInside(pol.allowedDir, real) || pol.extraDirs.some((d) => isInside(d, real));
+}
+
+/** The confinement as said in a refusal: the allowed dir, and the additional directories when there are some. */
+function allowedShown(pol: CompiledPolicy): string {
+  return pol.extraDirs.length ? `_allowed_dir (${pol.allowedDir}) and the session's additional directories (${pol.extraDirs.join(', ')})` : `_allowed_dir (${pol.allowedDir})`;
 }
 
 class Refusal {
@@ -327,8 +345,8 @@ function checkProgramName(name: string, at: number, pol: CompiledPolicy, dirs: s
       );
     }
   } else rule = `not denied (no _allowed_commands): ${name}`;
-  if (byPath && pol.allowedDir && !isInside(pol.allowedDir, real)) {
-    return new Refusal('outside-allowed-dir', name, at, `\`${name}\` at offset ${at} resides outside _allowed_dir (${pol.allowedDir}).`);
+  if (byPath && !allowedPlace(pol, real)) {
+    return new Refusal('outside-allowed-dir', name, at, `\`${name}\` at offset ${at} resides outside ${allowedShown(pol)}.`);
   }
   return { resolved, real, rule, ...(subs ? { subs } : {}) };
 }
@@ -441,6 +459,7 @@ export function checkLine(line: string, policy: ShellPolicy, opts: CheckOptions 
     reason: `${steps.length} step${steps.length === 1 ? '' : 's'} checked; ${programs.length ? `programs ${programs.join(', ')} allowed` : 'no programs'}${pol.allowedDir ? `; every cd stays inside ${pol.allowedDir}` : ''}.`,
     startDir,
     ...(pol.allowedDir ? { allowedDir: pol.allowedDir } : {}),
+    ...(pol.extraDirs.length ? { extraDirs: pol.extraDirs } : {}),
     steps,
   };
 }
@@ -453,8 +472,8 @@ function startDirectory(pol: CompiledPolicy, cwd: string | undefined): string | 
   } catch {
     return new Refusal('cwd', cwd ?? '', 0, `the working directory ${cwd} does not exist or is not a directory.`);
   }
-  if (pol.allowedDir && !isInside(pol.allowedDir, dir)) {
-    return new Refusal('cwd-escape', cwd ?? dir, 0, `the working directory ${dir} is outside _allowed_dir (${pol.allowedDir}).`);
+  if (!allowedPlace(pol, dir)) {
+    return new Refusal('cwd-escape', cwd ?? dir, 0, `the working directory ${dir} is outside ${allowedShown(pol)}.`);
   }
   return dir;
 }
@@ -505,6 +524,7 @@ function checkArguments(
     cache: argCache,
     ...(pol.allowedDir ? { root: pol.allowedDir } : {}),
     ...(pol.allowedDir || opts.root ? { within: pol.allowedDir ?? opts.root } : {}),
+    ...(pol.extraDirs.length ? { extraRoots: pol.extraDirs } : {}),
     inner(word, k) {
       // a wrapped program is an argument, not shell grammar: its quotes are not the shell's
       const tok: WordToken = { ...(words[k] ?? { kind: 'word', value: word, quoted: false, start: words[0].start, end: words[0].start }), quoted: false };
@@ -516,7 +536,7 @@ function checkArguments(
   });
   if ('refused' in r) return r.refused as Refusal;
   if (opts.argRules === 'report') return r;
-  const problem = policyProblem(r, { allowedDir: pol.allowedDir, askable: opts.askable === true, unlocked: (f) => unlocked(pol, f) });
+  const problem = policyProblem(r, { allowedDir: pol.allowedDir, extraDirs: pol.extraDirs, askable: opts.askable === true, unlocked: (f) => unlocked(pol, f) });
   if (!problem) return r;
   const at = problem.index >= 0 ? (words[problem.index]?.start ?? words[0].start) : words[0].start;
   const word = problem.index >= 0 ? argv[problem.index] : argv[0];
@@ -554,17 +574,18 @@ function checkCd(s: RawStep, pol: CompiledPolicy, bases: string[]): { targets: M
       const why = err instanceof ResolveError ? err.message : String(err);
       return new Refusal('cd-missing', target, arg.start, `cd target \`${target}\` at offset ${arg.start} cannot be resolved from ${base}: ${why}. cd only into existing directories.`);
     }
-    if (pol.allowedDir && !isInside(pol.allowedDir, real)) {
+    if (!allowedPlace(pol, real)) {
       return new Refusal(
         'cd-escape',
         target,
         arg.start,
-        `\`cd ${target}\` at offset ${at} leads to ${real}, outside _allowed_dir (${pol.allowedDir}).`,
+        `\`cd ${target}\` at offset ${at} leads to ${real}, outside ${allowedShown(pol)}.`,
       );
     }
     // inside as resolved, but not as written (`cd link/../..`): refused like any path word
-    if (pol.allowedDir && !withinAsWritten(pol.allowedDir, path.resolve(base, target))) {
-      return new Refusal('cd-escape', target, arg.start, `\`cd ${target}\` at offset ${at} leaves _allowed_dir (${pol.allowedDir}) as written, though it resolves to ${real}. Write the directory inside it.`);
+    const written = path.resolve(base, target);
+    if (pol.allowedDir && ![pol.allowedDir, ...pol.extraDirs].some((d) => withinAsWritten(d, written) && isInside(d, real))) {
+      return new Refusal('cd-escape', target, arg.start, `\`cd ${target}\` at offset ${at} leaves ${allowedShown(pol)} as written, though it resolves to ${real}. Write the directory inside it.`);
     }
     return real;
   };
@@ -607,6 +628,7 @@ export function checkArgv(program: string, args: string[], policy: ShellPolicy, 
     reason: `argv form: ${prog.rule}.`,
     startDir,
     ...(pol.allowedDir ? { allowedDir: pol.allowedDir } : {}),
+    ...(pol.extraDirs.length ? { extraDirs: pol.extraDirs } : {}),
     steps: [{ kind: 'run', index: 0, op: null, argv, program, resolved: prog.resolved, real: prog.real, cwd: startDir, cwds: [startDir], args: checked, start: 0, end: 0, rule: prog.rule }],
   };
 }

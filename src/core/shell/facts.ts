@@ -24,15 +24,15 @@ export interface ShellCall {
 }
 
 /** Where a verdict's or a line's step analysis goes for the envelope. */
-function envelopeStep(argv: string[], args: StepArgs | undefined, root: string): ShellStep {
+function envelopeStep(argv: string[], args: StepArgs | undefined, root: string, extra: readonly string[] = []): ShellStep {
   if (!args) return { argv };
-  const notes = readOnlyNotes(args, root);
+  const notes = readOnlyNotes(args, root, extra);
   return { argv, ...(args.inner > 0 ? { inner: argv.slice(args.inner) } : {}), ...(notes.length ? { notes } : {}) };
 }
 
 /** The facts of a line the command policy allowed. */
 export function factsOfVerdict(command: string, v: Allowed, root: string): ShellCall {
-  const steps = v.steps.map((s) => envelopeStep(s.argv, s.kind === 'run' ? s.args : undefined, root));
+  const steps = v.steps.map((s) => envelopeStep(s.argv, s.kind === 'run' ? s.args : undefined, root, v.extraDirs));
   const paths = v.steps.flatMap((s) => (s.kind === 'run' ? s.args.paths : []));
   return { facts: { command, steps }, shown: v.steps.map((s) => displayArgv(s.argv)), paths };
 }
@@ -43,11 +43,12 @@ const MAX_CWDS = 64;
  * The facts of a call with no command policy: the argv form, or a line the strict lexer can read
  * (else it is opaque). `start` is the real directory it starts in.
  */
-export function factsWithoutPolicy(command: string, argv: string[] | undefined, start: string, root: string): ShellCall {
+export function factsWithoutPolicy(command: string, argv: string[] | undefined, start: string, root: string, extra: readonly string[] = []): ShellCall {
+  const extraRoots = extra.length ? { extraRoots: extra } : {};
   if (argv) {
     const full = [command, ...argv];
-    const a = stepArgs(full, [start], { root }) as StepArgs;
-    return { facts: { command, steps: [envelopeStep(full, a, root)] }, shown: [displayArgv(full)], paths: a.paths };
+    const a = stepArgs(full, [start], { root, ...extraRoots }) as StepArgs;
+    return { facts: { command, steps: [envelopeStep(full, a, root, extra)] }, shown: [displayArgv(full)], paths: a.paths };
   }
   const lexed = lex(command);
   if (!lexed.ok) return { facts: { command, steps: [], opaque: lexed.refusal.construct }, shown: [command], paths: [] };
@@ -81,8 +82,8 @@ export function factsWithoutPolicy(command: string, argv: string[] | undefined, 
       steps.push({ argv });
       continue;
     }
-    const a = stepArgs(argv, cwds, { cache, root }) as StepArgs;
-    steps.push(envelopeStep(argv, a, root));
+    const a = stepArgs(argv, cwds, { cache, root, ...extraRoots }) as StepArgs;
+    steps.push(envelopeStep(argv, a, root, extra));
     paths.push(...a.paths);
   }
   return { facts: { command, steps }, shown: raw.map((s) => displayArgv(s)), paths };

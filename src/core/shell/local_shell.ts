@@ -58,6 +58,12 @@ export interface LocalShellOptions {
   identity?: IdentityIndex;
   /** the bounds of commands that run unasked, over the defaults (sandbox/limits.ts) */
   unaskedLimits?: Partial<Limits>;
+  /**
+   * the session's additional directories, checked and canonical (local_fs/extra_roots.ts): `cd`
+   * may go there under the policy, and the sandbox treats them as it treats the workspace
+   * (writable under workspace-write, read-only otherwise, their protected files hidden)
+   */
+  extra?: readonly string[];
 }
 
 export const LOCAL_SHELL_SPEC: ToolSpec = {
@@ -132,7 +138,8 @@ export class LocalShell implements Toolset {
 
   constructor(private readonly opts: LocalShellOptions) {
     this.root = path.resolve(opts.root);
-    this.policy = parseShellPolicy(opts.policy, this.root);
+    const parsed = parseShellPolicy(opts.policy, this.root);
+    this.policy = parsed && opts.extra?.length ? { ...parsed, extraDirs: [...opts.extra] } : parsed;
     this.host = opts.host ?? new LocalTerminalHost();
     // what its commands may write: the programs the sandbox starts are chosen outside it
     noteWorkspaces(this.writableRoots);
@@ -181,10 +188,17 @@ export class LocalShell implements Toolset {
     }
   }
 
-  /** The directories a workspace-write call may write: the session root and the policy's allowed dir. */
+  /** The session's additional directories (canonical). */
+  get extra(): readonly string[] {
+    return this.opts.extra ?? [];
+  }
+
+  /** The directories a workspace-write call may write: the session root, the policy's allowed dir and the session's additional directories. */
   get writableRoots(): string[] {
     const a = this.policy?.allowedDir;
-    return a && a !== this.root ? [this.root, a] : [this.root];
+    const roots = a && a !== this.root ? [this.root, a] : [this.root];
+    for (const d of this.opts.extra ?? []) if (!roots.includes(d)) roots.push(d);
+    return roots;
   }
 
   /** What the terminals of one call get, and what its result reports; refuses under `required`. */

@@ -66,6 +66,8 @@ export interface ShellParts {
   readonly root: string;
   readonly policy: ShellPolicy | undefined;
   readonly identity: IdentityIndex;
+  /** the session's additional directories (canonical): a path there is as the workspace's to the envelope */
+  readonly extra?: readonly string[];
   /** The arguments checked once, and the policy's verdict on them. */
   prepare(args: Record<string, unknown>, askable: boolean): PreparedLine;
   describe(args: ShellArgs): { command: string; argv?: string[]; start: string };
@@ -93,7 +95,7 @@ export function shellCallOf(sh: ShellParts, args: Record<string, unknown>, root:
     return { ...factsOfVerdict(command, v, root), prepared };
   }
   const { argv, start } = sh.describe(prepared.args);
-  return { ...factsWithoutPolicy(command, argv, start, root), prepared };
+  return { ...factsWithoutPolicy(command, argv, start, root, sh.extra), prepared };
 }
 
 /** What the envelope decides a line on: its facts, the read-approve files it names, and the sandbox it would run in. */

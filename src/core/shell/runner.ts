@@ -211,7 +211,7 @@ export async function runSteps(verdict: Allowed, line: string, opts: RunOptions)
       continue;
     }
     if (step.kind === 'cd') {
-      const moved = runCd(step, cwd, verdict.allowedDir);
+      const moved = runCd(step, cwd, verdict.allowedDir, verdict.extraDirs ?? []);
       if (typeof moved !== 'string') {
         collected.stderr.push(`${moved.message}\n`);
         collected.steps.push({ command: shown, cwd, exit_code: 1 });
@@ -240,7 +240,7 @@ export async function runSteps(verdict: Allowed, line: string, opts: RunOptions)
   return finish(line, started, collected, status, lastSignal, multi, opts.outputLimit);
 }
 
-function runCd(step: CheckedStep, cwd: string, allowedDir: string | undefined): string | Error {
+function runCd(step: CheckedStep, cwd: string, allowedDir: string | undefined, extraDirs: readonly string[]): string | Error {
   const target = step.argv[1];
   let real: string;
   try {
@@ -248,8 +248,8 @@ function runCd(step: CheckedStep, cwd: string, allowedDir: string | undefined): 
   } catch (err) {
     return new Error(`cd: ${target}: ${err instanceof ResolveError ? err.message : String(err)}; the line stopped here.`);
   }
-  if (allowedDir && !isInside(allowedDir, real)) {
-    return new Error(`cd: ${target} now leads to ${real}, outside the allowed dir ${allowedDir}; the line stopped here.`);
+  if (allowedDir && !isInside(allowedDir, real) && !extraDirs.some((d) => isInside(d, real))) {
+    return new Error(`cd: ${target} now leads to ${real}, outside the allowed dir ${allowedDir}${extraDirs.length ? ` and the session's additional directories` : ''}; the line stopped here.`);
   }
   return real;
 }

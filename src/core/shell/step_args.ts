@@ -87,6 +87,8 @@ export interface StepArgsOptions {
   root?: string;
   /** where a link a recursive reader follows may lead without counting as outside (default: `root`) */
   within?: string;
+  /** the session's additional directories (canonical): inside one is inside too, and it bounds its own links */
+  extraRoots?: readonly string[];
 }
 
 export interface StepCache {
@@ -106,7 +108,7 @@ function repoOf(dir: string, cache: StepCache | undefined): string | null {
   return r;
 }
 
-function classify(ref: PathRef, base: string, caches: StepCache | undefined, root: string | undefined, within: string | undefined = root): ClassifiedPath {
+function classify(ref: PathRef, base: string, caches: StepCache | undefined, root: string | undefined, within: string | undefined = root, extra: readonly string[] = []): ClassifiedPath {
   const cache = caches?.paths;
   const key = `${base}\0${ref.word}\0${ref.recursive ? (ref.follow ? 'f' : 'r') : ''}`;
   const hit = cache?.get(key);
@@ -114,8 +116,11 @@ function classify(ref: PathRef, base: string, caches: StepCache | undefined, roo
   const { lexical, real, exists } = resolveWord(base, ref.word);
   const cls = classOf(lexical, real);
   let holds: Holds = null;
-  const inside = root === undefined || (isWithin(root, real) && withinAsWritten(root, lexical));
-  if (ref.recursive && exists && cls === null && inside && statOf(real)?.isDirectory()) holds = scanProtected(real, ref.follow === true, undefined, within);
+  const inRoot = (r: string) => isWithin(r, real) && withinAsWritten(r, lexical);
+  // in an additional directory: scanned, and its links bounded, by that directory
+  const home = root === undefined || inRoot(root) ? root : extra.find(inRoot);
+  const inside = root === undefined || home !== undefined;
+  if (ref.recursive && exists && cls === null && inside && statOf(real)?.isDirectory()) holds = scanProtected(real, ref.follow === true, undefined, home === root ? within : home);
   const out: ClassifiedPath = { word: ref.word, index: ref.index, kind: ref.kind, recursive: ref.recursive === true, from: base, lexical, real, exists, cls, holds };
   cache?.set(key, out);
   return out;
@@ -162,8 +167,8 @@ export function stepArgs(argv: readonly string[], cwds: readonly string[], opts:
       dirs.forEach((d, k) => {
         if (ref.base === 'repo') {
           const repo = repos?.[k];
-          paths.push(classify(shifted, repo ? topOf(repo) : d[d.length - 1], opts.cache, opts.root, opts.within ?? opts.root));
-        } else for (const base of d) paths.push(classify(shifted, base, opts.cache, opts.root, opts.within ?? opts.root));
+          paths.push(classify(shifted, repo ? topOf(repo) : d[d.length - 1], opts.cache, opts.root, opts.within ?? opts.root, opts.extraRoots));
+        } else for (const base of d) paths.push(classify(shifted, base, opts.cache, opts.root, opts.within ?? opts.root, opts.extraRoots));
       });
     }
     const wraps = rulesFor(words[0])?.wraps || (real !== undefined && rulesFor(real)?.wraps);
@@ -195,6 +200,8 @@ export interface PolicyProblem {
 
 export interface PolicyOptions {
   allowedDir?: string;
+  /** the session's additional directories (canonical): a path inside one is not outside */
+  extraDirs?: readonly string[];
   /** a human can be asked (the gate): read-approve paths and `confirm` findings pass, for the envelope to ask */
   askable: boolean;
   /** a finding `_allowed_commands` unlocks by naming its subcommand (`npm install`) */
@@ -224,12 +231,14 @@ export function policyProblem(args: StepArgs, o: PolicyOptions): PolicyProblem |
     if (p.cls === 'quarantined') return { rule: 'path-quarantine', index: p.index, construct: p.word, reason: `\`${shown(p)}\` is in the credential quarantine: no tool reads or writes it` };
   }
   if (o.allowedDir) {
+    const places = [o.allowedDir, ...(o.extraDirs ?? [])];
+    const said = o.extraDirs?.length ? `_allowed_dir (${o.allowedDir}) and the session's additional directories (${o.extraDirs.join(', ')})` : `_allowed_dir (${o.allowedDir})`;
     for (const p of args.paths) {
-      if (!inside(o.allowedDir, p)) {
-        return { rule: 'path-outside', index: p.index, construct: p.word, reason: `\`${shown(p)}\` is outside _allowed_dir (${o.allowedDir}), as written or as resolved` };
+      if (!places.some((d) => inside(d, p))) {
+        return { rule: 'path-outside', index: p.index, construct: p.word, reason: `\`${shown(p)}\` is outside ${said}, as written or as resolved` };
       }
-      if (outsideLink(p.holds) && !isWithin(o.allowedDir, p.holds.target)) {
-        return { rule: 'path-outside', index: p.index, construct: p.word, reason: `a recursive read of \`${p.word}\` would follow ${p.holds.path} to ${p.holds.target}, outside _allowed_dir (${o.allowedDir})` };
+      if (outsideLink(p.holds) && !places.some((d) => isWithin(d, (p.holds as { target: string }).target))) {
+        return { rule: 'path-outside', index: p.index, construct: p.word, reason: `a recursive read of \`${p.word}\` would follow ${p.holds.path} to ${p.holds.target}, outside ${said}` };
       }
     }
   }
@@ -254,13 +263,14 @@ export interface ArgNote {
 
 /**
  * Everything about a step's arguments that keeps it from running unasked in an envelope whose
- * workspace root is `root`: every finding (any cost), a path outside the root, a recursive read
+ * workspace root is `root` (and additional directories `extra`): every finding (any cost), a path outside them, a recursive read
  * over protected files, and git finding a repository other than the root's own `.git`.
  */
-export function readOnlyNotes(args: StepArgs, root: string): ArgNote[] {
+export function readOnlyNotes(args: StepArgs, root: string, extra: readonly string[] = []): ArgNote[] {
   const notes: ArgNote[] = args.findings.map((f) => ({ rule: f.rule, why: f.why, ...(f.sub ? { sub: f.sub } : {}) }));
   for (const p of args.paths) {
-    if (!inside(root, p)) notes.push({ rule: 'path outside the root', why: `\`${shown(p)}\` is outside the workspace root` });
+    // a session's additional directory is the workspace's equal here
+    if (!inside(root, p) && !extra.some((d) => inside(d, p))) notes.push({ rule: 'path outside the root', why: `\`${shown(p)}\` is outside the workspace root` });
     if (outsideLink(p.holds)) notes.push({ rule: 'path outside the root', why: `a recursive read of \`${p.word}\` would follow ${holdsText(p.holds)}` });
     else if (p.holds) notes.push({ rule: 'recursive read of protected files', why: `a recursive read of \`${p.word}\` would meet ${holdsText(p.holds)}` });
   }

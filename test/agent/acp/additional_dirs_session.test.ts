@@ -2,7 +2,8 @@
 // OpenAI server scripting the model, real files): the file tools read and edit there, a path
 // outside both is refused, the edit is checkpointed by its absolute path and /rewind puts THAT
 // file back; a later process refuses to load the session once the directory became a link to
-// the home directory. (session/new still refuses the ACP field: edges.test.ts.)
+// the home directory. And session/new taking one: read, edit and a shell `cat` there, outside
+// both refused, a bad directory refused with -32602 and why.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,7 +54,7 @@ test('a kept additional directory: read and edit there, outside both refused, th
   const h = new Harness({ args: ['--provider', 'openai', '--model', 'fake', '--context-window', '1000000'], env, permission: () => 'allow_once' });
   cleanups.push(() => h.stop());
   await h.start();
-  await h.agent.request(acp.methods.agent.session.load, { sessionId: 'with-lib', cwd: project, mcpServers: [] });
+  await h.agent.request(acp.methods.agent.session.load, { sessionId: 'with-lib', cwd: project, mcpServers: [], additionalDirectories: [lib] });
   await h.prompt('with-lib', 'edit x');
   const results = srv.requests.slice(1).map((r) => JSON.stringify((r.messages as Array<{ role: string }>).at(-1)));
   assert.match(results[0], /x before/, 'read in the additional directory');
@@ -72,5 +73,67 @@ test('a kept additional directory: read and edit there, outside both refused, th
   const h2 = new Harness({ args: ['--provider', 'openai', '--model', 'fake'], env });
   cleanups.push(() => h2.stop());
   await h2.start();
-  await assert.rejects(h2.agent.request(acp.methods.agent.session.load, { sessionId: 'with-lib', cwd: project, mcpServers: [] }), (e: acp.RequestError) => e.code === -32602 && /holds the home directory.*start a new session without it/.test(e.message + JSON.stringify(e.data ?? '')));
+  await assert.rejects(h2.agent.request(acp.methods.agent.session.load, { sessionId: 'with-lib', cwd: project, mcpServers: [], additionalDirectories: [lib] }), (e: acp.RequestError) => e.code === -32602 && /holds the home directory/.test(e.message + JSON.stringify(e.data ?? '')));
+});
+
+test('session/new with an additional directory: read, edit and a shell cat there, a path outside both refused; a bad directory refused with -32602 and why', async () => {
+  const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-extra-new-')));
+  const project = path.join(base, 'project');
+  const lib = path.join(base, 'lib');
+  const home = path.join(base, 'home');
+  for (const d of [project, lib, home, path.join(home, '.ssh')]) mkdirSync(d);
+  const x = path.join(lib, 'x.txt');
+  writeFileSync(x, 'x before\n');
+  const outside = path.join(base, 'outside.txt');
+  writeFileSync(outside, 'not yours\n');
+  const calls: ScriptedToolCall[][] = [
+    [{ name: 'read_file', arguments: { path: x } }],
+    [{ name: 'edit_file', arguments: { path: x, old_string: 'before', new_string: 'after' } }],
+    [{ name: 'local_shell', arguments: { command: `cat ${x}` } }],
+    [{ name: 'read_file', arguments: { path: outside } }],
+    [{ name: 'local_shell', arguments: { command: `cat ${outside}` } }],
+  ];
+  const srv = await startFakeOpenAI((body): Reply => {
+    const msgs = body.messages as Array<{ role: string }>;
+    const step = msgs.slice(msgs.map((m) => m.role).lastIndexOf('user')).filter((m) => m.role === 'assistant').length;
+    return step < calls.length ? { toolCalls: calls[step] } : { text: 'done' };
+  });
+  const env = { HOME: home, XDG_DATA_HOME: path.join(base, 'data'), OPENAI_BASE_URL: srv.url, OPENAI_API_KEY: 'k' };
+  cleanups.push(async () => {
+    await srv.close();
+    rmSync(base, { recursive: true, force: true });
+  });
+  const h = new Harness({ args: ['--provider', 'openai', '--model', 'fake', '--context-window', '1000000'], env, terminal: true, permission: () => 'allow_once' });
+  cleanups.push(() => h.stop());
+  const init = await h.start();
+  assert.deepEqual(init.agentCapabilities?.sessionCapabilities?.additionalDirectories, {}, 'advertised as the 2.4.0 schema names it');
+  const { sessionId } = await h.agent.request(acp.methods.agent.session.new, { cwd: project, mcpServers: [], additionalDirectories: [lib] });
+  await h.prompt(sessionId, 'edit x');
+  const results = srv.requests.slice(1).map((r) => JSON.stringify((r.messages as Array<{ role: string }>).at(-1)));
+  assert.match(results[0], /x before/, 'read in the additional directory');
+  assert.equal(readFileSync(x, 'utf8'), 'x after\n', 'edited there');
+  assert.match(results[2], /x after/, 'a shell cat there');
+  assert.match(results[3], /outside the workspace root and the additional directories/);
+  assert.match(results[4], /outside _allowed_dir .* and the session's additional directories/);
+  assert.doesNotMatch(results[3] + results[4], /not yours/);
+  // kept with the session: a later load in this process has it still
+  const stored = await new SessionStore(path.join(base, 'data', 'cxl')).load(sessionId);
+  assert.deepEqual(stored?.extras?.[ADDITIONAL_DIRS_KEY], [lib]);
+
+  // on load the client's list, checked, replaces the kept one; a bad one refuses the load
+  const lib2 = path.join(base, 'lib2');
+  mkdirSync(lib2);
+  await assert.rejects(h.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [], additionalDirectories: ['/'] }), (e: acp.RequestError) => e.code === -32602 && /file system root/.test(e.message));
+  await h.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [], additionalDirectories: [lib2] });
+  await h.agent.request(acp.methods.agent.session.close, { sessionId });
+  assert.deepEqual((await new SessionStore(path.join(base, 'data', 'cxl')).load(sessionId))?.extras?.[ADDITIONAL_DIRS_KEY], [lib2]);
+  // a client that names none (the schema: none) does not inherit what an earlier client named
+  await h.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [] });
+  await h.agent.request(acp.methods.agent.session.close, { sessionId });
+  assert.equal((await new SessionStore(path.join(base, 'data', 'cxl')).load(sessionId))?.extras?.[ADDITIONAL_DIRS_KEY], undefined);
+
+  const file = x;
+  for (const [bad, why] of [['lib', /relative/], ['/', /file system root/], [file, /not a directory/], [path.join(home, '.ssh'), /protected directory/], [path.join(base, 'missing'), /does not exist/]] as const) {
+    await assert.rejects(h.agent.request(acp.methods.agent.session.new, { cwd: project, mcpServers: [], additionalDirectories: [bad] }), (e: acp.RequestError) => e.code === -32602 && why.test(e.message), bad);
+  }
 });

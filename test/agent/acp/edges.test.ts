@@ -152,19 +152,22 @@ test('image and audio blocks are refused with the reason, never dropped; the cap
   }
 });
 
-test('logout is advertised and answered; additionalDirectories is refused with the reason', async () => {
+test('logout is advertised and answered; additionalDirectories is advertised and taken', async () => {
   const { dir, root, h } = await world({});
   const init = await h.conn.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
   assert.deepEqual(init.agentCapabilities?.auth?.logout, {});
   assert.equal(init.agentCapabilities?.promptCapabilities?.image ?? false, false);
   assert.equal(init.agentCapabilities?.promptCapabilities?.audio ?? false, false);
-  assert.equal(init.agentCapabilities?.sessionCapabilities?.additionalDirectories ?? null, null);
+  assert.deepEqual(init.agentCapabilities?.sessionCapabilities?.additionalDirectories, {});
   assert.deepEqual(await h.agent.request(acp.methods.agent.logout, {}), {});
   const other = path.join(root, 'other');
   mkdirSync(other);
+  const { sessionId } = await h.agent.request(acp.methods.agent.session.new, { cwd: dir, mcpServers: [], additionalDirectories: [other] });
+  assert.ok(sessionId);
+  // what the session does there: additional_dirs_session.test.ts
   await assert.rejects(
-    h.agent.request(acp.methods.agent.session.new, { cwd: dir, mcpServers: [], additionalDirectories: [other] }),
-    (e: { code: number; message: string }) => e.code === -32602 && /takes no additional directories/.test(e.message),
+    h.agent.request(acp.methods.agent.session.new, { cwd: dir, mcpServers: [], additionalDirectories: ['other'] }),
+    (e: { code: number; message: string }) => e.code === -32602 && /relative/.test(e.message),
   );
 });
 

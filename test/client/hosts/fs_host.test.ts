@@ -95,3 +95,22 @@ test('a 40 MB file: line ranges are served from it; the whole file, or a range o
   await assert.rejects(h.readTextFile('big.log'), refused(/line|range|limit/i));
   await assert.rejects(h.readTextFile('big.log', 1, 300_000), refused(/Ask for fewer lines/));
 });
+
+test("the session's additional directories are served as the root is; outside them all, and a bad one, refused", async () => {
+  const extra = path.join(base, 'extra');
+  mkdirSync(path.join(extra, '.ssh'), { recursive: true });
+  writeFileSync(path.join(extra, 'x.txt'), 'extra\n');
+  writeFileSync(path.join(extra, '.ssh', 'id_rsa'), 'KEY');
+  symlinkSync(outside, path.join(extra, 'out'));
+  const ask = async () => true;
+  await assert.rejects(new FsHost(root, ask).readTextFile(path.join(extra, 'x.txt')), /outside/, 'one root by default');
+  const h = new FsHost(root, ask, [extra]);
+  assert.equal(await h.readTextFile(path.join(extra, 'x.txt')), 'extra\n');
+  await h.writeTextFile(path.join(extra, 'y.txt'), 'written\n');
+  assert.equal(readFileSync(path.join(extra, 'y.txt'), 'utf8'), 'written\n');
+  for (const p of [path.join(outside, 'secret.txt'), path.join(extra, 'out', 'secret.txt'), `${extra}/../outside/secret.txt`]) {
+    await assert.rejects(h.readTextFile(p), (e: { data?: { code: string } }) => e.data?.code === 'escape', p);
+  }
+  await assert.rejects(h.readTextFile(path.join(extra, '.ssh', 'id_rsa')), (e: { data?: { code: string } }) => e.data?.code === 'quarantined');
+  for (const bad of ['extra', '/', path.join(extra, 'x.txt')]) assert.throws(() => new FsHost(root, ask, [bad]), /is refused/, bad);
+});

@@ -213,3 +213,29 @@ test('required with a sandbox that cannot start: terminal/create is refused with
     rmSync(bin, { recursive: true, force: true });
   }
 });
+
+test("the session's additional directories: a cwd there is allowed, outside every root still refused; sandboxed, one is writable and its key hidden", async () => {
+  const ws = wsWithKey();
+  const extra = wsWithKey();
+  try {
+    const plain = new TerminalHost(ws, () => {}, { mode: 'off' });
+    assert.throws(() => plain.create({ command: 'pwd', cwd: extra }), /outside the workspace/, 'one root by default');
+    plain.dispose();
+    const h = new TerminalHost(ws, () => {}, { mode: 'off', extra: [extra] });
+    assert.equal((await runIn(h, { command: 'pwd', args: [], cwd: extra })).output.trim(), extra);
+    assert.throws(() => h.create({ command: 'pwd', cwd: path.dirname(extra) }), /outside the workspace/);
+    assert.throws(() => h.create({ command: 'pwd', cwd: '/etc' }), /outside the workspace/);
+    h.dispose();
+    if (!haveBwrap) return;
+    const sb = new TerminalHost(ws, () => {}, { extra: [extra] });
+    const g = await runIn(sb, { command: 'grep', args: ['-r', 'PRIVATE', extra] });
+    assert.match(g.output, /PRIVATE notes/);
+    assert.doesNotMatch(g.output, /term-test-key/);
+    await runIn(sb, { command: 'touch', args: [path.join(extra, 'made.txt')] });
+    assert.equal(existsSync(path.join(extra, 'made.txt')), true, 'workspace-write reaches the additional directory');
+    sb.dispose();
+  } finally {
+    await removeWorkspace(ws);
+    await removeWorkspace(extra);
+  }
+});
