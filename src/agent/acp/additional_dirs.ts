@@ -26,7 +26,9 @@ export function sessionAdditionalRoots(stored: Pick<StoredSession, 'extras' | 's
   const dirs = requested ?? keptAdditionalDirs(stored);
   if (requested) {
     if (requested.length) (stored.extras ??= {})[ADDITIONAL_DIRS_KEY] = [...requested];
-    else if (stored.extras) delete stored.extras[ADDITIONAL_DIRS_KEY];
+    // an empty list, not a deleted key: the session log saves the keys it is given, so a deleted
+    // one would come back from the log as it was
+    else if (stored.extras?.[ADDITIONAL_DIRS_KEY]) stored.extras[ADDITIONAL_DIRS_KEY] = [];
   }
   if (!dirs.length) return [];
   try {

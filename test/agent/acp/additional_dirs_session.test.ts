@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import * as acp from '@agentclientprotocol/sdk';
-import { ADDITIONAL_DIRS_KEY } from '../../../src/agent/acp/additional_dirs.ts';
+import { ADDITIONAL_DIRS_KEY, keptAdditionalDirs } from '../../../src/agent/acp/additional_dirs.ts';
 import { SessionStore } from '../../../src/agent/sessions/store.ts';
 import type { CheckpointsMeta, RewindMeta } from '../../../src/core/protocol_names.ts';
 import { startFakeOpenAI, type Reply, type ScriptedToolCall } from '../../fixtures/fake_models.ts';
@@ -130,7 +130,7 @@ test('session/new with an additional directory: read, edit and a shell cat there
   // a client that names none (the schema: none) does not inherit what an earlier client named
   await h.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [] });
   await h.agent.request(acp.methods.agent.session.close, { sessionId });
-  assert.equal((await new SessionStore(path.join(base, 'data', 'cxl')).load(sessionId))?.extras?.[ADDITIONAL_DIRS_KEY], undefined);
+  assert.deepEqual(keptAdditionalDirs((await new SessionStore(path.join(base, 'data', 'cxl')).load(sessionId))!), []);
 
   const file = x;
   for (const [bad, why] of [['lib', /relative/], ['/', /file system root/], [file, /not a directory/], [path.join(home, '.ssh'), /protected directory/], [path.join(base, 'missing'), /does not exist/]] as const) {
