@@ -99,7 +99,7 @@ test('every stable agent method of v1 is answered (none -32601), each with a wel
   // only authenticate refuses, and as invalid params: cxl has no login methods
   assert.deepEqual(Object.entries(answers).filter(([, c]) => c !== undefined), [['authenticate', -32602]]);
   const init = await w.h.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
-  assert.deepEqual(init.agentCapabilities?.sessionCapabilities, { list: {}, resume: {}, close: {}, delete: {}, fork: {} });
+  assert.deepEqual(init.agentCapabilities?.sessionCapabilities, { list: {}, resume: {}, close: {}, delete: {}, fork: {}, additionalDirectories: {} });
 });
 
 test('a method the agent does not have (unknown, or unstable and not offered) is answered -32601 naming it', async () => {
