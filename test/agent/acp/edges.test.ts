@@ -107,8 +107,10 @@ test('a cancel while the model server has taken the request but not sent its fir
   assert.ok(took < CANCEL_BOUND_MS, `the cancel took ${took} ms`);
   // the held request was given up: the server sees its connection closed
   const t1 = Date.now();
-  while (closed < held.length && Date.now() - t1 < CANCEL_BOUND_MS) await new Promise((r) => setTimeout(r, 20));
-  assert.equal(closed, held.length, 'the request was aborted, not left open');
+  // the connection's close reaches this server later than the turn's end under load (Deno's fetch
+  // abort); what matters is that it comes, well before the 600 s first-byte wait
+  while (closed < held.length && Date.now() - t1 < 10_000) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(closed, held.length, `the request was aborted, not left open (${hits.join(', ')})`);
 });
 
 test('a cancel while the turn waits for its lease (another live process writing it) ends the turn at once', async () => {
