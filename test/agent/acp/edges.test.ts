@@ -52,6 +52,16 @@ async function world(env: Record<string, string>, opts: HarnessOptions = {}): Pr
 // Each cancel ends its turn well under 1.5 s on a quiet machine; the waits it must not sit out are
 // 3 s lookups, a 15 s lease and a 600 s first byte: the bound is below the shortest, with room for a loaded CI machine.
 const CANCEL_BOUND_MS = 2500;
+
+/** Cancels the turn `prompt` runs and asserts it ends cancelled within CANCEL_BOUND_MS. */
+async function cancelledInTime(h: Harness, sessionId: string, prompt: Promise<{ stopReason: string }>): Promise<void> {
+  const asked = Date.now();
+  await h.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+  const res = await prompt;
+  const took = Date.now() - asked;
+  assert.equal(res.stopReason, 'cancelled');
+  assert.ok(took < CANCEL_BOUND_MS, `the cancel took ${took} ms`);
+}
 test('a cancel while the context window is still being asked of a server that never answers ends the turn at once', async () => {
   const srv = await silentServer();
   const { dir, h } = await world({ OPENAI_BASE_URL: srv.url, OPENAI_API_KEY: 'k' }, { args: ['--provider', 'openai', '--model', 'm'] });
@@ -61,13 +71,8 @@ test('a cancel while the context window is still being asked of a server that ne
   const t0 = Date.now();
   while (!srv.hits.some((x) => /models|props/.test(x)) && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 20));
   await new Promise((r) => setTimeout(r, 200));
-  const asked = Date.now();
-  await h.agent.notify(acp.methods.agent.session.cancel, { sessionId });
-  const res = await prompt;
-  const took = Date.now() - asked;
-  assert.equal(res.stopReason, 'cancelled');
   // the two 3 s lookup timeouts would make it ~5.5 s
-  assert.ok(took < CANCEL_BOUND_MS, `the cancel took ${took} ms`);
+  await cancelledInTime(h, sessionId, prompt);
 });
 
 test('a cancel while the model server has taken the request but not sent its first byte ends the turn at once', async () => {
@@ -99,12 +104,7 @@ test('a cancel while the model server has taken the request but not sent its fir
   while (!hits.some((x) => x.startsWith('POST')) && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 20));
   assert.ok(hits.some((x) => x.startsWith('POST')), `the chat request reached the server (${hits.join(', ')})`);
   await new Promise((r) => setTimeout(r, 200));
-  const asked = Date.now();
-  await h.agent.notify(acp.methods.agent.session.cancel, { sessionId });
-  const res = await prompt;
-  const took = Date.now() - asked;
-  assert.equal(res.stopReason, 'cancelled');
-  assert.ok(took < CANCEL_BOUND_MS, `the cancel took ${took} ms`);
+  await cancelledInTime(h, sessionId, prompt);
   // the held request was given up: the server sees its connection closed
   const t1 = Date.now();
   // the connection's close reaches this server later than the turn's end under load (Deno's fetch
@@ -126,13 +126,8 @@ test('a cancel while the turn waits for its lease (another live process writing 
   void prompt.finally(() => (settled = true)).catch(() => {});
   await new Promise((r) => setTimeout(r, 500));
   assert.equal(settled, false, 'the turn waits for the lease');
-  const asked = Date.now();
-  await h.agent.notify(acp.methods.agent.session.cancel, { sessionId });
-  const res = await prompt;
-  const took = Date.now() - asked;
-  assert.equal(res.stopReason, 'cancelled');
   // the lock wait alone is 15 s
-  assert.ok(took < CANCEL_BOUND_MS, `the cancel took ${took} ms`);
+  await cancelledInTime(h, sessionId, prompt);
   // the lease comes free: the next prompt runs (no provider here: it says how to set one up)
   rmSync(lock);
   const next = await h.prompt(sessionId, 'again');
