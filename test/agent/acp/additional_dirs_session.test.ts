@@ -21,6 +21,21 @@ after(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
+
+/** A model server that makes `calls` one step a turn, then answers 'done'; the agent's env for it. Both go at the end. */
+async function modelPlaying(calls: ScriptedToolCall[][], base: string, home: string) {
+  const srv = await startFakeOpenAI((body): Reply => {
+    const msgs = body.messages as Array<{ role: string }>;
+    const step = msgs.slice(msgs.map((m) => m.role).lastIndexOf('user')).filter((m) => m.role === 'assistant').length;
+    return step < calls.length ? { toolCalls: calls[step] } : { text: 'done' };
+  });
+  cleanups.push(async () => {
+    await srv.close();
+    rmSync(base, { recursive: true, force: true });
+  });
+  return { srv, env: { HOME: home, XDG_DATA_HOME: path.join(base, 'data'), OPENAI_BASE_URL: srv.url, OPENAI_API_KEY: 'k' } };
+}
+
 test('a kept additional directory: read and edit there, outside both refused, the edit rewound in place; a later load refuses it once it became a link to home', async () => {
   const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-extra-acp-')));
   const project = path.join(base, 'project');
@@ -35,16 +50,7 @@ test('a kept additional directory: read and edit there, outside both refused, th
     [{ name: 'edit_file', arguments: { path: x, old_string: 'before', new_string: 'after' } }],
     [{ name: 'read_file', arguments: { path: path.join(base, 'outside.txt') } }],
   ];
-  const srv = await startFakeOpenAI((body): Reply => {
-    const msgs = body.messages as Array<{ role: string }>;
-    const step = msgs.slice(msgs.map((m) => m.role).lastIndexOf('user')).filter((m) => m.role === 'assistant').length;
-    return step < calls.length ? { toolCalls: calls[step] } : { text: 'done' };
-  });
-  const env = { HOME: home, XDG_DATA_HOME: path.join(base, 'data'), OPENAI_BASE_URL: srv.url, OPENAI_API_KEY: 'k' };
-  cleanups.push(async () => {
-    await srv.close();
-    rmSync(base, { recursive: true, force: true });
-  });
+  const { srv, env } = await modelPlaying(calls, base, home);
   // the session as a process that took the directory would have kept it
   const store = new SessionStore(path.join(base, 'data', 'cxl'));
   const now = new Date().toISOString();
@@ -93,16 +99,7 @@ test('session/new with an additional directory: read, edit and a shell cat there
     [{ name: 'read_file', arguments: { path: outside } }],
     [{ name: 'local_shell', arguments: { command: `cat ${outside}` } }],
   ];
-  const srv = await startFakeOpenAI((body): Reply => {
-    const msgs = body.messages as Array<{ role: string }>;
-    const step = msgs.slice(msgs.map((m) => m.role).lastIndexOf('user')).filter((m) => m.role === 'assistant').length;
-    return step < calls.length ? { toolCalls: calls[step] } : { text: 'done' };
-  });
-  const env = { HOME: home, XDG_DATA_HOME: path.join(base, 'data'), OPENAI_BASE_URL: srv.url, OPENAI_API_KEY: 'k' };
-  cleanups.push(async () => {
-    await srv.close();
-    rmSync(base, { recursive: true, force: true });
-  });
+  const { srv, env } = await modelPlaying(calls, base, home);
   const h = new Harness({ args: ['--provider', 'openai', '--model', 'fake', '--context-window', '1000000'], env, terminal: true, permission: () => 'allow_once' });
   cleanups.push(() => h.stop());
   const init = await h.start();
