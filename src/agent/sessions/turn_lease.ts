@@ -51,7 +51,7 @@ function readHolder(file: string): { holder: LeaseHolder; mtimeMs: number } | un
 }
 
 function live(h: { holder: LeaseHolder; mtimeMs: number }): boolean {
-  if (h.holder.host === HOST) return h.holder.pid !== process.pid && holderAlive(h.holder.pid, typeof h.holder.start === 'string' ? h.holder.start : undefined);
+  if (h.holder.host === HOST) return h.holder.pid !== process.pid && holderAlive(h.holder.pid, h.holder.start);
   return h.holder.host !== '' && Date.now() - h.mtimeMs < LEASE_STALE_MS;
 }
 

@@ -84,9 +84,10 @@ export function ownStartTime(): string | undefined {
  * its pid is alive and, where start times can be read, it started when it said (a dead holder's
  * pid reused by a new process is not the holder).
  */
-export function holderAlive(pid: number, start?: string): boolean {
+export function holderAlive(pid: number, start?: unknown): boolean {
   if (!processAlive(pid)) return false;
-  if (start === undefined) return true;
+  // a record without a readable start (another system, an older cxl) is judged by its pid alone
+  if (typeof start !== 'string') return true;
   const now = processStartTime(pid);
   return now === undefined || now === start;
 }
@@ -122,7 +123,7 @@ function isStale(h: { holder: Holder; ageMs: number }): boolean {
   if (h.ageMs > STALE_LOCK_MS) return true;
   const { pid, host } = h.holder;
   // our own pid: this process's writers of the path queue, so none holds it now (a dead namesake did)
-  return typeof pid === 'number' && host === HOST && (pid === process.pid || !holderAlive(pid, typeof h.holder.start === 'string' ? h.holder.start : undefined));
+  return typeof pid === 'number' && host === HOST && (pid === process.pid || !holderAlive(pid, h.holder.start));
 }
 
 function tryCreate(file: string): boolean {
@@ -227,7 +228,7 @@ export function sweepHolderFiles(file: string, now = Date.now()): void {
     // (another host's writer on a shared file system has that long); another host's by its age
     const pid = Number(m[1]);
     const ours = h.holder.pid === undefined ? h.ageMs > EMPTY_HOLDER_MS : h.holder.pid === pid && h.holder.host === HOST;
-    const dead = ours ? pid !== process.pid && !holderAlive(pid, typeof h.holder.start === 'string' ? h.holder.start : undefined) : h.ageMs > STALE_LOCK_MS;
+    const dead = ours ? pid !== process.pid && !holderAlive(pid, h.holder.start) : h.ageMs > STALE_LOCK_MS;
     if (dead) fs.rmSync(path.join(dir, name), { force: true });
   }
 }
