@@ -99,6 +99,27 @@ const denoCount = (out) => {
     : { passed: NaN, failed: NaN };
 };
 const deno = denoRuns.map((r) => denoCount(r.out)).reduce((a, b) => ({ passed: a.passed + b.passed, failed: a.failed + b.failed }), { passed: 0, failed: 0 });
+// Deno lists them under " FAILURES " as "name => ./file:line:col".
+function denoFailures(out) {
+  const plain = out.replace(/\u001b\[[0-9;]*m/g, '');
+  const at = plain.lastIndexOf(' FAILURES ');
+  if (at < 0) return [];
+  return plain.slice(at).split('\n').filter((l) => / => \S+:\d+:\d+$/.test(l)).map((l) => `deno: ${l.trim()}`);
+}
+// Node's TAP: a failed test whose failure is its own (not "subtestsFailed"), with its file.
+function nodeFailures(text) {
+  const lines = text.split('\n');
+  const out = [];
+  lines.forEach((line, i) => {
+    const m = /^\s*not ok \d+ - (.*)$/.exec(line);
+    if (!m) return;
+    const block = lines.slice(i + 1, i + 12).join('\n');
+    if (/failureType: 'subtestsFailed'/.test(block)) return;
+    const file = /location: '([^':]+)/.exec(block)?.[1];
+    out.push(`node: ${m[1]}${file ? ` => ${path.relative(root, file)}` : ''}`);
+  });
+  return out;
+}
 const denoRun = runs.deno ? { code: denoRuns.find((r) => r.code !== 0)?.code ?? 0 } : skippedRun;
 
 let noteText = '';
@@ -110,6 +131,9 @@ try {
 rmSync(tmp, { recursive: true, force: true });
 const skipped = [...new Set(noteText.split('\n').filter((l) => l.trim() !== ''))];
 if (skipped.length) console.log(`\nnot run, for want of a system tool:\n${skipped.map((l) => `  - ${l}`).join('\n')}`);
+// The names of the failed tests, last before the totals: a CI log is often kept only by its tail.
+const failedNames = [...nodeFailures(tapText), ...denoRuns.flatMap((r) => denoFailures(r.out))];
+if (failedNames.length) console.log(`\nfailed:\n${failedNames.map((l) => `  - ${l}`).join('\n')}`);
 const halves = [runs.node && `node: ${node.passed} passed, ${node.failed} failed`, runs.deno && `deno: ${deno.passed} passed, ${deno.failed} failed`];
 console.log(`\n${halves.filter(Boolean).join('; ')}`);
 const halfOk = (r, on, res) => !on || (res.code === 0 && r.passed > 0 && r.failed === 0);
