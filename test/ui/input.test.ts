@@ -12,7 +12,8 @@ import { expandPastes, insertPaste, pasteLabel, showPastes } from '../../src/ui/
 import { cleanPaste, InputDecoder, PASTE_TIMEOUT_MS, type InputEvent } from '../../src/ui/input.ts';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from '../../src/ui/terminal_modes.ts';
 
-const show = (evs: InputEvent[]) => evs.map((e) => (e.kind === 'paste' ? `paste:${JSON.stringify(e.text)}` : e.name === 'return' ? 'Enter' : JSON.stringify(e.input)));
+const show = (evs: InputEvent[]) =>
+  evs.map((e) => (e.kind === 'paste' ? `paste:${JSON.stringify(e.text)}` : e.kind === 'focus' ? `focus:${e.focused}` : e.kind === 'report' ? `report:${JSON.stringify(e.text)}` : e.name === 'return' ? 'Enter' : JSON.stringify(e.input)));
 
 test('text and Enter in one read: the text, then Enter (and \\r\\n is one Enter, \\n a new line)', () => {
   const d = new InputDecoder();
