@@ -104,6 +104,8 @@ interface Start {
   offTerminate(): void;
   starting: Promise<void>;
   background: Promise<'dark' | 'light' | undefined>;
+  /** Colour is on, the theme `auto`, and the terminal did not say its background in time. */
+  lateBackground?: boolean;
   screen: Promise<ScreenModules>;
   settings: Promise<UiConfig>;
   ui: ScreenModules;
@@ -306,7 +308,12 @@ export const UI_START: readonly Step[] = [
       const [, , , , , , theme, terminalBackground] = s.ui;
       const setting = theme.parseThemeSetting((await s.settings).theme) ?? 'auto';
       if (setting !== 'auto') theme.setTheme(setting);
-      else if (theme.colorEnabled()) theme.setTheme((await s.background) ?? terminalBackground.backgroundFromEnv(process.env) ?? 'dark');
+      else if (theme.colorEnabled()) {
+        const answered = await s.background;
+        theme.setTheme(answered ?? terminalBackground.backgroundFromEnv(process.env) ?? 'dark');
+        // a terminal (or ssh link) slower than the wait: its answer still sets the theme when it comes
+        s.lateBackground = answered === undefined;
+      }
     },
   },
   {
@@ -369,7 +376,7 @@ export const UI_START: readonly Step[] = [
         },
       };
       const editor = (text: string) => editInEditor(text, process.env, term);
-      s.instance = render(React.createElement(App, { store: s.client.store, controller: s.client, initial: s.initial, prompts: s.prompts, editor, notifier: s.notifier }), { exitOnCtrlC: false, patchConsole: false });
+      s.instance = render(React.createElement(App, { store: s.client.store, controller: s.client, initial: s.initial, prompts: s.prompts, editor, notifier: s.notifier, lateBackground: s.lateBackground }), { exitOnCtrlC: false, patchConsole: false });
     },
   },
 ];

@@ -8,6 +8,8 @@ import type { ClientStore } from '../client/state.ts';
 import type { Controller } from './controller.ts';
 import { cleanPaste, InputDecoder, type InputEvent } from './input.ts';
 import { matchAction } from './keys.ts';
+import { backgroundFromAnswer } from './terminal_background.ts';
+import { setTheme, themeName } from './theme.ts';
 import type { UiState } from './ui_state.ts';
 import { focusedView } from './views/focus.ts';
 import { typed } from './views/approval_arming.ts';
@@ -22,12 +24,15 @@ export interface KeyboardParts {
   setUi(f: (u: UiState) => UiState): void;
   prompts?: PromptStore;
   editor?: ExternalEditor;
+  /** The background asked at start got no answer in time: one that comes later sets the theme. */
+  lateBackground?: boolean;
 }
 
 export class Keyboard {
   readonly #decoder = new InputDecoder();
   #heldTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
+  #backgroundTaken = false;
 
   /** `parts()` is read at each key, so the latest store and controller are used. */
   constructor(private readonly parts: () => KeyboardParts) {}
@@ -45,6 +50,7 @@ export class Keyboard {
       // focus reports (DECSET 1004): whether a notification is needed
       else if (ev.kind === 'focus') this.parts().setUi((u) => (u.focused === ev.focused ? u : { ...u, focused: ev.focused }));
       // any other report (a late answer to a query) is not input
+      else this.#report(ev.text);
     }
     // a lone Esc, a sequence cut between reads, a paste whose end marker never comes: decided
     // when their time is up
@@ -73,6 +79,17 @@ export class Keyboard {
         this.#timers.set(name, setTimeout(fn, ms));
       },
     };
+  }
+
+  /** The background colour asked at start, answered after the wait: the theme it says, from the next frame. */
+  #report(text: string): void {
+    if (!this.parts().lateBackground || this.#backgroundTaken) return;
+    const theme = backgroundFromAnswer(text);
+    if (theme === undefined) return;
+    this.#backgroundTaken = true;
+    if (theme === themeName()) return;
+    setTheme(theme);
+    this.parts().setUi((u) => ({ ...u }));
   }
 
   #paste(raw: string): void {
