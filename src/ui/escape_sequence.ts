@@ -32,6 +32,20 @@ export function isBare(held: string): boolean {
   return BARE.test(held);
 }
 
+/** Past this length a held string is kept as its start and its last character. */
+const HELD_MAX = 1024;
+
+/**
+ * What of a held sequence is kept for the rest of it: a string's middle (an OSC 52 answer may be
+ * megabytes, in many reads) decides nothing, since it holds no terminator and no control
+ * character; its start and its last character (an ESC that may yet make ST) do. Kept whole, it
+ * would be copied and scanned again at every read.
+ */
+export function shortened(held: string): string {
+  if (held.length <= HELD_MAX || !STRING_START.has(held[1] ?? '')) return held;
+  return held.slice(0, 3) + held.slice(-1);
+}
+
 const isParam = (c: number) => c >= 0x20 && c <= 0x3f;
 const isFinal = (c: number) => c >= 0x40 && c <= 0x7e;
 

@@ -5,7 +5,7 @@
 // must still act. Between the bracketed-paste markers everything is text. A terminal's answer that
 // comes late (the background colour asked at start) or a sequence cut between two reads is
 // joined up here and never becomes typed text (escape_sequence.ts says where a sequence ends).
-import { isBare, scanEscape, type SequenceKind } from './escape_sequence.ts';
+import { isBare, scanEscape, shortened, type SequenceKind } from './escape_sequence.ts';
 import { controlKey, escapeKey, textKey, type ParsedKey } from './key_parse.ts';
 
 export { NO_KEY } from './key_parse.ts';
@@ -61,7 +61,10 @@ export class InputDecoder {
   /** The start of an escape sequence still waiting for the rest of it. */
   #held = '';
   #heldAt = 0;
+  /** The paste so far: only appended to, never searched whole (a long paste comes in thousands of pieces). */
   #paste: string | undefined;
+  /** Its last few characters: where an end marker cut between pieces begins. */
+  #pasteTail = '';
   #lastAt = 0;
 
   /** Inside a bracketed paste (its end marker not seen yet). */
@@ -96,7 +99,7 @@ export class InputDecoder {
       if (esc > i) out.push(...splitTyped(s.slice(i, esc)));
       const scan = scanEscape(s, esc);
       if (scan === 'pending') {
-        this.#held = s.slice(esc);
+        this.#held = shortened(s.slice(esc));
         // a sequence still held from before keeps its start
         this.#heldAt = esc === 0 ? since : now;
         break;
@@ -138,17 +141,19 @@ export class InputDecoder {
 
   /** Text inside a paste: undefined while the end marker is still to come, else what follows it. */
   #pasted(text: string, out: InputEvent[]): string | undefined {
-    // the end marker may have begun in the last piece
-    const from = Math.max(0, (this.#paste ?? '').length - PASTE_END.length + 1);
-    const all = (this.#paste ?? '') + text;
-    const end = all.indexOf(PASTE_END, from);
-    if (end === -1) {
-      this.#paste = all;
+    const before = this.#paste ?? '';
+    const window = this.#pasteTail + text;
+    const at = window.indexOf(PASTE_END);
+    if (at === -1) {
+      this.#paste = before + text;
+      this.#pasteTail = window.slice(-(PASTE_END.length - 1));
       return undefined;
     }
+    // where the marker begins in `text`: before it (negative) when it began in an earlier piece
+    const cut = at - this.#pasteTail.length;
     this.#paste = undefined;
-    out.push({ kind: 'paste', text: all.slice(0, end) });
-    return all.slice(end + PASTE_END.length);
+    out.push({ kind: 'paste', text: cut < 0 ? before.slice(0, before.length + cut) : before + text.slice(0, cut) });
+    return text.slice(cut + PASTE_END.length);
   }
 
   #sequence(seq: string, kind: SequenceKind): InputEvent[] {
@@ -156,6 +161,7 @@ export class InputDecoder {
     if (kind === 'broken') return [];
     if (seq === PASTE_START) {
       this.#paste = '';
+      this.#pasteTail = '';
       return [];
     }
     // the terminal's focus reports (DECSET 1004)

@@ -171,6 +171,20 @@ test('a report after a paste, and a paste after a report, each as it is', () => 
   assert.deepEqual(read([`${ESC}[200~x${ESC}[201~${OSC11}${BEL}${ESC}[200~y${ESC}[201~`]), ['paste:"x"', 'report', 'paste:"y"']);
 });
 
+test('a report of a megabyte in 4 KiB reads is dropped whole, at once, and the keys after it act', () => {
+  for (const [open, end] of [[`${ESC}]52;c;`, BEL], [`${ESC}_G`, ST]]) {
+    const d = new InputDecoder();
+    const started = Date.now();
+    const evs = d.feed(open, 0);
+    // the end cut between reads: ST's ESC closes one read
+    for (let i = 0; i < 256; i++) evs.push(...d.feed('QUJD'.repeat(1024) + (i === 255 ? end[0] : ''), 1));
+    evs.push(...d.feed(`${end.slice(1)}ok\r`, 2));
+    assert.deepEqual(show(evs), ['report', '"ok"', 'return'], JSON.stringify(open));
+    // scanned once, not again from its start at every read (that took seconds)
+    assert.ok(Date.now() - started < 2000, `${Date.now() - started} ms`);
+  }
+});
+
 test('scanEscape: where each sequence ends, and when the input ends before it does', () => {
   const end = (s: string) => {
     const r = scanEscape(s, 0);
