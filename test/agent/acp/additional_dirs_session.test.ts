@@ -134,3 +134,44 @@ test('session/new with an additional directory: read, edit and a shell cat there
     await assert.rejects(h.agent.request(acp.methods.agent.session.new, { cwd: project, mcpServers: [], additionalDirectories: [bad] }), (e: acp.RequestError) => e.code === -32602 && why.test(e.message), bad);
   }
 });
+
+test('session/list answers each session\'s additional directories as they were saved: as the client gave them, [] once a load named none, left out for one that never had any; a later process lists the same', async () => {
+  const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-extra-list-')));
+  const project = path.join(base, 'project');
+  const lib = path.join(base, 'lib');
+  const home = path.join(base, 'home');
+  for (const d of [project, lib, home, path.join(base, 'docs')]) mkdirSync(d);
+  // given through a link and a `..`: kept and listed as given, not as resolved
+  symlinkSync(lib, path.join(base, 'lib-link'));
+  const given = [path.join(base, 'lib-link'), path.join(project, '..', 'docs')];
+  const { env } = await modelPlaying([], base, home);
+  const h = new Harness({ args: ['--provider', 'openai', '--model', 'fake'], env });
+  cleanups.push(() => h.stop());
+  await h.start();
+  const withDirs = (await h.agent.request(acp.methods.agent.session.new, { cwd: project, mcpServers: [], additionalDirectories: given })).sessionId;
+  const without = (await h.agent.request(acp.methods.agent.session.new, { cwd: project, mcpServers: [] })).sessionId;
+  const emptied = (await h.agent.request(acp.methods.agent.session.new, { cwd: project, mcpServers: [], additionalDirectories: [lib] })).sessionId;
+  await h.agent.request(acp.methods.agent.session.load, { sessionId: emptied, cwd: project, mcpServers: [] });
+  const listed = async (agent: Harness) => {
+    const { sessions } = await agent.agent.request(acp.methods.agent.session.list, { cwd: project });
+    return Object.fromEntries(sessions.map((s) => [s.sessionId, s]));
+  };
+  let byId = await listed(h);
+  assert.deepEqual(byId[withDirs]?.additionalDirectories, given, 'the list the session was saved with, in order, as given');
+  assert.equal('additionalDirectories' in (byId[without] ?? {}), false, 'none kept: left out (the schema reads it as none)');
+  assert.deepEqual(byId[emptied]?.additionalDirectories, [], 'a load that named none saved an empty list');
+  await h.stop();
+
+  // a later process lists from the index the first one left, and from the files when it is gone
+  for (const fresh of [false, true]) {
+    if (fresh) rmSync(path.join(base, 'data', 'cxl', 'sessions.index.json'), { force: true });
+    const h2 = new Harness({ args: ['--provider', 'openai', '--model', 'fake'], env });
+    cleanups.push(() => h2.stop());
+    await h2.start();
+    byId = await listed(h2);
+    assert.deepEqual(byId[withDirs]?.additionalDirectories, given, fresh ? 'rebuilt from the files' : 'from the index');
+    assert.equal('additionalDirectories' in (byId[without] ?? {}), false);
+    assert.deepEqual(byId[emptied]?.additionalDirectories, []);
+    await h2.stop();
+  }
+});
