@@ -444,9 +444,28 @@ async function connectRemote(s: Start): Promise<import('../client/connection/rem
 
 export async function main(argv: string[]): Promise<number> {
   const s = { argv } as Start;
+  // CXL_TRACE_START=FILE: when each step of the start ended, in ms since the process began (the
+  // screen owns stderr); what a slow start is made of, as the ui_start benchmark's breakdown reads it
+  const trace = process.env.CXL_TRACE_START;
+  const ends: string[] = [];
   for (const step of UI_START) {
     await step.run(s);
+    if (trace) ends.push(`${performance.now().toFixed(1)} ${step.name}`);
     if (s.done) return 0;
+  }
+  if (trace) {
+    const write = () => fs.writeFileSync(trace, `${ends.join('\n')}\n`);
+    write();
+    let shown = false;
+    const check = () => {
+      if (shown || s.client.store.getState().sessionId === undefined) return;
+      shown = true;
+      off();
+      ends.push(`${performance.now().toFixed(1)} session shown`);
+      write();
+    };
+    const off = s.client.store.subscribe(check);
+    check();
   }
   // A render that throws unmounts Ink: end the session too rather than leave a dead screen.
   let crash: unknown;
