@@ -29,12 +29,17 @@ export function worthWalking(p: string, base: string): boolean {
   return p.startsWith(`${b}/`);
 }
 
-/** The status matrix of `c` under `filepaths`, as isomorphic-git's statusMatrix returns it. */
-export async function statusRows(c: GitCtx, filepaths: readonly string[] = ['.']): Promise<Row[]> {
+/**
+ * The status matrix of `c` under `filepaths`, as isomorphic-git's statusMatrix returns it;
+ * `changedOnly` leaves out the rows where HEAD, working tree and index agree (status, diff and the
+ * write tools look at no other).
+ */
+export async function statusRows(c: GitCtx, filepaths: readonly string[] = ['.'], opts: { changedOnly?: boolean } = {}): Promise<Row[]> {
   const index = readIndexFile(c.repo.gitdir);
   const autocrlf = await c.git.getConfig({ ...c.args, path: 'core.autocrlf' }).catch(() => undefined);
   if (index.unusual || (autocrlf !== undefined && autocrlf !== false && autocrlf !== 'false')) {
-    return (await c.git.statusMatrix({ ...c.args, filepaths: [...filepaths] })) as Row[];
+    const all = (await c.git.statusMatrix({ ...c.args, filepaths: [...filepaths] })) as Row[];
+    return opts.changedOnly ? all.filter((r) => !unchanged(r)) : all;
   }
   const filemode = await c.git.getConfig({ ...c.args, path: 'core.filemode' }).catch(() => undefined);
   const head = await readHeadTree(c, await headOid(c), index);
@@ -80,7 +85,10 @@ export async function statusRows(c: GitCtx, filepaths: readonly string[] = ['.']
   for (const [p, s] of staged) {
     if ((!everything && !worth(p)) || underLinks(p)) continue;
     const h = head.whole ? s.oid : head.files.get(p);
-    rows.push(row(p, h, s.present ? hasher.oid(p, s) : undefined, s.oid));
+    const w = s.present ? hasher.oid(p, s) : undefined;
+    // most files of a large tree: HEAD, working tree and index agree (no row made, none sorted)
+    if (opts.changedOnly && h === s.oid && w === h) continue;
+    rows.push(row(p, h, w, s.oid));
   }
   if (!head.whole) {
     for (const [p, h] of head.files) {
@@ -93,6 +101,11 @@ export async function statusRows(c: GitCtx, filepaths: readonly string[] = ['.']
   // the index's order differs only where a name has a character below `/` (`a.ts` and `a/b.ts`),
   // so the sort finds the rows almost in order and takes about one comparison a row
   return rows.sort((a, b) => walkOrder(a[0], b[0]));
+}
+
+/** HEAD, working tree and index agree: the row every caller passes over. */
+function unchanged(r: Row): boolean {
+  return r[1] === 1 && r[2] === 1 && r[3] === 1;
 }
 
 /** isomorphic-git's order of two paths: by UTF-16 code unit, with `/` below every other character. */
