@@ -31,6 +31,7 @@ function runCached(file, label) {
     cachedData = undefined;
   }
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
+  script.cxlFile = file;
   if (cachedData === undefined || script.cachedDataRejected) {
     // written at exit, when the run has compiled the functions it uses
     process.once('exit', () => saveCache(script, dir, cacheFile, stem));
@@ -45,8 +46,13 @@ function saveCache(script, dir, cacheFile, stem) {
     const tmp = `${cacheFile}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, script.createCachedData());
     fs.renameSync(tmp, cacheFile);
-    // caches of older builds or Node versions of the same bundle and subcommand are dead
-    for (const f of fs.readdirSync(dir)) if (f.startsWith(stem) && f !== path.basename(cacheFile) && f.endsWith('.bin')) fs.rmSync(path.join(dir, f), { force: true });
+    // caches of older builds or Node versions of the same bundle and subcommand are dead, and so
+    // are those of a bundle this build no longer has (the one `scripted.cjs` before the split)
+    const bundles = new Set(fs.readdirSync(path.dirname(script.cxlFile)).filter((f) => f.endsWith('.cjs')));
+    for (const f of fs.readdirSync(dir)) {
+      if (!f.endsWith('.bin') || f === path.basename(cacheFile)) continue;
+      if (f.startsWith(stem) || !bundles.has(f.slice(0, f.indexOf('.cjs-') + 4))) fs.rmSync(path.join(dir, f), { force: true });
+    }
   } catch {
     // a read-only or full cache directory: the next start compiles again
   }

@@ -104,6 +104,8 @@ interface Start {
   offTerminate(): void;
   starting: Promise<void>;
   background: Promise<'dark' | 'light' | undefined>;
+  /** Colour is on, the theme `auto`, and the terminal did not say its background in time. */
+  lateBackground?: boolean;
   screen: Promise<ScreenModules>;
   settings: Promise<UiConfig>;
   ui: ScreenModules;
@@ -306,7 +308,12 @@ export const UI_START: readonly Step[] = [
       const [, , , , , , theme, terminalBackground] = s.ui;
       const setting = theme.parseThemeSetting((await s.settings).theme) ?? 'auto';
       if (setting !== 'auto') theme.setTheme(setting);
-      else if (theme.colorEnabled()) theme.setTheme((await s.background) ?? terminalBackground.backgroundFromEnv(process.env) ?? 'dark');
+      else if (theme.colorEnabled()) {
+        const answered = await s.background;
+        theme.setTheme(answered ?? terminalBackground.backgroundFromEnv(process.env) ?? 'dark');
+        // a terminal (or ssh link) slower than the wait: its answer still sets the theme when it comes
+        s.lateBackground = answered === undefined;
+      }
     },
   },
   {
@@ -369,7 +376,7 @@ export const UI_START: readonly Step[] = [
         },
       };
       const editor = (text: string) => editInEditor(text, process.env, term);
-      s.instance = render(React.createElement(App, { store: s.client.store, controller: s.client, initial: s.initial, prompts: s.prompts, editor, notifier: s.notifier }), { exitOnCtrlC: false, patchConsole: false });
+      s.instance = render(React.createElement(App, { store: s.client.store, controller: s.client, initial: s.initial, prompts: s.prompts, editor, notifier: s.notifier, lateBackground: s.lateBackground }), { exitOnCtrlC: false, patchConsole: false });
     },
   },
 ];
@@ -437,9 +444,28 @@ async function connectRemote(s: Start): Promise<import('../client/connection/rem
 
 export async function main(argv: string[]): Promise<number> {
   const s = { argv } as Start;
+  // CXL_TRACE_START=FILE: when each step of the start ended, in ms since the process began (the
+  // screen owns stderr); what a slow start is made of, as the ui_start benchmark's breakdown reads it
+  const trace = process.env.CXL_TRACE_START;
+  const ends: string[] = [];
   for (const step of UI_START) {
     await step.run(s);
+    if (trace) ends.push(`${performance.now().toFixed(1)} ${step.name}`);
     if (s.done) return 0;
+  }
+  if (trace) {
+    const write = () => fs.writeFileSync(trace, `${ends.join('\n')}\n`);
+    write();
+    let shown = false;
+    const check = () => {
+      if (shown || s.client.store.getState().sessionId === undefined) return;
+      shown = true;
+      off();
+      ends.push(`${performance.now().toFixed(1)} session shown`);
+      write();
+    };
+    const off = s.client.store.subscribe(check);
+    check();
   }
   // A render that throws unmounts Ink: end the session too rather than leave a dead screen.
   let crash: unknown;

@@ -59,9 +59,11 @@ export interface AppProps {
   notifier?: Notifier;
   /** Milliseconds between two frames drawn for store changes (FRAME_MS unless a test says otherwise). */
   frameMs?: number;
+  /** The theme is `auto` and the terminal did not say its background in time: its answer, should it come later, sets the theme. */
+  lateBackground?: boolean;
 }
 
-export function App({ store, controller, animate = true, size: fixedSize, initial, prompts, editor, arming, notifier, frameMs = FRAME_MS }: AppProps) {
+export function App({ store, controller, animate = true, size: fixedSize, initial, prompts, editor, arming, notifier, frameMs = FRAME_MS, lateBackground }: AppProps) {
   // store changes reach the screen once a frame, a replay once it is read (frame_budget.ts)
   const subscribe = useMemo(() => framed(store.subscribe, { frameMs, holding: () => store.getState().loading !== undefined }), [store, frameMs]);
   const s = useSyncExternalStore(subscribe, store.getState, store.getState);
@@ -73,7 +75,7 @@ export function App({ store, controller, animate = true, size: fixedSize, initia
   useApprovalOnScreen(s, ui, setUi);
   useNotifications(s, ui, notifier);
   useToolSelection(s, ui, setUi);
-  useKeyboard({ store, controller, ui: current, setUi, prompts, editor });
+  useKeyboard({ store, controller, ui: current, setUi, prompts, editor, lateBackground });
   useFileList(s, ui, controller);
   const highlighter = useSyncExternalStore(onHighlighterReady, highlighterReady, highlighterReady);
   const markdown = useSyncExternalStore(onMarkdownReady, markdownReady, markdownReady);

@@ -1,6 +1,7 @@
 // The terminal's bytes for one key, named as the binding table names keys. Ink's own key object
 // reports Backspace (DEL) and Delete (`ESC [3~`) alike and has no name for Ctrl+←, Alt+B or
-// Ctrl+_, so the screen reads the raw sequences Ink splits its input into and names them here.
+// Ctrl+_, so the screen reads the raw sequences (input.ts joins up the pieces Ink splits its input
+// into) and names them here.
 import type { Key } from 'ink';
 
 export const NO_KEY: Key = {
@@ -108,8 +109,8 @@ function printable(ch: string): ParsedKey {
 }
 
 /**
- * One escape sequence as Ink hands it over (`ESC [1;5D`, `ESC b`, `ESC ESC`): its name, or
- * undefined for one no binding could name (a focus report, a mouse event).
+ * One whole escape sequence (`ESC [1;5D`, `ESC b`, `ESC ESC`): its name, or
+ * undefined for one no binding could name (a terminal report such as a cursor position, a mouse event).
  */
 export function escapeKey(seq: string): ParsedKey | undefined {
   if (seq === '\u001B' || seq === '\u001B\u001B') return named('escape');

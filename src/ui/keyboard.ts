@@ -6,16 +6,15 @@ import { useStdin, type Key } from 'ink';
 import { useEffect, useRef } from 'react';
 import type { ClientStore } from '../client/state.ts';
 import type { Controller } from './controller.ts';
-import { cleanPaste, InputDecoder, PASTE_TIMEOUT_MS } from './input.ts';
+import { cleanPaste, InputDecoder, type InputEvent } from './input.ts';
 import { matchAction } from './keys.ts';
+import { backgroundFromAnswer } from './terminal_background.ts';
+import { setTheme, themeName } from './theme.ts';
 import type { UiState } from './ui_state.ts';
 import { focusedView } from './views/focus.ts';
 import { typed } from './views/approval_arming.ts';
 import { globalKeys } from './views/global.ts';
 import type { ExternalEditor, PromptStore, ViewContext } from './views/view.ts';
-
-const FOCUS_IN = '\u001B[I';
-const FOCUS_OUT = '\u001B[O';
 
 export interface KeyboardParts {
   store: ClientStore;
@@ -25,38 +24,42 @@ export interface KeyboardParts {
   setUi(f: (u: UiState) => UiState): void;
   prompts?: PromptStore;
   editor?: ExternalEditor;
+  /** The background asked at start got no answer in time: one that comes later sets the theme. */
+  lateBackground?: boolean;
 }
 
 export class Keyboard {
   readonly #decoder = new InputDecoder();
-  #pasteTimer: ReturnType<typeof setTimeout> | undefined;
+  #heldTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
+  #backgroundTaken = false;
 
   /** `parts()` is read at each key, so the latest store and controller are used. */
   constructor(private readonly parts: () => KeyboardParts) {}
 
-  /** One raw event from Ink (a run of text or one escape sequence): the keys and pastes in it, in order. */
+  /** One raw event from Ink (a run of text, one escape sequence, or part of one): the keys and pastes in it, in order. */
   read(raw: string): void {
-    // the terminal's focus reports (DECSET 1004): whether a notification is needed
-    if ((raw === FOCUS_IN || raw === FOCUS_OUT) && !this.#decoder.pasting) {
-      const focused = raw === FOCUS_IN;
-      return this.parts().setUi((u) => (u.focused === focused ? u : { ...u, focused }));
-    }
-    clearTimeout(this.#pasteTimer);
-    for (const ev of this.#decoder.feed(raw)) {
+    this.#handle(this.#decoder.feed(raw));
+  }
+
+  #handle(events: InputEvent[]): void {
+    clearTimeout(this.#heldTimer);
+    for (const ev of events) {
       if (ev.kind === 'paste') this.#paste(ev.text);
-      else this.#key(ev.name, ev.input, ev.key);
+      else if (ev.kind === 'key') this.#key(ev.name, ev.input, ev.key);
+      // focus reports (DECSET 1004): whether a notification is needed
+      else if (ev.kind === 'focus') this.parts().setUi((u) => (u.focused === ev.focused ? u : { ...u, focused: ev.focused }));
+      // any other report (a late answer to a query) is not input
+      else this.#report(ev.text);
     }
-    if (this.#decoder.pasting) {
-      // a paste whose end marker never comes ends after a while of quiet
-      this.#pasteTimer = setTimeout(() => {
-        for (const ev of this.#decoder.flush()) if (ev.kind === 'paste') this.#paste(ev.text);
-      }, PASTE_TIMEOUT_MS + 10);
-    }
+    // a lone Esc, a sequence cut between reads, a paste whose end marker never comes: decided
+    // when their time is up
+    const due = this.#decoder.deadline();
+    if (due !== undefined) this.#heldTimer = setTimeout(() => this.#handle(this.#decoder.expire()), Math.max(0, due - Date.now()) + 1);
   }
 
   dispose(): void {
-    clearTimeout(this.#pasteTimer);
+    clearTimeout(this.#heldTimer);
     for (const t of this.#timers.values()) clearTimeout(t);
     this.#timers.clear();
   }
@@ -76,6 +79,17 @@ export class Keyboard {
         this.#timers.set(name, setTimeout(fn, ms));
       },
     };
+  }
+
+  /** The background colour asked at start, answered after the wait: the theme it says, from the next frame. */
+  #report(text: string): void {
+    if (!this.parts().lateBackground || this.#backgroundTaken) return;
+    const theme = backgroundFromAnswer(text);
+    if (theme === undefined) return;
+    this.#backgroundTaken = true;
+    if (theme === themeName()) return;
+    setTheme(theme);
+    this.parts().setUi((u) => ({ ...u }));
   }
 
   #paste(raw: string): void {

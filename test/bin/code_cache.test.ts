@@ -66,11 +66,15 @@ describe('the code cache of the scripted subcommands', () => {
     fs.mkdirSync(cache);
     const old = path.join(cache, 'scripted-tool.cjs-tool-v1.0.0-x64-1-1.bin');
     const other = path.join(cache, 'scripted-check.cjs-check-v1.0.0-x64-1-1.bin');
-    fs.writeFileSync(old, 'x');
-    fs.writeFileSync(other, 'x');
+    // the one bundle of earlier builds, before each subcommand had its own
+    const gone = path.join(cache, 'scripted.cjs-tool-v1.0.0-x64-1-1.bin');
+    const notOurs = path.join(cache, 'notes.txt');
+    for (const f of [old, other, gone, notOurs]) fs.writeFileSync(f, 'x');
     assert.equal(cxl(stat, { CXL_CODE_CACHE_DIR: cache }).code, 0);
     assert.equal(fs.existsSync(old), false);
+    assert.equal(fs.existsSync(gone), false, 'the cache of a bundle this build no longer has is removed');
     assert.equal(fs.existsSync(other), true, "another subcommand's cache is its own business");
+    assert.equal(fs.existsSync(notOurs), true, 'only .bin caches are swept');
   });
 
   it('a cache directory that cannot be made costs nothing but the compile', () => {

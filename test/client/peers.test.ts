@@ -46,7 +46,6 @@ function peer(flags: string[], opts: Partial<ClientOptions> = {}): AcpClient {
 
 // Every agent these tests talk to starts now, side by side: starting one is most of a test's time.
 const plain = peer([]);
-const noSession = peer(['--no-session', 'Connection error.', '--slow-new', '1500']);
 const neverInit = peer(['--slow-init', 'never'], { initTimeoutMs: 200 });
 const lateInit = peer(['--slow-init', '400'], { initTimeoutMs: 100 });
 const configModels = peer(['--models', 'config'], { model: 'PEER LARGE 2' });
@@ -83,7 +82,9 @@ test('the SDK example agent\'s turns (call ids reused, a rejected edit left pend
 });
 
 test('a session that cannot open: the error shows its data; a prompt typed meanwhile and one typed after say they were not sent', async () => {
-  const c = noSession;
+  // started here, not with the others: its session/new fails 3 s after initialize, and the
+  // prompt must be typed before that (started early, the tests before it could outlast the wait)
+  const c = peer(['--no-session', 'Connection error.', '--slow-new', '3000']);
   await waitFor(c, (s) => s.agent.status === 'ready', 'initialize');
   c.send('typed while starting');
   assert.deepEqual(c.store.getState().queued, ['typed while starting']);

@@ -12,7 +12,8 @@ import { expandPastes, insertPaste, pasteLabel, showPastes } from '../../src/ui/
 import { cleanPaste, InputDecoder, PASTE_TIMEOUT_MS, type InputEvent } from '../../src/ui/input.ts';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON } from '../../src/ui/terminal_modes.ts';
 
-const show = (evs: InputEvent[]) => evs.map((e) => (e.kind === 'paste' ? `paste:${JSON.stringify(e.text)}` : e.name === 'return' ? 'Enter' : JSON.stringify(e.input)));
+const show = (evs: InputEvent[]) =>
+  evs.map((e) => (e.kind === 'paste' ? `paste:${JSON.stringify(e.text)}` : e.kind === 'focus' ? `focus:${e.focused}` : e.kind === 'report' ? `report:${JSON.stringify(e.text)}` : e.name === 'return' ? 'Enter' : JSON.stringify(e.input)));
 
 test('text and Enter in one read: the text, then Enter (and \\r\\n is one Enter, \\n a new line)', () => {
   const d = new InputDecoder();
@@ -52,6 +53,21 @@ test('a paste whose end marker never comes ends after the timeout; later keys ar
   d.feed('\u001B[200~', 0);
   d.feed('left', 1);
   assert.deepEqual(show(d.flush()), ['paste:"left"']);
+});
+
+test('a 16 MiB paste in 4 KiB reads is one paste, read at once (not searched again whole at each read)', () => {
+  const d = new InputDecoder();
+  const piece = `${'x'.repeat(4095)}\n`;
+  const started = Date.now();
+  d.feed('\u001B[200~', 0);
+  for (let i = 0; i < 4096; i++) assert.equal(d.feed(piece, 1).length, 0);
+  // the end marker cut between two reads
+  assert.deepEqual(d.feed('\u001B[20', 2), []);
+  const [paste, ...rest] = d.feed('1~z', 2);
+  assert.equal(paste?.kind === 'paste' && paste.text.length, 4096 * 4096);
+  assert.equal(rest.length, 1);
+  // a search of the whole paste at each read took minutes here
+  assert.ok(Date.now() - started < 3000, `${Date.now() - started} ms`);
 });
 
 test('cleanPaste keeps text and line ends, drops escapes and control characters', () => {

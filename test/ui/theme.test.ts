@@ -1,15 +1,20 @@
 // Themes: the terminal's background from its OSC 11 answer (a real exchange over a pipe-backed
 // stream pair that answers as xterm does, one that answers only the device-attributes query, one
 // that never answers, and keys typed meanwhile kept for the screen),
-// COLORFGBG, the `theme` config key's check, and /theme switching the palette.
+// COLORFGBG, the `theme` config key's check, /theme switching the palette, and an answer that
+// comes after the wait setting the theme of the running screen (only when none came in time).
 import './env.ts';
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
+import { createElement } from 'react';
 import { parseConfigText } from '../../src/config/load.ts';
+import { App } from '../../src/ui/App.tsx';
 import { backgroundFromAnswer, backgroundFromEnv, queryBackground } from '../../src/ui/terminal_background.ts';
 import { setTheme, themeColor, themeName } from '../../src/ui/theme.ts';
+import { renderAt, tick } from './harness.ts';
+import * as states from './states.ts';
 
 /** A terminal that answers the queries written to it, as `answer` says (empty: it never answers), after `typed` was typed. */
 function terminal(answer: (query: string) => string, typed = '') {
@@ -106,6 +111,40 @@ test('the light palette has no plain yellow or cyan (unreadable on white); switc
     for (const name of ['warn', 'code', 'accent', 'syn_number']) assert.doesNotMatch(themeColor(name) ?? '', /^(yellow|cyan)/);
     assert.notEqual(themeColor('code', 'light'), themeColor('code', 'dark'));
   } finally {
+    setTheme('dark');
+  }
+});
+
+test('an answer that comes after the wait sets the theme from the next frame, once; it is never typed', async () => {
+  const LIGHT = '\u001B]11;rgb:ffff/ffff/ffff\u001B\\';
+  const mount = (lateBackground: boolean) => {
+    const controller = { send() {}, cancel() {}, quit() {} };
+    return renderAt(createElement(App, { store: states.idle(), controller, animate: false, size: { columns: 80, rows: 20 }, lateBackground }), 80, 20);
+  };
+  setTheme('dark');
+  // the start got its answer (or the theme is configured): a later one changes nothing
+  const answered = mount(false);
+  try {
+    await answered.press(LIGHT);
+    assert.equal(themeName(), 'dark');
+  } finally {
+    answered.unmount();
+  }
+  const late = mount(true);
+  try {
+    const before = late.stdout.frames.length;
+    // cut between two reads, as a slow link delivers it
+    await late.press(LIGHT.slice(0, 9), LIGHT.slice(9));
+    assert.equal(themeName(), 'light');
+    assert.ok(late.stdout.frames.length > before, 'the screen is drawn again in the new palette');
+    // only the first answer counts
+    await late.press('\u001B]11;rgb:0000/0000/0000\u0007');
+    assert.equal(themeName(), 'light');
+    await late.press('ok');
+    await tick();
+    assert.match(late.lastFrame(), /› ok\s*$/m, 'nothing of the answers typed; the keys after them are');
+  } finally {
+    late.unmount();
     setTheme('dark');
   }
 });

@@ -6,15 +6,15 @@
 import { ToolError } from '../../core/errors.ts';
 import { additionalRoots } from '../../core/local_fs/extra_roots.ts';
 import type { PathMatcher } from '../../core/protect/matcher.ts';
-import type { StoredSession } from '../sessions/store.ts';
+import { ADDITIONAL_DIRS_KEY, dirsKept, type StoredSession } from '../sessions/store.ts';
 
-/** The extras key the directories are kept under, as given (absolute paths). */
-export const ADDITIONAL_DIRS_KEY = 'additionalDirectories';
+// the extras key the directories are kept under, as given (absolute paths): the store's, whose
+// summary (session/list) reports them
+export { ADDITIONAL_DIRS_KEY };
 
 /** The directories kept with the session (an empty list when none, or when the value is not a list of strings). */
 export function keptAdditionalDirs(stored: Pick<StoredSession, 'extras'>): string[] {
-  const v = stored.extras?.[ADDITIONAL_DIRS_KEY];
-  return Array.isArray(v) && v.every((d) => typeof d === 'string') ? [...v] : [];
+  return dirsKept(stored.extras?.[ADDITIONAL_DIRS_KEY]) ?? [];
 }
 
 /**

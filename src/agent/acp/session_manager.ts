@@ -7,7 +7,7 @@ import path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { isToolError } from '../../core/errors.ts';
 import { canonicalRoot } from '../../core/paths.ts';
-import { sessionAdditionalRoots } from './additional_dirs.ts';
+import { ADDITIONAL_DIRS_KEY, sessionAdditionalRoots } from './additional_dirs.ts';
 import { META_UNATTENDED } from '../../core/protocol_names.ts';
 import type { SessionLog, StoredSession } from '../sessions/store.ts';
 import { BlobStore } from '../checkpoints/blob_store.ts';
@@ -52,10 +52,11 @@ function cursorIndex(all: ReadonlyArray<{ sessionId: string; updatedAt: string }
  * The client's additionalDirectories on this open, checked against the session's root and kept
  * with it. As the schema says, none given (absent or empty) is none: a client that does not name
  * a directory never finds the agent reaching it because an earlier client did. A refused
- * directory is -32602 naming it and why.
+ * directory is -32602 naming it and why. True when the list kept with the session changed.
  */
-function takeAdditional(stored: StoredSession, given: readonly string[] | null | undefined): void {
+function takeAdditional(stored: StoredSession, given: readonly string[] | null | undefined): boolean {
   const dirs = given ?? [];
+  const was = JSON.stringify(stored.extras?.[ADDITIONAL_DIRS_KEY]);
   let root = stored.cwd;
   try {
     root = canonicalRoot(stored.cwd);
@@ -68,6 +69,7 @@ function takeAdditional(stored: StoredSession, given: readonly string[] | null |
     if (isToolError(err) && err.code === 'bad_path') throw badAdditionalDirectory(dirs, err.message);
     throw err;
   }
+  return JSON.stringify(stored.extras?.[ADDITIONAL_DIRS_KEY]) !== was;
 }
 
 export class SessionManager {
@@ -150,8 +152,9 @@ export class SessionManager {
     if (!log) throw sessionNotFound(params.sessionId);
     const stored = log.session;
     if (params.cwd && path.isAbsolute(params.cwd)) stored.cwd = path.resolve(params.cwd);
+    let dirsChanged: boolean;
     try {
-      takeAdditional(stored, params.additionalDirectories);
+      dirsChanged = takeAdditional(stored, params.additionalDirectories);
     } catch (err) {
       await log.close();
       throw err;
@@ -169,6 +172,8 @@ export class SessionManager {
       if (isToolError(err) && err.code === 'bad_path') throw sessionRefused(stored.cwd, err.message);
       throw err;
     }
+    // saved now, not at the next prompt: session/list answers what the session was saved with
+    if (dirsChanged) await live.persist();
     return live.answer();
   }
 
@@ -233,12 +238,13 @@ export class SessionManager {
     if (this.o.checkpointsDir) new BlobStore(this.o.checkpointsDir, sessionId).remove();
   }
 
+  /** session/list: a page of the stored sessions, each with the additional directories it was saved with, as the client gave them (none kept: the field is left out, which the schema reads as none). */
   async list(params: acp.ListSessionsRequest): Promise<acp.ListSessionsResponse> {
     const all = await this.o.store.list(params.cwd ?? undefined);
     const from = params.cursor ? cursorIndex(all, params.cursor) : 0;
     const list = all.slice(from, from + LIST_PAGE);
     const more = from + LIST_PAGE < all.length;
-    return { ...(more ? { nextCursor: cursorOf(list[list.length - 1]) } : {}), sessions: list.map((s) => ({ sessionId: s.sessionId, cwd: s.cwd, title: s.title ?? null, updatedAt: s.updatedAt, ...(s.sessionId.startsWith(UNIT_SESSION_PREFIX) ? { _meta: { [META_UNATTENDED]: true } } : {}) })) };
+    return { ...(more ? { nextCursor: cursorOf(list[list.length - 1]) } : {}), sessions: list.map((s) => ({ sessionId: s.sessionId, cwd: s.cwd, title: s.title ?? null, updatedAt: s.updatedAt, ...(s.additionalDirectories ? { additionalDirectories: s.additionalDirectories } : {}), ...(s.sessionId.startsWith(UNIT_SESSION_PREFIX) ? { _meta: { [META_UNATTENDED]: true } } : {}) })) };
   }
 
   cancel(sessionId: string): void {

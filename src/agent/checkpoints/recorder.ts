@@ -2,15 +2,17 @@
 // changed what it was before (its content kept in the blob store, or that it did not exist) and
 // the stamp the session left it with. A local_fs write is recorded just before it happens (the
 // tool has read the old content: it is handed over, not read again); a command's changes are
-// found by comparing the workspace before and after it, so the content of every file a command
+// found by comparing the workspace, and each of the session's additional directories (a command may
+// write there as in the workspace), before and after it, so the content of every file a command
 // may touch is kept before it runs (each version once: a file unchanged since the last command
-// costs a stat). The records are saved with the session (one `extras` key per prompt), so a load
-// or a fork carries them.
+// costs a stat). One budget of files bounds a command's comparison in all of them. The records are
+// saved with the session (one `extras` key per prompt), so a load or a fork carries them.
+import fs from 'node:fs';
 import path from 'node:path';
 import type { EffectRecorder } from '../../core/contract/toolset.ts';
 import { isWithin } from '../../core/paths.ts';
 import { CAP_REACHED, NO_SPACE, type BlobStore } from './blob_store.ts';
-import { diffStates, scanWorkspace, stampAt, type Stamp, type WorkspaceState } from './workspace_state.ts';
+import { diffStates, MAX_TRACKED_FILES, scanWorkspace, stampAt, type Stamp, type WorkspaceState } from './workspace_state.ts';
 
 /** The extras key prefix of a prompt's record. */
 export const CHECKPOINT_KEY = 'checkpoint/';
@@ -66,6 +68,44 @@ export interface RecorderOptions {
    * the store's (a full disk, the session's cap, a failed write): not first at /rewind.
    */
   notice?: (text: string) => void;
+}
+
+/** One directory a command's changes are compared in, as it was before the command. */
+interface Compared {
+  /** the workspace root, or an additional directory (canonical) */
+  dir: string;
+  /** keyed as the records key files: root-relative in the workspace, absolute in an additional directory */
+  state: WorkspaceState;
+  /** the files it could look at, of the command's budget (the scan after it takes as many) */
+  limit: number;
+}
+
+/** What a command's comparison took before it ran. */
+export interface BeforeCommand {
+  compared: Compared[];
+  /** per key, the hash of its content as kept, or why it was not */
+  kept: Map<string, string | { why: string }>;
+  /** additional directories not compared, and why */
+  notes: string[];
+}
+
+/** Whether `dir` (canonical when the session began) is still that directory: not gone, not a link now. */
+function stillItself(dir: string): boolean {
+  try {
+    return fs.lstatSync(dir).isDirectory() && fs.realpathSync.native(dir) === dir;
+  } catch {
+    return false;
+  }
+}
+
+/** `state` of the additional directory `dir`, its keys made absolute; files under `root` (a workspace inside it) are the workspace's state's, not its. */
+function absoluteKeys(dir: string, state: WorkspaceState, root: string): WorkspaceState {
+  const files = new Map<string, Stamp>();
+  for (const [rel, st] of state.files) {
+    const abs = path.join(dir, rel);
+    if (!isWithin(root, abs)) files.set(abs, st);
+  }
+  return { files, capped: state.capped };
 }
 
 /** The records kept in a session's extras, in prompt order. */
@@ -129,6 +169,25 @@ export class SessionCheckpoints implements EffectRecorder {
 
   #save(cp: PromptCheckpoint): void {
     this.o.save(`${CHECKPOINT_KEY}${cp.n}`, cp);
+  }
+
+  /** Where a record's key is on disk. */
+  #abs(key: string): string {
+    return path.isAbsolute(key) ? key : path.join(this.root, key);
+  }
+
+  /**
+   * The additional directories a command's changes are compared in: those outside the workspace
+   * (one inside it is compared with it) and outside one another (the outer one holds the inner);
+   * one holding the workspace leaves the workspace's files to the workspace's comparison.
+   */
+  #comparedExtra(): string[] {
+    return this.extra.filter((d) => !isWithin(this.root, d) && !this.extra.some((o) => o !== d && isWithin(o, d)));
+  }
+
+  /** The directory's state, keyed as records are, looking at no more than `limit` files. */
+  #scan(dir: string, limit: number): WorkspaceState {
+    return dir === this.root ? scanWorkspace(dir, limit) : absoluteKeys(dir, scanWorkspace(dir, limit), this.root);
   }
 
   /** The key of `abs`: root-relative, or absolute in an additional directory; undefined outside them all. */
@@ -199,39 +258,71 @@ export class SessionCheckpoints implements EffectRecorder {
   }
 
   /**
-   * Before a command: the workspace's state, and the content of every file in it kept (each
-   * version once). What could not be kept is said in the prompt's notes when the command changed it.
+   * Before a command: the state of the workspace and of each additional directory (the workspace
+   * first, then each in turn, all within one budget of MAX_TRACKED_FILES files), and the content of
+   * every file in them kept (each version once). What could not be kept is said in the prompt's
+   * notes when the command changed it. An additional directory that is gone or a link now is not
+   * looked into (what it leads to is not the session's).
    */
-  async beforeCommand(): Promise<{ state: WorkspaceState; kept: Map<string, string | { why: string }> }> {
-    const state = scanWorkspace(this.root);
-    const kept = new Map<string, string | { why: string }>();
-    for (const [rel, stamp] of state.files) {
-      const known = this.#known.get(rel);
-      if (known && sameVersion(known.stamp, stamp)) {
-        kept.set(rel, known.hash);
+  async beforeCommand(limit = MAX_TRACKED_FILES): Promise<BeforeCommand> {
+    const compared: Compared[] = [];
+    const notes: string[] = [];
+    let left = limit;
+    for (const dir of [this.root, ...this.#comparedExtra()]) {
+      if (dir !== this.root && !stillItself(dir)) {
+        notes.push(`the additional directory ${dir} is gone or a link now: a command's changes there are not recorded`);
         continue;
       }
-      const r = await this.store.putFile(path.join(this.root, rel), MAX_COMMAND_FILE_BYTES);
-      if ('hash' in r) {
-        this.#known.set(rel, { stamp, hash: r.hash });
-        kept.set(rel, r.hash);
-      } else kept.set(rel, { why: r.why });
+      const state = this.#scan(dir, left);
+      compared.push({ dir, state, limit: left });
+      left = Math.max(0, left - state.files.size);
     }
-    return { state, kept };
+    const kept = new Map<string, string | { why: string }>();
+    for (const { state } of compared) {
+      for (const [key, stamp] of state.files) {
+        const known = this.#known.get(key);
+        if (known && sameVersion(known.stamp, stamp)) {
+          kept.set(key, known.hash);
+          continue;
+        }
+        const r = await this.store.putFile(this.#abs(key), MAX_COMMAND_FILE_BYTES);
+        if ('hash' in r) {
+          this.#known.set(key, { stamp, hash: r.hash });
+          kept.set(key, r.hash);
+        } else kept.set(key, { why: r.why });
+      }
+    }
+    return { compared, kept, notes };
   }
 
-  /** After a command: what it changed, recorded against the state before it. */
-  afterCommand(before: { state: WorkspaceState; kept: Map<string, string | { why: string }> }): void {
-    const after = scanWorkspace(this.root);
+  /** After a command: what it changed, recorded against the state before it, in each directory compared. */
+  afterCommand(before: BeforeCommand): void {
     const cp = this.#open();
-    if (before.state.capped || after.capped) note(cp, `the workspace has more files than a command's checkpoint compares; changes past the first ${before.state.files.size} files are not recorded`);
-    for (const ch of diffStates(before.state, after)) {
+    for (const n of before.notes) note(cp, n);
+    for (const c of before.compared) {
+      if (c.dir !== this.root && !stillItself(c.dir)) {
+        // the command removed it or put a link there: what the link leads to is not the session's
+        note(cp, `the additional directory ${c.dir} is gone or a link now: the command's changes there are not recorded`);
+        continue;
+      }
+      this.#recordChanges(cp, c, this.#scan(c.dir, c.limit), before.kept);
+    }
+    this.#save(cp);
+  }
+
+  /** One directory's changes, from its state before to `after`. */
+  #recordChanges(cp: PromptCheckpoint, c: Compared, after: WorkspaceState, kept: BeforeCommand['kept']): void {
+    if (c.state.capped || after.capped) {
+      const where = c.dir === this.root ? 'the workspace has' : `the additional directory ${c.dir} has`;
+      note(cp, c.limit === 0 ? `the workspace and the directories before it used up the files a command's checkpoint compares; changes in the additional directory ${c.dir} are not recorded` : `${where} more files than a command's checkpoint compares; changes past the first ${c.state.files.size} files ${c.dir === this.root ? '' : 'there '}are not recorded`);
+    }
+    for (const ch of diffStates(c.state, after)) {
       const existing = cp.files[ch.rel];
       if (existing) {
         existing.after = ch.after;
         continue;
       }
-      const k = before.kept.get(ch.rel);
+      const k = kept.get(ch.rel);
       const change: FileChange = { before: null, after: ch.after, by: 'command' };
       if (ch.before) {
         change.mode = ch.before.mode;
@@ -243,7 +334,6 @@ export class SessionCheckpoints implements EffectRecorder {
       }
       cp.files[ch.rel] = change;
     }
-    this.#save(cp);
   }
 
   /**

@@ -140,6 +140,9 @@ function linkAlong(root: string, rel: string, extra: readonly string[]): { at: s
   if (path.isAbsolute(rel)) {
     const r = extra.find((d) => isWithin(d, rel));
     if (r === undefined) return undefined;
+    // the additional directory itself may be the link (swapped for one since the session began)
+    const self = fs.lstatSync(r, { throwIfNoEntry: false });
+    if (self?.isSymbolicLink()) return { at: r, to: readLink(r) };
     const found = linkAlong(r, path.relative(r, rel).split(path.sep).join('/'), []);
     return found && { at: path.join(r, found.at), to: found.to };
   }
@@ -148,17 +151,18 @@ function linkAlong(root: string, rel: string, extra: readonly string[]): { at: s
     const at = parts.slice(0, k).join('/');
     const st = fs.lstatSync(path.join(root, at), { throwIfNoEntry: false });
     if (!st) return undefined;
-    if (st.isSymbolicLink()) {
-      let to = '?';
-      try {
-        to = fs.readlinkSync(path.join(root, at));
-      } catch {
-        /* gone meanwhile: the link is named all the same */
-      }
-      return { at, to };
-    }
+    if (st.isSymbolicLink()) return { at, to: readLink(path.join(root, at)) };
   }
   return undefined;
+}
+
+/** Where the link `p` points ('?' when it went meanwhile: the link is named all the same). */
+function readLink(p: string): string {
+  try {
+    return fs.readlinkSync(p);
+  } catch {
+    return '?';
+  }
 }
 
 /** Why the gate refused `rel`, in a restore's words. */

@@ -32,6 +32,8 @@ export interface IndexedSummary {
   cwd: string;
   title?: string;
   updatedAt: string;
+  /** the additional directories the session keeps, as kept (absent: it keeps none) */
+  additionalDirectories?: string[];
 }
 
 export type SessionFileKind = 'jsonl' | 'json';
@@ -39,11 +41,14 @@ export type SessionFileKind = 'jsonl' | 'json';
 /** Reads one session file's summary, with the stamp of the file as read (undefined: no session there). */
 export type SummaryReader = (id: string, kind: SessionFileKind) => { summary: IndexedSummary; stamp: string } | undefined;
 
-/** [id, kind, cwd, title, updatedAt, stamp]; a null stamp: read the file again (it changed since). */
-export type Row = [string, SessionFileKind, string, string | null, string, string | null];
+/**
+ * [id, kind, cwd, title, updatedAt, stamp, additional directories]; a null stamp: read the file
+ * again (it changed since); null directories: it keeps none.
+ */
+export type Row = [string, SessionFileKind, string, string | null, string, string | null, string[] | null];
 
 export interface IndexFile {
-  v: 3;
+  v: 4;
   /** the sessions directory's mtime the rows were built against (ms); null: never trust the rows */
   dir: number | null;
   /** when that mtime was read (ms since the epoch) */
@@ -88,7 +93,8 @@ function alive(owner: string): boolean {
 // The file is lines of JSON (JSON.stringify never writes a raw newline): a header (version, the
 // directory's record, the open marks, the distinct cwds), then the listing (what session/list
 // answers) in pages of rows, then each page's stamps. A page is columns: ids, kinds and times
-// joined into one string each, cwds as indices into the header's. The first list of a process
+// joined into one string each, cwds as indices into the header's, and (version 4) the additional
+// directories of the rows that keep some, by their place in the page. The first list of a process
 // decodes and parses the header and the listing only. A page stops near 48 KB of text: under Node
 // a string over 128 KB is allocated on pages of its own, and decoding one 240 KB listing took
 // 0.29 ms against 0.06 ms in pieces. The first list of 2,000 rows went from 5-6x loading one
@@ -123,7 +129,7 @@ function serialise(idx: IndexFile): string {
   let bytes = 0;
   for (const r of idx.rows) {
     page.push(r);
-    bytes += r[0].length + (r[3]?.length ?? 0) + r[4].length + 16;
+    bytes += r[0].length + (r[3]?.length ?? 0) + r[4].length + 16 + (r[6] ? JSON.stringify(r[6]).length : 0);
     if (bytes >= PAGE_BYTES) {
       pages.push(page);
       page = [];
@@ -131,18 +137,21 @@ function serialise(idx: IndexFile): string {
     }
   }
   if (page.length) pages.push(page);
-  const listing = pages.map((rows) =>
-    JSON.stringify({
+  const listing = pages.map((rows) => {
+    // only the rows that keep additional directories, by their place in the page (most keep none)
+    const dirs = Object.fromEntries(rows.flatMap((r, i) => (r[6] ? [[i, r[6]]] : [])));
+    return JSON.stringify({
       ids: joined(rows.map((r) => r[0])),
       kinds: rows.map((r) => (r[1] === 'jsonl' ? 'l' : 'j')).join(''),
       cwd: rows.map((r) => cwdOf(r[2])),
       titles: rows.map((r) => r[3]),
       updated: joined(rows.map((r) => r[4])),
       stale: rows.flatMap((r, i) => (r[5] === null ? [i] : [])),
-    }),
-  );
+      ...(Object.keys(dirs).length ? { dirs } : {}),
+    });
+  });
   const stamps = pages.map((rows) => JSON.stringify(rows.map((r) => r[5])));
-  const header = JSON.stringify({ v: 3, dir: idx.dir, seenAt: idx.seenAt, open: idx.open, cwds, pages: pages.length });
+  const header = JSON.stringify({ v: 4, dir: idx.dir, seenAt: idx.seenAt, open: idx.open, cwds, pages: pages.length });
   return `${[header, ...listing, ...stamps].join('\n')}\n`;
 }
 
@@ -155,13 +164,19 @@ function parsePage(text: string, cwds: string[], rows: Row[]): boolean {
   const n = l.kinds.length;
   const ids = column(l.ids, n);
   const updated = column(l.updated, n);
-  const { cwd, titles, stale } = l;
+  const { cwd, titles, stale, dirs = {} } = l;
   if (!ids || !updated || !Array.isArray(cwd) || cwd.length !== n || !Array.isArray(titles) || titles.length !== n || !Array.isArray(stale)) return false;
+  if (!dirs || typeof dirs !== 'object' || Array.isArray(dirs)) return false;
   const first = rows.length;
   for (let i = 0; i < n; i++) {
     const t = titles[i];
     if (!isIndex(cwd[i], cwds.length) || !(t === null || typeof t === 'string')) return false;
-    rows.push([ids[i], l.kinds[i] === 'l' ? 'jsonl' : 'json', cwds[cwd[i]], t, updated[i], UNREAD_STAMP]);
+    rows.push([ids[i], l.kinds[i] === 'l' ? 'jsonl' : 'json', cwds[cwd[i]], t, updated[i], UNREAD_STAMP, null]);
+  }
+  for (const [i, d] of Object.entries(dirs as Record<string, unknown>)) {
+    const at = Number(i);
+    if (!isIndex(at, n) || String(at) !== i || !Array.isArray(d) || !d.every((x) => typeof x === 'string')) return false;
+    rows[first + at][6] = d as string[];
   }
   for (const i of stale) {
     if (!isIndex(i, n)) return false;
@@ -187,14 +202,14 @@ function parseListing(bytes: Uint8Array): Listing | undefined {
   }
   if (lines.length === 0) return undefined;
   const h = JSON.parse(UTF8.decode(lines[0])) as (Partial<IndexFile> & { cwds?: unknown; pages?: unknown }) | null;
-  if (!h || h.v !== 3 || !(h.dir === null || typeof h.dir === 'number') || typeof h.seenAt !== 'number') return undefined;
+  if (!h || h.v !== 4 || !(h.dir === null || typeof h.dir === 'number') || typeof h.seenAt !== 'number') return undefined;
   if (!h.open || typeof h.open !== 'object' || Array.isArray(h.open)) return undefined;
   for (const v of Object.values(h.open)) if (!Array.isArray(v) || !v.every((o) => typeof o === 'string')) return undefined;
   const { cwds, pages } = h;
   if (!Array.isArray(cwds) || !cwds.every((c) => typeof c === 'string') || !Number.isInteger(pages) || lines.length !== 1 + 2 * (pages as number)) return undefined;
   const rows: Row[] = [];
   for (let p = 1; p <= (pages as number); p++) if (!parsePage(UTF8.decode(lines[p]), cwds, rows)) return undefined;
-  return { index: { v: 3, dir: h.dir, seenAt: h.seenAt, rows, open: h.open }, stamps: lines.slice(1 + (pages as number)) };
+  return { index: { v: 4, dir: h.dir, seenAt: h.seenAt, rows, open: h.open }, stamps: lines.slice(1 + (pages as number)) };
 }
 
 /** Fills in the listing's stamps from their lines; false when they do not fit its rows. */
@@ -214,7 +229,7 @@ function parseStamps({ index, stamps }: Listing): boolean {
   return r === index.rows.length;
 }
 
-/** The whole index as stored (version 3); undefined when it is missing pieces, corrupt or of another version. */
+/** The whole index as stored (version 4; 3 had no additional directories, and is rebuilt); undefined when it is missing pieces, corrupt or of another version. */
 export function parseIndex(bytes: Uint8Array): IndexFile | undefined {
   try {
     const listing = parseListing(bytes);
@@ -227,11 +242,11 @@ export function parseIndex(bytes: Uint8Array): IndexFile | undefined {
 const newer = (a: Row, b: Row) => (a[4] > b[4] ? -1 : a[4] < b[4] ? 1 : a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
 function summaryOf(r: Row): IndexedSummary {
-  return { sessionId: r[0], cwd: r[2], title: r[3] ?? undefined, updatedAt: r[4] };
+  return { sessionId: r[0], cwd: r[2], title: r[3] ?? undefined, updatedAt: r[4], ...(r[6] ? { additionalDirectories: [...r[6]] } : {}) };
 }
 
 function rowOf(kind: SessionFileKind, s: IndexedSummary, stamp: string | null): Row {
-  return [s.sessionId, kind, s.cwd, s.title ?? null, s.updatedAt, stamp];
+  return [s.sessionId, kind, s.cwd, s.title ?? null, s.updatedAt, stamp, s.additionalDirectories ?? null];
 }
 
 export class SessionIndex {
@@ -429,7 +444,7 @@ export class SessionIndex {
       } catch {
         disk = undefined;
       }
-      const idx: IndexFile = disk ?? { v: 3, dir: null, seenAt: 0, rows: [], open: {} };
+      const idx: IndexFile = disk ?? { v: 4, dir: null, seenAt: 0, rows: [], open: {} };
       change(idx, !!disk);
       const text = serialise(idx);
       replaceFileSync(this.file, text, { mode: 0o600 });
@@ -453,7 +468,7 @@ function racy(idx: IndexFile): boolean {
 function staleRow(idx: IndexFile, id: string, kind: SessionFileKind): void {
   const r = idx.rows.find((x) => x[0] === id);
   if (r) r[5] = null;
-  else idx.rows.push([id, kind, '', null, '', null]);
+  else idx.rows.push([id, kind, '', null, '', null, null]);
 }
 
 /** `r` as read, kept trusted only if its file still has the stamp it was read at. */
@@ -464,5 +479,5 @@ function confirmed(dir: string, r: Row): Row {
   } catch {
     /* gone */
   }
-  return [r[0], r[1], r[2], r[3], r[4], null];
+  return [r[0], r[1], r[2], r[3], r[4], null, r[6]];
 }

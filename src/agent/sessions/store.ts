@@ -47,7 +47,22 @@ export interface StoredSession {
   damagedLines?: string[];
 }
 
-export type SessionSummary = Pick<StoredSession, 'sessionId' | 'cwd' | 'title' | 'updatedAt'>;
+/**
+ * The extras key a session's additional directories are kept under, as the client gave them
+ * (acp/additional_dirs.ts keeps and checks them); the summary reports it.
+ */
+export const ADDITIONAL_DIRS_KEY = 'additionalDirectories';
+
+/** What session/list answers of a session; `additionalDirectories` only when the session kept a list (an empty one as []). */
+export type SessionSummary = Pick<StoredSession, 'sessionId' | 'cwd' | 'title' | 'updatedAt'> & { additionalDirectories?: string[] };
+
+/** The additional directories `v` holds when it is a list of strings (undefined otherwise: none kept). */
+export function dirsKept(v: unknown): string[] | undefined {
+  return Array.isArray(v) && v.every((d) => typeof d === 'string') ? [...v] : undefined;
+}
+
+/** How a log line keeping the additional directories begins (of the `put` lines, the summary reads only those). */
+const DIRS_PUT = `{"t":"put","k":${JSON.stringify(ADDITIONAL_DIRS_KEY)}`;
 
 /** Why a save failed, by kind: the agent tells the user once per kind. */
 export type SaveProblemKind = 'no_space' | 'read_only' | 'permission' | 'not_a_directory' | 'deleted' | 'io';
@@ -1094,6 +1109,7 @@ export class SessionStore {
       return undefined;
     }
     let s: SessionSummary | undefined;
+    let dirs: string[] | undefined;
     for (const raw of text.split('\n')) {
       if (!s) {
         try {
@@ -1110,8 +1126,15 @@ export class SessionStore {
         } catch {
           /* a torn last line */
         }
+      } else if (raw.startsWith(DIRS_PUT)) {
+        try {
+          dirs = dirsKept((JSON.parse(raw) as Extract<Line, { t: 'put' }>).v);
+        } catch {
+          /* a torn last line */
+        }
       }
     }
+    if (s && dirs) s.additionalDirectories = dirs;
     return s ? { summary: s, stamp: fileStamp(st) } : undefined;
   }
 
@@ -1123,7 +1146,8 @@ export class SessionStore {
       return undefined;
     }
     const s = this.#legacy(id);
-    return s ? { summary: { sessionId: s.sessionId, cwd: s.cwd, title: s.title, updatedAt: s.updatedAt }, stamp: fileStamp(st) } : undefined;
+    const dirs = dirsKept(s?.extras?.[ADDITIONAL_DIRS_KEY]);
+    return s ? { summary: { sessionId: s.sessionId, cwd: s.cwd, title: s.title, updatedAt: s.updatedAt, ...(dirs ? { additionalDirectories: dirs } : {}) }, stamp: fileStamp(st) } : undefined;
   }
 
   #read(id: string): { session: StoredSession; legacy: boolean } | undefined {

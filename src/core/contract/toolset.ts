@@ -77,7 +77,7 @@ export type Effects = 'none' | 'files' | 'workspace';
 export interface EffectRecorder {
   /** A write of the file `abs` (`old`: the content it replaces, null: a new file), recorded while `write` goes out. */
   write(abs: string, old: { sha256: string; bytes?: Uint8Array } | null, write: () => Promise<void>): Promise<void>;
-  /** A call that may change any file of the workspace, compared around `run`. */
+  /** A call that may change any file of the workspace (or of the session's additional directories), compared around `run`. */
   around<T>(run: () => Promise<T>): Promise<T>;
 }
 

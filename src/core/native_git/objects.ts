@@ -6,6 +6,7 @@
 // object this reader does not find (an alternate object store, a pack index it does not know)
 // is answered null and the caller asks isomorphic-git, so answers never depend on it.
 import fs from 'node:fs';
+import { setImmediate } from 'node:timers';
 import { lazyBuiltin } from '../platform/runtime.ts';
 
 // node:zlib loads Node's stream modules with it: a cold `cxl tool` call that reads no git object
@@ -32,6 +33,8 @@ interface Pack {
 export class ObjectStore {
   readonly #dir: string;
   #packs?: Pack[];
+  /** open pack and index files, closed at the next turn of the event loop (a tree walk reads hundreds of objects in one go) */
+  readonly #fds = new Map<string, number>();
 
   constructor(gitdir: string) {
     this.#dir = `${gitdir}/objects`;
@@ -73,7 +76,7 @@ export class ObjectStore {
       if (!name.endsWith('.idx') || !names.includes(`${name.slice(0, -4)}.pack`)) continue;
       const idx = `${this.#dir}/pack/${name}`;
       const head = Buffer.alloc(8 + 256 * 4);
-      if (readAt(idx, head, 0) < head.length) continue;
+      if (this.#readAt(idx, head, 0) < head.length) continue;
       // version 2 only (git's default since 2006); a version 1 index is left to isomorphic-git
       if (head.readUInt32BE(0) !== 0xff744f63 || head.readUInt32BE(4) !== 2) continue;
       const fanout = new Uint32Array(256);
@@ -98,7 +101,7 @@ export class ObjectStore {
       // the bucket's oids in one read, then a binary search over them
       const names = Buffer.alloc((hi - lo) * 20);
       const at = lo;
-      readAt(pack.idx, names, 8 + 1024 + lo * 20);
+      this.#readAt(pack.idx, names, 8 + 1024 + lo * 20);
       lo = 0;
       hi -= at;
       while (lo < hi) {
@@ -115,10 +118,10 @@ export class ObjectStore {
   #offset(pack: Pack, n: number): number {
     const b = Buffer.alloc(8);
     const offsets = 8 + 1024 + pack.count * 24;
-    readAt(pack.idx, b.subarray(0, 4), offsets + n * 4);
+    this.#readAt(pack.idx, b.subarray(0, 4), offsets + n * 4);
     const small = b.readUInt32BE(0);
     if (!(small & 0x80000000)) return small;
-    readAt(pack.idx, b, offsets + pack.count * 4 + (small & 0x7fffffff) * 8);
+    this.#readAt(pack.idx, b, offsets + pack.count * 4 + (small & 0x7fffffff) * 8);
     return Number(b.readBigUInt64BE(0));
   }
 
@@ -131,7 +134,7 @@ export class ObjectStore {
   #at(pack: Pack, offset: number, depth: number): GitObject | null {
     if (depth > 64) return null;
     const head = Buffer.alloc(32);
-    readAt(pack.pack, head, offset);
+    this.#readAt(pack.pack, head, offset);
     let i = 0;
     let byte = head[i++];
     const type = (byte >> 4) & 7;
@@ -159,11 +162,35 @@ export class ObjectStore {
     return base ? { type: base.type, body: applyDelta(base.body, data) } : null;
   }
 
+  /** Bytes of `file` at `position` into `buf`; how many there were. */
+  #readAt(file: string, buf: Buffer, position: number): number {
+    let fd = this.#fds.get(file);
+    if (fd === undefined) {
+      // the store lives as long as its call's cache object, which has no end to hook: the files
+      // are held for this synchronous stretch of reads only (opening one per read was ~5 opens an object)
+      if (this.#fds.size === 0) setImmediate(() => this.#closeAll()).unref();
+      fd = fs.openSync(file, 'r');
+      this.#fds.set(file, fd);
+    }
+    return fs.readSync(fd, buf, 0, buf.length, position);
+  }
+
+  #closeAll(): void {
+    for (const fd of this.#fds.values()) {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        // already closed: nothing held
+      }
+    }
+    this.#fds.clear();
+  }
+
   /** `size` bytes inflated from the zlib stream at `offset` (its compressed length is not stored). */
   #inflate(pack: Pack, offset: number, size: number): Buffer {
     for (let room = size + 64 + (size >> 6); ; room *= 2) {
       const chunk = Buffer.alloc(room);
-      const got = readAt(pack.pack, chunk, offset);
+      const got = this.#readAt(pack.pack, chunk, offset);
       try {
         // zlib stops at the stream's end, so what follows in the pack is left alone
         const out = zlib().inflateSync(chunk.subarray(0, got));
@@ -174,16 +201,6 @@ export class ObjectStore {
       }
       throw new Error('pack object size mismatch');
     }
-  }
-}
-
-/** Bytes of `file` at `position` into `buf`; how many there were. A few reads a call, so each opens the file. */
-function readAt(file: string, buf: Buffer, position: number): number {
-  const fd = fs.openSync(file, 'r');
-  try {
-    return fs.readSync(fd, buf, 0, buf.length, position);
-  } finally {
-    fs.closeSync(fd);
   }
 }
 

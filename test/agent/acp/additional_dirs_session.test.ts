@@ -5,7 +5,7 @@
 // the home directory. And session/new taking one: read, edit and a shell `cat` there, outside
 // both refused, a bad directory refused with -32602 and why.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -133,4 +133,95 @@ test('session/new with an additional directory: read, edit and a shell cat there
   for (const [bad, why] of [['lib', /relative/], ['/', /file system root/], [file, /not a directory/], [path.join(home, '.ssh'), /protected directory/], [path.join(base, 'missing'), /does not exist/]] as const) {
     await assert.rejects(h.agent.request(acp.methods.agent.session.new, { cwd: project, mcpServers: [], additionalDirectories: [bad] }), (e: acp.RequestError) => e.code === -32602 && why.test(e.message), bad);
   }
+});
+
+test('session/list answers each session\'s additional directories as they were saved: as the client gave them, [] once a load named none, left out for one that never had any; a later process lists the same', async () => {
+  const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-extra-list-')));
+  const project = path.join(base, 'project');
+  const lib = path.join(base, 'lib');
+  const home = path.join(base, 'home');
+  for (const d of [project, lib, home, path.join(base, 'docs')]) mkdirSync(d);
+  // given through a link and a `..`: kept and listed as given, not as resolved
+  symlinkSync(lib, path.join(base, 'lib-link'));
+  const given = [path.join(base, 'lib-link'), path.join(project, '..', 'docs')];
+  const { env } = await modelPlaying([], base, home);
+  const h = new Harness({ args: ['--provider', 'openai', '--model', 'fake'], env });
+  cleanups.push(() => h.stop());
+  await h.start();
+  const withDirs = (await h.agent.request(acp.methods.agent.session.new, { cwd: project, mcpServers: [], additionalDirectories: given })).sessionId;
+  const without = (await h.agent.request(acp.methods.agent.session.new, { cwd: project, mcpServers: [] })).sessionId;
+  const emptied = (await h.agent.request(acp.methods.agent.session.new, { cwd: project, mcpServers: [], additionalDirectories: [lib] })).sessionId;
+  await h.agent.request(acp.methods.agent.session.load, { sessionId: emptied, cwd: project, mcpServers: [] });
+  const listed = async (agent: Harness) => {
+    const { sessions } = await agent.agent.request(acp.methods.agent.session.list, { cwd: project });
+    return Object.fromEntries(sessions.map((s) => [s.sessionId, s]));
+  };
+  let byId = await listed(h);
+  assert.deepEqual(byId[withDirs]?.additionalDirectories, given, 'the list the session was saved with, in order, as given');
+  assert.equal('additionalDirectories' in (byId[without] ?? {}), false, 'none kept: left out (the schema reads it as none)');
+  assert.deepEqual(byId[emptied]?.additionalDirectories, [], 'a load that named none saved an empty list');
+  await h.stop();
+
+  // a later process lists from the index the first one left, and from the files when it is gone
+  for (const fresh of [false, true]) {
+    if (fresh) rmSync(path.join(base, 'data', 'cxl', 'sessions.index.json'), { force: true });
+    const h2 = new Harness({ args: ['--provider', 'openai', '--model', 'fake'], env });
+    cleanups.push(() => h2.stop());
+    await h2.start();
+    byId = await listed(h2);
+    assert.deepEqual(byId[withDirs]?.additionalDirectories, given, fresh ? 'rebuilt from the files' : 'from the index');
+    assert.equal('additionalDirectories' in (byId[without] ?? {}), false);
+    assert.deepEqual(byId[emptied]?.additionalDirectories, []);
+    await h2.stop();
+  }
+});
+
+test('a shell command that changes files in an additional directory is checkpointed there and /rewind puts them back in place; once the directory became a link to elsewhere, the rewind writes nothing through it', async () => {
+  const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-extra-cmd-')));
+  const project = path.join(base, 'project');
+  const lib = path.join(base, 'lib');
+  const home = path.join(base, 'home');
+  for (const d of [project, lib, home]) mkdirSync(d);
+  const x = path.join(lib, 'x.txt');
+  const made = path.join(lib, 'made.txt');
+  writeFileSync(x, 'x before\n');
+  const src = path.join(lib, 'src.txt');
+  writeFileSync(src, 'x');
+  writeFileSync(path.join(project, 'p.txt'), 'p before\n');
+  // harmless writes (the policy takes no redirection: cp), in the additional directory and (the control) the workspace
+  const { srv, env } = await modelPlaying([[{ name: 'local_shell', arguments: { command: `cp ${src} ${x} && cp ${src} ${made} && cp ${src} p.txt` } }]], base, home);
+  const h = new Harness({ args: ['--provider', 'openai', '--model', 'fake', '--context-window', '1000000'], env, terminal: true, permission: () => 'allow_once' });
+  cleanups.push(() => h.stop());
+  await h.start();
+  const { sessionId } = await h.agent.request(acp.methods.agent.session.new, { cwd: project, mcpServers: [], additionalDirectories: [lib] });
+  await h.prompt(sessionId, 'write there');
+  assert.equal(readFileSync(x, 'utf8'), 'x', `the command ran: ${JSON.stringify((srv.requests.at(-1)?.messages as unknown[]).at(-1))}`);
+  let list = await h.agent.request<CheckpointsMeta>('_cxl/checkpoints', { sessionId });
+  assert.deepEqual(list.prompts[0].files.map((f) => `${f.change} ${f.path}`).sort(), [`created ${made}`, `modified ${x}`, 'modified p.txt'].sort());
+  let done = await h.agent.request<RewindMeta>('_cxl/rewind', { sessionId, n: 1, restore: 'files' });
+  assert.deepEqual(done.skipped ?? [], []);
+  assert.equal(readFileSync(x, 'utf8'), 'x before\n', 'restored in place');
+  assert.equal(existsSync(made), false, 'the file it made is removed');
+  assert.equal(readFileSync(path.join(project, 'p.txt'), 'utf8'), 'p before\n');
+  assert.deepEqual(readdirSync(project), ['p.txt'], 'nothing written under the workspace');
+
+  // the same command again; then the directory moves away and a link to elsewhere takes its name
+  await h.prompt(sessionId, 'write there again');
+  list = await h.agent.request<CheckpointsMeta>('_cxl/checkpoints', { sessionId });
+  assert.equal(list.prompts.at(-1)?.files.length, 3);
+  const n = list.prompts.at(-1)!.n;
+  const elsewhere = path.join(base, 'elsewhere');
+  mkdirSync(elsewhere);
+  writeFileSync(path.join(elsewhere, 'x.txt'), 'elsewhere, mine\n');
+  writeFileSync(path.join(elsewhere, 'made.txt'), 'made elsewhere, mine\n');
+  renameSync(lib, path.join(base, 'moved'));
+  symlinkSync(elsewhere, lib);
+  done = await h.agent.request<RewindMeta>('_cxl/rewind', { sessionId, n, restore: 'files' });
+  assert.deepEqual(done.restored, ['p.txt'], 'the workspace file only');
+  assert.deepEqual(done.skipped?.map((s) => s.path).sort(), [made, x].sort());
+  assert.ok(done.skipped!.every((s) => s.why.includes(`\`${lib}\` is a symbolic link now`)), JSON.stringify(done.skipped));
+  assert.equal(readFileSync(path.join(elsewhere, 'x.txt'), 'utf8'), 'elsewhere, mine\n', 'nothing written where the link leads');
+  assert.equal(readFileSync(path.join(elsewhere, 'made.txt'), 'utf8'), 'made elsewhere, mine\n', 'nor removed there');
+  assert.deepEqual(readdirSync(elsewhere).sort(), ['made.txt', 'x.txt'], 'nothing made there');
+  assert.equal(readFileSync(path.join(base, 'moved', 'x.txt'), 'utf8'), 'x', 'the moved directory is left as the command left it');
 });

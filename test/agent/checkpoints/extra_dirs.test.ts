@@ -128,3 +128,133 @@ test('the file tools with an additional directory: inside it reads and writes, a
   const bare = new LocalFsToolset({ root: w.root, approvals: 'allow', grepEngine: 'builtin' });
   await assert.rejects(bare.call('read_file', { path: x }), /outside the workspace root/);
 });
+
+/** A command's effects, as the gate records them: `change` runs inside the recorder's comparison. */
+function command(w: ReturnType<typeof world>, change: () => void): Promise<void> {
+  return w.cps.around(async () => change());
+}
+
+test('a command that changes, creates and deletes files in an additional directory: recorded by absolute path, /rewind puts them back in place', async () => {
+  const w = world();
+  const x = path.join(w.other, 'src/x.txt');
+  const gone = path.join(w.other, 'gone.txt');
+  fs.writeFileSync(gone, 'gone before\n');
+  const made = path.join(w.other, 'src/made.txt');
+  const cp = w.cps.begin({ text: 'a command there', history: 0, replay: 0 });
+  await command(w, () => {
+    fs.writeFileSync(x, 'x');
+    fs.writeFileSync(made, 'made');
+    fs.rmSync(gone);
+    fs.writeFileSync(path.join(w.root, 'a.txt'), 'a');
+  });
+  w.cps.end();
+  assert.deepEqual(Object.keys(cp.files).sort(), [gone, made, x, 'a.txt'].sort());
+  assert.ok(Object.values(cp.files).every((f) => f.by === 'command' && !f.lost), JSON.stringify(cp.files));
+  assert.deepEqual(cp.notes, []);
+  const rootBefore = tree(w.root);
+  const plan = await planRewind(w.cps, cp.n, 'files', w.checks);
+  assert.deepEqual(Object.fromEntries(plan.files.map((f) => [f.path, f.action])), { [gone]: 'recreate', [made]: 'delete', [x]: 'restore', 'a.txt': 'restore' });
+  const done = await applyFiles(w.cps, plan, new Set(), w.checks);
+  assert.deepEqual(done.skipped, []);
+  assert.equal(fs.readFileSync(x, 'utf8'), 'x before\n');
+  assert.equal(fs.readFileSync(gone, 'utf8'), 'gone before\n');
+  assert.equal(fs.existsSync(made), false);
+  assert.equal(fs.readFileSync(path.join(w.root, 'a.txt'), 'utf8'), 'a before\n');
+  assert.deepEqual(tree(w.root), rootBefore);
+  assert.deepEqual(tree(w.other), ['gone.txt', 'src/x.txt']);
+});
+
+test('one budget of files bounds a command\'s comparison: the workspace first, an additional directory gets what is left, and what is not compared is said', async () => {
+  const w = world();
+  for (let i = 0; i < 5; i++) fs.writeFileSync(path.join(w.root, `f${i}.txt`), `${i}\n`);
+  const x = path.join(w.other, 'src/x.txt');
+  // six workspace files: a budget of six leaves the additional directory none
+  let cp = w.cps.begin({ text: 'tight', history: 0, replay: 0 });
+  let before = await w.cps.beforeCommand(6);
+  assert.deepEqual(before.compared.map((c) => [c.dir, c.state.files.size, c.limit]), [[w.root, 6, 6], [w.other, 0, 0]]);
+  fs.writeFileSync(x, 'x');
+  w.cps.afterCommand(before);
+  w.cps.end();
+  assert.deepEqual(Object.keys(cp.files), [], 'not compared, so not recorded');
+  assert.match(cp.notes.join('\n'), new RegExp(`changes in the additional directory ${w.other.replace(/[.]/g, '\\.')} are not recorded`));
+  fs.writeFileSync(x, 'x before\n');
+  // seven: the additional directory's one file is compared
+  cp = w.cps.begin({ text: 'enough', history: 0, replay: 0 });
+  before = await w.cps.beforeCommand(7);
+  assert.deepEqual(before.compared.map((c) => [c.state.files.size, c.limit]), [[6, 7], [1, 1]]);
+  fs.writeFileSync(x, 'x');
+  w.cps.afterCommand(before);
+  w.cps.end();
+  assert.deepEqual(Object.keys(cp.files), [x]);
+  assert.deepEqual(cp.notes, []);
+});
+
+test('an additional directory swapped for a link to elsewhere after the command: the rewind writes nothing there, nor through it in a later session that took the link', async () => {
+  const w = world();
+  const x = path.join(w.other, 'src/x.txt');
+  const cp = w.cps.begin({ text: 'a command there', history: 0, replay: 0 });
+  await command(w, () => fs.writeFileSync(x, 'x'));
+  w.cps.end();
+  assert.deepEqual(Object.keys(cp.files), [x]);
+  // the directory moves away and a link to somewhere else takes its name
+  const elsewhere = path.join(w.dir, 'elsewhere');
+  fs.mkdirSync(path.join(elsewhere, 'src'), { recursive: true });
+  fs.writeFileSync(path.join(elsewhere, 'src/x.txt'), 'elsewhere, mine\n');
+  fs.renameSync(w.other, path.join(w.dir, 'moved'));
+  fs.symlinkSync(elsewhere, w.other);
+  const plan = await planRewind(w.cps, cp.n, 'files', w.checks);
+  const done = await applyFiles(w.cps, plan, new Set([x]), w.checks);
+  assert.deepEqual(done.restored, []);
+  assert.match(done.skipped[0]?.why ?? '', new RegExp(`\`${w.other.replace(/[.]/g, '\\.')}\` is a symbolic link now`));
+  // a later process opening the session with that directory resolves it to where it leads now
+  const later = new SessionCheckpoints({ root: w.root, extra: additionalRoots([w.other], { root: w.root, home: path.join(w.dir, 'home') }), store: w.store, save: () => {}, saved: w.saved });
+  assert.deepEqual(later.extra, [elsewhere]);
+  const again = await applyFiles(later, await planRewind(later, cp.n, 'files', w.checks), new Set([x]), w.checks);
+  assert.deepEqual(again.restored, []);
+  assert.match(again.skipped[0]?.why ?? '', /would write .*elsewhere.* instead, and a restore puts a file back only where it was/);
+  assert.equal(fs.readFileSync(path.join(elsewhere, 'src/x.txt'), 'utf8'), 'elsewhere, mine\n', 'nothing written where the link leads');
+  assert.equal(fs.readFileSync(path.join(w.dir, 'moved/src/x.txt'), 'utf8'), 'x', 'nor in the moved directory');
+  assert.deepEqual(tree(w.root), ['a.txt']);
+});
+
+test('an additional directory a command swaps for a link: what the link leads to is not recorded, and that is said', async () => {
+  const w = world();
+  const elsewhere = path.join(w.dir, 'elsewhere');
+  fs.mkdirSync(elsewhere);
+  const cp = w.cps.begin({ text: 'swap it', history: 0, replay: 0 });
+  await command(w, () => {
+    fs.renameSync(w.other, path.join(w.dir, 'moved'));
+    fs.symlinkSync(elsewhere, w.other);
+    fs.writeFileSync(path.join(elsewhere, 'new.txt'), 'new\n');
+  });
+  w.cps.end();
+  assert.deepEqual(Object.keys(cp.files), []);
+  assert.match(cp.notes.join('\n'), /is gone or a link now: the command's changes there are not recorded/);
+  // the next command does not look into it either
+  const cp2 = w.cps.begin({ text: 'next', history: 0, replay: 0 });
+  await command(w, () => fs.writeFileSync(path.join(elsewhere, 'new.txt'), 'changed\n'));
+  w.cps.end();
+  assert.deepEqual(Object.keys(cp2.files), []);
+  assert.match(cp2.notes.join('\n'), /is gone or a link now: a command's changes there are not recorded/);
+});
+
+test('an additional directory holding the workspace: a command\'s change there is recorded once, by the workspace\'s key', async () => {
+  const w = world();
+  // the workspace is a folder of the additional directory
+  const root = path.join(w.other, 'ws');
+  fs.mkdirSync(root);
+  fs.writeFileSync(path.join(root, 'a.txt'), 'a before\n');
+  const cps = new SessionCheckpoints({ root, extra: w.extra, store: w.store, save: () => {} });
+  const x = path.join(w.other, 'src/x.txt');
+  const cp = cps.begin({ text: 'both', history: 0, replay: 0 });
+  await cps.around(async () => {
+    fs.writeFileSync(path.join(root, 'a.txt'), 'a');
+    fs.writeFileSync(x, 'x');
+  });
+  cps.end();
+  assert.deepEqual(Object.keys(cp.files).sort(), [x, 'a.txt'].sort(), 'never also by its absolute path');
+  const done = await applyFiles(cps, await planRewind(cps, cp.n, 'files', w.checks), new Set(), w.checks);
+  assert.deepEqual(done.skipped, []);
+  assert.equal(fs.readFileSync(x, 'utf8'), 'x before\n');
+  assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'a before\n');
+});

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { fileStamp, newOwner, parseIndex, SessionIndex, type SessionFileKind } from '../../../src/agent/sessions/index_file.ts';
-import { SessionStore, type SessionSummary, type StoredSession } from '../../../src/agent/sessions/store.ts';
+import { ADDITIONAL_DIRS_KEY, dirsKept, SessionStore, type SessionSummary, type StoredSession } from '../../../src/agent/sessions/store.ts';
 import { moduleCommand } from '../../../src/core/platform/runtime.ts';
 import { lockFileOf } from '../../../src/core/platform/write_lock.ts';
 
@@ -39,7 +39,8 @@ async function oracle(store: SessionStore): Promise<SessionSummary[]> {
   const out: SessionSummary[] = [];
   for (const id of ids) {
     const s = await store.load(id);
-    if (s) out.push({ sessionId: s.sessionId, cwd: s.cwd, title: s.title, updatedAt: s.updatedAt });
+    const dirs = dirsKept(s?.extras?.[ADDITIONAL_DIRS_KEY]);
+    if (s) out.push({ sessionId: s.sessionId, cwd: s.cwd, title: s.title, updatedAt: s.updatedAt, ...(dirs ? { additionalDirectories: dirs } : {}) });
   }
   return out.sort((a, b) => (a.updatedAt > b.updatedAt ? -1 : a.updatedAt < b.updatedAt ? 1 : a.sessionId < b.sessionId ? -1 : 1));
 }
@@ -50,23 +51,25 @@ async function assertListed(store: SessionStore, why: string): Promise<void> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A handful of sessions of every shape: titled, retitled, moved to another cwd, old whole-file ones. */
+/** A handful of sessions of every shape: titled, retitled, moved to another cwd, with additional directories (some emptied, one changed), old whole-file ones. */
 async function populate(data: string): Promise<SessionStore> {
   const store = new SessionStore(data);
   for (let i = 0; i < 12; i++) {
     const log = await store.create(session(`s${i}`, i % 2 ? '/w/one' : '/w/two'));
     if (i % 3) log.session.title = `session ${i}`;
     log.session.history.push({ role: 'user', content: `prompt ${i}` });
+    if (i % 4 === 0) log.put(ADDITIONAL_DIRS_KEY, i === 8 ? [] : ['/d/x y', `/d/${i}`]);
     await log.checkpoint();
     if (i === 4) {
       log.session.title = 'renamed later';
       log.session.cwd = '/w/moved';
+      log.put(ADDITIONAL_DIRS_KEY, ['/d/later']);
       await log.checkpoint();
     }
     await log.close();
   }
   // old whole-file sessions, one of them shadowed by a log of the same id
-  fs.writeFileSync(path.join(store.dir, 'old1.json'), JSON.stringify({ ...session('old1', '/w/old'), title: 'from before', updatedAt: '2025-05-05T00:00:00.000Z' }));
+  fs.writeFileSync(path.join(store.dir, 'old1.json'), JSON.stringify({ ...session('old1', '/w/old'), title: 'from before', updatedAt: '2025-05-05T00:00:00.000Z', extras: { [ADDITIONAL_DIRS_KEY]: ['/d/old'] } }));
   fs.writeFileSync(path.join(store.dir, 's3.json'), JSON.stringify({ ...session('s3', '/w/shadow'), title: 'shadowed', updatedAt: '2030-01-01T00:00:00.000Z' }));
   // not sessions: a stray file and a log whose head names another id
   fs.writeFileSync(path.join(store.dir, 'notes.txt'), 'hello');
@@ -111,13 +114,15 @@ test('a deleted or corrupt index is rebuilt from the files', async () => {
     ['not JSON', () => fs.writeFileSync(store.index.file, '{"v":1,"dir":12')],
     ['empty', () => fs.writeFileSync(store.index.file, '')],
     ['the wrong shape', () => fs.writeFileSync(store.index.file, JSON.stringify({ v: 1, dir: 1, seenAt: 1e15, rows: [['s1', 'jsonl', 7, null, '', null]], open: {} }))],
-    ['another version', () => fs.writeFileSync(store.index.file, JSON.stringify({ v: 4, rows: [] }))],
+    ['another version', () => fs.writeFileSync(store.index.file, JSON.stringify({ v: 5, rows: [] }))],
     // version 1 kept a row per array: a file left by an older cxl is rebuilt, not misread
     ['version 1', () => fs.writeFileSync(store.index.file, JSON.stringify({ v: 1, dir: dirMtime(), seenAt: 1e15, rows: [['s1', 'jsonl', '/w', null, '2026-01-01T00:00:00.000Z', '1:1:1']], open: {} }))],
     ['a row cut short', () => fs.writeFileSync(store.index.file, JSON.stringify({ v: 2, dir: dirMtime(), seenAt: 1e15, rows: ['s1', 'jsonl', '/w', null, '2026-01-01T00:00:00.000Z'], open: {} }))],
     ['a field of the wrong type', () => fs.writeFileSync(store.index.file, JSON.stringify({ v: 2, dir: dirMtime(), seenAt: 1e15, rows: ['s1', 'jsonl', '/w', 5, '2026-01-01T00:00:00.000Z', '1:1:1'], open: {} }))],
     ['cut short', () => fs.writeFileSync(store.index.file, fs.readFileSync(store.index.file, 'utf8').slice(0, 40))],
-    // version 3's lines, each damaged in a way a lax reader would take
+    // version 3 had no additional directories: read as it is, it would answer none for every session
+    ['version 3', () => rewrite((l) => [{ ...l[0], v: 3 }, { ...l[1], dirs: undefined }, l[2]])],
+    // version 4's lines, each damaged in a way a lax reader would take
     ['without its stamps line', () => fs.writeFileSync(store.index.file, current().slice(0, 2).join('\n') + '\n')],
     ['with a line too many', () => fs.writeFileSync(store.index.file, current().join('\n') + '\n{}\n')],
     ['a header of another version', () => rewrite((l) => [{ ...l[0], v: 2 }, l[1], l[2]])],
@@ -127,6 +132,9 @@ test('a deleted or corrupt index is rebuilt from the files', async () => {
     ['a cwd index out of range', () => rewrite((l) => [l[0], { ...l[1], cwd: [l[0].cwds.length, ...l[1].cwd.slice(1)] }, l[2]])],
     ['a cwd index that is not a whole number', () => rewrite((l) => [l[0], { ...l[1], cwd: [0.5, ...l[1].cwd.slice(1)] }, l[2]])],
     ['a title of the wrong type', () => rewrite((l) => [l[0], { ...l[1], titles: [7, ...l[1].titles.slice(1)] }, l[2]])],
+    ['directories that are not a list of strings', () => rewrite((l) => [l[0], { ...l[1], dirs: { 0: [5] } }, l[2]])],
+    ['directories at a place out of range', () => rewrite((l) => [l[0], { ...l[1], dirs: { [l[1].titles.length]: ['/d'] } }, l[2]])],
+    ['directories that are not a map of places', () => rewrite((l) => [l[0], { ...l[1], dirs: [['/d']] }, l[2]])],
     ['a stale index out of range', () => rewrite((l) => [l[0], { ...l[1], stale: [l[1].titles.length] }, l[2]])],
     ['a stamps line short', () => rewrite((l) => [l[0], l[1], l[2].slice(1)]), 'the stamps'],
     ['a stamp the listing calls stale is not null', () => rewrite((l) => [l[0], { ...l[1], stale: [0] }, l[2]]), 'the stamps'],
@@ -142,7 +150,7 @@ test('a deleted or corrupt index is rebuilt from the files', async () => {
       await assertListed(store, `index ${what}, then the directory changed`);
     }
     const idx = parseIndex(fs.readFileSync(store.index.file));
-    assert.equal(idx?.v, 3, `index ${what}: rewritten`);
+    assert.equal(idx?.v, 4, `index ${what}: rewritten`);
     assert.equal(idx?.rows.length, (await oracle(store)).length);
   }
 });

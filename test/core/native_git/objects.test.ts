@@ -52,6 +52,24 @@ for (const how of [['repack', '-adq', '--depth=10'], ['-c', 'repack.useDeltaBase
   });
 }
 
+test('a store holds each pack file open for one stretch of reads and closes them at the next turn of the event loop', async () => {
+  const dir = history();
+  const objects = [...everyObject(dir).keys()];
+  git(dir, 'repack', '-adq', '--depth=10');
+  const packFiles = () => fs.readdirSync('/proc/self/fd').filter((fd) => { try { return fs.readlinkSync(`/proc/self/fd/${fd}`).startsWith(`${fs.realpathSync(dir)}/.git/objects/pack/`); } catch { return false; } }).length;
+  const store = new ObjectStore(`${dir}/.git`);
+  for (const oid of objects) assert.ok(store.read(oid), oid);
+  // the .idx and the .pack, once each, however many objects were read
+  assert.equal(packFiles(), 2);
+  await new Promise((r) => setImmediate(r));
+  assert.equal(packFiles(), 0, 'nothing held after the stretch');
+  // and a later stretch opens them again
+  assert.ok(store.read(objects[0]));
+  assert.equal(packFiles(), 2);
+  await new Promise((r) => setImmediate(r));
+  assert.equal(packFiles(), 0);
+});
+
 test('status and diff answer the same on a packed repository as on its loose self', async () => {
   const dir = history();
   write(dir, { 'src/grow.txt': 'rewritten\n', 'new.txt': 'new\n' });
