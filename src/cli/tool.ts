@@ -4,7 +4,6 @@
 import os from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
-import { setTimeout } from 'node:timers';
 import { writeStdout } from '../core/platform/runtime.ts';
 import { ConfigError, formatIssue, loadConfig, type EffectiveConfig } from '../config/load.ts';
 import { untrustedNotice } from '../config/trust.ts';
@@ -244,9 +243,5 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (ledgerFile) ledger.save(ledgerFile);
   await mcp.close();
-  // A one-shot command ends once its answer is written. Under Deno the bundled MCP HTTP client
-  // can leave a handle open after close (the process printed its answer and never exited): an
-  // unref'd timer ends it then, and never delays a process with nothing left open.
-  setTimeout(() => process.exit(code), 1000).unref();
   return code;
 }

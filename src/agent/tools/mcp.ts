@@ -12,6 +12,7 @@ import { fillEnvTemplates } from '../../core/env_template.ts';
 import { ToolError } from '../../core/errors.ts';
 import type { JsonSchema, ToolKind, ToolSpec } from '../../core/tool.ts';
 import { CORE_TOOLSET_NAMES } from '../../core/registry/builtin_toolsets.ts';
+import { abortEndsBodyFetch } from './mcp_http_fetch.ts';
 
 export interface McpServerConfig {
   name: string;
@@ -117,7 +118,8 @@ export class McpToolset implements Toolset {
       } catch (err) {
         throw new ToolError('bad_args', `${(err as Error).message} Its tools are absent until then.`);
       }
-      return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers } });
+      // each response body ends when the transport closes (mcp_http_fetch.ts: under Deno it could outlive it)
+      return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: { headers }, fetch: abortEndsBodyFetch() });
     }
     if (!c.command) throw new ToolError('bad_args', `MCP server ${c.name} needs a command (stdio) or a url (http).`);
     // only the SDK's short safe list of variables (PATH, HOME, …) plus what was configured: no secrets leak
