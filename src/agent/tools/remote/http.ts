@@ -211,7 +211,7 @@ export async function send(plan: PlannedRequest, o: SendOptions): Promise<HttpAn
   const contentType = res.headers.get('content-type') ?? '';
   let read: { bytes: Uint8Array; total: number; truncated: boolean };
   try {
-    read = await readCapped(res, o.maxBytes);
+    read = await readCapped(res, o.maxBytes, signal);
   } catch (err) {
     throw stopped(err);
   }
@@ -220,24 +220,36 @@ export async function send(plan: PlannedRequest, o: SendOptions): Promise<HttpAn
   return { status: res.status, statusText: res.statusText, contentType, text, bytes: read.total, truncated: read.truncated };
 }
 
-async function readCapped(res: Response, max: number): Promise<{ bytes: Uint8Array; total: number; truncated: boolean }> {
+async function readCapped(res: Response, max: number, signal: AbortSignal): Promise<{ bytes: Uint8Array; total: number; truncated: boolean }> {
   if (!res.body) return { bytes: new Uint8Array(0), total: 0, truncated: false };
   const reader = res.body.getReader();
+  // fetch's own abort may never reach the body under Deno once the Request is collected (see
+  // mcp_http_fetch.ts): the signal cancels the reader itself, so a service that stops halfway
+  // through its answer still meets the timeout and the user's cancel
+  const onAbort = () => void reader.cancel(signal.reason).catch(() => {});
+  signal.addEventListener('abort', onAbort, { once: true });
   const chunks: Uint8Array[] = [];
   let total = 0;
   let truncated = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (total + value.byteLength > max) {
-      chunks.push(value.subarray(0, max - total));
-      total = max;
-      truncated = true;
-      await reader.cancel().catch(() => {});
-      break;
+  try {
+    for (;;) {
+      if (signal.aborted) throw signal.reason;
+      const { done, value } = await reader.read();
+      // a cancelled reader ends as if the answer were whole: it was not
+      if (signal.aborted) throw signal.reason;
+      if (done) break;
+      if (total + value.byteLength > max) {
+        chunks.push(value.subarray(0, max - total));
+        total = max;
+        truncated = true;
+        await reader.cancel().catch(() => {});
+        break;
+      }
+      chunks.push(value);
+      total += value.byteLength;
     }
-    chunks.push(value);
-    total += value.byteLength;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
   const bytes = new Uint8Array(total);
   let at = 0;
