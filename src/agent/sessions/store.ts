@@ -327,7 +327,8 @@ function snapshotLines(s: StoredSession): Line[] {
 }
 
 /** Never used: no prompt, nothing to replay, nothing kept for it (a model chosen for it counts as use). */
-export const unused = (s: StoredSession): boolean => s.replay.length === 0 && s.history.every((m) => m.role === 'system') && Object.keys(s.extras ?? {}).length === 0;
+// the additional directories a client opened it with are how it was opened, not a use of it
+export const unused = (s: StoredSession): boolean => s.replay.length === 0 && s.history.every((m) => m.role === 'system') && Object.keys(s.extras ?? {}).every((k) => k === ADDITIONAL_DIRS_KEY);
 
 /**
  * What the file holds of one positional list (the history, the replay), by identity: the entries

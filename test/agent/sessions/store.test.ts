@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { dataDir } from '../../../src/core/platform/data_dir.ts';
 import type { ChatMessage } from '../../../src/agent/providers/types.ts';
-import { SessionStore, type SaveProblem, type StoredSession } from '../../../src/agent/sessions/store.ts';
+import { ADDITIONAL_DIRS_KEY, SessionStore, type SaveProblem, type StoredSession } from '../../../src/agent/sessions/store.ts';
 import { answerUnansweredCalls, CANCELLED_RESULT } from '../../../src/agent/sessions/tool_call_repair.ts';
 import { mountTmpfs } from '../../helpers/tmpfs.ts';
 import { assertWellFormed } from '../../helpers/well_formed.ts';
@@ -410,6 +410,8 @@ test('a session never used is kept when its log closes (a later process may load
   const store = new SessionStore(data);
   const unused = await store.create(session('u1'));
   unused.session.mode = 'plan';
+  // opened with additional directories and never prompted: still never used
+  unused.put(ADDITIONAL_DIRS_KEY, ['/tmp/extra']);
   const used = await store.create(session('u2'));
   used.session.history.push({ role: 'user', content: 'hi' });
   await unused.close();
