@@ -5,22 +5,16 @@
 // it is the same program in a clean directory outside, which is chosen. The lookup for what a
 // command line will run (the checker's) still finds the planted one: that is what the shell runs.
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { after, describe, test } from 'node:test';
 import { findOnPath, findTrustedProgram, pathDirectories } from '../../../src/core/platform/program_path.ts';
+import { TempDirs } from '../../helpers/temp_dirs.ts';
 
-const dirs: string[] = [];
-after(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-function tempDir(prefix: string): string {
-  const d = realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
-  dirs.push(d);
-  return d;
-}
+const temp = new TempDirs();
+after(() => temp.removeAll());
+const tempDir = (prefix: string) => temp.make(prefix);
 function program(dir: string, name = 'tool', mode = 0o755): string {
   mkdirSync(dir, { recursive: true });
   const p = path.join(dir, name);

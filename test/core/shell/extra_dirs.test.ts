@@ -3,8 +3,7 @@
 // a write there by a command nobody asked about lands only when the envelope lets commands write;
 // a protected file there is hidden from a sandboxed command as it is in the workspace.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { buildEnvelope, type EnvelopeSpec } from '../../../src/core/envelope/index.ts';
@@ -14,18 +13,12 @@ import { LocalShell } from '../../../src/core/shell/local_shell.ts';
 import type { ShellResult } from '../../../src/core/shell/runner.ts';
 import { DEFAULT_SHELL_POLICY } from '../../../src/core/shell/shell_policy.ts';
 import { hasBwrap } from '../../helpers/system_tools.ts';
+import { TempDirs } from '../../helpers/temp_dirs.ts';
 
 const KEY = '-----BEGIN OPENSSH PRIVATE KEY----- extra-dir-test-key';
-const dirs: string[] = [];
-after(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-function tempDir(prefix: string): string {
-  const d = realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
-  dirs.push(d);
-  return d;
-}
+const temp = new TempDirs();
+after(() => temp.removeAll());
+const tempDir = (prefix: string) => temp.make(prefix);
 
 /** The workspace, an additional directory (a note, a key, a link to the outside) and a directory outside both. */
 function layout(): { ws: string; extra: string; outside: string } {
