@@ -21,6 +21,13 @@ after(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
+/** A fresh temp dir (canonical) holding the workspace `project`, the additional directory `lib` and the agent's `home`. */
+function layout(prefix: string): { base: string; project: string; lib: string; home: string } {
+  const base = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
+  const [project, lib, home] = ['project', 'lib', 'home'].map((d) => path.join(base, d));
+  for (const d of [project, lib, home]) mkdirSync(d);
+  return { base, project, lib, home };
+}
 
 /** A model server that makes `calls` one step a turn, then answers 'done'; the agent's env for it. Both go at the end. */
 async function modelPlaying(calls: ScriptedToolCall[][], base: string, home: string) {
@@ -37,11 +44,7 @@ async function modelPlaying(calls: ScriptedToolCall[][], base: string, home: str
 }
 
 test('a kept additional directory: read and edit there, outside both refused, the edit rewound in place; a later load refuses it once it became a link to home', async () => {
-  const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-extra-acp-')));
-  const project = path.join(base, 'project');
-  const lib = path.join(base, 'lib');
-  const home = path.join(base, 'home');
-  for (const d of [project, lib, home]) mkdirSync(d);
+  const { base, project, lib, home } = layout('cxl-extra-acp-');
   const x = path.join(lib, 'x.txt');
   writeFileSync(x, 'x before\n');
   writeFileSync(path.join(base, 'outside.txt'), 'not yours\n');
@@ -83,11 +86,8 @@ test('a kept additional directory: read and edit there, outside both refused, th
 });
 
 test('session/new with an additional directory: read, edit and a shell cat there, a path outside both refused; a bad directory refused with -32602 and why', async () => {
-  const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-extra-new-')));
-  const project = path.join(base, 'project');
-  const lib = path.join(base, 'lib');
-  const home = path.join(base, 'home');
-  for (const d of [project, lib, home, path.join(home, '.ssh')]) mkdirSync(d);
+  const { base, project, lib, home } = layout('cxl-extra-new-');
+  mkdirSync(path.join(home, '.ssh'));
   const x = path.join(lib, 'x.txt');
   writeFileSync(x, 'x before\n');
   const outside = path.join(base, 'outside.txt');
@@ -136,11 +136,8 @@ test('session/new with an additional directory: read, edit and a shell cat there
 });
 
 test('session/list answers each session\'s additional directories as they were saved: as the client gave them, [] once a load named none, left out for one that never had any; a later process lists the same', async () => {
-  const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-extra-list-')));
-  const project = path.join(base, 'project');
-  const lib = path.join(base, 'lib');
-  const home = path.join(base, 'home');
-  for (const d of [project, lib, home, path.join(base, 'docs')]) mkdirSync(d);
+  const { base, project, lib, home } = layout('cxl-extra-list-');
+  mkdirSync(path.join(base, 'docs'));
   // given through a link and a `..`: kept and listed as given, not as resolved
   symlinkSync(lib, path.join(base, 'lib-link'));
   const given = [path.join(base, 'lib-link'), path.join(project, '..', 'docs')];
@@ -177,11 +174,7 @@ test('session/list answers each session\'s additional directories as they were s
 });
 
 test('a shell command that changes files in an additional directory is checkpointed there and /rewind puts them back in place; once the directory became a link to elsewhere, the rewind writes nothing through it', async () => {
-  const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'cxl-extra-cmd-')));
-  const project = path.join(base, 'project');
-  const lib = path.join(base, 'lib');
-  const home = path.join(base, 'home');
-  for (const d of [project, lib, home]) mkdirSync(d);
+  const { base, project, lib, home } = layout('cxl-extra-cmd-');
   const x = path.join(lib, 'x.txt');
   const made = path.join(lib, 'made.txt');
   writeFileSync(x, 'x before\n');
