@@ -31,16 +31,15 @@ function runCached(file, label) {
     cachedData = undefined;
   }
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
-  script.cxlFile = file;
   if (cachedData === undefined || script.cachedDataRejected) {
     // written at exit, when the run has compiled the functions it uses
-    process.once('exit', () => saveCache(script, dir, cacheFile, stem));
+    process.once('exit', () => saveCache(script, file, dir, cacheFile, stem));
   }
   const mod = { exports: {}, filename: file, id: file, loaded: false };
   script.runInThisContext().call(mod.exports, mod.exports, createRequire(file), mod, file, path.dirname(file));
 }
 
-function saveCache(script, dir, cacheFile, stem) {
+function saveCache(script, file, dir, cacheFile, stem) {
   try {
     fs.mkdirSync(dir, { recursive: true });
     const tmp = `${cacheFile}.${process.pid}.tmp`;
@@ -48,7 +47,7 @@ function saveCache(script, dir, cacheFile, stem) {
     fs.renameSync(tmp, cacheFile);
     // caches of older builds or Node versions of the same bundle and subcommand are dead, and so
     // are those of a bundle this build no longer has (the one `scripted.cjs` before the split)
-    const bundles = new Set(fs.readdirSync(path.dirname(script.cxlFile)).filter((f) => f.endsWith('.cjs')));
+    const bundles = new Set(fs.readdirSync(path.dirname(file)).filter((f) => f.endsWith('.cjs')));
     for (const f of fs.readdirSync(dir)) {
       if (!f.endsWith('.bin') || f === path.basename(cacheFile)) continue;
       if (f.startsWith(stem) || !bundles.has(f.slice(0, f.indexOf('.cjs-') + 4))) fs.rmSync(path.join(dir, f), { force: true });
