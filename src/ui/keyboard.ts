@@ -9,7 +9,7 @@ import type { Controller } from './controller.ts';
 import { cleanPaste, InputDecoder, type InputEvent } from './input.ts';
 import { matchAction } from './keys.ts';
 import { backgroundFromAnswer } from './terminal_background.ts';
-import { setTheme, themeName } from './theme.ts';
+import { themeFromTerminal } from './theme.ts';
 import type { UiState } from './ui_state.ts';
 import { focusedView } from './views/focus.ts';
 import { typed } from './views/approval_arming.ts';
@@ -87,9 +87,7 @@ export class Keyboard {
     const theme = backgroundFromAnswer(text);
     if (theme === undefined) return;
     this.#backgroundTaken = true;
-    if (theme === themeName()) return;
-    setTheme(theme);
-    this.parts().setUi((u) => ({ ...u }));
+    if (themeFromTerminal(theme)) this.parts().setUi((u) => ({ ...u }));
   }
 
   #paste(raw: string): void {

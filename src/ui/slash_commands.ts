@@ -7,7 +7,7 @@ import type { ClientState, ClientStore } from '../client/state.ts';
 import { META_COMMAND_SOURCE } from '../core/protocol_names.ts';
 import type { Controller } from './controller.ts';
 import { keysHelp } from './keys_help.ts';
-import { colorEnabled, parseThemeSetting, setTheme, themeName } from './theme.ts';
+import { chooseTheme, colorEnabled, parseThemeSetting, themeName } from './theme.ts';
 
 export interface SlashContext {
   state: ClientState;
@@ -153,7 +153,7 @@ export const CLIENT_COMMANDS: SlashCommand[] = [
     run: (ctx, arg) => {
       const want = parseThemeSetting(arg);
       if (arg === '' || want === undefined || want === 'auto') return ctx.hint(`Theme: ${themeName()}${colorEnabled() ? '' : ' (no colour: NO_COLOR is set)'}. Switch with /theme dark or /theme light; \`theme = "light"\` in agents.toml keeps it (auto asks the terminal at start).`);
-      setTheme(want);
+      chooseTheme(want);
       ctx.hint(`Theme: ${want}. What is already in the scrollback keeps its colours; \`theme = "${want}"\` in agents.toml keeps it for later sessions.`);
     },
     complete: (_state, partial) => ['dark', 'light'].filter((t) => t.startsWith(partial.toLowerCase())).map((value) => ({ value, detail: value === themeName() ? 'current' : '' })),

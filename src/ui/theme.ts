@@ -70,9 +70,25 @@ const LIGHT: Record<string, string> = {
 const PALETTES: Record<ThemeName, Record<string, string>> = { dark: DARK, light: LIGHT };
 
 let current: ThemeName = 'dark';
+/** The person picked the theme in this session (/theme): the terminal's late answer no longer decides it. */
+let chosen = false;
 
 export function setTheme(name: ThemeName): void {
   current = name;
+  chosen = false;
+}
+
+/** The theme the person asked for (/theme dark): kept over what the terminal says later. */
+export function chooseTheme(name: ThemeName): void {
+  current = name;
+  chosen = true;
+}
+
+/** The terminal's own word on its background, taken unless the person chose a theme since the start. */
+export function themeFromTerminal(name: ThemeName): boolean {
+  if (chosen || name === current) return false;
+  current = name;
+  return true;
 }
 
 export function themeName(): ThemeName {

@@ -13,7 +13,7 @@ import { parseConfigText } from '../../src/config/load.ts';
 import { App } from '../../src/ui/App.tsx';
 import { backgroundFromAnswer, backgroundFromEnv, queryBackground } from '../../src/ui/terminal_background.ts';
 import { setTheme, themeColor, themeName } from '../../src/ui/theme.ts';
-import { renderAt, tick } from './harness.ts';
+import { KEY, renderAt, tick } from './harness.ts';
 import * as states from './states.ts';
 
 /** A terminal that answers the queries written to it, as `answer` says (empty: it never answers), after `typed` was typed. */
@@ -145,6 +145,16 @@ test('an answer that comes after the wait sets the theme from the next frame, on
     assert.match(late.lastFrame(), /› ok\s*$/m, 'nothing of the answers typed; the keys after them are');
   } finally {
     late.unmount();
+    setTheme('dark');
+  }
+  // a theme the person chose before the answer came is kept
+  const chose = mount(true);
+  try {
+    await chose.press(...'/theme dark', KEY.enter);
+    await chose.press(LIGHT);
+    assert.equal(themeName(), 'dark');
+  } finally {
+    chose.unmount();
     setTheme('dark');
   }
 });
