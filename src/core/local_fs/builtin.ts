@@ -8,11 +8,8 @@ import { unprefixedFlags, withoutShellOnlyKeys } from '../contract/policy_flags.
 import type { ApprovalMode } from './context.ts';
 import type { FileIO } from './file_io.ts';
 import type { ReadLedger } from './ledger.ts';
-import { DEFAULT_CHAIN_LOCAL_FS, FS_POLICY_KEYS, parseFsPolicy } from './policy.ts';
+import { DEFAULT_CHAIN_LOCAL_FS, FS_POLICY_KEYS, LOCAL_FS, parseFsPolicy } from './policy.ts';
 import type { LocalFsToolset } from './toolset.ts';
-
-// plan.ts's LOCAL_FS, written here so the entry imports no part of the toolset
-const LOCAL_FS = 'local_fs';
 
 /** What local_fs needs of where it is opened. */
 export interface FsSite {

@@ -16,10 +16,10 @@ import { buildApprovalDiff, DIFF_MAX_BYTES, type MutatingTool } from './approval
 import { classifyPath, type ApprovalRequest, type AskApproval } from './context.ts';
 import { TooBigForMessage, type FileIO, type FileSnapshot } from './file_io.ts';
 import type { ReadLedger } from './ledger.ts';
-import type { FsPolicy } from './policy.ts';
+import { LOCAL_FS, type FsPolicy } from './policy.ts';
 import type { Args } from './tool_def.ts';
 
-export const LOCAL_FS = 'local_fs';
+export { LOCAL_FS };
 
 /** How a planned call runs: the file mode a human saw, the read-approve answer, the checkpoints' write recorder, who hears of its ledger records. */
 export interface FsRunOptions {

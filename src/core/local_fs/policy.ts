@@ -5,6 +5,9 @@ import { DEFAULT_SKIP_DIRS } from '../paths.ts';
 export { DEFAULT_SKIP_DIRS };
 
 /** The values the default chains ship for local_fs (what `cxl tool` uses unless overridden). */
+/** The toolset's name: here, in the module the toolset's entry already imports. */
+export const LOCAL_FS = 'local_fs';
+
 export const DEFAULT_CHAIN_LOCAL_FS: Readonly<Record<string, string>> = Object.freeze({
   _max_read_bytes: '1048576',
   _max_output_bytes: '32768',

@@ -3,11 +3,8 @@
 // its flat `cxl tool --policy` flags, its one tool's name, and how it opens: the shell itself
 // (local_shell.ts, its checker and argument rules) is imported when it is opened.
 import type { CoreToolset } from '../contract/builtin_toolset.ts';
-import { SHELL_POLICY_KEYS, SHIPPED_SHELL_POLICY, shellPolicyFromFlat } from './shell_policy.ts';
+import { LOCAL_SHELL, SHELL_POLICY_KEYS, SHIPPED_SHELL_POLICY, shellPolicyFromFlat } from './shell_policy.ts';
 import type { TerminalHost } from './terminal.ts';
-
-// plan.ts's LOCAL_SHELL (also its one tool's name), written here so the entry imports no part of the shell
-const LOCAL_SHELL = 'local_shell';
 
 /** What local_shell needs of where it is opened. */
 export interface ShellSite {

@@ -16,9 +16,9 @@ import { displayArgv, type ShellResult } from './runner.ts';
 import type { LeftBehind } from './sandbox/left_behind.ts';
 import { envelopeSandbox, type SandboxCall, type SandboxMode, type SandboxState } from './sandbox/settings.ts';
 import { failedOnReadOnly, retryWritable, writableRetryQuestion } from './read_only_retry.ts';
-import { policyRefusal } from './shell_policy.ts';
+import { LOCAL_SHELL, policyRefusal } from './shell_policy.ts';
 
-export const LOCAL_SHELL = 'local_shell';
+export { LOCAL_SHELL };
 
 /** Per-call options: the gate passes the envelope's sandbox settings and the call's profile, and how it decided. */
 export interface ShellCallOptions {

@@ -5,6 +5,9 @@ import { ToolError } from '../errors.ts';
 export { withoutShellOnlyKeys } from '../contract/policy_flags.ts';
 import type { ShellPolicy } from './checker.ts';
 
+/** The toolset's name, also its one tool's: here, in the module the toolset's entry already imports. */
+export const LOCAL_SHELL = 'local_shell';
+
 export const SHELL_POLICY_KEYS = ['_allowed_commands', '_denied_commands', '_allowed_dir'] as const;
 
 /**
