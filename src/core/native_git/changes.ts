@@ -15,7 +15,7 @@ export interface Stageable {
 }
 
 async function rows(c: GitCtx, scopes: readonly string[]): Promise<Row[]> {
-  return await statusRows(c, scopes.includes('.') ? ['.'] : scopes, { changedOnly: true });
+  return await statusRows(c, scopes.includes('.') ? ['.'] : scopes);
 }
 
 /** The paths `paths` name (repository paths) as one string per path, for messages. */

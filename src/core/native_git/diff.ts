@@ -25,7 +25,7 @@ export function under(p: string, dir: string): boolean {
 
 export async function gitDiff(c: GitCtx, scope: string): Promise<DiffResult> {
   const head = await headOid(c);
-  const rows = await statusRows(c, [scope], { changedOnly: true });
+  const rows = await statusRows(c, [scope]);
   const files: string[] = [];
   const untracked: string[] = [];
   for (const row of rows) {

@@ -30,16 +30,16 @@ export function worthWalking(p: string, base: string): boolean {
 }
 
 /**
- * The status matrix of `c` under `filepaths`, as isomorphic-git's statusMatrix returns it;
- * `changedOnly` leaves out the rows where HEAD, working tree and index agree (status, diff and the
- * write tools look at no other).
+ * The status matrix of `c` under `filepaths`, as isomorphic-git's statusMatrix returns it, less
+ * the rows where HEAD, working tree and index agree (status, diff and the write tools look at no
+ * other); `withUnchanged` keeps them, the whole matrix.
  */
-export async function statusRows(c: GitCtx, filepaths: readonly string[] = ['.'], opts: { changedOnly?: boolean } = {}): Promise<Row[]> {
+export async function statusRows(c: GitCtx, filepaths: readonly string[] = ['.'], opts: { withUnchanged?: boolean } = {}): Promise<Row[]> {
   const index = readIndexFile(c.repo.gitdir);
   const autocrlf = await c.git.getConfig({ ...c.args, path: 'core.autocrlf' }).catch(() => undefined);
   if (index.unusual || (autocrlf !== undefined && autocrlf !== false && autocrlf !== 'false')) {
     const all = (await c.git.statusMatrix({ ...c.args, filepaths: [...filepaths] })) as Row[];
-    return opts.changedOnly ? all.filter((r) => !unchanged(r)) : all;
+    return opts.withUnchanged ? all : all.filter((r) => !unchanged(r));
   }
   const filemode = await c.git.getConfig({ ...c.args, path: 'core.filemode' }).catch(() => undefined);
   const head = await readHeadTree(c, await headOid(c), index);
@@ -87,7 +87,7 @@ export async function statusRows(c: GitCtx, filepaths: readonly string[] = ['.']
     const h = head.whole ? s.oid : head.files.get(p);
     const w = s.present ? hasher.oid(p, s) : undefined;
     // most files of a large tree: HEAD, working tree and index agree (no row made, none sorted)
-    if (opts.changedOnly && h === s.oid && w === h) continue;
+    if (!opts.withUnchanged && h === s.oid && w === h) continue;
     rows.push(row(p, h, w, s.oid));
   }
   if (!head.whole) {

@@ -47,7 +47,7 @@ export async function branchLabel(c: GitCtx, head: string | null): Promise<strin
 export async function gitStatus(c: GitCtx): Promise<StatusResult> {
   const head = await headOid(c);
   const branch = await branchLabel(c, head);
-  const rows = await statusRows(c, ['.'], { changedOnly: true });
+  const rows = await statusRows(c);
   const staged: StatusEntry[] = [];
   const unstaged: StatusEntry[] = [];
   const untracked: string[] = [];
