@@ -47,6 +47,15 @@ export class ClientLink implements SessionLink {
     return false;
   }
 
+  /**
+   * After a request failed: whether the agent has exited, given up to 300 ms to say so. A closed
+   * connection usually means the agent died, and its exit report says it better than the error.
+   */
+  async agentGone(): Promise<boolean> {
+    if (this.proc) await Promise.race([this.proc.exited, new Promise((r) => setTimeout(r, 300))]);
+    return this.exited;
+  }
+
   markUsed(): void {
     this.used = true;
   }

@@ -137,11 +137,9 @@ export class PromptTurn {
   }
 
   async #promptFailed(err: unknown): Promise<void> {
-    // A closed connection usually means the agent died: let its exit report say so.
-    const proc = this.link.proc;
-    if (proc) await Promise.race([proc.exited, new Promise((r) => setTimeout(r, 300))]);
+    const gone = await this.link.agentGone();
     this.store.endTurn('error');
-    if (this.link.exited) return;
+    if (gone) return;
     const login = isAuthRequired(err) && this.parts.login.offered;
     const how = login
       ? ' Pick a login method below, then send the prompt again.'

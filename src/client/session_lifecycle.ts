@@ -108,9 +108,7 @@ export class SessionLifecycle {
 
   /** A request of the start failed: say so with the agent's details, unless its exit says it all. */
   async failed(what: string, err: unknown): Promise<void> {
-    // A closed connection usually means the agent died: let its exit report say so.
-    if (this.link.proc) await Promise.race([this.link.proc.exited, new Promise((r) => setTimeout(r, 300))]);
-    if (this.link.exited) return;
+    if (await this.link.agentGone()) return;
     this.store.sessionFailed(`${what}: ${errorText(err)}.`, errorDetail(err));
   }
 
