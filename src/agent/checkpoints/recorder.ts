@@ -98,13 +98,10 @@ function stillItself(dir: string): boolean {
   }
 }
 
-/** `state` of the additional directory `dir`, its keys made absolute; files under `root` (a workspace inside it) are the workspace's state's, not its. */
-function absoluteKeys(dir: string, state: WorkspaceState, root: string): WorkspaceState {
+/** `state` of the additional directory `dir` with its keys made absolute. */
+function absoluteKeys(dir: string, state: WorkspaceState): WorkspaceState {
   const files = new Map<string, Stamp>();
-  for (const [rel, st] of state.files) {
-    const abs = path.join(dir, rel);
-    if (!isWithin(root, abs)) files.set(abs, st);
-  }
+  for (const [rel, st] of state.files) files.set(path.join(dir, rel), st);
   return { files, capped: state.capped };
 }
 
@@ -187,7 +184,10 @@ export class SessionCheckpoints implements EffectRecorder {
 
   /** The directory's state, keyed as records are, looking at no more than `limit` files. */
   #scan(dir: string, limit: number): WorkspaceState {
-    return dir === this.root ? scanWorkspace(dir, limit) : absoluteKeys(dir, scanWorkspace(dir, limit), this.root);
+    if (dir === this.root) return scanWorkspace(dir, limit);
+    // a directory holding the workspace: the workspace's files are its comparison's, not walked twice
+    const inside = isWithin(dir, this.root) ? new Set([path.relative(dir, this.root).split(path.sep).join('/')]) : undefined;
+    return absoluteKeys(dir, scanWorkspace(dir, limit, inside));
   }
 
   /** The key of `abs`: root-relative, or absolute in an additional directory; undefined outside them all. */

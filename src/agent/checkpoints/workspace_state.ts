@@ -46,12 +46,12 @@ export function stampAt(abs: string): Stamp | null {
   }
 }
 
-/** The files under `root` as the file tools see them, each stamped. */
-export function scanWorkspace(root: string, limit = MAX_TRACKED_FILES): WorkspaceState {
+/** The files under `root` as the file tools see them, each stamped; the directories `leaveOut` names (root-relative) not entered. */
+export function scanWorkspace(root: string, limit = MAX_TRACKED_FILES, leaveOut?: ReadonlySet<string>): WorkspaceState {
   const ctx = { root, policy: { ...DEFAULT_FS_POLICY }, matcher: defaultPathMatcher };
   const filter = new TraversalFilter(ctx, '.');
   const files = new Map<string, Stamp>();
-  for (const e of walk(ctx, filter, '.', { maxDepth: Infinity, linksCheckedByCaller: false })) {
+  for (const e of walk(ctx, filter, '.', { maxDepth: Infinity, linksCheckedByCaller: false, leaveOut })) {
     if (e.kind !== 'file') continue;
     if (files.size >= limit) return { files, capped: true };
     const st = e.stat ?? fs.lstatSync(path.join(root, e.rel), { throwIfNoEntry: false });

@@ -186,13 +186,13 @@ export interface WalkEntry {
  * Depth-first walk from `startRel` over sorted entries, yielding what the filter lets through
  * (and heavy dirs, marked, when `showHeavy`). Symlinks are yielded, never followed. Each file is
  * lstat'ed for the hard-link check, unless `linksCheckedByCaller` (a caller that opens every file
- * checks the fstat it gets instead).
+ * checks the fstat it gets instead). A directory `leaveOut` names (root-relative) is not entered.
  */
 export function* walk(
   ctx: TraversalContext,
   filter: TraversalFilter,
   startRel: string,
-  opts: { maxDepth: number; showHeavy?: boolean; signal?: AbortSignal; linksCheckedByCaller?: boolean },
+  opts: { maxDepth: number; showHeavy?: boolean; signal?: AbortSignal; linksCheckedByCaller?: boolean; leaveOut?: ReadonlySet<string> },
 ): Generator<WalkEntry> {
   // iterative DFS; each directory's entries are pushed in reverse so they pop in order
   const pending: WalkEntry[][] = [];
@@ -212,6 +212,7 @@ export function* walk(
       const r = TraversalFilter.join(rel, name);
       const kind = e.isDirectory() ? 'dir' : e.isFile() ? 'file' : e.isSymbolicLink() ? 'symlink' : 'other';
       if (kind === 'dir') {
+        if (opts.leaveOut?.has(r)) continue;
         const why = filter.dir(r);
         if (why === 'heavy' && opts.showHeavy) out.push({ rel: r, name, depth: depth + 1, kind, skipped: why });
         else if (!why) out.push({ rel: r, name, depth: depth + 1, kind });

@@ -257,4 +257,7 @@ test('an additional directory holding the workspace: a command\'s change there i
   assert.deepEqual(done.skipped, []);
   assert.equal(fs.readFileSync(x, 'utf8'), 'x before\n');
   assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'a before\n');
+  // the workspace is walked once: the directory around it spends none of its budget on the workspace's files
+  const before = await cps.beforeCommand(2);
+  assert.deepEqual(before.compared.map((c) => [c.dir, [...c.state.files.keys()], c.state.capped]), [[root, ['a.txt'], false], [w.other, [x], false]]);
 });
