@@ -11,7 +11,7 @@ import { withinAsWritten } from '../paths.ts';
 import { findOnPath, isExecutableFile, pathDirectories } from '../platform/program_path.ts';
 import { isInside, realDirectory, ResolveError, resolveDirectory } from './confine.ts';
 import { lex, type Operator, type Token, type WordToken } from './lexer.ts';
-import { newStepCache, policyProblem, stepArgs, type StepArgs, type StepCache } from './step_args.ts';
+import { confinementShown, newStepCache, policyProblem, stepArgs, type StepArgs, type StepCache } from './step_args.ts';
 import type { Finding } from './argrules/index.ts';
 
 /**
@@ -242,9 +242,9 @@ function allowedPlace(pol: CompiledPolicy, real: string): boolean {
   return !pol.allowedDir || isInside(pol.allowedDir, real) || pol.extraDirs.some((d) => isInside(d, real));
 }
 
-/** The confinement as said in a refusal: the allowed dir, and the additional directories when there are some. */
+/** The confinement as said in a refusal. */
 function allowedShown(pol: CompiledPolicy): string {
-  return pol.extraDirs.length ? `_allowed_dir (${pol.allowedDir}) and the session's additional directories (${pol.extraDirs.join(', ')})` : `_allowed_dir (${pol.allowedDir})`;
+  return confinementShown(pol.allowedDir ?? '', pol.extraDirs);
 }
 
 class Refusal {

@@ -232,7 +232,7 @@ export function policyProblem(args: StepArgs, o: PolicyOptions): PolicyProblem |
   }
   if (o.allowedDir) {
     const places = [o.allowedDir, ...(o.extraDirs ?? [])];
-    const said = o.extraDirs?.length ? `_allowed_dir (${o.allowedDir}) and the session's additional directories (${o.extraDirs.join(', ')})` : `_allowed_dir (${o.allowedDir})`;
+    const said = confinementShown(o.allowedDir, o.extraDirs ?? []);
     for (const p of args.paths) {
       if (!places.some((d) => inside(d, p))) {
         return { rule: 'path-outside', index: p.index, construct: p.word, reason: `\`${shown(p)}\` is outside ${said}, as written or as resolved` };
@@ -259,6 +259,11 @@ export interface ArgNote {
   why: string;
   /** a subcommand a prefix entry may name to accept it (`npm install`) */
   sub?: string;
+}
+
+/** The confinement as a refusal says it: the allowed dir, and the session's additional directories when there are some. */
+export function confinementShown(allowedDir: string, extraDirs: readonly string[]): string {
+  return extraDirs.length ? `_allowed_dir (${allowedDir}) and the session's additional directories (${extraDirs.join(', ')})` : `_allowed_dir (${allowedDir})`;
 }
 
 /**
