@@ -71,6 +71,15 @@ export function isWithin(root: string, p: string): boolean {
 }
 
 /**
+ * The root a real path lies in: the workspace `root` when it is inside it, else the session's
+ * additional directory holding it, else `root`. What is relative to a root (a traversal's
+ * filters, the hard links of protected files) is looked for there.
+ */
+export function rootHolding(root: string, extra: readonly string[] | undefined, real: string): string {
+  return isWithin(root, real) ? root : (extra?.find((d) => isWithin(d, real)) ?? root);
+}
+
+/**
  * Whether an absolute path lies inside `root` as written (after `..` is collapsed, before any
  * symlink is followed), as the MCP filesystem server checks besides the resolved path. A path
  * written through another name of the root itself (`/tmp/ws` for the root `/private/tmp/ws`) is

@@ -3,14 +3,13 @@
 // root and the additional directories the client gave the session, never a quarantined file, and the read-approve list (.env, keys) only after the user says
 // so; a hard link counts as the file it links to.
 import { Buffer } from 'node:buffer';
-import path from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { ToolError } from '../../core/errors.ts';
 import { additionalRoots } from '../../core/local_fs/extra_roots.ts';
 import { WorkspaceFileIO } from '../../core/local_fs/file_io.ts';
 import { classifyConfined } from '../../core/protect/confined_class.ts';
 import { IdentityIndex } from '../../core/protect/identity.ts';
-import { canonicalRoot, confine, isWithin, type ConfinedPath } from '../../core/paths.ts';
+import { canonicalRoot, confine, rootHolding, type ConfinedPath } from '../../core/paths.ts';
 import { defaultPathMatcher } from '../../core/protect/matcher.ts';
 import { lineRange } from './line_range.ts';
 
@@ -60,9 +59,7 @@ export class FsHost {
   /** The path confined to the root, refused when quarantined; `readApprove`: only after the user says so. */
   #confine(p: string): { cp: ConfinedPath; readApprove: boolean } {
     const cp = confine(this.root, p, this.extra);
-    // a file in an additional directory: its hard links are looked for from there
-    const home = path.isAbsolute(cp.rel) ? (this.extra.find((d) => isWithin(d, cp.real)) ?? this.root) : this.root;
-    const { cls, alias } = classifyConfined(cp, home, defaultPathMatcher, this.#identity);
+    const { cls, alias } = classifyConfined(cp, rootHolding(this.root, this.extra, cp.real), defaultPathMatcher, this.#identity);
     if (cls === 'quarantined') {
       const linked = alias !== undefined ? ` is another name (a hard link) of ${alias}, which` : '';
       throw new ToolError('quarantined', `${cp.rel}${linked} is in the credential quarantine; the client never serves it. Work without that file.`);

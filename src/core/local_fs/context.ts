@@ -9,7 +9,7 @@ import { deniedSubstring, type FsPolicy } from './policy.ts';
 import type { LedgerUse } from './ledger.ts';
 import type { IdentityIndex } from '../protect/identity.ts';
 import { classifyConfined } from '../protect/confined_class.ts';
-import { confine, isWithin, relativeTo, type ConfinedPath } from '../paths.ts';
+import { confine, relativeTo, rootHolding, type ConfinedPath } from '../paths.ts';
 import type { PathMatcher } from '../protect/matcher.ts';
 
 /**
@@ -74,8 +74,9 @@ export async function gatePath(o: GateOptions, tool: string, p: string): Promise
  */
 export function classifyPath(o: Omit<GateOptions, 'approvals'>, tool: string, p: string): { c: ConfinedPath; readApprove?: ApprovalRequest } {
   const c = confine(o.root, p, o.extra);
-  // the quarantine looks at absolute forms so a root inside ~/.ssh is covered too
-  const { cls, alias } = classifyConfined(c, o.root, o.matcher, o.identity);
+  // the quarantine looks at absolute forms so a root inside ~/.ssh is covered too; the hard links
+  // of protected files are looked for in the root that holds the path (an additional directory's own)
+  const { cls, alias } = classifyConfined(c, rootHolding(o.root, o.extra, c.real), o.matcher, o.identity);
   const linked = alias !== undefined ? ` is another name (a hard link) of ${alias}, which` : '';
   if (cls === 'quarantined') {
     throw new ToolError('quarantined', `${c.rel === '.' ? p : c.rel}${linked} is in the credential quarantine; no tool reads or writes it. Work without it.`);
@@ -109,8 +110,8 @@ export async function answerReadApprove(o: Pick<GateOptions, 'approvals' | 'ask'
  * In the workspace it is the context and the path as they are.
  */
 export function traversalRoot<C extends Pick<FsContext, 'root' | 'extra'>>(ctx: C, c: ConfinedPath): { ctx: C; dir: ConfinedPath; shown: (rel: string) => string } {
-  const r = path.isAbsolute(c.rel) ? ctx.extra?.find((d) => isWithin(d, c.real)) : undefined;
-  if (r === undefined) return { ctx, dir: c, shown: (rel) => rel };
+  const r = rootHolding(ctx.root, ctx.extra, c.real);
+  if (r === ctx.root) return { ctx, dir: c, shown: (rel) => rel };
   const rel = relativeTo(r, c.real);
   return { ctx: { ...ctx, root: r }, dir: { ...c, rel, requestedRel: rel }, shown: (x) => (x === '.' ? r : path.join(r, x)) };
 }

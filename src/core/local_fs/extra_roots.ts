@@ -55,3 +55,4 @@ function additionalRoot(d: unknown, o: ExtraRootsOptions): string {
   if (m.classify(lexical, real, `${lexical}/x`, `${real}/x`) === 'quarantined') refuse('it is a protected directory (credentials or cxl\'s own data); no tool reads or writes there');
   return real;
 }
+

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { CallFacts, ProtectedFact, ShellFacts, ShellStep } from '../envelope/index.ts';
 import { gitWriteFact, hooksDirs, type HooksDir } from '../protect/git_dirs.ts';
 import { defaultIdentityIndex, type IdentityIndex } from '../protect/identity.ts';
-import { isWithin } from '../paths.ts';
+import { isWithin, rootHolding } from '../paths.ts';
 import type { Allowed } from './checker.ts';
 import { lex } from './lexer.ts';
 import { resolveWord } from './path_words.ts';
@@ -21,6 +21,8 @@ export interface ShellCall {
   shown: string[];
   /** every path the words name, classified */
   paths: ClassifiedPath[];
+  /** the session's additional directories the paths may lie in */
+  extra?: readonly string[];
 }
 
 /** Where a verdict's or a line's step analysis goes for the envelope. */
@@ -34,7 +36,7 @@ function envelopeStep(argv: string[], args: StepArgs | undefined, root: string, 
 export function factsOfVerdict(command: string, v: Allowed, root: string): ShellCall {
   const steps = v.steps.map((s) => envelopeStep(s.argv, s.kind === 'run' ? s.args : undefined, root, v.extraDirs));
   const paths = v.steps.flatMap((s) => (s.kind === 'run' ? s.args.paths : []));
-  return { facts: { command, steps }, shown: v.steps.map((s) => displayArgv(s.argv)), paths };
+  return { facts: { command, steps }, shown: v.steps.map((s) => displayArgv(s.argv)), paths, extra: v.extraDirs };
 }
 
 const MAX_CWDS = 64;
@@ -48,7 +50,7 @@ export function factsWithoutPolicy(command: string, argv: string[] | undefined, 
   if (argv) {
     const full = [command, ...argv];
     const a = stepArgs(full, [start], { root, ...extraRoots }) as StepArgs;
-    return { facts: { command, steps: [envelopeStep(full, a, root, extra)] }, shown: [displayArgv(full)], paths: a.paths };
+    return { facts: { command, steps: [envelopeStep(full, a, root, extra)] }, shown: [displayArgv(full)], paths: a.paths, extra };
   }
   const lexed = lex(command);
   if (!lexed.ok) return { facts: { command, steps: [], opaque: lexed.refusal.construct }, shown: [command], paths: [] };
@@ -86,7 +88,7 @@ export function factsWithoutPolicy(command: string, argv: string[] | undefined, 
     steps.push(envelopeStep(argv, a, root, extra));
     paths.push(...a.paths);
   }
-  return { facts: { command, steps }, shown: raw.map((s) => displayArgv(s)), paths };
+  return { facts: { command, steps }, shown: raw.map((s) => displayArgv(s)), paths, extra };
 }
 
 /**
@@ -95,7 +97,7 @@ export function factsWithoutPolicy(command: string, argv: string[] | undefined, 
  * git dir by shape or the hooks dir core.hooksPath names is a protected fact, as for the file
  * tools (git_dirs.ts).
  */
-export function addShellPaths(facts: CallFacts, paths: readonly ClassifiedPath[], root: string, identity: IdentityIndex = defaultIdentityIndex): void {
+export function addShellPaths(facts: CallFacts, paths: readonly ClassifiedPath[], root: string, identity: IdentityIndex = defaultIdentityIndex, extra?: readonly string[]): void {
   const resolved = new Set(facts.resolved ?? []);
   const absolute = new Set(facts.absolute ?? []);
   const found: ProtectedFact[] = [...(facts.protected ?? [])];
@@ -110,7 +112,8 @@ export function addShellPaths(facts: CallFacts, paths: readonly ClassifiedPath[]
     if (typeof p.holds === 'object' && p.holds?.cls === 'outside') absolute.add(p.holds.target);
     if (!p.exists || seen.has(p.real)) continue;
     seen.add(p.real);
-    const linked = identity.lookupPath(p.real, root);
+    // the hard links of protected files are looked for in the root holding the path (an additional directory's own)
+    const linked = identity.lookupPath(p.real, rootHolding(root, extra, p.real));
     if (linked) absolute.add(linked.path);
     const fact = gitWriteFact(p.real, root, undefined, (hooks ??= hooksDirs(root)));
     if (fact) found.push(fact);

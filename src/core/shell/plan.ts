@@ -107,7 +107,7 @@ export interface LineFacts {
 
 export function lineFacts(call: ShellCall, root: string, identity?: IdentityIndex, sandbox?: SandboxFacts): LineFacts {
   const facts: CallFacts = { toolset: LOCAL_SHELL, tool: LOCAL_SHELL, axis: 'shell', shell: call.facts };
-  addShellPaths(facts, call.paths, root, identity);
+  addShellPaths(facts, call.paths, root, identity, call.extra);
   return { facts, readApprove: approvePaths(call.paths, root), ...(sandbox ? { sandbox } : {}) };
 }
 

@@ -49,3 +49,14 @@ for (const engine of ['builtin', 'auto'] as const) {
     assert.deepEqual(inWs.matches, [`${lib.slice(1)}/src/decoy.txt`]);
   });
 }
+
+test('a hard link in an additional directory to a quarantined file there is refused as that file is: the links are looked for in the directory that holds it', async () => {
+  const linked = path.join(lib, 'src', 'notes.txt');
+  fs.linkSync(path.join(lib, '.ssh', 'id_rsa'), linked);
+  try {
+    const fsTools = new LocalFsToolset({ root, extra, approvals: 'allow', grepEngine: 'builtin' });
+    await assert.rejects(fsTools.call('read_file', { path: linked }), (e: { code?: string; message: string }) => e.code === 'quarantined' && /hard link/.test(e.message));
+  } finally {
+    fs.rmSync(linked);
+  }
+});

@@ -3,7 +3,7 @@
 // a write there by a command nobody asked about lands only when the envelope lets commands write;
 // a protected file there is hidden from a sandboxed command as it is in the workspace.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { buildEnvelope, type EnvelopeSpec } from '../../../src/core/envelope/index.ts';
@@ -85,6 +85,14 @@ describe('the envelope takes an additional directory as the workspace', () => {
     }
     assert.equal(await decide(ws, `cd ${extra} && cat notes.txt`, [extra]), 'allow:shell.prefix_allowlist');
     assert.notEqual(await decide(ws, `cat ${extra}/.env`, [extra], false), 'allow:shell.prefix_allowlist');
+  });
+
+  test('a hard link there to a read-approve file there asks as that file does: its links are looked for in the directory holding it', async () => {
+    const { ws, extra } = layout();
+    writeFileSync(path.join(extra, '.env'), 'S=1\n');
+    linkSync(path.join(extra, '.env'), path.join(extra, 'env-copy.txt'));
+    for (const withPolicy of [true, false]) assert.notEqual(await decide(ws, `cat ${extra}/env-copy.txt`, [extra], withPolicy), 'allow:shell.prefix_allowlist', `policy ${withPolicy}`);
+    assert.equal(await decide(ws, `cat ${extra}/notes.txt`, [extra]), 'allow:shell.prefix_allowlist', 'an ordinary file there still runs unasked');
   });
 });
 
