@@ -109,6 +109,19 @@ function timeoutMessage(provider: ProviderLabel, url: URL, stage: TimeoutStage, 
   return `${provider}: the answer stalled: nothing arrived for ${d} (the idle timeout between stream chunks). If the model is that slow raise idle_timeout in [agents.<name>] or pass --idle-timeout; otherwise send the prompt again.`;
 }
 
+/**
+ * Ends a request the caller gave up on (a cancel or a timeout), closing its connection so the
+ * server stops working on it. Deno's node:http resends a request destroyed on a kept-alive socket
+ * before its answer, taking the close for a stale pooled connection (denoland/deno#36786): a
+ * cancelled chat request was sent again on a new connection and the model server computed an answer
+ * nobody read. Its retry asks `reusedSocket` (Node's public flag; Node never retries), so the flag
+ * is cleared first.
+ */
+function giveUp(req: http.ClientRequest, err: Error): void {
+  req.reusedSocket = false;
+  req.destroy(err);
+}
+
 /** One request. Resolves when the answer's headers are in; the body is read through the result. */
 export function send(urlText: string, o: SendOptions): Promise<HttpResponse> {
   const url = new URL(urlText);
@@ -135,7 +148,7 @@ export function send(urlText: string, o: SendOptions): Promise<HttpResponse> {
         fired = stage;
         const err = new ProviderError('timeout', timeoutMessage(o.provider, url, stage, ms), { stage });
         if (res) res.destroy(err);
-        req.destroy(err);
+        giveUp(req, err);
         // before the answer, fail here: Deno's node:http emits no 'error' for a request destroyed
         // while it waits for headers, so the wait would last forever
         if (!settled) fail(err);
@@ -145,7 +158,7 @@ export function send(urlText: string, o: SendOptions): Promise<HttpResponse> {
       clear();
       const err = new ProviderError('cancelled', 'cancelled');
       res?.destroy(err);
-      req.destroy(err);
+      giveUp(req, err);
       if (!settled) fail(err); // as for a timeout: Deno would never say
     };
     signal?.addEventListener('abort', onAbort, { once: true });

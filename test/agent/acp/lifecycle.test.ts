@@ -101,13 +101,12 @@ test('the client closes stdin while the model hangs: exit within 2 s, the MCP se
   await until('the MCP server to go', () => !alive(mcpPid), 1000);
 
   await resume(w, 'again');
-  // the resumed prompt's request is the last the server saw. Once, under Deno in a loaded CI run,
-  // one more request with the cut turn's messages came before it (not reproduced since; a resend
-  // of the hung request?): whatever comes between may only be the cut turn again, never more
+  // three requests, the hung one sent once: Deno's node:http resent a request cut on a kept-alive
+  // connection (denoland/deno#36786), and the resend came before the resumed prompt's
   const users = (i: number) => messages(w.srv, i).filter((m) => m.role === 'user').map((m) => m.content);
   const seen = w.srv.requests.map((_, i) => `#${i}: ${JSON.stringify(users(i))}`).join('\n');
-  for (let i = 2; i < w.srv.requests.length - 1; i++) assert.deepEqual(users(i), ['look at a.txt'], `request ${i} of:\n${seen}`);
-  const sent = messages(w.srv, w.srv.requests.length - 1);
+  assert.equal(w.srv.requests.length, 3, `the requests the server saw:\n${seen}`);
+  const sent = messages(w.srv, 2);
   assertWellFormed(sent);
   assert.deepEqual(sent.filter((m) => m.role === 'user').map((m) => m.content), ['look at a.txt', 'again']);
   assert.match(sent.find((m) => m.role === 'tool')?.content ?? '', /a\.txt/, 'the tool result of the cut turn was kept');

@@ -139,3 +139,45 @@ test('an answer that ends with [DONE] closes its connection, even when the serve
     assert.equal(closed.length, turn + 1, `the connection of turn ${turn + 1} is still open after the answer ended`);
   }
 });
+
+test('a request given up on a kept-alive connection (a cancel, a first-byte timeout) is sent once and its connection closed', async () => {
+  // Deno's node:http resent such a request on a new connection (denoland/deno#36786): the model
+  // server computed a second answer for a cancelled turn
+  const posts: number[] = [];
+  let closed = 0;
+  const server = createServer((req, res) => {
+    if (req.method === 'GET') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[{"id":"m"}]}');
+    posts.push(req.socket.remotePort ?? 0);
+    res.on('close', () => closed++);
+    // holds the chat request without a byte
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  cleanups.push(() => (server.closeAllConnections(), new Promise((r) => server.close(r))));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  const settle = async (want: number) => {
+    const t0 = Date.now();
+    while (closed < want && Date.now() - t0 < 3000) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 300)); // time for a resend to arrive
+  };
+  const kinds: string[] = [];
+  for (const how of ['cancel', 'timeout'] as const) {
+    const p = new OpenAIProvider({ baseUrl, model: 'm', http: { timeouts: T({ firstByteMs: how === 'timeout' ? 300 : 60_000 }), retry: DEFAULT_RETRY } });
+    // the lookup leaves a kept-alive connection that the chat request then takes
+    assert.deepEqual(await p.listModels(), ['m']);
+    const before = posts.length;
+    const ac = new AbortController();
+    const drained = (async () => {
+      for await (const _ of p.chat({ messages: [{ role: 'user', content: 'hi' }], tools: [], signal: ac.signal })) {
+        // drain
+      }
+    })().catch((err: unknown) => kinds.push(err instanceof ProviderError ? err.kind : String(err)));
+    const t0 = Date.now();
+    while (posts.length === before && Date.now() - t0 < 3000) await new Promise((r) => setTimeout(r, 10));
+    if (how === 'cancel') ac.abort();
+    await drained;
+    await settle(before + 1);
+    assert.equal(posts.length, before + 1, `${how}: the chat request was sent ${posts.length - before} times`);
+    assert.equal(closed, posts.length, `${how}: its connection was closed`);
+  }
+  assert.deepEqual(kinds, ['cancelled', 'timeout']);
+});
