@@ -44,6 +44,8 @@ export interface McpOptions {
 }
 
 export const DEFAULT_START_TIMEOUT_MS = 15_000;
+/** how long closing waits for an HTTP server to end its session */
+const TERMINATE_WAIT_MS = 1000;
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 /** longest text result of one MCP call handed to the model */
 export const MAX_RESULT_CHARS = 256 * 1024;
@@ -78,6 +80,8 @@ function seconds(ms: number): string {
 export class McpToolset implements Toolset {
   readonly name: string;
   private client?: Client;
+  /** an HTTP server's transport, whose session is ended when the toolset closes */
+  private http?: { sessionId?: string; terminateSession(): Promise<void> };
   private tools: McpTool[] = [];
   private dead?: string;
   private closing = false;
@@ -155,6 +159,7 @@ export class McpToolset implements Toolset {
       throw new ToolError('io_error', `MCP server ${this.name} failed to start: ${describe(err)}${tail ? ` (stderr: ${tail.slice(0, 300)})` : ''}. Check its command/url in [mcp_servers.${this.name}] or the client's mcpServers.`);
     }
     this.client = client;
+    if (transport instanceof sdk.StreamableHTTPClientTransport) this.http = transport;
   }
 
   private exitedMessage(): string {
@@ -226,7 +231,20 @@ export class McpToolset implements Toolset {
 
   async close(): Promise<void> {
     this.closing = true;
+    await this.endHttpSession();
     await this.client?.close().catch(() => {});
+  }
+
+  /**
+   * A server that handed out a session keeps its state until told (the MCP spec's DELETE with the
+   * session id); an unreachable or slow server does not hold the close up past a second.
+   */
+  private async endHttpSession(): Promise<void> {
+    if (!this.http?.sessionId || this.dead) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((r) => (timer = setTimeout(r, TERMINATE_WAIT_MS)));
+    await Promise.race([this.http.terminateSession().catch(() => {}), late]);
+    clearTimeout(timer);
   }
 }
 

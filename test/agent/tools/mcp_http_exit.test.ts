@@ -27,8 +27,8 @@ after(async () => {
 });
 
 /** A workspace (its own HOME, so its agents.toml needs no trust) whose configuration attaches the HTTP server as `web`. */
-async function withServer(script: Parameters<typeof workspace>[0]): Promise<{ ws: Workspace; mcp: Awaited<ReturnType<typeof startHttpMcp>> }> {
-  const mcp = await startHttpMcp();
+async function withServer(script: Parameters<typeof workspace>[0], opts: Parameters<typeof startHttpMcp>[0] = {}): Promise<{ ws: Workspace; mcp: Awaited<ReturnType<typeof startHttpMcp>> }> {
+  const mcp = await startHttpMcp(opts);
   const ws = await workspace(script);
   cleanups.push(() => mcp.close(), () => ws.close());
   mkdirSync(path.join(ws.dir, '.contenox'), { recursive: true });
@@ -119,4 +119,36 @@ test('closing an HTTP MCP toolset ends the stream the server keeps open for its 
   churn();
   await ts.close();
   await waitFor(() => mcp.openStreams() === 0 || undefined, 'the server to see the stream closed', BOUND_MS);
+});
+
+test('a server that handed out a session is told it ended (a DELETE with its id): by cxl tool, and by cxl acp when its client closes stdin', async () => {
+  const { ws, mcp } = await withServer([{ toolCalls: [{ name: 'web.shout', arguments: { text: 'quiet' } }] }, { text: 'ok' }], { stateful: true });
+  const r = await endsAfterAnswer(background(ws, ['tool', '--yes', 'web.shout', '{"text":"quiet"}']), 'cxl tool web.shout');
+  assert.equal(r.code, 0, r.out);
+  assert.equal(mcp.sessions.length, 1);
+  assert.deepEqual(mcp.deleted, mcp.sessions);
+
+  const h = new Harness({ args: MODEL, env: ws.env, permission: () => 'allow_once' });
+  cleanups.push(() => h.stop());
+  await h.start();
+  const ns = await h.newSession(ws.dir);
+  assert.equal((await h.prompt(ns.sessionId, 'shout')).stopReason, 'end_turn');
+  assert.equal(mcp.sessions.length, 2);
+  assert.deepEqual(mcp.deleted, mcp.sessions.slice(0, 1), 'the session is ended only when the agent is done with it');
+  const exited = new Promise<void>((r) => h.child.once('close', () => r()));
+  h.child.stdin!.end();
+  await exited;
+  assert.deepEqual(mcp.deleted, mcp.sessions);
+});
+
+test('a server that never answers the DELETE holds the close of its toolset up for a second at most', async () => {
+  const mcp = await startHttpMcp({ stateful: true, holdDeletes: true });
+  cleanups.push(() => mcp.close());
+  const ts = await McpToolset.start({ name: 'web', url: mcp.url });
+  assert.equal(await ts.call('shout', { text: 'hi' }), 'HI');
+  const t0 = Date.now();
+  await ts.close();
+  const took = Date.now() - t0;
+  assert.deepEqual(mcp.deleted, mcp.sessions);
+  assert.ok(took >= 900 && took < 3000, `the close took ${took} ms`);
 });
