@@ -74,6 +74,27 @@ function consoleInto(sink: (level: string, args: unknown[]) => void): () => void
   return () => Object.assign(console, saved);
 }
 
+/**
+ * --add-dir's directories, each relative to the current directory, as the agent will check them
+ * (an existing directory, not the root or a filesystem root): a bad one is a usage error before
+ * anything starts, not a session that fails to open.
+ */
+async function extraDirs(given: string | boolean | string[] | undefined, root: string): Promise<string[]> {
+  const dirs = Array.isArray(given) ? given : typeof given === 'string' ? [given] : [];
+  if (!dirs.length) return [];
+  const { additionalRoots } = await import('../core/local_fs/extra_roots.ts');
+  const out: string[] = [];
+  for (const d of dirs) {
+    if (d === '') throw new UsageError('cxl: --add-dir needs a directory.');
+    try {
+      for (const real of additionalRoots([path.resolve(d)], { root })) if (!out.includes(real)) out.push(real);
+    } catch (err) {
+      throw new UsageError(`cxl: --add-dir ${d}: ${(err as Error).message}`);
+    }
+  }
+  return out;
+}
+
 /** `--resume` takes an optional id: alone (or before another flag) it means the picker. */
 function optionalResume(argv: string[]): string[] {
   const flag = `--${OPTIONAL_VALUE}`;
@@ -94,6 +115,8 @@ interface Start {
   savedEnv: Record<string, string | undefined>;
   cwd: string;
   root: string;
+  /** --add-dir, checked and canonical */
+  extraDirs: string[];
   agentArgv: string[];
   label: string;
   builtin: boolean;
@@ -117,7 +140,7 @@ interface Start {
   instance?: ReturnType<ScreenModules[1]['render']>;
 }
 
-type UiValues = { [K in (typeof UI_FLAGS)[number]['name']]?: string | boolean };
+type UiValues = { [K in (typeof UI_FLAGS)[number]['name']]?: string | boolean | string[] };
 type AgentLike = InstanceType<Awaited<typeof import('../client/connection/agent_process.ts')>['AgentProcess']> | import('../client/connection/remote_agent.ts').RemoteAgent;
 type Client = InstanceType<Awaited<typeof import('../client/acp_client.ts')>['AcpClient']>;
 type ScreenModules = Awaited<ReturnType<typeof loadScreen>>;
@@ -129,7 +152,7 @@ interface Step {
   run(s: Start): void | Promise<void>;
 }
 
-const str = (v: string | boolean | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
+const str = (v: string | boolean | string[] | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /**
  * The UI's start, in order. The built-in agent is already starting (bin/cxl.js and src/cli.ts
@@ -152,6 +175,7 @@ export const UI_START: readonly Step[] = [
       if (values.continue && resumeId !== undefined) throw new UsageError('cxl: --continue and --resume both pick the session to open; give one of them.');
       s.resume = values.continue ? { kind: 'continue' } : resumeId === undefined ? undefined : resumeId === '' ? { kind: 'pick' } : { kind: 'id', id: resumeId };
       if (values.connect !== undefined && values.agent !== undefined) throw new UsageError('cxl: --connect attaches to a standing host and --agent starts an agent; give one of them.');
+      if (values.connect !== undefined && values['add-dir'] !== undefined) throw new UsageError("cxl: --add-dir names directories on this machine, and a standing host (--connect) reaches only its own workspace; leave --add-dir out, or run cxl on the host's machine.");
     },
   },
   {
@@ -202,6 +226,7 @@ export const UI_START: readonly Step[] = [
       } catch (err) {
         throw new UsageError(`cxl: --cwd ${s.cwd}: ${(err as Error).message}`);
       }
+      s.extraDirs = await extraDirs(v['add-dir'], s.root);
       s.agent = remote ?? new AgentProcess(s.agentArgv, { cwd: s.root, env: s.agentEnv, adopt: v.agent === undefined ? adoptEarlyAgent(s.agentArgv, s.root, s.agentEnv) : undefined });
       // the built-in agent's extras (its trust offer, reading the person's MCP servers itself) are not a host's
       s.builtin = v.agent === undefined && remote === undefined;
@@ -211,7 +236,7 @@ export const UI_START: readonly Step[] = [
     name: 'sandbox probe',
     why: "what the client tells the agent at initialize (its terminal host's default: with the network); bwrap runs while the protocol's modules load",
     run: (s) => {
-      void import('../core/shell/sandbox/probe.ts').then((p) => p.probeSandboxAsync({ network: true, roots: [s.root] })).catch(() => {});
+      void import('../core/shell/sandbox/probe.ts').then((p) => p.probeSandboxAsync({ network: true, roots: [s.root, ...s.extraDirs] })).catch(() => {});
     },
   },
   {
@@ -230,7 +255,7 @@ export const UI_START: readonly Step[] = [
         s.mcpProblem = configured.problem;
         // the built-in agent holds back this folder's own configuration until it is trusted: offer to
         const trust = s.builtin && !trustProject ? trustOfferFor(s.root, s.agentEnv, { provider: str(v.provider), model: str(v.model) }) : undefined;
-        s.client = new AcpClient({ argv: s.agentArgv, label: s.label, builtin: s.builtin, cwd: s.cwd, model: str(v.model), envelope: str(v.envelope), env: s.agentEnv, resume: s.resume, process: s.agent, trust, mcpServers: configured.servers });
+        s.client = new AcpClient({ argv: s.agentArgv, label: s.label, builtin: s.builtin, cwd: s.cwd, additionalDirectories: s.extraDirs, model: str(v.model), envelope: str(v.envelope), env: s.agentEnv, resume: s.resume, process: s.agent, trust, mcpServers: configured.servers });
       } catch (err) {
         s.agent.kill('SIGKILL');
         throw err instanceof UsageError ? err : new UsageError(`cxl: --cwd ${s.cwd}: ${(err as Error).message}`);

@@ -6,6 +6,8 @@
 export interface UiFlag {
   name: string;
   type: 'string' | 'boolean';
+  /** may be given more than once: its value is the list */
+  multiple?: true;
   /** what its value looks like in the help (`DIR`, `NAME`) */
   value?: string;
   /** its line in the UI's own --help (continuation lines are indented by the help) */
@@ -25,6 +27,7 @@ export interface UiFlag {
 export const UI_FLAGS: readonly UiFlag[] = [
   { name: 'agent', type: 'string', value: '"<command line>"', early: 'defer', help: 'any ACP agent on stdio, e.g. --agent "npx @agentclientprotocol/claude-agent-acp"\n(default: the built-in agent, cxl acp)', brief: 'drive any ACP agent instead of the built-in one' },
   { name: 'cwd', type: 'string', value: 'DIR', early: 'read', help: 'the session root (default: the current directory); files and commands the\nagent asks for stay inside it', brief: 'the session root (default: the current directory)' },
+  { name: 'add-dir', type: 'string', multiple: true, value: 'DIR', early: 'read', help: "another directory the agent's files and commands may reach, as they reach the\nsession root (repeatable); for an agent that takes additional directories", brief: 'another directory the agent may reach (repeatable)' },
   { name: 'provider', type: 'string', value: 'ollama|openai', early: 'read', toAgent: true, help: "the built-in agent's model provider: ollama (default) or openai (OpenAI-compatible)", brief: "the built-in agent's model provider" },
   { name: 'model', type: 'string', value: 'NAME', early: 'read', toAgent: true, help: 'the model to use', brief: 'the model to use' },
   { name: 'envelope', type: 'string', value: 'NAME', early: 'read', toAgent: true, help: 'the envelope (session mode) to start in', brief: 'the envelope (session mode) to start in' },
@@ -39,8 +42,8 @@ export const UI_FLAGS: readonly UiFlag[] = [
 export const OPTIONAL_VALUE = 'resume';
 
 /** The parser's options (node:util parseArgs) for the table. */
-export function uiParseOptions(): Record<string, { type: 'string' | 'boolean' }> {
-  return Object.fromEntries(UI_FLAGS.map((f) => [f.name, { type: f.type }]));
+export function uiParseOptions(): Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> {
+  return Object.fromEntries(UI_FLAGS.map((f) => [f.name, { type: f.type, ...(f.multiple ? { multiple: true } : {}) }]));
 }
 
 /** `--name VALUE` as the help shows it. */

@@ -41,6 +41,8 @@ export interface ClientOptions {
   label: string;
   builtin?: boolean;
   cwd: string;
+  /** more directories the agent's tools may reach (`cxl --add-dir`), absolute; the fs host checks each as the agent does */
+  additionalDirectories?: readonly string[];
   model?: string;
   envelope?: string;
   env?: Record<string, string | undefined>;
@@ -115,8 +117,8 @@ export class AcpClient {
     // Another agent's model is what its session says, not what was asked for.
     this.store = new ClientStore({ label: opts.label, builtin: opts.builtin, cwd: opts.cwd, model: opts.builtin ? opts.model : undefined, envelope: opts.envelope, settleMs: opts.settleMs });
     this.#link = new ClientLink(this.store, () => ({ loadSession: (id) => this.#sessions.loadSession(id), openSession: () => this.#sessions.open(), closeSession: (id) => this.#sessions.close(id) }));
-    this.fsHost = new FsHost(opts.cwd, (rel) => this.#askRead(rel));
-    this.terminals = new TerminalHost(this.fsHost.root, (v) => this.store.updateTerminal(v));
+    this.fsHost = new FsHost(opts.cwd, (rel) => this.#askRead(rel), opts.additionalDirectories);
+    this.terminals = new TerminalHost(this.fsHost.root, (v) => this.store.updateTerminal(v), { extra: this.fsHost.extra });
     this.files = new FileIndex(this.fsHost.root, (v) => this.store.setFiles(v));
     this.userShell = new UserShell(this.fsHost.root, { env: opts.env ?? process.env });
     this.#permissions = new PermissionAnswers(this.store);
@@ -128,9 +130,9 @@ export class AcpClient {
     this.login = new LoginRequests(this.#link, this.store);
     this.trust = new TrustRequests(this.#link, this.store, this.#env);
     this.shell = new ShellRequests(this.userShell, this.store);
-    this.#fork = forkFor(false, this.#link, this.store, this.fsHost.root);
+    this.#fork = forkFor(false, this.#link, this.store, () => this.#sessions.where());
     this.#turns = new PromptTurn(this.#link, this.store, { root: this.fsHost.root, login: this.login, waiting: [this.#permissions, this.#forms], userShell: this.userShell, cancelNoticeMs: opts.cancelNoticeMs });
-    this.#sessions = new SessionLifecycle(this.#link, this.store, opts, { root: this.fsHost.root, sandboxState: () => this.terminals.sandboxState(), waiting: [this.#permissions, this.#forms], login: this.login, models: this.models, config: this.config }, this.#turns);
+    this.#sessions = new SessionLifecycle(this.#link, this.store, opts, { root: this.fsHost.root, extra: this.fsHost.extra, sandboxState: () => this.terminals.sandboxState(), waiting: [this.#permissions, this.#forms], login: this.login, models: this.models, config: this.config }, this.#turns);
     if (opts.trust) {
       // what trusting would change; why it is held back and what to do is the trust prompt's, once
       this.store.info(`What trusting ${opts.trust.dir} would change`, opts.trust.preview);
@@ -279,6 +281,7 @@ export class AcpClient {
     this.login.methods = authMethodsOf(init.authMethods ?? [], this.opts.argv, this.opts.env ?? process.env);
     const caps = init.agentCapabilities;
     this.#sessions.mcpCaps = caps?.mcpCapabilities ?? undefined;
+    this.#sessions.takesExtraDirs = caps?.sessionCapabilities?.additionalDirectories != null;
     // an agent that keeps `!line` runs with the session (cxl's) is handed each; another gets them with the next prompt only
     this.shell.keeping = caps?._meta?.[META_SHELL_RUN] === true ? new AgentKeepsRuns(this.#link) : HANDED_ONLY;
     // a standing host serves no file reads, edits or commands: said once here, not per call
@@ -307,7 +310,7 @@ export class AcpClient {
     });
     // session/fork is unstable in ACP (cxl's agent offers it): the choice is the fork room's object, not a capability the store keeps
     const forks = (caps?.sessionCapabilities as Record<string, unknown> | undefined)?.fork != null && caps?.loadSession === true;
-    this.#fork = forkFor(forks, this.#link, this.store, this.fsHost.root);
+    this.#fork = forkFor(forks, this.#link, this.store, () => this.#sessions.where());
     if (this.opts.sandbox) this.store.setSandbox(this.opts.sandbox);
     // not in this turn: what reacts to the agent being ready runs before the session's outcome
     setTimeout(tell, 0);

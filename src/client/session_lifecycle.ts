@@ -43,6 +43,8 @@ export interface SessionOptions {
 export interface SessionParts {
   /** the workspace's root, the session's cwd */
   root: string;
+  /** the session's additional directories (`cxl --add-dir`), checked and canonical */
+  extra: readonly string[];
   /** the client's own terminal host's sandbox, when the agent reports none */
   sandboxState(): SandboxView;
   /** the answers the agent waits for (permissions, forms): every one is cancelled when the session is left */
@@ -59,6 +61,9 @@ export class SessionLifecycle {
   #mcpSaid = false;
   /** the agent offers session/delete: a session this client made and never used is deleted when it leaves it */
   canDelete = false;
+  /** the agent takes additionalDirectories (initialize's sessionCapabilities) */
+  takesExtraDirs = false;
+  #extraSaid = false;
 
   constructor(
     private readonly link: ClientLink,
@@ -123,7 +128,7 @@ export class SessionLifecycle {
     if (!conn) return false;
     let res: acp.NewSessionResponse;
     try {
-      const answer = conn.agent.request(acp.methods.agent.session.new, { cwd: this.parts.root, mcpServers: this.#mcpServers() });
+      const answer = conn.agent.request(acp.methods.agent.session.new, { ...this.where(), mcpServers: this.#mcpServers() });
       const handled = told ? answer.then((r) => told.then(() => r), (err: unknown) => told.then(() => Promise.reject(err))) : answer;
       res = await this.waitFor('session/new', handled, this.opts.sessionTimeoutMs ?? ANSWER_TIMEOUT_MS);
     } catch (err) {
@@ -171,6 +176,21 @@ export class SessionLifecycle {
       this.store.notice('warn', `Not passed to ${this.link.agentName}: MCP server${skipped.length > 1 ? 's' : ''} ${skipped.join('; ')}. The others were passed.`);
     }
     return servers;
+  }
+
+  /**
+   * Where a session is opened (new, load, resume, fork): its root, and the additional directories
+   * when the agent takes them; said once either way, since the person asked for them.
+   */
+  where(): { cwd: string; additionalDirectories?: string[] } {
+    const { root, extra } = this.parts;
+    if (!extra.length) return { cwd: root };
+    if (!this.#extraSaid) {
+      this.#extraSaid = true;
+      if (this.takesExtraDirs) this.store.notice('info', `The agent's tools also reach ${extra.join(', ')} (--add-dir).`);
+      else this.store.notice('warn', `${this.link.agentName} does not take additional directories (it does not offer sessionCapabilities.additionalDirectories): its tools reach only ${root}, not ${extra.join(', ')}.`);
+    }
+    return this.takesExtraDirs ? { cwd: root, additionalDirectories: [...extra] } : { cwd: root };
   }
 
   /** The sandbox the agent reports wins over the client's own terminal host's. */
@@ -285,8 +305,8 @@ export class SessionLifecycle {
     try {
       const mcpServers = this.#mcpServers();
       const res = replays
-        ? await conn.agent.request(acp.methods.agent.session.load, { sessionId: id, cwd: this.parts.root, mcpServers })
-        : await conn.agent.request(acp.methods.agent.session.resume, { sessionId: id, cwd: this.parts.root, mcpServers });
+        ? await conn.agent.request(acp.methods.agent.session.load, { sessionId: id, ...this.where(), mcpServers })
+        : await conn.agent.request(acp.methods.agent.session.resume, { sessionId: id, ...this.where(), mcpServers });
       this.store.replayDone();
       this.store.setSessionConfig(res.configOptions, res.modes);
       this.#sessionMeta(res._meta);

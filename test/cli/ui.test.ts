@@ -48,8 +48,10 @@ test('the flags table is the only place the UI flags are defined: both helps lis
   const { parseUiFlags } = await import('../../src/cli/ui.ts');
   for (const f of UI_FLAGS) {
     const parsed = parseUiFlags(f.type === 'string' ? [`--${f.name}`, 'v'] : [`--${f.name}`]);
-    assert.equal(parsed?.values[f.name as keyof typeof parsed.values], f.type === 'string' ? 'v' : true, f.name);
+    assert.deepEqual(parsed?.values[f.name as keyof typeof parsed.values], f.type === 'boolean' ? true : f.multiple ? ['v'] : 'v', f.name);
   }
+  // a flag given more than once keeps every value
+  assert.deepEqual(parseUiFlags(['--add-dir', 'a', '--add-dir', 'b'])?.values['add-dir'], ['a', 'b']);
 });
 
 test('docs/tui.md has a row for each flag of the table and lists the start steps in their order', async () => {

@@ -262,3 +262,43 @@ test(`first minutes (${runtimeName}): with no server answering, the advice is pr
     await w.cleanup();
   }
 });
+
+test(`first minutes (${runtimeName}): --add-dir gives the agent a second directory, said on screen, and a read there works; a missing one is a usage error before anything starts`, { timeout: 90_000 }, async () => {
+  const w = await world();
+  const lib = path.join(path.dirname(w.dir), `${path.basename(w.dir)}-lib`);
+  mkdirSync(lib);
+  writeFileSync(path.join(lib, 'notes.txt'), 'lib notes 42\n');
+  const srv = await startFakeOpenAI([{ toolCalls: [{ name: 'read_file', arguments: { path: path.join(lib, 'notes.txt') } }] }, { text: 'Read the notes.' }]);
+  const env = w.env.map((e) => (e.startsWith('OPENAI_BASE_URL=') ? `OPENAI_BASE_URL=${srv.url}` : e));
+  try {
+    const bad = new Tmux();
+    const badRc = path.join(w.dir, '.rc-bad');
+    bad.start(w.dir, [...cxlCommand(), '--add-dir', 'nowhere', '--model', 'm'], env, badRc, 100, 30);
+    try {
+      assert.equal(await exitCode(badRc), '2');
+      assert.match(bad.screen(), /cxl: --add-dir nowhere: The additional directory .* is refused: it\s+does not exist/);
+    } finally {
+      bad.kill();
+    }
+    const tmux = new Tmux();
+    const rcFile = path.join(w.dir, '.rc');
+    // relative to where cxl starts, as --cwd is
+    tmux.start(w.dir, [...cxlCommand(), '--add-dir', `../${path.basename(lib)}`, '--model', 'm'], env, rcFile, 100, 40);
+    try {
+      await tmux.waitFor(new RegExp(`also reach ${lib.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(--add-dir\\)`), 'the notice');
+      tmux.type('read the notes');
+      tmux.keys('Enter');
+      await tmux.waitFor(/Read the notes\./, 'the answer');
+      const results = ((srv.requests[1]?.messages ?? []) as Array<{ role: string; content: string }>).filter((m) => m.role === 'tool').map((m) => m.content);
+      assert.match(results[0] ?? '', /lib notes 42/, `the read was served: ${results.join(' | ')}`);
+      tmux.keys('C-d');
+      assert.equal(await exitCode(rcFile), '0');
+    } finally {
+      tmux.kill();
+    }
+  } finally {
+    await srv.close();
+    rmSync(lib, { recursive: true, force: true });
+    await w.cleanup();
+  }
+});

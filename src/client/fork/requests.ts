@@ -22,8 +22,8 @@ export class Fork implements ForkControls {
   constructor(
     private readonly link: SessionLink,
     private readonly store: Notices,
-    /** the session root the fork is made in */
-    private readonly cwd: string,
+    /** where the fork is made: the session root, and the additional directories the agent takes */
+    private readonly where: () => { cwd: string; additionalDirectories?: string[] },
   ) {}
 
   async fork(): Promise<void> {
@@ -31,7 +31,7 @@ export class Fork implements ForkControls {
     if (!forkable(this.link, this.store) || !conn || !sessionId) return;
     let forked: string;
     try {
-      forked = (await conn.agent.request<{ sessionId: string }>('session/fork', { sessionId, cwd: this.cwd, mcpServers: [] })).sessionId;
+      forked = (await conn.agent.request<{ sessionId: string }>('session/fork', { sessionId, ...this.where(), mcpServers: [] })).sessionId;
     } catch (err) {
       return this.store.notice('error', `${this.link.agentName} did not fork the session: ${errorText(err)}.`);
     }
@@ -53,6 +53,6 @@ export class NoFork implements ForkControls {
 }
 
 /** The fork requests for an agent that does or does not offer session/fork. */
-export function forkFor(offered: boolean, link: SessionLink, store: Notices, cwd: string): ForkControls {
-  return offered ? new Fork(link, store, cwd) : new NoFork(link, store);
+export function forkFor(offered: boolean, link: SessionLink, store: Notices, where: () => { cwd: string; additionalDirectories?: string[] }): ForkControls {
+  return offered ? new Fork(link, store, where) : new NoFork(link, store);
 }
