@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { META_TURN_ENDED } from '../core/protocol_names.ts';
 import type { Approver } from '../core/gate/gate.ts';
+import { sessionAdditionalRoots } from './acp/additional_dirs.ts';
 import { AskStore } from './missions/ask_store.ts';
 import { durableApprover } from './missions/durable_approver.ts';
 import { howToConfigure } from './providers/select.ts';
@@ -25,6 +26,8 @@ export interface OneShotOptions {
   envelope: string;
   /** the stored session to continue */
   resume?: string;
+  /** more roots the tools reach (`--add-dir`, checked and canonical): kept with the session, replacing what it had */
+  extraDirs?: readonly string[];
   /** store an ask as a durable ask and wait for its verdict, instead of refusing it at once */
   waitForApprovals: boolean;
   signal: AbortSignal;
@@ -112,7 +115,9 @@ export async function runOneShot(setup: AgentSetup, o: OneShotOptions): Promise<
   });
   let tools: Awaited<ReturnType<AgentSetup['buildLocalTools']>> | undefined;
   try {
-    tools = await setup.buildLocalTools({ sessionId, mode: o.envelope, ledger: session.ledger, allows: session.allows, notice, approvals: o.waitForApprovals, nobodyHint: NOBODY_HINT, askTimeoutMs: UNIT_ASK_TIMEOUT_MS });
+    // as an ACP load: what is given this time is what the session has (checked again here)
+    const extra = sessionAdditionalRoots(session, setup.cwd, o.extraDirs ?? []);
+    tools = await setup.buildLocalTools({ sessionId, mode: o.envelope, ledger: session.ledger, allows: session.allows, notice, approvals: o.waitForApprovals, nobodyHint: NOBODY_HINT, askTimeoutMs: UNIT_ASK_TIMEOUT_MS, ...(extra.length ? { extra } : {}) });
     // with approvals off the tools refuse an ask before any approver is called
     const approver: Approver = o.waitForApprovals
       ? durableApprover({ asks: new AskStore(setup.dataDir), sessionId, agent: setup.missions.agent, envelope: o.envelope, onAsk: (a) => emit({ type: 'ask', ask: askView(a) }), onVerdict: (a, v) => emit({ type: 'verdict', ask_id: a.id, verdict: v.verdict, by: v.by, ...(v.answer !== undefined ? { answer: v.answer } : {}) }) })

@@ -133,6 +133,8 @@ export interface LocalToolsOptions {
   nobodyHint?: string;
   /** how long an ask waits when the envelope's rule names no timeout */
   askTimeoutMs?: number;
+  /** more roots the tools reach (`cxl -p --add-dir`), checked and canonical */
+  extra?: readonly string[];
 }
 
 export const DEFAULT_MAX_TURNS = 25;
@@ -489,6 +491,7 @@ class SessionToolsFactory {
       approvalsPossible: l.approvals,
       ...(l.nobodyHint ? { nobodyHint: l.nobodyHint } : {}),
       ...(l.askTimeoutMs !== undefined ? { askTimeoutMs: l.askTimeoutMs } : {}),
+      ...(l.extra?.length ? { extra: l.extra } : {}),
     });
   }
 

@@ -5,6 +5,7 @@
 // refused at once (the model reads why and carries on), unless --wait-for-approvals stores it for
 // `cxl approvals respond`. The session is stored, so `cxl --resume ID` opens it.
 import { runOneShot } from '../agent/one_shot.ts';
+import { addDirFlag } from './add_dir.ts';
 import { MODEL_FLAGS_HELP, setupFromFlags } from './agent_setup.ts';
 import { parseFlags, UsageError } from './args.ts';
 import { chooseEnvelope } from './envelope_choice.ts';
@@ -17,7 +18,7 @@ const NAME = 'cxl -p';
 
 const HELP = `cxl -p: one prompt, one answer, no UI (as claude -p)
 
-Usage: cxl -p "<prompt>" [--envelope NAME] [--wait-for-approvals] [--cwd DIR]
+Usage: cxl -p "<prompt>" [--envelope NAME] [--wait-for-approvals] [--cwd DIR] [--add-dir DIR]...
                          [--output-format text|json|stream-json] [--timeout DURATION]
                          [--resume ID | --continue]
                          [--provider ollama|openai] [--model NAME] [--max-turns N] [--context-window N]
@@ -34,6 +35,8 @@ Usage: cxl -p "<prompt>" [--envelope NAME] [--wait-for-approvals] [--cwd DIR]
                    terminal (30 minutes unless the rule's timeout says otherwise); without it the
                    call is refused at once, and the model reads why and carries on without it
   --cwd            the workspace (default: the current directory)
+  --add-dir        another directory the tools reach as they reach the workspace (repeatable);
+                   a continued session has the ones given this time, none when none is given
   --output-format  text (default), json (one object at the end), stream-json (one event per line)
   --timeout        bound on the whole run: 30s, 5m, 1m30s, 1h, or seconds (default: none)
   --resume ID, --continue   continue a stored session (this directory's newest with --continue);
@@ -46,13 +49,14 @@ empty answer), 2 usage, 124 --timeout, 129 SIGHUP, 130 SIGINT, 143 SIGTERM.
 docs/missions.md has the JSON and event schemas.`;
 
 export async function main(argv: string[]): Promise<number> {
-  const flags = parseFlags(NAME, argv, { ...UNATTENDED_FLAGS, 'wait-for-approvals': { type: 'boolean' } }, HELP);
+  const flags = parseFlags(NAME, argv, { ...UNATTENDED_FLAGS, 'wait-for-approvals': { type: 'boolean' }, 'add-dir': { type: 'string', multiple: true } }, HELP);
   if (!flags) return 0;
   const { values, positionals } = flags;
   const format = outputFormat(NAME, values['output-format']);
   const timeoutText = values.timeout as string | undefined;
   const timeoutMs = timeoutText !== undefined ? timeoutFlag(NAME, timeoutText) : 0;
   const cwd = workspace(NAME, values.cwd);
+  const extraDirs = addDirFlag(NAME, values['add-dir'], cwd);
   const input = await taskInput(positionals, { pipedAlone: true });
   if (!input) throw new UsageError(`${NAME}: give the prompt, e.g. cxl -p "summarise src/" (or pipe it in). Run \`cxl -p --help\`.`);
   const setup = await setupFromFlags(NAME, values, { cwd });
@@ -67,6 +71,7 @@ export async function main(argv: string[]): Promise<number> {
         shown: input.pipedBytes ? `${input.typed}\n(+ ${input.pipedBytes} bytes piped stdin)` : input.typed,
         envelope: envelope.name,
         ...(resume ? { resume } : {}),
+        extraDirs,
         waitForApprovals: values['wait-for-approvals'] === true,
         signal: stop.signal,
         emit: printer.event,

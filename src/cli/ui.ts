@@ -74,27 +74,6 @@ function consoleInto(sink: (level: string, args: unknown[]) => void): () => void
   return () => Object.assign(console, saved);
 }
 
-/**
- * --add-dir's directories, each relative to the current directory, as the agent will check them
- * (an existing directory, not the root or a filesystem root): a bad one is a usage error before
- * anything starts, not a session that fails to open.
- */
-async function extraDirs(given: string | boolean | string[] | undefined, root: string): Promise<string[]> {
-  const dirs = Array.isArray(given) ? given : typeof given === 'string' ? [given] : [];
-  if (!dirs.length) return [];
-  const { additionalRoots } = await import('../core/local_fs/extra_roots.ts');
-  const out: string[] = [];
-  for (const d of dirs) {
-    if (d === '') throw new UsageError('cxl: --add-dir needs a directory.');
-    try {
-      for (const real of additionalRoots([path.resolve(d)], { root })) if (!out.includes(real)) out.push(real);
-    } catch (err) {
-      throw new UsageError(`cxl: --add-dir ${d}: ${(err as Error).message}`);
-    }
-  }
-  return out;
-}
-
 /** `--resume` takes an optional id: alone (or before another flag) it means the picker. */
 function optionalResume(argv: string[]): string[] {
   const flag = `--${OPTIONAL_VALUE}`;
@@ -226,7 +205,7 @@ export const UI_START: readonly Step[] = [
       } catch (err) {
         throw new UsageError(`cxl: --cwd ${s.cwd}: ${(err as Error).message}`);
       }
-      s.extraDirs = await extraDirs(v['add-dir'], s.root);
+      s.extraDirs = v['add-dir'] === undefined ? [] : (await import('./add_dir.ts')).addDirFlag('cxl', v['add-dir'], s.root);
       s.agent = remote ?? new AgentProcess(s.agentArgv, { cwd: s.root, env: s.agentEnv, adopt: v.agent === undefined ? adoptEarlyAgent(s.agentArgv, s.root, s.agentEnv) : undefined });
       // the built-in agent's extras (its trust offer, reading the person's MCP servers itself) are not a host's
       s.builtin = v.agent === undefined && remote === undefined;

@@ -4,7 +4,7 @@
 // nobody is there for refused at once (or, with --wait-for-approvals, stored for `cxl
 // approvals`), stdin as context, the JSON formats per docs/missions.schema.json.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { test } from 'node:test';
@@ -215,6 +215,34 @@ test('no model reachable: exit 1, nothing on stdout, and how to configure one; C
     assert.match(run.stderr(), /cxl -p: stopped by SIGINT\.\ncxl -p: session [\w-]+; /);
     assert.equal(run.stdout(), '');
   } finally {
+    await ws.close();
+  }
+});
+
+test('--add-dir: a read in the directory works and the session keeps it; continued without the flag it has none; a missing one is a usage error', async () => {
+  let notes = '';
+  // each run: a read of the notes, then an answer
+  const ws = await workspace((_body, n) => (n % 2 === 0 ? { toolCalls: [{ name: 'read_file', arguments: { path: notes } }] } : { text: 'Done.' }), SRC, MODELS);
+  const lib = `${ws.dir}-lib`;
+  mkdirSync(lib);
+  notes = path.join(lib, 'notes.txt');
+  writeFileSync(notes, 'lib notes 42\n');
+  try {
+    const r = await ws.cxl(['-p', '--add-dir', `../${path.basename(lib)}`, 'read the notes']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(toolResults(ws.srv.requests[1]).at(-1) ?? '', /lib notes 42/);
+    const id = /^cxl -p: session ([\w-]+); /.exec(lastLine(r.stderr))?.[1];
+    const stored = readFileSync(path.join(ws.data, 'sessions', `${id}.jsonl`), 'utf8');
+    assert.ok(stored.includes(JSON.stringify(lib)), 'the session keeps the directory');
+    const again = await ws.cxl(['-p', '--resume', id!, 'read them again']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(toolResults(ws.srv.requests[3]).at(-1) ?? '', /outside the workspace/, 'continued without --add-dir, the session has none');
+    const bad = await ws.cxl(['-p', '--add-dir', 'nowhere', 'read']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /cxl -p: --add-dir nowhere: The additional directory .* is refused: it does not exist/);
+    assert.equal(ws.srv.requests.length, 4, 'nothing was sent for the refused run');
+  } finally {
+    rmSync(lib, { recursive: true, force: true });
     await ws.close();
   }
 });
