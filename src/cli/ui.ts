@@ -485,16 +485,17 @@ export async function main(argv: string[]): Promise<number> {
   s.restoreConsole();
   process.stdout.off('error', ignoreWriteErrors);
   if (crash !== undefined) throw crash;
-  const back = s.values.connect !== undefined ? undefined : resumeHint(s.client, str(s.values.agent), s.cwd);
+  const back = s.values.connect !== undefined ? undefined : resumeHint(s.client, str(s.values.agent), s.cwd, s.extraDirs ?? []);
   if (back) process.stdout.write(`${back}\n`);
   return 0;
 }
 
 /** The way back to the session just left, when it can be resumed (the agent loads sessions, and this one has something in it). */
-function resumeHint(client: { sessionId?: string; resumable: boolean }, agent: string | undefined, cwd: string): string | undefined {
+function resumeHint(client: { sessionId?: string; resumable: boolean }, agent: string | undefined, cwd: string, extraDirs: readonly string[]): string | undefined {
   const id = client.sessionId;
   if (!id || !client.resumable) return undefined;
-  const argv = ['cxl', '--resume', id, ...(agent !== undefined ? ['--agent', agent] : []), ...(cwd !== process.cwd() ? ['--cwd', cwd] : [])];
+  // a resume opens the session with the directories it names, none when none: the hint names them
+  const argv = ['cxl', '--resume', id, ...(agent !== undefined ? ['--agent', agent] : []), ...(cwd !== process.cwd() ? ['--cwd', cwd] : []), ...extraDirs.flatMap((d) => ['--add-dir', d])];
   return `Resume this session: ${displayArgv(argv)}`;
 }
 

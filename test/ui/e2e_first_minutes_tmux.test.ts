@@ -293,6 +293,9 @@ test(`first minutes (${runtimeName}): --add-dir gives the agent a second directo
       assert.match(results[0] ?? '', /lib notes 42/, `the read was served: ${results.join(' | ')}`);
       tmux.keys('C-d');
       assert.equal(await exitCode(rcFile), '0');
+      // the way back opens the session with the same directory (the line wraps: a space at the
+      // wrap is trimmed by the capture)
+      assert.match(tmux.scrollback().replace(/\n/g, ''), new RegExp(`Resume this session: ?cxl ?--resume ?\\S+ ?--add-dir ?${lib.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     } finally {
       tmux.kill();
     }
