@@ -322,7 +322,10 @@ test('a flood of 20,000 chunks around a tool call: every update arrives, in orde
   assert.equal(kinds.slice(firstChunk, call).filter((k) => k === 'agent_message_chunk').length, 10_000);
   assert.equal(kinds.slice(call).filter((k) => k === 'agent_message_chunk').length, 10_000);
   await new Promise((r) => setTimeout(r, 50));
-  assert.equal(w.h.updates.length - before, atAnswer.length, 'nothing came after the answer');
+  // nothing of the turn came after its answer (the session's own updates may: under load the
+  // model check started when the session opened once landed there)
+  const late = w.h.updates.slice(before + atAnswer.length).map((u) => u.update.sessionUpdate);
+  assert.deepEqual(late.filter((k) => k === 'agent_message_chunk' || k === 'tool_call' || k === 'tool_call_update'), [], `after the answer: ${late.join(', ')}`);
 });
 
 test('a tool that does not exist and arguments that are not JSON are failed calls the model can act on', async () => {
