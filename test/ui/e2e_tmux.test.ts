@@ -57,7 +57,7 @@ test(`cxl in tmux (${runtimeName}), built-in agent: !ls, /tool write_file with i
 
     // Shift+Tab: the next envelope (session/set_mode), shown on the status line: from default, one
     // press reaches auto_edit.
-    assert.match(tmux.screen(), /envelope default/);
+    await tmux.waitFor(/cxl · .*envelope default/, 'the envelope on the status line');
     tmux.keys('BTab');
     await tmux.waitFor(/cxl · .*envelope auto_edit/, 'the next envelope on the status line');
 
