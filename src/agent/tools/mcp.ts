@@ -4,6 +4,7 @@
 // session goes on without them.
 // the SDK (and zod under it) is imported when a server is started, not when this module loads:
 // `cxl tool` and `cxl config` name MCP servers but mostly never start one
+import { untilAborted } from '../../core/abortable.ts';
 import type { Client, Transport } from './mcp_sdk.ts';
 import { schemaPlan } from '../../core/contract/schema_plan.ts';
 import type { CallPlan, Toolset } from '../../core/contract/toolset.ts';
@@ -241,10 +242,7 @@ export class McpToolset implements Toolset {
    */
   private async endHttpSession(): Promise<void> {
     if (!this.http?.sessionId || this.dead) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<void>((r) => (timer = setTimeout(r, TERMINATE_WAIT_MS)));
-    await Promise.race([this.http.terminateSession().catch(() => {}), late]);
-    clearTimeout(timer);
+    await untilAborted(this.http.terminateSession(), AbortSignal.timeout(TERMINATE_WAIT_MS)).catch(() => {});
   }
 }
 
